@@ -1,0 +1,146 @@
+//! Reading fields of a query, with the JSON pointer of every value for error messages.
+
+use num_rational::BigRational;
+use serde_json::{Map, Value};
+use touchstone::geom::Point3;
+use touchstone::scalar::{parse_rational, Scalar};
+
+use crate::error::{Kind, QueryError};
+
+/// An owned JSON pointer, to build child paths.
+pub fn child(path: &str, key: impl std::fmt::Display) -> String {
+    let key = key.to_string().replace('~', "~0").replace('/', "~1");
+    format!("{path}/{key}")
+}
+
+/// The fields of a JSON object, with their path, and the set of names an op accepts.
+pub struct Fields<'a> {
+    map: &'a Map<String, Value>,
+    path: String,
+}
+
+impl<'a> Fields<'a> {
+    /// The object at `path`, or a type error.
+    pub fn of(value: &'a Value, path: &str, what: &str) -> Result<Self, QueryError> {
+        match value {
+            Value::Object(map) => Ok(Fields { map, path: path.to_string() }),
+            _ => Err(QueryError::new(Kind::Type, path, format!("{what} must be a JSON object"))),
+        }
+    }
+
+    /// The path of the object.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Reject names outside `allowed` (a misspelt field would otherwise be silently ignored).
+    pub fn only(&self, allowed: &[&str]) -> Result<(), QueryError> {
+        for key in self.map.keys() {
+            if !allowed.contains(&key.as_str()) {
+                return Err(QueryError::new(
+                    Kind::Unknown,
+                    &child(&self.path, key),
+                    format!("unknown field {key:?} here (accepted: {})", allowed.join(", ")),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A field that may be absent (null counts as absent), with its path.
+    pub fn optional(&self, key: &str) -> Option<(&'a Value, String)> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => None,
+            Some(v) => Some((v, child(&self.path, key))),
+        }
+    }
+
+    /// A required field.
+    pub fn required(&self, key: &str) -> Result<(&'a Value, String), QueryError> {
+        self.optional(key)
+            .ok_or_else(|| QueryError::new(Kind::Missing, &child(&self.path, key), format!("missing field {key:?}")))
+    }
+
+    /// The single key of a one-key object such as `{"box": [...]}`.
+    pub fn single_key(&self, what: &str) -> Result<(&'a str, &'a Value, String), QueryError> {
+        let mut it = self.map.iter();
+        match (it.next(), it.next()) {
+            (Some((k, v)), None) => Ok((k.as_str(), v, child(&self.path, k))),
+            _ => Err(QueryError::new(Kind::Type, &self.path, format!("{what} must be an object with exactly one key"))),
+        }
+    }
+}
+
+/// An exact rational from a JSON number (the binary64 value it denotes, correctly rounded) or
+/// a JSON string (an exact rational).
+pub fn rational(value: &Value, path: &str) -> Result<BigRational, QueryError> {
+    match value {
+        Value::Number(n) => {
+            let text = n.as_str();
+            if text.len() > touchstone::scalar::MAX_NUMBER_CHARS {
+                return Err(QueryError::number(path, &touchstone::scalar::NumberError::TooLong(text.len())));
+            }
+            // Rust's float parsing is correctly rounded; JSON's number grammar is a subset.
+            let x: f64 =
+                text.parse().map_err(|_| QueryError::new(Kind::Number, path, format!("not a number: {text}")))?;
+            if !x.is_finite() {
+                return Err(QueryError::new(
+                    Kind::Number,
+                    path,
+                    format!("{text} is beyond the binary64 range; write it as a string for its exact value"),
+                ));
+            }
+            BigRational::from_f64(x).map_err(|e| QueryError::number(path, &e))
+        }
+        Value::String(s) => parse_rational(s).map_err(|e| QueryError::number(path, &e)),
+        _ => Err(QueryError::new(Kind::Type, path, "expected a number (a JSON number or a rational string)")),
+    }
+}
+
+/// A JSON array of exactly `n` elements (any `n` when `None`).
+pub fn array<'a>(value: &'a Value, path: &str, n: Option<usize>, what: &str) -> Result<&'a Vec<Value>, QueryError> {
+    match value {
+        Value::Array(a) if n.is_none_or(|n| a.len() == n) => Ok(a),
+        Value::Array(a) => Err(QueryError::new(
+            Kind::Type,
+            path,
+            format!("{what} must have {} elements, not {}", n.unwrap_or(0), a.len()),
+        )),
+        _ => Err(QueryError::new(Kind::Type, path, format!("{what} must be a JSON array"))),
+    }
+}
+
+/// `n` rationals from an array.
+pub fn rationals(value: &Value, path: &str, n: usize, what: &str) -> Result<Vec<BigRational>, QueryError> {
+    array(value, path, Some(n), what)?.iter().enumerate().map(|(i, v)| rational(v, &child(path, i))).collect()
+}
+
+/// A point `[x, y, z]`.
+pub fn point(value: &Value, path: &str) -> Result<Point3<BigRational>, QueryError> {
+    let c = rationals(value, path, 3, "a point")?;
+    Ok(Point3::new(c[0].clone(), c[1].clone(), c[2].clone()))
+}
+
+/// An array of points (exactly `n` when given).
+pub fn points(value: &Value, path: &str, n: Option<usize>) -> Result<Vec<Point3<BigRational>>, QueryError> {
+    array(value, path, n, "a list of points")?.iter().enumerate().map(|(i, v)| point(v, &child(path, i))).collect()
+}
+
+/// A non-negative integer that fits `usize`, at most `max`.
+pub fn index(value: &Value, path: &str, max: usize, what: &str) -> Result<usize, QueryError> {
+    match value.as_u64() {
+        Some(i) if (i as u128) < max as u128 => Ok(i as usize),
+        Some(i) => Err(QueryError::new(Kind::Invalid, path, format!("{what} {i} is out of range (there are {max})"))),
+        None => Err(QueryError::new(Kind::Type, path, format!("{what} must be a non-negative integer"))),
+    }
+}
+
+/// A string field.
+pub fn string<'a>(value: &'a Value, path: &str, what: &str) -> Result<&'a str, QueryError> {
+    value.as_str().ok_or_else(|| QueryError::new(Kind::Type, path, format!("{what} must be a string")))
+}
+
+/// Convert an exact point to a backend.
+pub fn to_backend<S: Scalar>(p: &Point3<BigRational>) -> Point3<S> {
+    p.map(|c| S::from_rational(&c))
+}

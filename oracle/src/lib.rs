@@ -1,0 +1,151 @@
+//! The touchstone oracle: exact answers to geometry queries written as JSON Lines.
+//!
+//! One JSON object per input line; one JSON object per input line out, in the same order,
+//! with the query's `id` echoed. A line that cannot be answered gives an error line
+//! (`{"id": ..., "error": {"kind", "message", "at"}}`) and the next line is answered as usual.
+//! The format is specified in `oracle/FORMAT.md`.
+//!
+//! ```
+//! use touchstone_oracle::{answer_line, Options};
+//! let out = answer_line(r#"{"id": 7, "op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],["1/3","1/3",0]]}"#, &Options::default());
+//! assert_eq!(out["id"], 7);
+//! assert_eq!(out["orientation"], "coplanar");
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod input;
+pub mod ops;
+pub mod pose;
+pub mod shape;
+
+use std::io::{self, BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use serde_json::{json, Map, Value};
+
+use error::{Kind, QueryError};
+
+/// The format's contract version.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Limits and settings of a run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The longest line answered (bytes); a longer one gives a `limit` error line.
+    pub max_line_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { max_line_bytes: 16 << 20 }
+    }
+}
+
+fn error_line(id: Value, e: &QueryError) -> Value {
+    json!({"id": id, "error": e.to_json()})
+}
+
+/// Answer one line (without its newline). Never panics: a bug gives an `internal` error line.
+pub fn answer_line(line: &str, opts: &Options) -> Value {
+    if line.len() > opts.max_line_bytes {
+        return error_line(
+            Value::Null,
+            &QueryError::new(Kind::Limit, "", format!("the line is longer than {} bytes", opts.max_line_bytes)),
+        );
+    }
+    if line.trim().is_empty() {
+        return error_line(Value::Null, &QueryError::new(Kind::Json, "", "empty line"));
+    }
+    let query: Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => return error_line(Value::Null, &QueryError::new(Kind::Json, "", format!("not valid JSON: {e}"))),
+    };
+    let id = query.get("id").cloned().unwrap_or(Value::Null);
+    match catch_unwind(AssertUnwindSafe(|| ops::answer(&query))) {
+        Ok(Ok(fields)) => {
+            let mut out = Map::new();
+            out.insert("id".into(), id);
+            out.extend(fields);
+            Value::Object(out)
+        }
+        Ok(Err(e)) => error_line(id, &e),
+        Err(_) => {
+            error_line(id, &QueryError::new(Kind::Internal, "", "touchstone panicked on this query; please report it"))
+        }
+    }
+}
+
+/// Counts of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Lines answered.
+    pub lines: u64,
+    /// Of which error lines.
+    pub errors: u64,
+}
+
+/// Read one line of at most `max` bytes into `buf` (the rest of a longer line is skipped).
+/// Returns `None` at the end of input, else whether the line was cut.
+fn read_line_bounded<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<Option<bool>> {
+    buf.clear();
+    let (mut any, mut cut) = (false, false);
+    loop {
+        let avail = r.fill_buf()?;
+        if avail.is_empty() {
+            return Ok(any.then_some(cut));
+        }
+        any = true;
+        let (take, newline) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (avail.len(), false),
+        };
+        if buf.len() + take > max {
+            cut = true;
+        } else {
+            buf.extend_from_slice(&avail[..take]);
+        }
+        r.consume(take + usize::from(newline));
+        if newline {
+            return Ok(Some(cut));
+        }
+    }
+}
+
+/// Answer every line of `input` to `output`, in order; `progress` is called after each line.
+pub fn run<R: BufRead, W: Write>(
+    mut input: R,
+    mut output: W,
+    opts: &Options,
+    mut progress: impl FnMut(&Summary),
+) -> io::Result<Summary> {
+    let mut summary = Summary::default();
+    let mut buf = Vec::new();
+    while let Some(cut) = read_line_bounded(&mut input, &mut buf, opts.max_line_bytes)? {
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+        let answer = if cut {
+            error_line(
+                Value::Null,
+                &QueryError::new(Kind::Limit, "", format!("the line is longer than {} bytes", opts.max_line_bytes)),
+            )
+        } else {
+            match std::str::from_utf8(&buf) {
+                Ok(line) => answer_line(line, opts),
+                Err(e) => {
+                    error_line(Value::Null, &QueryError::new(Kind::Json, "", format!("the line is not UTF-8: {e}")))
+                }
+            }
+        };
+        summary.lines += 1;
+        summary.errors += u64::from(answer.get("error").is_some());
+        serde_json::to_writer(&mut output, &answer)?;
+        output.write_all(b"\n")?;
+        progress(&summary);
+    }
+    output.flush()?;
+    Ok(summary)
+}

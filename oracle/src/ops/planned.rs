@@ -1,0 +1,128 @@
+//! Ops of the format that this version does not answer yet: their inputs are parsed and
+//! checked (so that a bad query is reported precisely), then the answer is `unsupported`.
+
+use serde_json::Value;
+
+use crate::error::{Kind, QueryError};
+use crate::input::{array, child, point, points, rationals, string, Fields};
+use crate::pose::parse_pose;
+use crate::shape::parse_shape;
+
+use super::COMMON_FIELDS;
+
+/// The ops of the format that later versions answer, with their fields.
+pub const PLANNED: [(&str, &[&str]); 10] = [
+    ("validate", &["solid"]),
+    ("index_stats", &["solid"]),
+    ("classify_point", &["solid", "pose", "point"]),
+    ("classify_segment", &["solid", "pose", "segment"]),
+    ("distance", &["a", "pose_a", "b", "pose_b"]),
+    ("contact", &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "previous"]),
+    ("toi_boxes", &["a", "b", "motion_a", "motion_b", "interval"]),
+    ("contact_forces", &["bodies", "gravity", "contacts", "static_speed"]),
+    ("toi", &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "interval"]),
+    ("ccd", &["kind", "t0", "t1"]),
+];
+
+fn velocity(f: &Fields, key: &str) -> Result<(), QueryError> {
+    let Some((v, at)) = f.optional(key) else { return Ok(()) };
+    if v.is_array() {
+        rationals(v, &at, 3, "a velocity")?;
+        return Ok(());
+    }
+    let vf = Fields::of(v, &at, "a velocity")?;
+    vf.only(&["linear", "angular"])?;
+    for k in ["linear", "angular"] {
+        if let Some((x, p)) = vf.optional(k) {
+            rationals(x, &p, 3, "a velocity vector")?;
+        }
+    }
+    Ok(())
+}
+
+fn interval(f: &Fields) -> Result<(), QueryError> {
+    if let Some((v, at)) = f.optional("interval") {
+        let t = rationals(v, &at, 2, "an interval [t0, t1]")?;
+        if t[1] < t[0] {
+            return Err(QueryError::new(Kind::Invalid, &at, "the interval ends before it starts (t1 < t0)"));
+        }
+    }
+    Ok(())
+}
+
+fn motion(f: &Fields, key: &str) -> Result<(), QueryError> {
+    let (v, at) = f.required(key)?;
+    for (i, m) in array(v, &at, Some(3), "a motion [M0, M1, M2]")?.iter().enumerate() {
+        let mp = child(&at, i);
+        for (r, row) in array(m, &mp, Some(4), "a 4×4 matrix")?.iter().enumerate() {
+            rationals(row, &child(&mp, r), 4, "a matrix row")?;
+        }
+    }
+    Ok(())
+}
+
+/// Check a planned op's input, then answer `unsupported`; an unknown op is `unknown`.
+pub fn answer(op: &str, f: &Fields, op_at: &str) -> Result<serde_json::Map<String, Value>, QueryError> {
+    let Some((_, own)) = PLANNED.iter().find(|(name, _)| *name == op) else {
+        let known: Vec<&str> = super::ANSWERED.iter().copied().chain(PLANNED.iter().map(|(n, _)| *n)).collect();
+        return Err(QueryError::new(Kind::Unknown, op_at, format!("unknown op {op:?} (known: {})", known.join(", "))));
+    };
+    let allowed: Vec<&str> = COMMON_FIELDS.iter().chain(own.iter()).copied().collect();
+    f.only(&allowed)?;
+    for key in ["solid", "a", "b"] {
+        if own.contains(&key) && !matches!(op, "toi_boxes") {
+            let (v, at) = f.required(key)?;
+            parse_shape(v, &at)?;
+        }
+    }
+    for key in ["pose", "pose_a", "pose_b"] {
+        if own.contains(&key) {
+            parse_pose(f.optional(key))?;
+        }
+    }
+    match op {
+        "classify_point" => {
+            let (v, at) = f.required("point")?;
+            point(v, &at)?;
+        }
+        "classify_segment" => {
+            let (v, at) = f.required("segment")?;
+            points(v, &at, Some(2))?;
+        }
+        "toi_boxes" => {
+            for key in ["a", "b"] {
+                let (v, at) = f.required(key)?;
+                rationals(v, &at, 3, "box half extents")?;
+            }
+            motion(f, "motion_a")?;
+            motion(f, "motion_b")?;
+            interval(f)?;
+        }
+        "toi" | "contact" => {
+            velocity(f, "velocity_a")?;
+            velocity(f, "velocity_b")?;
+            interval(f)?;
+        }
+        "ccd" => {
+            let (v, at) = f.required("kind")?;
+            let kind = string(v, &at, "kind")?;
+            if !matches!(kind, "vertex_face" | "edge_edge") {
+                return Err(QueryError::new(
+                    Kind::Unknown,
+                    &at,
+                    format!("unknown ccd kind {kind:?} (vertex_face, edge_edge)"),
+                ));
+            }
+            for key in ["t0", "t1"] {
+                let (v, at) = f.required(key)?;
+                points(v, &at, Some(4))?;
+            }
+        }
+        _ => {}
+    }
+    Err(QueryError::new(
+        Kind::Unsupported,
+        op_at,
+        format!("op {op:?} is part of the format but not answered by this version yet"),
+    ))
+}

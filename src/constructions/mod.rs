@@ -1,0 +1,104 @@
+//! Value-returning constructions: planes through points, segment–plane crossings, squared
+//! distances. Exact for exact backends; no square roots, no normalisation.
+
+use crate::error::GeomError;
+use crate::geom::{dot_magnitude, norm2, Plane, Point3, Vector3};
+use crate::predicates::{side_of_plane, Side};
+use crate::scalar::{Decision, Scalar, Sign};
+
+/// The plane through `a`, `b`, `c` with normal (b−a)×(c−a) (above: where a, b, c run
+/// counterclockwise). Collinear points are [`GeomError::Collinear`].
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::constructions::plane_through;
+/// use touchstone::geom::point;
+/// let p = |x, y, z| point::<BigRational>(x, y, z);
+/// let plane = plane_through(&p(0, 0, 2), &p(1, 0, 2), &p(0, 1, 2)).unwrap();
+/// assert_eq!(plane.coefficients(), [0, 0, 1, -2].map(BigRational::from_integer));
+/// ```
+pub fn plane_through<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>) -> Result<Plane<S>, GeomError> {
+    let (u, v) = (b - a, c - a);
+    let normal = u.cross(&v);
+    // Each component of the cross product is a 2×2 determinant, decided against its own
+    // magnitude.
+    let magnitude = |i: usize, j: usize| u[i].abs() * v[j].abs() + u[j].abs() * v[i].abs();
+    let zero = [(1, 2), (2, 0), (0, 1)]
+        .iter()
+        .zip(normal.iter())
+        .map(|(&(i, j), n)| n.sign_scaled(|| magnitude(i, j)).map(Sign::is_zero))
+        .collect::<Decision<Vec<bool>>>()?;
+    if zero.into_iter().all(|z| z) {
+        return Err(GeomError::Collinear);
+    }
+    let offset = -normal.dot(&a.coords);
+    Ok(Plane { normal, offset })
+}
+
+/// Where a closed segment meets a plane.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SegmentPlane<S> {
+    /// No common point.
+    Disjoint,
+    /// The whole segment lies in the plane.
+    Contained,
+    /// One common point, at parameter `t` ∈ [0, 1] along p→q (exactly 0 or 1 at an endpoint).
+    Crosses(S),
+}
+
+/// The intersection of the segment pq with `plane`, by the signs of its endpoints.
+pub fn segment_plane<S: Scalar>(p: &Point3<S>, q: &Point3<S>, plane: &Plane<S>) -> Decision<SegmentPlane<S>> {
+    let (sp, sq) = (side_of_plane(plane, p)?, side_of_plane(plane, q)?);
+    Ok(match (sp, sq) {
+        (Side::On, Side::On) => SegmentPlane::Contained,
+        (Side::On, _) => SegmentPlane::Crosses(S::zero()),
+        (_, Side::On) => SegmentPlane::Crosses(S::one()),
+        (a, b) if a == b => SegmentPlane::Disjoint,
+        _ => {
+            let (ep, eq) = (plane.eval(p), plane.eval(q));
+            SegmentPlane::Crosses(ep.clone() / (ep - eq))
+        }
+    })
+}
+
+/// |p − q|².
+pub fn squared_distance_point_point<S: Scalar>(p: &Point3<S>, q: &Point3<S>) -> S {
+    norm2(&(p - q))
+}
+
+/// The squared distance from `p` to the closed segment ab, with the parameter t ∈ [0, 1] of
+/// the closest point a + t(b − a). A degenerate segment (a = b) is the point a.
+pub fn squared_distance_point_segment<S: Scalar>(p: &Point3<S>, a: &Point3<S>, b: &Point3<S>) -> Decision<(S, S)> {
+    let (u, w) = (b - a, p - a);
+    let dot = w.dot(&u);
+    if dot.sign_scaled(|| dot_magnitude(&w, &u))? != Sign::Positive {
+        return Ok((norm2(&w), S::zero()));
+    }
+    let len2 = norm2(&u);
+    if (dot.clone() - len2.clone()).sign_scaled(|| dot_magnitude(&w, &u) + len2.clone())? != Sign::Negative {
+        return Ok((squared_distance_point_point(p, b), S::one()));
+    }
+    let t = dot.clone() / len2.clone();
+    Ok((norm2(&w) - dot.clone() * dot / len2, t))
+}
+
+/// The squared distance from `p` to `plane`: (n·p + d)² / |n|².
+pub fn squared_distance_point_plane<S: Scalar>(p: &Point3<S>, plane: &Plane<S>) -> Result<S, GeomError> {
+    let n2 = norm2(&plane.normal);
+    if n2.sign()? == Sign::Zero {
+        return Err(GeomError::DegeneratePlane);
+    }
+    let e = plane.eval(p);
+    Ok(e.clone() * e / n2)
+}
+
+/// The orthogonal projection of `p` onto `plane`.
+pub fn project_onto_plane<S: Scalar>(p: &Point3<S>, plane: &Plane<S>) -> Result<Point3<S>, GeomError> {
+    let n2 = norm2(&plane.normal);
+    if n2.sign()? == Sign::Zero {
+        return Err(GeomError::DegeneratePlane);
+    }
+    let k = plane.eval(p) / n2;
+    let shift: Vector3<S> = plane.normal.clone() * k;
+    Ok(p - shift)
+}

@@ -1,0 +1,42 @@
+//! Points, vectors, unnormalised planes and exact transforms, over any [`Scalar`].
+//!
+//! Vectors and matrices are nalgebra's, over the scalar; nothing here normalises a vector or
+//! takes a square root.
+//!
+//! [`Scalar`]: crate::scalar::Scalar
+
+mod det;
+mod plane;
+mod transform;
+
+pub use det::{adjugate3, adjugate4, det3, det4, permanent3, permanent4, Scaled};
+pub use plane::Plane;
+pub use transform::{quaternion_matrix, Affine, Homogeneous};
+
+/// A point in 3-space.
+pub type Point3<S> = nalgebra::Point3<S>;
+/// A point in the plane.
+pub type Point2<S> = nalgebra::Point2<S>;
+/// A vector in 3-space.
+pub type Vector3<S> = nalgebra::Vector3<S>;
+/// A 3×3 matrix.
+pub type Matrix3<S> = nalgebra::Matrix3<S>;
+/// A 4×4 matrix.
+pub type Matrix4<S> = nalgebra::Matrix4<S>;
+
+use crate::scalar::Scalar;
+
+/// The point (x, y, z) from integers, for literals in code and tests.
+pub fn point<S: Scalar>(x: i64, y: i64, z: i64) -> Point3<S> {
+    Point3::new(S::from_i64(x), S::from_i64(y), S::from_i64(z))
+}
+
+/// Σ |aᵢ|·|bᵢ|: the magnitude of the dot product a·b.
+pub fn dot_magnitude<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> S {
+    a.iter().zip(b.iter()).fold(S::zero(), |acc, (x, y)| acc + x.abs() * y.abs())
+}
+
+/// |v|² = v·v (nalgebra's `norm_squared` asks for a complex field, which rationals are not).
+pub fn norm2<S: Scalar>(v: &Vector3<S>) -> S {
+    v.dot(v)
+}

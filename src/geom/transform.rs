@@ -1,0 +1,175 @@
+//! Exact transforms: rotations from non-unit quaternions, affine 3×4 maps, homogeneous 4×4 maps.
+
+use super::{adjugate3, adjugate4, det3, det4, permanent3, permanent4, Matrix3, Matrix4, Plane, Point3, Vector3};
+use crate::error::GeomError;
+use crate::scalar::{two, Scalar, Sign};
+
+/// The rotation matrix of the quaternion q = (w, x, y, z), not necessarily unit:
+/// v ↦ q v q̄ / |q|², evaluated exactly (one division by |q|² per entry).
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::{point, quaternion_matrix};
+/// // q = (1, 0, 0, 1) is a quarter turn about z, |q|² = 2.
+/// let r = quaternion_matrix::<BigRational>(&[1, 0, 0, 1].map(BigRational::from_integer)).unwrap();
+/// assert_eq!(r * point::<BigRational>(1, 0, 0), point(0, 1, 0));
+/// ```
+pub fn quaternion_matrix<S: Scalar>(q: &[S; 4]) -> Result<Matrix3<S>, GeomError> {
+    let [w, x, y, z] = q.clone();
+    let n = w.clone() * w.clone() + x.clone() * x.clone() + y.clone() * y.clone() + z.clone() * z.clone();
+    if n.sign()? == Sign::Zero {
+        return Err(GeomError::ZeroQuaternion);
+    }
+    let t = two::<S>();
+    let sq = |a: &S| a.clone() * a.clone();
+    let m = |a: &S, b: &S| a.clone() * b.clone();
+    let entries = [
+        sq(&w) + sq(&x) - sq(&y) - sq(&z),
+        t.clone() * (m(&x, &y) - m(&w, &z)),
+        t.clone() * (m(&x, &z) + m(&w, &y)),
+        t.clone() * (m(&x, &y) + m(&w, &z)),
+        sq(&w) - sq(&x) + sq(&y) - sq(&z),
+        t.clone() * (m(&y, &z) - m(&w, &x)),
+        t.clone() * (m(&x, &z) - m(&w, &y)),
+        t.clone() * (m(&y, &z) + m(&w, &x)),
+        sq(&w) - sq(&x) - sq(&y) + sq(&z),
+    ];
+    Ok(Matrix3::from_row_iterator(entries.into_iter().map(|e| e / n.clone())))
+}
+
+/// The affine map p ↦ linear · p + translation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Affine<S: Scalar> {
+    /// The linear part.
+    pub linear: Matrix3<S>,
+    /// The translation.
+    pub translation: Vector3<S>,
+}
+
+impl<S: Scalar> Affine<S> {
+    /// The identity.
+    pub fn identity() -> Self {
+        Affine { linear: Matrix3::identity(), translation: Vector3::zeros() }
+    }
+
+    /// A pure translation.
+    pub fn translation(t: Vector3<S>) -> Self {
+        Affine { linear: Matrix3::identity(), translation: t }
+    }
+
+    /// The rotation of quaternion `q` (not necessarily unit) followed by the translation `t`.
+    pub fn from_quaternion(q: &[S; 4], t: Vector3<S>) -> Result<Self, GeomError> {
+        Ok(Affine { linear: quaternion_matrix(q)?, translation: t })
+    }
+
+    /// The map of a 3×4 row-major matrix `[[r00, r01, r02, t0], ...]`. It may be singular: use
+    /// [`Affine::inverse`] or [`Affine::check_invertible`] to reject that.
+    pub fn from_rows(rows: &[[S; 4]; 3]) -> Self {
+        Affine {
+            linear: Matrix3::from_fn(|i, j| rows[i][j].clone()),
+            translation: Vector3::from_fn(|i, _| rows[i][3].clone()),
+        }
+    }
+
+    /// The image of a point.
+    pub fn apply_point(&self, p: &Point3<S>) -> Point3<S> {
+        Point3::from(self.linear.clone() * p.coords.clone() + self.translation.clone())
+    }
+
+    /// The image of a vector (the linear part only).
+    pub fn apply_vector(&self, v: &Vector3<S>) -> Vector3<S> {
+        self.linear.clone() * v.clone()
+    }
+
+    /// `self ∘ other`: first `other`, then `self`.
+    pub fn compose(&self, other: &Affine<S>) -> Affine<S> {
+        Affine {
+            linear: self.linear.clone() * other.linear.clone(),
+            translation: self.linear.clone() * other.translation.clone() + self.translation.clone(),
+        }
+    }
+
+    /// det of the linear part.
+    pub fn determinant(&self) -> S {
+        det3(&self.linear)
+    }
+
+    /// The sign of the determinant; a zero determinant is [`GeomError::Singular`].
+    pub fn check_invertible(&self) -> Result<Sign, GeomError> {
+        match det3(&self.linear).sign_scaled(|| permanent3(&self.linear))? {
+            Sign::Zero => Err(GeomError::Singular),
+            s => Ok(s),
+        }
+    }
+
+    /// The exact inverse (adjugate over determinant), or [`GeomError::Singular`].
+    pub fn inverse(&self) -> Result<Affine<S>, GeomError> {
+        self.check_invertible()?;
+        let det = self.determinant();
+        let linear = adjugate3(&self.linear).map(|e| e / det.clone());
+        let translation = -(linear.clone() * self.translation.clone());
+        Ok(Affine { linear, translation })
+    }
+
+    /// The image of a plane, without division: the plane {A p + t : n·p + d = 0}, with the
+    /// side that was above still above. Singular maps are an error.
+    pub fn apply_plane(&self, plane: &Plane<S>) -> Result<Plane<S>, GeomError> {
+        let orientation = self.check_invertible()?;
+        // A⁻ᵀ = adj(A)ᵀ / det; scale the plane by |det| to stay division-free.
+        let mut normal = adjugate3(&self.linear).transpose() * plane.normal.clone();
+        let mut offset = self.determinant() * plane.offset.clone();
+        if orientation == Sign::Negative {
+            normal = -normal;
+            offset = -offset;
+        }
+        let offset = offset - normal.dot(&self.translation);
+        Ok(Plane { normal, offset })
+    }
+
+    /// The 4×4 homogeneous matrix of the map.
+    pub fn to_homogeneous(&self) -> Matrix4<S> {
+        Matrix4::from_fn(|i, j| match (i, j) {
+            (3, 3) => S::one(),
+            (3, _) => S::zero(),
+            (_, 3) => self.translation[i].clone(),
+            _ => self.linear[(i, j)].clone(),
+        })
+    }
+}
+
+/// A projective map of 3-space given by a 4×4 matrix acting on (x, y, z, 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Homogeneous<S: Scalar>(pub Matrix4<S>);
+
+impl<S: Scalar> Homogeneous<S> {
+    /// The image of a point: (X, Y, Z, W) = M (x, y, z, 1), then (X/W, Y/W, Z/W).
+    pub fn apply_point(&self, p: &Point3<S>) -> Result<Point3<S>, GeomError> {
+        let h = nalgebra::Vector4::new(p.x.clone(), p.y.clone(), p.z.clone(), S::one());
+        let image = self.0.clone() * h.clone();
+        let w_magnitude = || (0..4).fold(S::zero(), |acc, j| acc + self.0[(3, j)].abs() * h[j].abs());
+        if image[3].sign_scaled(w_magnitude)? == Sign::Zero {
+            return Err(GeomError::PointAtInfinity);
+        }
+        let w = image[3].clone();
+        Ok(Point3::new(image[0].clone() / w.clone(), image[1].clone() / w.clone(), image[2].clone() / w))
+    }
+
+    /// det(M).
+    pub fn determinant(&self) -> S {
+        det4(&self.0)
+    }
+
+    /// adj(M): the inverse up to the scale det(M), which a homogeneous map ignores.
+    pub fn adjugate(&self) -> Homogeneous<S> {
+        Homogeneous(adjugate4(&self.0))
+    }
+
+    /// The exact inverse, or [`GeomError::Singular`].
+    pub fn inverse(&self) -> Result<Homogeneous<S>, GeomError> {
+        let det = self.determinant();
+        if det.sign_scaled(|| permanent4(&self.0))? == Sign::Zero {
+            return Err(GeomError::Singular);
+        }
+        Ok(Homogeneous(adjugate4(&self.0).map(|e| e / det.clone())))
+    }
+}

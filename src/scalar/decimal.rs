@@ -1,0 +1,170 @@
+//! Decimal output: exact values and square roots to a requested number of correct digits.
+//!
+//! A decimal string has `digits` *significant* digits, every one correct, truncated toward
+//! zero (so the printed value lies between zero and the true value). Trailing zeros after the
+//! point are dropped. Values from 10⁻⁷ to 10²¹ are positional, others scientific (`1.5e-30`).
+
+use num_bigint::{BigInt, Sign as BigSign};
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+
+use super::parse::pow10;
+use super::Scalar;
+
+/// Decimal printing, a capability of every backend with an exact rational value.
+pub trait Decimal {
+    /// The value to `digits` correct significant digits (truncated toward zero).
+    fn to_decimal(&self, digits: u32) -> Option<String>;
+    /// The square root of a non-negative value to `digits` correct significant digits.
+    fn sqrt_decimal(&self, digits: u32) -> Option<String>;
+}
+
+impl<S: Scalar> Decimal for S {
+    fn to_decimal(&self, digits: u32) -> Option<String> {
+        self.to_rational().map(|q| decimal_of_rational(&q, digits))
+    }
+    fn sqrt_decimal(&self, digits: u32) -> Option<String> {
+        sqrt_decimal_of_rational(&self.to_rational()?, digits)
+    }
+}
+
+/// floor(log10(x)) for x > 0, exactly.
+fn floor_log10(x: &BigRational) -> i64 {
+    // Estimate from bit lengths, then correct with exact comparisons.
+    let bits = x.numer().bits() as i64 - x.denom().bits() as i64;
+    let mut e = (bits as f64 * std::f64::consts::LOG10_2).floor() as i64;
+    while pow10(e) > *x {
+        e -= 1;
+    }
+    while pow10(e + 1) <= *x {
+        e += 1;
+    }
+    e
+}
+
+/// `|x|` to `digits` correct significant digits, truncated toward zero, with `x`'s sign.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::scalar::decimal_of_rational;
+/// let third = BigRational::new(1.into(), 3.into());
+/// assert_eq!(decimal_of_rational(&third, 5), "0.33333");
+/// assert_eq!(decimal_of_rational(&-third, 3), "-0.333");
+/// ```
+pub fn decimal_of_rational(x: &BigRational, digits: u32) -> String {
+    if x.is_zero() {
+        return "0".to_string();
+    }
+    let digits = digits.max(1) as i64;
+    let a = Signed::abs(x);
+    let e = floor_log10(&a);
+    let k = digits - 1 - e;
+    let scaled = &a * pow10(k);
+    let n = scaled.numer().div_floor(scaled.denom());
+    render(x.is_negative(), &n, k, e)
+}
+
+/// `sqrt(x)` for `x >= 0` to `digits` correct significant digits, truncated toward zero;
+/// `None` for negative `x`.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::scalar::sqrt_decimal_of_rational;
+/// let two = BigRational::from_integer(2.into());
+/// assert_eq!(sqrt_decimal_of_rational(&two, 20).unwrap(), "1.4142135623730950488");
+/// ```
+pub fn sqrt_decimal_of_rational(x: &BigRational, digits: u32) -> Option<String> {
+    if x.is_negative() {
+        return None;
+    }
+    if x.is_zero() {
+        return Some("0".to_string());
+    }
+    let digits = digits.max(1) as i64;
+    // floor(log10(sqrt x)) = floor(floor(log10 x) / 2).
+    let e = Integer::div_floor(&floor_log10(x), &2);
+    let k = digits - 1 - e;
+    // floor(sqrt(z)) = isqrt(floor(z)) for z >= 0.
+    let z = x * pow10(2 * k);
+    let n = z.numer().div_floor(z.denom()).sqrt();
+    Some(render(false, &n, k, e))
+}
+
+/// Render `n · 10^-k` (n has exactly digits = k + e + 1 digits) as a decimal string.
+fn render(negative: bool, n: &BigInt, k: i64, e: i64) -> String {
+    let s = n.to_str_radix(10);
+    debug_assert!(n.sign() != BigSign::Minus);
+    let mut out = String::new();
+    if negative {
+        out.push('-');
+    }
+    if (-7..21).contains(&e) {
+        if k <= 0 {
+            out.push_str(&s);
+            out.extend(std::iter::repeat_n('0', (-k) as usize));
+        } else if (k as usize) < s.len() {
+            let (int, frac) = s.split_at(s.len() - k as usize);
+            out.push_str(int);
+            push_fraction(&mut out, frac);
+        } else {
+            out.push('0');
+            let frac = "0".repeat(k as usize - s.len()) + &s;
+            push_fraction(&mut out, &frac);
+        }
+    } else {
+        let (first, rest) = s.split_at(1);
+        out.push_str(first);
+        push_fraction(&mut out, rest);
+        out.push_str(&format!("e{e}"));
+    }
+    out
+}
+
+fn push_fraction(out: &mut String, frac: &str) {
+    let frac = frac.trim_end_matches('0');
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scalar::parse_rational;
+
+    fn dec(s: &str, d: u32) -> String {
+        decimal_of_rational(&parse_rational(s).unwrap(), d)
+    }
+
+    #[test]
+    fn exact_values_print_exactly() {
+        assert_eq!(dec("0", 20), "0");
+        assert_eq!(dec("5", 20), "5");
+        assert_eq!(dec("-3/7", 20), "-0.42857142857142857142");
+        assert_eq!(dec("123456", 3), "123000");
+        assert_eq!(dec("0.001", 20), "0.001");
+        assert_eq!(dec("1.5e-30", 20), "1.5e-30");
+        assert_eq!(dec("2/3", 1), "0.6");
+        assert_eq!(dec("99999", 2), "99000");
+        assert_eq!(dec("1e25", 5), "1e25");
+        assert_eq!(dec("0.1", 20), "0.1");
+        // The binary64 nearest to 0.1, exactly, is not 0.1.
+        let tenth = BigRational::from_float(0.1f64).unwrap();
+        assert_eq!(decimal_of_rational(&tenth, 30), "0.100000000000000005551115123125");
+    }
+
+    #[test]
+    fn square_roots_truncate() {
+        let s = |x: &str, d| sqrt_decimal_of_rational(&parse_rational(x).unwrap(), d).unwrap();
+        assert_eq!(s("4", 20), "2");
+        assert_eq!(s("1/4", 20), "0.5");
+        assert_eq!(s("2", 5), "1.4142");
+        assert_eq!(s("200", 5), "14.142");
+        assert_eq!(s("2e-40", 5), "1.4142e-20");
+        assert_eq!(s("10", 3), "3.16");
+        assert_eq!(s("99.99", 3), "9.99");
+        assert!(sqrt_decimal_of_rational(&parse_rational("-1").unwrap(), 3).is_none());
+    }
+}

@@ -1,0 +1,142 @@
+//! The scalar trait stack and its backends.
+//!
+//! Every algorithm in touchstone is written once, generic over [`Scalar`]: an ordered field
+//! whose *decisions* (signs, comparisons) are fallible. A backend either decides a sign or
+//! reports [`Uncertain`]; algorithms propagate that with `?`, so an interval backend can run a
+//! whole query first and hand it to an exact backend only when some decision was close.
+//!
+//! | backend | type | exact | feature |
+//! | --- | --- | --- | --- |
+//! | binary64 | `f64` | no (tolerance, see [`tolerance`]) | always |
+//! | rationals, pure Rust | [`BigRational`] | yes | always (the reference) |
+//! | rationals, GMP | `RugRational` | yes | `rug` |
+//! | big floats, GMP | `BigFloat<PREC>` | no (tolerance at `PREC` bits) | `rug` |
+//!
+//! Approximate capabilities that a rational cannot honestly provide (square roots, decimal
+//! printing of irrational values) live in separate traits: [`Decimal`].
+//!
+//! ```
+//! use num_rational::BigRational;
+//! use touchstone::scalar::{Scalar, Sign};
+//!
+//! // 0.1 as a decimal string is exactly 1/10; as a binary64 number it is not.
+//! let tenth = BigRational::parse("0.1").unwrap();
+//! let tenth_f64 = BigRational::from_f64(0.1).unwrap();
+//! assert_eq!((tenth - tenth_f64).sign(), Ok(Sign::Negative));
+//! ```
+
+mod decimal;
+mod float;
+#[cfg(feature = "rug")]
+mod gmp;
+mod parse;
+mod rational;
+mod sign;
+pub mod tolerance;
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+pub use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+pub use decimal::{decimal_of_rational, sqrt_decimal_of_rational, Decimal};
+#[cfg(feature = "rug")]
+pub use gmp::{BigFloat, RugRational};
+pub use parse::{parse_rational, NumberError, MAX_DECIMAL_EXPONENT, MAX_NUMBER_CHARS};
+pub use sign::{Decision, Sign, Uncertain};
+
+/// An ordered field with fallible sign decisions: the one trait every algorithm is generic over.
+///
+/// Arithmetic is by value (clone what you reuse). Division by zero is the caller's
+/// responsibility: decide the divisor's sign first (exact backends panic on it, `f64` gives an
+/// infinity).
+///
+/// Decisions come in two kinds:
+/// * [`Scalar::sign`] is the raw sign of a value that is itself input data;
+/// * [`Scalar::sign_scaled`] is the sign of a *computed* quantity, given the magnitude of the
+///   expression that produced it (for example the permanent of a determinant). Inexact
+///   backends call it zero when it is within their tolerance of zero, relative to that
+///   magnitude ([`tolerance`]); exact backends never look at the magnitude.
+pub trait Scalar:
+    nalgebra::Scalar
+    + fmt::Display
+    + Send
+    + Sync
+    + Zero
+    + One
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
+    + DivAssign
+{
+    /// Whether every operation and decision of this backend is exact.
+    const EXACT: bool;
+    /// A short name for reports (`"f64"`, `"BigRational"`, ...).
+    const NAME: &'static str;
+    /// The unit roundoff of one arithmetic operation: 0 for exact backends, 2⁻⁵³ for `f64`.
+    const UNIT_ROUNDOFF: f64;
+
+    /// The integer `v`, exactly (for `f64`, the nearest double when |v| > 2⁵³).
+    fn from_i64(v: i64) -> Self;
+    /// The exact value of a finite binary64 number (rounded for a narrower inexact backend).
+    fn from_f64(v: f64) -> Result<Self, NumberError>;
+    /// The rational `q`: exactly for exact backends, correctly rounded for inexact ones.
+    fn from_rational(q: &BigRational) -> Self;
+    /// Parse an exact rational written as an integer, a decimal (`"1.5e-3"`) or `"p/q"`.
+    fn parse(s: &str) -> Result<Self, NumberError> {
+        Ok(Self::from_rational(&parse_rational(s)?))
+    }
+    /// The nearest binary64 number (approximate for exact backends).
+    fn to_f64(&self) -> f64;
+    /// The exact rational value, or `None` for a non-finite value of an inexact backend.
+    fn to_rational(&self) -> Option<BigRational>;
+    /// |self|.
+    fn abs(&self) -> Self;
+    /// The raw sign of the value, without tolerance.
+    fn sign(&self) -> Decision<Sign>;
+
+    /// The sign of a computed quantity whose expression has the given magnitude.
+    ///
+    /// `magnitude` is only evaluated by inexact backends; it must be a non-negative bound on
+    /// the size of the terms that produced `self` (see [`tolerance`]).
+    fn sign_scaled(&self, magnitude: impl FnOnce() -> Self) -> Decision<Sign> {
+        if Self::EXACT {
+            self.sign()
+        } else {
+            tolerance::decide(self, &magnitude())
+        }
+    }
+
+    /// Raw comparison (no tolerance).
+    fn compare(&self, other: &Self) -> Decision<Ordering> {
+        Ok((self.clone() - other.clone()).sign()?.into())
+    }
+
+    /// The relative tolerance of [`Scalar::sign_scaled`]: 0 for exact backends.
+    fn relative_tolerance() -> f64 {
+        tolerance::relative_tolerance(Self::UNIT_ROUNDOFF)
+    }
+}
+
+/// `2`, a frequent constant.
+pub fn two<S: Scalar>() -> S {
+    S::one() + S::one()
+}
+
+/// Convert between backends through the exact rational value (the identity for equal
+/// backends; rounding when the target is inexact). `None` for non-finite values.
+pub fn convert<A: Scalar, B: Scalar>(a: &A) -> Option<B> {
+    a.to_rational().map(|q| B::from_rational(&q))
+}
+
+/// The rational `p/q` for small literals in code and tests; `q` must be nonzero.
+pub fn ratio<S: Scalar>(p: i64, q: i64) -> S {
+    S::from_i64(p) / S::from_i64(q)
+}

@@ -1,0 +1,215 @@
+//! Exact parsing of rational numbers written as text.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+/// The longest number text accepted (characters): longer input is a limit error, because exact
+/// arithmetic on hostile input can blow up in size.
+pub const MAX_NUMBER_CHARS: usize = 10_000;
+/// The largest |exponent| accepted in a decimal number (`1e10000` is accepted, `1e10001` not).
+pub const MAX_DECIMAL_EXPONENT: i64 = 10_000;
+
+/// Why a number was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NumberError {
+    /// Empty text.
+    #[error("empty number")]
+    Empty,
+    /// NaN or an infinity: touchstone only takes finite numbers.
+    #[error("number is not finite: {0}")]
+    NotFinite(String),
+    /// Not of the accepted forms.
+    #[error("not a number: {text:?} ({reason})")]
+    Invalid {
+        /// The text (cut to 64 characters).
+        text: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// `p/0`.
+    #[error("zero denominator in {0:?}")]
+    ZeroDenominator(String),
+    /// Longer than [`MAX_NUMBER_CHARS`].
+    #[error("number text of {0} characters exceeds the limit of {MAX_NUMBER_CHARS}")]
+    TooLong(usize),
+    /// Exponent beyond [`MAX_DECIMAL_EXPONENT`].
+    #[error("decimal exponent {0} exceeds the limit of ±{MAX_DECIMAL_EXPONENT}")]
+    ExponentTooLarge(String),
+}
+
+impl NumberError {
+    /// Whether the rejection is a size limit rather than malformed text.
+    pub fn is_limit(&self) -> bool {
+        matches!(self, NumberError::TooLong(_) | NumberError::ExponentTooLarge(_))
+    }
+}
+
+fn invalid(text: &str, reason: &'static str) -> NumberError {
+    NumberError::Invalid { text: text.chars().take(64).collect(), reason }
+}
+
+/// Parse an exact rational: an integer (`"-12"`), a decimal with optional exponent
+/// (`"0.1"`, `"1.5e-3"`, `".5"`, `"2."`), or a fraction of integers (`"-3/7"`).
+///
+/// A decimal means its exact decimal value, never a rounded binary one.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::scalar::parse_rational;
+/// assert_eq!(parse_rational("1.5e-3").unwrap(), BigRational::new(3.into(), 2000.into()));
+/// assert_eq!(parse_rational("-6/14").unwrap(), BigRational::new((-3).into(), 7.into()));
+/// assert!(parse_rational("NaN").is_err());
+/// ```
+pub fn parse_rational(text: &str) -> Result<BigRational, NumberError> {
+    let s = text.trim();
+    if s.is_empty() {
+        return Err(NumberError::Empty);
+    }
+    if s.len() > MAX_NUMBER_CHARS {
+        return Err(NumberError::TooLong(s.len()));
+    }
+    let lower = s.to_ascii_lowercase();
+    let unsigned = lower.trim_start_matches(['+', '-']);
+    if matches!(unsigned, "nan" | "inf" | "infinity") {
+        return Err(NumberError::NotFinite(s.to_string()));
+    }
+    if let Some((p, q)) = s.split_once('/') {
+        let p = parse_integer(p, s)?;
+        let q = parse_integer(q, s)?;
+        if q.is_zero() {
+            return Err(NumberError::ZeroDenominator(s.to_string()));
+        }
+        return Ok(BigRational::new(p, q));
+    }
+    parse_decimal(s)
+}
+
+fn parse_integer(part: &str, whole: &str) -> Result<BigInt, NumberError> {
+    let (neg, digits) = split_sign(part);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(invalid(whole, "a fraction must be two integers p/q"));
+    }
+    let v = BigInt::parse_bytes(digits.as_bytes(), 10).ok_or_else(|| invalid(whole, "bad integer"))?;
+    Ok(if neg { -v } else { v })
+}
+
+fn split_sign(s: &str) -> (bool, &str) {
+    if let Some(rest) = s.strip_prefix('-') {
+        (true, rest)
+    } else if let Some(rest) = s.strip_prefix('+') {
+        (false, rest)
+    } else {
+        (false, s)
+    }
+}
+
+fn parse_decimal(s: &str) -> Result<BigRational, NumberError> {
+    let (neg, body) = split_sign(s);
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let (int_part, frac_part) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (mantissa, ""),
+    };
+    if int_part.is_empty() && frac_part.is_empty() {
+        return Err(invalid(s, "no digits"));
+    }
+    if !int_part.bytes().chain(frac_part.bytes()).all(|b| b.is_ascii_digit()) {
+        return Err(invalid(s, "expected digits, '.', an exponent or p/q"));
+    }
+    let mut exp: i64 = match exponent {
+        None => 0,
+        Some(e) => {
+            let (eneg, edigits) = split_sign(e);
+            if edigits.is_empty() || !edigits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(invalid(s, "bad exponent"));
+            }
+            let magnitude: i64 = match edigits.trim_start_matches('0') {
+                "" => 0,
+                d if d.len() > 12 => return Err(NumberError::ExponentTooLarge(e.to_string())),
+                d => d.parse().map_err(|_| invalid(s, "bad exponent"))?,
+            };
+            if eneg {
+                -magnitude
+            } else {
+                magnitude
+            }
+        }
+    };
+    exp -= frac_part.len() as i64;
+    let digits: String = int_part.chars().chain(frac_part.chars()).collect();
+    let mut n = BigInt::parse_bytes(digits.as_bytes(), 10).ok_or_else(|| invalid(s, "bad digits"))?;
+    if n.is_zero() {
+        return Ok(BigRational::zero());
+    }
+    // The limit applies to the value's scale, so "1e10000" passes but "1e10001" does not,
+    // however the digits are split between mantissa and exponent.
+    let scale = exp + digits.trim_start_matches('0').len() as i64 - 1;
+    if scale.abs() > MAX_DECIMAL_EXPONENT {
+        return Err(NumberError::ExponentTooLarge(exponent.unwrap_or("").to_string()));
+    }
+    if neg {
+        n = -n;
+    }
+    let ten = BigInt::from(10);
+    Ok(if exp >= 0 {
+        BigRational::from_integer(n * num_traits::pow(ten, exp as usize))
+    } else {
+        BigRational::new(n, num_traits::pow(ten, (-exp) as usize))
+    })
+}
+
+/// `10^k` as a rational, for any integer `k`.
+pub(crate) fn pow10(k: i64) -> BigRational {
+    let p = num_traits::pow(BigInt::from(10), k.unsigned_abs() as usize);
+    if k >= 0 {
+        BigRational::from_integer(p)
+    } else {
+        BigRational::new(BigInt::one(), p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(p: i64, d: i64) -> BigRational {
+        BigRational::new(p.into(), d.into())
+    }
+
+    #[test]
+    fn accepted_forms() {
+        assert_eq!(parse_rational("12").unwrap(), q(12, 1));
+        assert_eq!(parse_rational("-3/7").unwrap(), q(-3, 7));
+        assert_eq!(parse_rational("0.1").unwrap(), q(1, 10));
+        assert_eq!(parse_rational("1.5e-3").unwrap(), q(3, 2000));
+        assert_eq!(parse_rational("1.5E+3").unwrap(), q(1500, 1));
+        assert_eq!(parse_rational(".5").unwrap(), q(1, 2));
+        assert_eq!(parse_rational("2.").unwrap(), q(2, 1));
+        assert_eq!(parse_rational("+4/-8").unwrap(), q(-1, 2));
+        assert_eq!(parse_rational("-0").unwrap(), q(0, 1));
+        assert_eq!(parse_rational(" 7 ").unwrap(), q(7, 1));
+        assert_eq!(parse_rational("1e10000").unwrap(), pow10(10_000));
+        assert_eq!(parse_rational("0.0001e10004").unwrap(), pow10(10_000));
+    }
+
+    #[test]
+    fn rejected_forms() {
+        assert_eq!(parse_rational(""), Err(NumberError::Empty));
+        assert!(matches!(parse_rational("NaN"), Err(NumberError::NotFinite(_))));
+        assert!(matches!(parse_rational("-inf"), Err(NumberError::NotFinite(_))));
+        assert!(matches!(parse_rational("1/0"), Err(NumberError::ZeroDenominator(_))));
+        assert!(matches!(parse_rational("1.2.3"), Err(NumberError::Invalid { .. })));
+        assert!(matches!(parse_rational("0x10"), Err(NumberError::Invalid { .. })));
+        assert!(matches!(parse_rational("1e"), Err(NumberError::Invalid { .. })));
+        assert!(matches!(parse_rational("."), Err(NumberError::Invalid { .. })));
+        assert!(matches!(parse_rational("1/2/3"), Err(NumberError::Invalid { .. })));
+        assert!(parse_rational("1e10001").unwrap_err().is_limit());
+        assert!(parse_rational("1e-10001").unwrap_err().is_limit());
+        assert!(parse_rational("1e99999999999999999999").unwrap_err().is_limit());
+        assert!(parse_rational(&"1".repeat(MAX_NUMBER_CHARS + 1)).unwrap_err().is_limit());
+    }
+}

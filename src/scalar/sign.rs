@@ -1,0 +1,84 @@
+//! Signs and the fallible-decision type.
+
+use std::cmp::Ordering;
+use std::ops::{Mul, Neg};
+
+/// The sign of a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sign {
+    /// Strictly below zero.
+    Negative,
+    /// Exactly zero (or, for an inexact backend, within its tolerance of zero).
+    Zero,
+    /// Strictly above zero.
+    Positive,
+}
+
+impl Sign {
+    /// -1, 0 or 1.
+    pub fn as_i32(self) -> i32 {
+        match self {
+            Sign::Negative => -1,
+            Sign::Zero => 0,
+            Sign::Positive => 1,
+        }
+    }
+
+    /// Whether the sign is zero.
+    pub fn is_zero(self) -> bool {
+        self == Sign::Zero
+    }
+}
+
+impl From<Ordering> for Sign {
+    fn from(o: Ordering) -> Self {
+        match o {
+            Ordering::Less => Sign::Negative,
+            Ordering::Equal => Sign::Zero,
+            Ordering::Greater => Sign::Positive,
+        }
+    }
+}
+
+impl From<Sign> for Ordering {
+    fn from(s: Sign) -> Self {
+        match s {
+            Sign::Negative => Ordering::Less,
+            Sign::Zero => Ordering::Equal,
+            Sign::Positive => Ordering::Greater,
+        }
+    }
+}
+
+impl Neg for Sign {
+    type Output = Sign;
+    fn neg(self) -> Sign {
+        match self {
+            Sign::Negative => Sign::Positive,
+            Sign::Zero => Sign::Zero,
+            Sign::Positive => Sign::Negative,
+        }
+    }
+}
+
+impl Mul for Sign {
+    type Output = Sign;
+    fn mul(self, rhs: Sign) -> Sign {
+        match self.as_i32() * rhs.as_i32() {
+            0 => Sign::Zero,
+            1 => Sign::Positive,
+            _ => Sign::Negative,
+        }
+    }
+}
+
+/// A backend could not decide a sign with certainty (an interval straddling zero).
+///
+/// `f64` (which decides with its tolerance) and the exact backends never return it; a query
+/// that meets it on a filtered backend is rerun on an exact one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("the backend could not decide a sign with certainty")]
+pub struct Uncertain;
+
+/// The result of a decision: a value, or [`Uncertain`].
+pub type Decision<T> = Result<T, Uncertain>;

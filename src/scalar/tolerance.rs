@@ -1,0 +1,85 @@
+//! The tolerance policy of inexact backends: the only place where a tolerance is defined.
+//!
+//! A computed quantity `v` whose expression has magnitude `m` (a bound on the absolute values
+//! of the terms that were summed, e.g. the permanent of a determinant) is called zero by an
+//! inexact backend with unit roundoff `u` when
+//!
+//! ```text
+//! |v| <= TOLERANCE_ULPS * u * m
+//! ```
+//!
+//! The forward error of every predicate in this crate is a small multiple of `u * m`
+//! (orient3d: 7u·m, Shewchuk's `O3DERRBOUND_A`), and inputs produced by a few exact-in-theory
+//! steps (an applied pose, a plane through three points) add a few more. `TOLERANCE_ULPS` is
+//! set far above those multiples, so that a sign that an inexact backend reports as nonzero is
+//! the true sign of the exact computation. Exact backends have `u = 0`: "zero" means zero.
+//!
+//! The agreement contract ([`crate::contract`]) follows from this: a decision whose exact
+//! relative margin `|v| / m` exceeds [`margin_budget`] must come out the same on the inexact
+//! backend.
+
+use super::{Decision, Scalar, Sign};
+
+/// The tolerance of inexact backends, in units of their unit roundoff.
+pub const TOLERANCE_ULPS: f64 = 4096.0;
+
+/// The relative tolerance of a backend with unit roundoff `u`.
+pub fn relative_tolerance(unit_roundoff: f64) -> f64 {
+    TOLERANCE_ULPS * unit_roundoff
+}
+
+/// The relative margin above which an inexact backend with unit roundoff `u` must agree
+/// exactly with the exact answer: twice its tolerance (the tolerance covers the backend's own
+/// rounding error, the second half makes the decision unambiguous).
+pub fn margin_budget(unit_roundoff: f64) -> f64 {
+    2.0 * relative_tolerance(unit_roundoff)
+}
+
+/// The sign of `value` under the tolerance policy, relative to `magnitude`.
+pub fn decide<S: Scalar>(value: &S, magnitude: &S) -> Decision<Sign> {
+    let sign = value.sign()?;
+    if S::EXACT || sign == Sign::Zero {
+        return Ok(sign);
+    }
+    let bound = magnitude.abs() * S::from_f64(relative_tolerance(S::UNIT_ROUNDOFF)).unwrap_or_else(|_| S::zero());
+    if (value.abs() - bound).sign()? == Sign::Positive {
+        Ok(sign)
+    } else {
+        Ok(Sign::Zero)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f64_tolerance_is_4096_unit_roundoffs() {
+        assert_eq!(f64::relative_tolerance(), 4096.0 * f64::EPSILON / 2.0);
+        assert_eq!(margin_budget(f64::UNIT_ROUNDOFF), 2.0 * f64::relative_tolerance());
+    }
+
+    #[test]
+    fn f64_decides_zero_within_tolerance_only() {
+        let tol = f64::relative_tolerance();
+        assert_eq!(decide(&(0.5 * tol), &1.0), Ok(Sign::Zero));
+        assert_eq!(decide(&(-tol), &1.0), Ok(Sign::Zero));
+        assert_eq!(decide(&(2.0 * tol), &1.0), Ok(Sign::Positive));
+        assert_eq!(decide(&(-2.0 * tol), &1.0), Ok(Sign::Negative));
+        // Scaled: the same value is zero against a large magnitude, not against a small one.
+        assert_eq!(decide(&1e-6, &1e9), Ok(Sign::Zero));
+        assert_eq!(decide(&1e-6, &1.0), Ok(Sign::Positive));
+    }
+
+    #[test]
+    fn exact_backend_ignores_magnitude() {
+        use num_rational::BigRational;
+        let tiny = BigRational::new(1.into(), num_bigint::BigInt::from(10).pow(100));
+        let huge = BigRational::from_integer(num_bigint::BigInt::from(10).pow(100));
+        assert_eq!(decide(&tiny, &huge), Ok(Sign::Positive));
+        assert_eq!(
+            tiny.sign_scaled(|| unreachable!("exact backends never evaluate the magnitude")),
+            Ok(Sign::Positive)
+        );
+    }
+}
