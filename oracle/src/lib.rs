@@ -63,6 +63,9 @@ pub fn answer_line(line: &str, opts: &Options) -> Value {
         Ok(v) => v,
         Err(e) => return error_line(Value::Null, &QueryError::new(Kind::Json, "", format!("not valid JSON: {e}"))),
     };
+    if !query.is_object() {
+        return error_line(Value::Null, &QueryError::new(Kind::Json, "", "a query must be a JSON object"));
+    }
     let id = query.get("id").cloned().unwrap_or(Value::Null);
     match catch_unwind(AssertUnwindSafe(|| ops::answer(&query))) {
         Ok(Ok(fields)) => {

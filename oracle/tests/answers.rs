@@ -1,0 +1,121 @@
+//! Exact answers through the JSON format, checked against values computed by hand.
+
+use serde_json::{json, Value};
+use touchstone_oracle::{answer_line, Options};
+
+fn ask(q: Value) -> Value {
+    answer_line(&q.to_string(), &Options::default())
+}
+
+#[test]
+fn json_numbers_are_binary64_and_strings_are_exact() {
+    // 0.1 as a JSON number is the double nearest 1/10; as a string it is 1/10. The point
+    // (0.1, 0.2, 0.3) is collinear with 0 and (1, 2, 3) only in the exact reading. The
+    // determinant is 2·0.3 − 3·0.2 in doubles: −2⁻⁵⁴ (checked with Python's fractions).
+    let exact = ask(json!({"op": "orient3d", "points": [[0,0,0],[1,2,3],["0.1","0.2","0.3"],[1,0,0]]}));
+    assert_eq!(exact["orientation"], "coplanar");
+    let doubles = ask(json!({"op": "orient3d", "points": [[0,0,0],[1,2,3],[0.1,0.2,0.3],[1,0,0]]}));
+    assert_eq!(doubles["orientation"], "negative");
+    assert_eq!(doubles["determinant"], "-1/18014398509481984");
+}
+
+#[test]
+fn exact_outputs_are_lowest_terms_strings() {
+    let a = ask(
+        json!({"op": "transform_points", "pose": {"quaternion": [1, 2, 3, 4], "translation": [1, 0, 0]}, "points": [[1, 0, 0]]}),
+    );
+    // R(1,2,3,4)·e_x = (-20, 20, 10)/30, plus (1, 0, 0).
+    assert_eq!(a["points"], json!([["1/3", "2/3", "1/3"]]));
+    let inv = ask(
+        json!({"op": "transform_points", "pose": {"quaternion": [1, 2, 3, 4], "translation": [1, 0, 0]}, "points": [["1/3", "2/3", "1/3"]], "inverse": true}),
+    );
+    assert_eq!(inv["points"], json!([["1", "0", "0"]]));
+    let m = ask(
+        json!({"op": "transform_points", "pose": {"matrix": [[2,0,0,1],[0,3,0,0],[0,0,4,0]]}, "points": [[1, 1, 1]], "inverse": true}),
+    );
+    assert_eq!(m["points"], json!([["0", "1/3", "1/4"]]));
+}
+
+#[test]
+fn squared_distances_and_decimals() {
+    let d = ask(
+        json!({"op": "squared_distance", "point": [1, 1, 1], "to_plane": {"coefficients": [1, 1, 1, -1]}, "digits": 10}),
+    );
+    assert_eq!(d["distance_squared"], "4/3");
+    assert_eq!(d["distance"], "1.154700538");
+    let s = ask(json!({"op": "squared_distance", "point": [1, 1, 0], "to_segment": [[0, 0, 0], [2, 0, 0]]}));
+    assert_eq!((s["distance_squared"].clone(), s["parameter"].clone()), (json!("1"), json!("1/2")));
+    let p =
+        ask(json!({"op": "squared_distance", "point": [0, 0, 0], "to_plane": {"points": [[1,0,0],[0,1,0],[0,0,1]]}}));
+    assert_eq!(p["distance_squared"], "1/3");
+    let e = ask(
+        json!({"op": "squared_distance", "point": [0, 0, 0], "to_point": [1, 1, 1], "to_plane": {"coefficients": [1, 0, 0, 0]}}),
+    );
+    assert_eq!(e["error"]["kind"], "type");
+}
+
+#[test]
+fn segment_plane_crossings() {
+    let q = |seg: Value| ask(json!({"op": "segment_plane", "segment": seg, "plane": {"coefficients": [0, 0, 3, -3]}}));
+    let c = q(json!([[0, 0, 0], [0, 0, 3]]));
+    assert_eq!((c["intersection"].clone(), c["t"].clone()), (json!("crosses"), json!("1/3")));
+    assert_eq!(q(json!([[0, 0, 1], [5, 5, 1]]))["intersection"], "contained");
+    assert_eq!(q(json!([[0, 0, 2], [5, 5, 3]]))["intersection"], "disjoint");
+    assert_eq!(q(json!([[0, 0, 0], [5, 5, 1]]))["t"], "1");
+}
+
+#[test]
+fn side_of_plane_by_points_decides_on_the_points() {
+    let a = ask(
+        json!({"op": "side_of_plane", "plane": {"points": [[0,0,0],[1,0,0],[0,1,0]]}, "point": [5, 5, "-1/1000000000000000000000000"]}),
+    );
+    assert_eq!(a["side"], "below");
+    let collinear =
+        ask(json!({"op": "side_of_plane", "plane": {"points": [[0,0,0],[1,1,1],[2,2,2]]}, "point": [0, 0, 1]}));
+    assert_eq!(collinear["error"]["kind"], "invalid");
+    assert_eq!(collinear["error"]["at"], "/plane/points");
+}
+
+#[test]
+fn both_reports_f64_and_agreement() {
+    let a = ask(json!({"op": "orient3d", "backend": "both", "points": [[0,0,0],[1,0,0],[0,1,0],[0.25,0.25,1e-300]]}));
+    assert_eq!(a["orientation"], "positive");
+    assert_eq!(a["f64"]["orientation"], "positive");
+    assert_eq!(a["agreement"]["agree"], true);
+    let f = ask(json!({"op": "orient3d", "backend": "f64", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,2]]}));
+    assert_eq!(f["determinant"], json!(2.0));
+    // An f64 answer that differs from the exact one, admitted because the margin is tiny.
+    let near = ask(
+        json!({"op": "orient3d", "backend": "both", "points": [[1,2,3],[4,-5,6],[-7,8,9],[0.5, 0.0, 6.000000000000028]]}),
+    );
+    assert_eq!(near["agreement"]["agree"], true, "{near}");
+    assert_eq!(near["agreement"]["strict"], false, "{near}");
+}
+
+#[test]
+fn planned_ops_check_their_input_first() {
+    let bad = ask(json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"sphere": 1}}));
+    assert_eq!((bad["error"]["kind"].clone(), bad["error"]["at"].clone()), (json!("unknown"), json!("/b/sphere")));
+    let bad = ask(
+        json!({"op": "classify_point", "solid": {"polyhedron": {"vertices": [[0,0,0],[1,0,0],[0,1,0]], "faces": [[0,1,3]]}}, "point": [0,0,0]}),
+    );
+    assert_eq!(
+        (bad["error"]["kind"].clone(), bad["error"]["at"].clone()),
+        (json!("invalid"), json!("/solid/polyhedron/faces/0/2"))
+    );
+    let bad = ask(
+        json!({"op": "toi_boxes", "a": [1,1,1], "b": [1,1,1], "motion_a": [[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]], "motion_b": []}),
+    );
+    assert_eq!((bad["error"]["kind"].clone(), bad["error"]["at"].clone()), (json!("type"), json!("/motion_a")));
+    let bad = ask(
+        json!({"op": "ccd", "kind": "vertex_face", "t0": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "t1": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "interval": [0, 1]}),
+    );
+    assert_eq!((bad["error"]["kind"].clone(), bad["error"]["at"].clone()), (json!("unknown"), json!("/interval")));
+    let late = ask(json!({"op": "toi", "a": {"box": [1,1,1]}, "b": {"box": [1,1,1]}, "interval": [1, 0]}));
+    assert_eq!((late["error"]["kind"].clone(), late["error"]["at"].clone()), (json!("invalid"), json!("/interval")));
+    let ok = ask(
+        json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": ["1/2", 1, 1]}, "pose_b": {"translation": [3, 0, 0], "quaternion": [1, 0, 0, 1]}}),
+    );
+    assert_eq!(ok["error"]["kind"], "unsupported");
+    assert_eq!(ok["error"]["at"], "/op");
+}

@@ -1,0 +1,156 @@
+//! The `touchstone` binary: order, id echo, every error kind, files and standard input.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+fn run_with(args: &[&str], input: &[u8]) -> (Vec<Value>, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_touchstone"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines = stdout.lines().map(|l| serde_json::from_str(l).expect("every output line is JSON")).collect();
+    (lines, String::from_utf8_lossy(&out.stderr).into_owned(), out.status.code().unwrap_or(-1))
+}
+
+fn run(input: &str) -> Vec<Value> {
+    run_with(&[], input.as_bytes()).0
+}
+
+const OK: &str = r#""op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]]"#;
+
+#[test]
+fn answers_in_order_and_echoes_ids_of_any_type() {
+    let ids = [r#"1"#, r#""a""#, r#"{"k": [1, 2]}"#, r#"null"#, r#"-0.5"#, r#"[true]"#];
+    let input: String = ids.iter().map(|id| format!("{{\"id\": {id}, {OK}}}\n")).collect();
+    let out = run(&input);
+    assert_eq!(out.len(), ids.len());
+    for (line, id) in out.iter().zip(ids) {
+        assert_eq!(line["id"], serde_json::from_str::<Value>(id).unwrap());
+        assert_eq!(line["orientation"], "positive");
+    }
+    // Without an id the id is null.
+    assert_eq!(run(&format!("{{{OK}}}\n"))[0]["id"], Value::Null);
+}
+
+/// Each error kind a user can provoke, the line that provokes it and where it points.
+const ERRORS: [(&str, &str, &str); 15] = [
+    ("json", r#"{"id": 1, "op": "orient3d""#, ""),
+    ("json", r#"[1, 2, 3]"#, ""),
+    ("missing", r#"{"id": 1}"#, "/op"),
+    ("missing", r#"{"id": 1, "op": "orient3d"}"#, "/points"),
+    ("type", r#"{"id": 1, "op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0]]}"#, "/points"),
+    ("type", r#"{"id": 1, "op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,true,1]]}"#, "/points/3/1"),
+    ("number", r#"{"id": 1, "op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,"NaN",1]]}"#, "/points/3/1"),
+    ("number", r#"{"id": 1, "op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,1e999,1]]}"#, "/points/3/1"),
+    ("number", r#"{"id": 1, "op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,"1/0",1]]}"#, "/points/3/1"),
+    ("unknown", r#"{"id": 1, "op": "frobnicate"}"#, "/op"),
+    ("unknown", r#"{"id": 1, "op": "orient3d", "pionts": []}"#, "/pionts"),
+    ("unsupported", r#"{"id": 1, "op": "validate", "solid": {"box": [1, 1, 1]}}"#, "/op"),
+    (
+        "invalid",
+        r#"{"id": 1, "op": "transform_points", "pose": {"quaternion": [0,0,0,0]}, "points": []}"#,
+        "/pose/quaternion",
+    ),
+    ("invalid", r#"{"id": 1, "op": "validate", "solid": {"box": [1, 0, 1]}}"#, "/solid/box/1"),
+    ("limit", r#"{"id": 1, "op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,"1e20000",1]]}"#, "/points/3/1"),
+];
+
+#[test]
+fn every_error_kind_is_reported_and_the_run_goes_on() {
+    let mut input = String::new();
+    for (_, line, _) in ERRORS {
+        input.push_str(line);
+        input.push('\n');
+        input.push_str(&format!("{{\"id\": \"after\", {OK}}}\n"));
+    }
+    let out = run(&input);
+    assert_eq!(out.len(), 2 * ERRORS.len());
+    for (i, (kind, line, at)) in ERRORS.iter().enumerate() {
+        let e = &out[2 * i]["error"];
+        assert_eq!(e["kind"], *kind, "{line} gave {e}");
+        assert_eq!(e["at"], *at, "{line} gave {e}");
+        assert!(!e["message"].as_str().unwrap().is_empty());
+        assert_eq!(out[2 * i + 1]["orientation"], "positive", "the line after {line} is answered");
+    }
+    // Every kind but `internal` (a bug) is provokable.
+    for kind in touchstone_oracle::error::Kind::ALL {
+        if kind != touchstone_oracle::error::Kind::Internal {
+            assert!(ERRORS.iter().any(|(k, _, _)| *k == kind.as_str()), "{kind:?} untested");
+        }
+    }
+}
+
+#[test]
+fn limits_on_line_size_and_digits() {
+    let long = format!("{{\"id\": 1, \"pad\": \"{}\", {OK}}}\n{{\"id\": 2, {OK}}}\n", "x".repeat(300));
+    let (out, _, code) = run_with(&["--max-line-bytes", "200"], long.as_bytes());
+    assert_eq!(code, 0);
+    assert_eq!(out[0]["error"]["kind"], "limit");
+    assert_eq!(out[1]["orientation"], "positive");
+    let out = run(r#"{"id": 1, "op": "squared_distance", "point": [0,0,0], "to_point": [1,1,0], "digits": 1000000}"#);
+    assert_eq!(out[0]["error"]["kind"], "limit");
+    assert_eq!(out[0]["error"]["at"], "/digits");
+}
+
+#[test]
+fn bad_bytes_blank_lines_and_crlf() {
+    let mut input = Vec::new();
+    input.extend_from_slice(b"\xff\xfe not utf-8\n\n");
+    input.extend_from_slice(format!("{{\"id\": 3, {OK}}}\r\n").as_bytes());
+    input.extend_from_slice(format!("{{\"id\": 4, {OK}}}").as_bytes()); // no final newline
+    let (out, _, _) = run_with(&[], &input);
+    assert_eq!(out.len(), 4);
+    assert_eq!(out[0]["error"]["kind"], "json");
+    assert_eq!(out[1]["error"]["kind"], "json");
+    assert_eq!(out[2]["id"], 3);
+    assert_eq!(out[3]["id"], 4);
+    assert_eq!(out[3]["orientation"], "positive");
+}
+
+#[test]
+fn reads_files_and_reports_a_summary() {
+    let dir = std::env::temp_dir().join(format!("touchstone-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("q.jsonl");
+    std::fs::write(&path, format!("{{\"id\": 1, {OK}}}\n{{\"id\": 2, \"op\": \"nope\"}}\n")).unwrap();
+    let (out, stderr, code) = run_with(&[path.to_str().unwrap()], b"");
+    assert_eq!((out.len(), code), (2, 0));
+    assert!(stderr.contains("2 lines answered, 1 of them errors"), "{stderr}");
+    let (out, _, _) = run_with(&["-"], format!("{{\"id\": 9, {OK}}}\n").as_bytes());
+    assert_eq!(out[0]["id"], 9);
+    let (_, stderr, code) = run_with(&[dir.join("missing.jsonl").to_str().unwrap()], b"");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot open"));
+}
+
+#[test]
+fn help_documents_the_format() {
+    let out = Command::new(env!("CARGO_BIN_EXE_touchstone")).arg("--help").output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    for needle in ["JSON Lines", "backend", "exact-unfiltered", "orient3d", "unsupported", "limit", "FORMAT.md"] {
+        assert!(help.contains(needle), "--help lacks {needle}");
+    }
+}
+
+#[test]
+fn the_example_file_is_answered_without_errors() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/foundation.jsonl");
+    let (out, _, code) = run_with(&[path], b"");
+    assert_eq!(code, 0);
+    assert!(out.len() >= 8);
+    for line in &out {
+        let expect_error = line["id"].as_str().is_some_and(|s| s.starts_with("error"));
+        assert_eq!(line.get("error").is_some(), expect_error, "{line}");
+        if let Some(agreement) = line.get("agreement") {
+            assert_eq!(agreement["agree"], true, "{line}");
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! `backend: both` on generated degenerate queries: f64 must agree with exact under the
+//! contract for every op the oracle answers. A failure prints the query line.
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use touchstone_oracle::{answer_line, Options};
+
+fn coord() -> BoxedStrategy<Value> {
+    prop_oneof![
+        (-8i32..=8).prop_map(|i| json!(i)),
+        (-64i32..=64, 0u32..=6).prop_map(|(m, k)| json!(m as f64 / (1u32 << k) as f64)),
+        (-9i32..=9, 1i32..=7).prop_map(|(p, q)| json!(format!("{p}/{q}"))),
+    ]
+    .boxed()
+}
+
+fn point() -> BoxedStrategy<Value> {
+    [coord(), coord(), coord()].prop_map(|c| json!(c)).boxed()
+}
+
+fn quaternion() -> impl Strategy<Value = Value> {
+    [-4i32..=4, -4i32..=4, -4i32..=4, -4i32..=4]
+        .prop_filter("nonzero", |q| q.iter().any(|&x| x != 0))
+        .prop_map(|q| json!(q))
+}
+
+fn pose() -> BoxedStrategy<Value> {
+    prop_oneof![
+        (quaternion(), point()).prop_map(|(q, t)| json!({"quaternion": q, "translation": t})),
+        // Near-singular matrices: the third row is the sum of the others plus a small bump.
+        (point(), point(), -2i32..=2).prop_map(|(a, b, bump)| {
+            let r = |v: &Value, i: usize| v[i].clone();
+            let num = |v: &Value| match v {
+                Value::String(s) => {
+                    let (p, q) = s.split_once('/').unwrap();
+                    p.parse::<f64>().unwrap() / q.parse::<f64>().unwrap()
+                }
+                v => v.as_f64().unwrap(),
+            };
+            let third: Vec<f64> = (0..3).map(|i| num(&a[i]) + num(&b[i]) + if i == 2 { bump as f64 / 64.0 } else { 0.0 }).collect();
+            json!({"matrix": [[r(&a,0), r(&a,1), r(&a,2), 1], [r(&b,0), r(&b,1), r(&b,2), 0], [third[0], third[1], third[2], -1]]})
+        }),
+    ]
+    .boxed()
+}
+
+fn plane() -> BoxedStrategy<Value> {
+    prop_oneof![
+        [point(), point(), point()].prop_map(|p| json!({"points": p})),
+        [coord(), coord(), coord(), coord()].prop_map(|c| json!({"coefficients": c})),
+    ]
+    .boxed()
+}
+
+fn query() -> BoxedStrategy<Value> {
+    let points4 = [point(), point(), point(), point()];
+    prop_oneof![
+        points4.prop_map(|p| json!({"op": "orient3d", "points": p})).boxed(),
+        // The fourth point an affine combination of the first three: coplanar by construction.
+        ([point(), point(), point()], -4i32..=4, -4i32..=4)
+            .prop_map(|(p, s, t)| json!({"op": "orient3d", "points": [p[0], p[1], p[2], combination(&p, s, t)]}))
+            .boxed(),
+        (plane(), point()).prop_map(|(pl, p)| json!({"op": "side_of_plane", "plane": pl, "point": p})).boxed(),
+        ([point(), point(), point()], -4i32..=4, -4i32..=4)
+            .prop_map(|(p, s, t)| json!({"op": "side_of_plane", "plane": {"points": p}, "point": combination(&p, s, t)}))
+            .boxed(),
+        (pose(), proptest::collection::vec(point(), 1..4), any::<bool>())
+            .prop_map(|(pose, pts, inverse)| json!({"op": "transform_points", "pose": pose, "points": pts, "inverse": inverse}))
+            .boxed(),
+        (point(), point()).prop_map(|(p, q)| json!({"op": "squared_distance", "point": p, "to_point": q})).boxed(),
+        (point(), [point(), point()]).prop_map(|(p, s)| json!({"op": "squared_distance", "point": p, "to_segment": s})).boxed(),
+        (point(), plane()).prop_map(|(p, pl)| json!({"op": "squared_distance", "point": p, "to_plane": pl})).boxed(),
+        ([point(), point()], plane()).prop_map(|(s, pl)| json!({"op": "segment_plane", "segment": s, "plane": pl})).boxed(),
+    ]
+    .boxed()
+}
+
+/// a + s/4 (b − a) + t/4 (c − a), written as exact rational strings.
+fn combination(p: &[Value; 3], s: i32, t: i32) -> Value {
+    use num_rational::BigRational;
+    let exact = |v: &Value| -> BigRational {
+        match v {
+            Value::String(s) => touchstone::scalar::parse_rational(s).unwrap(),
+            v => BigRational::from_float(v.as_f64().unwrap()).unwrap(),
+        }
+    };
+    let (s, t) = (BigRational::new(s.into(), 4.into()), BigRational::new(t.into(), 4.into()));
+    let coords: Vec<Value> = (0..3)
+        .map(|i| {
+            let (a, b, c) = (exact(&p[0][i]), exact(&p[1][i]), exact(&p[2][i]));
+            json!((a.clone() + s.clone() * (b - a.clone()) + t.clone() * (c - a)).to_string())
+        })
+        .collect();
+    json!(coords)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+
+    #[test]
+    fn f64_agrees_with_exact_on_every_op(mut q in query()) {
+        q["backend"] = json!("both");
+        let line = q.to_string();
+        let a = answer_line(&line, &Options::default());
+        if let Some(e) = a.get("error") {
+            // Only invalid input (a degenerate plane or pose) may be refused, by both paths.
+            prop_assert_eq!(&e["kind"], "invalid", "{}\n{}", line, a);
+            return Ok(());
+        }
+        prop_assert_eq!(&a["agreement"]["agree"], &json!(true), "replay: {}\nanswer: {}", line, a);
+    }
+}

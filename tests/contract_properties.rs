@@ -1,0 +1,166 @@
+//! f64 against exact under the agreement contract, on configurations that are degenerate by
+//! construction: grid-snapped points, coplanar points, points exactly rotated by rational
+//! quaternions (coplanar before rounding to binary64), points a hair off a plane, points on a
+//! plane. A failing case prints the oracle query that reproduces it.
+
+use nalgebra::Vector3;
+use num_rational::BigRational;
+use proptest::prelude::*;
+use touchstone::contract::{budget, check, weakened, Agreement, Margin};
+use touchstone::geom::{point, Affine, Plane, Point3};
+use touchstone::predicates::{orient3d, orient3d_scaled, side_of_plane, Orientation, Side};
+use touchstone::replay::{orient3d_query, side_of_plane_query};
+use touchstone::scalar::Scalar;
+
+/// A coordinate on a small integer grid or a dyadic grid (exact in binary64).
+fn coord() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        (-8i32..=8).prop_map(f64::from),
+        (-64i32..=64, 0u32..=6).prop_map(|(m, k)| m as f64 / (1u32 << k) as f64),
+    ]
+}
+
+fn grid_point() -> impl Strategy<Value = [f64; 3]> {
+    [coord(), coord(), coord()]
+}
+
+fn dyadic_weight() -> impl Strategy<Value = f64> {
+    (-8i32..=8, 0u32..=3).prop_map(|(m, k)| m as f64 / (1u32 << k) as f64)
+}
+
+/// d = a + s(b − a) + t(c − a): exact in binary64 for these grids, so exactly coplanar.
+fn coplanar() -> impl Strategy<Value = [[f64; 3]; 4]> {
+    (grid_point(), grid_point(), grid_point(), dyadic_weight(), dyadic_weight())
+        .prop_map(|(a, b, c, s, t)| [a, b, c, [0, 1, 2].map(|i| a[i] + s * (b[i] - a[i]) + t * (c[i] - a[i]))])
+}
+
+/// Coplanar points pushed off their plane by 2^-k along a coordinate axis, k in 20..=70:
+/// margins on both sides of the f64 budget.
+fn nearly_coplanar() -> impl Strategy<Value = [[f64; 3]; 4]> {
+    (coplanar(), 0usize..3, 20i32..=70, any::<bool>()).prop_map(|(mut p, axis, k, up)| {
+        p[3][axis] += if up { 1.0 } else { -1.0 } * 2f64.powi(-k);
+        p
+    })
+}
+
+/// Points of the plane z = h exactly rotated by a rational quaternion, rounded to binary64.
+fn rotated() -> impl Strategy<Value = [[f64; 3]; 4]> {
+    let q =
+        [-5i64..=5, -5i64..=5, -5i64..=5, -5i64..=5].prop_filter("nonzero quaternion", |q| q.iter().any(|&x| x != 0));
+    (q, proptest::array::uniform4([-9i64..=9, -9i64..=9]), -9i64..=9).prop_map(|(q, xy, h)| {
+        let r = Affine::from_quaternion(&q.map(|x| BigRational::from_integer(x.into())), Vector3::zeros()).unwrap();
+        xy.map(|[x, y]| {
+            let p: Point3<BigRational> = r.apply_point(&point(x, y, h));
+            [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()]
+        })
+    })
+}
+
+fn four_points() -> impl Strategy<Value = [[f64; 3]; 4]> {
+    prop_oneof![[grid_point(), grid_point(), grid_point(), grid_point()], coplanar(), nearly_coplanar(), rotated()]
+}
+
+fn exact_point(p: &[f64; 3]) -> Point3<BigRational> {
+    Point3::from(p.map(|x| BigRational::from_f64(x).unwrap()))
+}
+
+/// The contract for orient3d on one input; returns how it agreed.
+fn orient3d_agreement(p: &[[f64; 3]; 4]) -> Agreement {
+    let e = p.each_ref().map(exact_point);
+    let exact = orient3d(&e[0], &e[1], &e[2], &e[3]).unwrap();
+    let margin = Margin::of(&orient3d_scaled(&e[0], &e[1], &e[2], &e[3]));
+    let f = p.map(Point3::from);
+    let fast = orient3d(&f[0], &f[1], &f[2], &f[3]).unwrap();
+    check(&exact, &fast, &margin, budget::<f64>(), |e, f| weakened(e, f, &Orientation::Coplanar), &[])
+        .unwrap_or_else(|d| panic!("{d}\nreplay: {}", orient3d_query(p)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn orient3d_f64_agrees_with_exact(p in four_points()) {
+        orient3d_agreement(&p);
+    }
+
+    #[test]
+    fn coplanar_by_construction_is_coplanar_on_both(p in coplanar()) {
+        let e = p.each_ref().map(exact_point);
+        prop_assert_eq!(orient3d(&e[0], &e[1], &e[2], &e[3]), Ok(Orientation::Coplanar));
+        let f = p.map(Point3::from);
+        prop_assert_eq!(orient3d(&f[0], &f[1], &f[2], &f[3]), Ok(Orientation::Coplanar));
+    }
+
+    #[test]
+    fn side_of_plane_f64_agrees_with_exact(p in four_points(), offset in -3i32..=3, k in 0i32..=60) {
+        // The plane through the first three points, computed exactly with small integer
+        // coefficients when they are collinear-free; the point is the fourth one.
+        let e = p.each_ref().map(exact_point);
+        let Ok(plane) = touchstone::constructions::plane_through(&e[0], &e[1], &e[2]) else { return Ok(()) };
+        let coeffs = plane.coefficients().map(|c| c.to_f64());
+        // Only planes whose coefficients are exact in binary64 (the f64 path sees the same plane).
+        prop_assume!(coeffs.iter().zip(plane.coefficients()).all(|(f, c)| BigRational::from_f64(*f).unwrap() == c));
+        let mut q = p[3];
+        q[2] += offset as f64 * 2f64.powi(-k);
+        let exact_plane = Plane::from_coefficients(plane.normal.x.clone(), plane.normal.y.clone(), plane.normal.z.clone(), plane.offset.clone()).unwrap();
+        let eq = exact_point(&q);
+        let exact = side_of_plane(&exact_plane, &eq).unwrap();
+        let margin = Margin::of(&exact_plane.eval_scaled(&eq));
+        let fast_plane = Plane::from_coefficients(coeffs[0], coeffs[1], coeffs[2], coeffs[3]).unwrap();
+        let fast = side_of_plane(&fast_plane, &Point3::from(q)).unwrap();
+        check(&exact, &fast, &margin, budget::<f64>(), |e, f| weakened(e, f, &Side::On), &[])
+            .unwrap_or_else(|d| panic!("{d}\nreplay: {}", side_of_plane_query(&coeffs, &q)));
+    }
+}
+
+/// The generators really do produce the degenerate cases the contract is about: strict
+/// agreements, tolerance agreements, and f64 answers that differ from exact ones.
+#[test]
+fn generators_reach_both_sides_of_the_budget() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let (mut strict, mut tolerant, mut differing) = (0, 0, 0);
+    for _ in 0..3000 {
+        let p = nearly_coplanar().new_tree(&mut runner).unwrap().current();
+        match orient3d_agreement(&p) {
+            Agreement::Strict => strict += 1,
+            Agreement::WithinTolerance => tolerant += 1,
+        }
+        let e = p.each_ref().map(exact_point);
+        let f = p.map(Point3::from);
+        if orient3d(&e[0], &e[1], &e[2], &e[3]) != orient3d(&f[0], &f[1], &f[2], &f[3]) {
+            differing += 1;
+        }
+    }
+    assert!(
+        strict > 100 && tolerant > 100 && differing > 100,
+        "strict {strict}, tolerant {tolerant}, differing {differing}"
+    );
+}
+
+/// A hand-made case below the budget: d lies 2^-45 off the plane of a generic triangle
+/// (relative margin ≈ 3e-15, below the budget of ≈ 9e-13). The contract admits "coplanar" or the true
+/// sign from f64, never the opposite sign; far above the budget it admits only the true sign.
+/// (With axis-aligned rows the permanent is tight and f64 is exact: margin 1. The triangle
+/// must be generic for rounding to matter.)
+#[test]
+fn contract_rejects_the_opposite_sign_near_the_budget() {
+    let (a, b, c) = ([1.0, 2.0, 3.0], [4.0, -5.0, 6.0], [-7.0, 8.0, 9.0]);
+    let d = [0, 1, 2]
+        .map(|i| a[i] + 0.5 * (b[i] - a[i]) + 0.25 * (c[i] - a[i]) + if i == 2 { 2f64.powi(-45) } else { 0.0 });
+    let p = [a, b, c, d];
+    let e = p.each_ref().map(exact_point);
+    let margin = Margin::of(&orient3d_scaled(&e[0], &e[1], &e[2], &e[3]));
+    assert!(!margin.exceeds(budget::<f64>()), "margin {}", margin.to_decimal(3));
+    let exact = orient3d(&e[0], &e[1], &e[2], &e[3]).unwrap();
+    assert_ne!(exact, Orientation::Coplanar);
+    assert_eq!(orient3d_agreement(&p), Agreement::WithinTolerance);
+    let admissible = |e: &Orientation, f: &Orientation| weakened(e, f, &Orientation::Coplanar);
+    let opposite = if exact == Orientation::Positive { Orientation::Negative } else { Orientation::Positive };
+    assert!(check(&exact, &opposite, &margin, budget::<f64>(), admissible, &[]).is_err());
+    assert!(check(&exact, &Orientation::Coplanar, &margin, budget::<f64>(), admissible, &[]).is_ok());
+    // Far above the budget, even "coplanar" is a breach.
+    let big = Margin::Finite(BigRational::new(1.into(), 4.into()));
+    assert!(check(&exact, &Orientation::Coplanar, &big, budget::<f64>(), admissible, &[]).is_err());
+}
