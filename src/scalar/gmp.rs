@@ -108,7 +108,8 @@ impl Scalar for RugRational {
         RugRational(rug_of_rational(q))
     }
     fn to_f64(&self) -> f64 {
-        self.0.to_f64()
+        // `rug::Rational::to_f64` truncates toward zero; the trait promises the nearest double.
+        num_traits::ToPrimitive::to_f64(&rational_of_rug(&self.0)).unwrap_or(f64::NAN)
     }
     fn to_rational(&self) -> Option<BigRational> {
         Some(rational_of_rug(&self.0))
