@@ -13,7 +13,7 @@
 //!
 //! // Rotate three points of the plane z = 0 and a fourth one in it by the rational
 //! // quaternion (1, 2, 3, 4): exactly, they stay coplanar.
-//! let q = [1, 2, 3, 4].map(BigRational::from_integer);
+//! let q = [1, 2, 3, 4].map(|x: i64| BigRational::from_integer(x.into()));
 //! let r = Affine::from_quaternion(&q, nalgebra::Vector3::zeros()).unwrap();
 //! let p = [point(0, 0, 0), point(3, 0, 0), point(0, 5, 0), point(7, 11, 0)].map(|p| r.apply_point(&p));
 //! assert_eq!(orient3d::<BigRational>(&p[0], &p[1], &p[2], &p[3]), Ok(Orientation::Coplanar));
@@ -27,6 +27,7 @@
 
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
+pub mod brep;
 pub mod constructions;
 pub mod contract;
 pub mod error;
@@ -36,3 +37,8 @@ pub mod replay;
 pub mod scalar;
 
 pub use error::GeomError;
+
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -15,7 +15,7 @@ use crate::scalar::{Decision, Scalar, Sign};
 /// use touchstone::geom::point;
 /// let p = |x, y, z| point::<BigRational>(x, y, z);
 /// let plane = plane_through(&p(0, 0, 2), &p(1, 0, 2), &p(0, 1, 2)).unwrap();
-/// assert_eq!(plane.coefficients(), [0, 0, 1, -2].map(BigRational::from_integer));
+/// assert_eq!(plane.coefficients(), [0, 0, 1, -2].map(|x: i64| BigRational::from_integer(x.into())));
 /// ```
 pub fn plane_through<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>) -> Result<Plane<S>, GeomError> {
     let (u, v) = (b - a, c - a);

@@ -11,7 +11,7 @@ use crate::scalar::{two, Scalar, Sign};
 /// use num_rational::BigRational;
 /// use touchstone::geom::{point, quaternion_matrix};
 /// // q = (1, 0, 0, 1) is a quarter turn about z, |q|² = 2.
-/// let r = quaternion_matrix::<BigRational>(&[1, 0, 0, 1].map(BigRational::from_integer)).unwrap();
+/// let r = quaternion_matrix::<BigRational>(&[1, 0, 0, 1].map(|x: i64| BigRational::from_integer(x.into()))).unwrap();
 /// assert_eq!(r * point::<BigRational>(1, 0, 0), point(0, 1, 0));
 /// ```
 pub fn quaternion_matrix<S: Scalar>(q: &[S; 4]) -> Result<Matrix3<S>, GeomError> {
