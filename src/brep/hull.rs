@@ -1,0 +1,332 @@
+//! The exact convex hull of a point set.
+//!
+//! Randomized incremental construction with conflict lists (Clarkson–Shor): each point not yet
+//! inserted remembers one hull triangle it sees *strictly* (orient3d > 0); inserting it deletes
+//! the triangles it sees and cones its horizon to it. Strict visibility keeps coplanar points
+//! from creating overlapping triangles; a point that sees none of the new triangles is inside
+//! the new hull (it is in the cone of the new triangles and below a deleted one, so between
+//! the new point and the old hull). Afterwards adjacent coplanar triangles are merged into
+//! maximal faces, and points in the interior of an edge are dropped, so the vertices are
+//! exactly the extreme points. Every decision is an [`orient3d`] or a collinearity test, exact
+//! for exact backends.
+
+use std::collections::HashMap;
+
+use num_rational::BigRational;
+
+use super::{BrepError, Solid};
+use crate::geom::{Point3, Vector3};
+use crate::predicates::{orient3d, Orientation};
+use crate::scalar::{Decision, Scalar, Sign, Uncertain};
+
+/// Why a point set has no solid hull.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HullError {
+    /// A backend could not decide a sign (filtered backends only).
+    #[error(transparent)]
+    Uncertain(#[from] Uncertain),
+    /// A coordinate is NaN or infinite.
+    #[error("point {point}: coordinate {coordinate} is not finite")]
+    NonFinite {
+        /// The point.
+        point: usize,
+        /// 0, 1 or 2.
+        coordinate: usize,
+    },
+    /// Fewer than four distinct points.
+    #[error("{count} distinct points: a solid hull needs at least 4")]
+    TooFewPoints {
+        /// How many distinct points there are.
+        count: usize,
+    },
+    /// All points on one line.
+    #[error("all points are collinear: their hull is not a solid")]
+    Collinear,
+    /// All points in one plane.
+    #[error("all points are coplanar: their hull is not a solid")]
+    Coplanar,
+    /// The hull failed validation (possible only with an inexact backend's rounding).
+    #[error("the hull is not a valid solid: {0}")]
+    Invalid(BrepError),
+}
+
+/// A convex hull: the solid, whose vertex `i` is input point `input_index[i]` (ascending).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConvexHull<S: Scalar> {
+    /// The hull as a solid, vertices renumbered 0..n in input order.
+    pub solid: Solid<S>,
+    /// For each hull vertex, its index in the input.
+    pub input_index: Vec<usize>,
+}
+
+#[derive(Clone, Debug)]
+struct Tri {
+    v: [usize; 3],
+    /// Neighbour across edge k = (v[k], v[k+1]).
+    nbr: [usize; 3],
+    alive: bool,
+    conflicts: Vec<usize>,
+}
+
+struct Builder<'a, S: Scalar> {
+    pts: &'a [Point3<S>],
+    tris: Vec<Tri>,
+    point_tri: Vec<Option<usize>>,
+}
+
+impl<S: Scalar> Builder<'_, S> {
+    fn sees(&self, t: usize, q: usize) -> Decision<bool> {
+        let [a, b, c] = self.tris[t].v;
+        Ok(orient3d(&self.pts[a], &self.pts[b], &self.pts[c], &self.pts[q])? == Orientation::Positive)
+    }
+
+    fn assign(&mut self, q: usize, candidates: &[usize]) -> Decision<()> {
+        self.point_tri[q] = None;
+        for &t in candidates {
+            if self.sees(t, q)? {
+                self.point_tri[q] = Some(t);
+                self.tris[t].conflicts.push(q);
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn insert(&mut self, q: usize, start: usize) -> Decision<()> {
+        // The triangles q sees form a connected region containing `start`.
+        let mut visible = vec![start];
+        let mut is_visible: HashMap<usize, bool> = HashMap::from([(start, true)]);
+        let mut i = 0;
+        while i < visible.len() {
+            let t = visible[i];
+            i += 1;
+            for k in 0..3 {
+                let n = self.tris[t].nbr[k];
+                if let std::collections::hash_map::Entry::Vacant(e) = is_visible.entry(n) {
+                    let sees = self.sees(n, q)?;
+                    e.insert(sees);
+                    if sees {
+                        visible.push(n);
+                    }
+                }
+            }
+        }
+        // Horizon edges (a, b) of visible triangles with a hidden neighbour: cone them to q.
+        let mut by_start: HashMap<usize, usize> = HashMap::new();
+        let mut by_end: HashMap<usize, usize> = HashMap::new();
+        let mut created = Vec::new();
+        for &t in &visible {
+            for k in 0..3 {
+                let n = self.tris[t].nbr[k];
+                if is_visible[&n] {
+                    continue;
+                }
+                let (a, b) = (self.tris[t].v[k], self.tris[t].v[(k + 1) % 3]);
+                let id = self.tris.len();
+                self.tris.push(Tri { v: [a, b, q], nbr: [n, usize::MAX, usize::MAX], alive: true, conflicts: vec![] });
+                let back = self.tris[n].nbr.iter().position(|&x| x == t).expect("neighbour links are symmetric");
+                self.tris[n].nbr[back] = id;
+                by_start.insert(a, id);
+                by_end.insert(b, id);
+                created.push(id);
+            }
+        }
+        for &id in &created {
+            let [a, b, _] = self.tris[id].v;
+            self.tris[id].nbr[1] = by_start[&b]; // across (b, q): the new triangle starting at b
+            self.tris[id].nbr[2] = by_end[&a]; // across (q, a): the new triangle ending at a
+        }
+        let mut orphans = Vec::new();
+        for &t in &visible {
+            self.tris[t].alive = false;
+            orphans.append(&mut self.tris[t].conflicts);
+        }
+        for r in orphans {
+            if r != q {
+                self.assign(r, &created)?;
+            }
+        }
+        self.point_tri[q] = None;
+        Ok(())
+    }
+}
+
+fn collinear<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>) -> Decision<bool> {
+    let (u, v): (Vector3<S>, Vector3<S>) = (b - a, c - a);
+    let n = u.cross(&v);
+    for (k, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
+        if n[k].sign_scaled(|| u[i].abs() * v[j].abs() + u[j].abs() * v[i].abs())? != Sign::Zero {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// A deterministic shuffle (xorshift), for the expected O(n log n) of randomized insertion on
+/// any input order, with reproducible results.
+fn shuffled(mut ids: Vec<usize>) -> Vec<usize> {
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    for i in (1..ids.len()).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        ids.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    ids
+}
+
+/// The exact convex hull of `points`, coplanar triangles merged into maximal faces, vertices
+/// exactly the extreme points (ids in [`ConvexHull::input_index`]).
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::brep::convex_hull;
+/// use touchstone::geom::point;
+/// // A cube's corners plus its centre and the centre of a face: only the corners remain.
+/// let mut pts: Vec<_> = (0..8).map(|i| point::<BigRational>(i & 1, i >> 1 & 1, i >> 2 & 1)).collect();
+/// pts.push(touchstone::geom::Point3::new(BigRational::new(1.into(), 2.into()), BigRational::new(1.into(), 2.into()), BigRational::new(1.into(), 2.into())));
+/// let hull = convex_hull(&pts).unwrap();
+/// assert_eq!((hull.solid.vertex_count(), hull.solid.face_count()), (8, 6));
+/// assert_eq!(hull.input_index, (0..8).collect::<Vec<_>>());
+/// ```
+pub fn convex_hull<S: Scalar>(points: &[Point3<S>]) -> Result<ConvexHull<S>, HullError> {
+    // Distinct points only, keeping the lowest index of each.
+    let mut keys = Vec::with_capacity(points.len());
+    for (i, p) in points.iter().enumerate() {
+        let mut key: [BigRational; 3] = Default::default();
+        for c in 0..3 {
+            key[c] = p[c].to_rational().ok_or(HullError::NonFinite { point: i, coordinate: c })?;
+        }
+        keys.push(key);
+    }
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then(a.cmp(&b)));
+    order.dedup_by(|b, a| keys[*a] == keys[*b]);
+    order.sort_unstable();
+    let ids = order;
+    if ids.len() < 4 {
+        return Err(HullError::TooFewPoints { count: ids.len() });
+    }
+    // An initial tetrahedron.
+    let p0 = ids[0];
+    let p1 = ids[1];
+    let mut p2 = None;
+    for &i in &ids[2..] {
+        if !collinear(&points[p0], &points[p1], &points[i])? {
+            p2 = Some(i);
+            break;
+        }
+    }
+    let p2 = p2.ok_or(HullError::Collinear)?;
+    let mut p3 = None;
+    for &i in &ids[2..] {
+        let o = orient3d(&points[p0], &points[p1], &points[p2], &points[i])?;
+        if o != Orientation::Coplanar {
+            p3 = Some((i, o));
+            break;
+        }
+    }
+    let (p3, o) = p3.ok_or(HullError::Coplanar)?;
+    // Faces counterclockwise seen from outside: p3 above (p0, p1, p2) means that face looks down.
+    let (a, b, c, d) = if o == Orientation::Positive { (p0, p2, p1, p3) } else { (p0, p1, p2, p3) };
+    // Faces: 0 = (a,b,c), 1 = (a,d,b), 2 = (b,d,c), 3 = (c,d,a); neighbours across each edge.
+    let tri = |v: [usize; 3], nbr: [usize; 3]| Tri { v, nbr, alive: true, conflicts: vec![] };
+    let tris = vec![
+        tri([a, b, c], [1, 2, 3]),
+        tri([a, d, b], [3, 2, 0]),
+        tri([b, d, c], [1, 3, 0]),
+        tri([c, d, a], [2, 1, 0]),
+    ];
+    let mut builder = Builder { pts: points, tris, point_tri: vec![None; points.len()] };
+    let rest: Vec<usize> = ids.iter().copied().filter(|&i| ![a, b, c, d].contains(&i)).collect();
+    for &q in &rest {
+        builder.assign(q, &[0, 1, 2, 3])?;
+    }
+    for q in shuffled(rest) {
+        if let Some(t) = builder.point_tri[q] {
+            builder.insert(q, t)?;
+        }
+    }
+    merge_faces(points, &builder.tris)
+}
+
+fn find(parent: &mut [usize], x: usize) -> usize {
+    let mut r = x;
+    while parent[r] != r {
+        r = parent[r];
+    }
+    let mut y = x;
+    while parent[y] != r {
+        let next = parent[y];
+        parent[y] = r;
+        y = next;
+    }
+    r
+}
+
+/// Merge coplanar neighbouring triangles, drop non-extreme boundary points, build the solid.
+fn merge_faces<S: Scalar>(points: &[Point3<S>], tris: &[Tri]) -> Result<ConvexHull<S>, HullError> {
+    let alive: Vec<usize> = (0..tris.len()).filter(|&t| tris[t].alive).collect();
+    let mut parent: Vec<usize> = (0..tris.len()).collect();
+    for &t in &alive {
+        for k in 0..3 {
+            let n = tris[t].nbr[k];
+            if n < t {
+                continue;
+            }
+            let opposite =
+                tris[n].v.iter().copied().find(|v| !tris[t].v.contains(v)).expect("neighbours share exactly an edge");
+            let [a, b, c] = tris[t].v;
+            if orient3d(&points[a], &points[b], &points[c], &points[opposite])? == Orientation::Coplanar {
+                let (ra, rb) = (find(&mut parent, t), find(&mut parent, n));
+                parent[ra] = rb;
+            }
+        }
+    }
+    // Each group's boundary: directed edges whose neighbour lies in another group, chained.
+    let mut groups: HashMap<usize, HashMap<usize, usize>> = HashMap::new();
+    for &t in &alive {
+        let g = find(&mut parent, t);
+        for k in 0..3 {
+            if find(&mut parent, tris[t].nbr[k]) != g {
+                groups.entry(g).or_default().insert(tris[t].v[k], tris[t].v[(k + 1) % 3]);
+            }
+        }
+    }
+    let mut keys: Vec<usize> = groups.keys().copied().collect();
+    keys.sort_unstable();
+    let mut loops: Vec<Vec<usize>> = Vec::new();
+    for g in keys {
+        let next = &groups[&g];
+        let start = *next.keys().min().expect("a face has a boundary");
+        let mut face = vec![start];
+        let mut v = next[&start];
+        while v != start {
+            face.push(v);
+            v = next[&v];
+        }
+        loops.push(face);
+    }
+    // A boundary point collinear with its neighbours in every face it is on lies inside an
+    // edge: not an extreme point.
+    let mut straight: HashMap<usize, bool> = HashMap::new();
+    for face in &loops {
+        let n = face.len();
+        for k in 0..n {
+            let (u, v, w) = (face[(k + n - 1) % n], face[k], face[(k + 1) % n]);
+            let s = collinear(&points[u], &points[v], &points[w])?;
+            let entry = straight.entry(v).or_insert(true);
+            *entry = *entry && s;
+        }
+    }
+    for face in &mut loops {
+        face.retain(|v| !straight[v]);
+    }
+    let mut input_index: Vec<usize> = straight.iter().filter(|(_, &s)| !s).map(|(&v, _)| v).collect();
+    input_index.sort_unstable();
+    let compact: HashMap<usize, usize> = input_index.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let vertices = input_index.iter().map(|&v| points[v].clone()).collect();
+    let faces = loops.into_iter().map(|f| f.into_iter().map(|v| compact[&v]).collect()).collect();
+    let solid = Solid::new(vertices, faces).map_err(HullError::Invalid)?;
+    Ok(ConvexHull { solid, input_index })
+}

@@ -1,0 +1,221 @@
+//! Builders of standard solids. Every builder validates its result, so each returns a
+//! well-formed [`Solid`] or the [`BrepError`] of its parameters.
+//!
+//! Curved families (UV spheres, tori) use *rational* points of the unit circle,
+//! ((1 − t²)/(1 + t²), 2t/(1 + t²)) with t rational, so that every vertex is exactly on the
+//! surface and every quad (an isosceles trapezoid between two rings built from the same circle
+//! points) is exactly planar.
+
+use super::{BrepError, Solid};
+use crate::geom::Point3;
+use crate::scalar::{ratio, Scalar};
+
+fn p<S: Scalar>(x: S, y: S, z: S) -> Point3<S> {
+    Point3::new(x, y, z)
+}
+
+/// The axis-aligned box [−hx, hx] × [−hy, hy] × [−hz, hz]; vertex i = (x>0) + 2(y>0) + 4(z>0)
+/// as in the oracle's format.
+pub fn cuboid<S: Scalar>(hx: S, hy: S, hz: S) -> Result<Solid<S>, BrepError> {
+    let h = [hx, hy, hz];
+    let vertices = (0..8)
+        .map(|i| {
+            let c = |axis: usize| if i >> axis & 1 == 1 { h[axis].clone() } else { -h[axis].clone() };
+            p(c(0), c(1), c(2))
+        })
+        .collect();
+    let faces = vec![
+        vec![0, 2, 3, 1], // z < 0
+        vec![4, 5, 7, 6], // z > 0
+        vec![0, 1, 5, 4], // y < 0
+        vec![2, 6, 7, 3], // y > 0
+        vec![0, 4, 6, 2], // x < 0
+        vec![1, 3, 7, 5], // x > 0
+    ];
+    Solid::new(vertices, faces)
+}
+
+/// The cube [−1, 1]³.
+pub fn cube<S: Scalar>() -> Solid<S> {
+    cuboid(S::one(), S::one(), S::one()).expect("the unit cube is valid")
+}
+
+/// The regular tetrahedron with vertices (1,1,1), (1,−1,−1), (−1,1,−1), (−1,−1,1).
+pub fn tetrahedron<S: Scalar>() -> Solid<S> {
+    let i = |x: i64| S::from_i64(x);
+    let vertices = vec![p(i(1), i(1), i(1)), p(i(1), i(-1), i(-1)), p(i(-1), i(1), i(-1)), p(i(-1), i(-1), i(1))];
+    Solid::new(vertices, vec![vec![0, 1, 2], vec![0, 3, 1], vec![0, 2, 3], vec![1, 3, 2]])
+        .expect("the tetrahedron is valid")
+}
+
+/// The regular octahedron with vertices ±e_x, ±e_y, ±e_z (ids: +x, −x, +y, −y, +z, −z).
+pub fn octahedron<S: Scalar>() -> Solid<S> {
+    let (o, z) = (S::one(), S::zero());
+    let vertices = vec![
+        p(o.clone(), z.clone(), z.clone()),
+        p(-o.clone(), z.clone(), z.clone()),
+        p(z.clone(), o.clone(), z.clone()),
+        p(z.clone(), -o.clone(), z.clone()),
+        p(z.clone(), z.clone(), o.clone()),
+        p(z.clone(), z, -o),
+    ];
+    let faces = vec![
+        vec![0, 2, 4],
+        vec![2, 1, 4],
+        vec![1, 3, 4],
+        vec![3, 0, 4],
+        vec![2, 0, 5],
+        vec![1, 2, 5],
+        vec![3, 1, 5],
+        vec![0, 3, 5],
+    ];
+    Solid::new(vertices, faces).expect("the octahedron is valid")
+}
+
+/// The icosahedron (0, ±1, ±φ), (±1, ±φ, 0), (±φ, 0, ±1) with φ the binary64 golden ratio,
+/// taken exactly: slightly irregular, but every face is a triangle, so exactly planar.
+pub fn icosahedron<S: Scalar>() -> Solid<S> {
+    let phi = S::from_f64((1.0 + 5f64.sqrt()) / 2.0).expect("finite");
+    let (o, z) = (S::one(), S::zero());
+    let mut vertices = Vec::new();
+    for (a, b) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        let (sa, sb) = (if a > 0 { o.clone() } else { -o.clone() }, if b > 0 { phi.clone() } else { -phi.clone() });
+        vertices.push(p(z.clone(), sa.clone(), sb.clone()));
+        vertices.push(p(sa.clone(), sb.clone(), z.clone()));
+        vertices.push(p(sb, z.clone(), sa));
+    }
+    super::hull::convex_hull(&vertices).expect("the icosahedron's vertices span a solid").solid
+}
+
+/// The dodecahedron as the exact polar dual of [`icosahedron`]: vertex f is n_f / (−d_f) for
+/// the icosahedron's face plane n_f·x + d_f = 0, and face v collects the duals of the faces
+/// around icosahedron vertex v. Each face lies exactly on the plane v·x = 1.
+pub fn dodecahedron<S: Scalar>() -> Solid<S> {
+    let ico = icosahedron::<S>();
+    let vertices = (0..ico.face_count())
+        .map(|f| {
+            let plane = ico.plane(f);
+            let scale = -plane.offset.clone();
+            Point3::from(plane.normal.map(|c| c / scale.clone()))
+        })
+        .collect();
+    let faces = (0..ico.vertex_count()).map(|v| ico.vertex_faces(v)).collect();
+    Solid::new(vertices, faces).expect("the polar dual of a convex polytope around the origin is valid")
+}
+
+/// The prism over a simple polygon (counterclockwise seen from +z) between heights z0 < z1:
+/// vertex j of the polygon gives vertices j (bottom) and n + j (top).
+pub fn extrusion<S: Scalar>(polygon: &[(S, S)], z0: S, z1: S) -> Result<Solid<S>, BrepError> {
+    let n = polygon.len();
+    let mut vertices: Vec<Point3<S>> = polygon.iter().map(|(x, y)| p(x.clone(), y.clone(), z0.clone())).collect();
+    vertices.extend(polygon.iter().map(|(x, y)| p(x.clone(), y.clone(), z1.clone())));
+    let mut faces = vec![(0..n).rev().collect::<Vec<_>>(), (n..2 * n).collect()];
+    for j in 0..n {
+        let k = (j + 1) % n;
+        faces.push(vec![j, k, n + k, n + j]);
+    }
+    Solid::new(vertices, faces)
+}
+
+fn grid<S: Scalar>(pts: &[(i64, i64)]) -> Vec<(S, S)> {
+    pts.iter().map(|&(x, y)| (S::from_i64(x), S::from_i64(y))).collect()
+}
+
+/// An L-shaped prism (nonconvex): the L (0,0) (2,0) (2,1) (1,1) (1,2) (0,2), height 1.
+pub fn l_shape<S: Scalar>() -> Solid<S> {
+    extrusion(&grid(&[(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)]), S::zero(), S::one()).expect("valid")
+}
+
+/// A U-shaped prism (nonconvex), 3 × 3 with a 1 × 2 notch, height 1.
+pub fn u_shape<S: Scalar>() -> Solid<S> {
+    let u = grid(&[(0, 0), (3, 0), (3, 3), (2, 3), (2, 1), (1, 1), (1, 3), (0, 3)]);
+    extrusion(&u, S::zero(), S::one()).expect("valid")
+}
+
+/// A comb-shaped prism with `teeth` ≥ 1 teeth of width 1, gaps of width 1, height 1.
+pub fn comb<S: Scalar>(teeth: usize) -> Result<Solid<S>, BrepError> {
+    let t = teeth.max(1) as i64;
+    let mut pts = vec![(0, 0), (2 * t - 1, 0)];
+    for k in (0..t).rev() {
+        let x = 2 * k;
+        pts.extend([(x + 1, 3), (x, 3)]);
+        if k > 0 {
+            pts.extend([(x, 1), (x - 1, 1)]);
+        }
+    }
+    extrusion(&grid(&pts), S::zero(), S::one())
+}
+
+/// A rational point of the unit circle near angle 2π·j/n: exact at multiples of π/2, and
+/// (1 − t², 2t)/(1 + t²) with t = tan(α/2) rounded to a multiple of 1/1024 otherwise. The
+/// points for j = 0..n run counterclockwise.
+pub fn circle_point<S: Scalar>(j: usize, n: usize) -> (S, S) {
+    let turns = (j % n) as f64 / n as f64 * 4.0; // in quarter turns
+    let quadrant = turns.floor() as usize % 4;
+    let frac = turns - turns.floor();
+    let (flip, alpha) = if frac > 0.5 {
+        (true, (1.0 - frac) * std::f64::consts::FRAC_PI_2)
+    } else {
+        (false, frac * std::f64::consts::FRAC_PI_2)
+    };
+    let t: S = ratio(((alpha / 2.0).tan() * 1024.0).round() as i64, 1024);
+    let d = S::one() + t.clone() * t.clone();
+    let (mut x, mut y) = ((S::one() - t.clone() * t.clone()) / d.clone(), (t.clone() + t) / d);
+    if flip {
+        std::mem::swap(&mut x, &mut y);
+    }
+    for _ in 0..quadrant {
+        (x, y) = (-y, x);
+    }
+    (x, y)
+}
+
+/// The UV sphere of radius 1 with `meridians` ≥ 3 longitudes and `bands` ≥ 2 latitude bands:
+/// triangle fans at the poles, exactly planar quads between; every vertex exactly on the
+/// sphere. Vertex 0 is the north pole, then the rings from north to south, then the south
+/// pole. The k × k sphere has V + E + F = 4k² − 2k + 2 (Table 1 of Vaněček 1990).
+pub fn uv_sphere<S: Scalar>(meridians: usize, bands: usize) -> Result<Solid<S>, BrepError> {
+    let (m, b) = (meridians.max(3), bands.max(2));
+    let ring: Vec<(S, S)> = (0..m).map(|j| circle_point(j, m)).collect();
+    let mut vertices = vec![p(S::zero(), S::zero(), S::one())];
+    for i in 1..b {
+        // Polar angle π·i/b as a rational circle point: (z, ρ).
+        let (z, rho) = circle_point::<S>(i, 2 * b);
+        vertices.extend(ring.iter().map(|(c, s)| p(rho.clone() * c.clone(), rho.clone() * s.clone(), z.clone())));
+    }
+    vertices.push(p(S::zero(), S::zero(), -S::one()));
+    let id = |i: usize, j: usize| 1 + (i - 1) * m + j % m;
+    let south = vertices.len() - 1;
+    let mut faces = Vec::new();
+    for j in 0..m {
+        faces.push(vec![0, id(1, j), id(1, j + 1)]);
+        for i in 1..b - 1 {
+            faces.push(vec![id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1)]);
+        }
+        faces.push(vec![south, id(b - 1, j + 1), id(b - 1, j)]);
+    }
+    Solid::new(vertices, faces)
+}
+
+/// The torus about the z axis with `major` ≥ 3 segments around the axis and `minor` ≥ 3 around
+/// the tube, radii `big_r` > `small_r` > 0: quads only, exactly planar (V = E/2 = F).
+/// Vertex (i, j) = i·major + j lies on tube circle i, at angle j around the axis.
+pub fn torus<S: Scalar>(major: usize, minor: usize, big_r: S, small_r: S) -> Result<Solid<S>, BrepError> {
+    let (m, n) = (major.max(3), minor.max(3));
+    let ring: Vec<(S, S)> = (0..m).map(|j| circle_point(j, m)).collect();
+    let mut vertices = Vec::new();
+    for i in 0..n {
+        let (c, s) = circle_point::<S>(i, n);
+        let rho = big_r.clone() + small_r.clone() * c;
+        let z = small_r.clone() * s;
+        vertices.extend(ring.iter().map(|(x, y)| p(rho.clone() * x.clone(), rho.clone() * y.clone(), z.clone())));
+    }
+    let id = |i: usize, j: usize| (i % n) * m + j % m;
+    let mut faces = Vec::new();
+    for i in 0..n {
+        for j in 0..m {
+            faces.push(vec![id(i, j), id(i, j + 1), id(i + 1, j + 1), id(i + 1, j)]);
+        }
+    }
+    Solid::new(vertices, faces)
+}

@@ -1,0 +1,275 @@
+//! The half-edge solid and its adjacency queries.
+
+use super::BrepError;
+use crate::geom::{Plane, Point3, Vector3};
+use crate::predicates::orient3d_scaled;
+use crate::scalar::{Decision, Scalar, Sign};
+
+/// One side of an edge, running along a face's boundary (counterclockwise seen from outside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HalfEdge {
+    /// The vertex it starts at.
+    pub origin: usize,
+    /// The opposite half-edge (same edge, other face, other direction).
+    pub twin: usize,
+    /// The next half-edge along the same face.
+    pub next: usize,
+    /// The previous half-edge along the same face.
+    pub prev: usize,
+    /// The face it bounds.
+    pub face: usize,
+    /// The edge it is a side of.
+    pub edge: usize,
+}
+
+/// A feature of a solid, with the ids of the oracle's format.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Feature {
+    /// A vertex id.
+    Vertex(usize),
+    /// An edge by its vertex ids, lower first.
+    Edge(usize, usize),
+    /// A face by its index in the input.
+    Face(usize),
+}
+
+/// How the two faces of an edge meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Convexity {
+    /// Dihedral angle below 180° (seen from inside).
+    Convex,
+    /// The two faces are coplanar.
+    Flat,
+    /// Dihedral angle above 180°.
+    Reflex,
+}
+
+/// A closed, oriented, 2-manifold polyhedral solid with simple planar faces (possibly
+/// nonconvex), generic over the scalar. Built only through validation ([`Solid::new`] and the
+/// builders), so every `Solid` is well formed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solid<S: Scalar> {
+    pub(crate) vertices: Vec<Point3<S>>,
+    pub(crate) faces: Vec<Vec<usize>>,
+    pub(crate) face_first: Vec<usize>,
+    pub(crate) half_edges: Vec<HalfEdge>,
+    pub(crate) vertex_out: Vec<usize>,
+    pub(crate) edges: Vec<(usize, usize)>,
+    pub(crate) edge_half: Vec<usize>,
+    pub(crate) planes: Vec<Plane<S>>,
+}
+
+impl<S: Scalar> Solid<S> {
+    /// Validate and build a solid from vertices and faces (vertex ids, counterclockwise seen
+    /// from outside). See [`BrepError`] for every defect reported, checked exactly for exact
+    /// backends and with the tolerance policy for inexact ones.
+    ///
+    /// ```
+    /// use num_rational::BigRational;
+    /// use touchstone::brep::Solid;
+    /// use touchstone::geom::point;
+    /// let v = vec![point::<BigRational>(0, 0, 0), point(1, 0, 0), point(0, 1, 0), point(0, 0, 1)];
+    /// let tetra = Solid::new(v, vec![vec![0, 2, 1], vec![0, 1, 3], vec![0, 3, 2], vec![1, 2, 3]]).unwrap();
+    /// assert_eq!((tetra.vertex_count(), tetra.edge_count(), tetra.face_count()), (4, 6, 4));
+    /// assert!(tetra.is_convex().unwrap());
+    /// ```
+    pub fn new(vertices: Vec<Point3<S>>, faces: Vec<Vec<usize>>) -> Result<Self, BrepError> {
+        super::validate::build(vertices, faces)
+    }
+
+    /// The number of vertices.
+    pub fn vertex_count(&self) -> usize {
+        self.vertices.len()
+    }
+    /// The number of edges.
+    pub fn edge_count(&self) -> usize {
+        self.edges.len()
+    }
+    /// The number of faces.
+    pub fn face_count(&self) -> usize {
+        self.faces.len()
+    }
+    /// V − E + F (2 for each sphere-like shell, 0 for a torus).
+    pub fn euler(&self) -> i64 {
+        self.vertices.len() as i64 - self.edges.len() as i64 + self.faces.len() as i64
+    }
+    /// Vertex `v`'s position.
+    pub fn vertex(&self, v: usize) -> &Point3<S> {
+        &self.vertices[v]
+    }
+    /// All vertex positions, by id.
+    pub fn vertices(&self) -> &[Point3<S>] {
+        &self.vertices
+    }
+    /// Face `f`'s vertex ids, counterclockwise seen from outside.
+    pub fn face(&self, f: usize) -> &[usize] {
+        &self.faces[f]
+    }
+    /// All faces.
+    pub fn faces(&self) -> &[Vec<usize>] {
+        &self.faces
+    }
+    /// Face `f`'s plane: unnormalised (Newell's normal, twice the area vector), pointing out.
+    pub fn plane(&self, f: usize) -> &Plane<S> {
+        &self.planes[f]
+    }
+    /// The edges as vertex id pairs, lower id first.
+    pub fn edges(&self) -> &[(usize, usize)] {
+        &self.edges
+    }
+    /// The half-edges.
+    pub fn half_edges(&self) -> &[HalfEdge] {
+        &self.half_edges
+    }
+    /// The index of edge (a, b) in [`Solid::edges`], in either order.
+    pub fn edge_index(&self, a: usize, b: usize) -> Option<usize> {
+        let key = (a.min(b), a.max(b));
+        self.edges.binary_search(&key).ok()
+    }
+    /// The half-edge of edge `e` that runs from its lower to its higher vertex id.
+    pub fn edge_half_edge(&self, e: usize) -> usize {
+        self.edge_half[e]
+    }
+    /// The two faces of edge `e`: the one whose boundary runs lower → higher id, then the other.
+    pub fn edge_faces(&self, e: usize) -> (usize, usize) {
+        let h = &self.half_edges[self.edge_half[e]];
+        (h.face, self.half_edges[h.twin].face)
+    }
+    /// The half-edges leaving vertex `v`, in order around it (counterclockwise seen from
+    /// outside).
+    pub fn outgoing(&self, v: usize) -> Vec<usize> {
+        let start = self.vertex_out[v];
+        let mut out = vec![start];
+        let mut h = self.half_edges[self.half_edges[start].prev].twin;
+        while h != start {
+            out.push(h);
+            h = self.half_edges[self.half_edges[h].prev].twin;
+        }
+        out
+    }
+    /// The edges around vertex `v`, in order (counterclockwise seen from outside).
+    pub fn vertex_edges(&self, v: usize) -> Vec<usize> {
+        self.outgoing(v).into_iter().map(|h| self.half_edges[h].edge).collect()
+    }
+    /// The faces around vertex `v`, in order (counterclockwise seen from outside).
+    pub fn vertex_faces(&self, v: usize) -> Vec<usize> {
+        self.outgoing(v).into_iter().map(|h| self.half_edges[h].face).collect()
+    }
+    /// The faces next to face `f`, across each of its edges in order.
+    pub fn face_neighbours(&self, f: usize) -> Vec<usize> {
+        self.face_half_edges(f).into_iter().map(|h| self.half_edges[self.half_edges[h].twin].face).collect()
+    }
+    /// The half-edges of face `f`, in order.
+    pub fn face_half_edges(&self, f: usize) -> Vec<usize> {
+        let start = self.face_first[f];
+        let mut out = vec![start];
+        let mut h = self.half_edges[start].next;
+        while h != start {
+            out.push(h);
+            h = self.half_edges[h].next;
+        }
+        out
+    }
+
+    /// Whether the faces of edge `e` meet convexly, flat or reflexly, decided exactly: the
+    /// sign of (n₁ × n₂)·(b − a) for the half-edge a→b of face 1, or equivalently of
+    /// orient3d(a, b, c, d) with c a vertex of face 1 and d one of face 2 off the edge's line.
+    pub fn edge_convexity(&self, e: usize) -> Decision<Convexity> {
+        let h = &self.half_edges[self.edge_half[e]];
+        let t = &self.half_edges[h.twin];
+        let (a, b) = (&self.vertices[h.origin], &self.vertices[t.origin]);
+        let (n1, n2) = (&self.planes[h.face].normal, &self.planes[t.face].normal);
+        let dir: Vector3<S> = b - a;
+        let cross = n1.cross(n2);
+        let value = cross.dot(&dir);
+        let magnitude = || {
+            let m = |i: usize, j: usize| n1[i].abs() * n2[j].abs() + n1[j].abs() * n2[i].abs();
+            m(1, 2) * dir[0].abs() + m(2, 0) * dir[1].abs() + m(0, 1) * dir[2].abs()
+        };
+        Ok(match value.sign_scaled(magnitude)? {
+            Sign::Positive => Convexity::Convex,
+            Sign::Zero => Convexity::Flat,
+            Sign::Negative => Convexity::Reflex,
+        })
+    }
+
+    /// Whether the solid is convex: one connected shell whose edges are all convex or flat
+    /// (for an embedded closed surface, local convexity at every edge is convexity).
+    pub fn is_convex(&self) -> Decision<bool> {
+        if self.shell_count() != 1 {
+            return Ok(false);
+        }
+        for e in 0..self.edges.len() {
+            if self.edge_convexity(e)? == Convexity::Reflex {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The number of connected shells.
+    pub fn shell_count(&self) -> usize {
+        let mut seen = vec![false; self.faces.len()];
+        let mut shells = 0;
+        for start in 0..self.faces.len() {
+            if seen[start] {
+                continue;
+            }
+            shells += 1;
+            let mut stack = vec![start];
+            seen[start] = true;
+            while let Some(f) = stack.pop() {
+                for g in self.face_neighbours(f) {
+                    if !seen[g] {
+                        seen[g] = true;
+                        stack.push(g);
+                    }
+                }
+            }
+        }
+        shells
+    }
+
+    /// Six times the signed volume, exactly (positive for a valid solid), with its magnitude.
+    pub fn volume6(&self) -> crate::geom::Scaled<S> {
+        signed_volume6(&self.vertices, &self.faces)
+    }
+
+    /// The feature ids of face `f` in the format's convention: its vertex ids, ascending.
+    pub fn face_feature_ids(&self, f: usize) -> Vec<usize> {
+        let mut ids = self.faces[f].clone();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// The same solid on another backend (coordinates converted exactly, or rounded), checked
+    /// again: rounding can break planarity.
+    pub fn convert<T: Scalar>(&self) -> Result<Solid<T>, BrepError> {
+        let vertices =
+            self.vertices.iter().map(|p| p.map(|c| crate::scalar::convert(&c).unwrap_or_else(T::zero))).collect();
+        Solid::new(vertices, self.faces.clone())
+    }
+
+    /// The solid moved by an affine map with positive determinant (a pose); checked again
+    /// (rounding in an inexact backend can break planarity).
+    pub fn transformed(&self, map: &crate::geom::Affine<S>) -> Result<Solid<S>, BrepError> {
+        let vertices = self.vertices.iter().map(|p| map.apply_point(p)).collect();
+        Solid::new(vertices, self.faces.clone())
+    }
+}
+
+/// Six times the signed volume of a closed oriented mesh, by fans of tetrahedra from vertex 0
+/// (the divergence theorem), with the sum of the fans' permanents as magnitude.
+pub(crate) fn signed_volume6<S: Scalar>(vertices: &[Point3<S>], faces: &[Vec<usize>]) -> crate::geom::Scaled<S> {
+    let r = &vertices[0];
+    let (mut value, mut magnitude) = (S::zero(), S::zero());
+    for f in faces {
+        let a = &vertices[f[0]];
+        for k in 1..f.len() - 1 {
+            let s = orient3d_scaled(r, a, &vertices[f[k]], &vertices[f[k + 1]]);
+            value += s.value;
+            magnitude += s.magnitude;
+        }
+    }
+    crate::geom::Scaled { value, magnitude }
+}

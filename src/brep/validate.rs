@@ -1,0 +1,340 @@
+//! Building a solid from vertices and faces, with every check of [`BrepError`], and the
+//! invariant checker [`assert_well_formed`] for tests and fuzz targets.
+
+use std::collections::HashMap;
+
+use num_rational::BigRational;
+
+use super::solid::{signed_volume6, HalfEdge, Solid};
+use super::BrepError;
+use crate::geom::{Plane, Point2, Point3, Vector3};
+use crate::predicates::{orient2d, Orientation};
+use crate::scalar::{Scalar, Sign};
+
+/// Newell's normal of a polygon (twice its area vector), with a magnitude per component.
+pub(crate) fn newell<S: Scalar>(pts: &[&Point3<S>]) -> (Vector3<S>, Vector3<S>) {
+    let mut n = Vector3::from_element(S::zero());
+    let mut m = Vector3::from_element(S::zero());
+    for (k, p) in pts.iter().enumerate() {
+        let q = pts[(k + 1) % pts.len()];
+        for (axis, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
+            let (d, s) = (p[i].clone() - q[i].clone(), p[j].clone() + q[j].clone());
+            m[axis] += d.abs() * s.abs();
+            n[axis] += d * s;
+        }
+    }
+    (n, m)
+}
+
+fn structure<S: Scalar>(vertices: &[Point3<S>], faces: &[Vec<usize>]) -> Result<(), BrepError> {
+    for (v, p) in vertices.iter().enumerate() {
+        for (c, x) in p.iter().enumerate() {
+            if x.to_rational().is_none() {
+                return Err(BrepError::NonFinite { vertex: v, coordinate: c });
+            }
+        }
+    }
+    if vertices.len() < 4 {
+        return Err(BrepError::TooFewVertices { count: vertices.len() });
+    }
+    if faces.len() < 4 {
+        return Err(BrepError::TooFewFaces { count: faces.len() });
+    }
+    let mut used = vec![false; vertices.len()];
+    for (f, face) in faces.iter().enumerate() {
+        if face.len() < 3 {
+            return Err(BrepError::FaceTooSmall { face: f, count: face.len() });
+        }
+        let mut seen = HashMap::new();
+        for &v in face {
+            if v >= vertices.len() {
+                return Err(BrepError::VertexOutOfRange { face: f, index: v, count: vertices.len() });
+            }
+            if seen.insert(v, ()).is_some() {
+                return Err(BrepError::RepeatedVertex { face: f, vertex: v });
+            }
+            used[v] = true;
+        }
+    }
+    if let Some(v) = used.iter().position(|u| !u) {
+        return Err(BrepError::UnusedVertex { vertex: v });
+    }
+    Ok(())
+}
+
+fn same_point<S: Scalar>(a: &Point3<S>, b: &Point3<S>) -> Result<bool, BrepError> {
+    for i in 0..3 {
+        let d = a[i].clone() - b[i].clone();
+        if d.sign_scaled(|| a[i].abs() + b[i].abs())? != Sign::Zero {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Vertex ids sorted by exact coordinates, to find duplicates in O(n log n).
+fn duplicates<S: Scalar>(vertices: &[Point3<S>]) -> Result<(), BrepError> {
+    let keys: Vec<[BigRational; 3]> =
+        vertices.iter().map(|p| [0, 1, 2].map(|i| p[i].to_rational().unwrap_or_default())).collect();
+    let mut order: Vec<usize> = (0..vertices.len()).collect();
+    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+    for w in order.windows(2) {
+        if keys[w[0]] == keys[w[1]] {
+            return Err(BrepError::DuplicateVertex { first: w[0].min(w[1]), second: w[0].max(w[1]) });
+        }
+    }
+    Ok(())
+}
+
+/// Link the half-edges: twins by directed edge, edges by undirected pair.
+/// The half-edges, each face's first half-edge, the edges (sorted pairs) and each edge's
+/// lower-to-higher half-edge.
+type Topology = (Vec<HalfEdge>, Vec<usize>, Vec<(usize, usize)>, Vec<usize>);
+
+fn topology(faces: &[Vec<usize>]) -> Result<Topology, BrepError> {
+    let mut half_edges = Vec::new();
+    let mut face_first = Vec::with_capacity(faces.len());
+    let mut uses: HashMap<(usize, usize), Vec<(usize, usize)>> = HashMap::new(); // undirected → (half-edge, face)
+    for (f, face) in faces.iter().enumerate() {
+        let base = half_edges.len();
+        face_first.push(base);
+        let n = face.len();
+        for k in 0..n {
+            let (a, b) = (face[k], face[(k + 1) % n]);
+            half_edges.push(HalfEdge {
+                origin: a,
+                twin: usize::MAX,
+                next: base + (k + 1) % n,
+                prev: base + (k + n - 1) % n,
+                face: f,
+                edge: usize::MAX,
+            });
+            uses.entry((a.min(b), a.max(b))).or_default().push((base + k, f));
+        }
+    }
+    let mut edges: Vec<(usize, usize)> = uses.keys().copied().collect();
+    edges.sort_unstable();
+    let mut edge_half = Vec::with_capacity(edges.len());
+    for (e, &(lo, hi)) in edges.iter().enumerate() {
+        let sides = &uses[&(lo, hi)];
+        match sides.len() {
+            1 => return Err(BrepError::OpenBoundary { from: lo, to: hi, face: sides[0].1 }),
+            2 => {}
+            n => return Err(BrepError::NonManifoldEdge { from: lo, to: hi, faces: n }),
+        }
+        let ((h1, f1), (h2, f2)) = (sides[0], sides[1]);
+        if half_edges[h1].origin == half_edges[h2].origin {
+            let from = half_edges[h1].origin;
+            let to = if from == lo { hi } else { lo };
+            return Err(BrepError::InconsistentOrientation { from, to, first: f1.min(f2), second: f1.max(f2) });
+        }
+        half_edges[h1].twin = h2;
+        half_edges[h2].twin = h1;
+        half_edges[h1].edge = e;
+        half_edges[h2].edge = e;
+        edge_half.push(if half_edges[h1].origin == lo { h1 } else { h2 });
+    }
+    Ok((half_edges, face_first, edges, edge_half))
+}
+
+/// Each vertex's faces must form one fan: walking around it from one outgoing half-edge must
+/// meet all of them.
+fn fans(half_edges: &[HalfEdge], vertex_count: usize) -> Result<Vec<usize>, BrepError> {
+    let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); vertex_count];
+    for (h, he) in half_edges.iter().enumerate() {
+        outgoing[he.origin].push(h);
+    }
+    let mut vertex_out = vec![0; vertex_count];
+    for (v, out) in outgoing.iter().enumerate() {
+        vertex_out[v] = out[0];
+        let mut seen = vec![false; out.len()];
+        let mut fans = 0;
+        for (i, &start) in out.iter().enumerate() {
+            if seen[i] {
+                continue;
+            }
+            fans += 1;
+            let mut h = start;
+            loop {
+                if let Some(j) = out.iter().position(|&x| x == h) {
+                    seen[j] = true;
+                }
+                h = half_edges[half_edges[h].prev].twin;
+                if h == start {
+                    break;
+                }
+            }
+        }
+        if fans > 1 {
+            return Err(BrepError::NonManifoldVertex { vertex: v, fans });
+        }
+    }
+    Ok(vertex_out)
+}
+
+/// The plane of face `f`, checking area and planarity.
+fn face_plane<S: Scalar>(vertices: &[Point3<S>], face: &[usize], f: usize) -> Result<Plane<S>, BrepError> {
+    let pts: Vec<&Point3<S>> = face.iter().map(|&v| &vertices[v]).collect();
+    let (normal, magnitude) = newell(&pts);
+    let mut zero = true;
+    for i in 0..3 {
+        if normal[i].sign_scaled(|| magnitude[i].clone())? != Sign::Zero {
+            zero = false;
+        }
+    }
+    if zero {
+        return Err(BrepError::ZeroAreaFace { face: f });
+    }
+    let offset = -normal.dot(&pts[0].coords);
+    let plane = Plane { normal, offset };
+    for (k, p) in pts.iter().enumerate().skip(1) {
+        if plane.eval(p).sign_scaled(|| plane.eval_magnitude(p))? != Sign::Zero {
+            return Err(BrepError::NonPlanarFace { face: f, vertex: face[k] });
+        }
+    }
+    Ok(plane)
+}
+
+fn on_segment<S: Scalar>(a: &Point2<S>, b: &Point2<S>, p: &Point2<S>) -> crate::scalar::Decision<bool> {
+    // p collinear with ab: is it within the closed segment? (p − a)·(p − b) ≤ 0.
+    let (u, w) = (p - a, p - b);
+    let dot = u.x.clone() * w.x.clone() + u.y.clone() * w.y.clone();
+    let m = u.x.abs() * w.x.abs() + u.y.abs() * w.y.abs();
+    Ok(dot.sign_scaled(|| m)? != Sign::Positive)
+}
+
+/// Whether closed segments ab and cd share a point.
+fn segments_meet<S: Scalar>(
+    a: &Point2<S>,
+    b: &Point2<S>,
+    c: &Point2<S>,
+    d: &Point2<S>,
+) -> crate::scalar::Decision<bool> {
+    let (o1, o2) = (orient2d(a, b, c)?, orient2d(a, b, d)?);
+    let (o3, o4) = (orient2d(c, d, a)?, orient2d(c, d, b)?);
+    use Orientation::Coplanar as Col;
+    if o1 != o2 && o3 != o4 && o1 != Col && o2 != Col && o3 != Col && o4 != Col {
+        return Ok(true);
+    }
+    Ok((o1 == Col && on_segment(a, b, c)?)
+        || (o2 == Col && on_segment(a, b, d)?)
+        || (o3 == Col && on_segment(c, d, a)?)
+        || (o4 == Col && on_segment(c, d, b)?))
+}
+
+/// A face is simple when no two non-adjacent edges meet and no two adjacent edges overlap.
+fn simple<S: Scalar>(vertices: &[Point3<S>], face: &[usize], normal: &Vector3<S>, f: usize) -> Result<(), BrepError> {
+    // Project along the normal's largest component: injective on the face's plane.
+    let (mut axis, mut best) = (0, normal[0].abs());
+    for i in 1..3 {
+        if normal[i].abs().compare(&best)? == std::cmp::Ordering::Greater {
+            axis = i;
+            best = normal[i].abs();
+        }
+    }
+    let (i, j) = ((axis + 1) % 3, (axis + 2) % 3);
+    let p: Vec<Point2<S>> = face.iter().map(|&v| Point2::new(vertices[v][i].clone(), vertices[v][j].clone())).collect();
+    let n = p.len();
+    for k in 0..n {
+        let (a, b, c) = (&p[k], &p[(k + 1) % n], &p[(k + 2) % n]);
+        // Adjacent edges ab, bc overlap when a, b, c are collinear and c turns back toward a.
+        if orient2d(a, b, c)? == Orientation::Coplanar {
+            let (u, w) = (a - b, c - b);
+            let dot = u.x.clone() * w.x.clone() + u.y.clone() * w.y.clone();
+            if dot.sign_scaled(|| u.x.abs() * w.x.abs() + u.y.abs() * w.y.abs())? == Sign::Positive {
+                return Err(BrepError::FaceNotSimple { face: f, first: face[k], second: face[(k + 1) % n] });
+            }
+        }
+        for l in k + 2..n {
+            if k == 0 && l == n - 1 {
+                continue; // adjacent through the wrap-around
+            }
+            if segments_meet(a, b, &p[l], &p[(l + 1) % n])? {
+                return Err(BrepError::FaceNotSimple { face: f, first: face[k], second: face[l] });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Validate `faces` over `vertices` and build the solid.
+pub(crate) fn build<S: Scalar>(vertices: Vec<Point3<S>>, faces: Vec<Vec<usize>>) -> Result<Solid<S>, BrepError> {
+    structure(&vertices, &faces)?;
+    for (f, face) in faces.iter().enumerate() {
+        for k in 0..face.len() {
+            let (a, b) = (face[k], face[(k + 1) % face.len()]);
+            if same_point(&vertices[a], &vertices[b])? {
+                return Err(BrepError::ZeroLengthEdge { face: f, from: a, to: b });
+            }
+        }
+    }
+    duplicates(&vertices)?;
+    let (half_edges, face_first, edges, edge_half) = topology(&faces)?;
+    let vertex_out = fans(&half_edges, vertices.len())?;
+    let mut planes = Vec::with_capacity(faces.len());
+    for (f, face) in faces.iter().enumerate() {
+        let plane = face_plane(&vertices, face, f)?;
+        simple(&vertices, face, &plane.normal, f)?;
+        planes.push(plane);
+    }
+    let volume = signed_volume6(&vertices, &faces);
+    match volume.sign()? {
+        Sign::Negative => return Err(BrepError::InsideOut),
+        Sign::Zero => return Err(BrepError::ZeroVolume),
+        Sign::Positive => {}
+    }
+    Ok(Solid { vertices, faces, face_first, half_edges, vertex_out, edges, edge_half, planes })
+}
+
+/// Check every internal invariant of a solid (for tests and fuzz targets): half-edge links,
+/// face loops, edge table, planes through their faces' vertices, positive volume.
+pub fn check_well_formed<S: Scalar>(s: &Solid<S>) -> Result<(), String> {
+    let h = &s.half_edges;
+    for (i, he) in h.iter().enumerate() {
+        let t = h.get(he.twin).ok_or(format!("half-edge {i}: twin out of range"))?;
+        if t.twin != i || t.origin != h[he.next].origin || he.origin != h[t.next].origin {
+            return Err(format!("half-edge {i}: twin links broken"));
+        }
+        if h[he.next].prev != i || h[he.prev].next != i || h[he.next].face != he.face {
+            return Err(format!("half-edge {i}: next/prev links broken"));
+        }
+        if t.edge != he.edge || s.edges[he.edge] != (he.origin.min(t.origin), he.origin.max(t.origin)) {
+            return Err(format!("half-edge {i}: edge table broken"));
+        }
+    }
+    for (f, face) in s.faces.iter().enumerate() {
+        let loop_: Vec<usize> = s.face_half_edges(f).iter().map(|&x| h[x].origin).collect();
+        if &loop_ != face {
+            return Err(format!("face {f}: half-edge loop {loop_:?} differs from {face:?}"));
+        }
+        for &v in face {
+            let p = &s.vertices[v];
+            if s.planes[f].eval(p).sign_scaled(|| s.planes[f].eval_magnitude(p)) != Ok(Sign::Zero) {
+                return Err(format!("face {f}: vertex {v} off the plane"));
+            }
+        }
+    }
+    for v in 0..s.vertices.len() {
+        if h[s.vertex_out[v]].origin != v {
+            return Err(format!("vertex {v}: outgoing half-edge starts elsewhere"));
+        }
+        let around = s.outgoing(v).len();
+        if around != h.iter().filter(|he| he.origin == v).count() {
+            return Err(format!("vertex {v}: fan incomplete"));
+        }
+    }
+    if s.euler() % 2 != 0 {
+        return Err(format!("odd Euler characteristic {}", s.euler()));
+    }
+    if s.volume6().sign() != Ok(Sign::Positive) {
+        return Err("volume not positive".into());
+    }
+    Ok(())
+}
+
+/// Panic with a description when [`check_well_formed`] fails.
+pub fn assert_well_formed<S: Scalar>(s: &Solid<S>) {
+    if let Err(e) = check_well_formed(s) {
+        panic!("solid not well formed: {e}");
+    }
+}
