@@ -1,0 +1,318 @@
+//! Solids: builders, counts, Euler's formula, every validation error from a minimal mesh, the
+//! exact convex hull. Generic bodies run for every backend.
+
+use nalgebra::Vector3;
+use num_rational::BigRational;
+use touchstone::brep::shapes::{
+    comb, cube, cuboid, dodecahedron, extrusion, icosahedron, l_shape, octahedron, tetrahedron, torus, u_shape,
+    uv_sphere,
+};
+use touchstone::brep::{assert_well_formed, convex_hull, BrepError, Convexity, HullError, Solid};
+use touchstone::geom::{point, Affine, Point3};
+use touchstone::scalar::{ratio, Scalar};
+
+fn counts<S: Scalar>(s: &Solid<S>) -> (usize, usize, usize) {
+    (s.vertex_count(), s.edge_count(), s.face_count())
+}
+
+/// A builder's name, its solid, the expected (V, E, F) and convexity.
+type Case<S> = (&'static str, Solid<S>, (usize, usize, usize), bool);
+
+fn builders_validate_with_expected_counts<S: Scalar>() {
+    let cases: Vec<Case<S>> = vec![
+        ("cube", cube(), (8, 12, 6), true),
+        ("cuboid", cuboid(ratio(1, 2), S::one(), ratio(7, 3)).unwrap(), (8, 12, 6), true),
+        ("tetrahedron", tetrahedron(), (4, 6, 4), true),
+        ("octahedron", octahedron(), (6, 12, 8), true),
+        ("icosahedron", icosahedron(), (12, 30, 20), true),
+        ("dodecahedron", dodecahedron(), (20, 30, 12), true),
+        ("L", l_shape(), (12, 18, 8), false),
+        ("U", u_shape(), (16, 24, 10), false),
+        ("comb", comb(3).unwrap(), (24, 36, 14), false), // a 12-gon prism
+    ];
+    for (name, s, expected, convex) in cases {
+        assert_well_formed(&s);
+        assert_eq!(counts(&s), expected, "{name} ({})", S::NAME);
+        assert_eq!(s.euler(), 2, "{name}");
+        assert_eq!(s.is_convex(), Ok(convex), "{name}");
+    }
+}
+
+/// Table 1 of Vaněček (1990): V + E + F of the k × k sphere and torus.
+fn table_1_entity_counts<S: Scalar>() {
+    for (k, sphere, tor) in [(4, 58, 64), (6, 134, 144), (8, 242, 256), (10, 382, 400), (20, 1562, 1600)] {
+        let s = uv_sphere::<S>(k, k).unwrap();
+        let (v, e, f) = counts(&s);
+        assert_eq!(v + e + f, sphere, "sphere {k}");
+        assert_eq!(s.euler(), 2);
+        let t = torus::<S>(k, k, S::from_i64(3), S::one()).unwrap();
+        let (v, e, f) = counts(&t);
+        assert_eq!(v + e + f, tor, "torus {k}");
+        assert_eq!(t.euler(), 0);
+        if k <= 8 {
+            assert_well_formed(&s);
+            assert_well_formed(&t);
+            assert_eq!(s.is_convex(), Ok(true));
+            assert_eq!(t.is_convex(), Ok(false));
+        }
+    }
+}
+
+fn sphere_vertices_are_exactly_on_the_sphere<S: Scalar>() {
+    let s = uv_sphere::<S>(7, 5).unwrap();
+    for p in s.vertices() {
+        let r2 = p.coords.dot(&p.coords);
+        assert_eq!((r2 - S::one()).sign_scaled(S::one), Ok(touchstone::scalar::Sign::Zero));
+    }
+}
+
+fn rotated_builders_stay_valid<S: Scalar>() {
+    // Exact rational rotations keep faces planar exactly; f64 within its tolerance.
+    for q in [[1, 2, 3, 4], [3, -1, 4, 1], [1, 1, 0, 0]] {
+        let r = Affine::from_quaternion(&q.map(S::from_i64), Vector3::new(ratio(1, 3), S::from_i64(-2), ratio(5, 7)))
+            .unwrap();
+        for s in [cube::<S>(), dodecahedron(), u_shape(), torus(6, 5, S::from_i64(2), S::one()).unwrap()] {
+            let moved = s.transformed(&r).unwrap();
+            assert_well_formed(&moved);
+            assert_eq!(moved.is_convex(), s.is_convex());
+        }
+    }
+}
+
+fn adjacency<S: Scalar>() {
+    let c = cube::<S>();
+    for v in 0..8 {
+        assert_eq!(c.vertex_edges(v).len(), 3);
+        let faces = c.vertex_faces(v);
+        assert_eq!(faces.len(), 3);
+        // The faces around a vertex are pairwise neighbours.
+        for (i, &f) in faces.iter().enumerate() {
+            assert!(c.face_neighbours(f).contains(&faces[(i + 1) % 3]));
+        }
+    }
+    for e in 0..c.edge_count() {
+        let (f1, f2) = c.edge_faces(e);
+        assert_ne!(f1, f2);
+        assert_eq!(c.edge_convexity(e), Ok(Convexity::Convex));
+    }
+    let l = l_shape::<S>();
+    let reflex: Vec<(usize, usize)> =
+        (0..l.edge_count()).filter(|&e| l.edge_convexity(e) == Ok(Convexity::Reflex)).map(|e| l.edges()[e]).collect();
+    assert_eq!(reflex, vec![(3, 9)], "the L has one reflex edge, the vertical one at its inner corner (1, 1)");
+    // Two coplanar faces sharing an edge make it flat.
+    let pts = vec![point(0, 0, 0), point(2, 0, 0), point(2, 2, 0), point(0, 2, 0), point(1, 1, 2), point(1, 0, 0)];
+    let split = Solid::<S>::new(
+        pts,
+        vec![
+            vec![0, 3, 2, 1, 5].into_iter().collect(),
+            vec![0, 5, 4],
+            vec![5, 1, 4],
+            vec![1, 2, 4],
+            vec![2, 3, 4],
+            vec![3, 0, 4],
+        ],
+    );
+    let split = split.unwrap();
+    let flat = split.edge_index(5, 4).unwrap();
+    assert_eq!(split.edge_convexity(flat), Ok(Convexity::Flat));
+    assert_eq!(split.is_convex(), Ok(true));
+}
+
+macro_rules! for_each_backend {
+    ($($body:ident),* $(,)?) => {
+        mod f64_backend { $( #[test] fn $body() { super::$body::<f64>() } )* }
+        mod big_rational { $( #[test] fn $body() { super::$body::<num_rational::BigRational>() } )* }
+        #[cfg(feature = "rug")]
+        mod rug_rational { $( #[test] fn $body() { super::$body::<touchstone::scalar::RugRational>() } )* }
+    };
+}
+
+for_each_backend!(
+    builders_validate_with_expected_counts,
+    table_1_entity_counts,
+    sphere_vertices_are_exactly_on_the_sphere,
+    rotated_builders_stay_valid,
+    adjacency,
+);
+
+type Q = BigRational;
+
+fn tetra_points() -> Vec<Point3<Q>> {
+    vec![point(0, 0, 0), point(1, 0, 0), point(0, 1, 0), point(0, 0, 1)]
+}
+
+fn tetra_faces() -> Vec<Vec<usize>> {
+    vec![vec![0, 2, 1], vec![0, 1, 3], vec![0, 3, 2], vec![1, 2, 3]]
+}
+
+/// Each validation error, provoked by a minimal mesh.
+#[test]
+fn every_validation_error_names_the_element() {
+    let err = |v: Vec<Point3<Q>>, f: Vec<Vec<usize>>| Solid::new(v, f).unwrap_err();
+    let f = tetra_faces;
+    assert_eq!(err(tetra_points()[..3].to_vec(), f()), BrepError::TooFewVertices { count: 3 });
+    assert_eq!(err(tetra_points(), f()[..3].to_vec()), BrepError::TooFewFaces { count: 3 });
+    assert_eq!(
+        err(tetra_points(), vec![vec![0, 2], vec![0, 1, 3], vec![0, 3, 2], vec![1, 2, 3]]),
+        BrepError::FaceTooSmall { face: 0, count: 2 }
+    );
+    assert_eq!(
+        err(tetra_points(), vec![vec![0, 2, 1], vec![0, 1, 7], vec![0, 3, 2], vec![1, 2, 3]]),
+        BrepError::VertexOutOfRange { face: 1, index: 7, count: 4 }
+    );
+    assert_eq!(
+        err(tetra_points(), vec![vec![0, 2, 1], vec![0, 1, 3], vec![0, 3, 2], vec![1, 2, 1, 3]]),
+        BrepError::RepeatedVertex { face: 3, vertex: 1 }
+    );
+    let mut five = tetra_points();
+    five.push(point(5, 5, 5));
+    assert_eq!(err(five, f()), BrepError::UnusedVertex { vertex: 4 });
+    let mut dup = tetra_points();
+    dup[3] = point(1, 0, 0);
+    assert_eq!(err(dup.clone(), f()), BrepError::ZeroLengthEdge { face: 1, from: 1, to: 3 });
+    assert_eq!(
+        err(tetra_points(), vec![vec![0, 2, 1], vec![0, 1, 3], vec![0, 3, 2], vec![1, 2, 3], vec![0, 1, 2]]),
+        BrepError::NonManifoldEdge { from: 0, to: 1, faces: 3 }
+    );
+    // A cube without its bottom face: the bottom's edges are used once; (0, 1) comes first.
+    let open: Vec<Vec<usize>> = cube::<Q>().faces()[1..].to_vec();
+    let e = err(cube::<Q>().vertices().to_vec(), open);
+    assert_eq!(e, BrepError::OpenBoundary { from: 0, to: 1, face: 1 });
+    assert_eq!(e.to_string(), "edge 0–1 is used by face 1 only: the surface is open");
+    assert_eq!(
+        err(tetra_points(), vec![vec![0, 1, 2], vec![0, 1, 3], vec![0, 3, 2], vec![1, 2, 3]]),
+        BrepError::InconsistentOrientation { from: 0, to: 1, first: 0, second: 1 }
+    );
+    // Inside out: every face reversed.
+    let reversed: Vec<Vec<usize>> = f()
+        .into_iter()
+        .map(|mut x| {
+            x.reverse();
+            x
+        })
+        .collect();
+    assert_eq!(err(tetra_points(), reversed), BrepError::InsideOut);
+    // Non-planar: a "cube" with corner 7 lifted; face 1 = [4, 5, 7, 6] is checked against the
+    // plane of its Newell normal through vertex 4, which vertex 5 is the first to leave.
+    let mut bent: Vec<Point3<Q>> = cube::<Q>().vertices().to_vec();
+    bent[7] = Point3::new(ratio(1, 1), ratio(1, 1), ratio(11, 10));
+    assert_eq!(err(bent, cube::<Q>().faces().to_vec()), BrepError::NonPlanarFace { face: 1, vertex: 5 });
+    // Two tetrahedra sharing only a vertex: the vertex joins two fans.
+    let mut v = tetra_points();
+    v.extend([point(-1, 0, 0), point(0, -1, 0), point(0, 0, -1)]);
+    let mut faces = f();
+    faces.extend([vec![0, 4, 5], vec![0, 6, 4], vec![0, 5, 6], vec![4, 6, 5]]);
+    assert!(matches!(err(v, faces), BrepError::NonManifoldVertex { vertex: 0, fans: 2 }));
+}
+
+#[test]
+fn geometric_validation_errors() {
+    // Zero area: a "tetrahedron" with a face whose three corners are collinear.
+    let flat = vec![point::<Q>(0, 0, 0), point(2, 0, 0), point(1, 0, 0), point(0, 0, 1)];
+    assert!(matches!(
+        Solid::new(flat, tetra_faces()),
+        Err(BrepError::ZeroAreaFace { .. }) | Err(BrepError::ZeroVolume)
+    ));
+    // A self-crossing (bow-tie) top face on a prism; a symmetric bow tie has zero signed area
+    // and is rejected as such first.
+    let bow = [(0, 0), (3, 3), (3, 0), (0, 1)].map(|(x, y)| (Q::from_i64(x), Q::from_i64(y)));
+    assert_eq!(
+        extrusion(&bow, Q::from_i64(0), Q::from_i64(1)).unwrap_err(),
+        BrepError::FaceNotSimple { face: 0, first: 3, second: 1 }
+    );
+    let symmetric = [(0, 0), (2, 2), (2, 0), (0, 2)].map(|(x, y)| (Q::from_i64(x), Q::from_i64(y)));
+    assert_eq!(extrusion(&symmetric, Q::from_i64(0), Q::from_i64(1)).unwrap_err(), BrepError::ZeroAreaFace { face: 0 });
+    // A spike: an edge that doubles back along the previous one.
+    let spike = [(0, 0), (2, 0), (2, 2), (2, 1)].map(|(x, y)| (Q::from_i64(x), Q::from_i64(y)));
+    assert!(matches!(extrusion(&spike, Q::from_i64(0), Q::from_i64(1)), Err(BrepError::FaceNotSimple { face: 0, .. })));
+    // A clockwise polygon extrudes to an inside-out prism.
+    let cw = [(0, 0), (0, 1), (1, 1), (1, 0)].map(|(x, y)| (Q::from_i64(x), Q::from_i64(y)));
+    assert_eq!(extrusion(&cw, Q::from_i64(0), Q::from_i64(1)).unwrap_err(), BrepError::InsideOut);
+    // Duplicate coordinates on vertices that share no edge.
+    let mut v = tetra_points();
+    v.extend([point(5, 0, 0), point(6, 0, 0), point(5, 1, 0), point(0, 0, 1)]);
+    let mut faces = tetra_faces();
+    faces.extend([vec![4, 6, 5], vec![4, 5, 7], vec![4, 7, 6], vec![5, 6, 7]]);
+    assert_eq!(Solid::new(v, faces).unwrap_err(), BrepError::DuplicateVertex { first: 3, second: 7 });
+    // Non-finite coordinates (f64 input).
+    let mut nan: Vec<Point3<f64>> = tetra_points().iter().map(|p| p.map(|c| c.to_f64())).collect();
+    nan[2].y = f64::NAN;
+    assert_eq!(Solid::new(nan, tetra_faces()).unwrap_err(), BrepError::NonFinite { vertex: 2, coordinate: 1 });
+}
+
+#[test]
+fn hull_of_a_polytope_with_interior_and_face_points_is_the_polytope() {
+    // The cube's 8 corners, its centre, face centres, edge midpoints: only corners remain,
+    // with 6 square faces (each face's two triangles merged).
+    let mut pts: Vec<Point3<Q>> = Vec::new();
+    for x in -1..=1 {
+        for y in -1..=1 {
+            for z in -1..=1 {
+                pts.push(point(x, y, z));
+            }
+        }
+    }
+    let hull = convex_hull(&pts).unwrap();
+    assert_well_formed(&hull.solid);
+    assert_eq!(counts(&hull.solid), (8, 12, 6));
+    let corners: Vec<usize> = (0..27)
+        .filter(|i| [0, 2].contains(&(i / 9)) && [0, 2].contains(&(i / 3 % 3)) && [0, 2].contains(&(i % 3)))
+        .collect();
+    assert_eq!(hull.input_index, corners);
+    // The octahedron's vertices plus points inside its faces and edges.
+    let mut pts = octahedron::<Q>().vertices().to_vec();
+    pts.push(Point3::new(ratio(1, 3), ratio(1, 3), ratio(1, 3)));
+    pts.push(Point3::new(ratio(1, 2), ratio(1, 2), ratio(0, 1)));
+    pts.push(point(0, 0, 0));
+    let hull = convex_hull(&pts).unwrap();
+    assert_eq!(counts(&hull.solid), (6, 12, 8));
+    assert_eq!(hull.input_index, (0..6).collect::<Vec<_>>());
+    // The icosahedron's vertices in any order give 20 triangles; the dodecahedron's, 12 pentagons.
+    let d = dodecahedron::<Q>();
+    let mut pts = d.vertices().to_vec();
+    pts.reverse();
+    let hull = convex_hull(&pts).unwrap();
+    assert_eq!(counts(&hull.solid), (20, 30, 12));
+    assert!(hull.solid.faces().iter().all(|f| f.len() == 5));
+}
+
+#[test]
+fn hull_of_a_grid_merges_coplanar_facets() {
+    // All points of a 4 × 3 × 2 integer grid: a box with 6 faces, 8 vertices.
+    let pts: Vec<Point3<Q>> = (0..24).map(|i| point(i % 4, i / 4 % 3, i / 12)).collect();
+    let hull = convex_hull(&pts).unwrap();
+    assert_eq!(counts(&hull.solid), (8, 12, 6));
+    // A square pyramid whose base has collinear points along its edges.
+    let mut pts = vec![
+        point::<Q>(0, 0, 0),
+        point(1, 0, 0),
+        point(2, 0, 0),
+        point(2, 1, 0),
+        point(2, 2, 0),
+        point(0, 2, 0),
+        point(1, 1, 3),
+    ];
+    pts.push(point(0, 1, 0));
+    let hull = convex_hull(&pts).unwrap();
+    assert_eq!(counts(&hull.solid), (5, 8, 5));
+    assert_eq!(hull.input_index, vec![0, 2, 4, 5, 6]);
+}
+
+#[test]
+fn hull_errors() {
+    let p = |v: &[(i64, i64, i64)]| v.iter().map(|&(x, y, z)| point::<Q>(x, y, z)).collect::<Vec<_>>();
+    assert_eq!(
+        convex_hull(&p(&[(0, 0, 0), (1, 0, 0), (0, 0, 0), (0, 1, 0), (1, 0, 0)])).unwrap_err(),
+        HullError::TooFewPoints { count: 3 }
+    );
+    assert_eq!(
+        convex_hull(&p(&[(0, 0, 0), (1, 1, 1), (2, 2, 2), (3, 3, 3), (-4, -4, -4)])).unwrap_err(),
+        HullError::Collinear
+    );
+    assert_eq!(
+        convex_hull(&p(&[(0, 0, 0), (1, 0, 0), (0, 1, 0), (5, 7, 0), (-1, 3, 0)])).unwrap_err(),
+        HullError::Coplanar
+    );
+    let nan = vec![Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, f64::INFINITY, 0.0)];
+    assert_eq!(convex_hull(&nan).unwrap_err(), HullError::NonFinite { point: 1, coordinate: 1 });
+}
