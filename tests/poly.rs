@@ -383,3 +383,19 @@ fn decimal_truncation_matches_an_independent_computation() {
         assert!(!a.is_rational() && !Signed::is_negative(a.interval().lo()));
     }
 }
+
+#[test]
+fn f64_coefficients_mean_their_exact_values() {
+    // 0.1t² - 0.3t + 0.2 with the coefficients' exact binary values: the roots are near 1 and
+    // 2 but not at them; exact isolation and the f64 finder agree to within the intervals.
+    let p64 = Poly::from_coeffs(vec![0.2, -0.3, 0.1]);
+    let p: Poly<Q> = p64.convert().unwrap();
+    let exact = real_roots(&p, &int(0), &int(3)).unwrap();
+    assert_eq!(exact.len(), 2);
+    assert_ne!(exact[0].cmp_rational(&int(1)), Ordering::Equal);
+    let fast = float_roots(&p64, 0.0, 3.0).unwrap();
+    assert_eq!(fast.len(), 2);
+    for (x, a) in fast.iter().zip(&exact) {
+        assert!((x - a.to_f64()).abs() <= 4.0 * f64::EPSILON * x.abs(), "{x} vs {}", a.to_f64());
+    }
+}
