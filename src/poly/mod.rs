@@ -42,6 +42,11 @@
 //! more than [`MAX_COEFF_BITS`] bits, and decimals of more than [`MAX_DECIMAL_DIGITS`] digits,
 //! with a [`PolyError`]. Nothing here panics on user data.
 //!
+//! The limits bound sizes, not time: bisection depth grows with the inverse of the root
+//! separation (tens of thousands of bits for adversarial degree-64 polynomials), and making a
+//! rational root exact costs about `log₂ L` bisections per root when the mod-p test cannot
+//! rule rational roots out. Callers with a time budget (the oracle) enforce it around a call.
+//!
 //! ```
 //! use num_rational::BigRational;
 //! use touchstone::poly::{real_roots, Poly};
