@@ -20,7 +20,8 @@
 //! ```
 //!
 //! Layers, bottom up: [`scalar`] (backends and the tolerance policy), [`geom`], [`predicates`],
-//! [`constructions`], [`contract`]. See `ARCHITECTURE.md`.
+//! [`constructions`], [`contract`]; [`poly`] (polynomials, real roots, algebraic numbers). See
+//! `ARCHITECTURE.md`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -32,6 +33,7 @@ pub mod constructions;
 pub mod contract;
 pub mod error;
 pub mod geom;
+pub mod poly;
 pub mod predicates;
 pub mod replay;
 pub mod scalar;

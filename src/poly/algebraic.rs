@@ -1,0 +1,269 @@
+//! Real algebraic numbers: a square-free polynomial and an isolating interval.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, ToPrimitive, Zero};
+
+use super::gcd::check_number;
+use super::intpoly::{primitive, sign_at};
+use super::isolate::{bisect, isolate, RootInterval};
+use super::{Poly, PolyError, MAX_DECIMAL_DIGITS};
+use crate::scalar::{decimal_of_rational, Sign};
+
+/// A real algebraic number: the one root of a square-free rational polynomial in an interval.
+///
+/// Invariant: the interval is either `Point(r)` (the number is the rational `r`, and the
+/// polynomial is `t - r`), or `Open { lo, hi }` containing exactly one root of the polynomial,
+/// which is then **irrational**. Every constructor establishes it (rational roots are found
+/// exactly, see [`crate::poly`]), so [`Algebraic::is_rational`] is free and two equal numbers
+/// compare [`Ordering::Equal`] whatever polynomials define them.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use std::cmp::Ordering;
+/// use touchstone::poly::{real_roots, Poly};
+/// use touchstone::scalar::ratio;
+/// let r = |n| ratio::<BigRational>(n, 1);
+/// // √2 as a root of t² - 2 and of (t² - 2)(t + 5): equal.
+/// let p = Poly::from_coeffs(vec![r(-2), r(0), r(1)]);
+/// let q = &p * &Poly::from_roots(&[r(-5)]);
+/// let a = real_roots(&p, &r(0), &r(2)).unwrap().remove(0);
+/// let b = real_roots(&q, &r(1), &r(10)).unwrap().remove(0);
+/// assert_eq!(a.cmp(&b), Ordering::Equal);
+/// assert_eq!(a.cmp_rational(&ratio(141, 100)), Ordering::Greater);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Algebraic {
+    poly: Poly<BigRational>,
+    /// The primitive integer form of `poly`, for fast exact sign evaluation.
+    int: Vec<BigInt>,
+    interval: RootInterval,
+}
+
+impl Algebraic {
+    /// The rational number `r`, exactly (polynomial `t - r`).
+    pub fn from_rational(r: BigRational) -> Self {
+        let poly = Poly::from_coeffs(vec![-r.clone(), BigRational::from_integer(1.into())]);
+        let int = primitive(&poly);
+        Algebraic { poly, int, interval: RootInterval::Point(r) }
+    }
+
+    /// The root of `p` in `interval`, validated: a `Point` must be a root of `p`; an `Open`
+    /// interval must contain exactly one root of `p` and none at its endpoints.
+    ///
+    /// Errors: [`PolyError::NotIsolating`] when it is not so, and the limits of
+    /// [`crate::poly::isolate_roots`]. A rational root comes back as a `Point`.
+    pub fn new(p: &Poly<BigRational>, interval: RootInterval) -> Result<Self, PolyError> {
+        let (lo, hi) = (interval.lo().clone(), interval.hi().clone());
+        let iso = isolate(p, &lo, &hi)?;
+        let mut roots = iso.roots;
+        let root = match (roots.pop(), roots.is_empty()) {
+            (Some(root), true) => root,
+            _ => return Err(PolyError::NotIsolating),
+        };
+        if matches!(interval, RootInterval::Open { .. }) && (root.contains(&lo) || root.contains(&hi)) {
+            return Err(PolyError::NotIsolating);
+        }
+        Ok(Self::from_isolation(&iso.square_free, &iso.integer, root))
+    }
+
+    /// An isolation result: `square_free` and its primitive form `int`, one root interval.
+    pub(crate) fn from_isolation(square_free: &Poly<BigRational>, int: &[BigInt], iv: RootInterval) -> Self {
+        match iv {
+            RootInterval::Point(r) => Self::from_rational(r),
+            open => Algebraic { poly: square_free.clone(), int: int.to_vec(), interval: open },
+        }
+    }
+
+    /// The defining square-free polynomial (monic; `t - r` for a rational `r`).
+    pub fn polynomial(&self) -> &Poly<BigRational> {
+        &self.poly
+    }
+
+    /// The current isolating interval (narrowed by [`Algebraic::refine`]).
+    pub fn interval(&self) -> &RootInterval {
+        &self.interval
+    }
+
+    /// Whether the number is rational (then the interval is a `Point`).
+    pub fn is_rational(&self) -> bool {
+        matches!(self.interval, RootInterval::Point(_))
+    }
+
+    /// The exact value if the number is rational.
+    pub fn to_rational(&self) -> Option<BigRational> {
+        match &self.interval {
+            RootInterval::Point(r) => Some(r.clone()),
+            RootInterval::Open { .. } => None,
+        }
+    }
+
+    /// Narrow the interval by bisection until `hi - lo <= width`.
+    ///
+    /// Errors: a non-positive `width`, or one longer than the size limit. Cost: one exact
+    /// evaluation per halving.
+    pub fn refine(&mut self, width: &BigRational) -> Result<(), PolyError> {
+        if !width.is_positive() {
+            return Err(PolyError::NonPositiveWidth);
+        }
+        check_number(width, "width")?;
+        self.refine_while(|lo, hi| &(hi - lo) > width);
+        Ok(())
+    }
+
+    /// Bisect while `keep_going(lo, hi)` holds and the interval is open.
+    fn refine_while(&mut self, mut keep_going: impl FnMut(&BigRational, &BigRational) -> bool) {
+        let RootInterval::Open { lo, hi } = &self.interval else { return };
+        let (mut lo, mut hi) = (lo.clone(), hi.clone());
+        let sign_lo = sign_at(&self.int, &lo);
+        while keep_going(&lo, &hi) {
+            // The root is irrational, so a midpoint is never it; handle it anyway.
+            if let Some(r) = bisect(&self.int, &mut lo, &mut hi, sign_lo) {
+                *self = Self::from_rational(r);
+                return;
+            }
+        }
+        self.interval = RootInterval::Open { lo, hi };
+    }
+
+    /// One bisection step.
+    fn halve(&mut self) {
+        let mut first = true;
+        self.refine_while(|_, _| std::mem::replace(&mut first, false));
+    }
+
+    /// The number to `digits` correct significant digits, truncated toward zero, with the
+    /// conventions of [`decimal_of_rational`] (`digits` 0 is read as 1).
+    ///
+    /// Provably right: the interval is refined until both of its endpoints truncate to the
+    /// same string; truncation is monotone and the root lies between them. Since an open
+    /// interval holds an irrational root, which is never a decimal, this terminates.
+    /// Errors: more than [`MAX_DECIMAL_DIGITS`].
+    pub fn to_decimal(&self, digits: u32) -> Result<String, PolyError> {
+        if digits > MAX_DECIMAL_DIGITS {
+            return Err(PolyError::TooManyDigits(digits));
+        }
+        let mut x = self.clone();
+        let mut answer = None;
+        x.refine_while(|lo, hi| {
+            // Zero prints as "0" and no other value does, so equal strings exclude an
+            // interval with zero inside or at an end: lo and hi have one sign.
+            let (dl, dh) = (decimal_of_rational(lo, digits), decimal_of_rational(hi, digits));
+            let done = dl == dh;
+            if done {
+                answer = Some(dl);
+            }
+            !done
+        });
+        Ok(match (answer, x.to_rational()) {
+            (Some(s), _) => s,
+            (None, Some(r)) => decimal_of_rational(&r, digits),
+            (None, None) => String::new(), // unreachable: the loop ends with an answer or a point
+        })
+    }
+
+    /// The nearest `f64` (correctly rounded; an infinity beyond the `f64` range).
+    ///
+    /// Refines until both endpoints round to the same double: rounding is monotone, and an
+    /// irrational root is never a tie.
+    pub fn to_f64(&self) -> f64 {
+        let mut x = self.clone();
+        x.refine_while(|lo, hi| lo.to_f64() != hi.to_f64());
+        x.interval.lo().to_f64().unwrap_or(f64::NAN)
+    }
+
+    /// Exact comparison with a rational: `self.cmp_rational(q)` is `self` compared to `q`.
+    pub fn cmp_rational(&self, q: &BigRational) -> Ordering {
+        match &self.interval {
+            RootInterval::Point(r) => r.cmp(q),
+            RootInterval::Open { lo, hi } => {
+                if q <= lo {
+                    Ordering::Greater
+                } else if q >= hi {
+                    Ordering::Less
+                } else {
+                    // lo < q < hi: the root is right of q exactly when q is on lo's side.
+                    match sign_at(&self.int, q) {
+                        Sign::Zero => Ordering::Equal,
+                        s if s == sign_at(&self.int, lo) => Ordering::Greater,
+                        _ => Ordering::Less,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Exact comparison of two open intervals' roots (see [`Ord`]).
+    fn cmp_open(&self, other: &Self) -> Ordering {
+        let (mut a, mut b) = (self.clone(), other.clone());
+        let mut equality_checked = false;
+        loop {
+            if let (Some(x), _) | (_, Some(x)) = (a.to_rational(), b.to_rational()) {
+                // Unreachable for irrational roots; kept so that the loop is total.
+                return if a.is_rational() { b.cmp_rational(&x).reverse() } else { a.cmp_rational(&x) };
+            }
+            let (alo, ahi, blo, bhi) = (a.interval.lo(), a.interval.hi(), b.interval.lo(), b.interval.hi());
+            if ahi <= blo {
+                return Ordering::Less;
+            }
+            if bhi <= alo {
+                return Ordering::Greater;
+            }
+            if !equality_checked {
+                equality_checked = true;
+                // Overlapping: the two are equal iff gcd(p, q) has a root in the overlap. A
+                // common root there must be both roots (each is alone in its interval); the
+                // gcd divides a square-free polynomial, so that root is simple (a sign change)
+                // and the overlap's ends, ends of the intervals, are not roots of the gcd.
+                let g = primitive(&a.poly.gcd(&b.poly));
+                let (lo, hi) = (alo.max(blo), ahi.min(bhi));
+                if g.len() > 1 && sign_at(&g, lo) != sign_at(&g, hi) {
+                    return Ordering::Equal;
+                }
+            }
+            // Different numbers: halve both intervals until they separate.
+            a.halve();
+            b.halve();
+        }
+    }
+}
+
+impl Ord for Algebraic {
+    /// Exact comparison; equal numbers compare `Equal` whatever polynomials define them.
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (&self.interval, &other.interval) {
+            (RootInterval::Point(r), _) => other.cmp_rational(r).reverse(),
+            (_, RootInterval::Point(r)) => self.cmp_rational(r),
+            _ => self.cmp_open(other),
+        }
+    }
+}
+
+impl PartialOrd for Algebraic {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Algebraic {
+    /// Equality of the real numbers (not of the representations).
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Algebraic {}
+
+impl fmt::Display for Algebraic {
+    /// The rational itself, or `root of <polynomial> in (lo, hi)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.interval {
+            RootInterval::Point(r) if r.is_zero() => write!(f, "0"),
+            RootInterval::Point(r) => write!(f, "{r}"),
+            RootInterval::Open { lo, hi } => write!(f, "root of {} in ({lo}, {hi})", self.poly),
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! Integer polynomials (`Vec<BigInt>`, low degree first): the fast inner representation of
+//! root isolation and algebraic numbers. Ring operations on big integers have no gcd per
+//! operation, unlike `BigRational`.
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+
+use super::Poly;
+use crate::scalar::Sign;
+
+/// The primitive integer polynomial with the same roots as `p` (a positive rational multiple
+/// of it, coefficients with gcd 1, positive leading coefficient). Empty for `p = 0`.
+pub(crate) fn primitive(p: &Poly<BigRational>) -> Vec<BigInt> {
+    let lcm = p.coeffs().iter().fold(BigInt::one(), |l, c| l.lcm(c.denom()));
+    let mut a: Vec<BigInt> = p.coeffs().iter().map(|c| c.numer() * (&lcm / c.denom())).collect();
+    make_primitive(&mut a);
+    a
+}
+
+/// Divide by the content and make the leading coefficient positive (roots are unchanged).
+pub(crate) fn make_primitive(a: &mut [BigInt]) {
+    let g = a.iter().fold(BigInt::zero(), |g, c| g.gcd(c));
+    let negative = a.last().is_some_and(Signed::is_negative);
+    if g.is_zero() {
+        return;
+    }
+    let g = if negative { -g } else { g };
+    if !g.is_one() {
+        for c in a.iter_mut() {
+            *c = &*c / &g;
+        }
+    }
+}
+
+fn sign_of(v: &BigInt) -> Sign {
+    if v.is_positive() {
+        Sign::Positive
+    } else if v.is_negative() {
+        Sign::Negative
+    } else {
+        Sign::Zero
+    }
+}
+
+/// The sign of `a(x)` at a rational `x = n/d`: the sign of `Σ aᵢ nⁱ d^(deg-i)`, all integer.
+pub(crate) fn sign_at(a: &[BigInt], x: &BigRational) -> Sign {
+    let (n, d) = (x.numer(), x.denom()); // d > 0: BigRational keeps its denominator positive
+    let mut acc = BigInt::zero();
+    let mut dpow = BigInt::one();
+    for (k, c) in a.iter().rev().enumerate() {
+        if k == 0 {
+            acc = c.clone();
+        } else {
+            dpow *= d;
+            acc = acc * n + c * &dpow;
+        }
+    }
+    sign_of(&acc)
+}
+
+/// `a(x) -> a(x + 1)` in place, by additions only.
+pub(crate) fn taylor_shift_1(a: &mut [BigInt]) {
+    let n = a.len();
+    for i in 0..n {
+        for j in (i..n.saturating_sub(1)).rev() {
+            let next = a[j + 1].clone();
+            a[j] += next;
+        }
+    }
+}
+
+/// The number of sign variations of the coefficients (zeros skipped), counted up to `cap`.
+fn variations(a: &[BigInt], cap: usize) -> usize {
+    let mut count = 0;
+    let mut last = Sign::Zero;
+    for s in a.iter().map(sign_of).filter(|s| !s.is_zero()) {
+        if !last.is_zero() && s != last {
+            count += 1;
+            if count >= cap {
+                return count;
+            }
+        }
+        last = s;
+    }
+    count
+}
+
+/// Descartes' bound on the number of roots of `a` in the open interval (0, 1), capped at 2:
+/// the sign variations of `(x + 1)ⁿ a(1 / (x + 1))`. 0 and 1 are exact counts.
+pub(crate) fn descartes_unit(a: &[BigInt]) -> usize {
+    if a.len() < 2 {
+        return 0;
+    }
+    let mut r: Vec<BigInt> = a.iter().rev().cloned().collect();
+    taylor_shift_1(&mut r);
+    variations(&r, 2)
+}
+
+/// `2ⁿ a(x / 2)`: the left half of (0, 1) mapped onto (0, 1).
+pub(crate) fn left_half(a: &[BigInt]) -> Vec<BigInt> {
+    let n = a.len().saturating_sub(1);
+    let mut out: Vec<BigInt> = a.iter().enumerate().map(|(i, c)| c << (n - i)).collect();
+    make_primitive(&mut out);
+    out
+}
+
+/// `a(x) / x` for `a(0) = 0`.
+pub(crate) fn div_x(a: &[BigInt]) -> Vec<BigInt> {
+    a.iter().skip(1).cloned().collect()
+}
+
+/// `a(x) / (x - 1)` for `a(1) = 0` (synthetic division; exact, the remainder is `a(1)`).
+pub(crate) fn div_x_minus_1(a: &[BigInt]) -> Vec<BigInt> {
+    let mut q = vec![BigInt::zero(); a.len().saturating_sub(1)];
+    let mut carry = BigInt::zero();
+    for i in (1..a.len()).rev() {
+        carry += &a[i];
+        q[i - 1] = carry.clone();
+    }
+    q
+}
+
+/// Whether `a` has a root modulo every small prime not dividing its leading coefficient.
+///
+/// `false` proves that `a` has no rational root: a root `n/d` in lowest terms has `d`
+/// dividing the leading coefficient, so for a prime `p` not dividing it, `n·d⁻¹` is a root
+/// modulo `p`. Most polynomials without rational roots have no root modulo some small prime.
+pub(crate) fn may_have_rational_root(a: &[BigInt]) -> bool {
+    const PRIMES: [u64; 25] =
+        [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97];
+    let Some(lead) = a.last() else { return true };
+    for p in PRIMES {
+        let big_p = BigInt::from(p);
+        if (lead % &big_p).is_zero() {
+            continue;
+        }
+        let residues: Vec<u64> = a.iter().map(|c| c.mod_floor(&big_p).to_u64().unwrap_or(0)).collect();
+        let has_root = (0..p).any(|x| residues.iter().rev().fold(0u64, |acc, &c| (acc * x + c) % p) == 0);
+        if !has_root {
+            return false;
+        }
+    }
+    true
+}

@@ -1,0 +1,258 @@
+//! Real root isolation in a closed interval: Descartes' rule of signs with bisection
+//! (Vincent–Collins–Akritas), on the primitive integer form of the square-free part.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use super::gcd::check_number;
+use super::intpoly::{
+    descartes_unit, div_x, div_x_minus_1, left_half, may_have_rational_root, primitive, sign_at, taylor_shift_1,
+};
+use super::{Algebraic, Poly, PolyError};
+use crate::scalar::Sign;
+
+/// Where one real root lies: exactly at a rational, or alone in an open interval.
+///
+/// An `Open` interval contains exactly one root of the square-free part, none at its
+/// endpoints, and (when produced by [`isolate_roots`]) that root is irrational: rational roots
+/// are always reported as `Point`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RootInterval {
+    /// The root is exactly this rational.
+    Point(BigRational),
+    /// The root lies strictly between `lo` and `hi` (`lo < hi`).
+    Open {
+        /// The lower endpoint (not a root).
+        lo: BigRational,
+        /// The upper endpoint (not a root).
+        hi: BigRational,
+    },
+}
+
+impl RootInterval {
+    /// The lower end (the point itself for `Point`).
+    pub fn lo(&self) -> &BigRational {
+        match self {
+            RootInterval::Point(r) => r,
+            RootInterval::Open { lo, .. } => lo,
+        }
+    }
+
+    /// The upper end (the point itself for `Point`).
+    pub fn hi(&self) -> &BigRational {
+        match self {
+            RootInterval::Point(r) => r,
+            RootInterval::Open { hi, .. } => hi,
+        }
+    }
+
+    /// `hi - lo` (zero for `Point`).
+    pub fn width(&self) -> BigRational {
+        self.hi() - self.lo()
+    }
+
+    /// Whether `x` may be the root: `x == r` for `Point(r)`, `lo < x < hi` for `Open`.
+    pub fn contains(&self, x: &BigRational) -> bool {
+        match self {
+            RootInterval::Point(r) => r == x,
+            RootInterval::Open { lo, hi } => lo < x && x < hi,
+        }
+    }
+}
+
+/// Isolate every real root of `p` in the closed interval `[lo, hi]`, in increasing order.
+///
+/// Each root is reported once whatever its multiplicity (a double root, a grazing contact, is
+/// one root), as an exact `Point` when it is rational (in particular a root at `lo` or `hi`)
+/// and as an `Open` interval isolating it from the other roots otherwise.
+///
+/// Errors: `p = 0` ([`PolyError::ZeroPolynomial`]), `lo > hi`, and the size limits of
+/// [`Poly::check_limits`] for `p`, `lo` and `hi`.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::poly::{isolate_roots, Poly, RootInterval};
+/// use touchstone::scalar::ratio;
+///
+/// // t² - 2 on [-2, 2]: two irrational roots, each in an open interval.
+/// let p = Poly::<BigRational>::from_coeffs(vec![ratio(-2, 1), ratio(0, 1), ratio(1, 1)]);
+/// let roots = isolate_roots(&p, &ratio(-2, 1), &ratio(2, 1)).unwrap();
+/// assert_eq!(roots.len(), 2);
+/// assert!(matches!(&roots[1], RootInterval::Open { lo, hi } if lo < &ratio(141, 100) && hi > &ratio(142, 100)));
+/// ```
+pub fn isolate_roots(
+    p: &Poly<BigRational>,
+    lo: &BigRational,
+    hi: &BigRational,
+) -> Result<Vec<RootInterval>, PolyError> {
+    Ok(isolate(p, lo, hi)?.roots)
+}
+
+/// The real roots of `p` in `[lo, hi]` as [`Algebraic`] numbers, in increasing order.
+///
+/// The same roots as [`isolate_roots`], each paired with the square-free part of `p`.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::poly::{real_roots, Poly};
+/// use touchstone::scalar::ratio;
+/// let p = Poly::<BigRational>::from_coeffs(vec![ratio(-2, 1), ratio(0, 1), ratio(1, 1)]);
+/// let roots = real_roots(&p, &ratio(0, 1), &ratio(2, 1)).unwrap();
+/// assert_eq!(roots[0].to_decimal(10).unwrap(), "1.414213562");
+/// ```
+pub fn real_roots(p: &Poly<BigRational>, lo: &BigRational, hi: &BigRational) -> Result<Vec<Algebraic>, PolyError> {
+    let Isolation { square_free, integer, roots } = isolate(p, lo, hi)?;
+    Ok(roots.into_iter().map(|iv| Algebraic::from_isolation(&square_free, &integer, iv)).collect())
+}
+
+/// The result of an isolation: the square-free part, its primitive integer form, the roots.
+pub(crate) struct Isolation {
+    pub(crate) square_free: Poly<BigRational>,
+    pub(crate) integer: Vec<BigInt>,
+    pub(crate) roots: Vec<RootInterval>,
+}
+
+/// A task of the bisection: an interval to examine, or a root found at a midpoint, kept in
+/// order on one stack so that roots come out sorted.
+enum Task {
+    /// `a` is the polynomial on (c/2ᵏ, (c+1)/2ᵏ) mapped to (0, 1), with the roots at the
+    /// ends divided out; `ends` says which ends are roots of `p` (found earlier).
+    Node { a: Vec<BigInt>, k: u64, c: BigInt, ends: (bool, bool) },
+    /// The unit-interval point c/2ᵏ is a root.
+    Root { k: u64, c: BigInt },
+}
+
+pub(crate) fn isolate(p: &Poly<BigRational>, lo: &BigRational, hi: &BigRational) -> Result<Isolation, PolyError> {
+    p.check_limits()?;
+    check_number(lo, "lo")?;
+    check_number(hi, "hi")?;
+    if p.is_zero() {
+        return Err(PolyError::ZeroPolynomial);
+    }
+    if lo > hi {
+        return Err(PolyError::EmptyInterval);
+    }
+    let square_free = p.square_free_part();
+    let integer = primitive(&square_free);
+    let mut roots = Vec::new();
+    if lo == hi {
+        if sign_at(&integer, lo).is_zero() {
+            roots.push(RootInterval::Point(lo.clone()));
+        }
+        return Ok(Isolation { square_free, integer, roots });
+    }
+    // Map [lo, hi] onto [0, 1]: a(x) ∝ q(lo + w·x).
+    let w = hi - lo;
+    let mut a = primitive(&square_free.shift(lo).scale_arg(&w));
+    let to_t = |k: u64, c: &BigInt| lo + &w * BigRational::new(c.clone(), BigInt::one() << k);
+
+    let root_at_lo = a.first().is_some_and(Zero::is_zero);
+    if root_at_lo {
+        roots.push(RootInterval::Point(lo.clone()));
+        a = div_x(&a);
+    }
+    let root_at_hi = a.len() > 1 && a.iter().sum::<BigInt>().is_zero();
+    if root_at_hi {
+        a = div_x_minus_1(&a);
+    }
+
+    let mut stack = vec![Task::Node { a, k: 0, c: BigInt::zero(), ends: (root_at_lo, root_at_hi) }];
+    while let Some(task) = stack.pop() {
+        let (a, k, c, ends) = match task {
+            Task::Root { k, c } => {
+                roots.push(RootInterval::Point(to_t(k, &c)));
+                continue;
+            }
+            Task::Node { a, k, c, ends } => (a, k, c, ends),
+        };
+        match descartes_unit(&a) {
+            0 => continue,
+            // One root, and no root of p at the ends: isolated. With a root at an end, bisect
+            // on: the inner root is some distance away, so a child will exclude that end.
+            1 if !ends.0 && !ends.1 => {
+                roots.push(RootInterval::Open { lo: to_t(k, &c), hi: to_t(k, &(&c + BigInt::one())) });
+                continue;
+            }
+            _ => {}
+        }
+        // Bisect: left child 2ⁿa(x/2), right child the left one shifted by 1.
+        let mut left = left_half(&a);
+        let mut right = left.clone();
+        taylor_shift_1(&mut right);
+        let (k1, c_left) = (k + 1, &c << 1usize);
+        let c_right = &c_left + BigInt::one();
+        let midpoint_root = right.first().is_some_and(Zero::is_zero);
+        if midpoint_root {
+            // Divide the midpoint root out of both halves so that no endpoint is a root.
+            right = div_x(&right);
+            left = div_x_minus_1(&left);
+        }
+        stack.push(Task::Node { a: right, k: k1, c: c_right.clone(), ends: (midpoint_root, ends.1) });
+        if midpoint_root {
+            stack.push(Task::Root { k: k1, c: c_right });
+        }
+        stack.push(Task::Node { a: left, k: k1, c: c_left, ends: (ends.0, midpoint_root) });
+    }
+    if root_at_hi {
+        roots.push(RootInterval::Point(hi.clone()));
+    }
+    exact_rational_roots(&integer, &mut roots);
+    Ok(Isolation { square_free, integer, roots })
+}
+
+/// Turn every `Open` interval whose root is rational into a `Point`.
+///
+/// A rational root `n/d` of the primitive `q` has `d | L` (the leading coefficient), so it is
+/// a multiple of `1/L`; once the interval is narrower than `1/L` it holds at most one such
+/// multiple, which is tested exactly.
+fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) {
+    if q.len() == 2 {
+        // Linear: the root is -q₀/q₁ (q₁ > 0 after `primitive`).
+        let r = BigRational::new(-q[0].clone(), q[1].clone());
+        roots.iter_mut().for_each(|iv| *iv = RootInterval::Point(r.clone()));
+        return;
+    }
+    if !may_have_rational_root(q) {
+        return;
+    }
+    let Some(lead) = q.last() else { return };
+    let step = BigRational::new(BigInt::one(), lead.clone());
+    for iv in roots.iter_mut() {
+        let RootInterval::Open { lo, hi } = iv else { continue };
+        let (mut lo, mut hi) = (lo.clone(), hi.clone());
+        let sign_lo = sign_at(q, &lo);
+        let mut exact = None;
+        while exact.is_none() && &hi - &lo >= step {
+            exact = bisect(q, &mut lo, &mut hi, sign_lo);
+        }
+        if exact.is_none() {
+            let m = (&lo * lead).floor() + BigRational::one();
+            let candidate = m / lead;
+            if candidate < hi && sign_at(q, &candidate).is_zero() {
+                exact = Some(candidate);
+            }
+        }
+        *iv = match exact {
+            Some(r) => RootInterval::Point(r),
+            None => RootInterval::Open { lo, hi },
+        };
+    }
+}
+
+/// One bisection step of an open interval isolating a simple root of `q`, where `sign_lo` is
+/// the (nonzero) sign of `q` at `lo`. Returns the midpoint if it is the root.
+pub(crate) fn bisect(q: &[BigInt], lo: &mut BigRational, hi: &mut BigRational, sign_lo: Sign) -> Option<BigRational> {
+    let mid = (&*lo + &*hi) / BigRational::from_integer(BigInt::from(2));
+    match sign_at(q, &mid) {
+        Sign::Zero => Some(mid),
+        s if s == sign_lo => {
+            *lo = mid;
+            None
+        }
+        _ => {
+            *hi = mid;
+            None
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Unit tests of the inner helpers; the public behaviour is tested in `tests/poly.rs`.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+
+use super::intpoly::{
+    descartes_unit, div_x_minus_1, left_half, may_have_rational_root, primitive, sign_at, taylor_shift_1,
+};
+use super::isolate::{bisect, isolate};
+use super::*;
+use crate::scalar::{ratio, Sign};
+
+fn ints(v: &[i64]) -> Vec<BigInt> {
+    v.iter().map(|&c| BigInt::from(c)).collect()
+}
+
+fn r(n: i64, d: i64) -> BigRational {
+    ratio(n, d)
+}
+
+#[test]
+fn integer_helpers_by_hand() {
+    // (x + 1)³ = x³ + 3x² + 3x + 1: the Taylor shift of x³.
+    let mut a = ints(&[0, 0, 0, 1]);
+    taylor_shift_1(&mut a);
+    assert_eq!(a, ints(&[1, 3, 3, 1]));
+    // x² + x - 2 = (x - 1)(x + 2).
+    assert_eq!(div_x_minus_1(&ints(&[-2, 1, 1])), ints(&[2, 1]));
+    // 2²·(x/2)² - 2·2·(x/2)... : 4x² - 4x + 1 -> x² - 2x + 1 (content removed).
+    assert_eq!(left_half(&ints(&[1, -4, 4])), ints(&[1, -2, 1]));
+    // (t/2 - 1/3) -> 3t - 2, leading coefficient made positive.
+    assert_eq!(primitive(&Poly::from_coeffs(vec![r(1, 3), r(-1, 2)])), ints(&[-2, 3]));
+    // Sign of 3t - 2 at 2/3, 1/2, 1.
+    let p = ints(&[-2, 3]);
+    assert_eq!([r(2, 3), r(1, 2), r(1, 1)].map(|x| sign_at(&p, &x)), [Sign::Zero, Sign::Negative, Sign::Positive]);
+}
+
+#[test]
+fn descartes_counts_on_the_unit_interval() {
+    // (x - 1/3)(x - 2/3) -> 9x² - 9x + 2: two roots in (0, 1), count capped at 2.
+    assert_eq!(descartes_unit(&ints(&[2, -9, 9])), 2);
+    // 3x - 1: one root; x + 1: none; (x - 2)(x - 3): none; constant: none.
+    assert_eq!(descartes_unit(&ints(&[-1, 3])), 1);
+    assert_eq!(descartes_unit(&ints(&[1, 1])), 0);
+    assert_eq!(descartes_unit(&ints(&[6, -5, 1])), 0);
+    assert_eq!(descartes_unit(&ints(&[4])), 0);
+}
+
+#[test]
+fn rational_root_filter_is_sound() {
+    // t² - 2 has no root modulo 3: no rational root. (2t - 1)(t² - 2) has 1/2.
+    assert!(!may_have_rational_root(&ints(&[-2, 0, 1])));
+    assert!(may_have_rational_root(&ints(&[2, -1, -4, 2])));
+    // t² - 1/4... as 4t² - 1: roots ±1/2, with 2 dividing the leading coefficient.
+    assert!(may_have_rational_root(&ints(&[-1, 0, 4])));
+}
+
+#[test]
+fn bisection_keeps_the_root_inside() {
+    let q = ints(&[-2, 0, 1]);
+    let (mut lo, mut hi) = (r(1, 1), r(2, 1));
+    for _ in 0..20 {
+        assert_eq!(bisect(&q, &mut lo, &mut hi, Sign::Negative), None);
+    }
+    assert!(&lo * &lo < r(2, 1) && &hi * &hi > r(2, 1) && &hi - &lo == r(1, 1 << 20));
+    // A midpoint that is the root is returned.
+    let (mut lo, mut hi) = (r(0, 1), r(1, 1));
+    assert_eq!(bisect(&ints(&[-1, 2]), &mut lo, &mut hi, Sign::Negative), Some(r(1, 2)));
+}
+
+#[test]
+fn open_intervals_next_to_midpoint_roots_exclude_them() {
+    // Regression: 3/2 is a bisection midpoint of [-6, 2] and a root; √3 is just right of it.
+    // The interval of √3 must not have 3/2 as an end.
+    let p = &Poly::from_roots(&[r(-1, 2), r(3, 2)]) * &Poly::from_coeffs(vec![r(-3, 1), r(0, 1), r(1, 1)]);
+    let iso = isolate(&p, &r(-6, 1), &r(2, 1)).unwrap();
+    assert_eq!(iso.roots.len(), 4);
+    assert_eq!(iso.roots[1], RootInterval::Point(r(-1, 2)));
+    assert_eq!(iso.roots[2], RootInterval::Point(r(3, 2)));
+    for iv in [&iso.roots[0], &iso.roots[3]] {
+        let RootInterval::Open { lo, hi } = iv else { panic!("±√3 is irrational") };
+        assert!(!sign_at(&iso.integer, lo).is_zero() && !sign_at(&iso.integer, hi).is_zero());
+        assert_ne!(sign_at(&iso.integer, lo), sign_at(&iso.integer, hi));
+    }
+}
+
+#[test]
+fn float_finder_on_steep_and_flat_polynomials() {
+    // 10⁻⁸(t - 1)(t - 2): tiny coefficients, scale-free decisions.
+    let p = Poly::from_roots(&[1.0, 2.0]).scale(&1e-8);
+    // The coefficients are rounded, so the roots are only within a few ulps of 1 and 2.
+    let x = float_roots(&p, 0.0, 3.0).unwrap();
+    assert_eq!(x.len(), 2);
+    assert!((x[0] - 1.0).abs() <= 4.0 * f64::EPSILON && (x[1] - 2.0).abs() <= 8.0 * f64::EPSILON, "{x:?}");
+    // t³ - 2 on [0, 2]: a simple irrational root, to about an ulp.
+    let p = Poly::from_coeffs(vec![-2.0, 0.0, 0.0, 1.0]);
+    let x = float_roots(&p, 0.0, 2.0).unwrap();
+    assert_eq!(x.len(), 1);
+    assert!((x[0] - 2f64.cbrt()).abs() <= 4.0 * f64::EPSILON);
+    // A degenerate interval.
+    assert_eq!(float_roots(&p, 1.5, 1.5).unwrap(), Vec::<f64>::new());
+    assert_eq!(float_roots(&Poly::from_roots(&[1.5]), 1.5, 1.5).unwrap(), vec![1.5]);
+}
+
+#[test]
+fn display_of_polynomials_and_algebraic_numbers() {
+    let p = Poly::from_coeffs(vec![r(-13, 5), r(0, 1), r(1, 1)]);
+    assert_eq!(p.to_string(), "t^2 - 13/5");
+    let a = real_roots(&p, &r(0, 1), &r(2, 1)).unwrap().remove(0);
+    assert!(a.to_string().starts_with("root of t^2 - 13/5 in ("));
+    assert_eq!(Algebraic::from_rational(r(-3, 4)).to_string(), "-3/4");
+}
