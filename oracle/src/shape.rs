@@ -1,9 +1,11 @@
-//! Shapes of the format: parsed exactly, checked for what can be checked without a B-rep.
+//! Shapes of the format: parsed exactly, then built as solids on any backend.
 
 use num_rational::BigRational;
 use num_traits::Signed;
 use serde_json::Value;
+use touchstone::brep::{convex_hull, shapes, BrepError, HullError, Solid};
 use touchstone::geom::Point3;
+use touchstone::scalar::Scalar;
 
 use crate::error::{Kind, QueryError};
 use crate::input::{array, child, index, points, rationals, string, Fields};
@@ -20,10 +22,12 @@ pub enum ShapeSpec {
         /// Each face's vertex indices, counter-clockwise seen from outside.
         faces: Vec<Vec<usize>>,
     },
+    /// `{"convex_hull": [[x, y, z], ...]}`: the exact hull of the points.
+    ConvexHull(Vec<Point3<BigRational>>),
 }
 
 /// Shape kinds of the format that this version parses but cannot use yet.
-const LATER: [&str; 8] = ["convex_hull", "file", "ball", "capsule", "round", "torus", "implicit", "bezier"];
+const LATER: [&str; 7] = ["file", "ball", "capsule", "round", "torus", "implicit", "bezier"];
 
 /// Parse a shape at `path`.
 pub fn parse_shape(value: &Value, path: &str) -> Result<ShapeSpec, QueryError> {
@@ -67,6 +71,7 @@ pub fn parse_shape(value: &Value, path: &str) -> Result<ShapeSpec, QueryError> {
                 .collect::<Result<Vec<Vec<usize>>, _>>()?;
             Ok(ShapeSpec::Polyhedron { vertices, faces })
         }
+        "convex_hull" => Ok(ShapeSpec::ConvexHull(points(body, &at, None)?)),
         k if LATER.contains(&k) => {
             if k == "file" {
                 string(body, &at, "a file path")?;
@@ -80,7 +85,69 @@ pub fn parse_shape(value: &Value, path: &str) -> Result<ShapeSpec, QueryError> {
         k => Err(QueryError::new(
             Kind::Unknown,
             &at,
-            format!("unknown shape {k:?} (known: box, polyhedron, {})", LATER.join(", ")),
+            format!("unknown shape {k:?} (known: box, polyhedron, convex_hull, {})", LATER.join(", ")),
         )),
+    }
+}
+
+/// A shape built as a solid on backend `S`, with the format's id of each of its vertices.
+pub struct BuiltSolid<S: Scalar> {
+    /// The solid.
+    pub solid: Solid<S>,
+    /// `ids[v]` is solid vertex `v`'s id in the format (an input index).
+    pub ids: Vec<usize>,
+}
+
+fn brep_error(at: &str, kind_path: &str, e: BrepError) -> QueryError {
+    use BrepError as B;
+    let base = child(at, kind_path);
+    let place = match &e {
+        B::Uncertain(_) => return QueryError::new(Kind::Internal, at, e.to_string()),
+        B::NonFinite { vertex, .. } | B::UnusedVertex { vertex } | B::NonManifoldVertex { vertex, .. } => {
+            child(&child(&base, "vertices"), vertex)
+        }
+        B::DuplicateVertex { second, .. } => child(&child(&base, "vertices"), second),
+        B::FaceTooSmall { face, .. }
+        | B::VertexOutOfRange { face, .. }
+        | B::RepeatedVertex { face, .. }
+        | B::ZeroLengthEdge { face, .. }
+        | B::OpenBoundary { face, .. }
+        | B::ZeroAreaFace { face }
+        | B::NonPlanarFace { face, .. }
+        | B::FaceNotSimple { face, .. } => child(&child(&base, "faces"), face),
+        B::InconsistentOrientation { second, .. } => child(&child(&base, "faces"), second),
+        B::TooFewVertices { .. } => child(&base, "vertices"),
+        B::TooFewFaces { .. } | B::NonManifoldEdge { .. } => child(&base, "faces"),
+        B::InsideOut | B::ZeroVolume => base,
+    };
+    QueryError::new(Kind::Invalid, &place, e.to_string())
+}
+
+/// Build the solid of a shape on backend `S`; `at` is the shape's path in the query.
+pub fn build_solid<S: Scalar>(spec: &ShapeSpec, at: &str) -> Result<BuiltSolid<S>, QueryError> {
+    let c = |p: &Point3<BigRational>| p.map(|x| S::from_rational(&x));
+    match spec {
+        ShapeSpec::Box(h) => {
+            let [x, y, z] = h.each_ref().map(S::from_rational);
+            let solid = shapes::cuboid(x, y, z).map_err(|e| brep_error(at, "box", e))?;
+            Ok(BuiltSolid { solid, ids: (0..8).collect() })
+        }
+        ShapeSpec::Polyhedron { vertices, faces } => {
+            let solid = Solid::new(vertices.iter().map(c).collect(), faces.clone())
+                .map_err(|e| brep_error(at, "polyhedron", e))?;
+            Ok(BuiltSolid { ids: (0..solid.vertex_count()).collect(), solid })
+        }
+        ShapeSpec::ConvexHull(points) => {
+            let pts: Vec<Point3<S>> = points.iter().map(c).collect();
+            let hull_at = child(at, "convex_hull");
+            let hull = convex_hull(&pts).map_err(|e| match e {
+                HullError::NonFinite { point, .. } => {
+                    QueryError::new(Kind::Number, &child(&hull_at, point), e.to_string())
+                }
+                HullError::Uncertain(_) => QueryError::new(Kind::Internal, &hull_at, e.to_string()),
+                e => QueryError::new(Kind::Invalid, &hull_at, e.to_string()),
+            })?;
+            Ok(BuiltSolid { solid: hull.solid, ids: hull.input_index })
+        }
     }
 }

@@ -119,3 +119,43 @@ fn planned_ops_check_their_input_first() {
     assert_eq!(ok["error"]["kind"], "unsupported");
     assert_eq!(ok["error"]["at"], "/op");
 }
+
+#[test]
+fn validate_reports_counts_or_the_defect() {
+    let v = ask(json!({"op": "validate", "solid": {"box": [1, "1/2", 3]}}));
+    assert_eq!(
+        v,
+        json!({"id": null, "valid": true, "vertices": 8, "edges": 12, "faces": 6, "convex": true, "euler": 2})
+    );
+    // The hull of a 3 × 3 × 3 grid is the cube: 8 of the 27 points, 6 merged faces.
+    let grid: Vec<Value> = (0..27).map(|i| json!([i % 3, i / 3 % 3, i / 9])).collect();
+    let h = ask(json!({"op": "validate", "backend": "both", "solid": {"convex_hull": grid}}));
+    assert_eq!((h["vertices"].clone(), h["faces"].clone(), h["f64"]["faces"].clone()), (json!(8), json!(6), json!(6)));
+    assert_eq!(h["agreement"]["agree"], true, "{h}");
+    // A nonconvex L prism.
+    let l = ask(json!({"op": "validate", "solid": {"polyhedron": {
+        "vertices": [[0,0,0],[2,0,0],[2,1,0],[1,1,0],[1,2,0],[0,2,0],[0,0,1],[2,0,1],[2,1,1],[1,1,1],[1,2,1],[0,2,1]],
+        "faces": [[5,4,3,2,1,0],[6,7,8,9,10,11],[0,1,7,6],[1,2,8,7],[2,3,9,8],[3,4,10,9],[4,5,11,10],[5,0,6,11]]}}}));
+    assert_eq!((l["convex"].clone(), l["euler"].clone()), (json!(false), json!(2)));
+    let tetra = |faces: Value| {
+        ask(
+            json!({"op": "validate", "solid": {"polyhedron": {"vertices": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "faces": faces}}}),
+        )
+    };
+    let e = tetra(json!([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]));
+    assert_eq!(e["valid"], true);
+    let e = tetra(json!([[0, 1, 2], [0, 1, 3], [0, 3, 2], [1, 2, 3]]));
+    assert_eq!(
+        (e["error"]["kind"].clone(), e["error"]["at"].clone()),
+        (json!("invalid"), json!("/solid/polyhedron/faces/1"))
+    );
+    let e = tetra(json!([[1, 2, 0], [3, 1, 0], [2, 3, 0], [3, 2, 1]]));
+    assert_eq!(e["error"]["at"], "/solid/polyhedron", "{e}");
+    assert!(e["error"]["message"].as_str().unwrap().contains("inside out"));
+    let hull = ask(json!({"op": "validate", "solid": {"convex_hull": [[0,0,0],[1,0,0],[0,1,0],[3,4,0]]}}));
+    assert_eq!(
+        (hull["error"]["kind"].clone(), hull["error"]["at"].clone()),
+        (json!("invalid"), json!("/solid/convex_hull"))
+    );
+    assert!(hull["error"]["message"].as_str().unwrap().contains("coplanar"));
+}

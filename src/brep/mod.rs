@@ -10,5 +10,5 @@ mod validate;
 
 pub use error::BrepError;
 pub use hull::{convex_hull, ConvexHull, HullError};
-pub use solid::{Convexity, Feature, HalfEdge, Solid};
+pub use solid::{Convexity, Feature, HalfEdge, Solid, ValidationTests};
 pub use validate::{assert_well_formed, check_well_formed};

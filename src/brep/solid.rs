@@ -1,7 +1,7 @@
 //! The half-edge solid and its adjacency queries.
 
 use super::BrepError;
-use crate::geom::{Plane, Point3, Vector3};
+use crate::geom::{Plane, Point3, Scaled, Vector3};
 use crate::predicates::orient3d_scaled;
 use crate::scalar::{Decision, Scalar, Sign};
 
@@ -175,22 +175,46 @@ impl<S: Scalar> Solid<S> {
     /// sign of (n₁ × n₂)·(b − a) for the half-edge a→b of face 1, or equivalently of
     /// orient3d(a, b, c, d) with c a vertex of face 1 and d one of face 2 off the edge's line.
     pub fn edge_convexity(&self, e: usize) -> Decision<Convexity> {
+        Ok(match self.edge_convexity_scaled(e).sign()? {
+            Sign::Positive => Convexity::Convex,
+            Sign::Zero => Convexity::Flat,
+            Sign::Negative => Convexity::Reflex,
+        })
+    }
+
+    /// The value deciding [`Solid::edge_convexity`], (n₁ × n₂)·(b − a), with its magnitude.
+    pub fn edge_convexity_scaled(&self, e: usize) -> Scaled<S> {
         let h = &self.half_edges[self.edge_half[e]];
         let t = &self.half_edges[h.twin];
         let (a, b) = (&self.vertices[h.origin], &self.vertices[t.origin]);
         let (n1, n2) = (&self.planes[h.face].normal, &self.planes[t.face].normal);
         let dir: Vector3<S> = b - a;
-        let cross = n1.cross(n2);
-        let value = cross.dot(&dir);
-        let magnitude = || {
-            let m = |i: usize, j: usize| n1[i].abs() * n2[j].abs() + n1[j].abs() * n2[i].abs();
-            m(1, 2) * dir[0].abs() + m(2, 0) * dir[1].abs() + m(0, 1) * dir[2].abs()
-        };
-        Ok(match value.sign_scaled(magnitude)? {
-            Sign::Positive => Convexity::Convex,
-            Sign::Zero => Convexity::Flat,
-            Sign::Negative => Convexity::Reflex,
-        })
+        let m = |i: usize, j: usize| n1[i].abs() * n2[j].abs() + n1[j].abs() * n2[i].abs();
+        Scaled {
+            value: n1.cross(n2).dot(&dir),
+            magnitude: m(1, 2) * dir[0].abs() + m(2, 0) * dir[1].abs() + m(0, 1) * dir[2].abs(),
+        }
+    }
+
+    /// The sign tests that decided this solid's validity and convexity, for margins under the
+    /// agreement contract: per face, the planarity value of each vertex (all zero: planar) and
+    /// the three components of its Newell normal (not all zero: nonzero area); per edge, the
+    /// convexity value; the signed volume.
+    pub fn validation_tests(&self) -> ValidationTests<S> {
+        let planarity = (0..self.faces.len())
+            .map(|f| self.faces[f].iter().map(|&v| self.planes[f].eval_scaled(&self.vertices[v])).collect())
+            .collect();
+        let area = self
+            .faces
+            .iter()
+            .map(|face| {
+                let pts: Vec<&Point3<S>> = face.iter().map(|&v| &self.vertices[v]).collect();
+                let (n, m) = super::validate::newell(&pts);
+                [0, 1, 2].map(|i| Scaled { value: n[i].clone(), magnitude: m[i].clone() }).to_vec()
+            })
+            .collect();
+        let convexity = (0..self.edges.len()).map(|e| self.edge_convexity_scaled(e)).collect();
+        ValidationTests { planarity, area, convexity, volume: self.volume6() }
     }
 
     /// Whether the solid is convex: one connected shell whose edges are all convex or flat
@@ -231,7 +255,7 @@ impl<S: Scalar> Solid<S> {
     }
 
     /// Six times the signed volume, exactly (positive for a valid solid), with its magnitude.
-    pub fn volume6(&self) -> crate::geom::Scaled<S> {
+    pub fn volume6(&self) -> Scaled<S> {
         signed_volume6(&self.vertices, &self.faces)
     }
 
@@ -258,9 +282,22 @@ impl<S: Scalar> Solid<S> {
     }
 }
 
+/// The sign tests behind a solid's validity (see [`Solid::validation_tests`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValidationTests<S> {
+    /// Per face, each vertex's value on the face plane (zero: on it).
+    pub planarity: Vec<Vec<Scaled<S>>>,
+    /// Per face, the Newell normal's components (not all zero: nonzero area).
+    pub area: Vec<Vec<Scaled<S>>>,
+    /// Per edge, the convexity value (positive convex, zero flat, negative reflex).
+    pub convexity: Vec<Scaled<S>>,
+    /// Six times the signed volume (positive).
+    pub volume: Scaled<S>,
+}
+
 /// Six times the signed volume of a closed oriented mesh, by fans of tetrahedra from vertex 0
 /// (the divergence theorem), with the sum of the fans' permanents as magnitude.
-pub(crate) fn signed_volume6<S: Scalar>(vertices: &[Point3<S>], faces: &[Vec<usize>]) -> crate::geom::Scaled<S> {
+pub(crate) fn signed_volume6<S: Scalar>(vertices: &[Point3<S>], faces: &[Vec<usize>]) -> Scaled<S> {
     let r = &vertices[0];
     let (mut value, mut magnitude) = (S::zero(), S::zero());
     for f in faces {
@@ -271,5 +308,5 @@ pub(crate) fn signed_volume6<S: Scalar>(vertices: &[Point3<S>], faces: &[Vec<usi
             magnitude += s.magnitude;
         }
     }
-    crate::geom::Scaled { value, magnitude }
+    Scaled { value, magnitude }
 }

@@ -2,6 +2,7 @@
 
 mod geometry;
 mod planned;
+mod solids;
 
 use std::fmt::Debug;
 
@@ -233,7 +234,8 @@ fn parse_common(query: &Fields) -> Result<Common, QueryError> {
 }
 
 /// The ops this version answers (extensions of the format, see FORMAT.md).
-pub const ANSWERED: [&str; 5] = ["orient3d", "side_of_plane", "transform_points", "squared_distance", "segment_plane"];
+pub const ANSWERED: [&str; 6] =
+    ["orient3d", "side_of_plane", "transform_points", "squared_distance", "segment_plane", "validate"];
 
 /// Answer one parsed query (without its id).
 pub fn answer(query: &Value) -> Result<Map<String, Value>, QueryError> {
@@ -247,6 +249,7 @@ pub fn answer(query: &Value) -> Result<Map<String, Value>, QueryError> {
         "transform_points" => execute::<geometry::TransformPoints>(&fields, &common),
         "squared_distance" => execute::<geometry::SquaredDistance>(&fields, &common),
         "segment_plane" => execute::<geometry::SegmentPlaneOp>(&fields, &common),
+        "validate" => execute::<solids::Validate>(&fields, &common),
         other => planned::answer(other, &fields, &at),
     }
 }

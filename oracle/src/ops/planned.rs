@@ -11,8 +11,7 @@ use crate::shape::parse_shape;
 use super::COMMON_FIELDS;
 
 /// The ops of the format that later versions answer, with their fields.
-pub const PLANNED: [(&str, &[&str]); 10] = [
-    ("validate", &["solid"]),
+pub const PLANNED: [(&str, &[&str]); 9] = [
     ("index_stats", &["solid"]),
     ("classify_point", &["solid", "pose", "point"]),
     ("classify_segment", &["solid", "pose", "segment"]),
