@@ -128,3 +128,139 @@ impl PlaneAndPoint {
         }
     }
 }
+
+/// A point cloud for hulls: grid-biased coordinates (many coplanar and collinear ties), or a
+/// small grid rotated exactly by a rational quaternion and rounded to binary64.
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub enum PointCloud {
+    /// Points with grid-biased coordinates.
+    Free(Vec<[Coord; 3]>),
+    /// Integer points in [-2, 2]³, rotated exactly by q, then rounded.
+    Rotated {
+        /// The quaternion; zero is rejected.
+        q: [i8; 4],
+        /// The points (coordinates taken modulo 5, minus 2).
+        points: Vec<[u8; 3]>,
+    },
+}
+
+impl PointCloud {
+    /// The points (at most 40), or `None` for a rejected input.
+    pub fn points(&self) -> Option<Vec<[f64; 3]>> {
+        match self {
+            PointCloud::Free(p) => p.iter().take(40).map(coords).collect(),
+            PointCloud::Rotated { q, points } => {
+                let q = q.map(|x| BigRational::from_integer(x.into()));
+                let r = Affine::from_quaternion(&q, Vector3::zeros()).ok()?;
+                Some(
+                    points
+                        .iter()
+                        .take(40)
+                        .map(|c| {
+                            let p: Point3<BigRational> =
+                                r.apply_point(&point(c[0] as i64 % 5 - 2, c[1] as i64 % 5 - 2, c[2] as i64 % 5 - 2));
+                            [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()]
+                        })
+                        .collect(),
+                )
+            }
+        }
+    }
+
+    /// The oracle query that validates the hull of these points on both backends.
+    pub fn oracle_line(points: &[[f64; 3]]) -> String {
+        let list: Vec<String> = points.iter().map(crate::replay::json_point).collect();
+        format!(r#"{{"op": "validate", "backend": "both", "solid": {{"convex_hull": [{}]}}}}"#, list.join(", "))
+    }
+}
+
+/// One edit that (usually) breaks a valid mesh.
+#[derive(Arbitrary, Clone, Copy, Debug, PartialEq)]
+pub enum Edit {
+    /// Reverse face k.
+    FlipFace(u8),
+    /// Remove face k.
+    DropFace(u8),
+    /// Duplicate face k.
+    DuplicateFace(u8),
+    /// Move vertex k by a grid step along an axis.
+    MoveVertex(u8, u8, i8),
+    /// Put vertex k onto vertex l.
+    MergeVertices(u8, u8),
+    /// Rotate face k's vertex list (harmless).
+    RotateFace(u8),
+    /// Add an unused vertex.
+    AddVertex([i8; 3]),
+}
+
+/// Vertices (binary64) and faces (vertex ids).
+pub type Mesh64 = (Vec<[f64; 3]>, Vec<Vec<usize>>);
+
+/// A mesh to build a solid from: arbitrary, or a known solid with an edit.
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub enum MeshInput {
+    /// Arbitrary vertices and faces.
+    Raw {
+        /// Vertices.
+        vertices: Vec<[Coord; 3]>,
+        /// Faces as vertex ids (taken modulo 64).
+        faces: Vec<Vec<u8>>,
+    },
+    /// A builder's solid (0 cube, 1 tetrahedron, 2 octahedron, 3 L, 4 U, 5 torus 4×3, 6
+    /// sphere 4×3, 7 prism over an arbitrary polygon) with up to two edits.
+    Edited {
+        /// Which solid.
+        kind: u8,
+        /// Polygon for the prism.
+        polygon: Vec<(i8, i8)>,
+        /// The edits.
+        edits: Vec<Edit>,
+    },
+}
+
+impl MeshInput {
+    /// Vertices (binary64) and faces.
+    pub fn mesh(&self) -> Option<Mesh64> {
+        use crate::brep::shapes;
+        match self {
+            MeshInput::Raw { vertices, faces } => Some((
+                vertices.iter().take(64).map(coords).collect::<Option<_>>()?,
+                faces.iter().take(64).map(|f| f.iter().take(16).map(|&v| (v % 64) as usize).collect()).collect(),
+            )),
+            MeshInput::Edited { kind, polygon, edits } => {
+                let s = match kind % 8 {
+                    0 => shapes::cube::<f64>(),
+                    1 => shapes::tetrahedron(),
+                    2 => shapes::octahedron(),
+                    3 => shapes::l_shape(),
+                    4 => shapes::u_shape(),
+                    5 => shapes::torus(4, 3, 3.0, 1.0).ok()?,
+                    6 => shapes::uv_sphere(4, 3).ok()?,
+                    _ => {
+                        let poly: Vec<(f64, f64)> =
+                            polygon.iter().take(12).map(|&(x, y)| (x as f64, y as f64)).collect();
+                        shapes::extrusion(&poly, 0.0, 1.0).ok()?
+                    }
+                };
+                let mut v: Vec<[f64; 3]> = s.vertices().iter().map(|p| [p.x, p.y, p.z]).collect();
+                let mut f: Vec<Vec<usize>> = s.faces().to_vec();
+                for e in edits.iter().take(2) {
+                    let (nv, nf) = (v.len(), f.len().max(1));
+                    match *e {
+                        Edit::FlipFace(k) if !f.is_empty() => f[k as usize % nf].reverse(),
+                        Edit::DropFace(k) if !f.is_empty() => {
+                            f.remove(k as usize % nf);
+                        }
+                        Edit::DuplicateFace(k) if !f.is_empty() => f.push(f[k as usize % nf].clone()),
+                        Edit::MoveVertex(k, axis, d) => v[k as usize % nv][axis as usize % 3] += d as f64 / 4.0,
+                        Edit::MergeVertices(k, l) => v[k as usize % nv] = v[l as usize % nv],
+                        Edit::RotateFace(k) if !f.is_empty() => f[k as usize % nf].rotate_left(1),
+                        Edit::AddVertex(c) => v.push(c.map(f64::from)),
+                        _ => {}
+                    }
+                }
+                Some((v, f))
+            }
+        }
+    }
+}

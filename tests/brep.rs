@@ -316,3 +316,70 @@ fn hull_errors() {
     let nan = vec![Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, f64::INFINITY, 0.0)];
     assert_eq!(convex_hull(&nan).unwrap_err(), HullError::NonFinite { point: 1, coordinate: 1 });
 }
+
+mod hull_properties {
+    //! The f64 hull against the exact one under the contract, on point sets full of ties:
+    //! small integer grids (many coplanar and collinear points), dyadic grids, and exactly
+    //! rotated grids rounded to binary64 (nearly coplanar).
+    use super::*;
+    use proptest::prelude::*;
+    use touchstone::brep::check_hull_agreement;
+    use touchstone::replay::json_point;
+
+    fn grid_points() -> impl Strategy<Value = Vec<[f64; 3]>> {
+        proptest::collection::vec([-2i32..=2, -2i32..=2, -2i32..=2].prop_map(|c| c.map(f64::from)), 4..24)
+    }
+
+    fn dyadic_points() -> impl Strategy<Value = Vec<[f64; 3]>> {
+        proptest::collection::vec([-8i32..=8, -8i32..=8, -8i32..=8].prop_map(|c| c.map(|x| x as f64 / 4.0)), 4..24)
+    }
+
+    fn rotated_grid() -> impl Strategy<Value = Vec<[f64; 3]>> {
+        (grid_points(), [1i64..=4, -3i64..=3, -3i64..=3, -3i64..=3]).prop_map(|(pts, q)| {
+            let r = Affine::from_quaternion(&q.map(Q::from_i64), Vector3::zeros()).unwrap();
+            pts.iter()
+                .map(|p| {
+                    let e = r.apply_point(&Point3::from(p.map(|c| Q::from_f64(c).unwrap())));
+                    [e.x.to_f64(), e.y.to_f64(), e.z.to_f64()]
+                })
+                .collect()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+
+        #[test]
+        fn f64_hull_agrees_with_exact(pts in prop_oneof![grid_points(), dyadic_points(), rotated_grid()]) {
+            let p: Vec<Point3<f64>> = pts.iter().map(|c| Point3::from(*c)).collect();
+            if let Err(d) = check_hull_agreement(&p) {
+                let list: Vec<String> = pts.iter().map(json_point).collect();
+                panic!("{d}\nreplay: {{\"op\": \"validate\", \"backend\": \"both\", \"solid\": {{\"convex_hull\": [{}]}}}}", list.join(", "));
+            }
+        }
+
+        #[test]
+        fn exact_hull_is_valid_and_contains_every_point(pts in grid_points()) {
+            let p: Vec<Point3<Q>> = pts.iter().map(|c| Point3::from(c.map(|x| Q::from_f64(x).unwrap()))).collect();
+            if let Ok(h) = convex_hull(&p) {
+                assert_well_formed(&h.solid);
+                prop_assert_eq!(h.solid.is_convex(), Ok(true));
+                // Every input point is inside or on every face; every hull vertex is extreme
+                // (strictly above the plane of some face it is not on would be outside).
+                for f in 0..h.solid.face_count() {
+                    for q in &p {
+                        prop_assert_ne!(touchstone::predicates::side_of_plane(h.solid.plane(f), q), Ok(touchstone::predicates::Side::Above));
+                    }
+                }
+                // Extreme points: no hull vertex lies in the hull of the others.
+                for v in 0..h.solid.vertex_count() {
+                    let others: Vec<Point3<Q>> = (0..h.solid.vertex_count()).filter(|&w| w != v).map(|w| h.solid.vertex(w).clone()).collect();
+                    if let Ok(rest) = convex_hull(&others) {
+                        let outside = (0..rest.solid.face_count()).any(|f| touchstone::predicates::side_of_plane(rest.solid.plane(f), h.solid.vertex(v)) == Ok(touchstone::predicates::Side::Above));
+                        prop_assert!(outside, "hull vertex {} is not extreme", h.input_index[v]);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -322,8 +322,23 @@ fn merge_faces<S: Scalar>(points: &[Point3<S>], tris: &[Tri]) -> Result<ConvexHu
     for face in &mut loops {
         face.retain(|v| !straight[v]);
     }
-    let mut input_index: Vec<usize> = straight.iter().filter(|(_, &s)| !s).map(|(&v, _)| v).collect();
+    let merged = assemble(points, loops);
+    if S::EXACT || merged.is_ok() {
+        return merged;
+    }
+    // Within a tolerance, "coplanar" is not transitive: a chain of pairwise nearly coplanar
+    // triangles can bend beyond the tolerance once merged. The triangles themselves are planar,
+    // so an inexact backend falls back to them (the contract admits this only below its
+    // budget, where the exact hull has nearly coplanar faces).
+    let triangles = alive.iter().map(|&t| tris[t].v.to_vec()).collect();
+    assemble(points, triangles)
+}
+
+/// The solid of face loops over input ids, renumbered in input order.
+fn assemble<S: Scalar>(points: &[Point3<S>], loops: Vec<Vec<usize>>) -> Result<ConvexHull<S>, HullError> {
+    let mut input_index: Vec<usize> = loops.iter().flatten().copied().collect();
     input_index.sort_unstable();
+    input_index.dedup();
     let compact: HashMap<usize, usize> = input_index.iter().enumerate().map(|(i, &v)| (v, i)).collect();
     let vertices = input_index.iter().map(|&v| points[v].clone()).collect();
     let faces = loops.into_iter().map(|f| f.into_iter().map(|v| compact[&v]).collect()).collect();

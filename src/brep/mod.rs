@@ -4,11 +4,13 @@
 
 mod error;
 mod hull;
+mod hull_contract;
 pub mod shapes;
 mod solid;
 mod validate;
 
 pub use error::BrepError;
 pub use hull::{convex_hull, ConvexHull, HullError};
+pub use hull_contract::{check_hull_agreement, HullAnswer};
 pub use solid::{Convexity, Feature, HalfEdge, Solid, ValidationTests};
 pub use validate::{assert_well_formed, check_well_formed};

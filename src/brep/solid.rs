@@ -202,7 +202,16 @@ impl<S: Scalar> Solid<S> {
     /// convexity value; the signed volume.
     pub fn validation_tests(&self) -> ValidationTests<S> {
         let planarity = (0..self.faces.len())
-            .map(|f| self.faces[f].iter().map(|&v| self.planes[f].eval_scaled(&self.vertices[v])).collect())
+            .map(|f| {
+                let pts: Vec<&Point3<S>> = self.faces[f].iter().map(|&v| &self.vertices[v]).collect();
+                let (_, m) = super::validate::newell(&pts);
+                pts.iter()
+                    .map(|p| Scaled {
+                        value: self.planes[f].eval(p),
+                        magnitude: super::validate::planarity_magnitude(&m, pts[0], p),
+                    })
+                    .collect()
+            })
             .collect();
         let area = self
             .faces

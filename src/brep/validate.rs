@@ -188,11 +188,18 @@ fn face_plane<S: Scalar>(vertices: &[Point3<S>], face: &[usize], f: usize) -> Re
     let offset = -normal.dot(&pts[0].coords);
     let plane = Plane { normal, offset };
     for (k, p) in pts.iter().enumerate().skip(1) {
-        if plane.eval(p).sign_scaled(|| plane.eval_magnitude(p))? != Sign::Zero {
+        if plane.eval(p).sign_scaled(|| planarity_magnitude(&magnitude, pts[0], p))? != Sign::Zero {
             return Err(BrepError::NonPlanarFace { face: f, vertex: face[k] });
         }
     }
     Ok(plane)
+}
+
+/// The magnitude of n·p − n·p₀ for a computed Newell normal n: its terms are bounded by the
+/// Newell magnitudes m (not by |n|, which for a sliver face is much smaller than the rounding
+/// error of n), so Σ mᵢ (|pᵢ| + |p₀ᵢ|).
+pub(crate) fn planarity_magnitude<S: Scalar>(m: &Vector3<S>, p0: &Point3<S>, p: &Point3<S>) -> S {
+    (0..3).fold(S::zero(), |acc, i| acc + m[i].clone() * (p[i].abs() + p0[i].abs()))
 }
 
 fn on_segment<S: Scalar>(a: &Point2<S>, b: &Point2<S>, p: &Point2<S>) -> crate::scalar::Decision<bool> {
@@ -307,9 +314,12 @@ pub fn check_well_formed<S: Scalar>(s: &Solid<S>) -> Result<(), String> {
         if &loop_ != face {
             return Err(format!("face {f}: half-edge loop {loop_:?} differs from {face:?}"));
         }
+        let pts: Vec<&Point3<S>> = face.iter().map(|&v| &s.vertices[v]).collect();
+        let (_, m) = newell(&pts);
         for &v in face {
             let p = &s.vertices[v];
-            if s.planes[f].eval(p).sign_scaled(|| s.planes[f].eval_magnitude(p)) != Ok(Sign::Zero) {
+            let magnitude = || planarity_magnitude(&m, pts[0], p);
+            if s.planes[f].eval(p).sign_scaled(magnitude) != Ok(Sign::Zero) {
                 return Err(format!("face {f}: vertex {v} off the plane"));
             }
         }

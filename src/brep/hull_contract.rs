@@ -1,0 +1,102 @@
+//! The agreement contract for convex hulls: `f64` against exact on the same binary64 points.
+//!
+//! The discrete answer is the set of faces, each as its input ids in boundary order from the
+//! smallest id. The margin is the smallest relative |orient3d| of an input point against a face
+//! of the exact hull (0 when a non-vertex input point lies on a face, as on grids). Above the
+//! budget the two face sets must be equal. At or below it, the `f64` hull must be *valid
+//! within tolerance*: no input point farther outside any of its faces than the budget, every
+//! face planar within the budget, and every exact hull vertex that it drops lying within the
+//! budget of one of its faces.
+
+use num_rational::BigRational;
+
+use super::{convex_hull, ConvexHull, HullError};
+use crate::contract::{budget, check, Agreement, Disagreement, Margin};
+use crate::geom::{Point3, Scaled};
+use crate::predicates::orient3d_scaled;
+use crate::scalar::Scalar;
+
+/// A hull as a canonical face set (ids rotated to start at the smallest, faces sorted), or
+/// the kind of error.
+pub type HullAnswer = Result<Vec<Vec<usize>>, String>;
+
+fn canonical<S: Scalar>(h: &Result<ConvexHull<S>, HullError>) -> HullAnswer {
+    match h {
+        Err(e) => Err(format!("{e:?}").split(['(', ' ', '{']).next().unwrap_or_default().to_string()),
+        Ok(h) => {
+            let mut faces: Vec<Vec<usize>> = h
+                .solid
+                .faces()
+                .iter()
+                .map(|f| {
+                    let ids: Vec<usize> = f.iter().map(|&v| h.input_index[v]).collect();
+                    let k = (0..ids.len()).min_by_key(|&i| ids[i]).unwrap_or(0);
+                    ids[k..].iter().chain(&ids[..k]).copied().collect()
+                })
+                .collect();
+            faces.sort();
+            Ok(faces)
+        }
+    }
+}
+
+fn relative(s: &Scaled<BigRational>) -> Margin {
+    Margin::of(s)
+}
+
+/// The face planes of a hull, each by its first three vertices (consecutive corners of a face
+/// whose straight-angle points were removed, so not collinear).
+fn planes(faces: &[Vec<usize>]) -> Vec<[usize; 3]> {
+    faces.iter().map(|f| [f[0], f[1], f[2]]).collect()
+}
+
+fn orient(points: &[Point3<BigRational>], t: &[usize; 3], q: usize) -> Scaled<BigRational> {
+    orient3d_scaled(&points[t[0]], &points[t[1]], &points[t[2]], &points[q])
+}
+
+/// Check the `f64` hull of `points` against the exact hull of the same numbers.
+pub fn check_hull_agreement(points: &[Point3<f64>]) -> Result<Agreement, Disagreement> {
+    let exact_points: Vec<Point3<BigRational>> =
+        points.iter().map(|p| p.map(|c| BigRational::from_float(c).unwrap_or_default())).collect();
+    let exact = canonical(&convex_hull(&exact_points));
+    let fast = canonical(&convex_hull(points));
+    let margin = match &exact {
+        Err(_) => Margin::Finite(BigRational::default()),
+        Ok(faces) => {
+            let mut m = Margin::Unbounded;
+            for t in planes(faces) {
+                for q in 0..exact_points.len() {
+                    if !t.contains(&q) {
+                        m = m.min(relative(&orient(&exact_points, &t, q)));
+                    }
+                }
+            }
+            m
+        }
+    };
+    let b = budget::<f64>();
+    let within = |m: Margin| !m.exceeds(b);
+    let valid = |exact: &HullAnswer, fast: &HullAnswer| match (exact, fast) {
+        (_, Err(_)) => exact.is_err() || fast == &Err("Coplanar".into()) || fast == &Err("Collinear".into()),
+        (Err(_), Ok(_)) => false,
+        (Ok(exact_faces), Ok(fast_faces)) => {
+            let ts = planes(fast_faces);
+            let outside_ok = ts.iter().all(|t| {
+                (0..exact_points.len()).all(|q| {
+                    let s = orient(&exact_points, t, q);
+                    s.value <= BigRational::default() || within(relative(&s))
+                })
+            });
+            let planar = fast_faces
+                .iter()
+                .zip(&ts)
+                .all(|(f, t)| f.iter().all(|&q| within(relative(&orient(&exact_points, t, q)))));
+            let fast_vertices: Vec<usize> = fast_faces.iter().flatten().copied().collect();
+            let dropped_ok = exact_faces.iter().flatten().all(|v| {
+                fast_vertices.contains(v) || ts.iter().any(|t| within(relative(&orient(&exact_points, t, *v))))
+            });
+            outside_ok && planar && dropped_ok
+        }
+    };
+    check(&exact, &fast, &margin, b, valid, &[])
+}
