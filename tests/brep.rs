@@ -71,7 +71,19 @@ fn rotated_builders_stay_valid<S: Scalar>() {
     for q in [[1, 2, 3, 4], [3, -1, 4, 1], [1, 1, 0, 0]] {
         let r = Affine::from_quaternion(&q.map(S::from_i64), Vector3::new(ratio(1, 3), S::from_i64(-2), ratio(5, 7)))
             .unwrap();
-        for s in [cube::<S>(), dodecahedron(), u_shape(), torus(6, 5, S::from_i64(2), S::one()).unwrap()] {
+        let solids = [
+            cube::<S>(),
+            tetrahedron(),
+            octahedron(),
+            icosahedron(),
+            dodecahedron(),
+            l_shape(),
+            u_shape(),
+            comb(2).unwrap(),
+            uv_sphere(5, 4).unwrap(),
+            torus(6, 5, S::from_i64(2), S::one()).unwrap(),
+        ];
+        for s in solids {
             let moved = s.transformed(&r).unwrap();
             assert_well_formed(&moved);
             assert_eq!(moved.is_convex(), s.is_convex());
