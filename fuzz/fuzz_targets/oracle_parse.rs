@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 use touchstone_oracle::{run, Options};
 
 fuzz_target!(|data: &[u8]| {
-    let opts = Options { max_line_bytes: 4096 };
+    let opts = Options { max_line_bytes: 4096, ..Options::default() };
     let mut out = Vec::new();
     let summary = run(data, &mut out, &opts, |_| {}).expect("writing to memory cannot fail");
     let expected = data.split(|&b| b == b'\n').count() - usize::from(data.is_empty() || data.ends_with(b"\n"));

@@ -36,11 +36,13 @@ pub const FORMAT_VERSION: u32 = 1;
 pub struct Options {
     /// The longest line answered (bytes); a longer one gives a `limit` error line.
     pub max_line_bytes: usize,
+    /// The folder `file` shapes are relative to (the query file's folder).
+    pub base_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_line_bytes: 16 << 20 }
+        Options { max_line_bytes: 16 << 20, base_dir: None }
     }
 }
 
@@ -67,7 +69,8 @@ pub fn answer_line(line: &str, opts: &Options) -> Value {
         return error_line(Value::Null, &QueryError::new(Kind::Json, "", "a query must be a JSON object"));
     }
     let id = query.get("id").cloned().unwrap_or(Value::Null);
-    match catch_unwind(AssertUnwindSafe(|| ops::answer(&query))) {
+    let ctx = ops::Context { base_dir: opts.base_dir.clone() };
+    match catch_unwind(AssertUnwindSafe(|| ops::answer(&query, &ctx))) {
         Ok(Ok(fields)) => {
             let mut out = Map::new();
             out.insert("id".into(), id);

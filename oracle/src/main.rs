@@ -55,7 +55,9 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let opts = Options { max_line_bytes: cli.max_line_bytes };
+    // `file` shapes are relative to the query file's folder.
+    let base_dir = cli.file.as_ref().filter(|p| p.as_os_str() != "-").and_then(|p| p.parent().map(|d| d.to_path_buf()));
+    let opts = Options { max_line_bytes: cli.max_line_bytes, base_dir };
     let input: Box<dyn io::BufRead> = match &cli.file {
         None => Box::new(io::stdin().lock()),
         Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),

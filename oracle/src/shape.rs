@@ -9,6 +9,7 @@ use touchstone::scalar::Scalar;
 
 use crate::error::{Kind, QueryError};
 use crate::input::{array, child, index, points, rationals, string, Fields};
+use crate::ops::Context;
 
 /// A shape as given in a query.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,7 +31,8 @@ pub enum ShapeSpec {
 const LATER: [&str; 7] = ["file", "ball", "capsule", "round", "torus", "implicit", "bezier"];
 
 /// Parse a shape at `path`.
-pub fn parse_shape(value: &Value, path: &str) -> Result<ShapeSpec, QueryError> {
+pub fn parse_shape(value: &Value, path: &str, ctx: &Context) -> Result<ShapeSpec, QueryError> {
+    let _ = ctx;
     let fields = Fields::of(value, path, "a shape")?;
     let (kind, body, at) = fields.single_key("a shape")?;
     match kind {

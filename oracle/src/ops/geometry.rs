@@ -11,7 +11,7 @@ use touchstone::geom::{dot_magnitude, permanent3, Plane, Point3, Scaled};
 use touchstone::predicates::{orient3d_scaled, Orientation, Side};
 use touchstone::scalar::{Decision, Scalar, Sign};
 
-use super::{num, point_json, sqrt_json, Common, Decisive, Op, Outcome};
+use super::{num, point_json, sqrt_json, Common, Context, Decisive, Op, Outcome};
 use crate::error::{Kind, QueryError};
 use crate::input::{child, point, points, rationals, to_backend, Fields};
 use crate::pose::{parse_pose, PoseSpec};
@@ -51,7 +51,7 @@ impl Op for Orient3d {
     type Discrete = Orientation;
     const FIELDS: &'static [&'static str] = &["points"];
 
-    fn parse(f: &Fields) -> Result<Self::Input, QueryError> {
+    fn parse(f: &Fields, _: &Context) -> Result<Self::Input, QueryError> {
         let (v, at) = f.required("points")?;
         points(v, &at, Some(4))
     }
@@ -168,7 +168,7 @@ impl Op for SideOfPlane {
     type Discrete = Side;
     const FIELDS: &'static [&'static str] = &["plane", "point"];
 
-    fn parse(f: &Fields) -> Result<Self::Input, QueryError> {
+    fn parse(f: &Fields, _: &Context) -> Result<Self::Input, QueryError> {
         let plane = parse_plane(f)?;
         let (v, at) = f.required("point")?;
         Ok((plane, point(v, &at)?))
@@ -197,7 +197,7 @@ impl Op for TransformPoints {
     type Discrete = ();
     const FIELDS: &'static [&'static str] = &["pose", "points", "inverse"];
 
-    fn parse(f: &Fields) -> Result<Self::Input, QueryError> {
+    fn parse(f: &Fields, _: &Context) -> Result<Self::Input, QueryError> {
         let pose = parse_pose(f.optional("pose"))?;
         let (v, at) = f.required("points")?;
         let pts = points(v, &at, None)?;
@@ -278,7 +278,7 @@ impl Op for SquaredDistance {
     type Discrete = Closest;
     const FIELDS: &'static [&'static str] = &["point", "to_point", "to_segment", "to_plane"];
 
-    fn parse(f: &Fields) -> Result<Self::Input, QueryError> {
+    fn parse(f: &Fields, _: &Context) -> Result<Self::Input, QueryError> {
         let (v, at) = f.required("point")?;
         let p = point(v, &at)?;
         let given: Vec<&str> =
@@ -383,7 +383,7 @@ impl Op for SegmentPlaneOp {
     type Discrete = (Side, Side);
     const FIELDS: &'static [&'static str] = &["segment", "plane"];
 
-    fn parse(f: &Fields) -> Result<Self::Input, QueryError> {
+    fn parse(f: &Fields, _: &Context) -> Result<Self::Input, QueryError> {
         let (v, at) = f.required("segment")?;
         let s = points(v, &at, Some(2))?;
         Ok((s[0].clone(), s[1].clone(), parse_plane(f)?))

@@ -34,6 +34,14 @@ pub enum Backend {
     Both,
 }
 
+/// What a query is answered in: settings of the run, not of the query.
+#[derive(Clone, Debug, Default)]
+pub struct Context {
+    /// The folder `file` shapes are relative to (the query file's folder; `None`: the current
+    /// directory).
+    pub base_dir: Option<std::path::PathBuf>,
+}
+
 /// Settings of one query.
 #[derive(Clone, Copy, Debug)]
 pub struct Common {
@@ -74,7 +82,7 @@ pub trait Op {
     /// The op's own field names.
     const FIELDS: &'static [&'static str];
     /// Parse the op's fields.
-    fn parse(fields: &Fields) -> Result<Self::Input, QueryError>;
+    fn parse(fields: &Fields, ctx: &Context) -> Result<Self::Input, QueryError>;
     /// Answer on backend `S`.
     fn run<S: Scalar>(input: &Self::Input, common: &Common) -> Result<Outcome<S, Self::Discrete>, QueryError>;
     /// Whether `fast` is admissible when the input is within the fast budget of a change.
@@ -177,10 +185,10 @@ fn run_both<O: Op>(input: &O::Input, common: &Common) -> Result<Map<String, Valu
     Ok(fields)
 }
 
-fn execute<O: Op>(query: &Fields, common: &Common) -> Result<Map<String, Value>, QueryError> {
+fn execute<O: Op>(query: &Fields, common: &Common, ctx: &Context) -> Result<Map<String, Value>, QueryError> {
     let allowed: Vec<&str> = COMMON_FIELDS.iter().chain(O::FIELDS).copied().collect();
     query.only(&allowed)?;
-    let input = O::parse(query)?;
+    let input = O::parse(query, ctx)?;
     match common.backend {
         Backend::Exact | Backend::ExactUnfiltered => O::run::<BigRational>(&input, common).map(|o| o.fields),
         Backend::F64 => O::run::<f64>(&input, common).map(|o| o.fields),
@@ -238,18 +246,18 @@ pub const ANSWERED: [&str; 6] =
     ["orient3d", "side_of_plane", "transform_points", "squared_distance", "segment_plane", "validate"];
 
 /// Answer one parsed query (without its id).
-pub fn answer(query: &Value) -> Result<Map<String, Value>, QueryError> {
+pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryError> {
     let fields = Fields::of(query, "", "a query")?;
     let (op, at) = fields.required("op")?;
     let op = string(op, &at, "op")?;
     let common = parse_common(&fields)?;
     match op {
-        "orient3d" => execute::<geometry::Orient3d>(&fields, &common),
-        "side_of_plane" => execute::<geometry::SideOfPlane>(&fields, &common),
-        "transform_points" => execute::<geometry::TransformPoints>(&fields, &common),
-        "squared_distance" => execute::<geometry::SquaredDistance>(&fields, &common),
-        "segment_plane" => execute::<geometry::SegmentPlaneOp>(&fields, &common),
-        "validate" => execute::<solids::Validate>(&fields, &common),
-        other => planned::answer(other, &fields, &at),
+        "orient3d" => execute::<geometry::Orient3d>(&fields, &common, ctx),
+        "side_of_plane" => execute::<geometry::SideOfPlane>(&fields, &common, ctx),
+        "transform_points" => execute::<geometry::TransformPoints>(&fields, &common, ctx),
+        "squared_distance" => execute::<geometry::SquaredDistance>(&fields, &common, ctx),
+        "segment_plane" => execute::<geometry::SegmentPlaneOp>(&fields, &common, ctx),
+        "validate" => execute::<solids::Validate>(&fields, &common, ctx),
+        other => planned::answer(other, &fields, &at, ctx),
     }
 }

@@ -61,7 +61,12 @@ fn motion(f: &Fields, key: &str) -> Result<(), QueryError> {
 }
 
 /// Check a planned op's input, then answer `unsupported`; an unknown op is `unknown`.
-pub fn answer(op: &str, f: &Fields, op_at: &str) -> Result<serde_json::Map<String, Value>, QueryError> {
+pub fn answer(
+    op: &str,
+    f: &Fields,
+    op_at: &str,
+    ctx: &super::Context,
+) -> Result<serde_json::Map<String, Value>, QueryError> {
     let Some((_, own)) = PLANNED.iter().find(|(name, _)| *name == op) else {
         let known: Vec<&str> = super::ANSWERED.iter().copied().chain(PLANNED.iter().map(|(n, _)| *n)).collect();
         return Err(QueryError::new(Kind::Unknown, op_at, format!("unknown op {op:?} (known: {})", known.join(", "))));
@@ -71,7 +76,7 @@ pub fn answer(op: &str, f: &Fields, op_at: &str) -> Result<serde_json::Map<Strin
     for key in ["solid", "a", "b"] {
         if own.contains(&key) && !matches!(op, "toi_boxes") {
             let (v, at) = f.required(key)?;
-            parse_shape(v, &at)?;
+            parse_shape(v, &at, ctx)?;
         }
     }
     for key in ["pose", "pose_a", "pose_b"] {

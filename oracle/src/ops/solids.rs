@@ -3,7 +3,7 @@
 use serde_json::json;
 use touchstone::scalar::Scalar;
 
-use super::{Common, Decisive, Op, Outcome};
+use super::{Common, Context, Decisive, Op, Outcome};
 use crate::error::QueryError;
 use crate::input::Fields;
 use crate::shape::{build_solid, parse_shape, ShapeSpec};
@@ -20,9 +20,9 @@ impl Op for Validate {
     type Discrete = Summary;
     const FIELDS: &'static [&'static str] = &["solid"];
 
-    fn parse(f: &Fields) -> Result<Self::Input, QueryError> {
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self::Input, QueryError> {
         let (v, at) = f.required("solid")?;
-        Ok((parse_shape(v, &at)?, at))
+        Ok((parse_shape(v, &at, ctx)?, at))
     }
 
     fn run<S: Scalar>((spec, at): &Self::Input, _: &Common) -> Result<Outcome<S, Summary>, QueryError> {
