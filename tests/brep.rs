@@ -1,6 +1,9 @@
 //! Solids: builders, counts, Euler's formula, every validation error from a minimal mesh, the
 //! exact convex hull. Generic bodies run for every backend.
 
+#[macro_use]
+mod common;
+
 use nalgebra::Vector3;
 use num_rational::BigRational;
 use touchstone::brep::shapes::{
@@ -128,15 +131,6 @@ fn adjacency<S: Scalar>() {
     let flat = split.edge_index(5, 4).unwrap();
     assert_eq!(split.edge_convexity(flat), Ok(Convexity::Flat));
     assert_eq!(split.is_convex(), Ok(true));
-}
-
-macro_rules! for_each_backend {
-    ($($body:ident),* $(,)?) => {
-        mod f64_backend { $( #[test] fn $body() { super::$body::<f64>() } )* }
-        mod big_rational { $( #[test] fn $body() { super::$body::<num_rational::BigRational>() } )* }
-        #[cfg(feature = "rug")]
-        mod rug_rational { $( #[test] fn $body() { super::$body::<touchstone::scalar::RugRational>() } )* }
-    };
 }
 
 for_each_backend!(

@@ -1,6 +1,8 @@
 //! Generic test bodies for the scalar backends and the geometry kernel, run for every backend:
 //! exact ones must give exact results, inexact ones must give them within their tolerance
 //! (decided through the same `sign_scaled` the algorithms use).
+#[macro_use]
+mod common;
 
 use nalgebra::Vector3;
 use num_rational::BigRational;
@@ -214,17 +216,6 @@ fn constructions<S: Scalar>() {
     let plane = Plane::from_coefficients(int(1), int(1), int(1), int(-1)).unwrap();
     assert_same(&squared_distance_point_plane(&p(1, 2, 3), &plane).unwrap(), &ratio(25, 3), &int(25));
     assert_eq!(Plane::from_coefficients(int::<S>(0), int(0), int(0), int(1)), Err(GeomError::DegeneratePlane));
-}
-
-macro_rules! for_each_backend {
-    ($($body:ident),* $(,)?) => {
-        mod f64_backend { $( #[test] fn $body() { super::$body::<f64>() } )* }
-        mod big_rational { $( #[test] fn $body() { super::$body::<num_rational::BigRational>() } )* }
-        #[cfg(feature = "rug")]
-        mod rug_rational { $( #[test] fn $body() { super::$body::<touchstone::scalar::RugRational>() } )* }
-        #[cfg(feature = "rug")]
-        mod big_float_256 { $( #[test] fn $body() { super::$body::<touchstone::scalar::BigFloat<256>>() } )* }
-    };
 }
 
 for_each_backend!(
