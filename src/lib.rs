@@ -37,6 +37,7 @@ pub mod poly;
 pub mod predicates;
 pub mod replay;
 pub mod scalar;
+pub mod sweep;
 
 pub use error::GeomError;
 

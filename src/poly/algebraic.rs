@@ -101,6 +101,59 @@ impl Algebraic {
         }
     }
 
+    /// The sign of `q` at this number, exactly.
+    ///
+    /// At a rational number `q` is evaluated. Otherwise `q(α) = 0` exactly when
+    /// `g = gcd(p, q)` vanishes at `α`; `g` divides the square-free `p`, so that happens
+    /// exactly when `g` changes sign across the isolating interval. If not, the interval is
+    /// refined until `q` has no root in it, and `q`'s sign anywhere in it is its sign at `α`.
+    ///
+    /// ```
+    /// use num_rational::BigRational;
+    /// use touchstone::poly::{real_roots, Poly};
+    /// use touchstone::scalar::{ratio, Sign};
+    /// let sqrt2 = real_roots(&Poly::from_coeffs(vec![ratio(-2, 1), ratio(0, 1), ratio(1, 1)]), &ratio(0, 1), &ratio(2, 1)).unwrap().remove(0);
+    /// // t² − 2 vanishes at √2; t − 1.4142 is positive there; t − 1.4143 negative.
+    /// assert_eq!(sqrt2.sign_of(&Poly::from_coeffs(vec![ratio(-2, 1), ratio(0, 1), ratio(1, 1)])).unwrap(), Sign::Zero);
+    /// assert_eq!(sqrt2.sign_of(&Poly::from_coeffs(vec![ratio(-14142, 10000), ratio(1, 1)])).unwrap(), Sign::Positive);
+    /// assert_eq!(sqrt2.sign_of(&Poly::from_coeffs(vec![ratio(-14143, 10000), ratio(1, 1)])).unwrap(), Sign::Negative);
+    /// ```
+    pub fn sign_of(&self, q: &Poly<BigRational>) -> Result<Sign, PolyError> {
+        let sign = |x: &BigRational| {
+            if x.is_positive() {
+                Sign::Positive
+            } else if x.is_negative() {
+                Sign::Negative
+            } else {
+                Sign::Zero
+            }
+        };
+        if q.is_zero() {
+            return Ok(Sign::Zero);
+        }
+        if let Some(r) = self.to_rational() {
+            return Ok(sign(&q.eval(&r)));
+        }
+        q.check_limits()?;
+        let g = self.polynomial().gcd(q);
+        if let RootInterval::Open { lo, hi } = &self.interval {
+            if g.degree().is_some_and(|d| d > 0) && sign(&g.eval(lo)) != sign(&g.eval(hi)) {
+                return Ok(Sign::Zero);
+            }
+        }
+        let mut a = self.clone();
+        loop {
+            let RootInterval::Open { lo, hi } = a.interval.clone() else {
+                // Refinement never lands on a rational for an irrational root; answer anyway.
+                return a.sign_of(q);
+            };
+            if isolate(q, &lo, &hi)?.roots.is_empty() {
+                return Ok(sign(&q.eval(&lo)));
+            }
+            a.halve();
+        }
+    }
+
     /// Narrow the interval by bisection until `hi - lo <= width`.
     ///
     /// Errors: a non-positive `width`, or one longer than the size limit. Cost: one exact

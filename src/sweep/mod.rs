@@ -1,0 +1,7 @@
+//! Continuous collision: exact first time of contact of linearly moving primitives (and, to
+//! come, the box sweep of Albocher–Sarel under quadratic 4×4 motions).
+
+pub mod benchmark;
+mod ccd;
+
+pub use ccd::{ccd, edge_edge, vertex_face, CcdKind, CcdResult};

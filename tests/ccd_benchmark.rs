@@ -1,0 +1,60 @@
+//! Primitive CCD against every ground-truth label of the public CCD benchmark's handcrafted
+//! queries (tests/fixtures/ccd-benchmark, MIT, from the Continuous-Collision-Detection
+//! project; labels computed symbolically).
+
+use std::path::PathBuf;
+
+use touchstone::sweep::benchmark::{read_sample_queries, read_symbolic, CcdQuery};
+use touchstone::sweep::{ccd, CcdKind};
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ccd-benchmark")
+}
+
+fn all_queries() -> Vec<(String, usize, CcdQuery)> {
+    let mut out = Vec::new();
+    for (dir, kind) in [("vertex-face", CcdKind::VertexFace), ("edge-edge", CcdKind::EdgeEdge)] {
+        for set in ["unit-tests", "erleben-spikes"] {
+            let folder = fixtures().join("sample-queries").join(set).join(dir);
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().path()).collect();
+            files.sort();
+            for f in files {
+                let text = std::fs::read_to_string(&f).unwrap();
+                for (i, q) in read_sample_queries(&text, kind).unwrap().into_iter().enumerate() {
+                    out.push((f.display().to_string(), i, q));
+                }
+            }
+        }
+    }
+    for name in ["3ee", "5ee"] {
+        let text = std::fs::read_to_string(fixtures().join(format!("symbolic/queries/{name}.csv"))).unwrap();
+        let labels =
+            std::fs::read_to_string(fixtures().join(format!("symbolic/mma_bool/{name}_mma_bool.json"))).unwrap();
+        for (i, q) in read_symbolic(&text, &labels, CcdKind::EdgeEdge).unwrap().into_iter().enumerate() {
+            out.push((format!("symbolic/{name}"), i, q));
+        }
+    }
+    out
+}
+
+#[test]
+fn matches_every_ground_truth_label() {
+    let queries = all_queries();
+    assert_eq!(queries.len(), 3592 / 8 + 4, "every query of the fixtures is loaded");
+    let mut wrong = Vec::new();
+    let (mut hits, mut misses) = (0, 0);
+    for (file, i, q) in &queries {
+        let r = ccd(q.kind, &q.t0, &q.t1).unwrap();
+        let label = q.label.unwrap();
+        if r.collides() != label {
+            wrong.push(format!("{file} #{i}: label {label}, exact {}", r.collides()));
+        }
+        if label {
+            hits += 1;
+        } else {
+            misses += 1;
+        }
+    }
+    assert!(hits > 50 && misses > 50, "both labels occur: {hits} hits, {misses} misses");
+    assert!(wrong.is_empty(), "{} disagreements:\n{}", wrong.len(), wrong.join("\n"));
+}
