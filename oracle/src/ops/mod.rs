@@ -3,6 +3,7 @@
 mod geometry;
 mod planned;
 mod solids;
+mod sweep;
 
 use std::fmt::Debug;
 
@@ -258,6 +259,12 @@ pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryE
         "squared_distance" => execute::<geometry::SquaredDistance>(&fields, &common, ctx),
         "segment_plane" => execute::<geometry::SegmentPlaneOp>(&fields, &common, ctx),
         "validate" => execute::<solids::Validate>(&fields, &common, ctx),
+        "ccd" if matches!(common.backend, Backend::F64 | Backend::Both) => Err(QueryError::new(
+            Kind::Unsupported,
+            "/backend",
+            "ccd is answered exactly only in this version (backend exact or exact-unfiltered)",
+        )),
+        "ccd" => execute::<sweep::CcdOp>(&fields, &common, ctx),
         other => planned::answer(other, &fields, &at, ctx),
     }
 }

@@ -4,14 +4,14 @@
 use serde_json::Value;
 
 use crate::error::{Kind, QueryError};
-use crate::input::{array, child, point, points, rationals, string, Fields};
+use crate::input::{array, child, point, points, rationals, Fields};
 use crate::pose::parse_pose;
 use crate::shape::parse_shape;
 
 use super::COMMON_FIELDS;
 
 /// The ops of the format that later versions answer, with their fields.
-pub const PLANNED: [(&str, &[&str]); 9] = [
+pub const PLANNED: [(&str, &[&str]); 8] = [
     ("index_stats", &["solid"]),
     ("classify_point", &["solid", "pose", "point"]),
     ("classify_segment", &["solid", "pose", "segment"]),
@@ -20,7 +20,6 @@ pub const PLANNED: [(&str, &[&str]); 9] = [
     ("toi_boxes", &["a", "b", "motion_a", "motion_b", "interval"]),
     ("contact_forces", &["bodies", "gravity", "contacts", "static_speed"]),
     ("toi", &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "interval"]),
-    ("ccd", &["kind", "t0", "t1"]),
 ];
 
 fn velocity(f: &Fields, key: &str) -> Result<(), QueryError> {
@@ -106,21 +105,6 @@ pub fn answer(
             velocity(f, "velocity_a")?;
             velocity(f, "velocity_b")?;
             interval(f)?;
-        }
-        "ccd" => {
-            let (v, at) = f.required("kind")?;
-            let kind = string(v, &at, "kind")?;
-            if !matches!(kind, "vertex_face" | "edge_edge") {
-                return Err(QueryError::new(
-                    Kind::Unknown,
-                    &at,
-                    format!("unknown ccd kind {kind:?} (vertex_face, edge_edge)"),
-                ));
-            }
-            for key in ["t0", "t1"] {
-                let (v, at) = f.required(key)?;
-                points(v, &at, Some(4))?;
-            }
         }
         _ => {}
     }
