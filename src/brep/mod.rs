@@ -4,6 +4,7 @@
 
 mod error;
 mod hull;
+pub mod io;
 pub mod shapes;
 mod solid;
 mod validate;
