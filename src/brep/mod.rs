@@ -5,6 +5,7 @@
 mod error;
 mod hull;
 mod hull_contract;
+pub mod io;
 pub mod shapes;
 mod solid;
 mod validate;
