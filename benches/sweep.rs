@@ -11,7 +11,10 @@ use touchstone::sweep::benchmark::{read_sample_queries, CcdQuery};
 use touchstone::sweep::{ccd, CcdKind};
 
 fn load(set: &str, dir: &str, kind: CcdKind) -> Vec<CcdQuery> {
-    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ccd-benchmark/sample-queries").join(set).join(dir);
+    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/ccd-benchmark/sample-queries")
+        .join(set)
+        .join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(folder).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     files.iter().flat_map(|f| read_sample_queries(&std::fs::read_to_string(f).unwrap(), kind).unwrap()).collect()

@@ -3,6 +3,7 @@
 use num_rational::BigRational;
 use num_traits::Signed;
 use serde_json::Value;
+use touchstone::brep::io::{read_mesh, Mesh, MeshErrorKind, NumberMode};
 use touchstone::brep::{convex_hull, shapes, BrepError, HullError, Solid};
 use touchstone::geom::Point3;
 use touchstone::scalar::Scalar;
@@ -25,15 +26,24 @@ pub enum ShapeSpec {
     },
     /// `{"convex_hull": [[x, y, z], ...]}`: the exact hull of the points.
     ConvexHull(Vec<Point3<BigRational>>),
+    /// `{"file": "path"}`: a mesh read from an OFF, OBJ or STL file (vertex ids in file order).
+    File {
+        /// The path as resolved (relative to the query file's folder).
+        path: std::path::PathBuf,
+        /// The mesh, read exactly (or as binary64 with `"numbers": "binary64"`).
+        mesh: Mesh,
+    },
 }
 
 /// Shape kinds of the format that this version parses but cannot use yet.
-const LATER: [&str; 7] = ["file", "ball", "capsule", "round", "torus", "implicit", "bezier"];
+const LATER: [&str; 6] = ["ball", "capsule", "round", "torus", "implicit", "bezier"];
 
 /// Parse a shape at `path`.
 pub fn parse_shape(value: &Value, path: &str, ctx: &Context) -> Result<ShapeSpec, QueryError> {
-    let _ = ctx;
     let fields = Fields::of(value, path, "a shape")?;
+    if fields.optional("file").is_some() {
+        return parse_file(&fields, ctx);
+    }
     let (kind, body, at) = fields.single_key("a shape")?;
     match kind {
         "box" => {
@@ -75,9 +85,7 @@ pub fn parse_shape(value: &Value, path: &str, ctx: &Context) -> Result<ShapeSpec
         }
         "convex_hull" => Ok(ShapeSpec::ConvexHull(points(body, &at, None)?)),
         k if LATER.contains(&k) => {
-            if k == "file" {
-                string(body, &at, "a file path")?;
-            }
+            let _ = body;
             Err(QueryError::new(
                 Kind::Unsupported,
                 &at,
@@ -87,9 +95,48 @@ pub fn parse_shape(value: &Value, path: &str, ctx: &Context) -> Result<ShapeSpec
         k => Err(QueryError::new(
             Kind::Unknown,
             &at,
-            format!("unknown shape {k:?} (known: box, polyhedron, convex_hull, {})", LATER.join(", ")),
+            format!("unknown shape {k:?} (known: box, polyhedron, convex_hull, file, {})", LATER.join(", ")),
         )),
     }
+}
+
+/// `{"file": "path", "numbers": "exact" | "binary64"}`: read the mesh now, so that a bad file
+/// is reported with its line whatever the op.
+fn parse_file(fields: &Fields, ctx: &Context) -> Result<ShapeSpec, QueryError> {
+    fields.only(&["file", "numbers"])?;
+    let (v, at) = fields.required("file")?;
+    let name = string(v, &at, "a file path")?;
+    let mode = match fields.optional("numbers") {
+        None => NumberMode::Exact,
+        Some((v, nat)) => match string(v, &nat, "numbers")? {
+            "exact" => NumberMode::Exact,
+            "binary64" => NumberMode::Binary64,
+            other => {
+                return Err(QueryError::new(
+                    Kind::Unknown,
+                    &nat,
+                    format!("unknown number mode {other:?} (exact, binary64)"),
+                ))
+            }
+        },
+    };
+    let path = match &ctx.base_dir {
+        Some(dir) if std::path::Path::new(name).is_relative() => dir.join(name),
+        _ => std::path::PathBuf::from(name),
+    };
+    let mesh = read_mesh(&path, mode).map_err(|e| {
+        let kind = if e.is_limit() {
+            Kind::Limit
+        } else if matches!(e.kind, MeshErrorKind::BadNumber { .. }) {
+            Kind::Number
+        } else if matches!(e.kind, MeshErrorKind::UnknownFormat { .. }) {
+            Kind::Unsupported
+        } else {
+            Kind::Invalid
+        };
+        QueryError::new(kind, &at, e.to_string())
+    })?;
+    Ok(ShapeSpec::File { path, mesh })
 }
 
 /// A shape built as a solid on backend `S`, with the format's id of each of its vertices.
@@ -137,6 +184,13 @@ pub fn build_solid<S: Scalar>(spec: &ShapeSpec, at: &str) -> Result<BuiltSolid<S
         ShapeSpec::Polyhedron { vertices, faces } => {
             let solid = Solid::new(vertices.iter().map(c).collect(), faces.clone())
                 .map_err(|e| brep_error(at, "polyhedron", e))?;
+            Ok(BuiltSolid { ids: (0..solid.vertex_count()).collect(), solid })
+        }
+        ShapeSpec::File { path, mesh } => {
+            let solid = mesh.to_solid::<S>().map_err(|e| {
+                let kind = if matches!(e, BrepError::Uncertain(_)) { Kind::Internal } else { Kind::Invalid };
+                QueryError::new(kind, &child(at, "file"), format!("{}: {e}", path.display()))
+            })?;
             Ok(BuiltSolid { ids: (0..solid.vertex_count()).collect(), solid })
         }
         ShapeSpec::ConvexHull(points) => {

@@ -190,3 +190,35 @@ fn ccd_first_times() {
         "t0": [[-1, 5, 2], [1, 5, 2], [0, -1, 0], [0, 1, 0]], "t1": [[-1, 5, -2], [1, 5, -2], [0, -1, 0], [0, 1, 0]]}));
     assert_eq!((d["error"]["kind"].clone(), d["error"]["at"].clone()), (json!("unsupported"), json!("/backend")));
 }
+
+#[test]
+fn file_shapes_are_read_exactly_relative_to_the_query_file() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/meshes");
+    let opts = Options { base_dir: Some(dir), ..Options::default() };
+    let ask_in = |q: Value| answer_line(&q.to_string(), &opts);
+    let v = ask_in(json!({"op": "validate", "solid": {"file": "cube.off"}}));
+    assert_eq!(
+        (v["vertices"].clone(), v["faces"].clone(), v["convex"].clone()),
+        (json!(8), json!(6), json!(true)),
+        "{v}"
+    );
+    // Binary64 reading of the same file, and an STL triangle soup welded into a tetrahedron.
+    let b = ask_in(json!({"op": "validate", "solid": {"file": "cube.off", "numbers": "binary64"}}));
+    assert_eq!(b["valid"], true);
+    let t = ask_in(json!({"op": "validate", "solid": {"file": "tetra_ascii.stl"}}));
+    assert_eq!((t["vertices"].clone(), t["faces"].clone()), (json!(4), json!(4)), "{t}");
+    // Errors: a missing file, an unknown number mode, a file with a defect.
+    let m = ask_in(json!({"op": "validate", "solid": {"file": "nope.off"}}));
+    assert_eq!((m["error"]["kind"].clone(), m["error"]["at"].clone()), (json!("invalid"), json!("/solid/file")));
+    assert!(m["error"]["message"].as_str().unwrap().contains("nope.off"));
+    let u = ask_in(json!({"op": "validate", "solid": {"file": "cube.off", "numbers": "decimal"}}));
+    assert_eq!((u["error"]["kind"].clone(), u["error"]["at"].clone()), (json!("unknown"), json!("/solid/numbers")));
+    let examples = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let bent = answer_line(
+        &json!({"op": "validate", "solid": {"file": "bent-cube.off"}}).to_string(),
+        &Options { base_dir: Some(examples), ..Options::default() },
+    );
+    assert_eq!(bent["error"]["kind"], "invalid", "{bent}");
+    let msg = bent["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("bent-cube.off") && msg.contains("face 1 is not planar"), "{msg}");
+}
