@@ -38,11 +38,38 @@ pub struct Options {
     pub max_line_bytes: usize,
     /// The folder `file` shapes are relative to (the query file's folder).
     pub base_dir: Option<std::path::PathBuf>,
+    /// The longest a query may take; `None`: no limit. A query over it gets a `limit` error
+    /// line and the run goes on (its computation is abandoned on a background thread).
+    pub time_limit: Option<std::time::Duration>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_line_bytes: 16 << 20, base_dir: None }
+        Options { max_line_bytes: 16 << 20, base_dir: None, time_limit: None }
+    }
+}
+
+/// Answer one line within `opts.time_limit` (see [`Options::time_limit`]).
+pub fn answer_line_timed(line: &str, opts: &Options) -> Value {
+    let Some(limit) = opts.time_limit else { return answer_line(line, opts) };
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (owned, worker_opts) = (line.to_string(), opts.clone());
+    let spawned = std::thread::Builder::new().name("query".into()).spawn(move || {
+        // The receiver may be gone after a timeout; nothing to do then.
+        let _ = tx.send(answer_line(&owned, &worker_opts));
+    });
+    if spawned.is_err() {
+        return answer_line(line, opts);
+    }
+    match rx.recv_timeout(limit) {
+        Ok(answer) => answer,
+        Err(_) => {
+            let id = serde_json::from_str::<Value>(line).ok().and_then(|q| q.get("id").cloned()).unwrap_or(Value::Null);
+            error_line(
+                id,
+                &QueryError::new(Kind::Limit, "", format!("the time limit of {:?} per query was exceeded", limit)),
+            )
+        }
     }
 }
 
@@ -140,7 +167,7 @@ pub fn run<R: BufRead, W: Write>(
             )
         } else {
             match std::str::from_utf8(&buf) {
-                Ok(line) => answer_line(line, opts),
+                Ok(line) => answer_line_timed(line, opts),
                 Err(e) => {
                     error_line(Value::Null, &QueryError::new(Kind::Json, "", format!("the line is not UTF-8: {e}")))
                 }

@@ -45,6 +45,9 @@ struct Cli {
     /// The longest query line answered, in bytes; longer lines get a `limit` error line.
     #[arg(long, default_value_t = 16 << 20)]
     max_line_bytes: usize,
+    /// Seconds a query may take before it is answered with a `limit` error (0: no limit).
+    #[arg(long, default_value_t = 60.0)]
+    time_limit: f64,
     /// Report progress on standard error (default: when standard error is a terminal).
     #[arg(long)]
     progress: bool,
@@ -57,7 +60,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // `file` shapes are relative to the query file's folder.
     let base_dir = cli.file.as_ref().filter(|p| p.as_os_str() != "-").and_then(|p| p.parent().map(|d| d.to_path_buf()));
-    let opts = Options { max_line_bytes: cli.max_line_bytes, base_dir };
+    let time_limit = (cli.time_limit > 0.0 && cli.time_limit.is_finite())
+        .then(|| std::time::Duration::from_secs_f64(cli.time_limit));
+    let opts = Options { max_line_bytes: cli.max_line_bytes, base_dir, time_limit };
     let input: Box<dyn io::BufRead> = match &cli.file {
         None => Box::new(io::stdin().lock()),
         Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),

@@ -101,6 +101,23 @@ fn limits_on_line_size_and_digits() {
 }
 
 #[test]
+fn time_limit_per_query() {
+    // The hull of 400 points takes far longer than a microsecond; the next line is answered.
+    let pts: Vec<String> = (0..400).map(|i| format!("[{}, {}, {}]", i % 7, (i * 13) % 11, (i * 29) % 17)).collect();
+    let slow =
+        format!("{{\"id\": \"slow\", \"op\": \"validate\", \"solid\": {{\"convex_hull\": [{}]}}}}\n", pts.join(", "));
+    let input = format!("{slow}{{\"id\": 2, {OK}}}\n");
+    let (out, _, _) = run_with(&["--time-limit", "0.000001"], input.as_bytes());
+    assert_eq!(out[0]["id"], "slow");
+    assert_eq!(out[0]["error"]["kind"], "limit");
+    assert!(out[0]["error"]["message"].as_str().unwrap().contains("time limit"));
+    // Without the tiny limit both are answered.
+    let (out, _, _) = run_with(&[], input.as_bytes());
+    assert_eq!(out[0]["valid"], true);
+    assert_eq!(out[1]["id"], 2);
+}
+
+#[test]
 fn bad_bytes_blank_lines_and_crlf() {
     let mut input = Vec::new();
     input.extend_from_slice(b"\xff\xfe not utf-8\n\n");
@@ -135,7 +152,9 @@ fn reads_files_and_reports_a_summary() {
 fn help_documents_the_format() {
     let out = Command::new(env!("CARGO_BIN_EXE_touchstone")).arg("--help").output().unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
-    for needle in ["JSON Lines", "backend", "exact-unfiltered", "orient3d", "unsupported", "limit", "FORMAT.md"] {
+    for needle in
+        ["JSON Lines", "backend", "exact-unfiltered", "orient3d", "unsupported", "limit", "FORMAT.md", "time-limit"]
+    {
         assert!(help.contains(needle), "--help lacks {needle}");
     }
 }
