@@ -234,6 +234,11 @@ fn geometric_validation_errors() {
     // A clockwise polygon extrudes to an inside-out prism.
     let cw = [(0, 0), (0, 1), (1, 1), (1, 0)].map(|(x, y)| (Q::from_i64(x), Q::from_i64(y)));
     assert_eq!(extrusion(&cw, Q::from_i64(0), Q::from_i64(1)).unwrap_err(), BrepError::InsideOut);
+    // Zero volume: a flat square covered on both sides (top split along 0–2, bottom along
+    // 1–3): closed, manifold, consistently oriented, planar faces of nonzero area.
+    let square = vec![point::<Q>(0, 0, 0), point(1, 0, 0), point(1, 1, 0), point(0, 1, 0)];
+    let faces = vec![vec![0, 1, 2], vec![0, 2, 3], vec![0, 3, 1], vec![3, 2, 1]];
+    assert_eq!(Solid::new(square, faces).unwrap_err(), BrepError::ZeroVolume);
     // Duplicate coordinates on vertices that share no edge.
     let mut v = tetra_points();
     v.extend([point(5, 0, 0), point(6, 0, 0), point(5, 1, 0), point(0, 0, 1)]);
