@@ -3,5 +3,7 @@
 
 pub mod benchmark;
 mod ccd;
+mod sat;
 
 pub use ccd::{ccd, edge_edge, vertex_face, CcdKind, CcdResult};
+pub use sat::{first_contact_sat, BoxMotion, SatAxis, SatContact, SweepError};
