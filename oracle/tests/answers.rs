@@ -222,3 +222,39 @@ fn file_shapes_are_read_exactly_relative_to_the_query_file() {
     let msg = bent["error"]["message"].as_str().unwrap();
     assert!(msg.contains("bent-cube.off") && msg.contains("face 1 is not planar"), "{msg}");
 }
+
+#[test]
+fn toi_boxes_first_contacts() {
+    let id = json!([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
+    let zero = json!([[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
+    // B's centre x = 5 − 4t: contact at t = 3/4, a face of a against b.
+    let b0 = json!([[1, 0, 0, 5], [0, 1, 0, "1/2"], [0, 0, 1, 0], [0, 0, 0, 1]]);
+    let b1 = json!([[0, 0, 0, -4], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
+    let a = ask(
+        json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [b0, b1, zero], "interval": [0, 1]}),
+    );
+    assert_eq!(
+        (a["collides"].clone(), a["toi"]["decimal"].clone(), a["kind"].clone()),
+        (json!(true), json!("0.75"), json!("face-vertex")),
+        "{a}"
+    );
+    // x(t) = 23/5 − t²: t = √(13/5).
+    let q0 = json!([[1, 0, 0, "23/5"], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
+    let q2 = json!([[0, 0, 0, -1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
+    let b = ask(
+        json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [q0, zero, q2], "interval": [0, 2]}),
+    );
+    assert_eq!(b["toi"]["decimal"], "1.6124515496597099304");
+    assert_eq!(b["toi"]["poly"], json!(["-13/5", "0", "1"]));
+    // Overlapping at t0.
+    let c = ask(
+        json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [id, zero, zero]}),
+    );
+    assert_eq!((c["toi"]["decimal"].clone(), c["at_start"].clone()), (json!("0"), json!("overlapping")));
+    // A singular motion (scale 1 − 2t) is reported at the motion.
+    let s1 = json!([[-2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
+    let d = ask(
+        json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [id, s1, zero]}),
+    );
+    assert_eq!((d["error"]["kind"].clone(), d["error"]["at"].clone()), (json!("invalid"), json!("/motion_b")));
+}

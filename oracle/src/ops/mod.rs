@@ -265,6 +265,12 @@ pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryE
             "ccd is answered exactly only in this version (backend exact or exact-unfiltered)",
         )),
         "ccd" => execute::<sweep::CcdOp>(&fields, &common, ctx),
+        "toi_boxes" if matches!(common.backend, Backend::F64 | Backend::Both) => Err(QueryError::new(
+            Kind::Unsupported,
+            "/backend",
+            "toi_boxes is answered exactly only in this version (backend exact or exact-unfiltered)",
+        )),
+        "toi_boxes" => execute::<sweep::ToiBoxes>(&fields, &common, ctx),
         other => planned::answer(other, &fields, &at, ctx),
     }
 }

@@ -4,20 +4,19 @@
 use serde_json::Value;
 
 use crate::error::{Kind, QueryError};
-use crate::input::{array, child, point, points, rationals, Fields};
+use crate::input::{point, points, rationals, Fields};
 use crate::pose::parse_pose;
 use crate::shape::parse_shape;
 
 use super::COMMON_FIELDS;
 
 /// The ops of the format that later versions answer, with their fields.
-pub const PLANNED: [(&str, &[&str]); 8] = [
+pub const PLANNED: [(&str, &[&str]); 7] = [
     ("index_stats", &["solid"]),
     ("classify_point", &["solid", "pose", "point"]),
     ("classify_segment", &["solid", "pose", "segment"]),
     ("distance", &["a", "pose_a", "b", "pose_b"]),
     ("contact", &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "previous"]),
-    ("toi_boxes", &["a", "b", "motion_a", "motion_b", "interval"]),
     ("contact_forces", &["bodies", "gravity", "contacts", "static_speed"]),
     ("toi", &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "interval"]),
 ];
@@ -48,17 +47,6 @@ fn interval(f: &Fields) -> Result<(), QueryError> {
     Ok(())
 }
 
-fn motion(f: &Fields, key: &str) -> Result<(), QueryError> {
-    let (v, at) = f.required(key)?;
-    for (i, m) in array(v, &at, Some(3), "a motion [M0, M1, M2]")?.iter().enumerate() {
-        let mp = child(&at, i);
-        for (r, row) in array(m, &mp, Some(4), "a 4×4 matrix")?.iter().enumerate() {
-            rationals(row, &child(&mp, r), 4, "a matrix row")?;
-        }
-    }
-    Ok(())
-}
-
 /// Check a planned op's input, then answer `unsupported`; an unknown op is `unknown`.
 pub fn answer(
     op: &str,
@@ -73,7 +61,7 @@ pub fn answer(
     let allowed: Vec<&str> = COMMON_FIELDS.iter().chain(own.iter()).copied().collect();
     f.only(&allowed)?;
     for key in ["solid", "a", "b"] {
-        if own.contains(&key) && !matches!(op, "toi_boxes") {
+        if own.contains(&key) {
             let (v, at) = f.required(key)?;
             parse_shape(v, &at, ctx)?;
         }
@@ -91,15 +79,6 @@ pub fn answer(
         "classify_segment" => {
             let (v, at) = f.required("segment")?;
             points(v, &at, Some(2))?;
-        }
-        "toi_boxes" => {
-            for key in ["a", "b"] {
-                let (v, at) = f.required(key)?;
-                rationals(v, &at, 3, "box half extents")?;
-            }
-            motion(f, "motion_a")?;
-            motion(f, "motion_b")?;
-            interval(f)?;
         }
         "toi" | "contact" => {
             velocity(f, "velocity_a")?;

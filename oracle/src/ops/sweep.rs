@@ -2,14 +2,15 @@
 
 use num_rational::BigRational;
 use serde_json::{json, Value};
+use touchstone::geom::Matrix4;
 use touchstone::geom::Point3;
 use touchstone::poly::{Algebraic, PolyError};
 use touchstone::scalar::Scalar;
-use touchstone::sweep::{ccd, CcdKind};
+use touchstone::sweep::{ccd, first_contact_sat, BoxMotion, CcdKind, SatAxis, SweepError};
 
 use super::{Common, Context, Op, Outcome};
 use crate::error::{Kind, QueryError};
-use crate::input::{points, string, Fields};
+use crate::input::{array, child, points, rationals, string, Fields};
 
 /// An algebraic time as output: `{"decimal", "poly", "interval", "f64"}` (`poly` the
 /// coefficients of a square-free polynomial with exactly one root in `interval`, constant
@@ -69,6 +70,107 @@ impl Op for CcdOp {
             fields.insert("toi".into(), algebraic_json(t, common.digits)?);
         }
         Ok(Outcome { fields, discrete: r.collides(), decisive: vec![], continuous: vec![] })
+    }
+
+    fn valid_within_tolerance(exact: &bool, fast: &bool) -> bool {
+        exact == fast
+    }
+}
+
+/// `toi_boxes`: the exact first time of contact of two boxes under quadratic 4×4 motions
+/// (answered by the separating-axis route in this version).
+pub struct ToiBoxes;
+
+fn motion(f: &Fields, key: &str) -> Result<[Matrix4<BigRational>; 3], QueryError> {
+    let (v, at) = f.required(key)?;
+    let ms = array(v, &at, Some(3), "a motion [M0, M1, M2]")?;
+    let mut out: Vec<Matrix4<BigRational>> = Vec::with_capacity(3);
+    for (i, mv) in ms.iter().enumerate() {
+        let mp = child(&at, i);
+        let rows = array(mv, &mp, Some(4), "a 4×4 matrix")?;
+        let mut m = Matrix4::from_element(BigRational::default());
+        for (r, row) in rows.iter().enumerate() {
+            let vals = rationals(row, &child(&mp, r), 4, "a matrix row")?;
+            for (c, x) in vals.into_iter().enumerate() {
+                m[(r, c)] = x;
+            }
+        }
+        out.push(m);
+    }
+    Ok([out[0].clone(), out[1].clone(), out[2].clone()])
+}
+
+impl Op for ToiBoxes {
+    type Input = (BoxMotion, BoxMotion, BigRational, BigRational);
+    type Discrete = bool;
+    const FIELDS: &'static [&'static str] = &["a", "b", "motion_a", "motion_b", "interval"];
+
+    fn parse(f: &Fields, _: &Context) -> Result<Self::Input, QueryError> {
+        let half = |key: &str| -> Result<[BigRational; 3], QueryError> {
+            let (v, at) = f.required(key)?;
+            let h = rationals(v, &at, 3, "box half extents")?;
+            for (i, x) in h.iter().enumerate() {
+                if x <= &BigRational::default() {
+                    return Err(QueryError::new(Kind::Invalid, &child(&at, i), "a box half extent must be positive"));
+                }
+            }
+            Ok([h[0].clone(), h[1].clone(), h[2].clone()])
+        };
+        let a = BoxMotion { half: half("a")?, motion: motion(f, "motion_a")? };
+        let b = BoxMotion { half: half("b")?, motion: motion(f, "motion_b")? };
+        let (t0, t1) = match f.optional("interval") {
+            None => (BigRational::from_integer(0.into()), BigRational::from_integer(1.into())),
+            Some((v, at)) => {
+                let t = rationals(v, &at, 2, "an interval [t0, t1]")?;
+                if t[1] < t[0] {
+                    return Err(QueryError::new(Kind::Invalid, &at, "the interval ends before it starts (t1 < t0)"));
+                }
+                (t[0].clone(), t[1].clone())
+            }
+        };
+        Ok((a, b, t0, t1))
+    }
+
+    fn run<S: Scalar>((a, b, t0, t1): &Self::Input, common: &Common) -> Result<Outcome<S, bool>, QueryError> {
+        if !S::EXACT {
+            return Err(QueryError::new(
+                Kind::Unsupported,
+                "/backend",
+                "toi_boxes is answered exactly only in this version",
+            ));
+        }
+        let contact = first_contact_sat(a, b, t0, t1).map_err(|e| {
+            let (kind, at) = match &e {
+                SweepError::Singular { box_index } | SweepError::Projective { box_index } => {
+                    (Kind::Invalid, if *box_index == 0 { "/motion_a" } else { "/motion_b" })
+                }
+                SweepError::BadHalfExtent { box_index, .. } => {
+                    (Kind::Invalid, if *box_index == 0 { "/a" } else { "/b" })
+                }
+                SweepError::EmptyInterval => (Kind::Invalid, "/interval"),
+                SweepError::Poly(_) => (Kind::Limit, ""),
+            };
+            QueryError::new(kind, at, e.to_string())
+        })?;
+        let mut fields = serde_json::Map::new();
+        fields.insert("collides".into(), json!(contact.is_some()));
+        if let Some(c) = &contact {
+            fields.insert("toi".into(), algebraic_json(&c.time, common.digits)?);
+            if c.axis.is_none() {
+                fields
+                    .insert("at_start".into(), json!(if c.overlapping_at_start { "overlapping" } else { "touching" }));
+            }
+            let kind = match c.axis {
+                Some(SatAxis::FaceOfA(_)) => Some("face-vertex"),
+                Some(SatAxis::FaceOfB(_)) => Some("vertex-face"),
+                Some(SatAxis::EdgeEdge(..)) => Some("edge-edge"),
+                None => None,
+            };
+            if let Some(k) = kind {
+                fields.insert("kind".into(), json!(k));
+            }
+        }
+        Ok(Outcome { fields, discrete: contact.is_some(), decisive: vec![], continuous: vec![] })
     }
 
     fn valid_within_tolerance(exact: &bool, fast: &bool) -> bool {
