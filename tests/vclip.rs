@@ -3,10 +3,10 @@
 
 use num_rational::BigRational;
 use touchstone::brep::shapes::{cube, cuboid, octahedron, tetrahedron};
-use touchstone::brep::Solid;
-use touchstone::geom::{Affine, Vector3};
+use touchstone::brep::{Feature, Solid};
+use touchstone::geom::{norm2, Affine, Vector3};
 use touchstone::scalar::{ratio, Scalar};
-use touchstone::vclip::{brute_force_distance, ClosestPair, Status};
+use touchstone::vclip::{brute_force_distance, vclip, ClosestPair, Status, VClipError};
 
 type Q = BigRational;
 
@@ -58,4 +58,162 @@ fn brute_force_hand_computed() {
     // The tetrahedron's lowest edge is (1,-1,-1)-(-1,1,-1) lifted to z = 2: distance 1 to the
     // cube's top face.
     assert_eq!(brute(&c, &t).squared_distance, q(1, 1));
+}
+
+fn features<S: Scalar>(s: &Solid<S>) -> Vec<Feature> {
+    let mut out: Vec<Feature> = (0..s.vertex_count()).map(Feature::Vertex).collect();
+    out.extend(s.edges().iter().map(|&(u, v)| Feature::Edge(u, v)));
+    out.extend((0..s.face_count()).map(Feature::Face));
+    out
+}
+
+/// V-Clip from `warm` agrees with the brute force: status and exact squared distance, and its
+/// points are that far apart.
+fn agree_from(a: &Solid<Q>, b: &Solid<Q>, expected: &ClosestPair<Q>, warm: Option<(Feature, Feature)>) {
+    let r = vclip(a, b, warm.clone()).unwrap_or_else(|e| panic!("from {warm:?}: {e}"));
+    let c = &r.closest;
+    assert_eq!(c.status, expected.status, "status from {warm:?}: {r:?}");
+    assert_eq!(c.squared_distance, expected.squared_distance, "distance from {warm:?}: {r:?}");
+    if c.status == Status::Separated {
+        assert_eq!(norm2(&(&c.points.0 - &c.points.1)), c.squared_distance, "points from {warm:?}");
+    } else {
+        assert_eq!(c.points.0, c.points.1);
+    }
+}
+
+fn agree(a: &Solid<Q>, b: &Solid<Q>) -> ClosestPair<Q> {
+    let expected = brute(a, b);
+    agree_from(a, b, &expected, None);
+    expected
+}
+
+fn agree_from_everywhere(a: &Solid<Q>, b: &Solid<Q>) {
+    let expected = brute(a, b);
+    for fa in features(a) {
+        for fb in features(b) {
+            agree_from(a, b, &expected, Some((fa.clone(), fb)));
+        }
+    }
+}
+
+fn boxes_face_to_face(gap: Q) -> (Solid<Q>, Solid<Q>) {
+    let c = cube::<Q>();
+    let b = shifted(&c, [q(2, 1) + gap, q(1, 3), q(-1, 2)]);
+    (c, b)
+}
+
+#[test]
+fn parallel_faces_touching_and_near() {
+    let (a, b) = boxes_face_to_face(q(0, 1));
+    assert_eq!(agree(&a, &b).status, Status::Touching);
+    let (a, b) = boxes_face_to_face(q(1, 1000));
+    assert_eq!(agree(&a, &b).squared_distance, q(1, 1_000_000));
+    // Exactly aligned faces (coincident face outlines) and shifted by a whole edge.
+    agree_from_everywhere(&cube(), &shifted(&cube(), [q(2, 1), q(0, 1), q(0, 1)]));
+    agree_from_everywhere(&cube(), &shifted(&cube(), [q(2001, 1000), q(2, 1), q(0, 1)]));
+}
+
+#[test]
+fn penetrating_boxes() {
+    let c = cube::<Q>();
+    for t in [[q(1999, 1000), q(0, 1), q(0, 1)], [q(1, 2), q(1, 3), q(1, 5)], [q(0, 1), q(0, 1), q(0, 1)]] {
+        assert_eq!(agree(&c, &shifted(&c, t)).status, Status::Penetrating);
+    }
+    let small = cuboid(q(1, 2), q(1, 2), q(1, 2)).unwrap();
+    assert_eq!(agree(&c, &small).status, Status::Penetrating);
+    assert_eq!(agree(&small, &c).status, Status::Penetrating);
+    // A box turned about z by (3, 0, 0, 1) (cos 4/5, sin 3/5: its corner reaches x = 7/5 from
+    // its centre) at x = 2: corner first through the face x = 1; at x = 12/5: touching edge on
+    // face; at x = 2401/1000 + 1: separated by 1/1000.
+    let turned = moved(&c, [3, 0, 0, 1], [q(2, 1), q(0, 1), q(0, 1)]);
+    assert_eq!(agree(&c, &turned).status, Status::Penetrating);
+    agree_from_everywhere(&c, &turned);
+    let turned = moved(&c, [3, 0, 0, 1], [q(12, 5), q(0, 1), q(0, 1)]);
+    assert_eq!(agree(&c, &turned).status, Status::Touching);
+    agree_from_everywhere(&turned, &c);
+    let turned = moved(&c, [3, 0, 0, 1], [q(2401, 1000), q(0, 1), q(0, 1)]);
+    assert_eq!(agree(&c, &turned).squared_distance, q(1, 1_000_000));
+}
+
+#[test]
+fn parallel_edges() {
+    // A cube turned 45° about z (quaternion (1, 0, 0, 1) is exactly a quarter turn; (2, 0, 0,
+    // 1) is rational but not 45°): use an octahedron whose edge is parallel to a cube edge.
+    let c = cube::<Q>();
+    // Octahedron edge (+x)-(+z) is not axis parallel; the box's vertical edges are parallel to
+    // a second box's vertical edges when both are axis aligned and offset diagonally.
+    for gap in [q(0, 1), q(1, 1000), q(3, 1)] {
+        let b = shifted(&c, [q(2, 1) + gap.clone(), q(2, 1) + gap.clone(), q(1, 2)]);
+        let d = agree(&c, &b);
+        assert_eq!(d.squared_distance, q(2, 1) * gap.clone() * gap);
+    }
+    agree_from_everywhere(&c, &shifted(&c, [q(2, 1), q(2, 1), q(1, 2)]));
+}
+
+#[test]
+fn vertex_on_voronoi_plane() {
+    let c = cube::<Q>();
+    // The octahedron's vertex (-1, 0, 0) moved onto (2, 1, 0): exactly on the plane y = 1
+    // between VR(face x = 1) and VR(its edge), and on the cube's plane z = 0 of symmetry.
+    let o = shifted(&octahedron::<Q>(), [q(3, 1), q(1, 1), q(0, 1)]);
+    assert_eq!(agree(&c, &o).squared_distance, q(1, 1));
+    agree_from_everywhere(&c, &o);
+    // Onto the corner's Voronoi planes: (2, 1, 1).
+    let o = shifted(&octahedron::<Q>(), [q(3, 1), q(1, 1), q(1, 1)]);
+    assert_eq!(agree(&c, &o).squared_distance, q(1, 1));
+    agree_from_everywhere(&c, &o);
+}
+
+#[test]
+fn touching_vertex_on_face() {
+    let c = cube::<Q>();
+    let o = shifted(&octahedron::<Q>(), [q(2, 1), q(1, 3), q(1, 7)]);
+    let d = agree(&c, &o);
+    assert_eq!(d.status, Status::Touching);
+    agree_from_everywhere(&c, &o);
+    let t = shifted(&tetrahedron::<Q>(), [q(0, 1), q(0, 1), q(2, 1)]);
+    // Tetrahedron edge (1,-1,-1)-(-1,1,-1) lifted to z = 1 lies on the cube's top face.
+    assert_eq!(agree(&c, &t).status, Status::Touching);
+    agree_from_everywhere(&c, &t);
+}
+
+#[test]
+fn rotated_cube_against_octahedron_and_tetrahedron() {
+    let c = cube::<Q>();
+    let quats = [[1, 2, 3, 4], [3, 1, 0, 1], [1, 1, 1, 1], [5, -2, 1, 0], [2, 0, 0, 1]];
+    let shifts = [
+        [q(3, 1), q(1, 2), q(0, 1)],
+        [q(5, 2), q(5, 2), q(1, 3)],
+        [q(0, 1), q(1, 2), q(2, 1)],
+        [q(1, 1), q(1, 1), q(1, 1)],
+    ];
+    for quat in quats {
+        for t in &shifts {
+            for other in [octahedron::<Q>(), tetrahedron::<Q>()] {
+                let b = moved(&other, quat, t.clone());
+                agree(&c, &b);
+                agree(&b, &c);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_warm_start_terminates() {
+    let c = cube::<Q>();
+    let t = moved(&tetrahedron::<Q>(), [1, 2, 3, 4], [q(3, 1), q(1, 2), q(1, 3)]);
+    agree_from_everywhere(&c, &t);
+    agree_from_everywhere(&t, &c);
+    let o = moved(&octahedron::<Q>(), [3, 1, 0, 1], [q(1, 1), q(1, 2), q(1, 3)]);
+    agree_from_everywhere(&c, &o); // penetrating
+}
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    let c = cube::<Q>();
+    let l = touchstone::brep::shapes::l_shape::<Q>();
+    assert_eq!(vclip(&c, &l, None).unwrap_err(), VClipError::NotConvex { solid: 1 });
+    assert_eq!(brute_force_distance(&l, &c).unwrap_err(), VClipError::NotConvex { solid: 0 });
+    let bad = Some((Feature::Edge(0, 7), Feature::Vertex(0)));
+    assert!(matches!(vclip(&c, &c, bad), Err(VClipError::NoSuchFeature { solid: 0, .. })));
 }

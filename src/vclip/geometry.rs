@@ -67,7 +67,6 @@ pub(crate) fn segment_segment_interior<S: Scalar>(
 
 /// The exact closest points of two closed segments, every parallel and degenerate case
 /// included: (squared distance, point on the first, point on the second).
-#[allow(dead_code)] // used by V-Clip
 pub(crate) fn segment_segment<S: Scalar>(
     p1: &Point3<S>,
     q1: &Point3<S>,
@@ -157,7 +156,6 @@ pub(crate) fn overlap_along<S: Scalar>(a: &Solid<S>, b: &Solid<S>, n: &Vector3<S
 /// `p` separates them weakly) or penetrate. The candidate planes are those of the Minkowski
 /// difference's facets through the origin: normals of the faces through `p` of either solid
 /// and cross products of an edge through `p` of each.
-#[allow(dead_code)] // used by V-Clip
 pub(crate) fn contact_status<S: Scalar>(a: &Solid<S>, b: &Solid<S>, p: &Point3<S>) -> Decision<Status> {
     let faces_at = |s: &Solid<S>| -> Decision<Vec<usize>> {
         let mut out = Vec::new();
