@@ -2,6 +2,7 @@
 //! warm start, and on random rational poses (exact and `f64`).
 
 use num_rational::BigRational;
+use proptest::prelude::*;
 use touchstone::brep::shapes::{cube, cuboid, octahedron, tetrahedron};
 use touchstone::brep::{Feature, Solid};
 use touchstone::geom::{norm2, Affine, Vector3};
@@ -216,4 +217,85 @@ fn bad_input_is_a_typed_error() {
     assert_eq!(brute_force_distance(&l, &c).unwrap_err(), VClipError::NotConvex { solid: 0 });
     let bad = Some((Feature::Edge(0, 7), Feature::Vertex(0)));
     assert!(matches!(vclip(&c, &c, bad), Err(VClipError::NoSuchFeature { solid: 0, .. })));
+}
+
+fn shape(k: usize) -> Solid<Q> {
+    match k {
+        0 => cube(),
+        1 => octahedron(),
+        2 => tetrahedron(),
+        _ => cuboid(q(1, 2), q(1, 1), q(3, 2)).unwrap(),
+    }
+}
+
+fn pose() -> impl Strategy<Value = ([i64; 4], [i64; 3])> {
+    (prop::array::uniform4(-3i64..=3), prop::array::uniform3(-16i64..=16))
+        .prop_filter("a rotation", |(qt, _)| qt.iter().any(|&x| x != 0))
+}
+
+fn posed(k: usize, (quat, t): ([i64; 4], [i64; 3])) -> Solid<Q> {
+    moved(&shape(k), quat, t.map(|x| q(x, 4)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(160))]
+
+    /// Exact V-Clip equals the brute force on random rational poses (grid-snapped translations
+    /// in steps of 1/4, integer quaternions), and `f64` V-Clip on the rounded solids is within
+    /// 1e-9 of it. `f64` may decide differently whether solids a rounding error apart touch,
+    /// penetrate or are separated, and may stop on other features; its distance may not.
+    #[test]
+    fn vclip_equals_brute_force(
+        ka in 0usize..4, kb in 0usize..4, pa in pose(), pb in pose(), wa in 0usize..64, wb in 0usize..64,
+    ) {
+        let (a, b) = (posed(ka, pa), posed(kb, pb));
+        let expected = brute(&a, &b);
+        let r = vclip(&a, &b, None).unwrap();
+        prop_assert_eq!(r.closest.status, expected.status);
+        prop_assert_eq!(&r.closest.squared_distance, &expected.squared_distance);
+        let (fa, fb) = (features(&a), features(&b));
+        let warm = (fa[wa % fa.len()].clone(), fb[wb % fb.len()].clone());
+        let r = vclip(&a, &b, Some(warm)).unwrap();
+        prop_assert_eq!(r.closest.status, expected.status);
+        prop_assert_eq!(&r.closest.squared_distance, &expected.squared_distance);
+        if let (Ok(fa), Ok(fb)) = (a.convert::<f64>(), b.convert::<f64>()) {
+            let rf = vclip(&fa, &fb, None).unwrap();
+            let exact = expected.squared_distance.to_f64();
+            let err = (rf.closest.squared_distance - exact).abs();
+            prop_assert!(err <= 1e-9 * (1.0 + exact), "f64 {:?} vs exact {}", rf, exact);
+            if exact > 1e-6 {
+                prop_assert_eq!(rf.closest.status, Status::Separated);
+            }
+        }
+    }
+}
+
+/// `f64` V-Clip on degenerate configurations whose coordinates are exact doubles, from every
+/// warm start: within 1e-9 of the exact distance, same status (the tolerance of
+/// `sign_scaled` turns the rounding errors of exactly-zero decisions into zeros).
+#[test]
+fn f64_on_degenerate_cases() {
+    let c = cube::<Q>();
+    let cases = vec![
+        (c.clone(), shifted(&c, [q(2, 1), q(1, 4), q(-1, 2)])),
+        (c.clone(), shifted(&c, [q(2049, 1024), q(1, 4), q(-1, 2)])),
+        (c.clone(), shifted(&c, [q(2, 1), q(2, 1), q(1, 2)])),
+        (c.clone(), shifted(&c, [q(3, 2), q(1, 2), q(0, 1)])),
+        (c.clone(), shifted(&octahedron::<Q>(), [q(3, 1), q(1, 1), q(1, 1)])),
+        (c.clone(), shifted(&octahedron::<Q>(), [q(2, 1), q(1, 4), q(1, 8)])),
+        (c.clone(), shifted(&tetrahedron::<Q>(), [q(0, 1), q(0, 1), q(2, 1)])),
+        (c.clone(), moved(&c, [3, 0, 0, 1], [q(12, 5), q(0, 1), q(0, 1)])),
+    ];
+    for (a, b) in cases {
+        let expected = brute(&a, &b);
+        let (fa, fb) = (a.convert::<f64>().unwrap(), b.convert::<f64>().unwrap());
+        let exact = expected.squared_distance.to_f64();
+        for wa in features(&fa) {
+            for wb in features(&fb) {
+                let r = vclip(&fa, &fb, Some((wa.clone(), wb.clone()))).unwrap();
+                assert!((r.closest.squared_distance - exact).abs() <= 1e-9 * (1.0 + exact), "{r:?} vs {exact}");
+                assert_eq!(r.closest.status, expected.status, "from {wa:?}, {wb:?}");
+            }
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The brute-force reference: exhaustive exact minimisation over feature pairs, and the status
 //! by separating planes.
 
-use super::geometry::{cmp_sign, overlap_along, point_face, point_segment, segment_segment_interior};
+use super::geometry::{cmp_sign, distance_is_zero, overlap_along, point_face, point_segment, segment_segment_interior};
 use super::{check_convex, ClosestPair, Status, VClipError};
 use crate::brep::{Feature, Solid};
 use crate::geom::{Point3, Vector3};
@@ -122,7 +122,7 @@ pub fn brute_force_distance<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<Clo
         }
     }
     let status = status(a, b)?;
-    let zero = best.0.sign_scaled(|| best.0.abs())? == Sign::Zero;
+    let zero = distance_is_zero(&best.0, &best.3, &best.4)?;
     if status != Status::Separated && !zero {
         // One solid inside the other: no boundary pair meets.
         if let Some(v) = contained_vertex(b, a)? {

@@ -9,6 +9,18 @@ use crate::scalar::{Decision, Scalar, Sign};
 /// A squared distance with a closest point on each of two features.
 pub(crate) type PointPair<S> = (S, Point3<S>, Point3<S>);
 
+/// Whether the squared distance `d` = |p − q|² is zero, decided against its magnitude
+/// Σ(|pᵢ| + |qᵢ|)².
+pub(crate) fn distance_is_zero<S: Scalar>(d: &S, p: &Point3<S>, q: &Point3<S>) -> Decision<bool> {
+    let m = || {
+        p.coords.iter().zip(q.coords.iter()).fold(S::zero(), |acc, (x, y)| {
+            let s = x.abs() + y.abs();
+            acc + s.clone() * s
+        })
+    };
+    Ok(d.sign_scaled(m)? == Sign::Zero)
+}
+
 /// The sign of a·b, decided against Σ|aᵢ||bᵢ|.
 pub(crate) fn dot_sign<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> Decision<Sign> {
     a.dot(b).sign_scaled(|| dot_magnitude(a, b))

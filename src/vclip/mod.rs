@@ -23,7 +23,7 @@ pub use brute::brute_force_distance;
 
 use crate::brep::{Feature, Solid};
 use crate::geom::Point3;
-use crate::scalar::{Scalar, Sign, Uncertain};
+use crate::scalar::{Scalar, Uncertain};
 use states::Step;
 use voronoi::{edge_ends, Feat};
 
@@ -187,7 +187,7 @@ pub fn vclip<S: Scalar>(
 fn finish<S: Scalar>(a: &Solid<S>, x: Feat, b: &Solid<S>, y: Feat) -> Result<ClosestPair<S>, VClipError> {
     let (d, p, q) = closest_points(a, x, b, y)?;
     let status =
-        if d.sign_scaled(|| d.abs())? == Sign::Zero { geometry::contact_status(a, b, &p)? } else { Status::Separated };
+        if geometry::distance_is_zero(&d, &p, &q)? { geometry::contact_status(a, b, &p)? } else { Status::Separated };
     let squared_distance = if status == Status::Separated { d } else { S::zero() };
     Ok(ClosestPair { status, squared_distance, features: (x.public(a), y.public(b)), points: (p, q) })
 }
