@@ -64,6 +64,25 @@ pub enum VClipError {
         /// 0 or 1.
         solid: usize,
     },
+    /// Two faces of a solid are coplanar at an edge: V-Clip's Voronoi regions need strict
+    /// convexity. Merge the faces first (the exact convex hull of the vertices does).
+    #[error(
+        "solid {solid} has coplanar faces at edge {edge:?}: merge them (e.g. take the convex hull of its vertices)"
+    )]
+    FlatEdge {
+        /// 0 or 1.
+        solid: usize,
+        /// The edge's end vertices.
+        edge: (usize, usize),
+    },
+    /// A vertex of a solid has only two edges (a straight angle): its Voronoi region is flat.
+    #[error("solid {solid} has a straight angle at vertex {vertex}: merge its two edges")]
+    StraightVertex {
+        /// 0 or 1.
+        solid: usize,
+        /// The vertex.
+        vertex: usize,
+    },
     /// A warm-start feature does not exist on its solid.
     #[error("warm-start feature {feature:?} is not a feature of solid {solid}")]
     NoSuchFeature {
@@ -97,6 +116,27 @@ pub(crate) fn check_convex<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<(), 
     Ok(())
 }
 
+/// Strict convexity, which V-Clip needs: convex, no two coplanar faces at an edge and every
+/// vertex on at least three edges. (With no flat edge, a straight angle inside a face can only
+/// be at a vertex of two edges: the faces around a vertex whose tangent cone is a wedge lie in
+/// the wedge's two planes, so two neighbours around it would be coplanar.)
+pub fn check_strictly_convex<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<(), VClipError> {
+    check_convex(a, b)?;
+    for (i, s) in [a, b].into_iter().enumerate() {
+        for e in 0..s.edge_count() {
+            if s.edge_convexity(e)? != crate::brep::Convexity::Convex {
+                return Err(VClipError::FlatEdge { solid: i, edge: s.edges()[e] });
+            }
+        }
+        for v in 0..s.vertex_count() {
+            if s.vertex_edges(v).len() < 3 {
+                return Err(VClipError::StraightVertex { solid: i, vertex: v });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The answer of [`vclip`]: the closest pair and the number of feature updates made.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VClipResult<S: Scalar> {
@@ -120,7 +160,9 @@ fn feature_count<S: Scalar>(s: &Solid<S>) -> usize {
 
 /// The distance between two convex solids by V-Clip (Mirtich 1998), generic over the scalar.
 ///
-/// Contract: `a` and `b` are convex (else [`VClipError::NotConvex`]) and in one frame;
+/// Contract: `a` and `b` are strictly convex (else [`VClipError::NotConvex`],
+/// [`VClipError::FlatEdge`] or [`VClipError::StraightVertex`]; see [`check_strictly_convex`])
+/// and in one frame;
 /// `warm_start` is a feature of `a` and one of `b` to start from (else
 /// [`VClipError::NoSuchFeature`]), by default vertex 0 of each. V-Clip moves between feature
 /// pairs (states V-V, V-E, E-E, V-F, E-F) by testing points against unnormalised Voronoi
@@ -151,7 +193,7 @@ pub fn vclip<S: Scalar>(
     b: &Solid<S>,
     warm_start: Option<(Feature, Feature)>,
 ) -> Result<VClipResult<S>, VClipError> {
-    check_convex(a, b)?;
+    check_strictly_convex(a, b)?;
     let (mut x, mut y) = match warm_start {
         None => (Feat::V(0), Feat::V(0)),
         Some((fa, fb)) => (
