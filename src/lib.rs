@@ -38,6 +38,7 @@ pub mod predicates;
 pub mod replay;
 pub mod scalar;
 pub mod sweep;
+pub mod vclip;
 
 pub use error::GeomError;
 

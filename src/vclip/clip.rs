@@ -1,0 +1,132 @@
+//! Algorithm 1 (clipping an edge against a Voronoi region) and the derivative sign tests.
+
+use super::geometry::{along, cmp_sign, dot_sign};
+use super::voronoi::{edge_ends, Feat, VPlane};
+use crate::brep::Solid;
+use crate::geom::{dot_magnitude, norm2, Point3, Vector3};
+use crate::scalar::{Decision, Scalar, Sign};
+
+/// How an edge meets a Voronoi region.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Exclusion {
+    /// Some part [λ_lo, λ_hi] lies in the region.
+    None,
+    /// Both endpoints are outside one plane, whose neighbour is given.
+    Simple(Feat),
+    /// Clipped away by two different planes (λ_lo > λ_hi).
+    Compound,
+}
+
+/// The result of clipping the edge t → h: the parameters λ_lo ≤ λ_hi (exact rationals
+/// d_t / (d_t − d_h)) and the neighbours whose planes set them.
+#[derive(Clone, Debug)]
+pub(crate) struct Clip<S: Scalar> {
+    pub lo: S,
+    pub hi: S,
+    pub n_lo: Option<Feat>,
+    pub n_hi: Option<Feat>,
+    pub exclusion: Exclusion,
+}
+
+/// Algorithm 1: clip the segment `t`–`h` against the region bounded by `planes`.
+pub(crate) fn clip_edge<S: Scalar>(t: &Point3<S>, h: &Point3<S>, planes: &[VPlane<S>]) -> Decision<Clip<S>> {
+    let mut c = Clip { lo: S::zero(), hi: S::one(), n_lo: None, n_hi: None, exclusion: Exclusion::None };
+    for p in planes {
+        let (st, sh) = (p.sign(t)?, p.sign(h)?);
+        let (dt, dh) = (p.eval(t), p.eval(h));
+        if st == Sign::Negative && sh == Sign::Negative {
+            c.n_lo = Some(p.neighbor);
+            c.n_hi = Some(p.neighbor);
+            c.exclusion = Exclusion::Simple(p.neighbor);
+            return Ok(c);
+        } else if st == Sign::Negative {
+            let lambda = dt.clone() / (dt - dh);
+            if cmp_sign(&lambda, &c.lo, S::zero(), S::zero())? == Sign::Positive {
+                c.lo = lambda;
+                c.n_lo = Some(p.neighbor);
+                if cmp_sign(&c.lo, &c.hi, S::zero(), S::zero())? == Sign::Positive {
+                    c.exclusion = Exclusion::Compound;
+                    return Ok(c);
+                }
+            }
+        } else if sh == Sign::Negative {
+            let lambda = dt.clone() / (dt - dh);
+            if cmp_sign(&lambda, &c.hi, S::zero(), S::zero())? == Sign::Negative {
+                c.hi = lambda;
+                c.n_hi = Some(p.neighbor);
+                if cmp_sign(&c.lo, &c.hi, S::zero(), S::zero())? == Sign::Positive {
+                    c.exclusion = Exclusion::Compound;
+                    return Ok(c);
+                }
+            }
+        }
+    }
+    Ok(c)
+}
+
+/// The sign of d/dλ of the distance from e(λ) = `p` to feature `x` of `s`, for an edge of
+/// direction `u`: the sign of u · (p − c) with c the closest point of `x` to `p`, computed
+/// without division (for an edge, scaled by its squared length).
+pub(crate) fn derivative_sign<S: Scalar>(s: &Solid<S>, x: Feat, p: &Point3<S>, u: &Vector3<S>) -> Decision<Sign> {
+    match x {
+        Feat::V(v) => dot_sign(u, &(p - s.vertex(v))),
+        Feat::E(e) => {
+            let (a, b) = edge_ends(s, e);
+            let (a, b) = (s.vertex(a), s.vertex(b));
+            let (d, w): (Vector3<S>, Vector3<S>) = (b - a, p - a);
+            let along_edge = w.dot(&d);
+            let len2 = norm2(&d);
+            if along_edge.sign_scaled(|| dot_magnitude(&w, &d))? != Sign::Positive {
+                return dot_sign(u, &w);
+            }
+            if cmp_sign(&along_edge, &len2, dot_magnitude(&w, &d), len2.clone())? != Sign::Negative {
+                return dot_sign(u, &(p - b));
+            }
+            // u · (w·|d|² − (w·d) d)
+            let (uw, ud) = (u.dot(&w), u.dot(&d));
+            let m = dot_magnitude(u, &w) * len2.clone() + dot_magnitude(&w, &d) * dot_magnitude(u, &d);
+            (uw * len2 - along_edge * ud).sign_scaled(|| m)
+        }
+        Feat::F(f) => {
+            let plane = s.plane(f);
+            let side = plane.eval(p).sign_scaled(|| plane.eval_magnitude(p))?;
+            Ok(side * dot_sign(u, &plane.normal)?)
+        }
+    }
+}
+
+/// The point at parameter λ on t → h.
+pub(crate) fn at<S: Scalar>(t: &Point3<S>, h: &Point3<S>, lambda: &S) -> Point3<S> {
+    along(t, &(h - t), lambda)
+}
+
+/// After clipping the edge t → h against VR(`x`): the neighbour to move `x` to, if the
+/// closest point of the edge to `x` is outside VR(`x`) (simple exclusion: the excluding
+/// plane's neighbour; otherwise by the derivative signs at λ_lo and λ_hi; compound exclusion
+/// falls back on the lower neighbour).
+pub(crate) fn update_after_clip<S: Scalar>(
+    s: &Solid<S>,
+    x: Feat,
+    t: &Point3<S>,
+    h: &Point3<S>,
+    c: &Clip<S>,
+) -> Decision<Option<Feat>> {
+    if let Exclusion::Simple(n) = c.exclusion {
+        return Ok(Some(n));
+    }
+    let u: Vector3<S> = h - t;
+    if let Some(n) = c.n_lo {
+        if derivative_sign(s, x, &at(t, h, &c.lo), &u)? == Sign::Positive {
+            return Ok(Some(n));
+        }
+    }
+    if let Some(n) = c.n_hi {
+        if derivative_sign(s, x, &at(t, h, &c.hi), &u)? == Sign::Negative {
+            return Ok(Some(n));
+        }
+    }
+    if c.exclusion == Exclusion::Compound {
+        return Ok(c.n_lo.or(c.n_hi));
+    }
+    Ok(None)
+}

@@ -1,0 +1,286 @@
+//! Closest features and exact distances between convex solids: the V-Clip algorithm
+//! (Mirtich 1998) generic over the scalar, and a brute-force reference.
+//!
+//! Both entry points take two convex [`Solid`]s given in one world frame and return the
+//! squared distance between them (exact for exact backends), a pair of closest features, the
+//! closest points on them and a [`Status`]. No tolerance appears here: every decision goes
+//! through [`Scalar::sign_scaled`] with the magnitude of the expression decided.
+//!
+//! * [`brute_force_distance`] minimises over every feature pair and decides the status by
+//!   separating planes: slow, simple, the reference of the tests.
+//! * [`vclip`] walks features along Voronoi regions (unnormalised Voronoi planes, exact clip
+//!   parameters, derivative sign tests), from an optional warm start, with a step cap.
+//!
+//! [`Scalar::sign_scaled`]: crate::scalar::Scalar::sign_scaled
+
+mod brute;
+mod clip;
+mod geometry;
+mod states;
+mod voronoi;
+
+pub use brute::brute_force_distance;
+
+use crate::brep::{Feature, Solid};
+use crate::geom::Point3;
+use crate::scalar::{Scalar, Uncertain};
+use states::Step;
+use voronoi::{edge_ends, Feat};
+
+/// How two solids lie relative to each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// A positive distance apart.
+    Separated,
+    /// Distance zero, interiors disjoint (a plane separates them weakly).
+    Touching,
+    /// The interiors intersect.
+    Penetrating,
+}
+
+/// The answer of a distance query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClosestPair<S: Scalar> {
+    /// Separated, touching or penetrating.
+    pub status: Status,
+    /// The squared distance between the solids: exact for exact backends, 0 unless separated.
+    pub squared_distance: S,
+    /// A feature of the first solid and one of the second realising the distance (when
+    /// penetrating: witness features, an edge crossing a face or a vertex inside the other).
+    pub features: (Feature, Feature),
+    /// A point of each feature at the squared distance apart (equal when not separated).
+    pub points: (Point3<S>, Point3<S>),
+}
+
+/// Why a distance query failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VClipError {
+    /// A filtered backend could not decide a sign: rerun exactly.
+    #[error(transparent)]
+    Uncertain(#[from] Uncertain),
+    /// A solid is not convex (index 0 for the first, 1 for the second).
+    #[error("solid {solid} is not convex")]
+    NotConvex {
+        /// 0 or 1.
+        solid: usize,
+    },
+    /// Two faces of a solid are coplanar at an edge: V-Clip's Voronoi regions need strict
+    /// convexity. Merge the faces first (the exact convex hull of the vertices does).
+    #[error(
+        "solid {solid} has coplanar faces at edge {edge:?}: merge them (e.g. take the convex hull of its vertices)"
+    )]
+    FlatEdge {
+        /// 0 or 1.
+        solid: usize,
+        /// The edge's end vertices.
+        edge: (usize, usize),
+    },
+    /// A vertex of a solid has only two edges (a straight angle): its Voronoi region is flat.
+    #[error("solid {solid} has a straight angle at vertex {vertex}: merge its two edges")]
+    StraightVertex {
+        /// 0 or 1.
+        solid: usize,
+        /// The vertex.
+        vertex: usize,
+    },
+    /// A warm-start feature does not exist on its solid.
+    #[error("warm-start feature {feature:?} is not a feature of solid {solid}")]
+    NoSuchFeature {
+        /// 0 or 1.
+        solid: usize,
+        /// The feature given.
+        feature: Feature,
+    },
+    /// V-Clip stopped in a state it cannot stop in (a bug; never expected).
+    #[error("V-Clip stopped on features {x:?}, {y:?}, which is no terminal state")]
+    Internal {
+        /// The feature of the first solid.
+        x: Feature,
+        /// The feature of the second solid.
+        y: Feature,
+    },
+    /// V-Clip did not terminate within its step cap (a bug, or inexact decisions cycling).
+    #[error("V-Clip did not terminate within {steps} steps")]
+    IterationCap {
+        /// The cap reached.
+        steps: usize,
+    },
+}
+
+pub(crate) fn check_convex<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<(), VClipError> {
+    for (i, s) in [a, b].into_iter().enumerate() {
+        if !s.is_convex()? {
+            return Err(VClipError::NotConvex { solid: i });
+        }
+    }
+    Ok(())
+}
+
+/// Strict convexity, which V-Clip needs: convex, no two coplanar faces at an edge and every
+/// vertex on at least three edges. (With no flat edge, a straight angle inside a face can only
+/// be at a vertex of two edges: the faces around a vertex whose tangent cone is a wedge lie in
+/// the wedge's two planes, so two neighbours around it would be coplanar.)
+pub fn check_strictly_convex<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<(), VClipError> {
+    check_convex(a, b)?;
+    for (i, s) in [a, b].into_iter().enumerate() {
+        for e in 0..s.edge_count() {
+            if s.edge_convexity(e)? != crate::brep::Convexity::Convex {
+                return Err(VClipError::FlatEdge { solid: i, edge: s.edges()[e] });
+            }
+        }
+        for v in 0..s.vertex_count() {
+            if s.vertex_edges(v).len() < 3 {
+                return Err(VClipError::StraightVertex { solid: i, vertex: v });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The answer of [`vclip`]: the closest pair and the number of feature updates made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VClipResult<S: Scalar> {
+    /// Status, exact squared distance, final features and closest points.
+    pub closest: ClosestPair<S>,
+    /// How many feature updates V-Clip made before stopping.
+    pub steps: usize,
+}
+
+/// The step cap of [`vclip`] for solids with `na` and `nb` features (vertices, edges and
+/// faces): three times the number of feature pairs, plus 16. Every V-Clip transition either
+/// decreases the distance between the features or keeps it and lowers their dimension, so no
+/// run needs more.
+pub fn step_cap(na: usize, nb: usize) -> usize {
+    3 * na * nb + 16
+}
+
+fn feature_count<S: Scalar>(s: &Solid<S>) -> usize {
+    s.vertex_count() + s.edge_count() + s.face_count()
+}
+
+/// The distance between two convex solids by V-Clip (Mirtich 1998), generic over the scalar.
+///
+/// Contract: `a` and `b` are strictly convex (else [`VClipError::NotConvex`],
+/// [`VClipError::FlatEdge`] or [`VClipError::StraightVertex`]; see [`check_strictly_convex`])
+/// and in one frame;
+/// `warm_start` is a feature of `a` and one of `b` to start from (else
+/// [`VClipError::NoSuchFeature`]), by default vertex 0 of each. V-Clip moves between feature
+/// pairs (states V-V, V-E, E-E, V-F, E-F) by testing points against unnormalised Voronoi
+/// planes, clipping edges against Voronoi regions with exact parameters λ = d_t / (d_t − d_h)
+/// and deciding by derivative signs where the closest point lies; it escapes V-F local minima
+/// over all faces and reports penetration when an edge crosses a face (E-F) or a vertex is
+/// inside the other solid. At distance zero, the status (touching or penetrating) is decided
+/// exactly by the planes through the common point. At most [`step_cap`] updates, else
+/// [`VClipError::IterationCap`]. The squared distance and points are exact for exact
+/// backends; for `f64` every decision carries the tolerance of
+/// [`sign_scaled`](crate::scalar::Scalar::sign_scaled).
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::brep::shapes::{cube, octahedron};
+/// use touchstone::brep::Feature;
+/// use touchstone::geom::{Affine, Vector3};
+/// use touchstone::vclip::{vclip, Status};
+/// let q = |x: i64| BigRational::from_integer(x.into());
+/// // The octahedron's vertex (-1, 0, 0) moved to (2, 0, 0): one unit from the cube's face x = 1.
+/// let o = octahedron::<BigRational>().transformed(&Affine::translation(Vector3::new(q(3), q(0), q(0)))).unwrap();
+/// let r = vclip(&cube(), &o, None).unwrap();
+/// assert_eq!((r.closest.status, r.closest.squared_distance), (Status::Separated, q(1)));
+/// assert_eq!(r.closest.features, (Feature::Face(5), Feature::Vertex(1)));
+/// ```
+pub fn vclip<S: Scalar>(
+    a: &Solid<S>,
+    b: &Solid<S>,
+    warm_start: Option<(Feature, Feature)>,
+) -> Result<VClipResult<S>, VClipError> {
+    check_strictly_convex(a, b)?;
+    let (mut x, mut y) = match warm_start {
+        None => (Feat::V(0), Feat::V(0)),
+        Some((fa, fb)) => (
+            Feat::from_public(a, &fa).ok_or(VClipError::NoSuchFeature { solid: 0, feature: fa })?,
+            Feat::from_public(b, &fb).ok_or(VClipError::NoSuchFeature { solid: 1, feature: fb })?,
+        ),
+    };
+    let cap = step_cap(feature_count(a), feature_count(b));
+    let mut steps = 0;
+    loop {
+        match states::step(a, x, b, y)? {
+            Step::First(n) => x = n,
+            Step::Second(n) => y = n,
+            Step::Done => {
+                let closest = finish(a, x, b, y)?;
+                return Ok(VClipResult { closest, steps });
+            }
+            Step::Penetration(p) => {
+                let status = geometry::contact_status(a, b, &p)?;
+                let features = (x.public(a), y.public(b));
+                let closest = ClosestPair { status, squared_distance: S::zero(), features, points: (p.clone(), p) };
+                return Ok(VClipResult { closest, steps });
+            }
+        }
+        steps += 1;
+        if steps > cap {
+            return Err(VClipError::IterationCap { steps: cap });
+        }
+    }
+}
+
+/// The closest points of the final features, computed once V-Clip has stopped, and the status.
+fn finish<S: Scalar>(a: &Solid<S>, x: Feat, b: &Solid<S>, y: Feat) -> Result<ClosestPair<S>, VClipError> {
+    let (d, p, q) = closest_points(a, x, b, y)?;
+    let status =
+        if geometry::distance_is_zero(&d, &p, &q)? { geometry::contact_status(a, b, &p)? } else { Status::Separated };
+    let squared_distance = if status == Status::Separated { d } else { S::zero() };
+    Ok(ClosestPair { status, squared_distance, features: (x.public(a), y.public(b)), points: (p, q) })
+}
+
+fn closest_points<S: Scalar>(
+    a: &Solid<S>,
+    x: Feat,
+    b: &Solid<S>,
+    y: Feat,
+) -> Result<geometry::PointPair<S>, VClipError> {
+    let seg = |s: &Solid<S>, e: usize| {
+        let (t, h) = edge_ends(s, e);
+        (s.vertex(t).clone(), s.vertex(h).clone())
+    };
+    let face_foot = |s: &Solid<S>, f: usize, p: &Point3<S>| -> (S, Point3<S>) {
+        let plane = s.plane(f);
+        let n2 = crate::geom::norm2(&plane.normal);
+        let e = plane.eval(p);
+        let foot = p - &plane.normal * (e.clone() / n2.clone());
+        (e.clone() * e / n2, foot)
+    };
+    Ok(match (x, y) {
+        (Feat::V(v), Feat::V(w)) => {
+            let (p, q) = (a.vertex(v).clone(), b.vertex(w).clone());
+            (crate::geom::norm2(&(&p - &q)), p, q)
+        }
+        (Feat::V(v), Feat::E(e)) => {
+            let (t, h) = seg(b, e);
+            let (d, c) = geometry::point_segment(a.vertex(v), &t, &h)?;
+            (d, a.vertex(v).clone(), c)
+        }
+        (Feat::E(e), Feat::V(v)) => {
+            let (t, h) = seg(a, e);
+            let (d, c) = geometry::point_segment(b.vertex(v), &t, &h)?;
+            (d, c, b.vertex(v).clone())
+        }
+        (Feat::E(e1), Feat::E(e2)) => {
+            let ((t1, h1), (t2, h2)) = (seg(a, e1), seg(b, e2));
+            geometry::segment_segment(&t1, &h1, &t2, &h2)?
+        }
+        (Feat::V(v), Feat::F(f)) => {
+            let (d, c) = face_foot(b, f, a.vertex(v));
+            (d, a.vertex(v).clone(), c)
+        }
+        (Feat::F(f), Feat::V(v)) => {
+            let (d, c) = face_foot(a, f, b.vertex(v));
+            (d, c, b.vertex(v).clone())
+        }
+        // V-Clip stops only in the four states above (E-F stops as a penetration).
+        (Feat::E(_) | Feat::F(_), Feat::F(_)) | (Feat::F(_), Feat::E(_)) => {
+            return Err(VClipError::Internal { x: x.public(a), y: y.public(b) });
+        }
+    })
+}
