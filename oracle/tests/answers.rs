@@ -114,7 +114,7 @@ fn planned_ops_check_their_input_first() {
     let late = ask(json!({"op": "toi", "a": {"box": [1,1,1]}, "b": {"box": [1,1,1]}, "interval": [1, 0]}));
     assert_eq!((late["error"]["kind"].clone(), late["error"]["at"].clone()), (json!("invalid"), json!("/interval")));
     let ok = ask(
-        json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": ["1/2", 1, 1]}, "pose_b": {"translation": [3, 0, 0], "quaternion": [1, 0, 0, 1]}}),
+        json!({"op": "contact", "a": {"box": [1, 1, 1]}, "b": {"box": ["1/2", 1, 1]}, "pose_b": {"translation": [3, 0, 0], "quaternion": [1, 0, 0, 1]}}),
     );
     assert_eq!(ok["error"]["kind"], "unsupported");
     assert_eq!(ok["error"]["at"], "/op");
@@ -257,4 +257,67 @@ fn toi_boxes_first_contacts() {
         json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [id, s1, zero]}),
     );
     assert_eq!((d["error"]["kind"].clone(), d["error"]["at"].clone()), (json!("invalid"), json!("/motion_b")));
+}
+
+#[test]
+fn distances_between_convex_shapes() {
+    let d = |q: Value| ask(q);
+    // The second box, turned 90° about z, spans x ∈ [2, 4]: one unit from x = 1.
+    let r = d(json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": ["1/2", 1, 1]},
+        "pose_b": {"translation": [3, 0, 0], "quaternion": [1, 0, 0, 1]}}));
+    assert_eq!(
+        (r["status"].clone(), r["distance_squared"].clone(), r["distance"].clone()),
+        (json!("separated"), json!("1"), json!("1"))
+    );
+    // Diagonal neighbours: the vertical edges x = y = 1 and x = y = 2, √2 apart.
+    let r = d(
+        json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [3, 3, 0]}, "digits": 10}),
+    );
+    assert_eq!((r["distance_squared"].clone(), r["distance"].clone()), (json!("2"), json!("1.414213562")));
+    let [pa, pb] = [&r["points"][0], &r["points"][1]];
+    assert_eq!((&pa[0], &pa[1], &pb[0], &pb[1]), (&json!("1"), &json!("1"), &json!("2"), &json!("2")));
+    // Corner to corner: the tetrahedron's vertex 0 at (2, 2, 2), the box's vertex 7 at (1, 1, 1).
+    let r = d(
+        json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"convex_hull": [[0,0,0],[1,0,0],[0,1,0],[0,0,1],["1/10","1/10","1/10"]]},
+        "pose_b": {"translation": [2, 2, 2]}}),
+    );
+    assert_eq!(r["distance_squared"], "3");
+    assert_eq!(r["features"], json!([{"vertex": 7}, {"vertex": 0}]));
+    // Face to face, touching over a square: status touching, distance 0.
+    let r = d(
+        json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [2, "1/2", 0], "quaternion": [1, 0, 0, 1]}, "backend": "both"}),
+    );
+    assert_eq!((r["status"].clone(), r["distance_squared"].clone()), (json!("touching"), json!("0")));
+    assert_eq!(r["f64"]["status"], "touching");
+    assert_eq!(r["agreement"]["agree"], true);
+    // Overlapping: penetrating, with a witness point common to both.
+    let r = d(
+        json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [1, 1, 0]}}),
+    );
+    assert_eq!(r["status"], "penetrating");
+    assert_eq!(r["points"][0], r["points"][1]);
+    // A mirroring pose (negative determinant) is a pose: x ↦ 5 − x puts the box at [4, 6].
+    let r = d(
+        json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"matrix": [[-1,0,0,5],[0,1,0,0],[0,0,1,0]]}}),
+    );
+    assert_eq!(r["distance_squared"], "9");
+    // Coplanar faces (a vertex in the middle of a side) are merged: the face is named by all
+    // its vertices, including the middle one (id 1 and 6 here).
+    let prism = json!({"polyhedron": {"vertices": [[0,0,0],[1,0,0],[2,0,0],[2,2,0],[0,2,0],[0,0,1],[1,0,1],[2,0,1],[2,2,1],[0,2,1]],
+        "faces": [[4,3,2,1,0],[5,6,7,8,9],[0,1,6,5],[1,2,7,6],[2,3,8,7],[3,4,9,8],[4,0,5,9]]}});
+    let r = d(
+        json!({"op": "distance", "a": prism, "b": {"convex_hull": [[0,0,0],[1,0,0],[0,1,0],[0,0,-1]]}, "pose_b": {"translation": ["1/2", -3, "1/2"], "quaternion": [1, 0, 0, 0]}}),
+    );
+    // The tetrahedron's vertex (1/2, -2, 1/2) faces the side y = 0 at distance 2.
+    assert_eq!(r["distance_squared"], "4");
+    assert_eq!(r["features"], json!([{"face": [0, 1, 2, 5, 6, 7]}, {"vertex": 2}]));
+    // Non-convex shapes and singular poses are typed errors.
+    let l = json!({"polyhedron": {"vertices": [[0,0,0],[2,0,0],[2,1,0],[1,1,0],[1,2,0],[0,2,0],[0,0,1],[2,0,1],[2,1,1],[1,1,1],[1,2,1],[0,2,1]],
+        "faces": [[5,4,3,2,1,0],[6,7,8,9,10,11],[0,1,7,6],[1,2,8,7],[2,3,9,8],[3,4,10,9],[4,5,11,10],[5,0,6,11]]}});
+    let r = d(json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": l}));
+    assert_eq!((r["error"]["kind"].clone(), r["error"]["at"].clone()), (json!("invalid"), json!("/b")));
+    let r = d(
+        json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"matrix": [[1,0,0,5],[0,1,0,0],[0,0,0,0]]}}),
+    );
+    assert_eq!((r["error"]["kind"].clone(), r["error"]["at"].clone()), (json!("invalid"), json!("/pose_b/matrix")));
 }

@@ -1,5 +1,6 @@
 //! The operations: parsing, running on a backend, and comparing backends under the contract.
 
+mod distance;
 mod geometry;
 mod planned;
 mod solids;
@@ -243,8 +244,17 @@ fn parse_common(query: &Fields) -> Result<Common, QueryError> {
 }
 
 /// The ops this version answers (extensions of the format, see FORMAT.md).
-pub const ANSWERED: [&str; 6] =
-    ["orient3d", "side_of_plane", "transform_points", "squared_distance", "segment_plane", "validate"];
+pub const ANSWERED: [&str; 9] = [
+    "orient3d",
+    "side_of_plane",
+    "transform_points",
+    "squared_distance",
+    "segment_plane",
+    "validate",
+    "distance",
+    "ccd",
+    "toi_boxes",
+];
 
 /// Answer one parsed query (without its id).
 pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryError> {
@@ -259,6 +269,7 @@ pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryE
         "squared_distance" => execute::<geometry::SquaredDistance>(&fields, &common, ctx),
         "segment_plane" => execute::<geometry::SegmentPlaneOp>(&fields, &common, ctx),
         "validate" => execute::<solids::Validate>(&fields, &common, ctx),
+        "distance" => execute::<distance::DistanceOp>(&fields, &common, ctx),
         "ccd" if matches!(common.backend, Backend::F64 | Backend::Both) => Err(QueryError::new(
             Kind::Unsupported,
             "/backend",

@@ -11,11 +11,10 @@ use crate::shape::parse_shape;
 use super::COMMON_FIELDS;
 
 /// The ops of the format that later versions answer, with their fields.
-pub const PLANNED: [(&str, &[&str]); 7] = [
+pub const PLANNED: [(&str, &[&str]); 6] = [
     ("index_stats", &["solid"]),
     ("classify_point", &["solid", "pose", "point"]),
     ("classify_segment", &["solid", "pose", "segment"]),
-    ("distance", &["a", "pose_a", "b", "pose_b"]),
     ("contact", &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "previous"]),
     ("contact_forces", &["bodies", "gravity", "contacts", "static_speed"]),
     ("toi", &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "interval"]),
