@@ -264,3 +264,27 @@ impl MeshInput {
         }
     }
 }
+
+/// Two convex solids for the distance contract: see [`crate::vclip::contract::convex_pair`].
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub struct ConvexPairInput {
+    /// Shape, quaternion and translation (in eighths) of the first solid.
+    pub a: (u8, [i8; 4], [i8; 3]),
+    /// The same for the second.
+    pub b: (u8, [i8; 4], [i8; 3]),
+    /// Points for hull shapes.
+    pub cloud: Vec<[i8; 3]>,
+    /// 0: free, 1: touching by construction, 2: penetrating by construction (mod 3).
+    pub placement: u8,
+}
+
+impl ConvexPairInput {
+    /// The pair, built exactly and rounded to binary64 (`None` if rounding broke a solid).
+    pub fn solids(&self) -> Option<(crate::brep::Solid<f64>, crate::brep::Solid<f64>)> {
+        use crate::vclip::contract::{convex_pair, Placement};
+        let placement = [Placement::Free, Placement::TouchingAbove, Placement::Sunk][self.placement as usize % 3];
+        let small = |(k, q, t): (u8, [i8; 4], [i8; 3])| (k, q.map(|x| x % 5), t.map(|x| x % 33));
+        let (a, b) = convex_pair(small(self.a), small(self.b), &self.cloud, placement);
+        Some((a.convert::<f64>().ok()?, b.convert::<f64>().ok()?))
+    }
+}

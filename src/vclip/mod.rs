@@ -15,6 +15,7 @@
 
 mod brute;
 mod clip;
+pub mod contract;
 mod geometry;
 mod states;
 mod voronoi;

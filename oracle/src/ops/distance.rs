@@ -4,6 +4,7 @@ use serde_json::{json, Value};
 use touchstone::brep::{convex_hull, Feature, Solid};
 use touchstone::geom::Scaled;
 use touchstone::scalar::{Scalar, Sign};
+use touchstone::vclip::contract::distance_magnitude;
 use touchstone::vclip::{check_strictly_convex, vclip, Status, VClipError};
 
 use super::{num, point_json, sqrt_json, Common, Context, Decisive, Op, Outcome};
@@ -143,19 +144,7 @@ impl Op for DistanceOp {
         fields.insert("features".into(), json!([feature_json(&ca, &c.features.0)?, feature_json(&cb, &c.features.1)?]));
         fields.insert("points".into(), json!([point_json(&c.points.0), point_json(&c.points.1)]));
         fields.insert("steps".into(), json!(r.steps));
-        // Magnitude of the squared distance: the squared sum of the largest coordinates, a
-        // bound on the terms of every expression V-Clip forms a distance from.
-        let largest = |s: &Solid<S>| {
-            s.vertices().iter().flat_map(|p| p.iter().map(|x| x.abs())).fold(S::zero(), |m, x| {
-                if x.to_f64() > m.to_f64() {
-                    x
-                } else {
-                    m
-                }
-            })
-        };
-        let m = largest(&a.solid) + largest(&b.solid) + S::one();
-        let magnitude = m.clone() * m;
+        let magnitude = distance_magnitude(&a.solid, &b.solid);
         let decisive = vec![Decisive::Test(Scaled { value: c.squared_distance.clone(), magnitude: magnitude.clone() })];
         let continuous = vec![("distance_squared".to_string(), c.squared_distance.clone(), magnitude)];
         Ok(Outcome { fields, discrete: c.status, decisive, continuous })

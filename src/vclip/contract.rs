@@ -1,0 +1,191 @@
+//! The agreement contract for distances: `f64` V-Clip against exact V-Clip on the same
+//! binary64 solids, and a builder of degenerate convex pairs for the property tests and the
+//! fuzz target `vclip_diff`.
+//!
+//! The discrete answer is the [`Status`]. Its decision is the sign of the squared distance,
+//! relative to [`distance_magnitude`]; above the budget the statuses must be equal, within it
+//! any status is admissible (touching and penetrating are both a rounding error from
+//! separated). The squared distance is a continuous output: the `f64` one must be within the
+//! relative tolerance times the magnitude of the exact one. Features are not compared: when
+//! several pairs realise the distance (parallel faces, parallel edges) either path may stop on
+//! any of them. `f64` may refuse a solid whose edge is flat or reflex within the budget
+//! (rounding broke strict convexity); any other `f64` failure is a breach.
+
+use num_rational::BigRational;
+
+use super::{vclip, VClipError};
+use crate::brep::shapes::{cube, cuboid, icosahedron, octahedron, tetrahedron};
+use crate::brep::{convex_hull, Solid};
+use crate::contract::{budget, check, Agreement, Continuous, Disagreement, Margin};
+use crate::geom::{Affine, Point3, Scaled, Vector3};
+use crate::scalar::{ratio, Scalar};
+
+/// A scale for squared distances between `a` and `b`: (1 + largest |coordinate| of `a` +
+/// largest of `b`)². Every expression V-Clip forms a squared distance from is bounded by a
+/// small multiple of it.
+pub fn distance_magnitude<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> S {
+    let largest = |s: &Solid<S>| {
+        s.vertices().iter().flat_map(|p| p.iter().map(|x| x.abs())).fold(S::zero(), |m, x| {
+            if x.to_f64() > m.to_f64() {
+                x
+            } else {
+                m
+            }
+        })
+    };
+    let m = S::one() + largest(a) + largest(b);
+    m.clone() * m
+}
+
+fn exact(s: &Solid<f64>) -> Option<Solid<BigRational>> {
+    s.convert::<BigRational>().ok()
+}
+
+/// The smallest relative margin of an edge's convexity decision over both solids.
+fn convexity_margin(solids: [&Solid<BigRational>; 2]) -> Margin {
+    let mut m = Margin::Unbounded;
+    for s in solids {
+        for e in 0..s.edge_count() {
+            m = m.min(Margin::of(&s.edge_convexity_scaled(e)));
+        }
+    }
+    m
+}
+
+/// Check `f64` V-Clip on `a`, `b` against exact V-Clip on the same numbers. `Ok(None)` when the
+/// exact solids are outside V-Clip's contract (not strictly convex), so nothing is compared.
+pub fn check_distance_agreement(a: &Solid<f64>, b: &Solid<f64>) -> Result<Option<Agreement>, Disagreement> {
+    let (Some(ea), Some(eb)) = (exact(a), exact(b)) else { return Ok(None) };
+    let e = match vclip(&ea, &eb, None) {
+        Ok(r) => r.closest,
+        Err(VClipError::NotConvex { .. } | VClipError::FlatEdge { .. } | VClipError::StraightVertex { .. }) => {
+            return Ok(None)
+        }
+        Err(err) => {
+            return Err(Disagreement {
+                what: "exact V-Clip failed".into(),
+                exact: err.to_string(),
+                fast: String::new(),
+                margin: String::new(),
+            })
+        }
+    };
+    let magnitude = distance_magnitude(&ea, &eb);
+    let margin = Margin::of(&Scaled { value: e.squared_distance.clone(), magnitude: magnitude.clone() });
+    let b64 = budget::<f64>();
+    let f = match vclip(a, b, None) {
+        Ok(r) => r.closest,
+        Err(VClipError::NotConvex { .. } | VClipError::FlatEdge { .. } | VClipError::StraightVertex { .. })
+            if !convexity_margin([&ea, &eb]).exceeds(b64) =>
+        {
+            return Ok(Some(Agreement::WithinTolerance))
+        }
+        Err(err) => {
+            return Err(Disagreement {
+                what: "f64 V-Clip failed".into(),
+                exact: format!("{:?}", e.status),
+                fast: err.to_string(),
+                margin: margin.to_decimal(6),
+            })
+        }
+    };
+    let tolerance = BigRational::from_float(f64::relative_tolerance()).unwrap_or_default();
+    let continuous = [Continuous {
+        field: "distance_squared".into(),
+        exact: e.squared_distance.clone(),
+        fast: BigRational::from_float(f.squared_distance).unwrap_or_default(),
+        bound: tolerance * magnitude,
+    }];
+    check(&e.status, &f.status, &margin, b64, |_, _| true, &continuous).map(Some)
+}
+
+/// The oracle query that answers the distance between these solids on both backends.
+pub fn oracle_line(a: &Solid<f64>, b: &Solid<f64>) -> String {
+    let shape = |s: &Solid<f64>| {
+        let vs: Vec<String> = s.vertices().iter().map(|p| crate::replay::json_point(&[p.x, p.y, p.z])).collect();
+        let fs: Vec<String> = s
+            .faces()
+            .iter()
+            .map(|f| format!("[{}]", f.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")))
+            .collect();
+        format!(r#"{{"polyhedron": {{"vertices": [{}], "faces": [{}]}}}}"#, vs.join(", "), fs.join(", "))
+    };
+    format!(r#"{{"op": "distance", "backend": "both", "a": {}, "b": {}}}"#, shape(a), shape(b))
+}
+
+/// How the second solid of a [`convex_pair`] is placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Where its pose puts it.
+    Free,
+    /// Moved so that its lowest vertex (least z) is exactly the first solid's highest
+    /// vertex: touching by construction (the plane z = top separates them weakly), often with
+    /// several features at once (horizontal faces and edges).
+    TouchingAbove,
+    /// Moved so that its lowest vertex is the first solid's vertex centroid, an interior
+    /// point: penetrating by construction.
+    Sunk,
+}
+
+/// Shape `k mod 6` of the pairs: cube, a 1/2 × 1 × 3/2 cuboid, tetrahedron, octahedron,
+/// icosahedron, or the hull of `cloud` (coordinates mod 5 − 2; a cube if it is flat).
+pub fn pair_shape(k: u8, cloud: &[[i8; 3]]) -> Solid<BigRational> {
+    match k % 6 {
+        0 => cube(),
+        1 => cuboid(ratio(1, 2), ratio(1, 1), ratio(3, 2)).unwrap_or_else(|_| cube()),
+        2 => tetrahedron(),
+        3 => octahedron(),
+        4 => icosahedron(),
+        _ => {
+            let pts: Vec<Point3<BigRational>> = cloud
+                .iter()
+                .take(24)
+                .map(|c| Point3::from(c.map(|x| BigRational::from_integer((x.rem_euclid(5) - 2).into()))))
+                .collect();
+            convex_hull(&pts).map(|h| h.solid).unwrap_or_else(|_| cube())
+        }
+    }
+}
+
+/// A pair of convex solids, exact: shapes `ka`, `kb` (see [`pair_shape`]) rotated by integer
+/// quaternions (a zero quaternion is the identity) and translated by `ta / 8`, `tb / 8`, the
+/// second placed by `placement`.
+pub fn convex_pair(
+    (ka, qa, ta): (u8, [i8; 4], [i8; 3]),
+    (kb, qb, tb): (u8, [i8; 4], [i8; 3]),
+    cloud: &[[i8; 3]],
+    placement: Placement,
+) -> (Solid<BigRational>, Solid<BigRational>) {
+    let posed = |k: u8, q: [i8; 4], t: [i8; 3]| {
+        let q = if q == [0; 4] { [1, 0, 0, 0] } else { q };
+        let map = Affine::from_quaternion(
+            &q.map(|x| BigRational::from_integer(x.into())),
+            Vector3::from(t.map(|x| ratio(x.into(), 8))),
+        );
+        let s = pair_shape(k, cloud);
+        map.ok().and_then(|m| s.transformed(&m).ok()).unwrap_or(s)
+    };
+    let a = posed(ka, qa, ta);
+    let mut b = posed(kb, qb, tb);
+    let lowest = |s: &Solid<BigRational>| {
+        s.vertices().iter().min_by(|p, q| p.z.cmp(&q.z)).cloned().unwrap_or_else(Point3::origin)
+    };
+    let highest = |s: &Solid<BigRational>| {
+        s.vertices().iter().max_by(|p, q| p.z.cmp(&q.z)).cloned().unwrap_or_else(Point3::origin)
+    };
+    let target = match placement {
+        Placement::Free => None,
+        Placement::TouchingAbove => Some(highest(&a)),
+        Placement::Sunk => {
+            let n = BigRational::from_integer(a.vertex_count().max(1).into());
+            let sum = a.vertices().iter().fold(Vector3::zeros(), |acc, p| acc + &p.coords);
+            Some(Point3::from(sum / n))
+        }
+    };
+    if let Some(t) = target {
+        if let Ok(moved) = b.transformed(&Affine::translation(t - lowest(&b))) {
+            b = moved;
+        }
+    }
+    (a, b)
+}
