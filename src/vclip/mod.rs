@@ -195,6 +195,19 @@ pub fn vclip<S: Scalar>(
     warm_start: Option<(Feature, Feature)>,
 ) -> Result<VClipResult<S>, VClipError> {
     check_strictly_convex(a, b)?;
+    vclip_prechecked(a, b, warm_start)
+}
+
+/// [`vclip`] without its strict-convexity check, which costs a pass over every edge: for
+/// solids already checked once with [`check_strictly_convex`] (a rigid body's solid moved by
+/// poses stays strictly convex on exact backends), as in tracking loops. On solids that are
+/// not strictly convex the answer is unspecified (it may stop at the step cap); it never
+/// panics.
+pub fn vclip_prechecked<S: Scalar>(
+    a: &Solid<S>,
+    b: &Solid<S>,
+    warm_start: Option<(Feature, Feature)>,
+) -> Result<VClipResult<S>, VClipError> {
     let (mut x, mut y) = match warm_start {
         None => (Feat::V(0), Feat::V(0)),
         Some((fa, fb)) => (
