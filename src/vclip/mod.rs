@@ -18,6 +18,7 @@ mod clip;
 pub mod contract;
 mod geometry;
 mod states;
+pub mod tracking;
 mod voronoi;
 
 pub use brute::brute_force_distance;
