@@ -17,6 +17,7 @@ mod brute;
 mod clip;
 pub mod contract;
 mod geometry;
+pub mod hierarchy;
 mod states;
 pub mod tracking;
 mod voronoi;
