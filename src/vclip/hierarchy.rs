@@ -230,8 +230,8 @@ pub fn hierarchy_distance<S: Scalar>(a: &Hierarchy<S>, b: &Hierarchy<S>) -> Resu
                 let better = match &best {
                     None => true,
                     Some((_, b)) => {
-                        (b.status == Status::Separated && c.status != Status::Separated)
-                            || (b.status == Status::Separated && less(&c.squared_distance, &b.squared_distance)?)
+                        b.status == Status::Separated
+                            && (c.status != Status::Separated || less(&c.squared_distance, &b.squared_distance)?)
                     }
                 };
                 if better {
