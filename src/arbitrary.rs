@@ -288,3 +288,35 @@ impl ConvexPairInput {
         Some((a.convert::<f64>().ok()?, b.convert::<f64>().ok()?))
     }
 }
+
+/// A primitive CCD case: see [`crate::sweep::contract::degenerate_ccd`].
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub struct CcdInput {
+    /// Edge–edge if true, else vertex–face.
+    pub edge_edge: bool,
+    /// The eight points (t0 then t1) in quarters, each coordinate mod 17 − 8.
+    pub points: [[i8; 3]; 8],
+    /// 0: free, 1: coplanar, else through a target (mod 3).
+    pub construction: u8,
+    /// The target (vertex or edge midpoint) and the time (0, 1/2, 1) of a `Through` case.
+    pub target: u8,
+    /// See `target`.
+    pub when: u8,
+}
+
+impl CcdInput {
+    /// The case.
+    pub fn case(&self) -> (crate::sweep::CcdKind, [Point3<f64>; 4], [Point3<f64>; 4]) {
+        use crate::sweep::contract::{degenerate_ccd, CcdConstruction};
+        use crate::sweep::CcdKind;
+        let kind = if self.edge_edge { CcdKind::EdgeEdge } else { CcdKind::VertexFace };
+        let construction = match self.construction % 3 {
+            0 => CcdConstruction::Free,
+            1 => CcdConstruction::Coplanar,
+            _ => CcdConstruction::Through { target: self.target, when: self.when },
+        };
+        let points = self.points.map(|c| c.map(|x| x.rem_euclid(17) - 8));
+        let (t0, t1) = degenerate_ccd(kind, points, construction);
+        (kind, t0, t1)
+    }
+}

@@ -4,7 +4,10 @@
 
 use std::path::PathBuf;
 
+use touchstone::geom::Point3;
+use touchstone::scalar::Scalar;
 use touchstone::sweep::benchmark::{read_sample_queries, read_symbolic, CcdQuery};
+use touchstone::sweep::contract::{check_ccd_agreement, oracle_line};
 use touchstone::sweep::{ccd, CcdKind};
 
 fn fixtures() -> PathBuf {
@@ -57,4 +60,24 @@ fn matches_every_ground_truth_label() {
     }
     assert!(hits > 50 && misses > 50, "both labels occur: {hits} hits, {misses} misses");
     assert!(wrong.is_empty(), "{} disagreements:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+/// The `f64` path on every benchmark query rounded to binary64 agrees with the exact path on
+/// the rounded numbers under the contract (the handcrafted queries are degenerate on purpose:
+/// many are within the budget, where the `f64` contact must still be valid within tolerance).
+#[test]
+fn f64_agrees_with_exact_on_every_rounded_query() {
+    let round = |p: &[Point3<num_rational::BigRational>; 4]| p.clone().map(|x| x.map(|c| c.to_f64()));
+    let mut strict = 0;
+    let mut failures = Vec::new();
+    for (file, i, q) in &all_queries() {
+        let (t0, t1) = (round(&q.t0), round(&q.t1));
+        match check_ccd_agreement(q.kind, &t0, &t1) {
+            Ok(touchstone::contract::Agreement::Strict) => strict += 1,
+            Ok(_) => {}
+            Err(d) => failures.push(format!("{file} #{i}: {d}\n  replay: {}", oracle_line(q.kind, &t0, &t1))),
+        }
+    }
+    assert!(failures.is_empty(), "{} breaches:\n{}", failures.len(), failures.join("\n"));
+    assert!(strict > 100, "only {strict} queries were decided strictly");
 }

@@ -182,13 +182,18 @@ fn ccd_first_times() {
             && &hi * &hi > touchstone::scalar::parse_rational("1/2").unwrap()
     );
     assert!(hi - lo < touchstone::scalar::parse_rational("1e-30").unwrap());
-    // Missing, and the f64 backend refused for now.
+    // Missing, on both backends: they agree strictly (the edges pass 5 apart).
     let c = ask(json!({"op": "ccd", "kind": "edge_edge",
         "t0": [[-1, 5, 2], [1, 5, 2], [0, -1, 0], [0, 1, 0]], "t1": [[-1, 5, -2], [1, 5, -2], [0, -1, 0], [0, 1, 0]]}));
     assert_eq!(c, json!({"id": null, "collides": false}));
     let d = ask(json!({"op": "ccd", "kind": "edge_edge", "backend": "both",
         "t0": [[-1, 5, 2], [1, 5, 2], [0, -1, 0], [0, 1, 0]], "t1": [[-1, 5, -2], [1, 5, -2], [0, -1, 0], [0, 1, 0]]}));
-    assert_eq!((d["error"]["kind"].clone(), d["error"]["at"].clone()), (json!("unsupported"), json!("/backend")));
+    assert_eq!(d["f64"]["collides"], false);
+    assert_eq!(d["agreement"], json!({"agree": true, "strict": true}));
+    // Crossing at t = 1/2 (the edges at heights 2 − 4t meet the fixed edge): f64 finds 0.5.
+    let e = ask(json!({"op": "ccd", "kind": "edge_edge", "backend": "f64",
+        "t0": [[-1, 0, 2], [1, 0, 2], [0, -1, 0], [0, 1, 0]], "t1": [[-1, 0, -2], [1, 0, -2], [0, -1, 0], [0, 1, 0]]}));
+    assert_eq!((e["collides"].clone(), e["toi"]["f64"].clone()), (json!(true), json!(0.5)));
 }
 
 #[test]

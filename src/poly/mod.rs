@@ -71,11 +71,13 @@ mod gcd;
 mod intpoly;
 mod isolate;
 mod ring;
+mod time;
 
 pub use algebraic::Algebraic;
 pub use float_roots::float_roots;
 pub use isolate::{isolate_roots, real_roots, RootInterval};
 pub use ring::Poly;
+pub use time::{RootScalar, TPoly};
 
 use crate::scalar::Uncertain;
 

@@ -22,16 +22,16 @@
 //! in one variable starts at 0 or at a root of one of its inequalities). Each candidate is a
 //! real algebraic number; every sign at it is decided exactly ([`Algebraic::sign_of`]).
 
+use std::cmp::Ordering;
+
 use num_rational::BigRational;
-use num_traits::{One, Zero};
 
 use crate::geom::Point3;
-use crate::poly::{real_roots, Algebraic, Poly, PolyError};
-use crate::scalar::Sign;
+use crate::poly::{Poly, PolyError, RootScalar, TPoly};
+use crate::scalar::{Scalar, Sign};
 
 type Q = BigRational;
-type P = Poly<Q>;
-type V = [P; 3];
+type V<S> = [TPoly<S>; 3];
 
 /// The kind of primitive pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,75 +44,100 @@ pub enum CcdKind {
 
 /// The answer: whether the primitives meet for some t ∈ [0, 1], and the first such t.
 #[derive(Clone, Debug, PartialEq)]
-pub struct CcdResult {
-    /// The first time of contact, if any (exact: a real algebraic number).
-    pub toi: Option<Algebraic>,
+pub struct CcdResult<S: RootScalar = Q> {
+    /// The first time of contact, if any (exact backends: a real algebraic number; `f64`: a
+    /// double).
+    pub toi: Option<S::Time>,
 }
 
-impl CcdResult {
+impl<S: RootScalar> CcdResult<S> {
     /// Whether the primitives meet in [0, 1].
     pub fn collides(&self) -> bool {
         self.toi.is_some()
     }
 }
 
-/// The linear motion p(t) = p0 + t (p1 − p0), per coordinate.
-fn motion(p0: &Point3<Q>, p1: &Point3<Q>) -> V {
-    [0, 1, 2].map(|i| Poly::from_coeffs(vec![p0[i].clone(), p1[i].clone() - p0[i].clone()]))
+/// The linear motion p(t) = p0 + t (p1 − p0), per coordinate (the difference is computed:
+/// its magnitude is |p0| + |p1|).
+fn motion<S: RootScalar>(p0: &Point3<S>, p1: &Point3<S>) -> V<S> {
+    [0, 1, 2].map(|i| {
+        let p = Poly::from_coeffs(vec![p0[i].clone(), p1[i].clone() - p0[i].clone()]);
+        let m = (!S::EXACT).then(|| Poly::from_coeffs(vec![p0[i].abs(), p0[i].abs() + p1[i].abs()]));
+        TPoly { p, m }
+    })
 }
 
-fn sub(a: &V, b: &V) -> V {
+fn sub<S: RootScalar>(a: &V<S>, b: &V<S>) -> V<S> {
     [0, 1, 2].map(|i| a[i].clone() - b[i].clone())
 }
 
-fn cross(a: &V, b: &V) -> V {
+fn cross<S: RootScalar>(a: &V<S>, b: &V<S>) -> V<S> {
     [(1, 2), (2, 0), (0, 1)].map(|(i, j)| a[i].clone() * b[j].clone() - a[j].clone() * b[i].clone())
 }
 
-fn dot(a: &V, b: &V) -> P {
-    (0..3).fold(P::zero(), |acc, i| acc + a[i].clone() * b[i].clone())
+fn dot<S: RootScalar>(a: &V<S>, b: &V<S>) -> TPoly<S> {
+    (0..3).fold(TPoly::zero(), |acc, i| acc + a[i].clone() * b[i].clone())
 }
 
 /// A conjunction of equalities and inequalities, valid where `nondegenerate` ≠ 0.
-struct Family {
-    equalities: Vec<P>,
-    inequalities: Vec<P>,
-    nondegenerate: Option<P>,
+struct Family<S: RootScalar> {
+    equalities: Vec<TPoly<S>>,
+    inequalities: Vec<TPoly<S>>,
+    nondegenerate: Option<TPoly<S>>,
 }
 
-impl Family {
-    fn holds_at(&self, t: &Algebraic) -> Result<bool, PolyError> {
+fn order<S: RootScalar>(a: &S::Time, b: &S::Time) -> Ordering {
+    if S::earlier(a, b) {
+        Ordering::Less
+    } else if S::earlier(b, a) {
+        Ordering::Greater
+    } else {
+        Ordering::Equal
+    }
+}
+
+impl<S: RootScalar> Family<S> {
+    fn holds_at(&self, t: &S::Time) -> Result<bool, PolyError> {
         for e in &self.equalities {
-            if t.sign_of(e)? != Sign::Zero {
+            if S::sign_at(e, t)? != Sign::Zero {
                 return Ok(false);
             }
         }
         for g in &self.inequalities {
-            if t.sign_of(g)? == Sign::Negative {
+            if S::sign_at(g, t)? == Sign::Negative {
                 return Ok(false);
             }
         }
         match &self.nondegenerate {
-            Some(n) => Ok(t.sign_of(n)? != Sign::Zero),
+            Some(n) => Ok(S::sign_at(n, t)? != Sign::Zero),
             None => Ok(true),
         }
     }
 
     /// The least t ∈ [0, 1] in this family's set, if any.
-    fn first(&self) -> Result<Option<Algebraic>, PolyError> {
-        let (zero, one) = (Q::zero(), Q::one());
-        let mut candidates = match self.equalities.iter().find(|e| !e.is_zero()) {
-            Some(e) => real_roots(e, &zero, &one)?,
+    fn first(&self) -> Result<Option<S::Time>, PolyError> {
+        let (zero, one) = (S::zero(), S::one());
+        let mut equality = None;
+        for e in &self.equalities {
+            if !e.is_zero()? {
+                equality = Some(e);
+                break;
+            }
+        }
+        let mut candidates = match equality {
+            Some(e) => S::roots_in(&e.p, &zero, &one)?,
             None => {
-                let mut c = vec![Algebraic::from_rational(zero.clone())];
-                for g in self.inequalities.iter().filter(|g| !g.is_zero()) {
-                    c.extend(real_roots(g, &zero, &one)?);
+                let mut c = vec![S::time(&zero)];
+                for g in &self.inequalities {
+                    if !g.is_zero()? {
+                        c.extend(S::roots_in(&g.p, &zero, &one)?);
+                    }
                 }
                 c
             }
         };
-        candidates.sort();
-        candidates.dedup();
+        candidates.sort_by(order::<S>);
+        candidates.dedup_by(|a, b| order::<S>(a, b) == Ordering::Equal);
         for t in candidates {
             if self.holds_at(&t)? {
                 return Ok(Some(t));
@@ -123,7 +148,7 @@ impl Family {
 }
 
 /// x on the closed segment [p, q] (segment non-degenerate), and x = p.
-fn point_on_segment(x: &V, p: &V, q: &V) -> Family {
+fn point_on_segment<S: RootScalar>(x: &V<S>, p: &V<S>, q: &V<S>) -> Family<S> {
     let (d, w) = (sub(q, p), sub(x, p));
     let len2 = dot(&d, &d);
     let along = dot(&w, &d);
@@ -134,15 +159,15 @@ fn point_on_segment(x: &V, p: &V, q: &V) -> Family {
     }
 }
 
-fn point_on_point(x: &V, p: &V) -> Family {
+fn point_on_point<S: RootScalar>(x: &V<S>, p: &V<S>) -> Family<S> {
     Family { equalities: sub(x, p).into_iter().collect(), inequalities: vec![], nondegenerate: None }
 }
 
-fn first_of(families: &[Family]) -> Result<CcdResult, PolyError> {
-    let mut best: Option<Algebraic> = None;
+fn first_of<S: RootScalar>(families: &[Family<S>]) -> Result<CcdResult<S>, PolyError> {
+    let mut best: Option<S::Time> = None;
     for f in families {
         if let Some(t) = f.first()? {
-            if best.as_ref().is_none_or(|b| t < *b) {
+            if best.as_ref().is_none_or(|b| S::earlier(&t, b)) {
                 best = Some(t);
             }
         }
@@ -161,7 +186,11 @@ fn first_of(families: &[Family]) -> Result<CcdResult, PolyError> {
 /// let r = vertex_face(&[q(0, 0, 1), q(-1, -1, 0), q(3, -1, 0), q(-1, 3, 0)], &[q(0, 0, -3), q(-1, -1, 0), q(3, -1, 0), q(-1, 3, 0)]).unwrap();
 /// assert_eq!(r.toi.unwrap().to_rational(), Some(BigRational::new(1.into(), 4.into())));
 /// ```
-pub fn vertex_face(t0: &[Point3<Q>; 4], t1: &[Point3<Q>; 4]) -> Result<CcdResult, PolyError> {
+pub fn vertex_face<S: RootScalar>(t0: &[Point3<S>; 4], t1: &[Point3<S>; 4]) -> Result<CcdResult<S>, PolyError> {
+    first_of(&vertex_face_families(t0, t1))
+}
+
+fn vertex_face_families<S: RootScalar>(t0: &[Point3<S>; 4], t1: &[Point3<S>; 4]) -> Vec<Family<S>> {
     let [v, f0, f1, f2] = [0, 1, 2, 3].map(|i| motion(&t0[i], &t1[i]));
     let (e1, e2, w) = (sub(&f1, &f0), sub(&f2, &f0), sub(&v, &f0));
     let n = cross(&e1, &e2);
@@ -181,7 +210,7 @@ pub fn vertex_face(t0: &[Point3<Q>; 4], t1: &[Point3<Q>; 4]) -> Result<CcdResult
     for p in [&f0, &f1, &f2] {
         families.push(point_on_point(&v, p));
     }
-    first_of(&families)
+    families
 }
 
 /// Edge–edge CCD: `t0` and `t1` are (a0, a1, b0, b1) at t = 0 and t = 1.
@@ -195,7 +224,11 @@ pub fn vertex_face(t0: &[Point3<Q>; 4], t1: &[Point3<Q>; 4]) -> Result<CcdResult
 /// let r = edge_edge(&[q(-1, 0, 2), q(1, 0, 2), q(0, -1, 0), q(0, 1, 0)], &[q(-1, 0, -2), q(1, 0, -2), q(0, -1, 0), q(0, 1, 0)]).unwrap();
 /// assert_eq!(r.toi.unwrap().to_rational(), Some(BigRational::new(1.into(), 2.into())));
 /// ```
-pub fn edge_edge(t0: &[Point3<Q>; 4], t1: &[Point3<Q>; 4]) -> Result<CcdResult, PolyError> {
+pub fn edge_edge<S: RootScalar>(t0: &[Point3<S>; 4], t1: &[Point3<S>; 4]) -> Result<CcdResult<S>, PolyError> {
+    first_of(&edge_edge_families(t0, t1))
+}
+
+fn edge_edge_families<S: RootScalar>(t0: &[Point3<S>; 4], t1: &[Point3<S>; 4]) -> Vec<Family<S>> {
     let [a0, a1, b0, b1] = [0, 1, 2, 3].map(|i| motion(&t0[i], &t1[i]));
     let (da, db, w) = (sub(&a1, &a0), sub(&b1, &b0), sub(&b0, &a0));
     let m = cross(&da, &db);
@@ -218,13 +251,144 @@ pub fn edge_edge(t0: &[Point3<Q>; 4], t1: &[Point3<Q>; 4]) -> Result<CcdResult, 
     for (x, p) in [(&a0, &b0), (&a0, &b1), (&a1, &b0), (&a1, &b1)] {
         families.push(point_on_point(x, p));
     }
-    first_of(&families)
+    families
+}
+
+fn families<S: RootScalar>(kind: CcdKind, t0: &[Point3<S>; 4], t1: &[Point3<S>; 4]) -> Vec<Family<S>> {
+    match kind {
+        CcdKind::VertexFace => vertex_face_families(t0, t1),
+        CcdKind::EdgeEdge => edge_edge_families(t0, t1),
+    }
+}
+
+/// The exact answer for binary64 inputs with its margin (see [`super::contract`]) and the
+/// error bound of an `f64` first time.
+pub(crate) struct Margined {
+    pub exact: CcdResult<Q>,
+    pub margin: f64,
+    pub toi_bound: f64,
+}
+
+/// |p(t)| relative to its magnitude polynomial at |t| (∞ where the magnitude is 0).
+fn relative(p: &TPoly<f64>, t: f64) -> f64 {
+    let m = p.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or_else(|| p.p.magnitude_at(&t));
+    if m > 0.0 {
+        p.p.eval(&t).abs() / m
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// The exact CCD of binary64 inputs and how far they are from a change of its answer.
+///
+/// The margin is the least, over families, of: |e|/M at 0, at 1 and at the critical points
+/// of the family's first non-vanishing equality e in [0, 1] (a contact at an end, or a
+/// near-double root that a perturbation creates or removes); and, at each root r of e in
+/// [0, 1] up to the first time, the slack of the family's decision there: for a family that
+/// holds, the least relative value of its inequalities and non-degeneracy (0 when another
+/// equality vanishes there too: a coincidence any perturbation breaks); for one that fails,
+/// the largest relative violation. A family whose equalities all vanish identically (motion
+/// inside a plane, say) has margin 0. Relative values are taken in `f64` at the root rounded,
+/// against the magnitude polynomials of the `f64` families built from the same numbers.
+pub(crate) fn ccd_with_margin(
+    kind: CcdKind,
+    t0: &[Point3<f64>; 4],
+    t1: &[Point3<f64>; 4],
+) -> Result<Margined, PolyError> {
+    let q = |p: &[Point3<f64>; 4]| (*p).map(|x| x.map(|c| Q::from_float(c).unwrap_or_default()));
+    let (e0, e1) = (q(t0), q(t1));
+    let exact_families = families::<Q>(kind, &e0, &e1);
+    let fast_families = families::<f64>(kind, t0, t1);
+    let exact = first_of(&exact_families)?;
+    let mut margin = f64::INFINITY;
+    let mut toi_bound = f64::INFINITY;
+    let (zero, one) = (Q::from_integer(0.into()), Q::from_integer(1.into()));
+    for (fe, ff) in exact_families.iter().zip(&fast_families) {
+        let Some(j) = fe.equalities.iter().position(|e| !e.p.is_zero()) else {
+            margin = 0.0;
+            continue;
+        };
+        let (e, ef) = (&fe.equalities[j], &ff.equalities[j]);
+        let mut critical = vec![0.0, 1.0];
+        let derivative = ef.p.derivative();
+        if !derivative.is_zero() {
+            critical.extend(crate::poly::float_roots(&derivative, 0.0, 1.0)?);
+        }
+        for t in critical {
+            margin = margin.min(relative(ef, t));
+        }
+        for r in Q::roots_in(&e.p, &zero, &one)? {
+            if exact.toi.as_ref().is_some_and(|first| r > *first) {
+                break;
+            }
+            let rf = r.to_f64();
+            let holds = fe.holds_at(&r)?;
+            let mut slack = if holds { f64::INFINITY } else { 0.0_f64 };
+            for (k, (ek, ekf)) in fe.equalities.iter().zip(&ff.equalities).enumerate() {
+                if k == j || ek.p.is_zero() {
+                    continue;
+                }
+                if holds {
+                    slack = 0.0;
+                } else if Q::sign_at(ek, &r)? != Sign::Zero {
+                    slack = slack.max(relative(ekf, rf));
+                }
+            }
+            for (g, gf) in fe.inequalities.iter().zip(&ff.inequalities) {
+                if holds {
+                    slack = slack.min(relative(gf, rf));
+                } else if Q::sign_at(g, &r)? == Sign::Negative {
+                    slack = slack.max(relative(gf, rf));
+                }
+            }
+            if let (Some(n), Some(nf)) = (&fe.nondegenerate, &ff.nondegenerate) {
+                if holds {
+                    slack = slack.min(relative(nf, rf));
+                } else if Q::sign_at(n, &r)? == Sign::Zero {
+                    // The family does not apply here: a lower one decides.
+                    slack = f64::INFINITY;
+                }
+            }
+            margin = margin.min(slack);
+            if holds && exact.toi.as_ref() == Some(&r) {
+                // δt ≈ δe / |e'(t)| with δe within the tolerance of e's magnitude.
+                let slope = derivative.eval(&rf).abs();
+                let m = ef.m.as_ref().map(|m| m.eval(&rf.abs())).unwrap_or(0.0);
+                let bound = 64.0 * f64::relative_tolerance() * m / slope + 4.0 * f64::EPSILON;
+                toi_bound = toi_bound.min(if slope > 0.0 { bound } else { f64::INFINITY });
+            }
+        }
+    }
+    Ok(Margined { exact, margin, toi_bound })
 }
 
 /// CCD of either kind.
-pub fn ccd(kind: CcdKind, t0: &[Point3<Q>; 4], t1: &[Point3<Q>; 4]) -> Result<CcdResult, PolyError> {
+pub fn ccd<S: RootScalar>(kind: CcdKind, t0: &[Point3<S>; 4], t1: &[Point3<S>; 4]) -> Result<CcdResult<S>, PolyError> {
     match kind {
         CcdKind::VertexFace => vertex_face(t0, t1),
         CcdKind::EdgeEdge => edge_edge(t0, t1),
     }
+}
+
+/// Whether an `f64` contact at time `t` is valid within tolerance for binary64 inputs: some
+/// family's conditions hold at the rational `t`, exactly evaluated, within twice the tolerance
+/// of their magnitudes (each equality |e(t)| ≤ 2·tol·M(t), each inequality g(t) ≥ −2·tol·M(t)):
+/// the `f64` path decides each of them within the tolerance, with rounding errors far below it.
+pub(crate) fn valid_contact_at(kind: CcdKind, t0: &[Point3<f64>; 4], t1: &[Point3<f64>; 4], t: f64) -> bool {
+    let Some(tq) = Q::from_float(t) else { return false };
+    let q = |p: &[Point3<f64>; 4]| (*p).map(|x| x.map(|c| Q::from_float(c).unwrap_or_default()));
+    let exact_families = families::<Q>(kind, &q(t0), &q(t1));
+    let fast_families = families::<f64>(kind, t0, t1);
+    let allowed = |p: &TPoly<f64>| {
+        let m = p.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or(0.0);
+        Q::from_float(2.0 * f64::relative_tolerance() * m).unwrap_or_default()
+    };
+    exact_families.iter().zip(&fast_families).any(|(fe, ff)| {
+        let equalities = fe.equalities.iter().zip(&ff.equalities).all(|(e, ef)| {
+            let v = e.p.eval(&tq);
+            num_traits::Signed::abs(&v) <= allowed(ef)
+        });
+        let inequalities = fe.inequalities.iter().zip(&ff.inequalities).all(|(g, gf)| g.p.eval(&tq) >= -allowed(gf));
+        equalities && inequalities
+    })
 }

@@ -3,6 +3,7 @@
 
 pub mod benchmark;
 mod ccd;
+pub mod contract;
 mod sat;
 
 pub use ccd::{ccd, edge_edge, vertex_face, CcdKind, CcdResult};

@@ -16,7 +16,7 @@
 mod brute;
 mod clip;
 pub mod contract;
-mod geometry;
+pub(crate) mod geometry;
 pub mod hierarchy;
 mod states;
 pub mod tracking;

@@ -270,11 +270,11 @@ pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryE
         "segment_plane" => execute::<geometry::SegmentPlaneOp>(&fields, &common, ctx),
         "validate" => execute::<solids::Validate>(&fields, &common, ctx),
         "distance" => execute::<distance::DistanceOp>(&fields, &common, ctx),
-        "ccd" if matches!(common.backend, Backend::F64 | Backend::Both) => Err(QueryError::new(
-            Kind::Unsupported,
-            "/backend",
-            "ccd is answered exactly only in this version (backend exact or exact-unfiltered)",
-        )),
+        "ccd" if common.backend == Backend::Both => {
+            let allowed: Vec<&str> = COMMON_FIELDS.iter().chain(<sweep::CcdOp as Op>::FIELDS).copied().collect();
+            fields.only(&allowed)?;
+            sweep::ccd_both(&fields, &common, ctx)
+        }
         "ccd" => execute::<sweep::CcdOp>(&fields, &common, ctx),
         "toi_boxes" if matches!(common.backend, Backend::F64 | Backend::Both) => Err(QueryError::new(
             Kind::Unsupported,

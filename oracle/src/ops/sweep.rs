@@ -61,7 +61,15 @@ impl Op for CcdOp {
 
     fn run<S: Scalar>((kind, t0, t1): &Self::Input, common: &Common) -> Result<Outcome<S, bool>, QueryError> {
         if !S::EXACT {
-            return Err(QueryError::new(Kind::Unsupported, "/backend", "ccd is answered exactly only in this version"));
+            // The f64 path: the same families over binary64, float roots, the tolerance policy.
+            let (f0, f1) = (rounded(t0), rounded(t1));
+            let r = ccd::<f64>(*kind, &f0, &f1).map_err(|e| QueryError::new(Kind::Limit, "", e.to_string()))?;
+            let mut fields = serde_json::Map::new();
+            fields.insert("collides".into(), json!(r.collides()));
+            if let Some(t) = r.toi {
+                fields.insert("toi".into(), json!({ "f64": t }));
+            }
+            return Ok(Outcome { fields, discrete: r.collides(), decisive: vec![], continuous: vec![] });
         }
         let r = ccd(*kind, t0, t1).map_err(|e| QueryError::new(Kind::Limit, "", e.to_string()))?;
         let mut fields = serde_json::Map::new();
@@ -75,6 +83,27 @@ impl Op for CcdOp {
     fn valid_within_tolerance(exact: &bool, fast: &bool) -> bool {
         exact == fast
     }
+}
+
+fn rounded(p: &[Point3<BigRational>; 4]) -> [Point3<f64>; 4] {
+    p.clone().map(|x| x.map(|c| c.to_f64()))
+}
+
+/// `ccd` with `"backend": "both"`: the exact answer, the `f64` one, and their agreement under
+/// the CCD contract, checked on the binary64 roundings of the input (the exact answer is for
+/// the input as given).
+pub fn ccd_both(f: &Fields, common: &Common, ctx: &Context) -> Result<serde_json::Map<String, Value>, QueryError> {
+    let input = CcdOp::parse(f, ctx)?;
+    let mut fields = CcdOp::run::<BigRational>(&input, common)?.fields;
+    let fast = CcdOp::run::<f64>(&input, common)?.fields;
+    fields.insert("f64".into(), Value::Object(fast));
+    let (kind, t0, t1) = &input;
+    let agreement = match touchstone::sweep::contract::check_ccd_agreement(*kind, &rounded(t0), &rounded(t1)) {
+        Ok(a) => json!({"agree": true, "strict": a == touchstone::contract::Agreement::Strict}),
+        Err(d) => json!({"agree": false, "reason": d.to_string()}),
+    };
+    fields.insert("agreement".into(), agreement);
+    Ok(fields)
 }
 
 /// `toi_boxes`: the exact first time of contact of two boxes under quadratic 4×4 motions

@@ -1,0 +1,157 @@
+//! Times as roots, on any backend that can find them: the exact one (real algebraic numbers)
+//! and `f64` (bracketed float roots under the tolerance policy), so that a continuous-collision
+//! algorithm is written once over [`RootScalar`] and its `f64` answer can be checked against
+//! its exact one.
+//!
+//! Polynomials built by such an algorithm are [`TPoly`]s: the polynomial and, on inexact
+//! backends, a *magnitude polynomial* formed by the same ring operations on absolute values
+//! (|a ± b| ≤ |a| + |b|, |ab| = |a||b| coefficient-wise bounds). A value p(t) computed in
+//! `f64` is decided against the magnitude polynomial at |t|, the scale of the terms it summed,
+//! not against its own (possibly cancelled) coefficients; a polynomial is identically zero
+//! under the tolerance when each coefficient is within the tolerance of its magnitude.
+
+use std::fmt::Debug;
+use std::ops::{Add, Mul, Neg, Sub};
+
+use num_rational::BigRational;
+
+use super::{float_roots, real_roots, Algebraic, Poly, PolyError};
+use crate::scalar::{Scalar, Sign};
+
+/// A backend whose polynomials' real roots can be found and whose signs at a root decided.
+pub trait RootScalar: Scalar {
+    /// A real root: [`Algebraic`] exactly, `f64` for `f64`.
+    type Time: Clone + Debug + PartialEq;
+
+    /// The real roots of `p` (not identically zero) in `[lo, hi]`, increasing.
+    fn roots_in(p: &Poly<Self>, lo: &Self, hi: &Self) -> Result<Vec<Self::Time>, PolyError>;
+    /// A time equal to the value `x`.
+    fn time(x: &Self) -> Self::Time;
+    /// The sign of `p` at `t` (under the backend's tolerance policy, against the magnitude).
+    fn sign_at(p: &TPoly<Self>, t: &Self::Time) -> Result<Sign, PolyError>;
+    /// Whether `a < b` (exact for algebraic numbers, plain for `f64`).
+    fn earlier(a: &Self::Time, b: &Self::Time) -> bool;
+    /// The nearest `f64`.
+    fn time_to_f64(t: &Self::Time) -> f64;
+}
+
+impl RootScalar for BigRational {
+    type Time = Algebraic;
+
+    fn roots_in(p: &Poly<Self>, lo: &Self, hi: &Self) -> Result<Vec<Algebraic>, PolyError> {
+        real_roots(p, lo, hi)
+    }
+    fn time(x: &Self) -> Algebraic {
+        Algebraic::from_rational(x.clone())
+    }
+    fn sign_at(p: &TPoly<Self>, t: &Algebraic) -> Result<Sign, PolyError> {
+        t.sign_of(&p.p)
+    }
+    fn earlier(a: &Algebraic, b: &Algebraic) -> bool {
+        a < b
+    }
+    fn time_to_f64(t: &Algebraic) -> f64 {
+        t.to_f64()
+    }
+}
+
+impl RootScalar for f64 {
+    type Time = f64;
+
+    fn roots_in(p: &Poly<Self>, lo: &Self, hi: &Self) -> Result<Vec<f64>, PolyError> {
+        float_roots(p, *lo, *hi)
+    }
+    fn time(x: &Self) -> f64 {
+        *x
+    }
+    fn sign_at(p: &TPoly<Self>, t: &f64) -> Result<Sign, PolyError> {
+        let m = p.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or_else(|| p.p.magnitude_at(t));
+        Ok(p.p.eval(t).sign_scaled(|| m)?)
+    }
+    fn earlier(a: &f64, b: &f64) -> bool {
+        a < b
+    }
+    fn time_to_f64(t: &f64) -> f64 {
+        *t
+    }
+}
+
+/// A polynomial with, on inexact backends, its magnitude polynomial (see the module docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TPoly<S: Scalar> {
+    /// The polynomial.
+    pub p: Poly<S>,
+    /// Coefficient-wise bounds on the terms summed into `p` (`None` on exact backends).
+    pub m: Option<Poly<S>>,
+}
+
+impl<S: Scalar> TPoly<S> {
+    /// A polynomial of exact input coefficients (its own magnitude).
+    pub fn input(p: Poly<S>) -> Self {
+        let m = (!S::EXACT).then(|| Poly::from_coeffs(p.coeffs().iter().map(|c| c.abs()).collect()));
+        TPoly { p, m }
+    }
+
+    /// The zero polynomial.
+    pub fn zero() -> Self {
+        TPoly { p: Poly::zero(), m: (!S::EXACT).then(Poly::zero) }
+    }
+
+    /// Whether `p` is identically zero: exactly, or for inexact backends every coefficient
+    /// within the tolerance of its magnitude.
+    pub fn is_zero(&self) -> Result<bool, PolyError> {
+        match &self.m {
+            None => Ok(self.p.is_zero()),
+            Some(m) => {
+                for (i, c) in self.p.coeffs().iter().enumerate() {
+                    let mag = m.coeffs().get(i).cloned().unwrap_or_else(S::zero);
+                    if c.sign_scaled(|| mag)? != Sign::Zero {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+}
+
+fn both<S: Scalar>(
+    a: &Option<Poly<S>>,
+    b: &Option<Poly<S>>,
+    f: impl Fn(Poly<S>, Poly<S>) -> Poly<S>,
+) -> Option<Poly<S>> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(f(x.clone(), y.clone())),
+        _ => None,
+    }
+}
+
+impl<S: Scalar> Add for TPoly<S> {
+    type Output = TPoly<S>;
+    fn add(self, o: TPoly<S>) -> TPoly<S> {
+        TPoly { m: both(&self.m, &o.m, |a, b| a + b), p: self.p + o.p }
+    }
+}
+
+impl<S: Scalar> Sub for TPoly<S> {
+    type Output = TPoly<S>;
+    // The magnitude of a difference is the sum of the magnitudes.
+    #[allow(clippy::suspicious_arithmetic_impl)]
+    fn sub(self, o: TPoly<S>) -> TPoly<S> {
+        TPoly { m: both(&self.m, &o.m, |a, b| a + b), p: self.p - o.p }
+    }
+}
+
+impl<S: Scalar> Mul for TPoly<S> {
+    type Output = TPoly<S>;
+    fn mul(self, o: TPoly<S>) -> TPoly<S> {
+        TPoly { m: both(&self.m, &o.m, |a, b| a * b), p: self.p * o.p }
+    }
+}
+
+impl<S: Scalar> Neg for TPoly<S> {
+    type Output = TPoly<S>;
+    fn neg(self) -> TPoly<S> {
+        TPoly { p: Poly::zero() - self.p, m: self.m }
+    }
+}

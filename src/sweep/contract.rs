@@ -1,0 +1,134 @@
+//! The agreement contract for primitive CCD: the `f64` path (the same families, float roots,
+//! tolerance against magnitude polynomials) against the exact one on the same binary64
+//! points.
+//!
+//! The discrete answer is `collides`; its margin is computed by the exact path (how far the
+//! input is from a contact at an end of [0, 1], a grazing double root, a boundary hit of a
+//! primitive, or a coincidence of features; see `ccd_with_margin`). Above the budget the
+//! answers must be equal and the `f64` first time within its bound of the exact one (the
+//! tolerance of the contact equation over its slope). Within the budget either answer is
+//! admissible, but an `f64` contact must be *valid within tolerance*: at the `f64` time, the
+//! conditions of some family (contact equation, inside the primitives) hold exactly within
+//! twice the tolerance of their magnitudes: the scale on which the `f64` path decides them.
+//! (Not a geometric distance: for a sliver triangle a relative tolerance on the contact
+//! equation is a larger gap in space; the contract follows the decisions.)
+
+use num_rational::BigRational;
+
+use super::ccd::{ccd_with_margin, valid_contact_at, CcdKind};
+use crate::contract::{budget, check, Agreement, Continuous, Disagreement, Margin};
+use crate::geom::Point3;
+
+type Q = BigRational;
+
+/// Check `f64` CCD against exact CCD of the same binary64 points.
+pub fn check_ccd_agreement(
+    kind: CcdKind,
+    t0: &[Point3<f64>; 4],
+    t1: &[Point3<f64>; 4],
+) -> Result<Agreement, Disagreement> {
+    let fail =
+        |what: &str, e: String, f: String| Disagreement { what: what.into(), exact: e, fast: f, margin: String::new() };
+    let m = ccd_with_margin(kind, t0, t1).map_err(|e| fail("exact CCD failed", e.to_string(), String::new()))?;
+    let fast = super::ccd::<f64>(kind, t0, t1)
+        .map_err(|e| fail("f64 CCD failed", format!("{:?}", m.exact.toi), e.to_string()))?;
+    let margin = if m.margin.is_finite() {
+        Margin::Finite(Q::from_float(m.margin).unwrap_or_default())
+    } else {
+        Margin::Unbounded
+    };
+    let b = budget::<f64>();
+    let valid = |_: &bool, fast_collides: &bool| match fast.toi {
+        Some(t) if *fast_collides => valid_contact_at(kind, t0, t1, t),
+        _ => true,
+    };
+    let mut continuous = Vec::new();
+    if let (Some(e), Some(f)) = (&m.exact.toi, fast.toi) {
+        if margin.exceeds(b) {
+            let mut e = e.clone();
+            let width = Q::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), 40));
+            e.refine(&width).map_err(|err| fail("refining the exact time failed", err.to_string(), String::new()))?;
+            continuous.push(Continuous {
+                field: "toi".into(),
+                exact: e.interval().lo().clone(),
+                fast: Q::from_float(f).unwrap_or_default(),
+                bound: Q::from_float(m.toi_bound).unwrap_or_default(),
+            });
+        }
+    }
+    check(&m.exact.collides(), &fast.collides(), &margin, b, valid, &continuous)
+}
+
+/// The oracle query for this CCD case (binary64 JSON numbers).
+pub fn oracle_line(kind: CcdKind, t0: &[Point3<f64>; 4], t1: &[Point3<f64>; 4]) -> String {
+    let pts = |p: &[Point3<f64>; 4]| {
+        p.iter().map(|x| crate::replay::json_point(&[x.x, x.y, x.z])).collect::<Vec<_>>().join(", ")
+    };
+    let k = match kind {
+        CcdKind::VertexFace => "vertex_face",
+        CcdKind::EdgeEdge => "edge_edge",
+    };
+    format!(r#"{{"op": "ccd", "backend": "both", "kind": "{k}", "t0": [{}], "t1": [{}]}}"#, pts(t0), pts(t1))
+}
+
+/// How a [`degenerate_ccd`] case is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CcdConstruction {
+    /// The points as given.
+    Free,
+    /// Every point in the plane z = 0 (coplanar motion: the contact equation vanishes).
+    Coplanar,
+    /// The second primitive static; the first primitive's first point passes exactly through
+    /// a vertex or an edge midpoint of it at t = 0, 1/2 or 1.
+    Through {
+        /// 0–3: a vertex of the second primitive (vertex–face: of the triangle), else an
+        /// edge midpoint.
+        target: u8,
+        /// 0: t = 0, 1: t = 1/2, 2: t = 1.
+        when: u8,
+    },
+}
+
+/// A CCD case on the grid of quarters (exact in binary64), degenerate by construction.
+/// `points` are the eight grid points (t0 then t1), coordinates in quarters.
+pub fn degenerate_ccd(
+    kind: CcdKind,
+    points: [[i8; 3]; 8],
+    construction: CcdConstruction,
+) -> ([Point3<f64>; 4], [Point3<f64>; 4]) {
+    let p = |c: [i8; 3]| Point3::new(c[0] as f64 / 4.0, c[1] as f64 / 4.0, c[2] as f64 / 4.0);
+    let mut t0 = [0, 1, 2, 3].map(|i| p(points[i]));
+    let mut t1 = [4, 5, 6, 7].map(|i| p(points[i]));
+    match construction {
+        CcdConstruction::Free => {}
+        CcdConstruction::Coplanar => {
+            for q in t0.iter_mut().chain(t1.iter_mut()) {
+                q.z = 0.0;
+            }
+        }
+        CcdConstruction::Through { target, when } => {
+            let others: &[usize] = if kind == CcdKind::VertexFace { &[1, 2, 3] } else { &[2, 3] };
+            for &i in others {
+                t1[i] = t0[i];
+            }
+            let k = target as usize % (2 * others.len());
+            let hit = if k < others.len() {
+                t0[others[k]]
+            } else {
+                let (a, b) = (t0[others[k - others.len()]], t0[others[(k + 1 - others.len()) % others.len()]]);
+                Point3::from((a.coords + b.coords) / 2.0)
+            };
+            let dir = t1[0] - t0[0];
+            let tc = [0.0, 0.5, 1.0][when as usize % 3];
+            let moved = [hit - dir * tc, hit + dir * (1.0 - tc)];
+            let shift = moved[0] - t0[0];
+            t0[0] = moved[0];
+            t1[0] = moved[1];
+            if kind == CcdKind::EdgeEdge {
+                t0[1] += shift;
+                t1[1] += shift;
+            }
+        }
+    }
+    (t0, t1)
+}
