@@ -320,3 +320,37 @@ impl CcdInput {
         (kind, t0, t1)
     }
 }
+
+/// A box sweep case: see [`crate::sweep::contract::degenerate_boxes`].
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub struct BoxInput {
+    /// Half extents of a and b, in halves (mod 4, plus 1).
+    pub half: [[u8; 3]; 2],
+    /// Spin quaternions q0, q1 (coordinates mod 5 − 2), or a translation.
+    pub spin: Option<([i8; 4], [i8; 4])>,
+    /// Centre (halves, mod 21 − 10), velocity (halves, mod 17 − 8), acceleration (quarters,
+    /// mod 9 − 4).
+    pub cva: [[i8; 3]; 3],
+}
+
+impl BoxInput {
+    /// The boxes in binary64 (exactly the exact ones).
+    pub fn boxes(&self) -> (crate::sweep::BoxMotion<f64>, crate::sweep::BoxMotion<f64>) {
+        let small = |q: [i8; 4]| q.map(|x| x.rem_euclid(5) - 2);
+        let spin = self.spin.map(|(a, b)| (small(a), small(b)));
+        let [c, v, a] = self.cva;
+        let (c, v, a) =
+            (c.map(|x| x.rem_euclid(21) - 10), v.map(|x| x.rem_euclid(17) - 8), a.map(|x| x.rem_euclid(9) - 4));
+        let (ea, eb) = crate::sweep::contract::degenerate_boxes(self.half[0], self.half[1], spin, c, v, a);
+        (ea.to_f64(), eb.to_f64())
+    }
+}
+
+/// One continuous-collision case for the fuzz target `sweep_diff`.
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub enum SweepInput {
+    /// Primitive CCD.
+    Ccd(CcdInput),
+    /// Two boxes.
+    Boxes(BoxInput),
+}

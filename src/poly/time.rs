@@ -33,6 +33,19 @@ pub trait RootScalar: Scalar {
     fn earlier(a: &Self::Time, b: &Self::Time) -> bool;
     /// The nearest `f64`.
     fn time_to_f64(t: &Self::Time) -> f64;
+    /// A value strictly between `a < b` (exact: a rational; `f64`: the midpoint), as a time.
+    fn between(a: &Self::Time, b: &Self::Time) -> Result<Self::Time, PolyError>;
+}
+
+/// The order of two times of backend `S`.
+pub fn order<S: RootScalar>(a: &S::Time, b: &S::Time) -> std::cmp::Ordering {
+    if S::earlier(a, b) {
+        std::cmp::Ordering::Less
+    } else if S::earlier(b, a) {
+        std::cmp::Ordering::Greater
+    } else {
+        std::cmp::Ordering::Equal
+    }
 }
 
 impl RootScalar for BigRational {
@@ -52,6 +65,26 @@ impl RootScalar for BigRational {
     }
     fn time_to_f64(t: &Algebraic) -> f64 {
         t.to_f64()
+    }
+    fn between(a: &Algebraic, b: &Algebraic) -> Result<Algebraic, PolyError> {
+        use num_traits::{One, Zero};
+        let (mut a, mut b) = (a.clone(), b.clone());
+        let two = BigRational::from_integer(2.into());
+        loop {
+            let (hi, lo) = (a.interval().hi().clone(), b.interval().lo().clone());
+            let strictly = |x: &BigRational| {
+                a.cmp_rational(x) == std::cmp::Ordering::Less && b.cmp_rational(x) == std::cmp::Ordering::Greater
+            };
+            let mid = (hi.clone() + lo.clone()) / two.clone();
+            if hi <= lo && strictly(&mid) {
+                return Ok(Algebraic::from_rational(mid));
+            }
+            let width = |x: &Algebraic| x.interval().hi().clone() - x.interval().lo().clone();
+            let half = |w: BigRational| if w.is_zero() { BigRational::one() } else { w / two.clone() };
+            let (wa, wb) = (width(&a), width(&b));
+            a.refine(&half(wa))?;
+            b.refine(&half(wb))?;
+        }
     }
 }
 
@@ -73,6 +106,9 @@ impl RootScalar for f64 {
     }
     fn time_to_f64(t: &f64) -> f64 {
         *t
+    }
+    fn between(a: &f64, b: &f64) -> Result<f64, PolyError> {
+        Ok(a + (b - a) / 2.0)
     }
 }
 

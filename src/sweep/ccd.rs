@@ -27,7 +27,7 @@ use std::cmp::Ordering;
 use num_rational::BigRational;
 
 use crate::geom::Point3;
-use crate::poly::{Poly, PolyError, RootScalar, TPoly};
+use crate::poly::{order, Poly, PolyError, RootScalar, TPoly};
 use crate::scalar::{Scalar, Sign};
 
 type Q = BigRational;
@@ -84,16 +84,6 @@ struct Family<S: RootScalar> {
     equalities: Vec<TPoly<S>>,
     inequalities: Vec<TPoly<S>>,
     nondegenerate: Option<TPoly<S>>,
-}
-
-fn order<S: RootScalar>(a: &S::Time, b: &S::Time) -> Ordering {
-    if S::earlier(a, b) {
-        Ordering::Less
-    } else if S::earlier(b, a) {
-        Ordering::Greater
-    } else {
-        Ordering::Equal
-    }
 }
 
 impl<S: RootScalar> Family<S> {

@@ -132,3 +132,152 @@ pub fn degenerate_ccd(
     }
     (t0, t1)
 }
+
+/// Check the `f64` box sweep (the same separating-axis code over binary64) against the exact
+/// one on the same binary64 boxes, motions and interval. The margin is computed by the exact
+/// path (see `sat_with_margin`); above the budget the answers must agree and the `f64` time be
+/// within its bound; within it, an `f64` contact must overlap on every axis within twice the
+/// tolerance at its time, exactly evaluated.
+pub fn check_sweep_agreement(
+    a: &super::BoxMotion<f64>,
+    b: &super::BoxMotion<f64>,
+    t0: f64,
+    t1: f64,
+) -> Result<Agreement, Disagreement> {
+    let fail =
+        |what: &str, e: String, f: String| Disagreement { what: what.into(), exact: e, fast: f, margin: String::new() };
+    let m = super::sat::sat_with_margin(a, b, t0, t1)
+        .map_err(|e| fail("exact sweep failed", e.to_string(), String::new()))?;
+    let fast = super::first_contact_sat(a, b, &t0, &t1);
+    let fast = match fast {
+        Ok(f) => f,
+        // A motion singular within tolerance, say: admissible only within the budget.
+        Err(e) if !m.margin.is_finite() || m.margin > budget::<f64>() => {
+            return Err(fail("f64 sweep failed", format!("{:?}", m.exact.map(|c| c.time.to_f64())), e.to_string()))
+        }
+        Err(_) => return Ok(Agreement::WithinTolerance),
+    };
+    let margin = if m.margin.is_finite() {
+        Margin::Finite(Q::from_float(m.margin).unwrap_or_default())
+    } else {
+        Margin::Unbounded
+    };
+    let b64 = budget::<f64>();
+    let fast_time = fast.as_ref().map(|c| c.time);
+    let valid = |_: &bool, fast_collides: &bool| match fast_time {
+        Some(t) if *fast_collides => super::sat::valid_contact_at(a, b, t0, t1, t),
+        _ => true,
+    };
+    let mut continuous = Vec::new();
+    if let (Some(e), Some(f)) = (&m.exact, fast_time) {
+        if margin.exceeds(b64) {
+            let mut e = e.time.clone();
+            let width = Q::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), 40));
+            e.refine(&width).map_err(|err| fail("refining the exact time failed", err.to_string(), String::new()))?;
+            continuous.push(Continuous {
+                field: "toi".into(),
+                exact: e.interval().lo().clone(),
+                fast: Q::from_float(f).unwrap_or_default(),
+                bound: Q::from_float(m.toi_bound).unwrap_or_default(),
+            });
+        }
+    }
+    check(&m.exact.is_some(), &fast.is_some(), &margin, b64, valid, &continuous)
+}
+
+/// The oracle query for this box sweep (binary64 JSON numbers).
+pub fn sweep_oracle_line(a: &super::BoxMotion<f64>, b: &super::BoxMotion<f64>, t0: f64, t1: f64) -> String {
+    let num = |x: f64| serde_json_free_number(x);
+    let motion = |m: &super::BoxMotion<f64>| {
+        let mats: Vec<String> = m
+            .motion
+            .iter()
+            .map(|mat| {
+                let rows: Vec<String> = (0..4)
+                    .map(|i| format!("[{}]", (0..4).map(|j| num(mat[(i, j)])).collect::<Vec<_>>().join(", ")))
+                    .collect();
+                format!("[{}]", rows.join(", "))
+            })
+            .collect();
+        format!("[{}]", mats.join(", "))
+    };
+    let half =
+        |m: &super::BoxMotion<f64>| format!("[{}]", m.half.iter().map(|h| num(*h)).collect::<Vec<_>>().join(", "));
+    format!(
+        r#"{{"op": "toi_boxes", "backend": "both", "a": {}, "b": {}, "motion_a": {}, "motion_b": {}, "interval": [{}, {}]}}"#,
+        half(a),
+        half(b),
+        motion(a),
+        motion(b),
+        num(t0),
+        num(t1)
+    )
+}
+
+/// A binary64 number as JSON text that parses back to the same double.
+fn serde_json_free_number(x: f64) -> String {
+    if x == x.trunc() && x.abs() < 1e15 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:?}")
+    }
+}
+
+/// Two boxes for the sweep contract, exact and representable in binary64: box `a` still at
+/// the origin, box `b` either translating (centre c/2 + (v/2) t + (acc/4) t²) or spinning
+/// about the fixed centre c/2 by the quaternion q(t) = q0 + q1 t (M(t) = [R̃(q(t)) | c/2·w(t)]
+/// with R̃ the unnormalised rotation matrix and w = |q(t)|², quadratic in t). Half extents are
+/// halves 1/2 … 2. Grid centres and velocities make face–face, edge-parallel and
+/// vertex-on-vertex contacts common.
+pub fn degenerate_boxes(
+    half_a: [u8; 3],
+    half_b: [u8; 3],
+    spin: Option<([i8; 4], [i8; 4])>,
+    c: [i8; 3],
+    v: [i8; 3],
+    acc: [i8; 3],
+) -> (super::BoxMotion<Q>, super::BoxMotion<Q>) {
+    use crate::geom::Matrix4;
+    let half = |h: [u8; 3]| h.map(|k| Q::new((1 + k % 4).into(), 2.into()));
+    let zero = || Matrix4::from_element(Q::default());
+    let a = super::BoxMotion { half: half(half_a), motion: [Matrix4::identity(), zero(), zero()] };
+    let centre = c.map(|x| Q::new(x.into(), 2.into()));
+    let motion = match spin {
+        None => {
+            let mut m = [Matrix4::identity(), zero(), zero()];
+            for i in 0..3 {
+                m[0][(i, 3)] = centre[i].clone();
+                m[1][(i, 3)] = Q::new(v[i].into(), 2.into());
+                m[2][(i, 3)] = Q::new(acc[i].into(), 4.into());
+            }
+            m
+        }
+        Some((q0, q1)) => {
+            // R̃ and w are quadratic forms in q: M(t) = F(q0) + (F(q0 + q1) − F(q0) − F(q1)) t + F(q1) t².
+            let form = |q: [i64; 4]| -> Matrix4<Q> {
+                let qq = q.map(|x| Q::from_integer(x.into()));
+                let n: Q = qq.iter().map(|x| x * x).sum();
+                let mut m = zero();
+                if n != Q::default() {
+                    if let Ok(r) = crate::geom::quaternion_matrix(&qq) {
+                        for i in 0..3 {
+                            for j in 0..3 {
+                                m[(i, j)] = r[(i, j)].clone() * n.clone();
+                            }
+                        }
+                    }
+                }
+                for i in 0..3 {
+                    m[(i, 3)] = centre[i].clone() * n.clone();
+                }
+                m[(3, 3)] = n;
+                m
+            };
+            let (p0, p1) = (q0.map(i64::from), q1.map(i64::from));
+            let sum = [0, 1, 2, 3].map(|k| p0[k] + p1[k]);
+            let (f0, f1, fs) = (form(p0), form(p1), form(sum));
+            [f0.clone(), fs - &f0 - &f1, f1]
+        }
+    };
+    (a, super::BoxMotion { half: half(half_b), motion })
+}

@@ -4,7 +4,7 @@
 pub mod benchmark;
 mod ccd;
 pub mod contract;
-mod sat;
+pub(crate) mod sat;
 
 pub use ccd::{ccd, edge_edge, vertex_face, CcdKind, CcdResult};
 pub use sat::{first_contact_sat, BoxMotion, SatAxis, SatContact, SweepError};

@@ -19,23 +19,40 @@
 //! candidate.
 
 use num_rational::BigRational;
-use num_traits::{One, Zero};
 
 use crate::geom::Matrix4;
-use crate::poly::{real_roots, Algebraic, Poly, PolyError};
-use crate::scalar::Sign;
+use crate::poly::{order, Poly, PolyError, RootScalar, TPoly};
+use crate::scalar::{Scalar, Sign};
 
 type Q = BigRational;
-type P = Poly<Q>;
-type V = [P; 3];
+type P<S> = TPoly<S>;
+type V<S> = [TPoly<S>; 3];
 
 /// A box and its motion.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BoxMotion {
+pub struct BoxMotion<S: Scalar = Q> {
     /// Half extents (positive).
-    pub half: [Q; 3],
+    pub half: [S; 3],
     /// M₀, M₁, M₂ with M(t) = M₀ + M₁t + M₂t², mapping box coordinates to world.
-    pub motion: [Matrix4<Q>; 3],
+    pub motion: [Matrix4<S>; 3],
+}
+
+impl BoxMotion<f64> {
+    /// The exact box and motion these binary64 numbers denote.
+    pub fn to_exact(&self) -> BoxMotion<Q> {
+        let q = |x: f64| Q::from_float(x).unwrap_or_default();
+        BoxMotion { half: self.half.map(q), motion: self.motion.map(|m| m.map(q)) }
+    }
+}
+
+impl BoxMotion<Q> {
+    /// The nearest binary64 box and motion (each number correctly rounded).
+    pub fn to_f64(&self) -> BoxMotion<f64> {
+        BoxMotion {
+            half: self.half.clone().map(|h| h.to_f64()),
+            motion: self.motion.clone().map(|m| m.map(|x| x.to_f64())),
+        }
+    }
 }
 
 /// Why a sweep query cannot be answered.
@@ -83,38 +100,39 @@ pub enum SatAxis {
 /// The first contact: its time and an axis that was separating just before it (`None` when
 /// the boxes already meet at t₀).
 #[derive(Clone, Debug, PartialEq)]
-pub struct SatContact {
-    /// The time.
-    pub time: Algebraic,
+pub struct SatContact<S: RootScalar = Q> {
+    /// The time (exact backends: a real algebraic number).
+    pub time: S::Time,
     /// The axis that stops separating at `time`, if the boxes were apart before it.
     pub axis: Option<SatAxis>,
     /// Whether the boxes overlap with positive depth at t₀ (not merely touch).
     pub overlapping_at_start: bool,
 }
 
-fn entry(m: &[Matrix4<Q>; 3], i: usize, j: usize) -> P {
-    Poly::from_coeffs(vec![m[0][(i, j)].clone(), m[1][(i, j)].clone(), m[2][(i, j)].clone()])
+fn entry<S: RootScalar>(m: &[Matrix4<S>; 3], i: usize, j: usize) -> P<S> {
+    TPoly::input(Poly::from_coeffs(vec![m[0][(i, j)].clone(), m[1][(i, j)].clone(), m[2][(i, j)].clone()]))
 }
 
-fn cross(a: &V, b: &V) -> V {
+fn cross<S: RootScalar>(a: &V<S>, b: &V<S>) -> V<S> {
     [(1, 2), (2, 0), (0, 1)].map(|(i, j)| a[i].clone() * b[j].clone() - a[j].clone() * b[i].clone())
 }
 
-fn dot(a: &V, b: &V) -> P {
-    (0..3).fold(P::zero(), |acc, i| acc + a[i].clone() * b[i].clone())
+fn dot<S: RootScalar>(a: &V<S>, b: &V<S>) -> P<S> {
+    (0..3).fold(TPoly::zero(), |acc, i| acc + a[i].clone() * b[i].clone())
 }
 
-struct Frame {
-    cols: [V; 3],
-    origin: V,
-    w: P,
+struct Frame<S: RootScalar> {
+    cols: [V<S>; 3],
+    origin: V<S>,
+    w: P<S>,
     w_sign: Sign,
 }
 
-fn frame(b: &BoxMotion, index: usize, t0: &Q, t1: &Q) -> Result<Frame, SweepError> {
+fn frame<S: RootScalar>(b: &BoxMotion<S>, index: usize, t0: &S, t1: &S) -> Result<Frame<S>, SweepError> {
     let m = &b.motion;
     for j in 0..3 {
-        if !entry(m, 3, j).is_zero() {
+        // Input data: decided exactly (a raw sign), on every backend.
+        if !entry(m, 3, j).p.is_zero() {
             return Err(SweepError::Projective { box_index: index });
         }
     }
@@ -123,26 +141,26 @@ fn frame(b: &BoxMotion, index: usize, t0: &Q, t1: &Q) -> Result<Frame, SweepErro
     let w = entry(m, 3, 3);
     let det = dot(&cols[0], &cross(&cols[1], &cols[2]));
     for p in [&w, &det] {
-        if p.is_zero() || !real_roots(p, t0, t1)?.is_empty() {
+        if p.is_zero()? || !S::roots_in(&p.p, t0, t1)?.is_empty() {
             return Err(SweepError::Singular { box_index: index });
         }
     }
-    let w_sign = Algebraic::from_rational(t0.clone()).sign_of(&w)?;
+    let w_sign = S::sign_at(&w, &S::time(t0))?;
     Ok(Frame { cols, origin, w, w_sign })
 }
 
 /// One axis: its terms rₖ (with the positive factors folded in) and the centre term d.
-struct AxisTerms {
+struct AxisTerms<S: RootScalar> {
     axis: SatAxis,
-    radii: Vec<P>,
-    centre: P,
+    radii: Vec<P<S>>,
+    centre: P<S>,
 }
 
-fn axes(a: &BoxMotion, fa: &Frame, b: &BoxMotion, fb: &Frame) -> Vec<AxisTerms> {
-    let abs_w = |f: &Frame| if f.w_sign == Sign::Negative { -f.w.clone() } else { f.w.clone() };
+fn axes<S: RootScalar>(a: &BoxMotion<S>, fa: &Frame<S>, b: &BoxMotion<S>, fb: &Frame<S>) -> Vec<AxisTerms<S>> {
+    let abs_w = |f: &Frame<S>| if f.w_sign == Sign::Negative { -f.w.clone() } else { f.w.clone() };
     let (wa, wb) = (abs_w(fa), abs_w(fb));
-    let d: V = [0, 1, 2].map(|i| fb.origin[i].clone() * fa.w.clone() - fa.origin[i].clone() * fb.w.clone());
-    let mut list: Vec<(SatAxis, V)> = Vec::new();
+    let d: V<S> = [0, 1, 2].map(|i| fb.origin[i].clone() * fa.w.clone() - fa.origin[i].clone() * fb.w.clone());
+    let mut list: Vec<(SatAxis, V<S>)> = Vec::new();
     for (i, (j, k)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
         list.push((SatAxis::FaceOfA(i), cross(&fa.cols[j], &fa.cols[k])));
         list.push((SatAxis::FaceOfB(i), cross(&fb.cols[j], &fb.cols[k])));
@@ -152,107 +170,122 @@ fn axes(a: &BoxMotion, fa: &Frame, b: &BoxMotion, fb: &Frame) -> Vec<AxisTerms> 
             list.push((SatAxis::EdgeEdge(i, j), cross(&fa.cols[i], &fb.cols[j])));
         }
     }
+    let half = |h: &S| TPoly::input(Poly::constant(h.clone()));
     list.into_iter()
         .map(|(axis, l)| {
             let mut radii = Vec::new();
             for i in 0..3 {
-                radii.push(dot(&l, &fa.cols[i]).scale(&a.half[i]) * wb.clone());
-                radii.push(dot(&l, &fb.cols[i]).scale(&b.half[i]) * wa.clone());
+                radii.push(dot(&l, &fa.cols[i]) * half(&a.half[i]) * wb.clone());
+                radii.push(dot(&l, &fb.cols[i]) * half(&b.half[i]) * wa.clone());
             }
             AxisTerms { axis, centre: dot(&l, &d), radii }
         })
         .collect()
 }
 
-fn sign_poly(s: Sign, p: &P) -> P {
+fn sign_poly<S: RootScalar>(s: Sign, p: &P<S>) -> P<S> {
     match s {
         Sign::Negative => -p.clone(),
         _ => p.clone(),
     }
 }
 
-impl AxisTerms {
+impl<S: RootScalar> AxisTerms<S> {
     /// g_L's polynomial on the piece where the terms have the signs they have at `t`.
-    fn piece_at(&self, t: &Algebraic) -> Result<P, PolyError> {
-        let mut g = P::zero();
+    fn piece_at(&self, t: &S::Time) -> Result<P<S>, PolyError> {
+        let mut g = TPoly::zero();
         for r in &self.radii {
-            g = g + sign_poly(t.sign_of(r)?, r);
+            g = g + sign_poly(S::sign_at(r, t)?, r);
         }
-        Ok(g - sign_poly(t.sign_of(&self.centre)?, &self.centre))
+        Ok(g - sign_poly(S::sign_at(&self.centre, t)?, &self.centre))
     }
 
-    fn terms(&self) -> impl Iterator<Item = &P> {
+    fn terms(&self) -> impl Iterator<Item = &P<S>> {
         self.radii.iter().chain(std::iter::once(&self.centre))
-    }
-}
-
-/// A rational strictly between two algebraic numbers a < b.
-fn between(a: &Algebraic, b: &Algebraic) -> Result<Q, PolyError> {
-    let (mut a, mut b) = (a.clone(), b.clone());
-    loop {
-        let (hi, lo) = (a.interval().hi().clone(), b.interval().lo().clone());
-        let strictly =
-            |x: &Q| a.cmp_rational(x) == std::cmp::Ordering::Less && b.cmp_rational(x) == std::cmp::Ordering::Greater;
-        let mid = (hi.clone() + lo.clone()) / Q::from_integer(2.into());
-        if hi <= lo && strictly(&mid) {
-            return Ok(mid);
-        }
-        let width = |x: &Algebraic| x.interval().hi().clone() - x.interval().lo().clone();
-        let (wa, wb) = (width(&a), width(&b));
-        let half = |w: Q| if w.is_zero() { Q::one() } else { w / Q::from_integer(2.into()) };
-        a.refine(&half(wa))?;
-        b.refine(&half(wb))?;
     }
 }
 
 /// The first time in [t0, t1] at which the two boxes meet (closed boxes, closed interval), by
 /// the separating-axis theorem.
-pub fn first_contact_sat(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q) -> Result<Option<SatContact>, SweepError> {
-    if t1 < t0 {
+pub fn first_contact_sat<S: RootScalar>(
+    a: &BoxMotion<S>,
+    b: &BoxMotion<S>,
+    t0: &S,
+    t1: &S,
+) -> Result<Option<SatContact<S>>, SweepError> {
+    if (t1.clone() - t0.clone()).sign().map_err(PolyError::from)? == Sign::Negative {
         return Err(SweepError::EmptyInterval);
     }
     for (k, bx) in [a, b].into_iter().enumerate() {
-        if let Some(axis) = bx.half.iter().position(|h| h <= &Q::zero()) {
-            return Err(SweepError::BadHalfExtent { box_index: k, axis });
+        for (axis, h) in bx.half.iter().enumerate() {
+            if h.sign().map_err(PolyError::from)? != Sign::Positive {
+                return Err(SweepError::BadHalfExtent { box_index: k, axis });
+            }
         }
     }
+    let (axes, candidates) = prepare(a, b, t0, t1)?;
+    decide(&axes, candidates, &S::time(t0))
+}
+
+/// Every axis of the pair, and the sorted candidate times: t0, the roots of every term, and
+/// the roots of every piece's polynomial inside its piece.
+fn prepare<S: RootScalar>(
+    a: &BoxMotion<S>,
+    b: &BoxMotion<S>,
+    t0: &S,
+    t1: &S,
+) -> Result<(Vec<AxisTerms<S>>, Vec<S::Time>), SweepError> {
     let (fa, fb) = (frame(a, 0, t0, t1)?, frame(b, 1, t0, t1)?);
     let axes = axes(a, &fa, b, &fb);
-    let start = Algebraic::from_rational(t0.clone());
-    let end = Algebraic::from_rational(t1.clone());
+    let (start, end) = (S::time(t0), S::time(t1));
+    let same = |x: &S::Time, y: &S::Time| order::<S>(x, y) == std::cmp::Ordering::Equal;
     let mut candidates = vec![start.clone()];
     for ax in &axes {
         // Breakpoints of this axis, then each piece's polynomial and its roots in the piece.
-        let mut breaks: Vec<Algebraic> = Vec::new();
-        for p in ax.terms().filter(|p| !p.is_zero()) {
-            breaks.extend(real_roots(p, t0, t1)?);
+        let mut breaks: Vec<S::Time> = Vec::new();
+        for p in ax.terms() {
+            if !p.is_zero()? {
+                breaks.extend(S::roots_in(&p.p, t0, t1)?);
+            }
         }
-        breaks.sort();
-        breaks.dedup();
+        breaks.sort_by(order::<S>);
+        breaks.dedup_by(|x, y| same(x, y));
         candidates.extend(breaks.iter().cloned());
         let mut bounds = vec![start.clone()];
-        bounds.extend(breaks.iter().filter(|x| **x > start && **x < end).cloned());
+        bounds.extend(breaks.iter().filter(|x| S::earlier(&start, x) && S::earlier(x, &end)).cloned());
         bounds.push(end.clone());
-        bounds.dedup();
+        bounds.dedup_by(|x, y| same(x, y));
         for piece in bounds.windows(2) {
             let (lo, hi) = (&piece[0], &piece[1]);
-            if lo == hi {
+            if same(lo, hi) {
                 continue;
             }
-            let sample = Algebraic::from_rational(between(lo, hi)?);
+            let sample = S::between(lo, hi)?;
             let g = ax.piece_at(&sample)?;
-            if g.is_zero() {
+            if g.is_zero()? {
                 continue;
             }
-            candidates.extend(real_roots(&g, t0, t1)?.into_iter().filter(|r| r >= lo && r <= hi));
+            candidates
+                .extend(S::roots_in(&g.p, t0, t1)?.into_iter().filter(|r| !S::earlier(r, lo) && !S::earlier(hi, r)));
         }
     }
-    candidates.sort();
-    candidates.dedup();
+    candidates.sort_by(order::<S>);
+    candidates.dedup_by(|x, y| same(x, y));
+    Ok((axes, candidates))
+}
+
+/// The first candidate at which every axis overlaps.
+fn decide<S: RootScalar>(
+    axes: &[AxisTerms<S>],
+    candidates: Vec<S::Time>,
+    start: &S::Time,
+) -> Result<Option<SatContact<S>>, SweepError> {
+    let start = start.clone();
+    let same = |x: &S::Time, y: &S::Time| order::<S>(x, y) == std::cmp::Ordering::Equal;
     for t in candidates {
         let mut all = true;
-        for ax in &axes {
-            if t.sign_of(&ax.piece_at(&t)?)? == Sign::Negative {
+        for ax in axes {
+            if S::sign_at(&ax.piece_at(&t)?, &t)? == Sign::Negative {
                 all = false;
                 break;
             }
@@ -260,18 +293,18 @@ pub fn first_contact_sat(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q) -> Result
         if !all {
             continue;
         }
-        if t == start {
+        if same(&t, &start) {
             // Overlap with positive depth: every axis that exists at t0 (L ≠ 0; parallel edges
             // give L = 0 and every term zero) has g > 0.
             let mut strictly = true;
-            for ax in &axes {
+            for ax in axes {
                 let mut degenerate = true;
                 for p in ax.terms() {
-                    if start.sign_of(p)? != Sign::Zero {
+                    if S::sign_at(p, &start)? != Sign::Zero {
                         degenerate = false;
                     }
                 }
-                if !degenerate && start.sign_of(&ax.piece_at(&start)?)? != Sign::Positive {
+                if !degenerate && S::sign_at(&ax.piece_at(&start)?, &start)? != Sign::Positive {
                     strictly = false;
                 }
             }
@@ -279,8 +312,8 @@ pub fn first_contact_sat(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q) -> Result
         }
         // An axis that touches now (g = 0) and separated just before (g < 0 on the left piece).
         let mut axis = None;
-        for ax in &axes {
-            if t.sign_of(&ax.piece_at(&t)?)? == Sign::Zero {
+        for ax in axes {
+            if S::sign_at(&ax.piece_at(&t)?, &t)? == Sign::Zero {
                 axis = Some(ax.axis);
                 break;
             }
@@ -288,4 +321,116 @@ pub fn first_contact_sat(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q) -> Result
         return Ok(Some(SatContact { time: t, axis, overlapping_at_start: false }));
     }
     Ok(None)
+}
+
+/// The exact answer for binary64 boxes with its margin and the error bound of an `f64` time.
+pub(crate) struct SweepMargined {
+    pub exact: Option<SatContact<Q>>,
+    pub margin: f64,
+    pub toi_bound: f64,
+}
+
+fn relative(g: &P<f64>, t: f64) -> f64 {
+    let m = g.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or_else(|| g.p.magnitude_at(&t));
+    if m > 0.0 {
+        g.p.eval(&t).abs() / m
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// The exact first contact of binary64 boxes and how far they are from a change of answer:
+/// the least, over the exact candidates up to the first contact and the critical points of
+/// every axis's piece polynomials there (near-grazes), of the decision's slack at that time:
+/// for a time at which every axis overlaps, the least relative overlap; otherwise the largest
+/// relative separation. Relative values are taken in `f64` against the magnitude polynomials
+/// of the `f64` axes built from the same numbers.
+pub(crate) fn sat_with_margin(
+    a: &BoxMotion<f64>,
+    b: &BoxMotion<f64>,
+    t0: f64,
+    t1: f64,
+) -> Result<SweepMargined, SweepError> {
+    let q = |x: f64| Q::from_float(x).unwrap_or_default();
+    let exact_box = |m: &BoxMotion<f64>| BoxMotion { half: m.half.map(q), motion: m.motion.map(|x| x.map(q)) };
+    let (ea, eb) = (exact_box(a), exact_box(b));
+    let (qt0, qt1) = (q(t0), q(t1));
+    let (exact_axes, candidates) = prepare(&ea, &eb, &qt0, &qt1)?;
+    let exact = decide(&exact_axes, candidates.clone(), &Q::time(&qt0))?;
+    let (fast_axes, _) = prepare(a, b, &t0, &t1)?;
+    let last = exact.as_ref().map(|c| c.time.to_f64()).unwrap_or(t1);
+    // The critical points of every axis's piece polynomials on [t0, last], in f64.
+    let mut times: Vec<f64> = candidates.iter().map(|c| c.to_f64()).filter(|t| *t <= last).collect();
+    for ax in &fast_axes {
+        for probe in [t0, (t0 + last) / 2.0, last] {
+            let g = ax.piece_at(&probe)?;
+            let d = g.p.derivative();
+            if !d.is_zero() && t0 < last {
+                times.extend(crate::poly::float_roots(&d, t0, last)?);
+            }
+        }
+    }
+    let mut margin = f64::INFINITY;
+    for t in times {
+        // Relative overlaps (≥ 0) and separations of the axes that exist at t.
+        let (mut overlaps, mut most) = (Vec::new(), 0.0_f64);
+        for ax in &fast_axes {
+            let g = ax.piece_at(&t)?;
+            if g.is_zero()? {
+                continue;
+            }
+            let r = relative(&g, t);
+            if g.p.eval(&t) < 0.0 {
+                most = most.max(r);
+            } else {
+                overlaps.push(r);
+            }
+        }
+        // At a time where the boxes meet, the axis that just closed (g = 0) is the contact
+        // equation, not a slack: the margin is the next least overlap (0 when two axes close
+        // at once: vertex on vertex, edge on edge along a face). At t0 there is no such axis.
+        // Elsewhere the largest separation: the answer changes only when it closes.
+        overlaps.sort_by(f64::total_cmp);
+        let holds = most <= 2.0 * f64::relative_tolerance();
+        let slack = if holds {
+            let skip = usize::from(t > t0);
+            overlaps.get(skip).copied().unwrap_or(f64::INFINITY)
+        } else {
+            most
+        };
+        margin = margin.min(slack);
+    }
+    let mut toi_bound = f64::INFINITY;
+    if let Some(c) = &exact {
+        let t = c.time.to_f64();
+        for ax in &fast_axes {
+            let g = ax.piece_at(&t)?;
+            if relative(&g, t) <= 2.0 * f64::relative_tolerance() {
+                let slope = g.p.derivative().eval(&t).abs();
+                let m = g.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or(0.0);
+                if slope > 0.0 {
+                    toi_bound = toi_bound.min(64.0 * f64::relative_tolerance() * m / slope + 4.0 * f64::EPSILON);
+                }
+            }
+        }
+    }
+    Ok(SweepMargined { exact, margin, toi_bound })
+}
+
+/// Whether every axis of the binary64 boxes overlaps at `t` within twice the tolerance,
+/// exactly evaluated (the piece of each axis taken at `t`): an `f64` contact at `t` is valid.
+pub(crate) fn valid_contact_at(a: &BoxMotion<f64>, b: &BoxMotion<f64>, t0: f64, t1: f64, t: f64) -> bool {
+    let q = |x: f64| Q::from_float(x).unwrap_or_default();
+    let exact_box = |m: &BoxMotion<f64>| BoxMotion { half: m.half.map(q), motion: m.motion.map(|x| x.map(q)) };
+    let (ea, eb) = (exact_box(a), exact_box(b));
+    let (Ok((exact_axes, _)), Ok((fast_axes, _))) = (prepare(&ea, &eb, &q(t0), &q(t1)), prepare(a, b, &t0, &t1)) else {
+        return false;
+    };
+    let tq = q(t);
+    exact_axes.iter().zip(&fast_axes).all(|(e, f)| {
+        let (Ok(g), Ok(gf)) = (e.piece_at(&Q::time(&tq)), f.piece_at(&t)) else { return false };
+        let m = gf.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or(0.0);
+        let allowed = Q::from_float(2.0 * f64::relative_tolerance() * m).unwrap_or_default();
+        g.p.eval(&tq) >= -allowed
+    })
 }
