@@ -227,6 +227,9 @@ pub fn first_contact_sat<S: RootScalar>(
     decide(&axes, candidates, &S::time(t0))
 }
 
+/// Every axis of a pair and its sorted candidate times.
+type Prepared<S> = (Vec<AxisTerms<S>>, Vec<<S as RootScalar>::Time>);
+
 /// Every axis of the pair, and the sorted candidate times: t0, the roots of every term, and
 /// the roots of every piece's polynomial inside its piece.
 fn prepare<S: RootScalar>(
@@ -234,7 +237,7 @@ fn prepare<S: RootScalar>(
     b: &BoxMotion<S>,
     t0: &S,
     t1: &S,
-) -> Result<(Vec<AxisTerms<S>>, Vec<S::Time>), SweepError> {
+) -> Result<Prepared<S>, SweepError> {
     let (fa, fb) = (frame(a, 0, t0, t1)?, frame(b, 1, t0, t1)?);
     let axes = axes(a, &fa, b, &fb);
     let (start, end) = (S::time(t0), S::time(t1));
