@@ -5,8 +5,10 @@
 //!
 //! `cargo bench --bench brep` (add `--features rug` for the GMP backend).
 
+mod common;
+use common::mean_ns;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::Criterion;
 use num_rational::BigRational;
@@ -65,13 +67,6 @@ fn bench_backend<S: Scalar>(c: &mut Criterion, name: &str) {
         b.iter(|| black_box(Solid::new(tv.clone(), tf.clone()).is_ok()))
     });
     g.finish();
-}
-
-fn mean_ns(group: &str, function: &str) -> Option<f64> {
-    let root = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target"));
-    let path = root.join("criterion").join(group).join(function.replace('/', "_")).join("new").join("estimates.json");
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
-    v["mean"]["point_estimate"].as_f64()
 }
 
 fn main() {

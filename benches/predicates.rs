@@ -4,8 +4,10 @@
 //!
 //! `cargo bench --bench predicates` (add `--features rug` for the GMP backend).
 
+mod common;
+use common::mean_ns;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput};
 use num_rational::BigRational;
@@ -51,16 +53,6 @@ fn bench_backend<S: Scalar>(c: &mut Criterion, workload: &str, pts: &[[Point3<f6
 }
 
 /// The mean time per iteration criterion recorded for a benchmark, in nanoseconds.
-fn mean_ns(group: &str, function: &str) -> Option<f64> {
-    let root = std::env::var_os("CRITERION_HOME").map(PathBuf::from).unwrap_or_else(|| {
-        let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target"));
-        target.join("criterion")
-    });
-    let path = root.join(group.replace('/', "_")).join(function).join("new").join("estimates.json");
-    let text = std::fs::read_to_string(path).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v["mean"]["point_estimate"].as_f64()
-}
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();

@@ -11,8 +11,10 @@
 //!
 //! `cargo bench --bench vclip`
 
+mod common;
+use common::mean_ns;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput};
 use num_rational::BigRational;
@@ -25,13 +27,8 @@ use touchstone::vclip::{vclip, vclip_prechecked};
 type Pair<S> = (Solid<S>, Solid<S>);
 
 fn pairs() -> Vec<Pair<BigRational>> {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move |m: i64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        ((state >> 11) % (2 * m as u64 + 1)) as i64 - m
-    };
+    let mut grid = common::Grid::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move |m: i64| grid.next(m);
     (0..48)
         .map(|i| {
             let mut side = || {
@@ -46,13 +43,6 @@ fn pairs() -> Vec<Pair<BigRational>> {
             convex_pair(a, b, &cloud, placement)
         })
         .collect()
-}
-
-fn mean_ns(group: &str, function: &str) -> Option<f64> {
-    let root = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target"));
-    let path = root.join("criterion").join(group).join(function.replace('/', "_")).join("new").join("estimates.json");
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
-    v["mean"]["point_estimate"].as_f64()
 }
 
 fn main() {

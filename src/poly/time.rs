@@ -191,3 +191,20 @@ impl<S: Scalar> Neg for TPoly<S> {
         TPoly { p: Poly::zero() - self.p, m: self.m }
     }
 }
+
+impl TPoly<f64> {
+    /// The magnitude of p(t): the magnitude polynomial at |t| (or Σ|cᵢ||t|ⁱ without one).
+    pub fn magnitude_at(&self, t: f64) -> f64 {
+        self.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or_else(|| self.p.magnitude_at(&t))
+    }
+
+    /// |p(t)| relative to its magnitude (∞ where the magnitude is 0): a decision's margin.
+    pub fn relative_at(&self, t: f64) -> f64 {
+        let m = self.magnitude_at(t);
+        if m > 0.0 {
+            self.p.eval(&t).abs() / m
+        } else {
+            f64::INFINITY
+        }
+    }
+}

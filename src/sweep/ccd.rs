@@ -259,16 +259,6 @@ pub(crate) struct Margined {
     pub toi_bound: f64,
 }
 
-/// |p(t)| relative to its magnitude polynomial at |t| (∞ where the magnitude is 0).
-fn relative(p: &TPoly<f64>, t: f64) -> f64 {
-    let m = p.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or_else(|| p.p.magnitude_at(&t));
-    if m > 0.0 {
-        p.p.eval(&t).abs() / m
-    } else {
-        f64::INFINITY
-    }
-}
-
 /// The exact CCD of binary64 inputs and how far they are from a change of its answer.
 ///
 /// The margin is the least, over families, of: |e|/M at 0, at 1 and at the critical points
@@ -305,7 +295,7 @@ pub(crate) fn ccd_with_margin(
             critical.extend(crate::poly::float_roots(&derivative, 0.0, 1.0)?);
         }
         for t in critical {
-            margin = margin.min(relative(ef, t));
+            margin = margin.min(ef.relative_at(t));
         }
         for r in Q::roots_in(&e.p, &zero, &one)? {
             if exact.toi.as_ref().is_some_and(|first| r > *first) {
@@ -321,19 +311,19 @@ pub(crate) fn ccd_with_margin(
                 if holds {
                     slack = 0.0;
                 } else if Q::sign_at(ek, &r)? != Sign::Zero {
-                    slack = slack.max(relative(ekf, rf));
+                    slack = slack.max(ekf.relative_at(rf));
                 }
             }
             for (g, gf) in fe.inequalities.iter().zip(&ff.inequalities) {
                 if holds {
-                    slack = slack.min(relative(gf, rf));
+                    slack = slack.min(gf.relative_at(rf));
                 } else if Q::sign_at(g, &r)? == Sign::Negative {
-                    slack = slack.max(relative(gf, rf));
+                    slack = slack.max(gf.relative_at(rf));
                 }
             }
             if let (Some(n), Some(nf)) = (&fe.nondegenerate, &ff.nondegenerate) {
                 if holds {
-                    slack = slack.min(relative(nf, rf));
+                    slack = slack.min(nf.relative_at(rf));
                 } else if Q::sign_at(n, &r)? == Sign::Zero {
                     // The family does not apply here: a lower one decides.
                     slack = f64::INFINITY;
@@ -343,7 +333,7 @@ pub(crate) fn ccd_with_margin(
             if holds && exact.toi.as_ref() == Some(&r) {
                 // δt ≈ δe / |e'(t)| with δe within the tolerance of e's magnitude.
                 let slope = derivative.eval(&rf).abs();
-                let m = ef.m.as_ref().map(|m| m.eval(&rf.abs())).unwrap_or(0.0);
+                let m = ef.magnitude_at(rf);
                 let bound = 64.0 * f64::relative_tolerance() * m / slope + 4.0 * f64::EPSILON;
                 toi_bound = toi_bound.min(if slope > 0.0 { bound } else { f64::INFINITY });
             }
@@ -370,7 +360,7 @@ pub(crate) fn valid_contact_at(kind: CcdKind, t0: &[Point3<f64>; 4], t1: &[Point
     let exact_families = families::<Q>(kind, &q(t0), &q(t1));
     let fast_families = families::<f64>(kind, t0, t1);
     let allowed = |p: &TPoly<f64>| {
-        let m = p.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or(0.0);
+        let m = p.magnitude_at(t);
         Q::from_float(2.0 * f64::relative_tolerance() * m).unwrap_or_default()
     };
     exact_families.iter().zip(&fast_families).any(|(fe, ff)| {

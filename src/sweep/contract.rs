@@ -21,6 +21,24 @@ use crate::geom::Point3;
 
 type Q = BigRational;
 
+/// The continuous check of a first time: the exact one (to 40 digits) against the `f64` one.
+fn toi_check(exact: &crate::poly::Algebraic, fast: f64, bound: f64) -> Result<Vec<Continuous>, Disagreement> {
+    let mut e = exact.clone();
+    let width = Q::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), 40));
+    e.refine(&width).map_err(|err| Disagreement {
+        what: "refining the exact time failed".into(),
+        exact: err.to_string(),
+        fast: String::new(),
+        margin: String::new(),
+    })?;
+    Ok(vec![Continuous {
+        field: "toi".into(),
+        exact: e.interval().lo().clone(),
+        fast: Q::from_float(fast).unwrap_or_default(),
+        bound: Q::from_float(bound).unwrap_or_default(),
+    }])
+}
+
 /// Check `f64` CCD against exact CCD of the same binary64 points.
 pub fn check_ccd_agreement(
     kind: CcdKind,
@@ -42,20 +60,10 @@ pub fn check_ccd_agreement(
         Some(t) if *fast_collides => valid_contact_at(kind, t0, t1, t),
         _ => true,
     };
-    let mut continuous = Vec::new();
-    if let (Some(e), Some(f)) = (&m.exact.toi, fast.toi) {
-        if margin.exceeds(b) {
-            let mut e = e.clone();
-            let width = Q::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), 40));
-            e.refine(&width).map_err(|err| fail("refining the exact time failed", err.to_string(), String::new()))?;
-            continuous.push(Continuous {
-                field: "toi".into(),
-                exact: e.interval().lo().clone(),
-                fast: Q::from_float(f).unwrap_or_default(),
-                bound: Q::from_float(m.toi_bound).unwrap_or_default(),
-            });
-        }
-    }
+    let continuous = match (&m.exact.toi, fast.toi) {
+        (Some(e), Some(f)) if margin.exceeds(b) => toi_check(e, f, m.toi_bound)?,
+        _ => vec![],
+    };
     check(&m.exact.collides(), &fast.collides(), &margin, b, valid, &continuous)
 }
 
@@ -168,20 +176,10 @@ pub fn check_sweep_agreement(
         Some(t) if *fast_collides => super::sat::valid_contact_at(a, b, t0, t1, t),
         _ => true,
     };
-    let mut continuous = Vec::new();
-    if let (Some(e), Some(f)) = (&m.exact, fast_time) {
-        if margin.exceeds(b64) {
-            let mut e = e.time.clone();
-            let width = Q::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), 40));
-            e.refine(&width).map_err(|err| fail("refining the exact time failed", err.to_string(), String::new()))?;
-            continuous.push(Continuous {
-                field: "toi".into(),
-                exact: e.interval().lo().clone(),
-                fast: Q::from_float(f).unwrap_or_default(),
-                bound: Q::from_float(m.toi_bound).unwrap_or_default(),
-            });
-        }
-    }
+    let continuous = match (&m.exact, fast_time) {
+        (Some(e), Some(f)) if margin.exceeds(b64) => toi_check(&e.time, f, m.toi_bound)?,
+        _ => vec![],
+    };
     check(&m.exact.is_some(), &fast.is_some(), &margin, b64, valid, &continuous)
 }
 

@@ -232,12 +232,7 @@ type Prepared<S> = (Vec<AxisTerms<S>>, Vec<<S as RootScalar>::Time>);
 
 /// Every axis of the pair, and the sorted candidate times: t0, the roots of every term, and
 /// the roots of every piece's polynomial inside its piece.
-fn prepare<S: RootScalar>(
-    a: &BoxMotion<S>,
-    b: &BoxMotion<S>,
-    t0: &S,
-    t1: &S,
-) -> Result<Prepared<S>, SweepError> {
+fn prepare<S: RootScalar>(a: &BoxMotion<S>, b: &BoxMotion<S>, t0: &S, t1: &S) -> Result<Prepared<S>, SweepError> {
     let (fa, fb) = (frame(a, 0, t0, t1)?, frame(b, 1, t0, t1)?);
     let axes = axes(a, &fa, b, &fb);
     let (start, end) = (S::time(t0), S::time(t1));
@@ -333,15 +328,6 @@ pub(crate) struct SweepMargined {
     pub toi_bound: f64,
 }
 
-fn relative(g: &P<f64>, t: f64) -> f64 {
-    let m = g.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or_else(|| g.p.magnitude_at(&t));
-    if m > 0.0 {
-        g.p.eval(&t).abs() / m
-    } else {
-        f64::INFINITY
-    }
-}
-
 /// The exact first contact of binary64 boxes and how far they are from a change of answer:
 /// the least, over the exact candidates up to the first contact and the critical points of
 /// every axis's piece polynomials there (near-grazes), of the decision's slack at that time:
@@ -382,7 +368,7 @@ pub(crate) fn sat_with_margin(
             if g.is_zero()? {
                 continue;
             }
-            let r = relative(&g, t);
+            let r = g.relative_at(t);
             if g.p.eval(&t) < 0.0 {
                 most = most.max(r);
             } else {
@@ -408,9 +394,9 @@ pub(crate) fn sat_with_margin(
         let t = c.time.to_f64();
         for ax in &fast_axes {
             let g = ax.piece_at(&t)?;
-            if relative(&g, t) <= 2.0 * f64::relative_tolerance() {
+            if g.relative_at(t) <= 2.0 * f64::relative_tolerance() {
                 let slope = g.p.derivative().eval(&t).abs();
-                let m = g.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or(0.0);
+                let m = g.magnitude_at(t);
                 if slope > 0.0 {
                     toi_bound = toi_bound.min(64.0 * f64::relative_tolerance() * m / slope + 4.0 * f64::EPSILON);
                 }
@@ -432,7 +418,7 @@ pub(crate) fn valid_contact_at(a: &BoxMotion<f64>, b: &BoxMotion<f64>, t0: f64, 
     let tq = q(t);
     exact_axes.iter().zip(&fast_axes).all(|(e, f)| {
         let (Ok(g), Ok(gf)) = (e.piece_at(&Q::time(&tq)), f.piece_at(&t)) else { return false };
-        let m = gf.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or(0.0);
+        let m = gf.magnitude_at(t);
         let allowed = Q::from_float(2.0 * f64::relative_tolerance() * m).unwrap_or_default();
         g.p.eval(&tq) >= -allowed
     })
