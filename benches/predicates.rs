@@ -52,7 +52,6 @@ fn bench_backend<S: Scalar>(c: &mut Criterion, workload: &str, pts: &[[Point3<f6
     group.finish();
 }
 
-/// The mean time per iteration criterion recorded for a benchmark, in nanoseconds.
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
