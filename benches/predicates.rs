@@ -52,7 +52,6 @@ fn bench_backend<S: Scalar>(c: &mut Criterion, workload: &str, pts: &[[Point3<f6
     group.finish();
 }
 
-
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     let mut backends = vec!["f64", "BigRational"];

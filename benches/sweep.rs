@@ -39,6 +39,7 @@ fn load(set: &str, dir: &str, kind: CcdKind) -> Vec<CcdQuery> {
 }
 
 type Pair = (BoxMotion<BigRational>, BoxMotion<BigRational>);
+type Motion64 = ([Point3<f64>; 4], [Point3<f64>; 4]);
 
 fn box_pairs(spin: bool) -> Vec<Pair> {
     let mut grid = common::Grid::new(0x9e37_79b9_7f4a_7c15);
@@ -124,7 +125,7 @@ fn main() {
         ("erleben-spikes", "edge-edge", CcdKind::EdgeEdge),
     ] {
         let queries = load(set, dir, kind);
-        let rounded: Vec<([Point3<f64>; 4], [Point3<f64>; 4])> = queries
+        let rounded: Vec<Motion64> = queries
             .iter()
             .map(|q| (q.t0.clone().map(|p| p.map(|x| x.to_f64())), q.t1.clone().map(|p| p.map(|x| x.to_f64()))))
             .collect();

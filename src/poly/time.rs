@@ -37,6 +37,29 @@ pub trait RootScalar: Scalar {
     fn between(a: &Self::Time, b: &Self::Time) -> Result<Self::Time, PolyError>;
 }
 
+/// A rational strictly between two real algebraic numbers a < b (refining both until their
+/// isolating intervals separate).
+pub fn rational_between(a: &Algebraic, b: &Algebraic) -> Result<BigRational, PolyError> {
+    use num_traits::{One, Zero};
+    let (mut a, mut b) = (a.clone(), b.clone());
+    let two = BigRational::from_integer(2.into());
+    loop {
+        let (hi, lo) = (a.interval().hi().clone(), b.interval().lo().clone());
+        let strictly = |x: &BigRational| {
+            a.cmp_rational(x) == std::cmp::Ordering::Less && b.cmp_rational(x) == std::cmp::Ordering::Greater
+        };
+        let mid = (hi.clone() + lo.clone()) / two.clone();
+        if hi <= lo && strictly(&mid) {
+            return Ok(mid);
+        }
+        let width = |x: &Algebraic| x.interval().hi().clone() - x.interval().lo().clone();
+        let half = |w: BigRational| if w.is_zero() { BigRational::one() } else { w / two.clone() };
+        let (wa, wb) = (width(&a), width(&b));
+        a.refine(&half(wa))?;
+        b.refine(&half(wb))?;
+    }
+}
+
 /// The order of two times of backend `S`.
 pub fn order<S: RootScalar>(a: &S::Time, b: &S::Time) -> std::cmp::Ordering {
     if S::earlier(a, b) {
@@ -67,24 +90,7 @@ impl RootScalar for BigRational {
         t.to_f64()
     }
     fn between(a: &Algebraic, b: &Algebraic) -> Result<Algebraic, PolyError> {
-        use num_traits::{One, Zero};
-        let (mut a, mut b) = (a.clone(), b.clone());
-        let two = BigRational::from_integer(2.into());
-        loop {
-            let (hi, lo) = (a.interval().hi().clone(), b.interval().lo().clone());
-            let strictly = |x: &BigRational| {
-                a.cmp_rational(x) == std::cmp::Ordering::Less && b.cmp_rational(x) == std::cmp::Ordering::Greater
-            };
-            let mid = (hi.clone() + lo.clone()) / two.clone();
-            if hi <= lo && strictly(&mid) {
-                return Ok(Algebraic::from_rational(mid));
-            }
-            let width = |x: &Algebraic| x.interval().hi().clone() - x.interval().lo().clone();
-            let half = |w: BigRational| if w.is_zero() { BigRational::one() } else { w / two.clone() };
-            let (wa, wb) = (width(&a), width(&b));
-            a.refine(&half(wa))?;
-            b.refine(&half(wb))?;
-        }
+        Ok(Algebraic::from_rational(rational_between(a, b)?))
     }
 }
 

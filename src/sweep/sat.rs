@@ -113,22 +113,45 @@ fn entry<S: RootScalar>(m: &[Matrix4<S>; 3], i: usize, j: usize) -> P<S> {
     TPoly::input(Poly::from_coeffs(vec![m[0][(i, j)].clone(), m[1][(i, j)].clone(), m[2][(i, j)].clone()]))
 }
 
-fn cross<S: RootScalar>(a: &V<S>, b: &V<S>) -> V<S> {
+/// The cross product of vectors of polynomials (`Poly` or `TPoly`).
+pub(super) fn cross<T>(a: &[T; 3], b: &[T; 3]) -> [T; 3]
+where
+    T: Clone + std::ops::Sub<Output = T> + std::ops::Mul<Output = T>,
+{
     [(1, 2), (2, 0), (0, 1)].map(|(i, j)| a[i].clone() * b[j].clone() - a[j].clone() * b[i].clone())
 }
 
-fn dot<S: RootScalar>(a: &V<S>, b: &V<S>) -> P<S> {
-    (0..3).fold(TPoly::zero(), |acc, i| acc + a[i].clone() * b[i].clone())
+/// The dot product of vectors of polynomials (`Poly` or `TPoly`).
+pub(super) fn dot<T>(a: &[T; 3], b: &[T; 3]) -> T
+where
+    T: Clone + std::ops::Add<Output = T> + std::ops::Mul<Output = T>,
+{
+    a[0].clone() * b[0].clone() + a[1].clone() * b[1].clone() + a[2].clone() * b[2].clone()
 }
 
-struct Frame<S: RootScalar> {
+/// A motion split as M = [[A, o], [0, w]]: the columns of A, o, w and w's sign at t0.
+struct FrameOf<S: RootScalar> {
     cols: [V<S>; 3],
     origin: V<S>,
     w: P<S>,
     w_sign: Sign,
 }
 
-fn frame<S: RootScalar>(b: &BoxMotion<S>, index: usize, t0: &S, t1: &S) -> Result<Frame<S>, SweepError> {
+/// A validated motion split for the exact routes, as plain polynomials.
+pub(super) struct Frame {
+    pub(super) cols: [[Poly<Q>; 3]; 3],
+    pub(super) origin: [Poly<Q>; 3],
+    pub(super) w: Poly<Q>,
+}
+
+/// Validate an exact motion on [t0, t1] (affine last row, w and det A without roots) and split it.
+pub(super) fn frame(b: &BoxMotion<Q>, index: usize, t0: &Q, t1: &Q) -> Result<Frame, SweepError> {
+    let f = frame_of(b, index, t0, t1)?;
+    let plain = |v: V<Q>| v.map(|p| p.p);
+    Ok(Frame { cols: f.cols.map(plain), origin: plain(f.origin), w: f.w.p })
+}
+
+fn frame_of<S: RootScalar>(b: &BoxMotion<S>, index: usize, t0: &S, t1: &S) -> Result<FrameOf<S>, SweepError> {
     let m = &b.motion;
     for j in 0..3 {
         // Input data: decided exactly (a raw sign), on every backend.
@@ -146,7 +169,7 @@ fn frame<S: RootScalar>(b: &BoxMotion<S>, index: usize, t0: &S, t1: &S) -> Resul
         }
     }
     let w_sign = S::sign_at(&w, &S::time(t0))?;
-    Ok(Frame { cols, origin, w, w_sign })
+    Ok(FrameOf { cols, origin, w, w_sign })
 }
 
 /// One axis: its terms rₖ (with the positive factors folded in) and the centre term d.
@@ -156,8 +179,8 @@ struct AxisTerms<S: RootScalar> {
     centre: P<S>,
 }
 
-fn axes<S: RootScalar>(a: &BoxMotion<S>, fa: &Frame<S>, b: &BoxMotion<S>, fb: &Frame<S>) -> Vec<AxisTerms<S>> {
-    let abs_w = |f: &Frame<S>| if f.w_sign == Sign::Negative { -f.w.clone() } else { f.w.clone() };
+fn axes<S: RootScalar>(a: &BoxMotion<S>, fa: &FrameOf<S>, b: &BoxMotion<S>, fb: &FrameOf<S>) -> Vec<AxisTerms<S>> {
+    let abs_w = |f: &FrameOf<S>| if f.w_sign == Sign::Negative { -f.w.clone() } else { f.w.clone() };
     let (wa, wb) = (abs_w(fa), abs_w(fb));
     let d: V<S> = [0, 1, 2].map(|i| fb.origin[i].clone() * fa.w.clone() - fa.origin[i].clone() * fb.w.clone());
     let mut list: Vec<(SatAxis, V<S>)> = Vec::new();
@@ -233,7 +256,7 @@ type Prepared<S> = (Vec<AxisTerms<S>>, Vec<<S as RootScalar>::Time>);
 /// Every axis of the pair, and the sorted candidate times: t0, the roots of every term, and
 /// the roots of every piece's polynomial inside its piece.
 fn prepare<S: RootScalar>(a: &BoxMotion<S>, b: &BoxMotion<S>, t0: &S, t1: &S) -> Result<Prepared<S>, SweepError> {
-    let (fa, fb) = (frame(a, 0, t0, t1)?, frame(b, 1, t0, t1)?);
+    let (fa, fb) = (frame_of(a, 0, t0, t1)?, frame_of(b, 1, t0, t1)?);
     let axes = axes(a, &fa, b, &fb);
     let (start, end) = (S::time(t0), S::time(t1));
     let same = |x: &S::Time, y: &S::Time| order::<S>(x, y) == std::cmp::Ordering::Equal;
