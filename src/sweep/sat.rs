@@ -96,22 +96,24 @@ fn entry(m: &[Matrix4<Q>; 3], i: usize, j: usize) -> P {
     Poly::from_coeffs(vec![m[0][(i, j)].clone(), m[1][(i, j)].clone(), m[2][(i, j)].clone()])
 }
 
-fn cross(a: &V, b: &V) -> V {
+pub(super) fn cross(a: &V, b: &V) -> V {
     [(1, 2), (2, 0), (0, 1)].map(|(i, j)| a[i].clone() * b[j].clone() - a[j].clone() * b[i].clone())
 }
 
-fn dot(a: &V, b: &V) -> P {
+pub(super) fn dot(a: &V, b: &V) -> P {
     (0..3).fold(P::zero(), |acc, i| acc + a[i].clone() * b[i].clone())
 }
 
-struct Frame {
-    cols: [V; 3],
-    origin: V,
-    w: P,
+/// A box's motion split as M = [[A, o], [0, w]]: the columns of A, o, w and w's sign.
+pub(super) struct Frame {
+    pub(super) cols: [V; 3],
+    pub(super) origin: V,
+    pub(super) w: P,
     w_sign: Sign,
 }
 
-fn frame(b: &BoxMotion, index: usize, t0: &Q, t1: &Q) -> Result<Frame, SweepError> {
+/// Validate a motion on [t0, t1] (affine last row, w and det A without roots) and split it.
+pub(super) fn frame(b: &BoxMotion, index: usize, t0: &Q, t1: &Q) -> Result<Frame, SweepError> {
     let m = &b.motion;
     for j in 0..3 {
         if !entry(m, 3, j).is_zero() {
@@ -187,7 +189,7 @@ impl AxisTerms {
 }
 
 /// A rational strictly between two algebraic numbers a < b.
-fn between(a: &Algebraic, b: &Algebraic) -> Result<Q, PolyError> {
+pub(super) fn between(a: &Algebraic, b: &Algebraic) -> Result<Q, PolyError> {
     let (mut a, mut b) = (a.clone(), b.clone());
     loop {
         let (hi, lo) = (a.interval().hi().clone(), b.interval().lo().clone());

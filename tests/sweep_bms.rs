@@ -1,0 +1,445 @@
+//! The box sweep of Albocher–Sarel (boundary of the Minkowski sum): its time equals the
+//! separating-axis route's exactly, on times computed by hand and on random motions, and the
+//! feature pair it reports really touches at that time (checked independently, in world
+//! coordinates, with 4×4 determinants of homogeneous points evaluated at the algebraic time).
+
+use num_rational::BigRational;
+use touchstone::geom::Matrix4;
+use touchstone::poly::{real_roots, Algebraic, Poly};
+use touchstone::scalar::{parse_rational, Sign};
+use touchstone::sweep::{
+    bms_sections, first_contact_bms, first_contact_sat, BmsContact, BoxFeature, BoxMotion, ContactKind, FeaturePair,
+    SweepError,
+};
+
+type Q = BigRational;
+type P = Poly<Q>;
+
+fn r(s: &str) -> Q {
+    parse_rational(s).unwrap()
+}
+
+fn qi(n: i64) -> Q {
+    Q::from_integer(n.into())
+}
+
+fn z3() -> [Q; 3] {
+    [qi(0), qi(0), qi(0)]
+}
+
+fn m(rows: [[&str; 4]; 4]) -> Matrix4<Q> {
+    Matrix4::from_fn(|i, j| r(rows[i][j]))
+}
+
+fn zero4() -> Matrix4<Q> {
+    Matrix4::from_element(Q::default())
+}
+
+fn translating(half: [&str; 3], start: [&str; 3], velocity: [&str; 3], accel: [&str; 3]) -> BoxMotion {
+    let m0 = m([["1", "0", "0", start[0]], ["0", "1", "0", start[1]], ["0", "0", "1", start[2]], ["0", "0", "0", "1"]]);
+    let m1 = m([["0", "0", "0", velocity[0]], ["0", "0", "0", velocity[1]], ["0", "0", "0", velocity[2]], ["0"; 4]]);
+    let m2 = m([["0", "0", "0", accel[0]], ["0", "0", "0", accel[1]], ["0", "0", "0", accel[2]], ["0"; 4]]);
+    BoxMotion { half: half.map(r), motion: [m0, m1, m2] }
+}
+
+fn still(half: [&str; 3]) -> BoxMotion {
+    translating(half, ["0"; 3], ["0"; 3], ["0"; 3])
+}
+
+/// A box rotating by the quaternion q(t) = q0 + q1·t (v ↦ q v q̄, unnormalised, so
+/// w(t) = |q(t)|²) with homogeneous translation column o(t) = o0 + o1·t + o2·t² (its centre is
+/// o(t)/w(t)).
+fn rotating(half: [Q; 3], q0: [Q; 4], q1: [Q; 4], o: [[Q; 3]; 3]) -> BoxMotion {
+    let q: Vec<P> = (0..4).map(|k| P::from_coeffs(vec![q0[k].clone(), q1[k].clone()])).collect();
+    let (w, x, y, z) = (&q[0], &q[1], &q[2], &q[3]);
+    let sq = |a: &P| a * a;
+    let two = |a: P| a.scale(&qi(2));
+    let e = [
+        [sq(w) + sq(x) - sq(y) - sq(z), two(x * y - w * z), two(x * z + w * y)],
+        [two(x * y + w * z), sq(w) - sq(x) + sq(y) - sq(z), two(y * z - w * x)],
+        [two(x * z - w * y), two(y * z + w * x), sq(w) - sq(x) - sq(y) + sq(z)],
+    ];
+    let n = sq(w) + sq(x) + sq(y) + sq(z);
+    let coeff = |p: &P, k: usize| p.coeffs().get(k).cloned().unwrap_or_default();
+    let motion = [0, 1, 2].map(|k| {
+        let mut mk = zero4();
+        for i in 0..3 {
+            for j in 0..3 {
+                mk[(i, j)] = coeff(&e[i][j], k);
+            }
+            mk[(i, 3)] = o[k][i].clone();
+        }
+        mk[(3, 3)] = coeff(&n, k);
+        mk
+    });
+    BoxMotion { half, motion }
+}
+
+/// Both routes; asserts they agree exactly (collides, time, overlap flag) and that the BMS
+/// features touch. Returns the BMS answer.
+fn both(a: &BoxMotion, b: &BoxMotion, t0: &str, t1: &str) -> Option<BmsContact> {
+    let (t0, t1) = (r(t0), r(t1));
+    let bms = first_contact_bms(a, b, &t0, &t1).unwrap();
+    let sat = first_contact_sat(a, b, &t0, &t1).unwrap();
+    assert_eq!(bms.as_ref().map(|c| &c.time), sat.as_ref().map(|c| &c.time), "BMS and SAT times differ");
+    assert_eq!(bms.as_ref().map(|c| c.overlapping_at_start), sat.as_ref().map(|c| c.overlapping_at_start));
+    if let Some(c) = &bms {
+        assert_eq!(c.contact.is_none(), c.overlapping_at_start);
+        if let Some(pair) = &c.contact {
+            assert!(touches(a, b, pair, &c.time), "{pair:?} does not touch at {}", c.time);
+        }
+    }
+    bms
+}
+
+// ---- Independent check that a feature pair touches, in world coordinates. ----
+
+/// The homogeneous world point (X, Y, Z, W)(t) of the box vertex with id `v`.
+fn world(bx: &BoxMotion, v: usize) -> [P; 4] {
+    let x: [Q; 3] = [0, 1, 2].map(|k| if v >> k & 1 == 1 { bx.half[k].clone() } else { -bx.half[k].clone() });
+    [0, 1, 2, 3].map(|i| {
+        P::from_coeffs(
+            (0..3)
+                .map(|k| {
+                    let mk = &bx.motion[k];
+                    (0..3).fold(mk[(i, 3)].clone(), |acc, j| acc + mk[(i, j)].clone() * x[j].clone())
+                })
+                .collect(),
+        )
+    })
+}
+
+fn det3(m: [[&P; 3]; 3]) -> P {
+    m[0][0] * &(m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * &(m[1][0] * m[2][2] - m[1][2] * m[2][0])
+        + m[0][2] * &(m[1][0] * m[2][1] - m[1][1] * m[2][0])
+}
+
+/// det of the 4×4 matrix with rows the homogeneous points: W₁W₂W₃W₄ times orient3d.
+fn det4(p: [&[P; 4]; 4]) -> P {
+    let mut acc = P::zero();
+    for c in 0..4 {
+        let cols: Vec<usize> = (0..4).filter(|&k| k != c).collect();
+        let minor = det3([1, 2, 3].map(|r| [&p[r][cols[0]], &p[r][cols[1]], &p[r][cols[2]]]));
+        let term = &p[0][c] * &minor;
+        acc = if c % 2 == 0 { acc + term } else { acc - term };
+    }
+    acc
+}
+
+/// The sign of orient3d(p₁, p₂, p₃, p₄) of the Cartesian points at t.
+fn orient(p: [&[P; 4]; 4], t: &Algebraic) -> i32 {
+    let mut s = t.sign_of(&det4(p)).unwrap().as_i32();
+    for q in p {
+        s *= t.sign_of(&q[3]).unwrap().as_i32();
+    }
+    s
+}
+
+/// Whether the point `p` lies in the (closed) face `face` of box `bx` at t.
+fn point_in_face(p: &[P; 4], bx: &BoxMotion, face: &[usize; 4], t: &Algebraic) -> bool {
+    let q: Vec<[P; 4]> = face.iter().map(|&v| world(bx, v)).collect();
+    if orient([&q[0], &q[1], &q[2], p], t) != 0 && orient([&q[0], &q[1], &q[3], p], t) != 0 {
+        return false;
+    }
+    // An apex off the face: flip the bit the face's vertices share.
+    let shared = (0..3).find(|&k| face.iter().all(|&v| v >> k & 1 == face[0] >> k & 1)).unwrap();
+    let apex = world(bx, face[0] ^ (1 << shared));
+    for (i, &vi) in face.iter().enumerate() {
+        for (j, &vj) in face.iter().enumerate().skip(i + 1) {
+            if (vi ^ vj).count_ones() != 1 {
+                continue; // a diagonal
+            }
+            let k = (0..4).find(|&k| k != i && k != j).unwrap();
+            let inner = orient([&q[i], &q[j], &apex, &q[k]], t);
+            assert_ne!(inner, 0);
+            if orient([&q[i], &q[j], &apex, p], t) * inner < 0 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+fn edges_touch(a: &BoxMotion, ea: [usize; 2], b: &BoxMotion, eb: [usize; 2], t: &Algebraic) -> bool {
+    let (a1, a2, b1, b2) = (world(a, ea[0]), world(a, ea[1]), world(b, eb[0]), world(b, eb[1]));
+    if orient([&a1, &a2, &b1, &b2], t) != 0 {
+        return false;
+    }
+    // A point off the common plane: some vertex of a.
+    let apex = (0..8)
+        .map(|v| world(a, v))
+        .find(|e| orient([&a1, &a2, &b1, e], t) != 0 || orient([&a1, &a2, &b2, e], t) != 0)
+        .unwrap();
+    orient([&a1, &a2, &apex, &b1], t) * orient([&a1, &a2, &apex, &b2], t) <= 0
+        && orient([&b1, &b2, &apex, &a1], t) * orient([&b1, &b2, &apex, &a2], t) <= 0
+}
+
+fn touches(a: &BoxMotion, b: &BoxMotion, pair: &FeaturePair, t: &Algebraic) -> bool {
+    match (pair.kind, pair.a, pair.b) {
+        (ContactKind::VertexFace, BoxFeature::Vertex(v), BoxFeature::Face(f)) => point_in_face(&world(a, v), b, &f, t),
+        (ContactKind::FaceVertex, BoxFeature::Face(f), BoxFeature::Vertex(v)) => point_in_face(&world(b, v), a, &f, t),
+        (ContactKind::EdgeEdge, BoxFeature::Edge(ea), BoxFeature::Edge(eb)) => edges_touch(a, ea, b, eb, t),
+        _ => false,
+    }
+}
+
+/// The vertex of a touching pair lies on the face's plane (the brief's minimal check, kept
+/// visible in the hand tests).
+fn on_plane(a: &BoxMotion, b: &BoxMotion, pair: &FeaturePair, t: &Algebraic) -> bool {
+    let (v, f) = match (pair.a, pair.b) {
+        (BoxFeature::Vertex(v), BoxFeature::Face(f)) => (world(a, v), f.map(|k| world(b, k))),
+        (BoxFeature::Face(f), BoxFeature::Vertex(v)) => (world(b, v), f.map(|k| world(a, k))),
+        _ => return false,
+    };
+    t.sign_of(&det4([&f[0], &f[1], &f[2], &v])).unwrap() == Sign::Zero
+}
+
+// ---- Hand-computed cases. ----
+
+#[test]
+fn translating_boxes_meet_at_the_slab_time() {
+    // B's centre x = 5 − 4t: the slabs |x| ≤ 1 and |x − (5 − 4t)| ≤ 1 meet at 5 − 4t = 2, t = 3/4
+    // (y and z overlap throughout).
+    let a = still(["1", "1", "1"]);
+    let b = translating(["1", "1", "1"], ["5", "1/2", "0"], ["-4", "0", "0"], ["0"; 3]);
+    let c = both(&a, &b, "0", "1").unwrap();
+    assert_eq!(c.time.to_rational(), Some(r("3/4")));
+    assert!(!c.overlapping_at_start);
+    // Face on face; the first face–vertex pair that touches: a's face x = +1 (ids 1, 3, 5, 7)
+    // and b's vertex (−1, −1, −1) at (1, −1/2, −1).
+    let pair = c.contact.unwrap();
+    assert_eq!(
+        pair,
+        FeaturePair { kind: ContactKind::FaceVertex, a: BoxFeature::Face([1, 3, 5, 7]), b: BoxFeature::Vertex(0) }
+    );
+    assert!(on_plane(&a, &b, &pair, &c.time));
+    // Passing beside: offset 3 in y > 1 + 1.
+    let beside = translating(["1", "1", "1"], ["5", "3", "0"], ["-4", "0", "0"], ["0"; 3]);
+    assert!(both(&a, &beside, "0", "1").is_none());
+    // Arriving exactly at t1, and one instant too late.
+    assert_eq!(both(&a, &b, "0", "3/4").unwrap().time.to_rational(), Some(r("3/4")));
+    assert!(both(&a, &b, "0", "74/100").is_none());
+    // Slabs in all three axes: centre (6 − 4t, 4 − 2t, −7 + 4t), halves a = (1, 2, 1/2),
+    // b = (1/2, 1, 1): x meets for 6 − 4t ≤ 3/2 (t ≥ 9/8), y for 4 − 2t ≤ 3 (t ≥ 1/2),
+    // z for 7 − 4t ≤ 3/2 (t ≥ 11/8): first contact at 11/8, on a's bottom face z = −1/2
+    // (ids 0, 1, 2, 3), b coming from below.
+    let a2 = still(["1", "2", "1/2"]);
+    let b2 = translating(["1/2", "1", "1"], ["6", "4", "-7"], ["-4", "-2", "4"], ["0"; 3]);
+    let c = both(&a2, &b2, "0", "2").unwrap();
+    assert_eq!(c.time.to_rational(), Some(r("11/8")));
+    let pair = c.contact.unwrap();
+    assert_eq!((pair.kind, pair.a), (ContactKind::FaceVertex, BoxFeature::Face([0, 1, 2, 3])));
+    assert!(on_plane(&a2, &b2, &pair, &c.time));
+}
+
+#[test]
+fn quadratic_translation_meets_at_an_irrational_time() {
+    // x(t) = 23/5 − t² reaches 2 when t² = 13/5: t = √(13/5) = 1.61245154965970993047…
+    let a = still(["1", "1", "1"]);
+    let b = translating(["1", "1", "1"], ["23/5", "0", "0"], ["0"; 3], ["-1", "0", "0"]);
+    let c = both(&a, &b, "0", "2").unwrap();
+    assert!(!c.time.is_rational());
+    assert_eq!(c.time.polynomial(), &Poly::from_coeffs(vec![r("-13/5"), r("0"), r("1")]));
+    assert_eq!(c.time.to_decimal(20).unwrap(), "1.6124515496597099304");
+    let pair = c.contact.unwrap();
+    assert_eq!(pair.kind, ContactKind::FaceVertex);
+    assert!(on_plane(&a, &b, &pair, &c.time));
+}
+
+#[test]
+fn contact_at_the_start_and_grazing() {
+    let a = still(["1", "1", "1"]);
+    // Overlapping at t0: no feature pair.
+    let inside = translating(["1", "1", "1"], ["1", "0", "0"], ["5", "0", "0"], ["0"; 3]);
+    let c = both(&a, &inside, "0", "1").unwrap();
+    assert_eq!((c.time.to_rational(), c.overlapping_at_start, c.contact), (Some(r("0")), true, None));
+    // Touching at t0 and moving away: a touching pair at t0.
+    let touching = translating(["1", "1", "1"], ["2", "0", "0"], ["1", "0", "0"], ["0"; 3]);
+    let c = both(&a, &touching, "0", "1").unwrap();
+    assert_eq!((c.time.to_rational(), c.overlapping_at_start), (Some(r("0")), false));
+    assert_eq!(c.contact.unwrap().kind, ContactKind::FaceVertex);
+    // Grazing: z(t) = 2 + (t − 1/2)² = 9/4 − t + t² touches the top face only at t = 1/2
+    // (a double root of the gap), face on face.
+    let graze = translating(["1", "1", "1"], ["0", "0", "9/4"], ["0", "0", "-1"], ["0", "0", "1"]);
+    let c = both(&a, &graze, "0", "1").unwrap();
+    assert_eq!(c.time.to_rational(), Some(r("1/2")));
+    let pair = c.contact.unwrap();
+    assert_eq!((pair.kind, pair.a), (ContactKind::FaceVertex, BoxFeature::Face([4, 5, 6, 7])));
+    // Faces sliding on each other (touching throughout): the contact starts at t0, without
+    // overlap.
+    let slide = translating(["1", "1", "1"], ["0", "-1", "2"], ["0", "3", "0"], ["0"; 3]);
+    let c = both(&a, &slide, "0", "1").unwrap();
+    assert_eq!((c.time.to_rational(), c.overlapping_at_start), (Some(r("0")), false));
+    // Sliding in the plane z = 2 from y = −5: B's y-range [−6 + 3t, −4 + 3t] first reaches
+    // A's [−1, 1] at t = 1 = t1, touching along an edge on a face.
+    let arrive = translating(["1", "1", "1"], ["0", "-5", "2"], ["0", "3", "0"], ["0"; 3]);
+    let c = both(&a, &arrive, "0", "1").unwrap();
+    assert_eq!(c.time.to_rational(), Some(r("1")));
+    // Contact exactly at t1 = 3/4 of an approach, and an interval of length zero.
+    let b = translating(["1", "1", "1"], ["5", "0", "0"], ["-4", "0", "0"], ["0"; 3]);
+    assert_eq!(both(&a, &b, "3/4", "3/4").unwrap().time.to_rational(), Some(r("3/4")));
+    assert!(both(&a, &b, "1/2", "1/2").is_none());
+}
+
+#[test]
+fn edges_parallel_and_edge_on_face() {
+    let a = still(["1", "1", "1"]);
+    // Diagonal approach of aligned boxes: b's vertical edge x = y = −1 (local) reaches a's
+    // vertical edge x = y = 1 when the centre (5 − 4t, 5 − 4t, 1/2) is at (2, 2): t = 3/4.
+    // The edges are parallel and collinear there.
+    let b = translating(["1", "1", "1"], ["5", "5", "1/2"], ["-4", "-4", "0"], ["0"; 3]);
+    let c = both(&a, &b, "0", "1").unwrap();
+    assert_eq!(c.time.to_rational(), Some(r("3/4")));
+    // A vertex of b on the closed face of a (on its edge): (−1, −1, −1) at (1, 1, −1/2).
+    let pair = c.contact.unwrap();
+    assert_eq!(
+        pair,
+        FeaturePair { kind: ContactKind::FaceVertex, a: BoxFeature::Face([1, 3, 5, 7]), b: BoxFeature::Vertex(0) }
+    );
+    // Vertex on vertex: centre (5 − 4t, 2, 2) reaches (2, 2, 2) at t = 3/4, where the boxes
+    // share only the point (1, 1, 1); a vertex of b on the (closed) face x = +1 of a.
+    let b = translating(["1", "1", "1"], ["5", "2", "2"], ["-4", "0", "0"], ["0"; 3]);
+    let c = both(&a, &b, "0", "1").unwrap();
+    assert_eq!(c.time.to_rational(), Some(r("3/4")));
+    assert_eq!(
+        c.contact.unwrap(),
+        FeaturePair { kind: ContactKind::FaceVertex, a: BoxFeature::Face([1, 3, 5, 7]), b: BoxFeature::Vertex(0) }
+    );
+}
+
+#[test]
+fn spinning_plate_hits_an_edge() {
+    // B (half 1/10 × 2 × 1) spins about its centre (5/2, 0, 0) by the quaternion (1, 0, 0, t):
+    // M(t) = [R̃(t) | c·w(t)] with R̃ = [[1 − t², −2t, 0], [2t, 1 − t², 0], [0, 0, 1 + t²]] and
+    // w(t) = 1 + t². Its long face x' = −1/10 reaches A's vertical edge at (1, 1):
+    // (−3/2)(1 − t²) + 2t = −(1 + t²)/10, i.e. 8t² + 10t − 7 = (2t − 1)(4t + 7) = 0: t = 1/2.
+    let a = still(["1", "1", "1"]);
+    let q0 = [qi(1), qi(0), qi(0), qi(0)];
+    let q1 = [qi(0), qi(0), qi(0), qi(1)];
+    let o = [[r("5/2"), qi(0), qi(0)], [qi(0), qi(0), qi(0)], [r("5/2"), qi(0), qi(0)]];
+    let b = rotating([r("1/10"), qi(2), qi(1)], q0.clone(), q1.clone(), o);
+    let c = both(&a, &b, "0", "1").unwrap();
+    assert_eq!(c.time.to_rational(), Some(r("1/2")));
+    // a's edge (1, 1, z) on b's face x' = −1/10: reported as a's vertex (1, 1, −1), id 3, in
+    // b's face x' < 0 (ids 0, 2, 4, 6).
+    let pair = c.contact.unwrap();
+    assert_eq!(
+        pair,
+        FeaturePair { kind: ContactKind::VertexFace, a: BoxFeature::Vertex(3), b: BoxFeature::Face([0, 2, 4, 6]) }
+    );
+    assert!(on_plane(&a, &b, &pair, &c.time));
+}
+
+#[test]
+fn rotating_box_meets_at_a_root_of_a_known_quadratic() {
+    // As above with centre (3, 0, 0) and half (1/2, 3, 1): the face x' = −1/2 reaches a's edge
+    // (1, 1, z) when (1 − 3)(1 − t²) + 2t = −(1 + t²)/2, i.e. 5t² + 4t − 3 = 0:
+    // t = (√19 − 2)/5 = 0.47177978870813…; the point (1, 1) is at y' = 2 sin θ + cos θ ≈ 2.18,
+    // inside the face (|y'| ≤ 3), and b's top corner stays at y > 1, beside a.
+    let a = still(["1", "1", "1"]);
+    let q0 = [qi(1), qi(0), qi(0), qi(0)];
+    let q1 = [qi(0), qi(0), qi(0), qi(1)];
+    let o = [[qi(3), qi(0), qi(0)], [qi(0), qi(0), qi(0)], [qi(3), qi(0), qi(0)]];
+    let b = rotating([r("1/2"), qi(3), qi(1)], q0, q1, o);
+    let c = both(&a, &b, "0", "1").unwrap();
+    let expected = real_roots(&Poly::from_coeffs(vec![qi(-3), qi(4), qi(5)]), &qi(0), &qi(1)).unwrap().remove(0);
+    assert_eq!(c.time, expected);
+    assert!(!c.time.is_rational());
+    assert_eq!(c.time.to_decimal(12).unwrap(), "0.471779788708");
+    let pair = c.contact.unwrap();
+    assert_eq!(pair.kind, ContactKind::VertexFace);
+    assert_eq!(pair.b, BoxFeature::Face([0, 2, 4, 6]));
+    assert!(on_plane(&a, &b, &pair, &c.time));
+
+    // Tilt b about x as well (quaternion (1, 1/5, 0, t)): a generic rotation; BMS equals SAT.
+    let q0 = [qi(1), r("1/5"), qi(0), qi(0)];
+    let q1 = [qi(0), qi(0), qi(0), qi(1)];
+    let o = [[qi(3), qi(0), qi(0)], [qi(0), qi(0), qi(0)], [qi(3), qi(0), qi(0)]];
+    let b = rotating([r("1/2"), qi(3), qi(1)], q0, q1, o);
+    let c = both(&a, &b, "0", "1").unwrap();
+    assert!(c.contact.is_some());
+}
+
+#[test]
+fn no_collision_and_rotating_away() {
+    let a = still(["1", "1", "1"]);
+    // Spinning far away: centre 20(1 + t²)/(1 + 3t²) ≥ 20/3 on the x axis, radii √3 and √14.
+    let q0 = [qi(1), qi(0), qi(0), qi(0)];
+    let q1 = [qi(0), qi(1), qi(1), qi(1)];
+    let o = [[qi(20), qi(0), qi(0)], z3(), [qi(20), qi(0), qi(0)]];
+    let b = rotating([qi(1), qi(2), qi(3)], q0, q1, o);
+    assert!(both(&a, &b, "0", "1").is_none());
+    assert!(both(&a, &b, "-3", "2").is_none());
+}
+
+#[test]
+fn sections_and_planes() {
+    let a = still(["1", "1", "1"]);
+    // Aligned translation: one section; the 30 planes collapse to the 6 face planes of the
+    // sum (parallel edges give zero normals, the other pairs repeat the face planes).
+    let b = translating(["1", "1", "1"], ["5", "0", "0"], ["-4", "0", "0"], ["0"; 3]);
+    let s = bms_sections(&a, &b, &r("0"), &r("1")).unwrap();
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].planes.len(), 6);
+    // A generic rotation: several sections (octant switches), 30 planes in each.
+    let q0 = [qi(1), r("1/5"), r("1/7"), qi(0)];
+    let q1 = [qi(0), qi(0), qi(0), qi(1)];
+    let o = [[qi(3), qi(0), qi(0)], z3(), [qi(3), qi(0), qi(0)]];
+    let b = rotating([r("1/2"), qi(3), qi(1)], q0, q1, o);
+    let s = bms_sections(&a, &b, &r("0"), &r("1")).unwrap();
+    assert!(s.len() > 1, "{} sections", s.len());
+    for sec in &s {
+        assert_eq!(sec.planes.len(), 30);
+        assert!(sec.start < sec.end);
+        let count = |k| sec.planes.iter().filter(|p| p.kind == k).count();
+        assert_eq!(
+            (count(ContactKind::FaceVertex), count(ContactKind::VertexFace), count(ContactKind::EdgeEdge)),
+            (6, 6, 18)
+        );
+    }
+}
+
+#[test]
+fn bad_motions_are_typed_errors() {
+    let a = still(["1", "1", "1"]);
+    let b = translating(["1", "1", "1"], ["5", "0", "0"], ["-4", "0", "0"], ["0"; 3]);
+    assert_eq!(first_contact_bms(&a, &b, &r("1"), &r("0")).unwrap_err(), SweepError::EmptyInterval);
+    let flat = still(["1", "0", "1"]);
+    assert_eq!(
+        first_contact_bms(&flat, &b, &r("0"), &r("1")).unwrap_err(),
+        SweepError::BadHalfExtent { box_index: 0, axis: 1 }
+    );
+    // A scale (1 − 2t) on x: singular at t = 1/2, for either box.
+    let mut m1 = zero4();
+    m1[(0, 0)] = r("-2");
+    let collapsing = BoxMotion { half: [qi(1), qi(1), qi(1)], motion: [Matrix4::identity(), m1, zero4()] };
+    assert_eq!(
+        first_contact_bms(&a, &collapsing, &r("0"), &r("1")).unwrap_err(),
+        SweepError::Singular { box_index: 1 }
+    );
+    assert_eq!(
+        first_contact_bms(&collapsing, &a, &r("0"), &r("1")).unwrap_err(),
+        SweepError::Singular { box_index: 0 }
+    );
+    // Singular exactly at t1 counts; just after it does not.
+    assert_eq!(
+        first_contact_bms(&a, &collapsing, &r("0"), &r("1/2")).unwrap_err(),
+        SweepError::Singular { box_index: 1 }
+    );
+    assert!(first_contact_bms(&a, &collapsing, &r("0"), &r("49/100")).is_ok());
+    // A quaternion through zero: q(t) = (1 − 2t, 0, 0, 0), w = (1 − 2t)².
+    let q = rotating(
+        [qi(1), qi(1), qi(1)],
+        [qi(1), qi(0), qi(0), qi(0)],
+        [qi(-2), qi(0), qi(0), qi(0)],
+        [[qi(5), qi(0), qi(0)], z3(), z3()],
+    );
+    assert_eq!(first_contact_bms(&a, &q, &r("0"), &r("1")).unwrap_err(), SweepError::Singular { box_index: 1 });
+    let mut proj = Matrix4::identity();
+    proj[(3, 0)] = r("1");
+    let projective = BoxMotion { half: [qi(1), qi(1), qi(1)], motion: [proj, zero4(), zero4()] };
+    assert_eq!(
+        first_contact_bms(&projective, &b, &r("0"), &r("1")).unwrap_err(),
+        SweepError::Projective { box_index: 0 }
+    );
+}
