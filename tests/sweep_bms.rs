@@ -443,3 +443,120 @@ fn bad_motions_are_typed_errors() {
         SweepError::Projective { box_index: 0 }
     );
 }
+
+mod random_motions {
+    //! BMS against SAT on random motions: rational translations (quadratic), rotations by
+    //! quaternions linear in t (quadratic entries, w(t) = |q(t)|²), and general affine motions
+    //! (parallelepipeds), on small integer and half-integer grids so that ties (parallel faces,
+    //! parallel edges, face-on-face and vertex-on-vertex contacts) are common. Both routes must
+    //! give the same error or the same (collides, time, overlap flag), and the BMS pair must
+    //! touch.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn half() -> impl Strategy<Value = Q> {
+        (1i64..=3).prop_map(|k| Q::new(k.into(), 2.into()))
+    }
+
+    fn small(lo: i64, hi: i64) -> impl Strategy<Value = Q> {
+        (lo..=hi).prop_map(|k| Q::new(k.into(), 2.into()))
+    }
+
+    fn vec3(lo: i64, hi: i64) -> impl Strategy<Value = [Q; 3]> {
+        [small(lo, hi), small(lo, hi), small(lo, hi)]
+    }
+
+    fn ints4(lo: i64, hi: i64) -> impl Strategy<Value = [Q; 4]> {
+        [lo..=hi, lo..=hi, lo..=hi, lo..=hi].prop_map(|v| v.map(qi))
+    }
+
+    /// A homogeneous translation column o0 + o1·t + o2·t² that heads from o0 to near the
+    /// origin by t = 1 (o1 = d − o0 − o2 with a small d), so that contacts after t0 are common.
+    fn heading() -> impl Strategy<Value = [[Q; 3]; 3]> {
+        (vec3(-8, 8), vec3(-2, 2), vec3(-2, 2)).prop_map(|(o0, d, o2)| {
+            let o1 = [0, 1, 2].map(|i| d[i].clone() - o0[i].clone() - o2[i].clone());
+            [o0, o1, o2]
+        })
+    }
+
+    fn translation() -> impl Strategy<Value = [Matrix4<Q>; 3]> {
+        heading().prop_map(|o| {
+            let mut ms = [Matrix4::identity(), zero4(), zero4()];
+            for (k, c) in o.into_iter().enumerate() {
+                for i in 0..3 {
+                    ms[k][(i, 3)] = c[i].clone();
+                }
+            }
+            ms
+        })
+    }
+
+    fn rotation() -> impl Strategy<Value = [Matrix4<Q>; 3]> {
+        (ints4(-2, 2), ints4(-1, 1), heading())
+            .prop_map(|(q0, q1, o)| rotating([qi(1), qi(1), qi(1)], q0, q1, o).motion)
+    }
+
+    fn affine() -> impl Strategy<Value = [Matrix4<Q>; 3]> {
+        let entries = proptest::collection::vec(-2i64..=2, 9);
+        let rates = proptest::collection::vec(-1i64..=1, 9);
+        (entries, rates, heading()).prop_map(|(a0, a1, o)| {
+            let mut ms = [zero4(), zero4(), zero4()];
+            for i in 0..3 {
+                for j in 0..3 {
+                    // Three times the identity plus a small shear: often nonsingular.
+                    ms[0][(i, j)] = qi(a0[3 * i + j] + if i == j { 3 } else { 0 });
+                    ms[1][(i, j)] = qi(a1[3 * i + j]);
+                }
+                for (k, c) in o.iter().enumerate() {
+                    ms[k][(i, 3)] = c[i].clone();
+                }
+            }
+            ms[0][(3, 3)] = qi(1);
+            ms
+        })
+    }
+
+    fn motion() -> impl Strategy<Value = [Matrix4<Q>; 3]> {
+        prop_oneof![translation(), rotation(), affine()]
+    }
+
+    fn interval() -> impl Strategy<Value = (Q, Q)> {
+        prop_oneof![
+            3 => Just((qi(0), qi(1))),
+            1 => (-2i64..=1, 1i64..=3).prop_map(|(a, l)| (qi(a), qi(a) + Q::new(l.into(), 2.into())))
+        ]
+    }
+
+    proptest! {
+        // BMS_CASES=n runs more cases (64 take about 20 s in a debug build).
+        #![proptest_config(ProptestConfig::with_cases(std::env::var("BMS_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(64)))]
+
+        #[test]
+        fn bms_equals_sat(ha in [half(), half(), half()], hb in [half(), half(), half()], ma in motion(), mb in motion(), (t0, t1) in interval()) {
+            let a = BoxMotion { half: ha, motion: ma };
+            let b = BoxMotion { half: hb, motion: mb };
+            let clock = std::time::Instant::now();
+            let sat = first_contact_sat(&a, &b, &t0, &t1);
+            let ts = clock.elapsed();
+            let bms = first_contact_bms(&a, &b, &t0, &t1);
+            let tb = clock.elapsed() - ts;
+            if std::env::var("BMS_STATS").is_ok() {
+                eprintln!("STAT sat {:?} bms {:?} {:?}", ts, tb, bms.as_ref().map(|c| c.as_ref().map(|c| (c.overlapping_at_start, c.contact.map(|p| p.kind), c.time.is_rational()))));
+            }
+            match (bms, sat) {
+                (Err(e), Err(f)) => prop_assert_eq!(e, f),
+                (Ok(bms), Ok(sat)) => {
+                    prop_assert_eq!(bms.as_ref().map(|c| &c.time), sat.as_ref().map(|c| &c.time));
+                    prop_assert_eq!(bms.as_ref().map(|c| c.overlapping_at_start), sat.as_ref().map(|c| c.overlapping_at_start));
+                    if let Some(c) = &bms {
+                        prop_assert_eq!(c.contact.is_none(), c.overlapping_at_start);
+                        if let Some(pair) = &c.contact {
+                            prop_assert!(touches(&a, &b, pair, &c.time), "{:?} does not touch at {}", pair, c.time);
+                        }
+                    }
+                }
+                (bms, sat) => prop_assert!(false, "BMS {:?} but SAT {:?}", bms.map(|c| c.map(|c| c.time)), sat.map(|c| c.map(|c| c.time))),
+            }
+        }
+    }
+}

@@ -598,10 +598,25 @@ impl Problem<'_> {
         }
     }
 
+    /// The answer when the boxes meet at t₀ (every plane has gₙ(t₀) ≥ 0): overlapping with
+    /// positive depth when every plane with a nonzero normal at t₀ has gₙ(t₀) > 0, else
+    /// touching, with a touching pair.
+    fn at_start(&self, planes: &[Plane], t0: &Q) -> Result<BmsContact, PolyError> {
+        let time = Algebraic::from_rational(t0.clone());
+        let touching = planes
+            .iter()
+            .any(|p| sign_at(&p.gap, t0) == 0 && self.axes[p.axis].a_terms.iter().any(|a| sign_at(a, t0) != 0));
+        if !touching {
+            return Ok(BmsContact { time, overlapping_at_start: true, contact: None });
+        }
+        let contact = self.features(planes, &time)?;
+        Ok(BmsContact { time, overlapping_at_start: false, contact })
+    }
+
     /// Whether every plane has gₙ(t) ≥ 0, i.e. the boxes meet at t.
-    fn inside(&self, planes: &[Plane], t: &Algebraic, skip: Option<usize>) -> Result<bool, PolyError> {
-        for (k, p) in planes.iter().enumerate() {
-            if Some(k) != skip && t.sign_of(&p.gap)? == Sign::Negative {
+    fn inside(&self, planes: &[Plane], t: &Algebraic) -> Result<bool, PolyError> {
+        for p in planes {
+            if t.sign_of(&p.gap)? == Sign::Negative {
                 return Ok(false);
             }
         }
@@ -765,34 +780,36 @@ pub fn bms_sections(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q) -> Result<Vec<
 pub fn first_contact_bms(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q) -> Result<Option<BmsContact>, SweepError> {
     let pr = setup(a, b, t0, t1)?;
     let bounds = bounds(&pr.rel, t0, t1)?;
-    let start = Algebraic::from_rational(t0.clone());
-    for w in bounds.windows(2) {
+    for (index, w) in bounds.windows(2).enumerate() {
         let (lo, hi) = (&w[0], &w[1]);
         let q = sample(lo, hi)?;
         let planes = pr.planes_at(&q);
-        let keep = distinct_gaps(&planes);
+        if index == 0 && planes.iter().all(|p| sign_at(&p.gap, t0) >= 0) {
+            return Ok(Some(pr.at_start(&planes, t0)?));
+        }
         // Roots of each distinct plane in the closed section; a plane negative on the whole
-        // section puts b's centre outside throughout: skip the section.
+        // section puts b's centre outside throughout: skip the section. The section's start
+        // needs no test: it is t₀ (tested above) or was the end of the previous section, where
+        // a contact is a root of one of its planes.
         let (rlo, rhi) = (lo.interval().lo().clone(), hi.interval().hi().clone());
-        let mut candidates = vec![lo.clone()];
+        let mut candidates = Vec::new();
         let mut outside = false;
-        let mut order: Vec<usize> = Vec::with_capacity(keep.len());
-        for &k in &keep {
+        let mut order: Vec<Plane> = Vec::new();
+        for k in distinct_gaps(&planes) {
             let p = &planes[k];
             if p.gap.is_zero() {
                 continue;
             }
             let roots: Vec<Algebraic> =
                 real_roots(&p.gap, &rlo, &rhi)?.into_iter().filter(|r| r >= lo && r <= hi).collect();
-            let negative = sign_at(&p.gap, &q) < 0;
-            if negative {
+            if sign_at(&p.gap, &q) < 0 {
                 if roots.is_empty() {
                     outside = true;
                     break;
                 }
-                order.insert(0, k);
+                order.insert(0, p.clone()); // likely to reject candidates: test first
             } else {
-                order.push(k);
+                order.push(p.clone());
             }
             candidates.extend(roots);
         }
@@ -801,30 +818,11 @@ pub fn first_contact_bms(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q) -> Result
         }
         candidates.sort();
         candidates.dedup();
-        let check: Vec<Plane> = order.iter().map(|&k| planes[k].clone()).collect();
         for t in candidates {
-            if !pr.inside(&check, &t, None)? {
-                continue;
+            if pr.inside(&order, &t)? {
+                let contact = pr.features(&planes, &t)?;
+                return Ok(Some(BmsContact { time: t, overlapping_at_start: false, contact }));
             }
-            if t == start {
-                // Overlapping with positive depth: every plane with a nonzero normal at t₀ has
-                // gₙ > 0.
-                let mut touching = false;
-                for p in &planes {
-                    if sign_at(&p.gap, t0) == 0 {
-                        let ax = &pr.axes[p.axis];
-                        if ax.a_terms.iter().any(|a| sign_at(a, t0) != 0) {
-                            touching = true;
-                            break;
-                        }
-                    }
-                }
-                if !touching {
-                    return Ok(Some(BmsContact { time: t, overlapping_at_start: true, contact: None }));
-                }
-            }
-            let contact = pr.features(&planes, &t)?;
-            return Ok(Some(BmsContact { time: t, overlapping_at_start: false, contact }));
         }
     }
     Ok(None)
