@@ -308,6 +308,27 @@ fn edges_parallel_and_edge_on_face() {
 }
 
 #[test]
+fn a_tilted_box_meets_an_edge_with_an_edge() {
+    // b = the unit cube turned by the rotation (1/7)[[3, 2, 6], [2, 6, −3], [−6, 3, 2]] (the
+    // quaternion (3, 1, 2, 0)), centre (5 − 4t, 0, 1). Its edge from local (−1, −1, −1) to
+    // (1, −1, −1) is c + ((3x' − 8)/7, (2x' − 3)/7, (−6x' − 5)/7); at t = 5/8 (c = (5/2, 0, 1))
+    // its point x' = −5/6 is (1, −2/3, 1), on a's edge x = 1, z = 1 (ids 5, 7): a generic
+    // edge–edge contact.
+    let a = still(["1", "1", "1"]);
+    let rows =
+        [["3/7", "2/7", "6/7", "5"], ["2/7", "6/7", "-3/7", "0"], ["-6/7", "3/7", "2/7", "1"], ["0", "0", "0", "1"]];
+    let mut m1 = zero4();
+    m1[(0, 3)] = qi(-4);
+    let b = BoxMotion { half: [qi(1), qi(1), qi(1)], motion: [m(rows), m1, zero4()] };
+    let c = both(&a, &b, "0", "1").unwrap();
+    assert_eq!(c.time.to_rational(), Some(r("5/8")));
+    assert_eq!(
+        c.contact.unwrap(),
+        FeaturePair { kind: ContactKind::EdgeEdge, a: BoxFeature::Edge([5, 7]), b: BoxFeature::Edge([0, 1]) }
+    );
+}
+
+#[test]
 fn spinning_plate_hits_an_edge() {
     // B (half 1/10 × 2 × 1) spins about its centre (5/2, 0, 0) by the quaternion (1, 0, 0, t):
     // M(t) = [R̃(t) | c·w(t)] with R̃ = [[1 − t², −2t, 0], [2t, 1 − t², 0], [0, 0, 1 + t²]] and

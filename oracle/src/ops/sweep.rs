@@ -6,7 +6,7 @@ use touchstone::geom::Matrix4;
 use touchstone::geom::Point3;
 use touchstone::poly::{Algebraic, PolyError};
 use touchstone::scalar::Scalar;
-use touchstone::sweep::{ccd, first_contact_sat, BoxMotion, CcdKind, SatAxis, SweepError};
+use touchstone::sweep::{ccd, first_contact_bms, BoxFeature, BoxMotion, CcdKind, SweepError};
 
 use super::{Common, Context, Op, Outcome};
 use crate::error::{Kind, QueryError};
@@ -77,8 +77,9 @@ impl Op for CcdOp {
     }
 }
 
-/// `toi_boxes`: the exact first time of contact of two boxes under quadratic 4×4 motions
-/// (answered by the separating-axis route in this version).
+/// `toi_boxes`: the exact first time of contact of two boxes under quadratic 4×4 motions,
+/// answered by the box sweep of Albocher–Sarel ([`first_contact_bms`]), with a touching
+/// feature pair.
 pub struct ToiBoxes;
 
 fn motion(f: &Fields, key: &str) -> Result<[Matrix4<BigRational>; 3], QueryError> {
@@ -98,6 +99,15 @@ fn motion(f: &Fields, key: &str) -> Result<[Matrix4<BigRational>; 3], QueryError
         out.push(m);
     }
     Ok([out[0].clone(), out[1].clone(), out[2].clone()])
+}
+
+/// A box feature in the format's form: `{"vertex": i}`, `{"edge": [i, j]}`, `{"face": [...]}`.
+fn feature_json(f: &BoxFeature) -> Value {
+    match f {
+        BoxFeature::Vertex(v) => json!({ "vertex": v }),
+        BoxFeature::Edge(e) => json!({ "edge": e }),
+        BoxFeature::Face(f) => json!({ "face": f }),
+    }
 }
 
 impl Op for ToiBoxes {
@@ -139,7 +149,7 @@ impl Op for ToiBoxes {
                 "toi_boxes is answered exactly only in this version",
             ));
         }
-        let contact = first_contact_sat(a, b, t0, t1).map_err(|e| {
+        let contact = first_contact_bms(a, b, t0, t1).map_err(|e| {
             let (kind, at) = match &e {
                 SweepError::Singular { box_index } | SweepError::Projective { box_index } => {
                     (Kind::Invalid, if *box_index == 0 { "/motion_a" } else { "/motion_b" })
@@ -156,18 +166,13 @@ impl Op for ToiBoxes {
         fields.insert("collides".into(), json!(contact.is_some()));
         if let Some(c) = &contact {
             fields.insert("toi".into(), algebraic_json(&c.time, common.digits)?);
-            if c.axis.is_none() {
+            if c.time.to_rational().as_ref() == Some(t0) {
                 fields
                     .insert("at_start".into(), json!(if c.overlapping_at_start { "overlapping" } else { "touching" }));
             }
-            let kind = match c.axis {
-                Some(SatAxis::FaceOfA(_)) => Some("face-vertex"),
-                Some(SatAxis::FaceOfB(_)) => Some("vertex-face"),
-                Some(SatAxis::EdgeEdge(..)) => Some("edge-edge"),
-                None => None,
-            };
-            if let Some(k) = kind {
-                fields.insert("kind".into(), json!(k));
+            if let Some(pair) = &c.contact {
+                fields.insert("kind".into(), json!(pair.kind.as_str()));
+                fields.insert("features".into(), json!([feature_json(&pair.a), feature_json(&pair.b)]));
             }
         }
         Ok(Outcome { fields, discrete: contact.is_some(), decisive: vec![], continuous: vec![] })
