@@ -55,24 +55,30 @@
 //!   normal n is identically zero on a section (eᵢ × Lⱼ with eᵢ ∥ Lⱼ, parallel edges) is not a
 //!   plane and is dropped, so a degenerate section has fewer than 30 planes; planes with equal
 //!   equations are kept once. [`bms_sections`] reports them.
-//! * **A normal vanishing at one instant.** At a time where n = 0 the "plane" gₙ = 0 holds
-//!   for every c; it is harmless for the inside test (0 ≥ 0) and never taken as the contact
-//!   plane.
+//! * **A normal vanishing at one instant** (edges eᵢ and Lⱼ parallel at one time only). We
+//!   divide every normal by the gcd of its components (the paper does not scale normals), so
+//!   no normal vanishes anywhere: at such an instant the plane keeps the limit direction, which
+//!   still gives a valid support inequality of Z. This also makes equal planes of different
+//!   pairs (e.g. eᵢ × Lⱼ ∥ eₖ for aligned boxes) identical, so that they are counted once.
 //! * **Start and end.** The interval is closed. If the boxes meet at t₀ the answer is t₀, with
 //!   `overlapping_at_start` when they overlap with positive depth (every plane with a
 //!   nonzero normal has gₙ > 0); then no feature pair is reported. Contact exactly at t₁ is a
 //!   contact. A zero-length interval [t₀, t₀] is one test at t₀.
-//! * **Degenerate contacts** (face on face, an edge parallel to a face, edges parallel):
-//!   several feature pairs touch at once. We take the first plane with gₙ = 0 and n ≠ 0 at
-//!   the contact time (face–vertex planes first, then vertex–face, then edge–edge) for which
-//!   the pair is generic at that time (the support feature of a in direction n and that of b
-//!   in direction −n have dimensions summing to 2: vertex and face, face and vertex, or two
-//!   crossing edges); it touches, because c on the facet means the two support features
-//!   meet. If every touching plane is degenerate, the two support features (e.g. two parallel
-//!   faces) meet in the common plane, and one of their sub-pairs touches: a vertex of b in
-//!   a's face, else a vertex of a in b's face, else two non-parallel edges crossing; we test
-//!   them in that order, exactly, and report the first that touches. So a face-on-face
-//!   contact of aligned boxes is reported as face–vertex when a vertex of b lies on a's face.
+//! * **Degenerate contacts** (face on face, an edge lying on a face, parallel edges, vertex on
+//!   vertex): several feature pairs touch at once, and we report one. At the contact time c
+//!   lies on some planes; for a plane with outward normal n, the support feature of a in
+//!   direction n and that of b in direction −n meet (c on the plane and inside Z means
+//!   h_a(n) = min over b of n·p). We take the first such plane, in the order face–vertex
+//!   planes, vertex–face planes, edge–edge planes (each ± in turn), whose support features are
+//!   *generic* at that time: a vertex and a face, a face and a vertex, or two non-parallel
+//!   edges; they touch. If none is, the support features of some plane are larger (e.g. two
+//!   parallel faces, or an edge lying on a face) and meet in the plane; for a facet of Z
+//!   (two independent generators parallel to it) one of their sub-pairs touches: a vertex of
+//!   b in a's face, else a vertex of a in b's face, else two non-parallel edges crossing
+//!   (two intersecting convex polygons in a plane share a vertex of one inside the other or
+//!   crossing edges). We test those sub-pairs exactly in that order, vertices and edges in
+//!   id order, and report the first that touches. So aligned boxes meeting face on face are
+//!   reported as face–vertex, with b's lowest-id vertex that lies in a's face.
 //!
 //! # Features
 //!
@@ -454,9 +460,9 @@ impl Problem<'_> {
     /// b's point with signs `x` (a vertex), in a's frame times s: L x + T.
     fn b_point(&self, x: &[i32; 3]) -> V {
         let mut p = self.rel.t.clone();
-        for m in 0..3 {
-            for (i, pi) in p.iter_mut().enumerate() {
-                *pi = pi.clone() + signed(x[m], &self.rel.l[m][i]).scale(&self.b.half[m]);
+        for ((&xm, lm), km) in x.iter().zip(&self.rel.l).zip(&self.b.half) {
+            for (pi, lmi) in p.iter_mut().zip(lm) {
+                *pi = pi.clone() + signed(xm, lmi).scale(km);
             }
         }
         p
@@ -501,16 +507,10 @@ impl Problem<'_> {
         let (Some(i), Some(j)) = (ea.iter().position(|&s| s == 0), eb.iter().position(|&s| s == 0)) else {
             return Ok(false);
         };
-        let m = cross(&unit(i), &self.rel.l[j]);
-        let mut nonzero = false;
-        for p in &m {
-            if t.sign_of(p)? != Sign::Zero {
-                nonzero = true;
-            }
-        }
-        if !nonzero {
+        if self.parallel(ea, eb, t)? {
             return Ok(false);
         }
+        let m = cross(&unit(i), &self.rel.l[j]);
         let ends = |s: &[i32; 3], k: usize| {
             let (mut lo, mut hi) = (*s, *s);
             lo[k] = -1;
@@ -562,21 +562,39 @@ impl Problem<'_> {
         Ok(None)
     }
 
+    /// Whether a's edge (free axis of `sa`) is parallel to b's edge (free axis of `sb`) at t.
+    fn parallel(&self, sa: &[i32; 3], sb: &[i32; 3], t: &Algebraic) -> Result<bool, PolyError> {
+        let (Some(i), Some(j)) = (sa.iter().position(|&s| s == 0), sb.iter().position(|&s| s == 0)) else {
+            return Ok(false);
+        };
+        for p in cross(&unit(i), &self.rel.l[j]) {
+            if t.sign_of(&p)? != Sign::Zero {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// A touching feature pair at time `t`, where c is on the boundary of Z and `planes` are
     /// the planes of a section whose closure holds `t`.
+    ///
+    /// The first plane through c whose support features are generic (vertex and face, face
+    /// and vertex, or two non-parallel edges) gives the pair. Otherwise the support features
+    /// of each plane through c are searched for a touching sub-pair; a true facet of Z through
+    /// c always has one (see the module docs).
     fn features(&self, planes: &[Plane], t: &Algebraic) -> Result<Option<FeaturePair>, PolyError> {
-        let mut degenerate = None;
+        let mut degenerate: Vec<([i32; 3], [i32; 3])> = Vec::new();
         for p in planes {
             if t.sign_of(&p.gap)? != Sign::Zero {
                 continue;
             }
             let (sa, sb) = self.support_signs(p.axis, p.orient, t)?;
             if sa == [0, 0, 0] {
-                continue; // the normal vanishes at t: not a plane
+                continue; // unreachable: canonical normals never vanish
             }
             let za = sa.iter().filter(|&&s| s == 0).count();
             let zb = sb.iter().filter(|&&s| s == 0).count();
-            if za + zb == 2 {
+            if za + zb == 2 && !(za == 1 && self.parallel(&sa, &sb, t)?) {
                 let kind = match za {
                     0 => ContactKind::VertexFace,
                     2 => ContactKind::FaceVertex,
@@ -584,18 +602,17 @@ impl Problem<'_> {
                 };
                 return Ok(Some(FeaturePair { kind, a: BoxFeature::from_signs(sa), b: BoxFeature::from_signs(sb) }));
             }
-            if degenerate.is_none() {
-                degenerate = Some((sa, sb));
+            if !degenerate.contains(&(sa, sb)) {
+                degenerate.push((sa, sb));
             }
         }
-        match degenerate {
-            Some((sa, sb)) => {
-                let found = self.resolve(sa, sb, t)?;
-                debug_assert!(found.is_some(), "BMS: no touching sub-pair of a degenerate contact");
-                Ok(found)
+        for (sa, sb) in degenerate {
+            if let Some(found) = self.resolve(sa, sb, t)? {
+                return Ok(Some(found));
             }
-            None => Ok(None),
         }
+        debug_assert!(false, "BMS: no touching feature pair at a contact");
+        Ok(None)
     }
 
     /// The answer when the boxes meet at t₀ (every plane has gₙ(t₀) ≥ 0): overlapping with
