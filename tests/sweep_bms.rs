@@ -296,6 +296,17 @@ fn edges_parallel_and_edge_on_face() {
         pair,
         FeaturePair { kind: ContactKind::FaceVertex, a: BoxFeature::Face([1, 3, 5, 7]), b: BoxFeature::Vertex(0) }
     );
+    // A long thin bar (half 3 × 1/4 × 1/4) lowered onto a's top face, across it: face on
+    // face, but no vertex of either lies in the other's face; the bottom edge of b along x at
+    // y' = −1/4 (ids 0, 1) crosses a's top edge x = −1 along y (ids 4, 6) at (−1, −1/4, 1).
+    // Centre z = 3 − 2t, so 3 − 2t − 1/4 = 1 at t = 7/8.
+    let bar = translating(["3", "1/4", "1/4"], ["0", "0", "3"], ["0", "0", "-2"], ["0"; 3]);
+    let c = both(&a, &bar, "0", "1").unwrap();
+    assert_eq!(c.time.to_rational(), Some(r("7/8")));
+    assert_eq!(
+        c.contact.unwrap(),
+        FeaturePair { kind: ContactKind::EdgeEdge, a: BoxFeature::Edge([4, 6]), b: BoxFeature::Edge([0, 1]) }
+    );
     // Vertex on vertex: centre (5 − 4t, 2, 2) reaches (2, 2, 2) at t = 3/4, where the boxes
     // share only the point (1, 1, 1); a vertex of b on the (closed) face x = +1 of a.
     let b = translating(["1", "1", "1"], ["5", "2", "2"], ["-4", "0", "0"], ["0"; 3]);

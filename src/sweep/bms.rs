@@ -789,7 +789,7 @@ pub fn bms_sections(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q) -> Result<Vec<
 }
 
 /// The first time in [t₀, t₁] at which the two boxes meet (closed boxes, closed interval), by
-/// the boundary of the Minkowski sum (see the [module docs](self)), with a touching feature
+/// the boundary of the Minkowski sum (see the [module docs](crate::sweep::bms)), with a touching feature
 /// pair.
 ///
 /// Errors: `t1 < t0`, a non-positive half extent, a projective motion, a motion singular

@@ -3,7 +3,7 @@
 //! the primary route) checked against the separating-axis theorem ([`first_contact_sat`]).
 
 pub mod benchmark;
-mod bms;
+pub mod bms;
 mod ccd;
 mod sat;
 
