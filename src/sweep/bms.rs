@@ -243,12 +243,13 @@ fn divide_by(p: &P, g: &P) -> P {
     p.div_rem(g).map(|(q, _)| q).unwrap_or_else(|_| p.clone())
 }
 
-fn reduce<const K: usize>(ps: [P; K]) -> [P; K] {
+/// The polynomials divided by their (monic) gcd.
+fn reduce(ps: Vec<P>) -> Vec<P> {
     let g = ps.iter().fold(P::zero(), |g, p| g.gcd(p));
     if g.degree().is_none_or(|d| d == 0) {
         return ps;
     }
-    ps.map(|p| divide_by(&p, &g))
+    ps.iter().map(|p| divide_by(p, &g)).collect()
 }
 
 /// `p / |lc(p)|`: the same signs, smaller numbers, and equal planes compare equal.
@@ -282,28 +283,18 @@ fn relative(fa: &Frame, fb: &Frame, t0: &Q) -> Relative {
     let rel = [0, 1, 2].map(|i| fb.origin[i].clone() * fa.w.clone() - fa.origin[i].clone() * fb.w.clone());
     let t = apply(&rel);
     let s = dot(&c[0], &adj[0]) * fb.w.clone();
-    let all: [P; 13] = [
-        l[0][0].clone(),
-        l[0][1].clone(),
-        l[0][2].clone(),
-        l[1][0].clone(),
-        l[1][1].clone(),
-        l[1][2].clone(),
-        l[2][0].clone(),
-        l[2][1].clone(),
-        l[2][2].clone(),
-        t[0].clone(),
-        t[1].clone(),
-        t[2].clone(),
-        s,
-    ];
-    let [l00, l01, l02, l10, l11, l12, l20, l21, l22, t0_, t1_, t2_, s] = reduce(all);
-    let l = [[l00, l01, l02], [l10, l11, l12], [l20, l21, l22]];
-    let t = [t0_, t1_, t2_];
+    // Divide L, T and s by the gcd of their 13 entries (it divides s: no roots in the interval).
+    let mut all: Vec<P> = l.iter().flatten().chain(&t).cloned().collect();
+    all.push(s);
+    let all = reduce(all);
+    let l = [0, 1, 2].map(|m| [0, 1, 2].map(|i| all[3 * m + i].clone()));
+    let t = [0, 1, 2].map(|i| all[9 + i].clone());
+    let s = all[12].clone();
+    // b's face normals Nⱼ = Lⱼ₊₁ × Lⱼ₊₂ (the rows of adj L), divided by the gcd of their nine
+    // entries (det(adj L) = det(L)² ≠ 0, so the gcd has no roots in the interval either).
     let n_full = [cross(&l[1], &l[2]), cross(&l[2], &l[0]), cross(&l[0], &l[1])];
-    let flat: [P; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|k| n_full[k / 3][k % 3].clone());
-    let [n00, n01, n02, n10, n11, n12, n20, n21, n22] = reduce(flat);
-    let n = [[n00, n01, n02], [n10, n11, n12], [n20, n21, n22]];
+    let n_all = reduce(n_full.iter().flatten().cloned().collect());
+    let n = [0, 1, 2].map(|j| [0, 1, 2].map(|i| n_all[3 * j + i].clone()));
     let d = dot(&n[0], &l[0]);
     // s and d have no roots in the interval (the motions are nonsingular there).
     let (sigma, d_sign) = (sign_at(&s, t0), sign_at(&d, t0));
@@ -363,14 +354,12 @@ fn axes(rel: &Relative) -> Vec<AxisTerms> {
 /// where λ = 0 (n vanishes, e.g. momentarily parallel edges) the canonical direction still
 /// gives a valid support inequality: the set of planes describes the same sum.
 fn canonical(n: V) -> V {
-    let n = reduce(n);
-    match n.iter().find_map(|p| p.leading().cloned()) {
-        Some(lc) => {
-            let inv = Q::from_integer(1.into()) / lc.abs();
-            n.map(|p| p.scale(&inv))
-        }
-        None => n,
-    }
+    let n = reduce(n.to_vec());
+    let inv = match n.iter().find_map(|p| p.leading()) {
+        Some(lc) => Q::from_integer(1.into()) / lc.abs(),
+        None => Q::from_integer(1.into()),
+    };
+    [0, 1, 2].map(|k| n[k].scale(&inv))
 }
 
 /// A plane of a section: axis `axis` with orientation `orient` (±1), its gap polynomial.
@@ -412,11 +401,11 @@ impl Problem<'_> {
         let abs_s = signed(self.rel.sigma, &self.rel.s);
         let mut out = Vec::with_capacity(30);
         for (k, ax) in self.axes.iter().enumerate() {
-            let ea = ax.a_terms.clone().map(|p| sign_at(&p, sample));
+            let ea = [0, 1, 2].map(|l| sign_at(&ax.a_terms[l], sample));
             if ea == [0, 0, 0] {
                 continue;
             }
-            let eb = ax.b_terms.clone().map(|p| sign_at(&p, sample));
+            let eb = [0, 1, 2].map(|m| sign_at(&ax.b_terms[m], sample));
             let mut radius = P::zero();
             for l in 0..3 {
                 radius = radius + signed(ea[l], &ax.a_terms[l]).scale(&self.a.half[l]) * abs_s.clone();
