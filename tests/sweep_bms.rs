@@ -559,6 +559,18 @@ mod random_motions {
         ]
     }
 
+    /// G·M for the constant rigid motion G = [R | (1, −2, 3/2)], R = (1/7)[[3, 2, 6],
+    /// [2, 6, −3], [−6, 3, 2]] (the quaternion (3, 1, 2, 0)).
+    fn moved(bx: &BoxMotion) -> BoxMotion {
+        let g = m([
+            ["3/7", "2/7", "6/7", "1"],
+            ["2/7", "6/7", "-3/7", "-2"],
+            ["-6/7", "3/7", "2/7", "3/2"],
+            ["0", "0", "0", "1"],
+        ]);
+        BoxMotion { half: bx.half.clone(), motion: bx.motion.clone().map(|mk| &g * mk) }
+    }
+
     proptest! {
         // BMS_CASES=n runs more cases (64 take about 20 s in a debug build).
         #![proptest_config(ProptestConfig::with_cases(std::env::var("BMS_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(64)))]
@@ -588,6 +600,30 @@ mod random_motions {
                     }
                 }
                 (bms, sat) => prop_assert!(false, "BMS {:?} but SAT {:?}", bms.map(|c| c.map(|c| c.time)), sat.map(|c| c.map(|c| c.time))),
+            }
+        }
+    }
+
+    proptest! {
+        // Three BMS runs per case; BMS_CASES=n runs more.
+        #![proptest_config(ProptestConfig::with_cases(std::env::var("BMS_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(24)))]
+
+        /// The answer does not depend on the world frame (a common rigid motion of both boxes
+        /// leaves adj(M_a)·M_b, hence every decision, unchanged: the same answer, features too),
+        /// and swapping the boxes gives the same time and a pair that touches.
+        #[test]
+        fn frame_and_order_do_not_matter(ha in [half(), half(), half()], hb in [half(), half(), half()], ma in motion(), mb in motion()) {
+            let a = BoxMotion { half: ha, motion: ma };
+            let b = BoxMotion { half: hb, motion: mb };
+            let (t0, t1) = (qi(0), qi(1));
+            let Ok(here) = first_contact_bms(&a, &b, &t0, &t1) else { return Ok(()) };
+            let there = first_contact_bms(&moved(&a), &moved(&b), &t0, &t1).unwrap();
+            prop_assert_eq!(&here, &there);
+            let swapped = first_contact_bms(&b, &a, &t0, &t1).unwrap();
+            prop_assert_eq!(here.as_ref().map(|c| &c.time), swapped.as_ref().map(|c| &c.time));
+            if let Some(pair) = swapped.and_then(|c| c.contact) {
+                let time = here.unwrap().time;
+                prop_assert!(touches(&b, &a, &pair, &time));
             }
         }
     }
