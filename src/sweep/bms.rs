@@ -76,8 +76,8 @@
 //!   (two independent generators parallel to it) one of their sub-pairs touches: a vertex of
 //!   b in a's face, else a vertex of a in b's face, else two non-parallel edges crossing
 //!   (two intersecting convex polygons in a plane share a vertex of one inside the other or
-//!   crossing edges). We test those sub-pairs exactly in that order, vertices and edges in
-//!   id order, and report the first that touches. So aligned boxes meeting face on face are
+//!   crossing edges). We test those sub-pairs exactly in that order (vertices in id order;
+//!   edges by direction x, y, z, then id) and report the first that touches. So aligned boxes meeting face on face are
 //!   reported as face–vertex, with b's lowest-id vertex that lies in a's face.
 //!
 //! # Features
@@ -630,10 +630,10 @@ impl Problem<'_> {
     }
 }
 
-/// Every vertex sign vector of the feature `signs` (its zeros filled with ±1).
+/// Every vertex sign vector of the feature `signs` (its zeros filled with ±1), in id order.
 fn completions(signs: [i32; 3]) -> Vec<[i32; 3]> {
     let mut out = vec![signs];
-    for k in 0..3 {
+    for k in (0..3).rev() {
         if signs[k] == 0 {
             out = out
                 .into_iter()
@@ -649,7 +649,7 @@ fn completions(signs: [i32; 3]) -> Vec<[i32; 3]> {
     out
 }
 
-/// Every edge (one zero) of the feature `signs`.
+/// Every edge (one zero) of the feature `signs`: by direction (x, y, z), then in id order.
 fn edges(signs: [i32; 3]) -> Vec<[i32; 3]> {
     let mut out = Vec::new();
     for k in 0..3 {
