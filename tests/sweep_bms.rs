@@ -340,6 +340,36 @@ fn a_tilted_box_meets_an_edge_with_an_edge() {
 }
 
 #[test]
+fn a_sheared_box_is_a_parallelepiped() {
+    // b = {c + A x : |x| ≤ (1, 1, 1/2)} with A = [[1, 1, 1/2], [0, 1, 0], [0, 0, 1]] (an affine
+    // motion), c = (5 − 4t, 1/2, 0). Its point of least x is the vertex x = (−1, −1, −1/2)
+    // (id 0) at c + (−9/4, −1, −1/2); it reaches a's face x = 1 when 5 − 4t − 9/4 = 1, t = 7/16,
+    // at (1, −1/2, −1/2), inside the face: a generic face–vertex contact.
+    let a = still(["1", "1", "1"]);
+    let m0 = m([["1", "1", "1/2", "5"], ["0", "1", "0", "1/2"], ["0", "0", "1", "0"], ["0", "0", "0", "1"]]);
+    let mut m1 = zero4();
+    m1[(0, 3)] = qi(-4);
+    let b = BoxMotion { half: [qi(1), qi(1), r("1/2")], motion: [m0, m1, zero4()] };
+    let c = both(&a, &b, "0", "1").unwrap();
+    assert_eq!(c.time.to_rational(), Some(r("7/16")));
+    let pair = c.contact.unwrap();
+    assert_eq!(
+        pair,
+        FeaturePair { kind: ContactKind::FaceVertex, a: BoxFeature::Face([1, 3, 5, 7]), b: BoxFeature::Vertex(0) }
+    );
+    assert!(on_plane(&a, &b, &pair, &c.time));
+    // The same with the roles swapped: a vertex of a (the parallelepiped) on b's face.
+    let c = both(&b, &a, "0", "1").unwrap();
+    assert_eq!(c.time.to_rational(), Some(r("7/16")));
+    let pair = c.contact.unwrap();
+    assert_eq!(
+        pair,
+        FeaturePair { kind: ContactKind::VertexFace, a: BoxFeature::Vertex(0), b: BoxFeature::Face([1, 3, 5, 7]) }
+    );
+    assert!(on_plane(&b, &a, &pair, &c.time));
+}
+
+#[test]
 fn spinning_plate_hits_an_edge() {
     // B (half 1/10 × 2 × 1) spins about its centre (5/2, 0, 0) by the quaternion (1, 0, 0, t):
     // M(t) = [R̃(t) | c·w(t)] with R̃ = [[1 − t², −2t, 0], [2t, 1 − t², 0], [0, 0, 1 + t²]] and
