@@ -2,7 +2,9 @@
 //!
 //! * primitive CCD on the public benchmark's handcrafted queries (per query, by family),
 //!   exact on the queries' rationals and `f64` on their binary64 roundings (the same code);
-//! * the box sweep (separating-axis route) on 48 translating grid box pairs: `f64`, exact, and
+//! * the exact box sweep by its two routes, Albocher–Sarel (BMS) and separating axes (SAT), on
+//!   the seven hand pairs of `tests/sweep_bms.rs`;
+//! * the box sweep (separating-axis code) on 48 translating grid box pairs: `f64`, exact, and
 //!   parry3d-f64's `cast_shapes` of two cuboids with the same linear velocities; and on 48
 //!   pairs spinning by integer quaternions linear in t (`f64` and exact; parry's linear cast
 //!   does not apply).
@@ -22,11 +24,109 @@ use num_rational::BigRational;
 use parry3d_f64::math::{Pose, Vector};
 use parry3d_f64::query::{cast_shapes, ShapeCastOptions};
 use parry3d_f64::shape::Cuboid;
-use touchstone::geom::Point3;
+use touchstone::geom::{Matrix4, Point3};
 use touchstone::scalar::Scalar;
 use touchstone::sweep::benchmark::{read_sample_queries, CcdQuery};
 use touchstone::sweep::contract::degenerate_boxes;
-use touchstone::sweep::{ccd, first_contact_sat, BoxMotion, CcdKind};
+use touchstone::sweep::{ccd, first_contact_bms, first_contact_sat, BoxMotion, CcdKind};
+
+type Q = BigRational;
+
+fn q(n: i64, d: i64) -> Q {
+    Q::new(n.into(), d.into())
+}
+
+fn mat(rows: [[Q; 4]; 4]) -> Matrix4<Q> {
+    Matrix4::from_fn(|i, j| rows[i][j].clone())
+}
+
+fn zero() -> Matrix4<Q> {
+    Matrix4::from_element(q(0, 1))
+}
+
+/// The still unit cube.
+fn still() -> BoxMotion {
+    BoxMotion { half: [q(1, 1), q(1, 1), q(1, 1)], motion: [Matrix4::identity(), zero(), zero()] }
+}
+
+/// A unit cube translating from `c0` with velocity `v` and acceleration `acc`.
+fn translating(half: [Q; 3], c0: [Q; 3], v: [Q; 3], acc: [Q; 3]) -> BoxMotion {
+    let mut ms = [Matrix4::identity(), zero(), zero()];
+    for i in 0..3 {
+        ms[0][(i, 3)] = c0[i].clone();
+        ms[1][(i, 3)] = v[i].clone();
+        ms[2][(i, 3)] = acc[i].clone();
+    }
+    BoxMotion { half, motion: ms }
+}
+
+/// Box pairs of `tests/sweep_bms.rs`: (name, a, b, t0, t1).
+fn hand_pairs() -> Vec<(&'static str, BoxMotion, BoxMotion, Q, Q)> {
+    let one = || [q(1, 1), q(1, 1), q(1, 1)];
+    let z = || q(0, 1);
+    // The plate spinning by the quaternion (1, 0, 0, t) about (c, 0, 0): R̃ = [[1 − t², −2t, 0],
+    // [2t, 1 − t², 0], [0, 0, 1 + t²]], w = 1 + t².
+    let spinning = |half: [Q; 3], c: Q| {
+        let m0 = mat([
+            [q(1, 1), z(), z(), c.clone()],
+            [z(), q(1, 1), z(), z()],
+            [z(), z(), q(1, 1), z()],
+            [z(), z(), z(), q(1, 1)],
+        ]);
+        let m1 = mat([[z(), q(-2, 1), z(), z()], [q(2, 1), z(), z(), z()], [z(), z(), z(), z()], [z(), z(), z(), z()]]);
+        let m2 = mat([
+            [q(-1, 1), z(), z(), c.clone()],
+            [z(), q(-1, 1), z(), z()],
+            [z(), z(), q(1, 1), z()],
+            [z(), z(), z(), q(1, 1)],
+        ]);
+        BoxMotion { half, motion: [m0, m1, m2] }
+    };
+    let tilted = BoxMotion {
+        half: one(),
+        motion: [
+            mat([
+                [q(3, 7), q(2, 7), q(6, 7), q(5, 1)],
+                [q(2, 7), q(6, 7), q(-3, 7), z()],
+                [q(-6, 7), q(3, 7), q(2, 7), q(1, 1)],
+                [z(), z(), z(), q(1, 1)],
+            ]),
+            {
+                let mut m1 = zero();
+                m1[(0, 3)] = q(-4, 1);
+                m1
+            },
+            zero(),
+        ],
+    };
+    vec![
+        (
+            "translation face-face 3/4",
+            still(),
+            translating(one(), [q(5, 1), q(1, 2), z()], [q(-4, 1), z(), z()], [z(), z(), z()]),
+            z(),
+            q(1, 1),
+        ),
+        (
+            "quadratic translation sqrt(13/5)",
+            still(),
+            translating(one(), [q(23, 5), z(), z()], [z(), z(), z()], [q(-1, 1), z(), z()]),
+            z(),
+            q(2, 1),
+        ),
+        (
+            "translation miss",
+            still(),
+            translating(one(), [q(5, 1), q(3, 1), z()], [q(-4, 1), z(), z()], [z(), z(), z()]),
+            z(),
+            q(1, 1),
+        ),
+        ("tilted edge-edge 5/8", still(), tilted, z(), q(1, 1)),
+        ("spinning plate 1/2", still(), spinning([q(1, 10), q(2, 1), q(1, 1)], q(5, 2)), z(), q(1, 1)),
+        ("spinning box (sqrt(19)-2)/5", still(), spinning([q(1, 2), q(3, 1), q(1, 1)], q(3, 1)), z(), q(1, 1)),
+        ("spinning miss", still(), spinning([q(1, 2), q(3, 1), q(1, 1)], q(10, 1)), z(), q(1, 1)),
+    ]
+}
 
 fn load(set: &str, dir: &str, kind: CcdKind) -> Vec<CcdQuery> {
     let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -147,6 +247,20 @@ fn main() {
     }
     g.finish();
     box_sweeps(&mut c);
+
+    let mut g = c.benchmark_group("box_sweep_exact");
+    g.sample_size(10);
+    for (name, a, b, t0, t1) in hand_pairs() {
+        let (bms, sat) = (first_contact_bms(&a, &b, &t0, &t1).unwrap(), first_contact_sat(&a, &b, &t0, &t1).unwrap());
+        assert_eq!(bms.map(|c| c.time), sat.map(|c| c.time), "{name}");
+        g.bench_function(format!("bms/{name}"), |bench| {
+            bench.iter(|| black_box(first_contact_bms(&a, &b, &t0, &t1).unwrap().is_some()))
+        });
+        g.bench_function(format!("sat/{name}"), |bench| {
+            bench.iter(|| black_box(first_contact_sat(&a, &b, &t0, &t1).unwrap().is_some()))
+        });
+    }
+    g.finish();
     c.final_summary();
     println!("\nccd, mean per query (exact/f64):");
     for (set, dir, n) in [

@@ -238,11 +238,21 @@ fn toi_boxes_first_contacts() {
     let a = ask(
         json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [b0, b1, zero], "interval": [0, 1]}),
     );
+    // Face on face, reported as a's face x = +1 (ids 1, 3, 5, 7) on b's vertex (−1, −1, −1)
+    // (id 0), which is at (1, −1/2, −1), inside the face.
     assert_eq!(
-        (a["collides"].clone(), a["toi"]["decimal"].clone(), a["kind"].clone()),
-        (json!(true), json!("0.75"), json!("face-vertex")),
+        (a["collides"].clone(), a["toi"]["decimal"].clone(), a["kind"].clone(), a["features"].clone()),
+        (json!(true), json!("0.75"), json!("face-vertex"), json!([{"face": [1, 3, 5, 7]}, {"vertex": 0}])),
         "{a}"
     );
+    assert!(a.get("at_start").is_none());
+    // On both backends: f64 (separating axes over binary64) finds 0.75 by the same face, and
+    // the margin is large (the y and z overlaps): a strict agreement.
+    let both = ask(
+        json!({"op": "toi_boxes", "backend": "both", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [b0, b1, zero], "interval": [0, 1]}),
+    );
+    assert_eq!((both["f64"]["toi"]["f64"].clone(), both["f64"]["kind"].clone()), (json!(0.75), json!("face-vertex")));
+    assert_eq!(both["agreement"], json!({"agree": true, "strict": true}));
     // x(t) = 23/5 − t²: t = √(13/5).
     let q0 = json!([[1, 0, 0, "23/5"], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
     let q2 = json!([[0, 0, 0, -1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
@@ -251,11 +261,48 @@ fn toi_boxes_first_contacts() {
     );
     assert_eq!(b["toi"]["decimal"], "1.6124515496597099304");
     assert_eq!(b["toi"]["poly"], json!(["-13/5", "0", "1"]));
+    assert_eq!(b["features"], json!([{"face": [1, 3, 5, 7]}, {"vertex": 0}]));
     // Overlapping at t0.
     let c = ask(
         json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [id, zero, zero]}),
     );
     assert_eq!((c["toi"]["decimal"].clone(), c["at_start"].clone()), (json!("0"), json!("overlapping")));
+    assert!(c.get("kind").is_none() && c.get("features").is_none(), "{c}");
+    // Touching at t0 (centre (2 + t, 0, 0)): the touching pair is reported.
+    let away0 = json!([[1, 0, 0, 2], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
+    let away1 = json!([[0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
+    let t = ask(
+        json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [away0, away1, zero]}),
+    );
+    assert_eq!(
+        (t["toi"]["decimal"].clone(), t["at_start"].clone(), t["kind"].clone(), t["features"].clone()),
+        (json!("0"), json!("touching"), json!("face-vertex"), json!([{"face": [1, 3, 5, 7]}, {"vertex": 0}]))
+    );
+    // Vertex–face: b (half 1/10 × 2 × 1) spins about (5/2, 0, 0) by the quaternion (1, 0, 0, t);
+    // at t = 1/2 (cos 3/5, sin 4/5) its face x' = −1/10 (ids 0, 2, 4, 6) holds a's vertex
+    // (1, 1, −1) (id 3): (3/5)(1 − 5/2) + (4/5)(1) = −1/10, at y' = 9/5 ≤ 2.
+    let s0 = json!([[1, 0, 0, "5/2"], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
+    let s1 = json!([[0, -2, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
+    let s2 = json!([[-1, 0, 0, "5/2"], [0, -1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
+    let v = ask(
+        json!({"op": "toi_boxes", "a": [1, 1, 1], "b": ["1/10", 2, 1], "motion_a": [id, zero, zero], "motion_b": [s0, s1, s2]}),
+    );
+    assert_eq!(
+        (v["toi"]["decimal"].clone(), v["kind"].clone(), v["features"].clone()),
+        (json!("0.5"), json!("vertex-face"), json!([{"vertex": 3}, {"face": [0, 2, 4, 6]}])),
+        "{v}"
+    );
+    // Edge–edge: b turned by (1/7)[[3, 2, 6], [2, 6, −3], [−6, 3, 2]], centre (5 − 4t, 0, 1); at
+    // t = 5/8 its edge (ids 0, 1) passes through (1, −2/3, 1) on a's edge x = 1, z = 1 (ids 5, 7).
+    let e0 = json!([["3/7", "2/7", "6/7", 5], ["2/7", "6/7", "-3/7", 0], ["-6/7", "3/7", "2/7", 1], [0, 0, 0, 1]]);
+    let e = ask(
+        json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [e0, b1, zero]}),
+    );
+    assert_eq!(
+        (e["toi"]["decimal"].clone(), e["kind"].clone(), e["features"].clone()),
+        (json!("0.625"), json!("edge-edge"), json!([{"edge": [5, 7]}, {"edge": [0, 1]}])),
+        "{e}"
+    );
     // A singular motion (scale 1 − 2t) is reported at the motion.
     let s1 = json!([[-2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
     let d = ask(

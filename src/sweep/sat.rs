@@ -175,6 +175,8 @@ fn frame_of<S: RootScalar>(b: &BoxMotion<S>, index: usize, t0: &S, t1: &S) -> Re
 /// One axis: its terms rₖ (with the positive factors folded in) and the centre term d.
 struct AxisTerms<S: RootScalar> {
     axis: SatAxis,
+    /// The axis direction L(t).
+    direction: V<S>,
     radii: Vec<P<S>>,
     centre: P<S>,
 }
@@ -201,7 +203,7 @@ fn axes<S: RootScalar>(a: &BoxMotion<S>, fa: &FrameOf<S>, b: &BoxMotion<S>, fb: 
                 radii.push(dot(&l, &fa.cols[i]) * half(&a.half[i]) * wb.clone());
                 radii.push(dot(&l, &fb.cols[i]) * half(&b.half[i]) * wa.clone());
             }
-            AxisTerms { axis, centre: dot(&l, &d), radii }
+            AxisTerms { axis, centre: dot(&l, &d), radii, direction: l }
         })
         .collect()
 }
@@ -395,20 +397,29 @@ pub(crate) fn sat_with_margin(
             if g.p.eval(&t) < 0.0 {
                 most = most.max(r);
             } else {
-                overlaps.push(r);
+                overlaps.push((r, ax.direction.clone().map(|c| c.p.eval(&t))));
             }
         }
         // At a time where the boxes meet, the axis that just closed (g = 0) is the contact
-        // equation, not a slack: the margin is the next least overlap (0 when two axes close
-        // at once: vertex on vertex, edge on edge along a face). At t0 there is no such axis.
-        // Elsewhere the largest separation: the answer changes only when it closes.
-        overlaps.sort_by(f64::total_cmp);
+        // equation, not a slack: the margin is the least overlap along any other direction
+        // (axes along the same direction, e.g. a face normal that is also an edge-pair cross
+        // product of aligned boxes, are one plane). It is 0 when two directions close at once:
+        // vertex on vertex, edge on edge along a face. At t0 there is no such axis. Elsewhere
+        // the margin is the largest separation: the answer changes only when it closes.
+        overlaps.sort_by(|x, y| x.0.total_cmp(&y.0));
         let holds = most <= 2.0 * f64::relative_tolerance();
-        let slack = if holds {
-            let skip = usize::from(t > t0);
-            overlaps.get(skip).copied().unwrap_or(f64::INFINITY)
-        } else {
-            most
+        let parallel = |u: &[f64; 3], v: &[f64; 3]| {
+            let c = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+            let n = |w: &[f64; 3]| w.iter().map(|x| x * x).sum::<f64>().sqrt();
+            n(&c) <= 1e-9 * n(u) * n(v)
+        };
+        let slack = match overlaps.first() {
+            Some((_, closing)) if holds && t > t0 => {
+                overlaps.iter().filter(|(_, d)| !parallel(closing, d)).map(|(r, _)| *r).next().unwrap_or(f64::INFINITY)
+            }
+            Some((r, _)) if holds => *r,
+            _ if holds => f64::INFINITY,
+            _ => most,
         };
         margin = margin.min(slack);
     }

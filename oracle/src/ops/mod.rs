@@ -276,11 +276,11 @@ pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryE
             sweep::ccd_both(&fields, &common, ctx)
         }
         "ccd" => execute::<sweep::CcdOp>(&fields, &common, ctx),
-        "toi_boxes" if matches!(common.backend, Backend::F64 | Backend::Both) => Err(QueryError::new(
-            Kind::Unsupported,
-            "/backend",
-            "toi_boxes is answered exactly only in this version (backend exact or exact-unfiltered)",
-        )),
+        "toi_boxes" if common.backend == Backend::Both => {
+            let allowed: Vec<&str> = COMMON_FIELDS.iter().chain(<sweep::ToiBoxes as Op>::FIELDS).copied().collect();
+            fields.only(&allowed)?;
+            sweep::toi_boxes_both(&fields, &common, ctx)
+        }
         "toi_boxes" => execute::<sweep::ToiBoxes>(&fields, &common, ctx),
         other => planned::answer(other, &fields, &at, ctx),
     }

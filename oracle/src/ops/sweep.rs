@@ -6,7 +6,9 @@ use touchstone::geom::Matrix4;
 use touchstone::geom::Point3;
 use touchstone::poly::{Algebraic, PolyError};
 use touchstone::scalar::Scalar;
-use touchstone::sweep::{ccd, first_contact_sat, BoxMotion, CcdKind, SatAxis, SweepError};
+use touchstone::sweep::{
+    ccd, first_contact_bms, first_contact_sat, BoxFeature, BoxMotion, CcdKind, SatAxis, SweepError,
+};
 
 use super::{Common, Context, Op, Outcome};
 use crate::error::{Kind, QueryError};
@@ -106,8 +108,47 @@ pub fn ccd_both(f: &Fields, common: &Common, ctx: &Context) -> Result<serde_json
     Ok(fields)
 }
 
-/// `toi_boxes`: the exact first time of contact of two boxes under quadratic 4×4 motions
-/// (answered by the separating-axis route in this version).
+fn sweep_error(e: SweepError) -> QueryError {
+    let (kind, at) = match &e {
+        SweepError::Singular { box_index } | SweepError::Projective { box_index } => {
+            (Kind::Invalid, if *box_index == 0 { "/motion_a" } else { "/motion_b" })
+        }
+        SweepError::BadHalfExtent { box_index, .. } => (Kind::Invalid, if *box_index == 0 { "/a" } else { "/b" }),
+        SweepError::EmptyInterval => (Kind::Invalid, "/interval"),
+        SweepError::Poly(_) => (Kind::Limit, ""),
+    };
+    QueryError::new(kind, at, e.to_string())
+}
+
+/// `toi_boxes` with `"backend": "both"`: the exact answer (Albocher–Sarel), the `f64` one
+/// (separating axes on binary64), and their agreement under the sweep contract, checked on the
+/// binary64 roundings of the input.
+pub fn toi_boxes_both(
+    f: &Fields,
+    common: &Common,
+    ctx: &Context,
+) -> Result<serde_json::Map<String, Value>, QueryError> {
+    let input = ToiBoxes::parse(f, ctx)?;
+    let mut fields = ToiBoxes::run::<BigRational>(&input, common)?.fields;
+    let fast = ToiBoxes::run::<f64>(&input, common);
+    let (a, b, t0, t1) = &input;
+    let agreement =
+        match touchstone::sweep::contract::check_sweep_agreement(&a.to_f64(), &b.to_f64(), t0.to_f64(), t1.to_f64()) {
+            Ok(x) => json!({"agree": true, "strict": x == touchstone::contract::Agreement::Strict}),
+            Err(d) => json!({"agree": false, "reason": d.to_string()}),
+        };
+    let fast = match fast {
+        Ok(o) => Value::Object(o.fields),
+        Err(e) => json!({ "error": e.to_json() }),
+    };
+    fields.insert("f64".into(), fast);
+    fields.insert("agreement".into(), agreement);
+    Ok(fields)
+}
+
+/// `toi_boxes`: the exact first time of contact of two boxes under quadratic 4×4 motions,
+/// answered by the box sweep of Albocher–Sarel ([`first_contact_bms`]), with a touching
+/// feature pair.
 pub struct ToiBoxes;
 
 fn motion(f: &Fields, key: &str) -> Result<[Matrix4<BigRational>; 3], QueryError> {
@@ -127,6 +168,15 @@ fn motion(f: &Fields, key: &str) -> Result<[Matrix4<BigRational>; 3], QueryError
         out.push(m);
     }
     Ok([out[0].clone(), out[1].clone(), out[2].clone()])
+}
+
+/// A box feature in the format's form: `{"vertex": i}`, `{"edge": [i, j]}`, `{"face": [...]}`.
+fn feature_json(f: &BoxFeature) -> Value {
+    match f {
+        BoxFeature::Vertex(v) => json!({ "vertex": v }),
+        BoxFeature::Edge(e) => json!({ "edge": e }),
+        BoxFeature::Face(f) => json!({ "face": f }),
+    }
 }
 
 impl Op for ToiBoxes {
@@ -162,41 +212,44 @@ impl Op for ToiBoxes {
 
     fn run<S: Scalar>((a, b, t0, t1): &Self::Input, common: &Common) -> Result<Outcome<S, bool>, QueryError> {
         if !S::EXACT {
-            return Err(QueryError::new(
-                Kind::Unsupported,
-                "/backend",
-                "toi_boxes is answered exactly only in this version",
-            ));
+            // The f64 path: the separating-axis code over binary64 (float roots, the tolerance
+            // policy); the deciding axis gives the kind, there are no features.
+            let (fa, fb) = (a.to_f64(), b.to_f64());
+            let (f0, f1) = (t0.to_f64(), t1.to_f64());
+            let contact = first_contact_sat::<f64>(&fa, &fb, &f0, &f1).map_err(sweep_error)?;
+            let mut fields = serde_json::Map::new();
+            fields.insert("collides".into(), json!(contact.is_some()));
+            if let Some(c) = &contact {
+                fields.insert("toi".into(), json!({ "f64": c.time }));
+                if c.axis.is_none() {
+                    fields.insert(
+                        "at_start".into(),
+                        json!(if c.overlapping_at_start { "overlapping" } else { "touching" }),
+                    );
+                }
+                if let Some(axis) = c.axis {
+                    let kind = match axis {
+                        SatAxis::FaceOfA(_) => "face-vertex",
+                        SatAxis::FaceOfB(_) => "vertex-face",
+                        SatAxis::EdgeEdge(..) => "edge-edge",
+                    };
+                    fields.insert("kind".into(), json!(kind));
+                }
+            }
+            return Ok(Outcome { fields, discrete: contact.is_some(), decisive: vec![], continuous: vec![] });
         }
-        let contact = first_contact_sat(a, b, t0, t1).map_err(|e| {
-            let (kind, at) = match &e {
-                SweepError::Singular { box_index } | SweepError::Projective { box_index } => {
-                    (Kind::Invalid, if *box_index == 0 { "/motion_a" } else { "/motion_b" })
-                }
-                SweepError::BadHalfExtent { box_index, .. } => {
-                    (Kind::Invalid, if *box_index == 0 { "/a" } else { "/b" })
-                }
-                SweepError::EmptyInterval => (Kind::Invalid, "/interval"),
-                SweepError::Poly(_) => (Kind::Limit, ""),
-            };
-            QueryError::new(kind, at, e.to_string())
-        })?;
+        let contact = first_contact_bms(a, b, t0, t1).map_err(sweep_error)?;
         let mut fields = serde_json::Map::new();
         fields.insert("collides".into(), json!(contact.is_some()));
         if let Some(c) = &contact {
             fields.insert("toi".into(), algebraic_json(&c.time, common.digits)?);
-            if c.axis.is_none() {
+            if c.time.to_rational().as_ref() == Some(t0) {
                 fields
                     .insert("at_start".into(), json!(if c.overlapping_at_start { "overlapping" } else { "touching" }));
             }
-            let kind = match c.axis {
-                Some(SatAxis::FaceOfA(_)) => Some("face-vertex"),
-                Some(SatAxis::FaceOfB(_)) => Some("vertex-face"),
-                Some(SatAxis::EdgeEdge(..)) => Some("edge-edge"),
-                None => None,
-            };
-            if let Some(k) = kind {
-                fields.insert("kind".into(), json!(k));
+            if let Some(pair) = &c.contact {
+                fields.insert("kind".into(), json!(pair.kind.as_str()));
+                fields.insert("features".into(), json!([feature_json(&pair.a), feature_json(&pair.b)]));
             }
         }
         Ok(Outcome { fields, discrete: contact.is_some(), decisive: vec![], continuous: vec![] })
