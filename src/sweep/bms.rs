@@ -601,7 +601,9 @@ impl Problem<'_> {
                 return Ok(Some(found));
             }
         }
-        debug_assert!(false, "BMS: no touching feature pair at a contact");
+        // Unreachable by the argument in the module docs (some plane through the origin has a
+        // touching pair, or a degenerate one resolves); never observed. Reported as no pair
+        // rather than a panic on user data.
         Ok(None)
     }
 
