@@ -10,16 +10,21 @@
 //!   separating planes: slow, simple, the reference of the tests.
 //! * [`vclip`] walks features along Voronoi regions (unnormalised Voronoi planes, exact clip
 //!   parameters, derivative sign tests), from an optional warm start, with a step cap.
+//! * [`lin_canny`] is the older Lin–Canny walk over the same data: it computes the closest
+//!   points of the current features and tests them against subdivided Voronoi cells, with
+//!   interior pseudo-Voronoi regions for penetration.
 //!
 //! [`Scalar::sign_scaled`]: crate::scalar::Scalar::sign_scaled
 
 mod brute;
 mod clip;
 mod geometry;
+mod lin_canny;
 mod states;
 mod voronoi;
 
 pub use brute::brute_force_distance;
+pub use lin_canny::{feature_squared_distance, lin_canny, lin_canny_step_cap, MAX_CELL_NEIGHBOURS};
 
 use crate::brep::{Feature, Solid};
 use crate::geom::Point3;
