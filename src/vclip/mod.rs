@@ -126,12 +126,26 @@ pub(crate) fn check_convex<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<(), 
 /// be at a vertex of two edges: the faces around a vertex whose tangent cone is a wedge lie in
 /// the wedge's two planes, so two neighbours around it would be coplanar.)
 pub fn check_strictly_convex<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<(), VClipError> {
-    check_convex(a, b)?;
+    use crate::brep::Convexity;
+    // One exact convexity test per edge (not convex first, then flat: NotConvex wins).
+    let mut flat = [None, None];
     for (i, s) in [a, b].into_iter().enumerate() {
+        if s.shell_count() != 1 {
+            return Err(VClipError::NotConvex { solid: i });
+        }
         for e in 0..s.edge_count() {
-            if s.edge_convexity(e)? != crate::brep::Convexity::Convex {
-                return Err(VClipError::FlatEdge { solid: i, edge: s.edges()[e] });
+            match s.edge_convexity(e)? {
+                Convexity::Convex => {}
+                Convexity::Reflex => return Err(VClipError::NotConvex { solid: i }),
+                Convexity::Flat => {
+                    flat[i] = flat[i].or(Some(e));
+                }
             }
+        }
+    }
+    for (i, s) in [a, b].into_iter().enumerate() {
+        if let Some(e) = flat[i] {
+            return Err(VClipError::FlatEdge { solid: i, edge: s.edges()[e] });
         }
         for v in 0..s.vertex_count() {
             if s.vertex_edges(v).len() < 3 {
