@@ -328,3 +328,19 @@ fn f64_on_degenerate_cases() {
         }
     }
 }
+
+/// Found by the robustness experiment (examples/robustness.rs): an edge of the cuboid exactly
+/// parallel to a face of the cube, rounded to `f64`. The derivative test at a clip point
+/// computed from λ measured its magnitude on p − a (after cancellation) instead of |p| + |a|,
+/// so a rounding error of p counted as a sign and `f64` V-Clip cycled E-E ↔ E-F forever.
+#[test]
+fn f64_parallel_edge_and_face_terminates() {
+    let a = moved(&cuboid(q(1, 2), q(1, 1), q(3, 2)).unwrap(), [-1, 1, 2, -2], [q(0, 1), q(0, 1), q(0, 1)]);
+    let b = moved(&cube::<Q>(), [-3, 3, 1, -1], [q(3, 2), q(13, 6), q(9, 4)]);
+    let expected = brute(&a, &b);
+    assert_eq!(expected.squared_distance, q(1, 16));
+    let (fa, fb) = (a.convert::<f64>().unwrap(), b.convert::<f64>().unwrap());
+    let r = vclip(&fa, &fb, Some((Feature::Edge(2, 6), Feature::Edge(2, 3)))).unwrap();
+    assert!((r.closest.squared_distance - 1.0 / 16.0).abs() <= 1e-9, "{r:?}");
+    assert_eq!(r.closest.status, Status::Separated);
+}
