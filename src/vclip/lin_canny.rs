@@ -684,7 +684,8 @@ mod tests {
         let mut split_seen = 0;
         for s in [&prism, &bip] {
             let cells = Cells::new(s).unwrap();
-            let mut all: Vec<(Vec<Cell<Q>>, Vec<VPlane<Q>>)> = Vec::new();
+            type Split = (Vec<Cell<Q>>, Vec<VPlane<Q>>);
+            let mut all: Vec<Split> = Vec::new();
             for f in 0..s.face_count() {
                 all.push((cells.face[f].clone(), super::super::voronoi::face_planes(s, f)));
             }
