@@ -33,7 +33,9 @@
 //!   the other feature is below a face's plane inside its cell, the walk locates it: strictly
 //!   inside the solid is a penetration ([`Status::Penetrating`] with that point as witness);
 //!   otherwise the point is above the located face, which becomes the new feature (the
-//!   escape from a local minimum; the only move that may increase the distance).
+//!   escape from a local minimum; the only move that may increase the distance, so the only
+//!   one the termination argument above does not cover: the step cap bounds it, and no test
+//!   or experiment has reached the cap with exact arithmetic).
 //! * **Zero distance.** Features at distance zero stop the search; the status (touching or
 //!   penetrating) is decided exactly by the planes through the common point, as in V-Clip.
 //!

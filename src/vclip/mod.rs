@@ -104,8 +104,9 @@ pub enum VClipError {
         /// The feature of the second solid.
         y: Feature,
     },
-    /// V-Clip did not terminate within its step cap (a bug, or inexact decisions cycling).
-    #[error("V-Clip did not terminate within {steps} steps")]
+    /// V-Clip or Lin–Canny did not terminate within its step cap (a bug, or inexact
+    /// decisions cycling).
+    #[error("the closest-feature search did not terminate within {steps} steps")]
     IterationCap {
         /// The cap reached.
         steps: usize,
