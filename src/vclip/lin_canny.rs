@@ -631,7 +631,8 @@ fn interior<S: Scalar>(a: &Solid<S>, x: Feat, b: &Solid<S>, y: Feat, p: Point3<S
 /// let q = |x: i64| BigRational::from_integer(x.into());
 /// let b = cube::<BigRational>().transformed(&Affine::translation(Vector3::new(q(3), q(0), q(0)))).unwrap();
 /// assert_eq!(feature_squared_distance(&cube(), &Feature::Face(5), &b, &Feature::Vertex(0)).unwrap(), q(1));
-/// assert_eq!(feature_squared_distance(&cube(), &Feature::Vertex(0), &b, &Feature::Vertex(0)).unwrap(), q(24));
+/// // Vertex (-1, -1, -1) to vertex (2, -1, -1).
+/// assert_eq!(feature_squared_distance(&cube(), &Feature::Vertex(0), &b, &Feature::Vertex(0)).unwrap(), q(9));
 /// ```
 pub fn feature_squared_distance<S: Scalar>(
     a: &Solid<S>,
