@@ -25,7 +25,7 @@
 //! answer to save steps). On every `--exact-every`-th trial also the exact brute force, which
 //! checks exact V-Clip (from the default start) and exact Lin–Canny (from the warm start).
 //! Every check is exact: the returned features are evaluated on the exact solids. `--show`
-//! prints the trials where an algorithm hit its step cap.
+//! prints the trials where an `f64` algorithm failed (step cap or error).
 
 use num_rational::BigRational;
 use std::time::Instant;
@@ -461,8 +461,8 @@ fn main() {
         let before = (tally[0].gross, tally[1].gross);
         let before_class: Vec<(u64, u64)> = tally[..3].iter().map(|t| (t.gross, t.problems)).collect();
         for (t, got) in [(0, v), (1, l)] {
-            if show && matches!(got, Err(VClipError::IterationCap { .. })) {
-                eprintln!("trial {i}: {} hit the step cap: {}", names[t], trial.description);
+            if let (true, Err(e)) = (show, &got) {
+                eprintln!("trial {i}: {} failed ({e}): {}", names[t], trial.description);
             }
             judge(&mut tally[t], got, &trial, &exact, None);
         }
