@@ -364,3 +364,23 @@ fn f64_tiny_penetration_cycle() {
     let r = vclip(&fa, &fb, warm).unwrap();
     assert_eq!(r.closest.squared_distance, 0.0, "{r:?}");
 }
+
+/// Found by the robustness experiment (`--seed 2`, trial 90688; the input is exact in `f64`):
+/// `f64` V-Clip returned `Uncertain`, a NaN decision.
+#[test]
+fn f64_no_nan_decision() {
+    let pentagon: Vec<(Q, Q)> =
+        [(0, 0), (2, 0), (3, 2), (1, 3), (-1, 1)].iter().map(|&(x, y)| (q(x, 1), q(y, 1))).collect();
+    let a = moved(&extrusion(&pentagon, q(-1, 2), q(1, 2)).unwrap(), [0, 0, 1, -1], [q(0, 1), q(0, 1), q(0, 1)]);
+    let shift =
+        ["562949953421311/562949953421312", "844424930131969/562949953421312", "1125899906842623/1125899906842624"]
+            .map(|s| s.parse::<Q>().unwrap());
+    let b = moved(&tetrahedron::<Q>(), [0, 2, 0, -2], shift);
+    let warm = Some((Feature::Vertex(4), Feature::Vertex(2)));
+    let expected = brute(&a, &b);
+    agree_from(&a, &b, &expected, warm.clone());
+    let (fa, fb) = (a.convert::<f64>().unwrap(), b.convert::<f64>().unwrap());
+    let r = vclip(&fa, &fb, warm).unwrap();
+    let exact = expected.squared_distance.to_f64();
+    assert!((r.closest.squared_distance - exact).abs() <= 1e-9 * (1.0 + exact), "{r:?} vs {expected:?}");
+}

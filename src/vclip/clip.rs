@@ -32,8 +32,11 @@ pub(crate) struct Clip<S: Scalar> {
 pub(crate) fn clip_edge<S: Scalar>(t: &Point3<S>, h: &Point3<S>, planes: &[VPlane<S>]) -> Decision<Clip<S>> {
     let mut c = Clip { lo: S::zero(), hi: S::one(), n_lo: None, n_hi: None, exclusion: Exclusion::None };
     for p in planes {
-        let (st, sh) = (p.sign(t)?, p.sign(h)?);
+        // Both ends against one magnitude, so that the signs are consistent: d_t < 0 ≤ d_h
+        // (or the reverse) whenever they differ, and λ below has a nonzero divisor.
         let (dt, dh) = (p.eval(t), p.eval(h));
+        let m = || p.magnitude(t) + p.magnitude(h);
+        let (st, sh) = (dt.sign_scaled(m)?, dh.sign_scaled(m)?);
         if st == Sign::Negative && sh == Sign::Negative {
             c.n_lo = Some(p.neighbor);
             c.n_hi = Some(p.neighbor);
