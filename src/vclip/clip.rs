@@ -32,8 +32,11 @@ pub(crate) struct Clip<S: Scalar> {
 pub(crate) fn clip_edge<S: Scalar>(t: &Point3<S>, h: &Point3<S>, planes: &[VPlane<S>]) -> Decision<Clip<S>> {
     let mut c = Clip { lo: S::zero(), hi: S::one(), n_lo: None, n_hi: None, exclusion: Exclusion::None };
     for p in planes {
-        let (st, sh) = (p.sign(t)?, p.sign(h)?);
+        // Both ends against one magnitude, so that the signs are consistent: d_t < 0 ≤ d_h
+        // (or the reverse) whenever they differ, and λ below has a nonzero divisor.
         let (dt, dh) = (p.eval(t), p.eval(h));
+        let m = || p.magnitude(t) + p.magnitude(h);
+        let (st, sh) = (dt.sign_scaled(m)?, dh.sign_scaled(m)?);
         if st == Sign::Negative && sh == Sign::Negative {
             c.n_lo = Some(p.neighbor);
             c.n_hi = Some(p.neighbor);
@@ -64,27 +67,39 @@ pub(crate) fn clip_edge<S: Scalar>(t: &Point3<S>, h: &Point3<S>, planes: &[VPlan
     Ok(c)
 }
 
+/// Σ|uᵢ|(|pᵢ| + |aᵢ|): the magnitude of u · (p − a) counted on the terms p and a, not on
+/// their difference (which may cancel while p, computed from a clip parameter, carries a
+/// rounding error relative to |p|).
+fn diff_magnitude<S: Scalar>(u: &Vector3<S>, p: &Point3<S>, a: &Point3<S>) -> S {
+    dot_magnitude(u, &p.coords) + dot_magnitude(u, &a.coords)
+}
+
 /// The sign of d/dλ of the distance from e(λ) = `p` to feature `x` of `s`, for an edge of
 /// direction `u`: the sign of u · (p − c) with c the closest point of `x` to `p`, computed
-/// without division (for an edge, scaled by its squared length).
+/// without division (for an edge, scaled by its squared length). Magnitudes count the terms
+/// of p − a (|p| + |a|), since `p` is a computed point.
 pub(crate) fn derivative_sign<S: Scalar>(s: &Solid<S>, x: Feat, p: &Point3<S>, u: &Vector3<S>) -> Decision<Sign> {
     match x {
-        Feat::V(v) => dot_sign(u, &(p - s.vertex(v))),
+        Feat::V(v) => {
+            let a = s.vertex(v);
+            u.dot(&(p - a)).sign_scaled(|| diff_magnitude(u, p, a))
+        }
         Feat::E(e) => {
             let (a, b) = edge_ends(s, e);
             let (a, b) = (s.vertex(a), s.vertex(b));
             let (d, w): (Vector3<S>, Vector3<S>) = (b - a, p - a);
             let along_edge = w.dot(&d);
             let len2 = norm2(&d);
-            if along_edge.sign_scaled(|| dot_magnitude(&w, &d))? != Sign::Positive {
-                return dot_sign(u, &w);
+            let wd = diff_magnitude(&d, p, a);
+            if along_edge.sign_scaled(|| wd.clone())? != Sign::Positive {
+                return u.dot(&w).sign_scaled(|| diff_magnitude(u, p, a));
             }
-            if cmp_sign(&along_edge, &len2, dot_magnitude(&w, &d), len2.clone())? != Sign::Negative {
-                return dot_sign(u, &(p - b));
+            if cmp_sign(&along_edge, &len2, wd.clone(), len2.clone())? != Sign::Negative {
+                return u.dot(&(p - b)).sign_scaled(|| diff_magnitude(u, p, b));
             }
             // u · (w·|d|² − (w·d) d)
             let (uw, ud) = (u.dot(&w), u.dot(&d));
-            let m = dot_magnitude(u, &w) * len2.clone() + dot_magnitude(&w, &d) * dot_magnitude(u, &d);
+            let m = diff_magnitude(u, p, a) * len2.clone() + wd * dot_magnitude(u, &d);
             (uw * len2 - along_edge * ud).sign_scaled(|| m)
         }
         Feat::F(f) => {

@@ -111,14 +111,17 @@ pub(crate) fn segment_segment<S: Scalar>(
 }
 
 /// Whether `p` lies in the closed prism over face `f` of `s` (its projection onto the face
-/// plane is in the face): (p − a)·(n × (b − a)) ≥ 0 for every boundary half-edge a → b.
+/// plane is in the face): (p − a)·(n × (b − a)) ≥ 0 for every boundary half-edge a → b,
+/// decided against Σ|n × (b − a)|ᵢ(|pᵢ| + |aᵢ|).
 pub(crate) fn in_face_prism<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<bool> {
     let n = &s.plane(f).normal;
     let face = s.face(f);
     for k in 0..face.len() {
         let (a, b) = (s.vertex(face[k]), s.vertex(face[(k + 1) % face.len()]));
         let inward = n.cross(&(b - a));
-        if dot_sign(&(p - a), &inward)? == Sign::Negative {
+        // Magnitude on the terms p and a: p may be a computed point (a crossing).
+        let m = || dot_magnitude(&inward, &p.coords) + dot_magnitude(&inward, &a.coords);
+        if (p - a).dot(&inward).sign_scaled(m)? == Sign::Negative {
             return Ok(false);
         }
     }

@@ -10,6 +10,9 @@
 //!   separating planes: slow, simple, the reference of the tests.
 //! * [`vclip`] walks features along Voronoi regions (unnormalised Voronoi planes, exact clip
 //!   parameters, derivative sign tests), from an optional warm start, with a step cap.
+//! * [`lin_canny`] is the older Lin–Canny walk over the same data: it computes the closest
+//!   points of the current features and tests them against subdivided Voronoi cells, with
+//!   interior pseudo-Voronoi regions for penetration.
 //!
 //! [`Scalar::sign_scaled`]: crate::scalar::Scalar::sign_scaled
 
@@ -18,11 +21,13 @@ mod clip;
 pub mod contract;
 pub(crate) mod geometry;
 pub mod hierarchy;
+mod lin_canny;
 mod states;
 pub mod tracking;
 mod voronoi;
 
 pub use brute::brute_force_distance;
+pub use lin_canny::{feature_squared_distance, lin_canny, lin_canny_step_cap, MAX_CELL_NEIGHBOURS};
 
 use crate::brep::{Feature, Solid};
 use crate::geom::Point3;
@@ -102,8 +107,9 @@ pub enum VClipError {
         /// The feature of the second solid.
         y: Feature,
     },
-    /// V-Clip did not terminate within its step cap (a bug, or inexact decisions cycling).
-    #[error("V-Clip did not terminate within {steps} steps")]
+    /// V-Clip or Lin–Canny did not terminate within its step cap (a bug, or inexact
+    /// decisions cycling).
+    #[error("the closest-feature search did not terminate within {steps} steps")]
     IterationCap {
         /// The cap reached.
         steps: usize,
@@ -124,12 +130,26 @@ pub(crate) fn check_convex<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<(), 
 /// be at a vertex of two edges: the faces around a vertex whose tangent cone is a wedge lie in
 /// the wedge's two planes, so two neighbours around it would be coplanar.)
 pub fn check_strictly_convex<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<(), VClipError> {
-    check_convex(a, b)?;
+    use crate::brep::Convexity;
+    // One exact convexity test per edge (not convex first, then flat: NotConvex wins).
+    let mut flat = [None, None];
     for (i, s) in [a, b].into_iter().enumerate() {
+        if s.shell_count() != 1 {
+            return Err(VClipError::NotConvex { solid: i });
+        }
         for e in 0..s.edge_count() {
-            if s.edge_convexity(e)? != crate::brep::Convexity::Convex {
-                return Err(VClipError::FlatEdge { solid: i, edge: s.edges()[e] });
+            match s.edge_convexity(e)? {
+                Convexity::Convex => {}
+                Convexity::Reflex => return Err(VClipError::NotConvex { solid: i }),
+                Convexity::Flat => {
+                    flat[i] = flat[i].or(Some(e));
+                }
             }
+        }
+    }
+    for (i, s) in [a, b].into_iter().enumerate() {
+        if let Some(e) = flat[i] {
+            return Err(VClipError::FlatEdge { solid: i, edge: s.edges()[e] });
         }
         for v in 0..s.vertex_count() {
             if s.vertex_edges(v).len() < 3 {

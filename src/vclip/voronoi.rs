@@ -54,10 +54,14 @@ impl<S: Scalar> VPlane<S> {
         self.normal.dot(&(x - &self.point))
     }
 
-    /// The sign of [`VPlane::eval`], against Σ|nᵢ|(|xᵢ| + |pᵢ|).
+    /// The magnitude of [`VPlane::eval`] at `x`: Σ|nᵢ|(|xᵢ| + |pᵢ|).
+    pub fn magnitude(&self, x: &Point3<S>) -> S {
+        dot_magnitude(&self.normal, &x.coords) + dot_magnitude(&self.normal, &self.point.coords)
+    }
+
+    /// The sign of [`VPlane::eval`], against [`VPlane::magnitude`].
     pub fn sign(&self, x: &Point3<S>) -> Decision<Sign> {
-        self.eval(x)
-            .sign_scaled(|| dot_magnitude(&self.normal, &x.coords) + dot_magnitude(&self.normal, &self.point.coords))
+        self.eval(x).sign_scaled(|| self.magnitude(x))
     }
 }
 
