@@ -1,0 +1,240 @@
+//! Shared by the tests of V-Clip and Lin–Canny: exact helpers and the degenerate
+//! configurations both must answer like the brute force, from every warm start. Each
+//! configuration takes the algorithm under test.
+#![allow(dead_code)]
+
+use num_rational::BigRational;
+use proptest::prelude::*;
+use touchstone::brep::shapes::{cube, cuboid, extrusion, icosahedron, octahedron, tetrahedron};
+use touchstone::brep::{Feature, Solid};
+use touchstone::geom::{norm2, Affine, Vector3};
+use touchstone::scalar::{ratio, Scalar};
+use touchstone::vclip::{brute_force_distance, feature_squared_distance, ClosestPair, Status, VClipError, VClipResult};
+
+pub type Q = BigRational;
+
+/// A closest-feature algorithm: V-Clip or Lin–Canny, from an optional warm start.
+pub type Algorithm = fn(&Solid<Q>, &Solid<Q>, Option<(Feature, Feature)>) -> Result<VClipResult<Q>, VClipError>;
+
+/// The same on `f64` solids.
+pub type Algorithm64 = fn(&Solid<f64>, &Solid<f64>, Option<(Feature, Feature)>) -> Result<VClipResult<f64>, VClipError>;
+
+pub fn q(a: i64, b: i64) -> Q {
+    ratio(a, b)
+}
+
+pub fn moved<S: Scalar>(s: &Solid<S>, quat: [i64; 4], t: [S; 3]) -> Solid<S> {
+    let [x, y, z] = t;
+    let map = Affine::from_quaternion(&quat.map(S::from_i64), Vector3::new(x, y, z)).unwrap();
+    s.transformed(&map).unwrap()
+}
+
+pub fn shifted<S: Scalar>(s: &Solid<S>, t: [S; 3]) -> Solid<S> {
+    moved(s, [1, 0, 0, 0], t)
+}
+
+pub fn brute(a: &Solid<Q>, b: &Solid<Q>) -> ClosestPair<Q> {
+    brute_force_distance(a, b).unwrap()
+}
+
+pub fn features<S: Scalar>(s: &Solid<S>) -> Vec<Feature> {
+    let mut out: Vec<Feature> = (0..s.vertex_count()).map(Feature::Vertex).collect();
+    out.extend(s.edges().iter().map(|&(u, v)| Feature::Edge(u, v)));
+    out.extend((0..s.face_count()).map(Feature::Face));
+    out
+}
+
+/// The algorithm from `warm` agrees with the brute force: status, exact squared distance, points
+/// that far apart, and features that realise it.
+pub fn agree_from(
+    algo: Algorithm,
+    a: &Solid<Q>,
+    b: &Solid<Q>,
+    expected: &ClosestPair<Q>,
+    warm: Option<(Feature, Feature)>,
+) {
+    let r = algo(a, b, warm.clone()).unwrap_or_else(|e| panic!("from {warm:?}: {e}"));
+    let c = &r.closest;
+    assert_eq!(c.status, expected.status, "status from {warm:?}: {r:?}");
+    assert_eq!(c.squared_distance, expected.squared_distance, "distance from {warm:?}: {r:?}");
+    if c.status == Status::Separated {
+        assert_eq!(norm2(&(&c.points.0 - &c.points.1)), c.squared_distance, "points from {warm:?}");
+        let d = feature_squared_distance(a, &c.features.0, b, &c.features.1).unwrap();
+        assert_eq!(d, c.squared_distance, "features from {warm:?}: {r:?}");
+    } else {
+        assert_eq!(c.points.0, c.points.1);
+    }
+}
+
+pub fn agree(algo: Algorithm, a: &Solid<Q>, b: &Solid<Q>) -> ClosestPair<Q> {
+    let expected = brute(a, b);
+    agree_from(algo, a, b, &expected, None);
+    expected
+}
+
+pub fn agree_from_everywhere(algo: Algorithm, a: &Solid<Q>, b: &Solid<Q>) {
+    let expected = brute(a, b);
+    for fa in features(a) {
+        for fb in features(b) {
+            agree_from(algo, a, b, &expected, Some((fa.clone(), fb)));
+        }
+    }
+}
+
+pub fn parallel_faces_touching_and_near(algo: Algorithm) {
+    let c = cube::<Q>();
+    assert_eq!(agree(algo, &c, &shifted(&c, [q(2, 1), q(1, 3), q(-1, 2)])).status, Status::Touching);
+    assert_eq!(agree(algo, &c, &shifted(&c, [q(2001, 1000), q(1, 3), q(-1, 2)])).squared_distance, q(1, 1_000_000));
+    agree_from_everywhere(algo, &c, &shifted(&c, [q(2, 1), q(0, 1), q(0, 1)]));
+    agree_from_everywhere(algo, &c, &shifted(&c, [q(2001, 1000), q(2, 1), q(0, 1)]));
+    agree_from_everywhere(algo, &c, &shifted(&c, [q(2001, 1000), q(1, 3), q(-1, 2)]));
+}
+
+pub fn penetrating_boxes(algo: Algorithm) {
+    let c = cube::<Q>();
+    for t in [[q(1999, 1000), q(0, 1), q(0, 1)], [q(1, 2), q(1, 3), q(1, 5)], [q(0, 1), q(0, 1), q(0, 1)]] {
+        assert_eq!(agree(algo, &c, &shifted(&c, t)).status, Status::Penetrating);
+    }
+    let small = cuboid(q(1, 2), q(1, 2), q(1, 2)).unwrap();
+    assert_eq!(agree(algo, &c, &small).status, Status::Penetrating);
+    assert_eq!(agree(algo, &small, &c).status, Status::Penetrating);
+    agree_from_everywhere(algo, &c, &small);
+    agree_from_everywhere(algo, &small, &c);
+    let turned = moved(&c, [3, 0, 0, 1], [q(2, 1), q(0, 1), q(0, 1)]);
+    assert_eq!(agree(algo, &c, &turned).status, Status::Penetrating);
+    agree_from_everywhere(algo, &c, &turned);
+    let turned = moved(&c, [3, 0, 0, 1], [q(12, 5), q(0, 1), q(0, 1)]);
+    assert_eq!(agree(algo, &c, &turned).status, Status::Touching);
+    agree_from_everywhere(algo, &turned, &c);
+    let turned = moved(&c, [3, 0, 0, 1], [q(2401, 1000), q(0, 1), q(0, 1)]);
+    assert_eq!(agree(algo, &c, &turned).squared_distance, q(1, 1_000_000));
+}
+
+pub fn parallel_edges(algo: Algorithm) {
+    let c = cube::<Q>();
+    for gap in [q(0, 1), q(1, 1000), q(3, 1)] {
+        let b = shifted(&c, [q(2, 1) + gap.clone(), q(2, 1) + gap.clone(), q(1, 2)]);
+        assert_eq!(agree(algo, &c, &b).squared_distance, q(2, 1) * gap.clone() * gap);
+    }
+    agree_from_everywhere(algo, &c, &shifted(&c, [q(2, 1), q(2, 1), q(1, 2)]));
+    agree_from_everywhere(algo, &c, &shifted(&c, [q(2001, 1000), q(2001, 1000), q(1, 2)]));
+}
+
+pub fn vertex_on_voronoi_plane(algo: Algorithm) {
+    let c = cube::<Q>();
+    let o = shifted(&octahedron::<Q>(), [q(3, 1), q(1, 1), q(0, 1)]);
+    assert_eq!(agree(algo, &c, &o).squared_distance, q(1, 1));
+    agree_from_everywhere(algo, &c, &o);
+    agree_from_everywhere(algo, &o, &c);
+    let o = shifted(&octahedron::<Q>(), [q(3, 1), q(1, 1), q(1, 1)]);
+    assert_eq!(agree(algo, &c, &o).squared_distance, q(1, 1));
+    agree_from_everywhere(algo, &c, &o);
+}
+
+pub fn touching_vertex_on_face_and_edge_on_face(algo: Algorithm) {
+    let c = cube::<Q>();
+    let o = shifted(&octahedron::<Q>(), [q(2, 1), q(1, 3), q(1, 7)]);
+    assert_eq!(agree(algo, &c, &o).status, Status::Touching);
+    agree_from_everywhere(algo, &c, &o);
+    let t = shifted(&tetrahedron::<Q>(), [q(0, 1), q(0, 1), q(2, 1)]);
+    assert_eq!(agree(algo, &c, &t).status, Status::Touching);
+    agree_from_everywhere(algo, &c, &t);
+    agree_from_everywhere(algo, &t, &c);
+}
+
+pub fn rotated_cube_against_octahedron_and_tetrahedron(algo: Algorithm) {
+    let c = cube::<Q>();
+    let quats = [[1, 2, 3, 4], [3, 1, 0, 1], [1, 1, 1, 1], [5, -2, 1, 0], [2, 0, 0, 1]];
+    let shifts = [
+        [q(3, 1), q(1, 2), q(0, 1)],
+        [q(5, 2), q(5, 2), q(1, 3)],
+        [q(0, 1), q(1, 2), q(2, 1)],
+        [q(1, 1), q(1, 1), q(1, 1)],
+    ];
+    for quat in quats {
+        for t in &shifts {
+            for other in [octahedron::<Q>(), tetrahedron::<Q>()] {
+                let b = moved(&other, quat, t.clone());
+                agree(algo, &c, &b);
+                agree(algo, &b, &c);
+            }
+        }
+    }
+}
+
+pub fn every_warm_start_terminates(algo: Algorithm) {
+    let c = cube::<Q>();
+    let t = moved(&tetrahedron::<Q>(), [1, 2, 3, 4], [q(3, 1), q(1, 2), q(1, 3)]);
+    agree_from_everywhere(algo, &c, &t);
+    agree_from_everywhere(algo, &t, &c);
+    let o = moved(&octahedron::<Q>(), [3, 1, 0, 1], [q(1, 1), q(1, 2), q(1, 3)]);
+    agree_from_everywhere(algo, &c, &o); // penetrating
+}
+
+/// The octagon (±3, 0), (±2, ±2), (0, ±3): strictly convex, 8 sides.
+pub fn octagon() -> Vec<(Q, Q)> {
+    [(3, 0), (2, 2), (0, 3), (-2, 2), (-3, 0), (-2, -2), (0, -3), (2, -2)]
+        .iter()
+        .map(|&(x, y)| (q(x, 1), q(y, 1)))
+        .collect()
+}
+
+/// An octagonal prism (two faces of 8 edges: subdivided face cells).
+pub fn octagonal_prism() -> Solid<Q> {
+    extrusion(&octagon(), q(-1, 1), q(1, 1)).unwrap()
+}
+
+pub fn shape(k: usize) -> Solid<Q> {
+    match k {
+        0 => cube(),
+        1 => octahedron(),
+        2 => tetrahedron(),
+        3 => cuboid(q(1, 2), q(1, 1), q(3, 2)).unwrap(),
+        4 => icosahedron(),
+        5 => octagonal_prism(),
+        _ => extrusion(
+            &[(q(0, 1), q(0, 1)), (q(2, 1), q(0, 1)), (q(3, 1), q(2, 1)), (q(1, 1), q(3, 1)), (q(-1, 1), q(1, 1))],
+            q(0, 1),
+            q(1, 1),
+        )
+        .unwrap(),
+    }
+}
+
+pub fn pose() -> impl Strategy<Value = ([i64; 4], [i64; 3])> {
+    (prop::array::uniform4(-3i64..=3), prop::array::uniform3(-16i64..=16))
+        .prop_filter("a rotation", |(qt, _)| qt.iter().any(|&x| x != 0))
+}
+
+pub fn posed(k: usize, (quat, t): ([i64; 4], [i64; 3])) -> Solid<Q> {
+    moved(&shape(k), quat, t.map(|x| q(x, 4)))
+}
+
+/// The `f64` algorithm on degenerate configurations whose coordinates are exact doubles, from
+/// every warm start: within 1e-9 of the exact squared distance, same status.
+pub fn f64_on_degenerate_cases(algo: Algorithm64) {
+    let c = cube::<Q>();
+    let cases = vec![
+        (c.clone(), shifted(&c, [q(2, 1), q(1, 4), q(-1, 2)])),
+        (c.clone(), shifted(&c, [q(2049, 1024), q(1, 4), q(-1, 2)])),
+        (c.clone(), shifted(&c, [q(2, 1), q(2, 1), q(1, 2)])),
+        (c.clone(), shifted(&c, [q(3, 2), q(1, 2), q(0, 1)])),
+        (c.clone(), shifted(&octahedron::<Q>(), [q(3, 1), q(1, 1), q(1, 1)])),
+        (c.clone(), shifted(&octahedron::<Q>(), [q(2, 1), q(1, 4), q(1, 8)])),
+        (c.clone(), shifted(&tetrahedron::<Q>(), [q(0, 1), q(0, 1), q(2, 1)])),
+        (c.clone(), moved(&c, [3, 0, 0, 1], [q(12, 5), q(0, 1), q(0, 1)])),
+        (octagonal_prism(), shifted(&c, [q(1, 2), q(1, 4), q(2, 1)])),
+    ];
+    for (a, b) in cases {
+        let expected = brute(&a, &b);
+        let (fa, fb) = (a.convert::<f64>().unwrap(), b.convert::<f64>().unwrap());
+        let exact = expected.squared_distance.to_f64();
+        for wa in features(&fa) {
+            for wb in features(&fb) {
+                let r = algo(&fa, &fb, Some((wa.clone(), wb.clone()))).unwrap();
+                assert!((r.closest.squared_distance - exact).abs() <= 1e-9 * (1.0 + exact), "{r:?} vs {exact}");
+                assert_eq!(r.closest.status, expected.status, "from {wa:?}, {wb:?}");
+            }
+        }
+    }
+}
