@@ -3,48 +3,19 @@
 //! feature pair it reports really touches at that time (checked independently, in world
 //! coordinates, with 4×4 determinants of homogeneous points evaluated at the algebraic time).
 
-use num_rational::BigRational;
 use touchstone::geom::Matrix4;
 use touchstone::poly::{real_roots, Algebraic, Poly};
-use touchstone::scalar::{parse_rational, Sign};
+use touchstone::scalar::Sign;
 use touchstone::sweep::{
     bms_sections, first_contact_bms, first_contact_sat, BmsContact, BoxFeature, BoxMotion, ContactKind, FeaturePair,
     SweepError,
 };
 
-type Q = BigRational;
+#[path = "common/boxes.rs"]
+mod boxes;
+use boxes::*;
+
 type P = Poly<Q>;
-
-fn r(s: &str) -> Q {
-    parse_rational(s).unwrap()
-}
-
-fn qi(n: i64) -> Q {
-    Q::from_integer(n.into())
-}
-
-fn z3() -> [Q; 3] {
-    [qi(0), qi(0), qi(0)]
-}
-
-fn m(rows: [[&str; 4]; 4]) -> Matrix4<Q> {
-    Matrix4::from_fn(|i, j| r(rows[i][j]))
-}
-
-fn zero4() -> Matrix4<Q> {
-    Matrix4::from_element(Q::default())
-}
-
-fn translating(half: [&str; 3], start: [&str; 3], velocity: [&str; 3], accel: [&str; 3]) -> BoxMotion {
-    let m0 = m([["1", "0", "0", start[0]], ["0", "1", "0", start[1]], ["0", "0", "1", start[2]], ["0", "0", "0", "1"]]);
-    let m1 = m([["0", "0", "0", velocity[0]], ["0", "0", "0", velocity[1]], ["0", "0", "0", velocity[2]], ["0"; 4]]);
-    let m2 = m([["0", "0", "0", accel[0]], ["0", "0", "0", accel[1]], ["0", "0", "0", accel[2]], ["0"; 4]]);
-    BoxMotion { half: half.map(r), motion: [m0, m1, m2] }
-}
-
-fn still(half: [&str; 3]) -> BoxMotion {
-    translating(half, ["0"; 3], ["0"; 3], ["0"; 3])
-}
 
 /// A box rotating by the quaternion q(t) = q0 + q1·t (v ↦ q v q̄, unnormalised, so
 /// w(t) = |q(t)|²) with homogeneous translation column o(t) = o0 + o1·t + o2·t² (its centre is
@@ -461,34 +432,32 @@ fn sections_and_planes() {
     }
 }
 
+/// Both routes on a bad input: they must give the same typed error. Returns it.
+fn both_err(a: &BoxMotion, b: &BoxMotion, t0: &str, t1: &str) -> SweepError {
+    let (t0, t1) = (r(t0), r(t1));
+    let bms = first_contact_bms(a, b, &t0, &t1).expect_err("BMS accepted a bad motion");
+    let sat = first_contact_sat(a, b, &t0, &t1).expect_err("SAT accepted a bad motion");
+    assert_eq!(bms, sat, "the two routes name different errors");
+    bms
+}
+
 #[test]
-fn bad_motions_are_typed_errors() {
+fn bad_motions_are_typed_errors_on_both_routes() {
     let a = still(["1", "1", "1"]);
     let b = translating(["1", "1", "1"], ["5", "0", "0"], ["-4", "0", "0"], ["0"; 3]);
-    assert_eq!(first_contact_bms(&a, &b, &r("1"), &r("0")).unwrap_err(), SweepError::EmptyInterval);
+    assert_eq!(both_err(&a, &b, "1", "0"), SweepError::EmptyInterval);
     let flat = still(["1", "0", "1"]);
-    assert_eq!(
-        first_contact_bms(&flat, &b, &r("0"), &r("1")).unwrap_err(),
-        SweepError::BadHalfExtent { box_index: 0, axis: 1 }
-    );
+    assert_eq!(both_err(&flat, &b, "0", "1"), SweepError::BadHalfExtent { box_index: 0, axis: 1 });
     // A scale (1 − 2t) on x: singular at t = 1/2, for either box.
     let mut m1 = zero4();
     m1[(0, 0)] = r("-2");
     let collapsing = BoxMotion { half: [qi(1), qi(1), qi(1)], motion: [Matrix4::identity(), m1, zero4()] };
-    assert_eq!(
-        first_contact_bms(&a, &collapsing, &r("0"), &r("1")).unwrap_err(),
-        SweepError::Singular { box_index: 1 }
-    );
-    assert_eq!(
-        first_contact_bms(&collapsing, &a, &r("0"), &r("1")).unwrap_err(),
-        SweepError::Singular { box_index: 0 }
-    );
-    // Singular exactly at t1 counts; just after it does not.
-    assert_eq!(
-        first_contact_bms(&a, &collapsing, &r("0"), &r("1/2")).unwrap_err(),
-        SweepError::Singular { box_index: 1 }
-    );
+    assert_eq!(both_err(&a, &collapsing, "0", "1"), SweepError::Singular { box_index: 1 });
+    assert_eq!(both_err(&collapsing, &a, "0", "1"), SweepError::Singular { box_index: 0 });
+    // Singular exactly at t1 counts; just before it, the interval is fine.
+    assert_eq!(both_err(&a, &collapsing, "0", "1/2"), SweepError::Singular { box_index: 1 });
     assert!(first_contact_bms(&a, &collapsing, &r("0"), &r("49/100")).is_ok());
+    assert!(first_contact_sat(&a, &collapsing, &r("0"), &r("49/100")).is_ok());
     // A quaternion through zero: q(t) = (1 − 2t, 0, 0, 0), w = (1 − 2t)².
     let q = rotating(
         [qi(1), qi(1), qi(1)],
@@ -496,14 +465,11 @@ fn bad_motions_are_typed_errors() {
         [qi(-2), qi(0), qi(0), qi(0)],
         [[qi(5), qi(0), qi(0)], z3(), z3()],
     );
-    assert_eq!(first_contact_bms(&a, &q, &r("0"), &r("1")).unwrap_err(), SweepError::Singular { box_index: 1 });
+    assert_eq!(both_err(&a, &q, "0", "1"), SweepError::Singular { box_index: 1 });
     let mut proj = Matrix4::identity();
     proj[(3, 0)] = r("1");
     let projective = BoxMotion { half: [qi(1), qi(1), qi(1)], motion: [proj, zero4(), zero4()] };
-    assert_eq!(
-        first_contact_bms(&projective, &b, &r("0"), &r("1")).unwrap_err(),
-        SweepError::Projective { box_index: 0 }
-    );
+    assert_eq!(both_err(&projective, &b, "0", "1"), SweepError::Projective { box_index: 0 });
 }
 
 mod random_motions {
