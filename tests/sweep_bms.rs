@@ -252,6 +252,43 @@ fn contact_at_the_start_and_grazing() {
     assert!(both(&a, &b, "1/2", "1/2").is_none());
 }
 
+/// The grazing motion of `grazing_at_an_irrational_double_root`: A's centre x = −t²; B is
+/// a pure translation written with the weight w(t) = 1 + t² (M_B = [[w·I, o], [0, w]]), its
+/// centre x = (6 − 3t²)/(1 + t²). Unit boxes.
+fn irrational_graze() -> (BoxMotion, BoxMotion) {
+    let a = translating(["1", "1", "1"], ["0"; 3], ["0"; 3], ["-1", "0", "0"]);
+    let w0 = m([["1", "0", "0", "6"], ["0", "1", "0", "0"], ["0", "0", "1", "0"], ["0", "0", "0", "1"]]);
+    let w2 = m([["1", "0", "0", "-3"], ["0", "1", "0", "0"], ["0", "0", "1", "0"], ["0", "0", "0", "1"]]);
+    let b = BoxMotion { half: [qi(1), qi(1), qi(1)], motion: [w0, zero4(), w2] };
+    (a, b)
+}
+
+#[test]
+fn grazing_at_an_irrational_double_root() {
+    // The x gap is (6 − 3t²)/(1 + t²) + t² − 2 = (t² − 2)²/(1 + t²): never negative, zero
+    // only at t = √2, a double root of the contact polynomial (y and z overlap throughout).
+    // Under motions of degree 2 a single weight gives only quadratic gaps, whose double roots
+    // are rational; two weights give this quartic.
+    let (a, b) = irrational_graze();
+    let c = both(&a, &b, "0", "2").unwrap();
+    assert!(!c.time.is_rational() && !c.overlapping_at_start);
+    assert_eq!(c.time.polynomial(), &Poly::from_coeffs(vec![r("-2"), r("0"), r("1")]));
+    assert_eq!(c.time.to_decimal(20).unwrap(), "1.4142135623730950488");
+    let pair = c.contact.unwrap();
+    assert_eq!(pair.kind, ContactKind::FaceVertex);
+    assert!(on_plane(&a, &b, &pair, &c.time));
+    // It only grazes: stopping just before √2 misses, and starting just after it too.
+    assert!(both(&a, &b, "0", "141/100").is_none());
+    assert!(both(&a, &b, "142/100", "2").is_none());
+    // The f64 sweep of the same (binary64-exact) input: a double root is where f64 may see
+    // a near miss or a near touch; either must be admitted only within the budget.
+    let (fa, fb) = (a.to_f64(), b.to_f64());
+    let agreement = touchstone::sweep::contract::check_sweep_agreement(&fa, &fb, 0.0, 2.0).unwrap_or_else(|d| {
+        panic!("{d}\nreplay: {}", touchstone::sweep::contract::sweep_oracle_line(&fa, &fb, 0.0, 2.0))
+    });
+    assert_eq!(agreement, touchstone::contract::Agreement::WithinTolerance);
+}
+
 #[test]
 fn edges_parallel_and_edge_on_face() {
     let a = still(["1", "1", "1"]);

@@ -262,6 +262,20 @@ fn toi_boxes_first_contacts() {
     assert_eq!(b["toi"]["decimal"], "1.6124515496597099304");
     assert_eq!(b["toi"]["poly"], json!(["-13/5", "0", "1"]));
     assert_eq!(b["features"], json!([{"face": [1, 3, 5, 7]}, {"vertex": 0}]));
+    // A graze at t = √2, a double root: a's centre x = −t², b's (6 − 3t²)/(1 + t²) (a pure
+    // translation written with the weight 1 + t²); the x gap is (t² − 2)²/(1 + t²). Exact says
+    // it touches; f64 may say either, so on both backends the agreement is not strict.
+    let g0 = json!([[1, 0, 0, 6], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
+    let g2 = json!([[1, 0, 0, -3], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
+    let a2 = json!([[0, 0, 0, -1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
+    let g = ask(
+        json!({"op": "toi_boxes", "backend": "both", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, a2], "motion_b": [g0, zero, g2], "interval": [0, 2]}),
+    );
+    assert_eq!(
+        (g["toi"]["poly"].clone(), g["toi"]["decimal"].clone()),
+        (json!(["-2", "0", "1"]), json!("1.4142135623730950488"))
+    );
+    assert_eq!(g["agreement"], json!({"agree": true, "strict": false}), "{g}");
     // Overlapping at t0.
     let c = ask(
         json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [id, zero, zero]}),

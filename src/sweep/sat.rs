@@ -357,8 +357,10 @@ pub(crate) struct SweepMargined {
 /// the least, over the exact candidates up to the first contact and the critical points of
 /// every axis's piece polynomials there (near-grazes), of the decision's slack at that time:
 /// for a time at which every axis overlaps, the least relative overlap; otherwise the largest
-/// relative separation. Relative values are taken in `f64` against the magnitude polynomials
-/// of the `f64` axes built from the same numbers.
+/// relative separation; and at a critical point of one axis where every other axis overlaps,
+/// that axis's own relative value (a graze: a double root of the contact equation, which a
+/// perturbation turns into a miss or an earlier contact). Relative values are taken in `f64`
+/// against the magnitude polynomials of the `f64` axes built from the same numbers.
 pub(crate) fn sat_with_margin(
     a: &BoxMotion<f64>,
     b: &BoxMotion<f64>,
@@ -374,27 +376,37 @@ pub(crate) fn sat_with_margin(
     let (fast_axes, _) = prepare(a, b, &t0, &t1)?;
     let last = exact.as_ref().map(|c| c.time.to_f64()).unwrap_or(t1);
     // The critical points of every axis's piece polynomials on [t0, last], in f64.
-    let mut times: Vec<f64> = candidates.iter().map(|c| c.to_f64()).filter(|t| *t <= last).collect();
-    for ax in &fast_axes {
+    // Each time comes with the axis whose critical point it is, if it is one.
+    let mut times: Vec<(f64, Option<usize>)> =
+        candidates.iter().map(|c| (c.to_f64(), None)).filter(|(t, _)| *t <= last).collect();
+    for (k, ax) in fast_axes.iter().enumerate() {
         for probe in [t0, (t0 + last) / 2.0, last] {
             let g = ax.piece_at(&probe)?;
             let d = g.p.derivative();
             if !d.is_zero() && t0 < last {
-                times.extend(crate::poly::float_roots(&d, t0, last)?);
+                times.extend(crate::poly::float_roots(&d, t0, last)?.into_iter().map(|t| (t, Some(k))));
             }
         }
     }
     let mut margin = f64::INFINITY;
-    for t in times {
+    for (t, critical) in times {
         // Relative overlaps (≥ 0) and separations of the axes that exist at t.
         let (mut overlaps, mut most) = (Vec::new(), 0.0_f64);
-        for ax in &fast_axes {
+        // The critical axis's relative value, and the largest separation of the others.
+        let (mut extremum, mut most_others) = (None, 0.0_f64);
+        for (k, ax) in fast_axes.iter().enumerate() {
             let g = ax.piece_at(&t)?;
             if g.is_zero()? {
                 continue;
             }
             let r = g.relative_at(t);
-            if g.p.eval(&t) < 0.0 {
+            let separated = g.p.eval(&t) < 0.0;
+            if critical == Some(k) {
+                extremum = Some(r);
+            } else if separated {
+                most_others = most_others.max(r);
+            }
+            if separated {
                 most = most.max(r);
             } else {
                 overlaps.push((r, ax.direction.clone().map(|c| c.p.eval(&t))));
@@ -420,6 +432,13 @@ pub(crate) fn sat_with_margin(
             Some((r, _)) if holds => *r,
             _ if holds => f64::INFINITY,
             _ => most,
+        };
+        // An extremum of one axis where every other axis overlaps: moving that axis by its
+        // value makes or unmakes a contact there (a graze: a double root of the contact
+        // equation, which the rule above, taking the closing axis as the equation, misses).
+        let slack = match extremum {
+            Some(r) if most_others <= 2.0 * f64::relative_tolerance() => slack.min(r),
+            _ => slack,
         };
         margin = margin.min(slack);
     }
