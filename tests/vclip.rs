@@ -164,13 +164,13 @@ fn f64_parallel_edge_and_face_terminates() {
     assert_eq!(r.closest.status, Status::Separated);
 }
 
-/// Known `f64` weakness, found by the robustness experiment (`--seed 2`, trial 2369): an
-/// octahedron and a triangular prism under the same rotation (exact in `f64`), the prism
-/// penetrating by 2⁻³⁹. Near-parallel edges make the clip parameters ill-conditioned, the E-E
-/// derivative test and the E-F side test disagree, and `f64` V-Clip cycles E-E ↔ E-F until its
-/// step cap. Exact V-Clip answers. Run with `--ignored`.
+/// Found by the robustness experiment (`--seed 2`, trial 2369): an octahedron and a
+/// triangular prism under the same rotation (exact in `f64`), the prism penetrating by 2⁻³⁹.
+/// Near-parallel edges make the clip parameters ill-conditioned, the E-E derivative test and
+/// the E-F side test disagree, and `f64` V-Clip went E-E ↔ E-F until its step cap. It now
+/// detects the cycle (a state it left, met again) and stops at the cycle's closest stoppable
+/// state, which here is at distance zero: penetrating, as exact V-Clip says.
 #[test]
-#[ignore = "known f64 V-Clip cycle on a tiny penetration"]
 fn f64_tiny_penetration_cycle() {
     let tri = extrusion(&[(q(-1, 1), q(-1, 1)), (q(2, 1), q(0, 1)), (q(0, 1), q(2, 1))], q(-1, 1), q(1, 1)).unwrap();
     let a = moved(&octahedron::<Q>(), [2, 2, -2, 2], [q(0, 1), q(0, 1), q(0, 1)]);
@@ -178,10 +178,14 @@ fn f64_tiny_penetration_cycle() {
     let b = moved(&tri, [2, 2, -2, 2], shift);
     let warm = Some((Feature::Edge(3, 5), Feature::Edge(0, 1)));
     let expected = brute(&a, &b);
+    assert_eq!(expected.squared_distance, q(0, 1));
     agree_from(vclip::<Q>, &a, &b, &expected, warm.clone());
+    let exact = vclip::<Q>(&a, &b, warm.clone()).unwrap();
+    assert_eq!(exact.closest.status, Status::Penetrating);
     let (fa, fb) = (a.convert::<f64>().unwrap(), b.convert::<f64>().unwrap());
     let r = vclip(&fa, &fb, warm).unwrap();
-    assert_eq!(r.closest.squared_distance, 0.0, "{r:?}");
+    assert_eq!((r.closest.status, r.closest.squared_distance), (Status::Penetrating, 0.0), "{r:?}");
+    assert!(r.steps < 20, "{r:?}");
 }
 
 /// Found by the robustness experiment (`--seed 2`, trial 90688; the input is exact in `f64`):

@@ -194,7 +194,9 @@ fn feature_count<S: Scalar>(s: &Solid<S>) -> usize {
 /// over all faces and reports penetration when an edge crosses a face (E-F) or a vertex is
 /// inside the other solid. At distance zero, the status (touching or penetrating) is decided
 /// exactly by the planes through the common point. At most [`step_cap`] updates, else
-/// [`VClipError::IterationCap`]. The squared distance and points are exact for exact
+/// [`VClipError::IterationCap`]. On inexact backends a run that returns to a state it left
+/// (tolerant decisions contradicting each other on a near tie; exact V-Clip never does)
+/// stops at the closest stoppable state of the cycle. The squared distance and points are exact for exact
 /// backends; for `f64` every decision carries the tolerance of
 /// [`sign_scaled`](crate::scalar::Scalar::sign_scaled).
 ///
@@ -239,6 +241,9 @@ pub fn vclip_prechecked<S: Scalar>(
     };
     let cap = step_cap(feature_count(a), feature_count(b));
     let mut steps = 0;
+    // Brent's cycle detection, on inexact backends only: a checkpoint state, moved to the
+    // current one after 1, 2, 4, … steps; meeting it again proves a cycle.
+    let (mut checkpoint, mut power, mut run) = ((x, y), 1usize, 0usize);
     loop {
         match states::step(a, x, b, y)? {
             Step::First(n) => x = n,
@@ -247,18 +252,81 @@ pub fn vclip_prechecked<S: Scalar>(
                 let closest = finish(a, x, b, y)?;
                 return Ok(VClipResult { closest, steps });
             }
-            Step::Penetration(p) => {
-                let status = geometry::contact_status(a, b, &p)?;
-                let features = (x.public(a), y.public(b));
-                let closest = ClosestPair { status, squared_distance: S::zero(), features, points: (p.clone(), p) };
-                return Ok(VClipResult { closest, steps });
-            }
+            Step::Penetration(p) => return penetration(a, x, b, y, p, steps),
         }
         steps += 1;
         if steps > cap {
             return Err(VClipError::IterationCap { steps: cap });
         }
+        if !S::EXACT {
+            run += 1;
+            if (x, y) == checkpoint {
+                return leave_cycle(a, b, (x, y), run, steps);
+            }
+            if run == power {
+                (checkpoint, power, run) = ((x, y), power * 2, 0);
+            }
+        }
     }
+}
+
+/// An inexact V-Clip that came back to a state it had left: exact V-Clip never does (each
+/// step lowers the distance, or keeps it and lowers the dimension), so its tolerant decisions
+/// contradict each other on a near tie, and every state of the cycle is about as close as the
+/// others. Of the cycle's states where V-Clip may stop (not E-F), the closest is answered;
+/// a cycle of E-F states only gives [`VClipError::IterationCap`].
+fn leave_cycle<S: Scalar>(
+    a: &Solid<S>,
+    b: &Solid<S>,
+    start: (Feat, Feat),
+    length: usize,
+    steps: usize,
+) -> Result<VClipResult<S>, VClipError> {
+    let (mut x, mut y) = start;
+    let mut best: Option<(S, (Feat, Feat))> = None;
+    for _ in 0..length {
+        if stoppable(x, y) {
+            let (d, _, _) = closest_points(a, x, b, y)?;
+            let closer = match &best {
+                None => true,
+                Some((e, _)) => d.compare(e)? == std::cmp::Ordering::Less,
+            };
+            if closer {
+                best = Some((d, (x, y)));
+            }
+        }
+        match states::step(a, x, b, y)? {
+            Step::First(n) => x = n,
+            Step::Second(n) => y = n,
+            // Not a cycle after all (the decisions changed): stop where this run stopped.
+            Step::Done => return Ok(VClipResult { closest: finish(a, x, b, y)?, steps }),
+            Step::Penetration(p) => return penetration(a, x, b, y, p, steps),
+        }
+    }
+    match best {
+        Some((_, (x, y))) => Ok(VClipResult { closest: finish(a, x, b, y)?, steps }),
+        None => Err(VClipError::IterationCap { steps }),
+    }
+}
+
+/// V-Clip's answer when `x` crosses `y` at `p` (or the vertex `x` is inside `b`).
+fn penetration<S: Scalar>(
+    a: &Solid<S>,
+    x: Feat,
+    b: &Solid<S>,
+    y: Feat,
+    p: Point3<S>,
+    steps: usize,
+) -> Result<VClipResult<S>, VClipError> {
+    let status = geometry::contact_status(a, b, &p)?;
+    let features = (x.public(a), y.public(b));
+    let closest = ClosestPair { status, squared_distance: S::zero(), features, points: (p.clone(), p) };
+    Ok(VClipResult { closest, steps })
+}
+
+/// The states in which V-Clip may stop with closest points (E-F and F-F are not among them).
+fn stoppable(x: Feat, y: Feat) -> bool {
+    !matches!((x, y), (Feat::E(_) | Feat::F(_), Feat::F(_)) | (Feat::F(_), Feat::E(_)))
 }
 
 /// The closest points of the final features, computed once V-Clip has stopped, and the status.
