@@ -286,6 +286,8 @@ struct Tally {
     gross: u64,
     steps: u64,
     max_steps: usize,
+    /// Runs that stopped by leaving a cycle (inexact V-Clip).
+    cycles: u64,
     error_kinds: std::collections::BTreeMap<String, u64>,
     /// [exact status][returned status].
     confusion: [[u64; 3]; 3],
@@ -324,6 +326,7 @@ fn judge<S: Scalar>(
     };
     let steps = steps_of.unwrap_or(r.steps);
     t.steps += steps as u64;
+    t.cycles += u64::from(r.left_cycle);
     t.max_steps = t.max_steps.max(steps);
     let c = &r.closest;
     t.confusion[exact.status as usize][c.status as usize] += 1;
@@ -432,7 +435,7 @@ fn main() {
             (
                 vclip(fa, fb, Some(trial.warm.clone())),
                 lin_canny(fa, fb, Some(trial.warm.clone())),
-                brute_force_distance(fa, fb).map(|closest| VClipResult { closest, steps: 0 }),
+                brute_force_distance(fa, fb).map(|closest| VClipResult { closest, steps: 0, left_cycle: false }),
             )
         });
         // The exact reference: exact V-Clip, warm-started from f64 V-Clip's answer (it is
@@ -487,14 +490,14 @@ fn main() {
         "f64 rows: every trial, random warm start, against exact V-Clip. Exact rows: every {exact_every}th trial, against the exact brute force."
     );
     println!();
-    println!("| algorithm | runs | non-termination (step cap) | errors | wrong distance | wrong status | features not exactly optimal (beyond 1e-9) | problems beyond tolerance | any problem | mean steps | max steps |");
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| algorithm | runs | non-termination (step cap) | errors | wrong distance | wrong status | features not exactly optimal (beyond 1e-9) | problems beyond tolerance | any problem | mean steps | max steps | cycles left |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (name, t) in names.iter().zip(&tally) {
         let done = t.runs - t.cap - t.errors;
         let mean = if done > 0 { t.steps as f64 / done as f64 } else { 0.0 };
         let pct = |n: u64| if t.runs > 0 { 100.0 * n as f64 / t.runs as f64 } else { 0.0 };
         println!(
-            "| {name} | {} | {} | {} | {} | {} | {} ({}) | {} ({:.3}%) | {} ({:.3}%) | {mean:.2} | {} |",
+            "| {name} | {} | {} | {} | {} | {} | {} ({}) | {} ({:.3}%) | {} ({:.3}%) | {mean:.2} | {} | {} |",
             t.runs,
             t.cap,
             t.errors,
@@ -506,7 +509,8 @@ fn main() {
             pct(t.gross),
             t.problems,
             pct(t.problems),
-            t.max_steps
+            t.max_steps,
+            t.cycles
         );
     }
     println!();

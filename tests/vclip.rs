@@ -181,11 +181,11 @@ fn f64_tiny_penetration_cycle() {
     assert_eq!(expected.squared_distance, q(0, 1));
     agree_from(vclip::<Q>, &a, &b, &expected, warm.clone());
     let exact = vclip::<Q>(&a, &b, warm.clone()).unwrap();
-    assert_eq!(exact.closest.status, Status::Penetrating);
+    assert_eq!((exact.closest.status, exact.left_cycle), (Status::Penetrating, false));
     let (fa, fb) = (a.convert::<f64>().unwrap(), b.convert::<f64>().unwrap());
     let r = vclip(&fa, &fb, warm).unwrap();
     assert_eq!((r.closest.status, r.closest.squared_distance), (Status::Penetrating, 0.0), "{r:?}");
-    assert!(r.steps < 20, "{r:?}");
+    assert!(r.left_cycle && r.steps < 20, "{r:?}");
 }
 
 /// Found by the robustness experiment (`--seed 2`, trial 90688; the input is exact in `f64`):

@@ -572,7 +572,7 @@ pub fn lin_canny<S: Scalar>(
                 features: (x.feat.public(a), y.feat.public(b)),
                 points: (near.p.clone(), near.p),
             };
-            return Ok(VClipResult { closest, steps });
+            return Ok(VClipResult { closest, steps, left_cycle: false });
         }
         // P_A against the cell of the feature of B, then P_B against that of A.
         let mut moved = false;
@@ -597,7 +597,7 @@ pub fn lin_canny<S: Scalar>(
                 features: (x.feat.public(a), y.feat.public(b)),
                 points: (near.p, near.q),
             };
-            return Ok(VClipResult { closest, steps });
+            return Ok(VClipResult { closest, steps, left_cycle: false });
         }
         steps += 1;
         if steps > cap {
@@ -614,7 +614,7 @@ fn interior<S: Scalar>(a: &Solid<S>, x: Feat, b: &Solid<S>, y: Feat, p: Point3<S
         features: (x.public(a), y.public(b)),
         points: (p.clone(), p),
     };
-    VClipResult { closest, steps }
+    VClipResult { closest, steps, left_cycle: false }
 }
 
 /// The exact squared distance between feature `fa` of `a` and feature `fb` of `b` (closed

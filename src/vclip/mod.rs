@@ -167,6 +167,10 @@ pub struct VClipResult<S: Scalar> {
     pub closest: ClosestPair<S>,
     /// How many feature updates V-Clip made before stopping.
     pub steps: usize,
+    /// Whether an inexact run stopped by leaving a cycle of states (its tolerant decisions
+    /// contradicted each other on a near tie; see [`vclip`]). Always `false` on exact backends
+    /// and for Lin–Canny.
+    pub left_cycle: bool,
 }
 
 /// The step cap of [`vclip`] for solids with `na` and `nb` features (vertices, edges and
@@ -250,7 +254,7 @@ pub fn vclip_prechecked<S: Scalar>(
             Step::Second(n) => y = n,
             Step::Done => {
                 let closest = finish(a, x, b, y)?;
-                return Ok(VClipResult { closest, steps });
+                return Ok(VClipResult { closest, steps, left_cycle: false });
             }
             Step::Penetration(p) => return penetration(a, x, b, y, p, steps),
         }
@@ -299,12 +303,12 @@ fn leave_cycle<S: Scalar>(
             Step::First(n) => x = n,
             Step::Second(n) => y = n,
             // Not a cycle after all (the decisions changed): stop where this run stopped.
-            Step::Done => return Ok(VClipResult { closest: finish(a, x, b, y)?, steps }),
+            Step::Done => return Ok(VClipResult { closest: finish(a, x, b, y)?, steps, left_cycle: false }),
             Step::Penetration(p) => return penetration(a, x, b, y, p, steps),
         }
     }
     match best {
-        Some((_, (x, y))) => Ok(VClipResult { closest: finish(a, x, b, y)?, steps }),
+        Some((_, (x, y))) => Ok(VClipResult { closest: finish(a, x, b, y)?, steps, left_cycle: true }),
         None => Err(VClipError::IterationCap { steps }),
     }
 }
@@ -321,7 +325,7 @@ fn penetration<S: Scalar>(
     let status = geometry::contact_status(a, b, &p)?;
     let features = (x.public(a), y.public(b));
     let closest = ClosestPair { status, squared_distance: S::zero(), features, points: (p.clone(), p) };
-    Ok(VClipResult { closest, steps })
+    Ok(VClipResult { closest, steps, left_cycle: false })
 }
 
 /// The states in which V-Clip may stop with closest points (E-F and F-F are not among them).
