@@ -25,7 +25,8 @@
 //! answer to save steps). On every `--exact-every`-th trial also the exact brute force, which
 //! checks exact V-Clip (from the default start) and exact Lin–Canny (from the warm start).
 //! Every check is exact: the returned features are evaluated on the exact solids. `--show`
-//! prints the trials where an `f64` algorithm failed (step cap or error).
+//! prints the trials where an `f64` algorithm failed (step cap or error), answered beyond
+//! tolerance, or left a cycle.
 
 use num_rational::BigRational;
 use std::time::Instant;
@@ -467,7 +468,22 @@ fn main() {
             if let (true, Err(e)) = (show, &got) {
                 eprintln!("trial {i}: {} failed ({e}): {}", names[t], trial.description);
             }
+            let (gross, cycle) = (tally[t].gross, got.as_ref().is_ok_and(|r| r.left_cycle));
+            let answer =
+                got.as_ref().ok().map(|r| (r.closest.status, r.closest.squared_distance, r.closest.features.clone()));
             judge(&mut tally[t], got, &trial, &exact, None);
+            if show && (tally[t].gross > gross || cycle) && answer.is_some() {
+                let beyond = if tally[t].gross > gross { "beyond tolerance" } else { "within tolerance" };
+                eprintln!(
+                    "trial {i}: {} {beyond}{}: {answer:?}, exact {:?} {} {:?}: {}",
+                    names[t],
+                    if cycle { " after leaving a cycle" } else { "" },
+                    exact.status,
+                    exact.squared_distance,
+                    exact.features,
+                    trial.description
+                );
+            }
         }
         judge(&mut tally[2], b, &trial, &exact, Some(0));
         by_class[trial.class][0] += 1;

@@ -168,8 +168,8 @@ fn f64_parallel_edge_and_face_terminates() {
 /// triangular prism under the same rotation (exact in `f64`), the prism penetrating by 2⁻³⁹.
 /// Near-parallel edges make the clip parameters ill-conditioned, the E-E derivative test and
 /// the E-F side test disagree, and `f64` V-Clip went E-E ↔ E-F until its step cap. It now
-/// detects the cycle (a state it left, met again) and stops at the cycle's closest stoppable
-/// state, which here is at distance zero: penetrating, as exact V-Clip says.
+/// detects the cycle (a state it left, met again) and answers by the exhaustive minimum:
+/// penetrating, as exact V-Clip says.
 #[test]
 fn f64_tiny_penetration_cycle() {
     let tri = extrusion(&[(q(-1, 1), q(-1, 1)), (q(2, 1), q(0, 1)), (q(0, 1), q(2, 1))], q(-1, 1), q(1, 1)).unwrap();
@@ -186,6 +186,40 @@ fn f64_tiny_penetration_cycle() {
     let r = vclip(&fa, &fb, warm).unwrap();
     assert_eq!((r.closest.status, r.closest.squared_distance), (Status::Penetrating, 0.0), "{r:?}");
     assert!(r.left_cycle && r.steps < 20, "{r:?}");
+}
+
+/// Found by the robustness experiment (`--seed 2`, trials 45791 and 49360): two triangular
+/// prisms under the same rotation (exact in `f64`), nearly parallel. `f64` V-Clip cycles, and
+/// an exit that only looked at the cycle's V-V, V-E, E-E and V-F states, by their V-Clip
+/// points, answered "separated" at squared distance 1 (the prisms penetrate) and 4 (they are
+/// 10⁻¹¹ apart): the cycle was between parallel edges one unit apart, far from the closest
+/// pair. The cycle exit now answers by the exhaustive minimum over all feature pairs.
+#[test]
+fn f64_cycles_between_nearly_parallel_prisms() {
+    let tri = extrusion(&[(q(-1, 1), q(-1, 1)), (q(2, 1), q(0, 1)), (q(0, 1), q(2, 1))], q(-1, 1), q(1, 1)).unwrap();
+    let cases = [
+        (
+            [-1, -1, -2, 0],
+            ["15393162788849/5772436045824", "-481036337149/1443109011456", "1099511627773/824633720832"],
+            (Feature::Edge(4, 5), Feature::Edge(3, 4)),
+        ),
+        (
+            [0, 0, -1, 0],
+            ["-137438953471/137438953472", "824633720831/274877906944", "549755813889/274877906944"],
+            (Feature::Face(0), Feature::Edge(0, 1)),
+        ),
+    ];
+    for (turn, shift, warm) in cases {
+        let a = moved(&tri, turn, [q(0, 1), q(0, 1), q(0, 1)]);
+        let b = moved(&tri, turn, shift.map(|s| s.parse::<Q>().unwrap()));
+        let expected = brute(&a, &b);
+        agree_from(vclip::<Q>, &a, &b, &expected, Some(warm.clone()));
+        let (fa, fb) = (a.convert::<f64>().unwrap(), b.convert::<f64>().unwrap());
+        let r = vclip(&fa, &fb, Some(warm)).unwrap();
+        let exact = expected.squared_distance.to_f64();
+        assert!((r.closest.squared_distance - exact).abs() <= 1e-9 * (1.0 + exact), "{r:?}, exact {expected:?}");
+        assert_eq!(r.closest.status == Status::Separated, expected.status == Status::Separated, "{r:?}");
+    }
 }
 
 /// Found by the robustness experiment (`--seed 2`, trial 90688; the input is exact in `f64`):

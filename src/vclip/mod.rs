@@ -167,9 +167,10 @@ pub struct VClipResult<S: Scalar> {
     pub closest: ClosestPair<S>,
     /// How many feature updates V-Clip made before stopping.
     pub steps: usize,
-    /// Whether an inexact run stopped by leaving a cycle of states (its tolerant decisions
-    /// contradicted each other on a near tie; see [`vclip`]). Always `false` on exact backends
-    /// and for Lin–Canny.
+    /// Whether an inexact run came back to a state it had left (its tolerant decisions
+    /// contradicted each other on a near tie) and the answer is therefore the exhaustive
+    /// [`brute_force_distance`]'s (see [`vclip`]). Always `false` on exact backends and for
+    /// Lin–Canny.
     pub left_cycle: bool,
 }
 
@@ -200,7 +201,8 @@ fn feature_count<S: Scalar>(s: &Solid<S>) -> usize {
 /// exactly by the planes through the common point. At most [`step_cap`] updates, else
 /// [`VClipError::IterationCap`]. On inexact backends a run that returns to a state it left
 /// (tolerant decisions contradicting each other on a near tie; exact V-Clip never does)
-/// stops at the closest stoppable state of the cycle. The squared distance and points are exact for exact
+/// answers by the exhaustive [`brute_force_distance`] instead, and says so in
+/// [`VClipResult::left_cycle`]. The squared distance and points are exact for exact
 /// backends; for `f64` every decision carries the tolerance of
 /// [`sign_scaled`](crate::scalar::Scalar::sign_scaled).
 ///
@@ -265,7 +267,7 @@ pub fn vclip_prechecked<S: Scalar>(
         if !S::EXACT {
             run += 1;
             if (x, y) == checkpoint {
-                return leave_cycle(a, b, (x, y), run, steps);
+                return leave_cycle(a, b, steps);
             }
             if run == power {
                 (checkpoint, power, run) = ((x, y), power * 2, 0);
@@ -276,41 +278,13 @@ pub fn vclip_prechecked<S: Scalar>(
 
 /// An inexact V-Clip that came back to a state it had left: exact V-Clip never does (each
 /// step lowers the distance, or keeps it and lowers the dimension), so its tolerant decisions
-/// contradict each other on a near tie, and every state of the cycle is about as close as the
-/// others. Of the cycle's states where V-Clip may stop (not E-F), the closest is answered;
-/// a cycle of E-F states only gives [`VClipError::IterationCap`].
-fn leave_cycle<S: Scalar>(
-    a: &Solid<S>,
-    b: &Solid<S>,
-    start: (Feat, Feat),
-    length: usize,
-    steps: usize,
-) -> Result<VClipResult<S>, VClipError> {
-    let (mut x, mut y) = start;
-    let mut best: Option<(S, (Feat, Feat))> = None;
-    for _ in 0..length {
-        if stoppable(x, y) {
-            let (d, _, _) = closest_points(a, x, b, y)?;
-            let closer = match &best {
-                None => true,
-                Some((e, _)) => d.compare(e)? == std::cmp::Ordering::Less,
-            };
-            if closer {
-                best = Some((d, (x, y)));
-            }
-        }
-        match states::step(a, x, b, y)? {
-            Step::First(n) => x = n,
-            Step::Second(n) => y = n,
-            // Not a cycle after all (the decisions changed): stop where this run stopped.
-            Step::Done => return Ok(VClipResult { closest: finish(a, x, b, y)?, steps, left_cycle: false }),
-            Step::Penetration(p) => return penetration(a, x, b, y, p, steps),
-        }
-    }
-    match best {
-        Some((_, (x, y))) => Ok(VClipResult { closest: finish(a, x, b, y)?, steps, left_cycle: true }),
-        None => Err(VClipError::IterationCap { steps }),
-    }
+/// contradicted each other on a near tie, and the cycle need not be near the closest pair
+/// (a cycle between parallel edges one unit apart was seen on penetrating prisms). The answer
+/// is then the exhaustive minimum over all feature pairs ([`brute_force_distance`]), which
+/// cannot cycle; rare (about one run in 10,000 in critical configurations, see the README).
+fn leave_cycle<S: Scalar>(a: &Solid<S>, b: &Solid<S>, steps: usize) -> Result<VClipResult<S>, VClipError> {
+    let closest = brute_force_distance(a, b)?;
+    Ok(VClipResult { closest, steps, left_cycle: true })
 }
 
 /// V-Clip's answer when `x` crosses `y` at `p` (or the vertex `x` is inside `b`).
@@ -326,11 +300,6 @@ fn penetration<S: Scalar>(
     let features = (x.public(a), y.public(b));
     let closest = ClosestPair { status, squared_distance: S::zero(), features, points: (p.clone(), p) };
     Ok(VClipResult { closest, steps, left_cycle: false })
-}
-
-/// The states in which V-Clip may stop with closest points (E-F and F-F are not among them).
-fn stoppable(x: Feat, y: Feat) -> bool {
-    !matches!((x, y), (Feat::E(_) | Feat::F(_), Feat::F(_)) | (Feat::F(_), Feat::E(_)))
 }
 
 /// The closest points of the final features, computed once V-Clip has stopped, and the status.
