@@ -78,8 +78,11 @@ pub fn squared_distance_point_segment<S: Scalar>(p: &Point3<S>, a: &Point3<S>, b
     if (dot.clone() - len2.clone()).sign_scaled(|| dot_magnitude(&w, &u) + len2.clone())? != Sign::Negative {
         return Ok((squared_distance_point_point(p, b), S::one()));
     }
-    let t = dot.clone() / len2.clone();
-    Ok((norm2(&w) - dot.clone() * dot / len2, t))
+    let t = dot / len2;
+    // |w − t·u|², not |w|² − dot²/|u|²: the same exact value, but never negative and without
+    // cancellation on inexact backends when p is near the segment.
+    let foot: Vector3<S> = &w - &u * t.clone();
+    Ok((norm2(&foot), t))
 }
 
 /// The squared distance from `p` to `plane`: (n·p + d)² / |n|².
