@@ -469,8 +469,11 @@ fn main() {
                 eprintln!("trial {i}: {} failed ({e}): {}", names[t], trial.description);
             }
             let (gross, cycle) = (tally[t].gross, got.as_ref().is_ok_and(|r| r.left_cycle));
-            let answer =
-                got.as_ref().ok().map(|r| (r.closest.status, r.closest.squared_distance, r.closest.features.clone()));
+            let answer = got
+                .as_ref()
+                .ok()
+                .filter(|_| show)
+                .map(|r| (r.closest.status, r.closest.squared_distance, r.closest.features.clone()));
             judge(&mut tally[t], got, &trial, &exact, None);
             if show && (tally[t].gross > gross || cycle) && answer.is_some() {
                 let beyond = if tally[t].gross > gross { "beyond tolerance" } else { "within tolerance" };

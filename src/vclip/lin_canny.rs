@@ -514,10 +514,6 @@ pub fn lin_canny_step_cap(na: usize, nb: usize) -> usize {
     4 * na * nb + 64
 }
 
-fn feature_count<S: Scalar>(s: &Solid<S>) -> usize {
-    s.vertex_count() + s.edge_count() + s.face_count()
-}
-
 /// The distance between two convex solids by Lin–Canny (Lin and Manocha 1994, §3), generic
 /// over the scalar; the module documentation says how cells are split and penetration found.
 ///
@@ -551,16 +547,10 @@ pub fn lin_canny<S: Scalar>(
     warm_start: Option<(Feature, Feature)>,
 ) -> Result<VClipResult<S>, VClipError> {
     check_strictly_convex(a, b)?;
-    let (x, y) = match warm_start {
-        None => (Feat::V(0), Feat::V(0)),
-        Some((fa, fb)) => (
-            Feat::from_public(a, &fa).ok_or(VClipError::NoSuchFeature { solid: 0, feature: fa })?,
-            Feat::from_public(b, &fb).ok_or(VClipError::NoSuchFeature { solid: 1, feature: fb })?,
-        ),
-    };
+    let (x, y) = super::start_pair(a, b, warm_start)?;
     let (ca, cb) = (Cells::new(a)?, Cells::new(b)?);
     let (mut x, mut y) = (Cursor::at(x), Cursor::at(y));
-    let cap = lin_canny_step_cap(feature_count(a), feature_count(b));
+    let cap = lin_canny_step_cap(super::feature_count(a), super::feature_count(b));
     let mut steps = 0;
     loop {
         let near = nearest(a, x.feat, b, y.feat)?;
@@ -640,8 +630,7 @@ pub fn feature_squared_distance<S: Scalar>(
     b: &Solid<S>,
     fb: &Feature,
 ) -> Result<S, VClipError> {
-    let x = Feat::from_public(a, fa).ok_or(VClipError::NoSuchFeature { solid: 0, feature: fa.clone() })?;
-    let y = Feat::from_public(b, fb).ok_or(VClipError::NoSuchFeature { solid: 1, feature: fb.clone() })?;
+    let (x, y) = super::internal_pair(a, fa, b, fb)?;
     Ok(nearest(a, x, b, y)?.d)
 }
 

@@ -186,6 +186,27 @@ fn feature_count<S: Scalar>(s: &Solid<S>) -> usize {
     s.vertex_count() + s.edge_count() + s.face_count()
 }
 
+/// The internal features of a public pair, `x` of `a` and `y` of `b`
+/// ([`VClipError::NoSuchFeature`] naming the solid otherwise).
+fn internal_pair<S: Scalar>(a: &Solid<S>, x: &Feature, b: &Solid<S>, y: &Feature) -> Result<(Feat, Feat), VClipError> {
+    Ok((
+        Feat::from_public(a, x).ok_or(VClipError::NoSuchFeature { solid: 0, feature: x.clone() })?,
+        Feat::from_public(b, y).ok_or(VClipError::NoSuchFeature { solid: 1, feature: y.clone() })?,
+    ))
+}
+
+/// The starting pair of a search: the warm start, by default vertex 0 of each solid.
+fn start_pair<S: Scalar>(
+    a: &Solid<S>,
+    b: &Solid<S>,
+    warm_start: Option<(Feature, Feature)>,
+) -> Result<(Feat, Feat), VClipError> {
+    match warm_start {
+        None => Ok((Feat::V(0), Feat::V(0))),
+        Some((x, y)) => internal_pair(a, &x, b, &y),
+    }
+}
+
 /// The distance between two convex solids by V-Clip (Mirtich 1998), generic over the scalar.
 ///
 /// Contract: `a` and `b` are strictly convex (else [`VClipError::NotConvex`],
@@ -238,13 +259,7 @@ pub fn vclip_prechecked<S: Scalar>(
     b: &Solid<S>,
     warm_start: Option<(Feature, Feature)>,
 ) -> Result<VClipResult<S>, VClipError> {
-    let (mut x, mut y) = match warm_start {
-        None => (Feat::V(0), Feat::V(0)),
-        Some((fa, fb)) => (
-            Feat::from_public(a, &fa).ok_or(VClipError::NoSuchFeature { solid: 0, feature: fa })?,
-            Feat::from_public(b, &fb).ok_or(VClipError::NoSuchFeature { solid: 1, feature: fb })?,
-        ),
-    };
+    let (mut x, mut y) = start_pair(a, b, warm_start)?;
     let cap = step_cap(feature_count(a), feature_count(b));
     let mut steps = 0;
     // Brent's cycle detection, on inexact backends only: a checkpoint state, moved to the
