@@ -185,7 +185,7 @@ pub fn check_sweep_agreement(
 
 /// The oracle query for this box sweep (binary64 JSON numbers).
 pub fn sweep_oracle_line(a: &super::BoxMotion<f64>, b: &super::BoxMotion<f64>, t0: f64, t1: f64) -> String {
-    let num = |x: f64| serde_json_free_number(x);
+    let num = crate::replay::json_f64;
     let motion = |m: &super::BoxMotion<f64>| {
         let mats: Vec<String> = m
             .motion
@@ -210,15 +210,6 @@ pub fn sweep_oracle_line(a: &super::BoxMotion<f64>, b: &super::BoxMotion<f64>, t
         num(t0),
         num(t1)
     )
-}
-
-/// A binary64 number as JSON text that parses back to the same double.
-fn serde_json_free_number(x: f64) -> String {
-    if x == x.trunc() && x.abs() < 1e15 {
-        format!("{x:.1}")
-    } else {
-        format!("{x:?}")
-    }
 }
 
 /// Two boxes for the sweep contract, exact and representable in binary64: box `a` still at
