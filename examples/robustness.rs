@@ -336,8 +336,11 @@ fn judge<S: Scalar>(
     let mut gross = false;
     // Distance: the exact backends must be exact, f64 within 1e-9·(1 + d*).
     let d = c.squared_distance.to_rational().unwrap_or_else(|| q(-1, 1));
-    let wrong_distance =
-        if S::EXACT { d != exact.squared_distance } else { (c.squared_distance.to_f64() - dstar).abs() > bound(dstar) };
+    let wrong_distance = if S::EXACT_VALUES {
+        d != exact.squared_distance
+    } else {
+        (c.squared_distance.to_f64() - dstar).abs() > bound(dstar)
+    };
     if wrong_distance {
         t.wrong_distance += 1;
         problem = true;
@@ -347,7 +350,7 @@ fn judge<S: Scalar>(
     // difference); the full confusion matrix is printed apart.
     let f64_sep_far = c.status == Status::Separated && c.squared_distance.to_f64() > bound(dstar);
     let exact_sep_far = exact.status == Status::Separated && dstar > bound(dstar);
-    let wrong_status = if S::EXACT {
+    let wrong_status = if S::EXACT_VALUES {
         c.status != exact.status
     } else {
         (exact_sep_far && c.status != Status::Separated) || (exact.status != Status::Separated && f64_sep_far)

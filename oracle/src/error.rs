@@ -90,8 +90,7 @@ impl QueryError {
 
     /// A failed geometric construction at `at`.
     pub fn geom(at: &str, e: GeomError) -> Self {
-        let kind =
-            if e == GeomError::Uncertain(touchstone::scalar::Uncertain) { Kind::Internal } else { Kind::Invalid };
+        let kind = if matches!(e, GeomError::Uncertain(_)) { Kind::Internal } else { Kind::Invalid };
         QueryError::new(kind, at, e.to_string())
     }
 }

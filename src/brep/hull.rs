@@ -12,12 +12,10 @@
 
 use std::collections::HashMap;
 
-use num_rational::BigRational;
-
 use super::{BrepError, Solid};
 use crate::geom::{Point3, Vector3};
 use crate::predicates::{orient3d, Orientation};
-use crate::scalar::{Decision, Scalar, Sign, Uncertain};
+use crate::scalar::{compare_points, try_dedup_by, try_sort_by, Decision, Scalar, Sign, Uncertain};
 
 /// Why a point set has no solid hull.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -190,18 +188,16 @@ fn shuffled(mut ids: Vec<usize>) -> Vec<usize> {
 /// assert_eq!(hull.input_index, (0..8).collect::<Vec<_>>());
 /// ```
 pub fn convex_hull<S: Scalar>(points: &[Point3<S>]) -> Result<ConvexHull<S>, HullError> {
-    // Distinct points only, keeping the lowest index of each.
-    let mut keys = Vec::with_capacity(points.len());
+    // Distinct points only, keeping the lowest index of each (a stable sort by coordinates,
+    // decided by `compare`).
     for (i, p) in points.iter().enumerate() {
-        let mut key: [BigRational; 3] = Default::default();
-        for c in 0..3 {
-            key[c] = p[c].to_rational().ok_or(HullError::NonFinite { point: i, coordinate: c })?;
+        if let Some(c) = (0..3).find(|&c| !p[c].finite()) {
+            return Err(HullError::NonFinite { point: i, coordinate: c });
         }
-        keys.push(key);
     }
     let mut order: Vec<usize> = (0..points.len()).collect();
-    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then(a.cmp(&b)));
-    order.dedup_by(|b, a| keys[*a] == keys[*b]);
+    try_sort_by(&mut order, |&a, &b| compare_points(&points[a], &points[b]))?;
+    try_dedup_by(&mut order, |&a, &b| compare_points(&points[a], &points[b]))?;
     order.sort_unstable();
     let ids = order;
     if ids.len() < 4 {
@@ -323,7 +319,7 @@ fn merge_faces<S: Scalar>(points: &[Point3<S>], tris: &[Tri]) -> Result<ConvexHu
         face.retain(|v| !straight[v]);
     }
     let merged = assemble(points, loops);
-    if S::EXACT || merged.is_ok() {
+    if S::CERTAIN_DECISIONS || merged.is_ok() {
         return merged;
     }
     // Within a tolerance, "coplanar" is not transitive: a chain of pairwise nearly coplanar

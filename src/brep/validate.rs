@@ -3,13 +3,11 @@
 
 use std::collections::HashMap;
 
-use num_rational::BigRational;
-
 use super::solid::{signed_volume6, HalfEdge, Solid};
 use super::BrepError;
 use crate::geom::{Plane, Point2, Point3, Vector3};
 use crate::predicates::{orient2d, Orientation};
-use crate::scalar::{Scalar, Sign};
+use crate::scalar::{compare_points, try_sort_by, Scalar, Sign};
 
 /// Newell's normal of a polygon (twice its area vector), with a magnitude per component.
 pub(crate) fn newell<S: Scalar>(pts: &[&Point3<S>]) -> (Vector3<S>, Vector3<S>) {
@@ -29,7 +27,7 @@ pub(crate) fn newell<S: Scalar>(pts: &[&Point3<S>]) -> (Vector3<S>, Vector3<S>) 
 fn structure<S: Scalar>(vertices: &[Point3<S>], faces: &[Vec<usize>]) -> Result<(), BrepError> {
     for (v, p) in vertices.iter().enumerate() {
         for (c, x) in p.iter().enumerate() {
-            if x.to_rational().is_none() {
+            if !x.finite() {
                 return Err(BrepError::NonFinite { vertex: v, coordinate: c });
             }
         }
@@ -72,14 +70,13 @@ fn same_point<S: Scalar>(a: &Point3<S>, b: &Point3<S>) -> Result<bool, BrepError
     Ok(true)
 }
 
-/// Vertex ids sorted by exact coordinates, to find duplicates in O(n log n).
+/// Vertex ids sorted by their coordinates (decided by `compare`), to find duplicates in
+/// O(n log n).
 fn duplicates<S: Scalar>(vertices: &[Point3<S>]) -> Result<(), BrepError> {
-    let keys: Vec<[BigRational; 3]> =
-        vertices.iter().map(|p| [0, 1, 2].map(|i| p[i].to_rational().unwrap_or_default())).collect();
     let mut order: Vec<usize> = (0..vertices.len()).collect();
-    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+    try_sort_by(&mut order, |&a, &b| compare_points(&vertices[a], &vertices[b]))?;
     for w in order.windows(2) {
-        if keys[w[0]] == keys[w[1]] {
+        if compare_points(&vertices[w[0]], &vertices[w[1]])? == std::cmp::Ordering::Equal {
             return Err(BrepError::DuplicateVertex { first: w[0].min(w[1]), second: w[0].max(w[1]) });
         }
     }

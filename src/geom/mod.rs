@@ -10,7 +10,7 @@ mod plane;
 mod transform;
 
 pub use det::{adjugate3, adjugate4, det3, det4, permanent3, permanent4, Scaled};
-pub use plane::Plane;
+pub use plane::{is_zero_vector, Plane};
 pub use transform::{quaternion_matrix, Affine, Homogeneous};
 
 /// A point in 3-space.

@@ -2,7 +2,7 @@
 
 use super::{dot_magnitude, Point3, Scaled, Vector3};
 use crate::error::GeomError;
-use crate::scalar::Scalar;
+use crate::scalar::{Scalar, Sign};
 
 /// The plane {p : normal · p + offset = 0}, with its positive side ("above") the side the
 /// normal points to. Never normalised: the coefficients are exactly what was computed.
@@ -15,10 +15,11 @@ pub struct Plane<S: Scalar> {
 }
 
 impl<S: Scalar> Plane<S> {
-    /// The plane a·x + b·y + c·z + d = 0; a zero normal is an error.
+    /// The plane a·x + b·y + c·z + d = 0; a zero normal is an error (decided on the raw
+    /// signs).
     pub fn from_coefficients(a: S, b: S, c: S, d: S) -> Result<Self, GeomError> {
         let normal = Vector3::new(a, b, c);
-        if normal.iter().all(|x| x.is_zero()) {
+        if is_zero_vector(&normal)? {
             return Err(GeomError::DegeneratePlane);
         }
         Ok(Plane { normal, offset: d })
@@ -55,4 +56,14 @@ impl<S: Scalar> Plane<S> {
     pub fn flipped(&self) -> Self {
         Plane { normal: -self.normal.clone(), offset: -self.offset.clone() }
     }
+}
+
+/// Whether every component of `v` is zero, decided on the raw signs.
+pub fn is_zero_vector<S: Scalar>(v: &Vector3<S>) -> crate::scalar::Decision<bool> {
+    for c in v.iter() {
+        if c.sign()? != Sign::Zero {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }

@@ -3,8 +3,6 @@
 use std::fmt;
 use std::ops::{Add, Mul, Neg, Sub};
 
-use num_traits::Zero;
-
 use super::PolyError;
 use crate::scalar::{Scalar, Sign};
 
@@ -28,8 +26,11 @@ pub struct Poly<S> {
 
 impl<S: Scalar> Poly<S> {
     /// The polynomial with these coefficients (low degree first); trailing zeros are dropped.
+    ///
+    /// Only coefficients whose raw sign is decided zero are dropped: for intervals, a leading
+    /// coefficient that may or may not be zero stays (the root finders treat it so).
     pub fn from_coeffs(mut coeffs: Vec<S>) -> Self {
-        while coeffs.last().is_some_and(Zero::is_zero) {
+        while coeffs.last().is_some_and(|c| c.sign() == Ok(Sign::Zero)) {
             coeffs.pop();
         }
         Poly { coeffs }

@@ -10,13 +10,14 @@
 //! not against its own (possibly cancelled) coefficients; a polynomial is identically zero
 //! under the tolerance when each coefficient is within the tolerance of its magnitude.
 
+use std::cmp::Ordering;
 use std::fmt::Debug;
 use std::ops::{Add, Mul, Neg, Sub};
 
 use num_rational::BigRational;
 
 use super::{float_roots, real_roots, Algebraic, Poly, PolyError};
-use crate::scalar::{Scalar, Sign};
+use crate::scalar::{try_dedup_by, try_sort_by, Decision, Scalar, Sign};
 
 /// A backend whose polynomials' real roots can be found and whose signs at a root decided.
 pub trait RootScalar: Scalar {
@@ -29,8 +30,10 @@ pub trait RootScalar: Scalar {
     fn time(x: &Self) -> Self::Time;
     /// The sign of `p` at `t` (under the backend's tolerance policy, against the magnitude).
     fn sign_at(p: &TPoly<Self>, t: &Self::Time) -> Result<Sign, PolyError>;
-    /// Whether `a < b` (exact for algebraic numbers, plain for `f64`).
-    fn earlier(a: &Self::Time, b: &Self::Time) -> bool;
+    /// The order of two times: exact for algebraic numbers, plain for `f64`,
+    /// [`Uncertain`](crate::scalar::Uncertain) for a backend with certain decisions that cannot
+    /// separate them.
+    fn compare_times(a: &Self::Time, b: &Self::Time) -> Decision<Ordering>;
     /// The nearest `f64`.
     fn time_to_f64(t: &Self::Time) -> f64;
     /// A value strictly between `a < b` (exact: a rational; `f64`: the midpoint), as a time.
@@ -60,15 +63,20 @@ pub fn rational_between(a: &Algebraic, b: &Algebraic) -> Result<BigRational, Pol
     }
 }
 
-/// The order of two times of backend `S`.
-pub fn order<S: RootScalar>(a: &S::Time, b: &S::Time) -> std::cmp::Ordering {
-    if S::earlier(a, b) {
-        std::cmp::Ordering::Less
-    } else if S::earlier(b, a) {
-        std::cmp::Ordering::Greater
-    } else {
-        std::cmp::Ordering::Equal
-    }
+/// The order of two times of backend `S` ([`RootScalar::compare_times`]).
+pub fn order<S: RootScalar>(a: &S::Time, b: &S::Time) -> Decision<Ordering> {
+    S::compare_times(a, b)
+}
+
+/// Whether `a < b`, decided.
+pub fn earlier<S: RootScalar>(a: &S::Time, b: &S::Time) -> Decision<bool> {
+    Ok(S::compare_times(a, b)? == Ordering::Less)
+}
+
+/// Sort times increasing and drop equal ones (decided comparisons).
+pub fn sort_times<S: RootScalar>(times: &mut Vec<S::Time>) -> Decision<()> {
+    try_sort_by(times, order::<S>)?;
+    try_dedup_by(times, order::<S>)
 }
 
 impl RootScalar for BigRational {
@@ -83,8 +91,8 @@ impl RootScalar for BigRational {
     fn sign_at(p: &TPoly<Self>, t: &Algebraic) -> Result<Sign, PolyError> {
         t.sign_of(&p.p)
     }
-    fn earlier(a: &Algebraic, b: &Algebraic) -> bool {
-        a < b
+    fn compare_times(a: &Algebraic, b: &Algebraic) -> Decision<Ordering> {
+        Ok(a.cmp(b))
     }
     fn time_to_f64(t: &Algebraic) -> f64 {
         t.to_f64()
@@ -107,8 +115,8 @@ impl RootScalar for f64 {
         let m = p.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or_else(|| p.p.magnitude_at(t));
         Ok(p.p.eval(t).sign_scaled(|| m)?)
     }
-    fn earlier(a: &f64, b: &f64) -> bool {
-        a < b
+    fn compare_times(a: &f64, b: &f64) -> Decision<Ordering> {
+        a.compare(b)
     }
     fn time_to_f64(t: &f64) -> f64 {
         *t
@@ -130,13 +138,13 @@ pub struct TPoly<S: Scalar> {
 impl<S: Scalar> TPoly<S> {
     /// A polynomial of exact input coefficients (its own magnitude).
     pub fn input(p: Poly<S>) -> Self {
-        let m = (!S::EXACT).then(|| Poly::from_coeffs(p.coeffs().iter().map(|c| c.abs()).collect()));
+        let m = (!S::CERTAIN_DECISIONS).then(|| Poly::from_coeffs(p.coeffs().iter().map(|c| c.abs()).collect()));
         TPoly { p, m }
     }
 
     /// The zero polynomial.
     pub fn zero() -> Self {
-        TPoly { p: Poly::zero(), m: (!S::EXACT).then(Poly::zero) }
+        TPoly { p: Poly::zero(), m: (!S::CERTAIN_DECISIONS).then(Poly::zero) }
     }
 
     /// Whether `p` is identically zero: exactly, or for inexact backends every coefficient

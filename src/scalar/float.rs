@@ -6,7 +6,8 @@ use num_traits::ToPrimitive;
 use super::{Decision, NumberError, Scalar, Sign, Uncertain};
 
 impl Scalar for f64 {
-    const EXACT: bool = false;
+    const EXACT_VALUES: bool = false;
+    const CERTAIN_DECISIONS: bool = false;
     const NAME: &'static str = "f64";
     const UNIT_ROUNDOFF: f64 = f64::EPSILON / 2.0;
 
@@ -34,17 +35,18 @@ impl Scalar for f64 {
     fn abs(&self) -> Self {
         f64::abs(*self)
     }
-    /// The sign; `Uncertain` only for NaN (an overflow upstream), so that a query that
-    /// overflowed in `f64` can be rerun exactly instead of answering nonsense.
+    /// The sign; [`Uncertain::Overflow`] for an infinity or a NaN (an overflow upstream: inputs
+    /// are finite), so that a query that overflowed in `f64` says so instead of answering
+    /// nonsense.
     fn sign(&self) -> Decision<Sign> {
-        if *self > 0.0 {
+        if !f64::is_finite(*self) {
+            Err(Uncertain::Overflow)
+        } else if *self > 0.0 {
             Ok(Sign::Positive)
         } else if *self < 0.0 {
             Ok(Sign::Negative)
-        } else if *self == 0.0 {
-            Ok(Sign::Zero)
         } else {
-            Err(Uncertain)
+            Ok(Sign::Zero)
         }
     }
 }

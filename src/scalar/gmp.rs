@@ -94,7 +94,8 @@ impl One for RugRational {
 }
 
 impl Scalar for RugRational {
-    const EXACT: bool = true;
+    const EXACT_VALUES: bool = true;
+    const CERTAIN_DECISIONS: bool = true;
     const NAME: &'static str = "rug::Rational";
     const UNIT_ROUNDOFF: f64 = 0.0;
 
@@ -143,7 +144,8 @@ impl<const PREC: u32> One for BigFloat<PREC> {
 }
 
 impl<const PREC: u32> Scalar for BigFloat<PREC> {
-    const EXACT: bool = false;
+    const EXACT_VALUES: bool = false;
+    const CERTAIN_DECISIONS: bool = false;
     const NAME: &'static str = "rug::Float";
     const UNIT_ROUNDOFF: f64 = pow2_neg(PREC);
 
@@ -170,7 +172,11 @@ impl<const PREC: u32> Scalar for BigFloat<PREC> {
         BigFloat(self.0.clone().abs())
     }
     fn sign(&self) -> Decision<Sign> {
-        self.0.cmp0().map(sign_of).ok_or(Uncertain)
+        if self.0.is_finite() {
+            self.0.cmp0().map(sign_of).ok_or(Uncertain::Overflow)
+        } else {
+            Err(Uncertain::Overflow)
+        }
     }
 }
 

@@ -29,6 +29,7 @@ mod decimal;
 mod float;
 #[cfg(feature = "rug")]
 mod gmp;
+mod order;
 mod parse;
 mod rational;
 mod sign;
@@ -44,6 +45,7 @@ use num_traits::{One, Zero};
 pub use decimal::{decimal_of_rational, sqrt_decimal_of_rational, Decimal};
 #[cfg(feature = "rug")]
 pub use gmp::{BigFloat, RugRational};
+pub use order::{try_dedup_by, try_sort_by};
 pub use parse::{parse_rational, NumberError, MAX_DECIMAL_EXPONENT, MAX_NUMBER_CHARS};
 pub use sign::{Decision, Sign, Uncertain};
 
@@ -76,8 +78,14 @@ pub trait Scalar:
     + MulAssign
     + DivAssign
 {
-    /// Whether every operation and decision of this backend is exact.
-    const EXACT: bool;
+    /// Whether values are exact: every arithmetic operation gives the exact result, and
+    /// [`Scalar::to_rational`] is the value. True for the rational backends only.
+    const EXACT_VALUES: bool;
+    /// Whether decisions are certain: [`Scalar::sign`], [`Scalar::sign_scaled`] and
+    /// [`Scalar::compare`] either return the true answer for the exact computation or
+    /// [`Uncertain`], never a wrong one, and use no tolerance. True for the exact backends and
+    /// for intervals; false for the tolerant floating-point backends.
+    const CERTAIN_DECISIONS: bool;
     /// A short name for reports (`"f64"`, `"BigRational"`, ...).
     const NAME: &'static str;
     /// The unit roundoff of one arithmetic operation: 0 for exact backends, 2⁻⁵³ for `f64`.
@@ -93,9 +101,12 @@ pub trait Scalar:
     fn parse(s: &str) -> Result<Self, NumberError> {
         Ok(Self::from_rational(&parse_rational(s)?))
     }
-    /// The nearest binary64 number (approximate for exact backends).
+    /// The nearest binary64 number (approximate for exact backends; for an interval, a point
+    /// of it).
     fn to_f64(&self) -> f64;
-    /// The exact rational value, or `None` for a non-finite value of an inexact backend.
+    /// The exact rational value this backend holds, or `None` when it holds none (a non-finite
+    /// `f64`, an interval wider than a point). For output and tests: algorithms decide
+    /// through [`Scalar::sign`] and [`Scalar::compare`], never through this.
     fn to_rational(&self) -> Option<BigRational>;
     /// |self|.
     fn abs(&self) -> Self;
@@ -104,14 +115,24 @@ pub trait Scalar:
 
     /// The sign of a computed quantity whose expression has the given magnitude.
     ///
-    /// `magnitude` is only evaluated by inexact backends; it must be a non-negative bound on
-    /// the size of the terms that produced `self` (see [`tolerance`]).
+    /// `magnitude` is only evaluated by tolerant backends (not [`Scalar::CERTAIN_DECISIONS`]);
+    /// it must be a non-negative bound on the size of the terms that produced `self` (see
+    /// [`tolerance`]).
     fn sign_scaled(&self, magnitude: impl FnOnce() -> Self) -> Decision<Sign> {
-        if Self::EXACT {
+        if Self::CERTAIN_DECISIONS {
             self.sign()
         } else {
             tolerance::decide(self, &magnitude())
         }
+    }
+
+    /// Whether the value is finite: false only for an infinity or a NaN of a floating-point
+    /// backend (which [`Scalar::sign`] reports as [`Uncertain::Overflow`]).
+    ///
+    /// (Not named `is_finite`: on an `&f64` receiver that name would resolve to this method
+    /// before `f64`'s own.)
+    fn finite(&self) -> bool {
+        self.sign() != Err(Uncertain::Overflow)
     }
 
     /// Raw comparison (no tolerance).
@@ -119,10 +140,25 @@ pub trait Scalar:
         Ok((self.clone() - other.clone()).sign()?.into())
     }
 
-    /// The relative tolerance of [`Scalar::sign_scaled`]: 0 for exact backends.
+    /// The relative tolerance of [`Scalar::sign_scaled`]: 0 for backends with certain
+    /// decisions.
     fn relative_tolerance() -> f64 {
+        if Self::CERTAIN_DECISIONS {
+            return 0.0;
+        }
         tolerance::relative_tolerance(Self::UNIT_ROUNDOFF)
     }
+}
+
+/// Lexicographic order of two points by [`Scalar::compare`], decided.
+pub fn compare_points<S: Scalar>(a: &nalgebra::Point3<S>, b: &nalgebra::Point3<S>) -> Decision<Ordering> {
+    for i in 0..3 {
+        let o = a[i].compare(&b[i])?;
+        if o != Ordering::Equal {
+            return Ok(o);
+        }
+    }
+    Ok(Ordering::Equal)
 }
 
 /// `2`, a frequent constant.

@@ -6,7 +6,8 @@ use num_traits::{Signed, ToPrimitive};
 use super::{Decision, NumberError, Scalar, Sign};
 
 impl Scalar for BigRational {
-    const EXACT: bool = true;
+    const EXACT_VALUES: bool = true;
+    const CERTAIN_DECISIONS: bool = true;
     const NAME: &'static str = "BigRational";
     const UNIT_ROUNDOFF: f64 = 0.0;
 

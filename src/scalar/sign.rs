@@ -72,13 +72,25 @@ impl Mul for Sign {
     }
 }
 
-/// A backend could not decide a sign with certainty (an interval straddling zero).
+/// A backend could not decide: the answer is not certain, or not finite.
 ///
-/// `f64` (which decides with its tolerance) and the exact backends never return it; a query
-/// that meets it on a filtered backend is rerun on an exact one.
+/// The exact backends never return it. A query that meets it is not answered on that backend:
+///
+/// * [`Uncertain::Close`]: a certain backend (intervals, the later filter) could not tell the
+///   sign of a value too close to zero, or the order of two values too close to each other; the
+///   query is rerun on an exact backend.
+/// * [`Uncertain::Overflow`]: a value left the finite range of a floating-point backend (an
+///   overflow, or a NaN made from one): the backend cannot answer this input at all, and an
+///   exact backend must.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("the backend could not decide a sign with certainty")]
-pub struct Uncertain;
+pub enum Uncertain {
+    /// A sign or an order too close to call with certainty.
+    #[error("the backend could not decide a sign with certainty")]
+    Close,
+    /// A value overflowed the floating-point range (or became NaN).
+    #[error("a floating-point value overflowed (not finite): use an exact backend")]
+    Overflow,
+}
 
 /// The result of a decision: a value, or [`Uncertain`].
 pub type Decision<T> = Result<T, Uncertain>;

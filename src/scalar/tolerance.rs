@@ -38,7 +38,7 @@ pub fn margin_budget(unit_roundoff: f64) -> f64 {
 /// The sign of `value` under the tolerance policy, relative to `magnitude`.
 pub fn decide<S: Scalar>(value: &S, magnitude: &S) -> Decision<Sign> {
     let sign = value.sign()?;
-    if S::EXACT || sign == Sign::Zero {
+    if S::CERTAIN_DECISIONS || sign == Sign::Zero {
         return Ok(sign);
     }
     let bound = magnitude.abs() * S::from_f64(relative_tolerance(S::UNIT_ROUNDOFF)).unwrap_or_else(|_| S::zero());

@@ -22,12 +22,10 @@
 //! in one variable starts at 0 or at a root of one of its inequalities). Each candidate is a
 //! real algebraic number; every sign at it is decided exactly ([`Algebraic::sign_of`]).
 
-use std::cmp::Ordering;
-
 use num_rational::BigRational;
 
 use crate::geom::Point3;
-use crate::poly::{order, Poly, PolyError, RootScalar, TPoly};
+use crate::poly::{earlier, sort_times, Poly, PolyError, RootScalar, TPoly};
 use crate::scalar::{Scalar, Sign};
 
 type Q = BigRational;
@@ -62,7 +60,7 @@ impl<S: RootScalar> CcdResult<S> {
 fn motion<S: RootScalar>(p0: &Point3<S>, p1: &Point3<S>) -> V<S> {
     [0, 1, 2].map(|i| {
         let p = Poly::from_coeffs(vec![p0[i].clone(), p1[i].clone() - p0[i].clone()]);
-        let m = (!S::EXACT).then(|| Poly::from_coeffs(vec![p0[i].abs(), p0[i].abs() + p1[i].abs()]));
+        let m = (!S::CERTAIN_DECISIONS).then(|| Poly::from_coeffs(vec![p0[i].abs(), p0[i].abs() + p1[i].abs()]));
         TPoly { p, m }
     })
 }
@@ -126,8 +124,7 @@ impl<S: RootScalar> Family<S> {
                 c
             }
         };
-        candidates.sort_by(order::<S>);
-        candidates.dedup_by(|a, b| order::<S>(a, b) == Ordering::Equal);
+        sort_times::<S>(&mut candidates)?;
         for t in candidates {
             if self.holds_at(&t)? {
                 return Ok(Some(t));
@@ -157,7 +154,11 @@ fn first_of<S: RootScalar>(families: &[Family<S>]) -> Result<CcdResult<S>, PolyE
     let mut best: Option<S::Time> = None;
     for f in families {
         if let Some(t) = f.first()? {
-            if best.as_ref().is_none_or(|b| S::earlier(&t, b)) {
+            let better = match &best {
+                None => true,
+                Some(b) => earlier::<S>(&t, b)?,
+            };
+            if better {
                 best = Some(t);
             }
         }

@@ -21,8 +21,8 @@
 use num_rational::BigRational;
 
 use crate::geom::Matrix4;
-use crate::poly::{order, Poly, PolyError, RootScalar, TPoly};
-use crate::scalar::{Scalar, Sign};
+use crate::poly::{earlier, order, sort_times, Poly, PolyError, RootScalar, TPoly};
+use crate::scalar::{try_dedup_by, Decision, Scalar, Sign};
 
 type Q = BigRational;
 type P<S> = TPoly<S>;
@@ -84,6 +84,9 @@ pub enum SweepError {
     /// Exact arithmetic limits.
     #[error(transparent)]
     Poly(#[from] PolyError),
+    /// A decision the backend could not make (see [`Uncertain`](crate::scalar::Uncertain)).
+    #[error(transparent)]
+    Uncertain(#[from] crate::scalar::Uncertain),
 }
 
 /// Which kind of axis decided the contact.
@@ -261,7 +264,7 @@ fn prepare<S: RootScalar>(a: &BoxMotion<S>, b: &BoxMotion<S>, t0: &S, t1: &S) ->
     let (fa, fb) = (frame_of(a, 0, t0, t1)?, frame_of(b, 1, t0, t1)?);
     let axes = axes(a, &fa, b, &fb);
     let (start, end) = (S::time(t0), S::time(t1));
-    let same = |x: &S::Time, y: &S::Time| order::<S>(x, y) == std::cmp::Ordering::Equal;
+    let same = |x: &S::Time, y: &S::Time| -> Decision<bool> { Ok(order::<S>(x, y)? == std::cmp::Ordering::Equal) };
     let mut candidates = vec![start.clone()];
     for ax in &axes {
         // Breakpoints of this axis, then each piece's polynomial and its roots in the piece.
@@ -271,16 +274,19 @@ fn prepare<S: RootScalar>(a: &BoxMotion<S>, b: &BoxMotion<S>, t0: &S, t1: &S) ->
                 breaks.extend(S::roots_in(&p.p, t0, t1)?);
             }
         }
-        breaks.sort_by(order::<S>);
-        breaks.dedup_by(|x, y| same(x, y));
+        sort_times::<S>(&mut breaks)?;
         candidates.extend(breaks.iter().cloned());
         let mut bounds = vec![start.clone()];
-        bounds.extend(breaks.iter().filter(|x| S::earlier(&start, x) && S::earlier(x, &end)).cloned());
+        for x in &breaks {
+            if earlier::<S>(&start, x)? && earlier::<S>(x, &end)? {
+                bounds.push(x.clone());
+            }
+        }
         bounds.push(end.clone());
-        bounds.dedup_by(|x, y| same(x, y));
+        try_dedup_by(&mut bounds, order::<S>)?;
         for piece in bounds.windows(2) {
             let (lo, hi) = (&piece[0], &piece[1]);
-            if same(lo, hi) {
+            if same(lo, hi)? {
                 continue;
             }
             let sample = S::between(lo, hi)?;
@@ -288,12 +294,14 @@ fn prepare<S: RootScalar>(a: &BoxMotion<S>, b: &BoxMotion<S>, t0: &S, t1: &S) ->
             if g.is_zero()? {
                 continue;
             }
-            candidates
-                .extend(S::roots_in(&g.p, t0, t1)?.into_iter().filter(|r| !S::earlier(r, lo) && !S::earlier(hi, r)));
+            for r in S::roots_in(&g.p, t0, t1)? {
+                if !earlier::<S>(&r, lo)? && !earlier::<S>(hi, &r)? {
+                    candidates.push(r);
+                }
+            }
         }
     }
-    candidates.sort_by(order::<S>);
-    candidates.dedup_by(|x, y| same(x, y));
+    sort_times::<S>(&mut candidates)?;
     Ok((axes, candidates))
 }
 
@@ -304,7 +312,7 @@ fn decide<S: RootScalar>(
     start: &S::Time,
 ) -> Result<Option<SatContact<S>>, SweepError> {
     let start = start.clone();
-    let same = |x: &S::Time, y: &S::Time| order::<S>(x, y) == std::cmp::Ordering::Equal;
+    let same = |x: &S::Time, y: &S::Time| -> Decision<bool> { Ok(order::<S>(x, y)? == std::cmp::Ordering::Equal) };
     for t in candidates {
         let mut all = true;
         for ax in axes {
@@ -316,7 +324,7 @@ fn decide<S: RootScalar>(
         if !all {
             continue;
         }
-        if same(&t, &start) {
+        if same(&t, &start)? {
             // Overlap with positive depth: every axis that exists at t0 (L ≠ 0; parallel edges
             // give L = 0 and every term zero) has g > 0.
             let mut strictly = true;

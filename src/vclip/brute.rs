@@ -4,7 +4,7 @@
 use super::geometry::{cmp_sign, distance_is_zero, overlap_along, point_face, point_segment, segment_segment_interior};
 use super::{check_convex, ClosestPair, Status, VClipError};
 use crate::brep::{Feature, Solid};
-use crate::geom::{Point3, Vector3};
+use crate::geom::{is_zero_vector, Point3, Vector3};
 use crate::predicates::{side_of_plane, Side};
 use crate::scalar::{Decision, Scalar, Sign};
 
@@ -53,7 +53,10 @@ fn status<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Decision<Status> {
         }
     }
     let mut best = Sign::Positive;
-    for n in candidates.iter().filter(|n| !n.iter().all(|c| c.is_zero())) {
+    for n in &candidates {
+        if is_zero_vector(n)? {
+            continue;
+        }
         best = best.min(overlap_along(a, b, n)?);
         if best == Sign::Negative {
             break;

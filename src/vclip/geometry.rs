@@ -3,7 +3,7 @@
 
 use super::Status;
 use crate::brep::Solid;
-use crate::geom::{dot_magnitude, norm2, Point3, Vector3};
+use crate::geom::{dot_magnitude, is_zero_vector, norm2, Point3, Vector3};
 use crate::scalar::{Decision, Scalar, Sign};
 
 /// A squared distance with a closest point on each of two features.
@@ -204,7 +204,7 @@ pub(crate) fn contact_status<S: Scalar>(a: &Solid<S>, b: &Solid<S>, p: &Point3<S
         }
     }
     for n in &candidates {
-        if n.iter().all(|c| c.is_zero()) {
+        if is_zero_vector(n)? {
             continue;
         }
         if overlap_along(a, b, n)? != Sign::Positive {

@@ -279,7 +279,7 @@ pub fn vclip_prechecked<S: Scalar>(
         if steps > cap {
             return Err(VClipError::IterationCap { steps: cap });
         }
-        if !S::EXACT {
+        if !S::CERTAIN_DECISIONS {
             run += 1;
             if (x, y) == checkpoint {
                 return leave_cycle(a, b, steps);

@@ -61,7 +61,7 @@ impl Op for Orient3d {
         let det = orient3d_scaled(&p[0], &p[1], &p[2], &p[3]);
         let o = Orientation::from(decided(det.sign())?);
         let mut out = outcome(json!({"orientation": orientation_name(o), "determinant": num(&det.value)}), o);
-        if S::EXACT {
+        if S::EXACT_VALUES {
             out.fields.insert("determinant_f64".into(), json!(det.value.to_f64()));
         }
         out.continuous.push(("determinant".into(), det.value.clone(), det.magnitude.clone()));

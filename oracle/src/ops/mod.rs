@@ -93,7 +93,7 @@ pub trait Op {
 
 /// An output value: an exact rational string for exact backends, a JSON number for inexact ones.
 pub fn num<S: Scalar>(x: &S) -> Value {
-    if S::EXACT {
+    if S::EXACT_VALUES {
         x.to_rational().map(|q| Value::String(q.to_string())).unwrap_or(Value::Null)
     } else {
         serde_json::Number::from_f64(x.to_f64()).map(Value::Number).unwrap_or(Value::Null)
@@ -108,7 +108,7 @@ pub fn point_json<S: Scalar>(p: &touchstone::geom::Point3<S>) -> Value {
 /// A square root as output: a decimal string with `digits` correct digits for exact backends,
 /// a number for inexact ones.
 pub fn sqrt_json<S: Scalar>(x: &S, digits: u32) -> Value {
-    if S::EXACT {
+    if S::EXACT_VALUES {
         x.sqrt_decimal(digits).map(Value::String).unwrap_or(Value::Null)
     } else {
         serde_json::Number::from_f64(x.to_f64().sqrt()).map(Value::Number).unwrap_or(Value::Null)

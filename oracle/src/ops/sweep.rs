@@ -62,7 +62,7 @@ impl Op for CcdOp {
     }
 
     fn run<S: Scalar>((kind, t0, t1): &Self::Input, common: &Common) -> Result<Outcome<S, bool>, QueryError> {
-        if !S::EXACT {
+        if !S::EXACT_VALUES {
             // The f64 path: the same families over binary64, float roots, the tolerance policy.
             let (f0, f1) = (rounded(t0), rounded(t1));
             let r = ccd::<f64>(*kind, &f0, &f1).map_err(|e| QueryError::new(Kind::Limit, "", e.to_string()))?;
@@ -116,6 +116,7 @@ fn sweep_error(e: SweepError) -> QueryError {
         SweepError::BadHalfExtent { box_index, .. } => (Kind::Invalid, if *box_index == 0 { "/a" } else { "/b" }),
         SweepError::EmptyInterval => (Kind::Invalid, "/interval"),
         SweepError::Poly(_) => (Kind::Limit, ""),
+        SweepError::Uncertain(_) => (Kind::Internal, ""),
     };
     QueryError::new(kind, at, e.to_string())
 }
@@ -211,7 +212,7 @@ impl Op for ToiBoxes {
     }
 
     fn run<S: Scalar>((a, b, t0, t1): &Self::Input, common: &Common) -> Result<Outcome<S, bool>, QueryError> {
-        if !S::EXACT {
+        if !S::EXACT_VALUES {
             // The f64 path: the separating-axis code over binary64 (float roots, the tolerance
             // policy); the deciding axis gives the kind, there are no features.
             let (fa, fb) = (a.to_f64(), b.to_f64());
