@@ -35,6 +35,7 @@ pub mod error;
 pub mod geom;
 pub mod poly;
 pub mod predicates;
+pub mod query;
 pub mod replay;
 pub mod scalar;
 pub mod sweep;

@@ -5,13 +5,15 @@ use serde_json::{Map, Value};
 use touchstone::geom::Point3;
 use touchstone::scalar::{parse_rational, Scalar};
 
+/// Three points.
+pub fn three_points(value: &Value, path: &str) -> Result<[Point3<BigRational>; 3], QueryError> {
+    let p = points(value, path, Some(3))?;
+    Ok([p[0].clone(), p[1].clone(), p[2].clone()])
+}
+
 use crate::error::{Kind, QueryError};
 
-/// An owned JSON pointer, to build child paths.
-pub fn child(path: &str, key: impl std::fmt::Display) -> String {
-    let key = key.to_string().replace('~', "~0").replace('/', "~1");
-    format!("{path}/{key}")
-}
+pub use touchstone::query::error::child;
 
 /// The fields of a JSON object, with their path, and the set of names an op accepts.
 pub struct Fields<'a> {
@@ -26,6 +28,11 @@ impl<'a> Fields<'a> {
             Value::Object(map) => Ok(Fields { map, path: path.to_string() }),
             _ => Err(QueryError::new(Kind::Type, path, format!("{what} must be a JSON object"))),
         }
+    }
+
+    /// The keys present (null values included), in order.
+    pub fn keys(&self) -> impl Iterator<Item = &'a str> {
+        self.map.keys().map(String::as_str)
     }
 
     /// The path of the object.
@@ -138,9 +145,4 @@ pub fn index(value: &Value, path: &str, max: usize, what: &str) -> Result<usize,
 /// A string field.
 pub fn string<'a>(value: &'a Value, path: &str, what: &str) -> Result<&'a str, QueryError> {
     value.as_str().ok_or_else(|| QueryError::new(Kind::Type, path, format!("{what} must be a string")))
-}
-
-/// Convert an exact point to a backend.
-pub fn to_backend<S: Scalar>(p: &Point3<BigRational>) -> Point3<S> {
-    p.map(|c| S::from_rational(&c))
 }

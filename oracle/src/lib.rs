@@ -26,7 +26,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::{json, Map, Value};
 
-use error::{Kind, QueryError};
+use error::{error_json, Kind, QueryError};
 
 /// The format's contract version.
 pub const FORMAT_VERSION: u32 = 1;
@@ -74,7 +74,7 @@ pub fn answer_line_timed(line: &str, opts: &Options) -> Value {
 }
 
 fn error_line(id: Value, e: &QueryError) -> Value {
-    json!({"id": id, "error": e.to_json()})
+    json!({"id": id, "error": error_json(e)})
 }
 
 /// Answer one line (without its newline). Never panics: a bug gives an `internal` error line.

@@ -5,37 +5,13 @@ use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use touchstone_oracle::{run, Options, Summary};
 
 const ABOUT: &str = "Exact answers to polyhedral geometry queries written as JSON Lines.";
 
-const LONG_ABOUT: &str = "\
-Exact answers to polyhedral geometry queries written as JSON Lines.
-
-Reads one JSON object per line from FILE (or standard input) and writes one JSON object per
-input line to standard output, in the same order, with the query's \"id\" echoed. A line that
-cannot be answered gives {\"id\": ..., \"error\": {\"kind\", \"message\", \"at\"}} and the next
-line is answered as usual; \"at\" is a JSON pointer into the query.
-
-Numbers: a JSON number is the binary64 value it denotes; a string is an exact rational
-(\"12\", \"-3/7\", \"0.1\", \"1.5e-3\"). Exact outputs are strings in lowest terms.
-
-Common fields: id, op, backend (exact | exact-unfiltered | f64 | both), digits (default 20).
-Ops answered now: orient3d, side_of_plane, transform_points, squared_distance, segment_plane.
-Ops of the format still to come answer {\"kind\": \"unsupported\"} after checking their input:
-validate, index_stats, classify_point, classify_segment, distance, contact, toi_boxes,
-contact_forces, toi, ccd.
-Error kinds: json, missing, type, number, unknown, unsupported, invalid, limit, internal.
-
-Example:
-  echo '{\"id\":1,\"op\":\"orient3d\",\"points\":[[0,0,0],[1,0,0],[0,1,0],[0,0,1]]}' | touchstone
-  {\"id\":1,\"orientation\":\"positive\",\"determinant\":\"1\",\"determinant_f64\":1.0}
-
-The full format: oracle/FORMAT.md in the source repository.";
-
 #[derive(Parser, Debug)]
-#[command(name = "touchstone", version, about = ABOUT, long_about = LONG_ABOUT)]
+#[command(name = "touchstone", version, about = ABOUT)]
 struct Cli {
     /// Query file (JSON Lines); `-` or absent: standard input.
     file: Option<PathBuf>,
@@ -57,7 +33,12 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // The long help is generated from the op table, so it lists what this version answers.
+    let matches = Cli::command().long_about(touchstone_oracle::ops::help_text()).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     // `file` shapes are relative to the query file's folder.
     let base_dir = cli.file.as_ref().filter(|p| p.as_os_str() != "-").and_then(|p| p.parent().map(|d| d.to_path_buf()));
     let time_limit = (cli.time_limit > 0.0 && cli.time_limit.is_finite())

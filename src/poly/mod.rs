@@ -77,7 +77,7 @@ pub use algebraic::Algebraic;
 pub use float_roots::float_roots;
 pub use isolate::{isolate_roots, real_roots, RootInterval};
 pub use ring::Poly;
-pub use time::{earlier, order, rational_between, sort_times, RootScalar, TPoly};
+pub use time::{earlier, order, rational_between, sort_times, RootScalar, TPoly, TimeOutput};
 
 use crate::scalar::Uncertain;
 

@@ -38,6 +38,20 @@ pub trait RootScalar: Scalar {
     fn time_to_f64(t: &Self::Time) -> f64;
     /// A value strictly between `a < b` (exact: a rational; `f64`: the midpoint), as a time.
     fn between(a: &Self::Time, b: &Self::Time) -> Result<Self::Time, PolyError>;
+    /// The time as an output: exact backends give the [`Algebraic`] number, others a float
+    /// (the default).
+    fn time_output(t: &Self::Time) -> TimeOutput {
+        TimeOutput::Float(Self::time_to_f64(t))
+    }
+}
+
+/// A time as an output of a query.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TimeOutput {
+    /// Exactly: a real algebraic number.
+    Exact(Algebraic),
+    /// Approximately (an inexact backend).
+    Float(f64),
 }
 
 /// A rational strictly between two real algebraic numbers a < b (refining both until their
@@ -99,6 +113,9 @@ impl RootScalar for BigRational {
     }
     fn between(a: &Algebraic, b: &Algebraic) -> Result<Algebraic, PolyError> {
         Ok(Algebraic::from_rational(rational_between(a, b)?))
+    }
+    fn time_output(t: &Algebraic) -> TimeOutput {
+        TimeOutput::Exact(t.clone())
     }
 }
 

@@ -45,15 +45,32 @@ pub fn check_ccd_agreement(
     t0: &[Point3<f64>; 4],
     t1: &[Point3<f64>; 4],
 ) -> Result<Agreement, Disagreement> {
+    check_ccd_answer(kind, t0, t1, &super::ccd::<f64>(kind, t0, t1)).1
+}
+
+/// Check a given `f64` CCD answer (of these binary64 points) against exact CCD of the same
+/// points ([`check_ccd_agreement`] for an answer already computed), with the exact margin
+/// (unbounded when the exact path failed).
+pub fn check_ccd_answer(
+    kind: CcdKind,
+    t0: &[Point3<f64>; 4],
+    t1: &[Point3<f64>; 4],
+    fast: &Result<super::CcdResult<f64>, crate::poly::PolyError>,
+) -> (Margin, Result<Agreement, Disagreement>) {
     let fail =
         |what: &str, e: String, f: String| Disagreement { what: what.into(), exact: e, fast: f, margin: String::new() };
-    let m = ccd_with_margin(kind, t0, t1).map_err(|e| fail("exact CCD failed", e.to_string(), String::new()))?;
-    let fast = super::ccd::<f64>(kind, t0, t1)
-        .map_err(|e| fail("f64 CCD failed", format!("{:?}", m.exact.toi), e.to_string()))?;
+    let m = match ccd_with_margin(kind, t0, t1) {
+        Ok(m) => m,
+        Err(e) => return (Margin::Unbounded, Err(fail("exact CCD failed", e.to_string(), String::new()))),
+    };
     let margin = if m.margin.is_finite() {
         Margin::Finite(Q::from_float(m.margin).unwrap_or_default())
     } else {
         Margin::Unbounded
+    };
+    let fast = match fast {
+        Ok(f) => f,
+        Err(e) => return (margin, Err(fail("f64 CCD failed", format!("{:?}", m.exact.toi), e.to_string()))),
     };
     let b = budget::<f64>();
     let valid = |_: &bool, fast_collides: &bool| match fast.toi {
@@ -61,10 +78,14 @@ pub fn check_ccd_agreement(
         _ => true,
     };
     let continuous = match (&m.exact.toi, fast.toi) {
-        (Some(e), Some(f)) if margin.exceeds(b) => toi_check(e, f, m.toi_bound)?,
+        (Some(e), Some(f)) if margin.exceeds(b) => match toi_check(e, f, m.toi_bound) {
+            Ok(c) => c,
+            Err(d) => return (margin, Err(d)),
+        },
         _ => vec![],
     };
-    check(&m.exact.collides(), &fast.collides(), &margin, b, valid, &continuous)
+    let verdict = check(&m.exact.collides(), &fast.collides(), &margin, b, valid, &continuous);
+    (margin, verdict)
 }
 
 /// The oracle query for this CCD case (binary64 JSON numbers).

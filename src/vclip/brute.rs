@@ -139,3 +139,58 @@ pub fn brute_force_distance<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<Clo
     let squared_distance = if status == Status::Separated { best.0 } else { S::zero() };
     Ok(ClosestPair { status, squared_distance, features: (best.1, best.2), points: (best.3, best.4) })
 }
+
+/// The squared distance from a point to a convex solid (0 inside or on it), exactly for exact
+/// backends: the minimum over its faces (foot of the perpendicular inside the face), edges and
+/// vertices, by the same point–face and point–segment routines as the rest of this module.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::brep::shapes::cube;
+/// use touchstone::geom::point;
+/// use touchstone::vclip::point_squared_distance;
+/// let q = |x: i64| BigRational::from_integer(x.into());
+/// // The cube [-1, 1]³: (3, 0, 0) is 2 from a face, (2, 2, 2) is √3 from a corner.
+/// let c = cube::<BigRational>();
+/// assert_eq!(point_squared_distance(&c, &point(3, 0, 0)).unwrap(), q(4));
+/// assert_eq!(point_squared_distance(&c, &point(2, 2, 2)).unwrap(), q(3));
+/// assert_eq!(point_squared_distance(&c, &point(0, 1, 0)).unwrap(), q(0));
+/// ```
+pub fn point_squared_distance<S: Scalar>(s: &Solid<S>, p: &Point3<S>) -> Result<S, VClipError> {
+    if !s.is_convex()? {
+        return Err(VClipError::NotConvex { solid: 0 });
+    }
+    let mut inside = true;
+    for f in 0..s.face_count() {
+        if side_of_plane(s.plane(f), p)? == Side::Above {
+            inside = false;
+            break;
+        }
+    }
+    if inside {
+        return Ok(S::zero());
+    }
+    let mut best: Option<S> = None;
+    let mut offer = |d: S| -> Decision<()> {
+        let better = match &best {
+            None => true,
+            Some(b) => cmp_sign(&d, b, d.abs(), b.abs())? == Sign::Negative,
+        };
+        if better {
+            best = Some(d);
+        }
+        Ok(())
+    };
+    for q in s.vertices() {
+        offer(crate::geom::norm2(&(p - q)))?;
+    }
+    for &(u, v) in s.edges() {
+        offer(point_segment(p, s.vertex(u), s.vertex(v))?.0)?;
+    }
+    for f in 0..s.face_count() {
+        if let Some((d, _)) = point_face(s, f, p)? {
+            offer(d)?;
+        }
+    }
+    Ok(best.unwrap_or_else(S::zero))
+}

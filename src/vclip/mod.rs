@@ -26,7 +26,7 @@ mod states;
 pub mod tracking;
 mod voronoi;
 
-pub use brute::brute_force_distance;
+pub use brute::{brute_force_distance, point_squared_distance};
 pub use lin_canny::{feature_squared_distance, lin_canny, lin_canny_step_cap, MAX_CELL_NEIGHBOURS};
 
 use crate::brep::{Feature, Solid};

@@ -1,4 +1,6 @@
-//! The operations: parsing, running on a backend, and comparing backends under the contract.
+//! The operations: JSON into typed queries of the library's query layer, answers and verdicts
+//! back into JSON. Every op answers through [`touchstone::query::Query`]; nothing here poses a
+//! shape or decides a sign.
 
 mod distance;
 mod geometry;
@@ -6,15 +8,15 @@ mod planned;
 mod solids;
 mod sweep;
 
-use std::fmt::Debug;
-
 use num_rational::BigRational;
 use serde_json::{json, Map, Value};
-use touchstone::contract::{self, Continuous, Margin};
-use touchstone::geom::Scaled;
-use touchstone::scalar::{Decimal, Scalar};
+use touchstone::contract::Agreement;
+use touchstone::geom::Point3;
+use touchstone::poly::{Algebraic, RootScalar, TimeOutput};
+use touchstone::query::{both, Answer, Check, FeatureId, Query, Shown, Tolerance, Verdict};
+use touchstone::scalar::{decimal_of_rational, Decimal, Scalar};
 
-use crate::error::{Kind, QueryError};
+use crate::error::{error_json, Kind, QueryError};
 use crate::input::{index, rational, string, Fields};
 
 /// The largest accepted `digits`.
@@ -45,50 +47,30 @@ pub struct Context {
 }
 
 /// Settings of one query.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Common {
     /// The backend.
     pub backend: Backend,
     /// Correct decimal digits for irrational outputs.
     pub digits: u32,
+    /// The tolerance of claim checks.
+    pub tolerance: Tolerance,
 }
 
-/// A decisive sign test, or a degeneracy test that holds only when all its parts vanish.
-pub enum Decisive<S> {
-    /// One sign test.
-    Test(Scaled<S>),
-    /// A test that is degenerate only when every part is zero (e.g. a zero cross product):
-    /// its margin is the largest part's.
-    AllOf(Vec<Scaled<S>>),
-}
-
-/// What one backend answered.
-pub struct Outcome<S, D> {
-    /// The output fields.
-    pub fields: Map<String, Value>,
-    /// The discrete answer, compared between backends.
-    pub discrete: D,
-    /// The sign tests that decided `discrete`.
-    pub decisive: Vec<Decisive<S>>,
-    /// Continuous outputs: name, value and a magnitude `m` such that the fast path's error is
-    /// at most its relative tolerance times `m`.
-    pub continuous: Vec<(String, S, S)>,
-}
-
-/// One operation of the format.
-pub trait Op {
-    /// The parsed input, exact.
-    type Input;
-    /// The discrete part of the answer.
-    type Discrete: PartialEq + Debug;
-    /// The op's own field names.
+/// One op of the format: its JSON input, output and claim.
+pub trait OpJson: Query + Sized {
+    /// The op's own input field names.
     const FIELDS: &'static [&'static str];
-    /// Parse the op's fields.
-    fn parse(fields: &Fields, ctx: &Context) -> Result<Self::Input, QueryError>;
-    /// Answer on backend `S`.
-    fn run<S: Scalar>(input: &Self::Input, common: &Common) -> Result<Outcome<S, Self::Discrete>, QueryError>;
-    /// Whether `fast` is admissible when the input is within the fast budget of a change.
-    fn valid_within_tolerance(exact: &Self::Discrete, fast: &Self::Discrete) -> bool;
+    /// The output fields a claim may state.
+    const CLAIM_FIELDS: &'static [&'static str];
+    /// A sentence for `--help`.
+    const SUMMARY: &'static str;
+    /// Parse the op's fields into the typed query.
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError>;
+    /// The output fields of an answer on backend `S`.
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Map<String, Value>, QueryError>;
+    /// Parse a claim (its field names are already checked against [`OpJson::CLAIM_FIELDS`]).
+    fn parse_claim(f: &Fields) -> Result<Self::Claim, QueryError>;
 }
 
 /// An output value: an exact rational string for exact backends, a JSON number for inexact ones.
@@ -101,7 +83,7 @@ pub fn num<S: Scalar>(x: &S) -> Value {
 }
 
 /// A point as output values.
-pub fn point_json<S: Scalar>(p: &touchstone::geom::Point3<S>) -> Value {
+pub fn point_json<S: Scalar>(p: &Point3<S>) -> Value {
     Value::Array(p.iter().map(num).collect())
 }
 
@@ -115,87 +97,189 @@ pub fn sqrt_json<S: Scalar>(x: &S, digits: u32) -> Value {
     }
 }
 
-fn margin_of(decisive: &[Decisive<BigRational>]) -> Margin {
-    decisive.iter().fold(Margin::Unbounded, |acc, d| {
-        let m = match d {
-            Decisive::Test(s) => Margin::of(s),
-            Decisive::AllOf(parts) => {
-                parts.iter().map(Margin::of).fold(Margin::Finite(BigRational::from_integer(0.into())), |a, b| {
-                    match (a, b) {
-                        (Margin::Finite(x), Margin::Finite(y)) => Margin::Finite(if x >= y { x } else { y }),
-                        _ => Margin::Unbounded,
-                    }
-                })
-            }
-        };
-        acc.min(m)
-    })
+/// An algebraic time as output: `{"decimal", "poly", "interval", "f64"}` (`poly` the
+/// coefficients of a square-free polynomial with exactly one root in `interval`, constant
+/// first; `interval` narrower than 10^-digits; a rational time has the point interval `[t, t]`).
+pub fn algebraic_json(t: &Algebraic, digits: u32) -> Result<Value, QueryError> {
+    let limit = |e| QueryError::poly("/digits", e);
+    let mut t = t.clone();
+    let width = BigRational::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), digits as usize));
+    t.refine(&width).map_err(limit)?;
+    let coeffs: Vec<Value> = t.polynomial().coeffs().iter().map(|c| json!(c.to_string())).collect();
+    Ok(json!({
+        "decimal": t.to_decimal(digits).map_err(limit)?,
+        "poly": coeffs,
+        "interval": [t.interval().lo().to_string(), t.interval().hi().to_string()],
+        "f64": t.to_f64(),
+    }))
 }
 
-fn run_both<O: Op>(input: &O::Input, common: &Common) -> Result<Map<String, Value>, QueryError> {
-    let exact = O::run::<BigRational>(input, common)?;
-    let margin = margin_of(&exact.decisive);
-    let budget = contract::budget::<f64>();
-    let mut fields = exact.fields.clone();
-    let (fast_fields, verdict) = match O::run::<f64>(input, common) {
-        Ok(fast) => {
-            let tolerance = BigRational::from_float(f64::relative_tolerance()).unwrap_or_default();
-            let continuous: Vec<Continuous> = exact
-                .continuous
-                .iter()
-                .filter_map(|(name, value, magnitude)| {
-                    let (_, fast_value, _) = fast.continuous.iter().find(|(n, _, _)| n == name)?;
-                    Some(Continuous {
-                        field: name.clone(),
-                        exact: value.clone(),
-                        fast: fast_value.to_rational()?,
-                        bound: &tolerance * magnitude,
-                    })
-                })
-                .collect();
-            let verdict = contract::check(
-                &exact.discrete,
-                &fast.discrete,
-                &margin,
-                budget,
-                O::valid_within_tolerance,
-                &continuous,
-            );
-            (Value::Object(fast.fields), verdict.map_err(|d| d.to_string()))
+/// A time of backend `S` as output: exact ([`algebraic_json`]) or `{"f64": t}`.
+pub fn time_json<S: RootScalar>(t: &S::Time, digits: u32) -> Result<Value, QueryError> {
+    match S::time_output(t) {
+        TimeOutput::Exact(a) => algebraic_json(&a, digits),
+        TimeOutput::Float(x) => Ok(json!({ "f64": x })),
+    }
+}
+
+/// A feature in the format's form.
+pub fn feature_json(f: &FeatureId) -> Value {
+    match f {
+        FeatureId::Vertex(v) => json!({ "vertex": v }),
+        FeatureId::Edge(i, j) => json!({ "edge": [i, j] }),
+        FeatureId::Face(ids) => json!({ "face": ids }),
+    }
+}
+
+fn rational_json(q: &BigRational) -> Value {
+    Value::String(q.to_string())
+}
+
+fn shown_json(s: &Shown) -> Value {
+    match s {
+        Shown::Absent => Value::Null,
+        Shown::Text(t) => json!(t),
+        Shown::Bool(b) => json!(b),
+        Shown::Int(i) => json!(i),
+        Shown::Rational(q) => rational_json(q),
+        Shown::Decimal(d) => json!(d),
+        Shown::Feature(f) => feature_json(f),
+        Shown::Features(fs) => Value::Array(fs.iter().map(feature_json).collect()),
+        Shown::Point(p) => Value::Array(p.iter().map(rational_json).collect()),
+        Shown::Points(ps) => {
+            Value::Array(ps.iter().map(|p| Value::Array(p.iter().map(rational_json).collect())).collect())
         }
-        // The fast path refused what the exact path answered: admissible only near a change.
-        Err(e) => {
-            let verdict = if margin.exceeds(budget) {
-                Err(format!("f64 failed above the budget: {}", e.message))
-            } else {
-                Ok(contract::Agreement::WithinTolerance)
+    }
+}
+
+/// The `verdict` object; `claim` is the claim as given (claimed values are echoed as written).
+pub fn verdict_json(v: &Verdict, claim: &Value) -> Value {
+    let checks: Vec<Value> = v
+        .checks
+        .iter()
+        .map(|c: &Check| {
+            let claimed = claim.pointer(&format!("/{}", c.field)).cloned().unwrap_or_else(|| shown_json(&c.claimed));
+            let abs_error = match &c.abs_error {
+                None => Value::Null,
+                Some(Shown::Rational(q)) => json!(decimal_of_rational(q, 6)),
+                Some(s) => shown_json(s),
             };
-            (json!({"error": e.to_json()}), verdict)
+            let mut o = json!({"field": c.field, "claimed": claimed, "exact": shown_json(&c.exact), "abs_error": abs_error, "ok": c.ok});
+            if let Some(n) = &c.note {
+                o["note"] = json!(n);
+            }
+            o
+        })
+        .collect();
+    json!({"ok": v.ok(), "checks": checks})
+}
+
+fn parse_claim<O: OpJson>(query: &Fields) -> Result<Option<(O::Claim, Value)>, QueryError> {
+    let Some((v, at)) = query.optional("claim") else { return Ok(None) };
+    let f = Fields::of(v, &at, "a claim")?;
+    for key in f.keys() {
+        if !O::CLAIM_FIELDS.contains(&key) {
+            return Err(QueryError::new(
+                Kind::Unknown,
+                &crate::input::child(&at, key),
+                format!("{key:?} is not an output of {} (claimable: {})", O::OP, O::CLAIM_FIELDS.join(", ")),
+            ));
         }
-    };
-    fields.insert("f64".into(), fast_fields);
+    }
+    Ok(Some((O::parse_claim(&f)?, v.clone())))
+}
+
+fn agreement_json(
+    margin: &touchstone::contract::Margin,
+    verdict: &Result<Agreement, touchstone::contract::Disagreement>,
+) -> Value {
     let mut agreement = json!({
         "agree": verdict.is_ok(),
         "margin": margin.to_decimal(6),
-        "budget": budget,
+        "budget": touchstone::contract::budget::<f64>(),
     });
     match verdict {
-        Ok(a) => agreement["strict"] = json!(a == contract::Agreement::Strict),
-        Err(reason) => agreement["reason"] = json!(reason),
+        Ok(a) => agreement["strict"] = json!(*a == Agreement::Strict),
+        Err(d) => agreement["reason"] = json!(d.to_string()),
     }
-    fields.insert("agreement".into(), agreement);
-    Ok(fields)
+    agreement
 }
 
-fn execute<O: Op>(query: &Fields, common: &Common, ctx: &Context) -> Result<Map<String, Value>, QueryError> {
+fn judge<O: OpJson>(
+    q: &O,
+    exact: &Answer<BigRational, O>,
+    claim: &Option<(O::Claim, Value)>,
+    common: &Common,
+    fields: &mut Map<String, Value>,
+) -> Result<(), QueryError> {
+    if let Some((c, raw)) = claim {
+        let v = q.judge(exact, c, &common.tolerance, common.digits)?;
+        fields.insert("verdict".into(), verdict_json(&v, raw));
+    }
+    Ok(())
+}
+
+fn execute<O: OpJson>(query: &Fields, common: &Common, ctx: &Context) -> Result<Map<String, Value>, QueryError> {
     let allowed: Vec<&str> = COMMON_FIELDS.iter().chain(O::FIELDS).copied().collect();
     query.only(&allowed)?;
-    let input = O::parse(query, ctx)?;
-    match common.backend {
-        Backend::Exact | Backend::ExactUnfiltered => O::run::<BigRational>(&input, common).map(|o| o.fields),
-        Backend::F64 => O::run::<f64>(&input, common).map(|o| o.fields),
-        Backend::Both => run_both::<O>(&input, common),
+    let q = O::parse(query, ctx)?;
+    let claim = parse_claim::<O>(query)?;
+    if claim.is_some() && common.backend == Backend::F64 {
+        return Err(QueryError::new(
+            Kind::Invalid,
+            "/claim",
+            "a claim is judged against the exact answer: use backend \"exact\" or \"both\", not \"f64\"",
+        ));
     }
+    match common.backend {
+        Backend::F64 => {
+            let a = q.answer::<f64>()?;
+            q.render(&a.output, common.digits)
+        }
+        Backend::Exact | Backend::ExactUnfiltered => {
+            let a = match q.answer::<BigRational>() {
+                Ok(a) => a,
+                Err(e) => return judged_error(&q, e, &claim),
+            };
+            let mut fields = q.render(&a.output, common.digits)?;
+            judge(&q, &a, &claim, common, &mut fields)?;
+            Ok(fields)
+        }
+        Backend::Both => {
+            let b = match both(&q) {
+                Ok(b) => b,
+                Err(e) => return judged_error(&q, e, &claim),
+            };
+            let mut fields = q.render(&b.exact.output, common.digits)?;
+            let fast = match &b.fast {
+                Ok(f) => match q.render(&f.output, common.digits) {
+                    Ok(m) => Value::Object(m),
+                    Err(e) => json!({ "error": error_json(&e) }),
+                },
+                Err(e) => json!({ "error": error_json(e) }),
+            };
+            fields.insert("f64".into(), fast);
+            fields.insert("agreement".into(), agreement_json(&b.margin, &b.agreement));
+            judge(&q, &b.exact, &claim, common, &mut fields)?;
+            Ok(fields)
+        }
+    }
+}
+
+/// The exact path refused the input: the error stands, unless the op judges a claim against it
+/// (`validate` with a claimed `valid`): then `{"valid": false, "defect": error, "verdict"}`.
+fn judged_error<O: OpJson>(
+    q: &O,
+    e: QueryError,
+    claim: &Option<(O::Claim, Value)>,
+) -> Result<Map<String, Value>, QueryError> {
+    let Some((c, raw)) = claim else { return Err(e) };
+    let Some(v) = q.judge_error(&e, c) else { return Err(e) };
+    let mut fields = Map::new();
+    fields.insert("valid".into(), json!(false));
+    fields.insert("defect".into(), error_json(&e));
+    fields.insert("verdict".into(), verdict_json(&v, raw));
+    Ok(fields)
 }
 
 fn parse_common(query: &Fields) -> Result<Common, QueryError> {
@@ -228,33 +312,69 @@ fn parse_common(query: &Fields) -> Result<Common, QueryError> {
             d as u32
         }
     };
+    let mut tolerance = Tolerance::default();
     if let Some((v, at)) = query.optional("tolerance") {
         let t = Fields::of(v, &at, "tolerance")?;
         t.only(&["abs", "rel"])?;
-        for key in ["abs", "rel"] {
-            if let Some((x, p)) = t.optional(key) {
-                rational(x, &p)?;
-            }
+        if let Some((x, p)) = t.optional("abs") {
+            tolerance.abs = rational(x, &p)?;
         }
+        if let Some((x, p)) = t.optional("rel") {
+            tolerance.rel = rational(x, &p)?;
+        }
+        tolerance = Tolerance::new(tolerance.abs, tolerance.rel).map_err(|e| e.under(&at))?;
     }
-    if let Some((_, at)) = query.optional("claim") {
-        return Err(QueryError::new(Kind::Unsupported, &at, "checking claims is not supported by this version yet"));
-    }
-    Ok(Common { backend, digits })
+    Ok(Common { backend, digits, tolerance })
 }
 
-/// The ops this version answers (extensions of the format, see FORMAT.md).
-pub const ANSWERED: [&str; 9] = [
-    "orient3d",
-    "side_of_plane",
-    "transform_points",
-    "squared_distance",
-    "segment_plane",
-    "validate",
-    "distance",
-    "ccd",
-    "toi_boxes",
-];
+/// What `--help` and the error for an unknown op say about one op.
+#[derive(Clone, Copy, Debug)]
+pub struct OpInfo {
+    /// The op's name.
+    pub name: &'static str,
+    /// Its input fields.
+    pub fields: &'static [&'static str],
+    /// Its claimable output fields (empty when not answered).
+    pub claim_fields: &'static [&'static str],
+    /// Whether this version answers it.
+    pub answered: bool,
+    /// A sentence.
+    pub summary: &'static str,
+}
+
+const fn answered<O: OpJson>() -> OpInfo {
+    OpInfo { name: O::OP, fields: O::FIELDS, claim_fields: O::CLAIM_FIELDS, answered: true, summary: O::SUMMARY }
+}
+
+/// Every op of the format: answered ones first, then those still to come.
+pub fn ops() -> Vec<OpInfo> {
+    let mut v = vec![
+        answered::<touchstone::query::Orient3d>(),
+        answered::<touchstone::query::SideOfPlane>(),
+        answered::<touchstone::query::TransformPoints>(),
+        answered::<touchstone::query::SquaredDistance>(),
+        answered::<touchstone::query::SegmentPlane>(),
+        answered::<touchstone::query::Validate>(),
+        answered::<touchstone::query::Distance>(),
+        answered::<touchstone::query::Ccd>(),
+        OpInfo {
+            name: "toi_boxes",
+            fields: sweep::TOI_BOXES_FIELDS,
+            claim_fields: &[],
+            answered: true,
+            summary:
+                "first contact of two boxes under quadratic 4×4 motions (Albocher–Sarel), with a touching feature pair",
+        },
+    ];
+    v.extend(planned::PLANNED.iter().map(|&(name, fields, summary)| OpInfo {
+        name,
+        fields,
+        claim_fields: &[],
+        answered: false,
+        summary,
+    }));
+    v
+}
 
 /// Answer one parsed query (without its id).
 pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryError> {
@@ -262,26 +382,98 @@ pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryE
     let (op, at) = fields.required("op")?;
     let op = string(op, &at, "op")?;
     let common = parse_common(&fields)?;
+    use touchstone::query as q;
     match op {
-        "orient3d" => execute::<geometry::Orient3d>(&fields, &common, ctx),
-        "side_of_plane" => execute::<geometry::SideOfPlane>(&fields, &common, ctx),
-        "transform_points" => execute::<geometry::TransformPoints>(&fields, &common, ctx),
-        "squared_distance" => execute::<geometry::SquaredDistance>(&fields, &common, ctx),
-        "segment_plane" => execute::<geometry::SegmentPlaneOp>(&fields, &common, ctx),
-        "validate" => execute::<solids::Validate>(&fields, &common, ctx),
-        "distance" => execute::<distance::DistanceOp>(&fields, &common, ctx),
-        "ccd" if common.backend == Backend::Both => {
-            let allowed: Vec<&str> = COMMON_FIELDS.iter().chain(<sweep::CcdOp as Op>::FIELDS).copied().collect();
-            fields.only(&allowed)?;
-            sweep::ccd_both(&fields, &common, ctx)
-        }
-        "ccd" => execute::<sweep::CcdOp>(&fields, &common, ctx),
-        "toi_boxes" if common.backend == Backend::Both => {
-            let allowed: Vec<&str> = COMMON_FIELDS.iter().chain(<sweep::ToiBoxes as Op>::FIELDS).copied().collect();
-            fields.only(&allowed)?;
-            sweep::toi_boxes_both(&fields, &common, ctx)
-        }
-        "toi_boxes" => execute::<sweep::ToiBoxes>(&fields, &common, ctx),
+        "orient3d" => execute::<q::Orient3d>(&fields, &common, ctx),
+        "side_of_plane" => execute::<q::SideOfPlane>(&fields, &common, ctx),
+        "transform_points" => execute::<q::TransformPoints>(&fields, &common, ctx),
+        "squared_distance" => execute::<q::SquaredDistance>(&fields, &common, ctx),
+        "segment_plane" => execute::<q::SegmentPlane>(&fields, &common, ctx),
+        "validate" => execute::<q::Validate>(&fields, &common, ctx),
+        "distance" => execute::<q::Distance>(&fields, &common, ctx),
+        "ccd" => execute::<q::Ccd>(&fields, &common, ctx),
+        "toi_boxes" => sweep::toi_boxes(&fields, &common),
         other => planned::answer(other, &fields, &at, ctx),
     }
+}
+
+/// The `--help` text: generated from [`ops`], so that it lists what this version answers.
+pub fn help_text() -> String {
+    let mut s = String::from(
+        "Exact answers to polyhedral geometry queries written as JSON Lines.
+
+Reads one JSON object per line from FILE (or standard input) and writes one JSON object per
+input line to standard output, in the same order, with the query's \"id\" echoed. A line that
+cannot be answered gives {\"id\": ..., \"error\": {\"kind\", \"message\", \"at\"}} and the next
+line is answered as usual; \"at\" is a JSON pointer into the query.
+
+Numbers: a JSON number is the binary64 value it denotes; a string is an exact rational
+(\"12\", \"-3/7\", \"0.1\", \"1.5e-3\"). Exact outputs are strings in lowest terms.
+
+Common fields: id, op, backend (exact | exact-unfiltered | f64 | both), digits (default 20),
+claim (another engine's answer, with the op's output field names: the line gets a \"verdict\"),
+tolerance ({\"abs\", \"rel\"} for claimed numbers, default 1e-9 each).
+
+Ops answered (input fields -> claimable output fields):
+",
+    );
+    for op in ops().iter().filter(|o| o.answered) {
+        s.push_str(&format!(
+            "  {:<17}{}\n  {:<17}  in: {}; claim: {}\n",
+            op.name,
+            op.summary,
+            "",
+            op.fields.join(", "),
+            op.claim_fields.join(", ")
+        ));
+    }
+    s.push_str("\nOps of the format still to come (input checked, then an error of kind \"unsupported\"):\n");
+    let later: Vec<&str> = ops().iter().filter(|o| !o.answered).map(|o| o.name).collect();
+    s.push_str(&format!("  {}\n", later.join(", ")));
+    let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+    s.push_str(&format!("\nError kinds: {}.\n", kinds.join(", ")));
+    s.push_str(
+        "
+Example:
+  echo '{\"id\":1,\"op\":\"orient3d\",\"points\":[[0,0,0],[1,0,0],[0,1,0],[0,0,1]],\"claim\":{\"orientation\":\"negative\"}}' | touchstone
+  {\"id\":1,\"orientation\":\"positive\",\"determinant\":\"1\",\"determinant_f64\":1.0,\"verdict\":{\"ok\":false,...}}
+
+The full format: oracle/FORMAT.md in the source repository.",
+    );
+    s
+}
+
+/// A feature as written in the format: `{"vertex": i}`, `{"edge": [i, j]}`, `{"face": [...]}`.
+pub fn parse_feature(v: &Value, at: &str) -> Result<FeatureId, QueryError> {
+    let f = Fields::of(v, at, "a feature")?;
+    let (kind, body, bat) = f.single_key("a feature ({\"vertex\": i}, {\"edge\": [i, j]} or {\"face\": [...]})")?;
+    let id = |v: &Value, p: &str| index(v, p, usize::MAX, "a vertex id");
+    let ids = |n: Option<usize>| -> Result<Vec<usize>, QueryError> {
+        crate::input::array(body, &bat, n, "vertex ids")?
+            .iter()
+            .enumerate()
+            .map(|(k, x)| id(x, &crate::input::child(&bat, k)))
+            .collect()
+    };
+    match kind {
+        "vertex" => Ok(FeatureId::Vertex(id(body, &bat)?)),
+        "edge" => {
+            let e = ids(Some(2))?;
+            Ok(FeatureId::edge(e[0], e[1]))
+        }
+        "face" => Ok(FeatureId::face(ids(None)?)),
+        other => {
+            Err(QueryError::new(Kind::Unknown, &bat, format!("unknown feature kind {other:?} (vertex, edge, face)")))
+        }
+    }
+}
+
+/// A claimed pair of features `[Fa, Fb]` under `features`.
+pub fn parse_features(f: &Fields) -> Result<Option<[FeatureId; 2]>, QueryError> {
+    let Some((v, at)) = f.optional("features") else { return Ok(None) };
+    let pair = crate::input::array(v, &at, Some(2), "a feature pair [Fa, Fb]")?;
+    Ok(Some([
+        parse_feature(&pair[0], &crate::input::child(&at, 0))?,
+        parse_feature(&pair[1], &crate::input::child(&at, 1))?,
+    ]))
 }

@@ -10,14 +10,22 @@ use crate::shape::parse_shape;
 
 use super::COMMON_FIELDS;
 
-/// The ops of the format that later versions answer, with their fields.
-pub const PLANNED: [(&str, &[&str]); 6] = [
-    ("index_stats", &["solid"]),
-    ("classify_point", &["solid", "pose", "point"]),
-    ("classify_segment", &["solid", "pose", "segment"]),
-    ("contact", &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "previous"]),
-    ("contact_forces", &["bodies", "gravity", "contacts", "static_speed"]),
-    ("toi", &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "interval"]),
+/// The ops of the format that later versions answer, with their fields and a sentence.
+pub const PLANNED: [(&str, &[&str], &str); 6] = [
+    ("index_stats", &["solid"], "Brep-index figures"),
+    ("classify_point", &["solid", "pose", "point"], "inside, outside or boundary of a solid"),
+    ("classify_segment", &["solid", "pose", "segment"], "a segment's pieces inside, outside, on a solid"),
+    (
+        "contact",
+        &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "previous"],
+        "contact regions and normals of two solids",
+    ),
+    ("contact_forces", &["bodies", "gravity", "contacts", "static_speed"], "contact forces"),
+    (
+        "toi",
+        &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "interval"],
+        "first contact of convex shapes under linear velocities",
+    ),
 ];
 
 fn velocity(f: &Fields, key: &str) -> Result<(), QueryError> {
@@ -53,8 +61,8 @@ pub fn answer(
     op_at: &str,
     ctx: &super::Context,
 ) -> Result<serde_json::Map<String, Value>, QueryError> {
-    let Some((_, own)) = PLANNED.iter().find(|(name, _)| *name == op) else {
-        let known: Vec<&str> = super::ANSWERED.iter().copied().chain(PLANNED.iter().map(|(n, _)| *n)).collect();
+    let Some((_, own, _)) = PLANNED.iter().find(|(name, _, _)| *name == op) else {
+        let known: Vec<&str> = super::ops().iter().map(|o| o.name).collect();
         return Err(QueryError::new(Kind::Unknown, op_at, format!("unknown op {op:?} (known: {})", known.join(", "))));
     };
     let allowed: Vec<&str> = COMMON_FIELDS.iter().chain(own.iter()).copied().collect();

@@ -1,62 +1,61 @@
 //! Ops on solids: `validate`.
 
-use serde_json::json;
-use touchstone::scalar::Scalar;
+use serde_json::{json, Map, Value};
+use touchstone::poly::RootScalar;
+use touchstone::query::{SolidReport, Validate, ValidateClaim};
 
-use super::{Common, Context, Decisive, Op, Outcome};
-use crate::error::QueryError;
+use super::{Context, OpJson};
+use crate::error::{Kind, QueryError};
 use crate::input::Fields;
-use crate::shape::{build_solid, parse_shape, ShapeSpec};
+use crate::shape::parse_shape;
 
-/// `validate`: build the solid and report its counts, convexity and Euler characteristic, or
-/// the defect (an error line of kind `invalid` pointing at the offending face or vertex).
-pub struct Validate;
+fn claimed_bool(f: &Fields, key: &str) -> Result<Option<bool>, QueryError> {
+    f.optional(key)
+        .map(|(v, at)| {
+            v.as_bool().ok_or_else(|| QueryError::new(Kind::Type, &at, format!("{key} must be true or false")))
+        })
+        .transpose()
+}
 
-/// (vertices, edges, faces, euler) and convexity.
-type Summary = ((usize, usize, usize, i64), bool);
+fn claimed_count(f: &Fields, key: &str) -> Result<Option<i64>, QueryError> {
+    f.optional(key)
+        .map(|(v, at)| v.as_i64().ok_or_else(|| QueryError::new(Kind::Type, &at, format!("{key} must be an integer"))))
+        .transpose()
+}
 
-impl Op for Validate {
-    type Input = (ShapeSpec, String);
-    type Discrete = Summary;
+impl OpJson for Validate {
     const FIELDS: &'static [&'static str] = &["solid"];
+    const CLAIM_FIELDS: &'static [&'static str] = &["valid", "vertices", "edges", "faces", "convex", "euler"];
+    const SUMMARY: &'static str = "check a solid exactly: counts, convexity, Euler characteristic, or the defect";
 
-    fn parse(f: &Fields, ctx: &Context) -> Result<Self::Input, QueryError> {
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
         let (v, at) = f.required("solid")?;
-        Ok((parse_shape(v, &at, ctx)?, at))
+        Ok(Validate { solid: parse_shape(v, &at, ctx)?, at })
     }
 
-    fn run<S: Scalar>((spec, at): &Self::Input, _: &Common) -> Result<Outcome<S, Summary>, QueryError> {
-        let built = build_solid::<S>(spec, at)?;
-        let s = &built.solid;
-        let convex = s.is_convex().map_err(|e| QueryError::new(crate::error::Kind::Internal, at, e.to_string()))?;
-        let counts = (s.vertex_count(), s.edge_count(), s.face_count(), s.euler());
-        let fields = json!({
+    fn render<S: RootScalar>(&self, r: &SolidReport, _: u32) -> Result<Map<String, Value>, QueryError> {
+        let v = json!({
             "valid": true,
-            "vertices": counts.0,
-            "edges": counts.1,
-            "faces": counts.2,
-            "convex": convex,
-            "euler": counts.3,
+            "vertices": r.vertices,
+            "edges": r.edges,
+            "faces": r.faces,
+            "convex": r.convex,
+            "euler": r.euler,
         });
-        let serde_json::Value::Object(fields) = fields else { unreachable!("json! of an object literal is an object") };
-        // The decisions behind the answer. A triangle is planar by construction, so only larger
-        // faces carry a planarity decision (an exactly planar quad has margin 0: moving one
-        // vertex makes it invalid).
-        let tests = s.validation_tests();
-        let mut decisive = Vec::new();
-        for (f, values) in tests.planarity.into_iter().enumerate() {
-            if s.face(f).len() > 3 {
-                decisive.push(Decisive::AllOf(values));
-            }
-        }
-        decisive.extend(tests.area.into_iter().map(Decisive::AllOf));
-        decisive.extend(tests.convexity.into_iter().map(Decisive::Test));
-        decisive.push(Decisive::Test(tests.volume));
-        Ok(Outcome { fields, discrete: (counts, convex), decisive, continuous: vec![] })
+        Ok(match v {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        })
     }
 
-    fn valid_within_tolerance(exact: &Summary, fast: &Summary) -> bool {
-        // Topology is combinatorial: the counts must match; convexity may flip at a flat edge.
-        exact.0 == fast.0
+    fn parse_claim(f: &Fields) -> Result<ValidateClaim, QueryError> {
+        Ok(ValidateClaim {
+            valid: claimed_bool(f, "valid")?,
+            vertices: claimed_count(f, "vertices")?,
+            edges: claimed_count(f, "edges")?,
+            faces: claimed_count(f, "faces")?,
+            convex: claimed_bool(f, "convex")?,
+            euler: claimed_count(f, "euler")?,
+        })
     }
 }

@@ -1,46 +1,44 @@
-//! Continuous-collision ops: `ccd` (linear vertex–face and edge–edge on t ∈ [0, 1]).
+//! Continuous-collision ops: `ccd` (linear vertex–face and edge–edge on t ∈ [0, 1]) and
+//! `toi_boxes` (boxes under quadratic 4×4 motions).
 
 use num_rational::BigRational;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use touchstone::geom::Matrix4;
-use touchstone::geom::Point3;
-use touchstone::poly::{Algebraic, PolyError};
+use touchstone::poly::RootScalar;
+use touchstone::query::{Ccd, CcdClaim};
 use touchstone::scalar::Scalar;
-use touchstone::sweep::{
-    ccd, first_contact_bms, first_contact_sat, BoxFeature, BoxMotion, CcdKind, SatAxis, SweepError,
-};
+use touchstone::sweep::{first_contact_bms, first_contact_sat, BoxFeature, BoxMotion, CcdKind, SatAxis, SweepError};
 
-use super::{Common, Context, Op, Outcome};
-use crate::error::{Kind, QueryError};
+use super::geometry::claimed_number;
+use super::{algebraic_json, time_json, Common, Context, OpJson};
+use crate::error::{error_json, Kind, QueryError};
 use crate::input::{array, child, points, rationals, string, Fields};
 
-/// An algebraic time as output: `{"decimal", "poly", "interval", "f64"}` (`poly` the
-/// coefficients of a square-free polynomial with exactly one root in `interval`, constant
-/// first; `interval` narrower than 10^-digits; a rational time has the point interval
-/// `[t, t]`).
-pub fn algebraic_json(t: &Algebraic, digits: u32) -> Result<Value, QueryError> {
-    let internal = |e: PolyError| QueryError::new(Kind::Limit, "/digits", e.to_string());
-    let mut t = t.clone();
-    let width = BigRational::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), digits as usize));
-    t.refine(&width).map_err(internal)?;
-    let coeffs: Vec<Value> = t.polynomial().coeffs().iter().map(|c| json!(c.to_string())).collect();
-    Ok(json!({
-        "decimal": t.to_decimal(digits).map_err(internal)?,
-        "poly": coeffs,
-        "interval": [t.interval().lo().to_string(), t.interval().hi().to_string()],
-        "f64": t.to_f64(),
-    }))
+/// A claimed time: a number, a rational string, or an output object with `decimal` or `f64`.
+pub fn claimed_time(f: &Fields, key: &str) -> Result<Option<BigRational>, QueryError> {
+    let Some((v, at)) = f.optional(key) else { return Ok(None) };
+    if let Value::Object(_) = v {
+        let o = Fields::of(v, &at, "a time")?;
+        for k in ["decimal", "f64"] {
+            if let Some((x, p)) = o.optional(k) {
+                return crate::input::rational(x, &p).map(Some);
+            }
+        }
+        return Err(QueryError::new(
+            Kind::Type,
+            &at,
+            "a claimed time is a number, a rational string, or {\"decimal\": ...}",
+        ));
+    }
+    claimed_number(f, key)
 }
 
-/// `ccd`: the exact first time of contact of two linearly moving primitives.
-pub struct CcdOp;
-
-impl Op for CcdOp {
-    type Input = (CcdKind, [Point3<BigRational>; 4], [Point3<BigRational>; 4]);
-    type Discrete = bool;
+impl OpJson for Ccd {
     const FIELDS: &'static [&'static str] = &["kind", "t0", "t1"];
+    const CLAIM_FIELDS: &'static [&'static str] = &["collides", "toi"];
+    const SUMMARY: &'static str = "first contact of a vertex and a triangle, or two edges, moving linearly on [0, 1]";
 
-    fn parse(f: &Fields, _: &Context) -> Result<Self::Input, QueryError> {
+    fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
         let (v, at) = f.required("kind")?;
         let kind = match string(v, &at, "kind")? {
             "vertex_face" => CcdKind::VertexFace,
@@ -53,104 +51,39 @@ impl Op for CcdOp {
                 ))
             }
         };
-        let four = |key: &str| -> Result<[Point3<BigRational>; 4], QueryError> {
+        let four = |key: &str| -> Result<[touchstone::geom::Point3<BigRational>; 4], QueryError> {
             let (v, at) = f.required(key)?;
             let p = points(v, &at, Some(4))?;
             Ok([p[0].clone(), p[1].clone(), p[2].clone(), p[3].clone()])
         };
-        Ok((kind, four("t0")?, four("t1")?))
+        Ok(Ccd { kind, t0: four("t0")?, t1: four("t1")? })
     }
 
-    fn run<S: Scalar>((kind, t0, t1): &Self::Input, common: &Common) -> Result<Outcome<S, bool>, QueryError> {
-        if !S::EXACT_VALUES {
-            // The f64 path: the same families over binary64, float roots, the tolerance policy.
-            let (f0, f1) = (rounded(t0), rounded(t1));
-            let r = ccd::<f64>(*kind, &f0, &f1).map_err(|e| QueryError::new(Kind::Limit, "", e.to_string()))?;
-            let mut fields = serde_json::Map::new();
-            fields.insert("collides".into(), json!(r.collides()));
-            if let Some(t) = r.toi {
-                fields.insert("toi".into(), json!({ "f64": t }));
-            }
-            return Ok(Outcome { fields, discrete: r.collides(), decisive: vec![], continuous: vec![] });
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Map<String, Value>, QueryError> {
+        let mut m = Map::new();
+        m.insert("collides".into(), json!(out.collides));
+        if let Some(t) = &out.toi {
+            m.insert("toi".into(), time_json::<S>(t, digits)?);
         }
-        let r = ccd(*kind, t0, t1).map_err(|e| QueryError::new(Kind::Limit, "", e.to_string()))?;
-        let mut fields = serde_json::Map::new();
-        fields.insert("collides".into(), json!(r.collides()));
-        if let Some(t) = &r.toi {
-            fields.insert("toi".into(), algebraic_json(t, common.digits)?);
-        }
-        Ok(Outcome { fields, discrete: r.collides(), decisive: vec![], continuous: vec![] })
+        Ok(m)
     }
 
-    fn valid_within_tolerance(exact: &bool, fast: &bool) -> bool {
-        exact == fast
+    fn parse_claim(f: &Fields) -> Result<CcdClaim, QueryError> {
+        let collides = f
+            .optional("collides")
+            .map(|(v, at)| {
+                v.as_bool().ok_or_else(|| QueryError::new(Kind::Type, &at, "collides must be true or false"))
+            })
+            .transpose()?;
+        Ok(CcdClaim { collides, toi: claimed_time(f, "toi")? })
     }
-}
-
-fn rounded(p: &[Point3<BigRational>; 4]) -> [Point3<f64>; 4] {
-    p.clone().map(|x| x.map(|c| c.to_f64()))
-}
-
-/// `ccd` with `"backend": "both"`: the exact answer, the `f64` one, and their agreement under
-/// the CCD contract, checked on the binary64 roundings of the input (the exact answer is for
-/// the input as given).
-pub fn ccd_both(f: &Fields, common: &Common, ctx: &Context) -> Result<serde_json::Map<String, Value>, QueryError> {
-    let input = CcdOp::parse(f, ctx)?;
-    let mut fields = CcdOp::run::<BigRational>(&input, common)?.fields;
-    let fast = CcdOp::run::<f64>(&input, common)?.fields;
-    fields.insert("f64".into(), Value::Object(fast));
-    let (kind, t0, t1) = &input;
-    let agreement = match touchstone::sweep::contract::check_ccd_agreement(*kind, &rounded(t0), &rounded(t1)) {
-        Ok(a) => json!({"agree": true, "strict": a == touchstone::contract::Agreement::Strict}),
-        Err(d) => json!({"agree": false, "reason": d.to_string()}),
-    };
-    fields.insert("agreement".into(), agreement);
-    Ok(fields)
 }
 
 fn sweep_error(e: SweepError) -> QueryError {
-    let (kind, at) = match &e {
-        SweepError::Singular { box_index } | SweepError::Projective { box_index } => {
-            (Kind::Invalid, if *box_index == 0 { "/motion_a" } else { "/motion_b" })
-        }
-        SweepError::BadHalfExtent { box_index, .. } => (Kind::Invalid, if *box_index == 0 { "/a" } else { "/b" }),
-        SweepError::EmptyInterval => (Kind::Invalid, "/interval"),
-        SweepError::Poly(_) => (Kind::Limit, ""),
-        SweepError::Uncertain(_) => (Kind::Internal, ""),
-    };
-    QueryError::new(kind, at, e.to_string())
+    QueryError::sweep(e)
 }
 
-/// `toi_boxes` with `"backend": "both"`: the exact answer (Albocher–Sarel), the `f64` one
-/// (separating axes on binary64), and their agreement under the sweep contract, checked on the
-/// binary64 roundings of the input.
-pub fn toi_boxes_both(
-    f: &Fields,
-    common: &Common,
-    ctx: &Context,
-) -> Result<serde_json::Map<String, Value>, QueryError> {
-    let input = ToiBoxes::parse(f, ctx)?;
-    let mut fields = ToiBoxes::run::<BigRational>(&input, common)?.fields;
-    let fast = ToiBoxes::run::<f64>(&input, common);
-    let (a, b, t0, t1) = &input;
-    let agreement =
-        match touchstone::sweep::contract::check_sweep_agreement(&a.to_f64(), &b.to_f64(), t0.to_f64(), t1.to_f64()) {
-            Ok(x) => json!({"agree": true, "strict": x == touchstone::contract::Agreement::Strict}),
-            Err(d) => json!({"agree": false, "reason": d.to_string()}),
-        };
-    let fast = match fast {
-        Ok(o) => Value::Object(o.fields),
-        Err(e) => json!({ "error": e.to_json() }),
-    };
-    fields.insert("f64".into(), fast);
-    fields.insert("agreement".into(), agreement);
-    Ok(fields)
-}
-
-/// `toi_boxes`: the exact first time of contact of two boxes under quadratic 4×4 motions,
-/// answered by the box sweep of Albocher–Sarel ([`first_contact_bms`]), with a touching
-/// feature pair.
-pub struct ToiBoxes;
+type ToiInput = (BoxMotion, BoxMotion, BigRational, BigRational);
 
 fn motion(f: &Fields, key: &str) -> Result<[Matrix4<BigRational>; 3], QueryError> {
     let (v, at) = f.required(key)?;
@@ -180,83 +113,113 @@ fn feature_json(f: &BoxFeature) -> Value {
     }
 }
 
-impl Op for ToiBoxes {
-    type Input = (BoxMotion, BoxMotion, BigRational, BigRational);
-    type Discrete = bool;
-    const FIELDS: &'static [&'static str] = &["a", "b", "motion_a", "motion_b", "interval"];
+/// The input fields of `toi_boxes`.
+pub const TOI_BOXES_FIELDS: &[&str] = &["a", "b", "motion_a", "motion_b", "interval"];
 
-    fn parse(f: &Fields, _: &Context) -> Result<Self::Input, QueryError> {
-        let half = |key: &str| -> Result<[BigRational; 3], QueryError> {
-            let (v, at) = f.required(key)?;
-            let h = rationals(v, &at, 3, "box half extents")?;
-            for (i, x) in h.iter().enumerate() {
-                if x <= &BigRational::default() {
-                    return Err(QueryError::new(Kind::Invalid, &child(&at, i), "a box half extent must be positive"));
-                }
-            }
-            Ok([h[0].clone(), h[1].clone(), h[2].clone()])
-        };
-        let a = BoxMotion { half: half("a")?, motion: motion(f, "motion_a")? };
-        let b = BoxMotion { half: half("b")?, motion: motion(f, "motion_b")? };
-        let (t0, t1) = match f.optional("interval") {
-            None => (BigRational::from_integer(0.into()), BigRational::from_integer(1.into())),
-            Some((v, at)) => {
-                let t = rationals(v, &at, 2, "an interval [t0, t1]")?;
-                if t[1] < t[0] {
-                    return Err(QueryError::new(Kind::Invalid, &at, "the interval ends before it starts (t1 < t0)"));
-                }
-                (t[0].clone(), t[1].clone())
-            }
-        };
-        Ok((a, b, t0, t1))
-    }
-
-    fn run<S: Scalar>((a, b, t0, t1): &Self::Input, common: &Common) -> Result<Outcome<S, bool>, QueryError> {
-        if !S::EXACT_VALUES {
-            // The f64 path: the separating-axis code over binary64 (float roots, the tolerance
-            // policy); the deciding axis gives the kind, there are no features.
-            let (fa, fb) = (a.to_f64(), b.to_f64());
-            let (f0, f1) = (t0.to_f64(), t1.to_f64());
-            let contact = first_contact_sat::<f64>(&fa, &fb, &f0, &f1).map_err(sweep_error)?;
-            let mut fields = serde_json::Map::new();
-            fields.insert("collides".into(), json!(contact.is_some()));
-            if let Some(c) = &contact {
-                fields.insert("toi".into(), json!({ "f64": c.time }));
-                if c.axis.is_none() {
-                    fields.insert(
-                        "at_start".into(),
-                        json!(if c.overlapping_at_start { "overlapping" } else { "touching" }),
-                    );
-                }
-                if let Some(axis) = c.axis {
-                    let kind = match axis {
-                        SatAxis::FaceOfA(_) => "face-vertex",
-                        SatAxis::FaceOfB(_) => "vertex-face",
-                        SatAxis::EdgeEdge(..) => "edge-edge",
-                    };
-                    fields.insert("kind".into(), json!(kind));
-                }
-            }
-            return Ok(Outcome { fields, discrete: contact.is_some(), decisive: vec![], continuous: vec![] });
-        }
-        let contact = first_contact_bms(a, b, t0, t1).map_err(sweep_error)?;
-        let mut fields = serde_json::Map::new();
-        fields.insert("collides".into(), json!(contact.is_some()));
-        if let Some(c) = &contact {
-            fields.insert("toi".into(), algebraic_json(&c.time, common.digits)?);
-            if c.time.to_rational().as_ref() == Some(t0) {
-                fields
-                    .insert("at_start".into(), json!(if c.overlapping_at_start { "overlapping" } else { "touching" }));
-            }
-            if let Some(pair) = &c.contact {
-                fields.insert("kind".into(), json!(pair.kind.as_str()));
-                fields.insert("features".into(), json!([feature_json(&pair.a), feature_json(&pair.b)]));
+fn toi_parse(f: &Fields) -> Result<ToiInput, QueryError> {
+    let half = |key: &str| -> Result<[BigRational; 3], QueryError> {
+        let (v, at) = f.required(key)?;
+        let h = rationals(v, &at, 3, "box half extents")?;
+        for (i, x) in h.iter().enumerate() {
+            if x <= &BigRational::default() {
+                return Err(QueryError::new(Kind::Invalid, &child(&at, i), "a box half extent must be positive"));
             }
         }
-        Ok(Outcome { fields, discrete: contact.is_some(), decisive: vec![], continuous: vec![] })
-    }
+        Ok([h[0].clone(), h[1].clone(), h[2].clone()])
+    };
+    let a = BoxMotion { half: half("a")?, motion: motion(f, "motion_a")? };
+    let b = BoxMotion { half: half("b")?, motion: motion(f, "motion_b")? };
+    let (t0, t1) = match f.optional("interval") {
+        None => (BigRational::from_integer(0.into()), BigRational::from_integer(1.into())),
+        Some((v, at)) => {
+            let t = rationals(v, &at, 2, "an interval [t0, t1]")?;
+            if t[1] < t[0] {
+                return Err(QueryError::new(Kind::Invalid, &at, "the interval ends before it starts (t1 < t0)"));
+            }
+            (t[0].clone(), t[1].clone())
+        }
+    };
+    Ok((a, b, t0, t1))
+}
 
-    fn valid_within_tolerance(exact: &bool, fast: &bool) -> bool {
-        exact == fast
+fn toi_exact((a, b, t0, t1): &ToiInput, digits: u32) -> Result<Map<String, Value>, QueryError> {
+    let contact = first_contact_bms(a, b, t0, t1).map_err(sweep_error)?;
+    let mut fields = Map::new();
+    fields.insert("collides".into(), json!(contact.is_some()));
+    if let Some(c) = &contact {
+        fields.insert("toi".into(), algebraic_json(&c.time, digits)?);
+        if c.time.to_rational().as_ref() == Some(t0) {
+            fields.insert("at_start".into(), json!(if c.overlapping_at_start { "overlapping" } else { "touching" }));
+        }
+        if let Some(pair) = &c.contact {
+            fields.insert("kind".into(), json!(pair.kind.as_str()));
+            fields.insert("features".into(), json!([feature_json(&pair.a), feature_json(&pair.b)]));
+        }
+    }
+    Ok(fields)
+}
+
+fn toi_f64((a, b, t0, t1): &ToiInput) -> Result<Map<String, Value>, QueryError> {
+    // The f64 path: the separating-axis code over binary64 (float roots, the tolerance
+    // policy); the deciding axis gives the kind, there are no features.
+    let (fa, fb) = (a.to_f64(), b.to_f64());
+    let (f0, f1) = (t0.to_f64(), t1.to_f64());
+    let contact = first_contact_sat::<f64>(&fa, &fb, &f0, &f1).map_err(sweep_error)?;
+    let mut fields = Map::new();
+    fields.insert("collides".into(), json!(contact.is_some()));
+    if let Some(c) = &contact {
+        fields.insert("toi".into(), json!({ "f64": c.time }));
+        if c.axis.is_none() {
+            fields.insert("at_start".into(), json!(if c.overlapping_at_start { "overlapping" } else { "touching" }));
+        }
+        if let Some(axis) = c.axis {
+            let kind = match axis {
+                SatAxis::FaceOfA(_) => "face-vertex",
+                SatAxis::FaceOfB(_) => "vertex-face",
+                SatAxis::EdgeEdge(..) => "edge-edge",
+            };
+            fields.insert("kind".into(), json!(kind));
+        }
+    }
+    Ok(fields)
+}
+
+/// `toi_boxes`: the exact first time of contact of two boxes under quadratic 4×4 motions, by the
+/// box sweep of Albocher–Sarel, with a touching feature pair; `f64` by the separating-axis code.
+pub fn toi_boxes(f: &Fields, common: &Common) -> Result<Map<String, Value>, QueryError> {
+    let allowed: Vec<&str> = super::COMMON_FIELDS.iter().chain(TOI_BOXES_FIELDS).copied().collect();
+    f.only(&allowed)?;
+    let input = toi_parse(f)?;
+    if let Some((_, at)) = f.optional("claim") {
+        return Err(QueryError::new(
+            Kind::Unsupported,
+            &at,
+            "claims on toi_boxes are not supported by this version yet",
+        ));
+    }
+    match common.backend {
+        super::Backend::F64 => toi_f64(&input),
+        super::Backend::Exact | super::Backend::ExactUnfiltered => toi_exact(&input, common.digits),
+        super::Backend::Both => {
+            let mut fields = toi_exact(&input, common.digits)?;
+            let fast = toi_f64(&input);
+            let (a, b, t0, t1) = &input;
+            let agreement = match touchstone::sweep::contract::check_sweep_agreement(
+                &a.to_f64(),
+                &b.to_f64(),
+                t0.to_f64(),
+                t1.to_f64(),
+            ) {
+                Ok(x) => json!({"agree": true, "strict": x == touchstone::contract::Agreement::Strict}),
+                Err(d) => json!({"agree": false, "reason": d.to_string()}),
+            };
+            let fast = match fast {
+                Ok(o) => Value::Object(o),
+                Err(e) => json!({ "error": error_json(&e) }),
+            };
+            fields.insert("f64".into(), fast);
+            fields.insert("agreement".into(), agreement);
+            Ok(fields)
+        }
     }
 }

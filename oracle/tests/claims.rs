@@ -1,0 +1,221 @@
+//! Claims: another engine's answer judged against the exact one, per op a right claim, a wrong
+//! one and a tie (or a claim on the tolerance's edge), with answers derived by hand.
+
+use serde_json::{json, Value};
+use touchstone_oracle::{answer_line, Options};
+
+fn ask(q: Value) -> Value {
+    answer_line(&q.to_string(), &Options::default())
+}
+
+/// The verdict of a claim on `q`.
+fn verdict(mut q: Value, claim: Value) -> Value {
+    q["claim"] = claim;
+    let a = ask(q);
+    assert!(a.get("error").is_none(), "{a}");
+    a["verdict"].clone()
+}
+
+fn ok(mut q: Value, claim: Value) -> bool {
+    q["claim"] = claim.clone();
+    let v = verdict(q.clone(), claim);
+    let all = v["checks"].as_array().unwrap().iter().all(|c| c["ok"] == true);
+    assert_eq!(v["ok"], all, "verdict.ok is the conjunction of the checks: {v}");
+    v["ok"].as_bool().unwrap()
+}
+
+fn check<'a>(v: &'a Value, field: &str) -> &'a Value {
+    v["checks"].as_array().unwrap().iter().find(|c| c["field"] == field).unwrap_or_else(|| panic!("{field} in {v}"))
+}
+
+#[test]
+fn orient3d_claims() {
+    let q = json!({"op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]]});
+    assert!(ok(q.clone(), json!({"orientation": "positive", "determinant": 1})));
+    let v = verdict(q.clone(), json!({"orientation": "negative", "determinant": 1.5}));
+    assert_eq!(v["ok"], false);
+    let o = check(&v, "orientation");
+    assert_eq!(
+        (o["claimed"].clone(), o["exact"].clone(), o["ok"].clone()),
+        (json!("negative"), json!("positive"), json!(false))
+    );
+    let d = check(&v, "determinant");
+    assert_eq!((d["exact"].clone(), d["abs_error"].clone(), d["ok"].clone()), (json!("1"), json!("0.5"), json!(false)));
+    // A binary64 engine calls (0.1, 0.2, 0.3) collinear with 0 and (1, 2, 3): for the numbers
+    // it holds the determinant is −2⁻⁵⁴, so "coplanar" is wrong (the exact orientation is
+    // negative); for the decimal numbers it is right.
+    let doubles = json!({"op": "orient3d", "points": [[0,0,0],[1,2,3],[0.1,0.2,0.3],[1,0,0]]});
+    assert!(!ok(doubles, json!({"orientation": "coplanar"})));
+    let decimals = json!({"op": "orient3d", "points": [[0,0,0],[1,2,3],["0.1","0.2","0.3"],[1,0,0]]});
+    assert!(ok(decimals, json!({"orientation": "coplanar", "determinant": 1e-12})));
+    // On the tolerance's edge, decided exactly: |11/10 − 1| = 1/10 passes abs = 1/10.
+    let mut edge = q.clone();
+    edge["tolerance"] = json!({"abs": "1/10", "rel": 0});
+    assert!(ok(edge.clone(), json!({"determinant": "11/10"})));
+    assert!(!ok(edge, json!({"determinant": "1101/1000"})));
+}
+
+#[test]
+fn side_of_plane_claims() {
+    let q = |p: Value| json!({"op": "side_of_plane", "plane": {"coefficients": [0, 0, 1, -1]}, "point": p});
+    assert!(ok(q(json!([0, 0, 3])), json!({"side": "above", "value": 2})));
+    assert!(!ok(q(json!([0, 0, 3])), json!({"side": "below"})));
+    // On the plane exactly: only "on" is right.
+    assert!(ok(q(json!([5, 5, 1])), json!({"side": "on", "value": 0})));
+    assert!(!ok(q(json!([5, 5, "1.0000000000000000000001"])), json!({"side": "on"})));
+}
+
+#[test]
+fn transform_points_claims() {
+    // R(1, 2, 3, 4)·e_x = (−20, 20, 10)/30, plus (1, 0, 0): (1/3, 2/3, 1/3).
+    let q = json!({"op": "transform_points", "pose": {"quaternion": [1, 2, 3, 4], "translation": [1, 0, 0]}, "points": [[1, 0, 0]]});
+    assert!(ok(q.clone(), json!({"points": [[0.3333333333, 0.6666666667, 0.3333333333]]})));
+    let v = verdict(q.clone(), json!({"points": [[0.33, 0.67, 0.33]]}));
+    assert_eq!(check(&v, "points/0")["exact"], json!(["1/3", "2/3", "1/3"]));
+    assert_eq!(v["ok"], false);
+    // A claim with another number of points fails, and says why.
+    let v = verdict(q, json!({"points": [[0, 0, 0], [1, 1, 1]]}));
+    assert_eq!(v["ok"], false);
+    assert!(check(&v, "points")["note"].as_str().unwrap().contains("number of points"));
+}
+
+#[test]
+fn squared_distance_claims() {
+    // (1, 1, 1) to x + y + z = 1: 4/3, distance 2/√3 = 1.15470053837925152901…
+    let q = json!({"op": "squared_distance", "point": [1, 1, 1], "to_plane": {"coefficients": [1, 1, 1, -1]}});
+    assert!(ok(q.clone(), json!({"distance_squared": 1.3333333333333333, "distance": 1.1547005383792515})));
+    let v = verdict(q.clone(), json!({"distance": 1.15}));
+    assert_eq!(v["ok"], false);
+    assert_eq!(check(&v, "distance")["exact"], "1.154700538379251529"); // 20 digits, a trailing zero dropped
+                                                                        // The distance is judged exactly on the tolerance's edge: (3, 4, 0) is 5 from the origin.
+    let five = json!({"op": "squared_distance", "point": [0, 0, 0], "to_point": [3, 4, 0], "tolerance": {"abs": "1/2", "rel": 0}});
+    assert!(ok(five.clone(), json!({"distance": 5.5})));
+    assert!(ok(five.clone(), json!({"distance": 4.5})));
+    assert!(!ok(five.clone(), json!({"distance": "5.5000000001"})));
+    assert!(!ok(five.clone(), json!({"distance": "4.4999999999"})));
+    // A segment's parameter; a claimed parameter without a segment is an error naming it.
+    let seg = json!({"op": "squared_distance", "point": [1, 1, 0], "to_segment": [[0, 0, 0], [2, 0, 0]]});
+    assert!(ok(seg.clone(), json!({"parameter": 0.5, "distance_squared": 1})));
+    assert!(!ok(seg, json!({"parameter": 0.25})));
+    let mut bad = five;
+    bad["claim"] = json!({"parameter": 0});
+    let e = ask(bad);
+    assert_eq!((e["error"]["kind"].clone(), e["error"]["at"].clone()), (json!("unknown"), json!("/claim/parameter")));
+}
+
+#[test]
+fn segment_plane_claims() {
+    let q = |s: Value| json!({"op": "segment_plane", "segment": s, "plane": {"coefficients": [0, 0, 3, -3]}});
+    assert!(ok(q(json!([[0, 0, 0], [0, 0, 3]])), json!({"intersection": "crosses", "t": 0.3333333333333333})));
+    assert!(!ok(q(json!([[0, 0, 0], [0, 0, 3]])), json!({"intersection": "disjoint"})));
+    // Touching at an end: it crosses at exactly t = 1.
+    assert!(ok(q(json!([[0, 0, 0], [5, 5, 1]])), json!({"intersection": "crosses", "t": 1})));
+    let v = verdict(q(json!([[0, 0, 2], [5, 5, 3]])), json!({"t": 0.5}));
+    assert_eq!((check(&v, "t")["exact"].clone(), v["ok"].clone()), (Value::Null, json!(false)));
+}
+
+#[test]
+fn validate_claims() {
+    let q = json!({"op": "validate", "solid": {"box": [1, 1, 1]}});
+    assert!(ok(q.clone(), json!({"valid": true, "vertices": 8, "edges": 12, "faces": 6, "convex": true, "euler": 2})));
+    // An engine that counts triangles: 12 faces is wrong for the box as given.
+    let v = verdict(q, json!({"faces": 12, "euler": 2}));
+    assert_eq!((check(&v, "faces")["exact"].clone(), check(&v, "euler")["ok"].clone()), (json!(6), json!(true)));
+    // A bent cube: an engine that calls it valid is wrong; the line carries the defect.
+    let bent = json!({"op": "validate", "solid": {"polyhedron": {
+        "vertices": [[0,0,0],[1,0,0],[1,1,0],[0,1,0],[0,0,1],[1,0,1],[1,1,"1.001"],[0,1,1]],
+        "faces": [[0,3,2,1],[4,5,6,7],[0,1,5,4],[1,2,6,5],[2,3,7,6],[3,0,4,7]]}},
+        "claim": {"valid": true}});
+    let a = ask(bent.clone());
+    assert_eq!((a["valid"].clone(), a["verdict"]["ok"].clone()), (json!(false), json!(false)), "{a}");
+    assert_eq!(a["defect"]["kind"], "invalid");
+    assert!(a["defect"]["at"].as_str().unwrap().starts_with("/solid/polyhedron/faces/"), "{a}");
+    let mut right = bent;
+    right["claim"] = json!({"valid": false});
+    assert_eq!(ask(right)["verdict"]["ok"], true);
+}
+
+#[test]
+fn distance_claims() {
+    // Two unit cubes, b moved by 3 along x: a's face x = 1 and b's face x = 2 are 1 apart.
+    let q = json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [3, 0, 0]}});
+    assert!(ok(
+        q.clone(),
+        json!({"status": "separated", "distance_squared": 1, "distance": 1, "points": [[1, 0, 0], [2, 0, 0]]})
+    ));
+    // Ties: every pair on the two parallel faces realises the distance, whatever V-Clip chose.
+    for pair in [
+        json!([{"face": [1, 3, 5, 7]}, {"face": [0, 2, 4, 6]}]),
+        json!([{"face": [1, 3, 5, 7]}, {"vertex": 0}]),
+        json!([{"vertex": 7}, {"vertex": 6}]),
+        json!([{"edge": [5, 7]}, {"edge": [4, 6]}]),
+    ] {
+        assert!(ok(q.clone(), json!({ "features": pair })), "{pair}");
+    }
+    // Wrong: vertex (−1, −1, −1) of a and (2, −1, −1) of b are 3 apart; a diagonal is no edge.
+    let v = verdict(q.clone(), json!({"features": [{"vertex": 0}, {"vertex": 0}]}));
+    assert_eq!(v["ok"], false);
+    assert!(check(&v, "features")["note"].as_str().unwrap().contains("9"), "{v}");
+    let v = verdict(q.clone(), json!({"features": [{"edge": [0, 7]}, {"vertex": 0}]}));
+    assert!(check(&v, "features")["note"].as_str().unwrap().contains("not a feature of a"), "{v}");
+    // Points: off the shape, or not realising the distance.
+    let v = verdict(q.clone(), json!({"points": [[1.5, 0, 0], [2, 0, 0]]}));
+    assert_eq!((check(&v, "points/0")["ok"].clone(), check(&v, "points/1")["ok"].clone()), (json!(false), json!(true)));
+    let v = verdict(q.clone(), json!({"points": [[1, 0, 0], [2.5, 0, 0]]}));
+    assert_eq!((check(&v, "points/1")["ok"].clone(), check(&v, "points")["ok"].clone()), (json!(true), json!(false)));
+    // Overlapping cubes: an engine that reports touching (distance 0) is wrong on the status.
+    let overlap = json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [1, 0, 0]}});
+    let v = verdict(overlap, json!({"status": "touching", "distance": 0}));
+    assert_eq!(
+        (check(&v, "status")["exact"].clone(), check(&v, "distance")["ok"].clone()),
+        (json!("penetrating"), json!(true))
+    );
+}
+
+#[test]
+fn ccd_claims() {
+    // Edges at heights 2 − 4t cross the fixed edge at t = 1/2.
+    let q = json!({"op": "ccd", "kind": "edge_edge",
+        "t0": [[-1, 0, 2], [1, 0, 2], [0, -1, 0], [0, 1, 0]], "t1": [[-1, 0, -2], [1, 0, -2], [0, -1, 0], [0, 1, 0]]});
+    assert!(ok(q.clone(), json!({"collides": true, "toi": 0.5})));
+    assert!(ok(q.clone(), json!({"toi": 0.5000000009})));
+    assert!(!ok(q.clone(), json!({"toi": 0.500000002})));
+    assert!(!ok(q.clone(), json!({"collides": false})));
+    // Our own output is a valid claim.
+    let own = ask(q.clone());
+    assert!(ok(q, json!({"toi": own["toi"]})));
+    // An irrational time 1/√2 (a tilting face): the nearest double passes the default
+    // tolerance, and a zero tolerance fails every rational claim, decided exactly.
+    let r = json!({"op": "ccd", "kind": "vertex_face",
+        "t0": [["1/8", "1/8", "1/4"], [0, 0, 0], [1, 0, 0], [0, 1, 0]],
+        "t1": [["1/8", "5/8", "3/8"], [0, 0, 0], [1, 0, 0], [0, 1, 1]]});
+    assert!(ok(r.clone(), json!({"collides": true, "toi": std::f64::consts::FRAC_1_SQRT_2})));
+    assert!(!ok(r.clone(), json!({"toi": "0.7071"})));
+    let mut strict = r;
+    strict["tolerance"] = json!({"abs": 0, "rel": 0});
+    assert!(!ok(strict.clone(), json!({"toi": std::f64::consts::FRAC_1_SQRT_2})));
+    // On the edge of a relative tolerance: |0.7 − 1/√2| = 0.00710678…, 1.0050…% of 1/√2.
+    strict["tolerance"] = json!({"abs": 0, "rel": "0.0101"});
+    assert!(ok(strict.clone(), json!({"toi": "0.7"})));
+    strict["tolerance"] = json!({"abs": 0, "rel": "0.01"});
+    assert!(!ok(strict, json!({"toi": "0.7"})));
+}
+
+#[test]
+fn claims_name_only_output_fields_and_need_an_exact_backend() {
+    let q = json!({"op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "claim": {"orientaton": "positive"}});
+    let e = ask(q);
+    assert_eq!((e["error"]["kind"].clone(), e["error"]["at"].clone()), (json!("unknown"), json!("/claim/orientaton")));
+    let q = json!({"op": "orient3d", "backend": "f64", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "claim": {"orientation": "positive"}});
+    let e = ask(q);
+    assert_eq!((e["error"]["kind"].clone(), e["error"]["at"].clone()), (json!("invalid"), json!("/claim")));
+    // With "both", the verdict is the exact one's.
+    let q = json!({"op": "orient3d", "backend": "both", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "claim": {"orientation": "positive"}});
+    let a = ask(q);
+    assert_eq!((a["verdict"]["ok"].clone(), a["agreement"]["agree"].clone()), (json!(true), json!(true)));
+    let bad = json!({"op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "claim": {"orientation": "up"}});
+    assert_eq!(ask(bad)["error"]["at"], "/claim/orientation");
+    let neg =
+        json!({"op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "claim": {}, "tolerance": {"abs": -1}});
+    assert_eq!(ask(neg)["error"]["at"], "/tolerance/abs");
+}

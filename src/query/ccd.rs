@@ -1,0 +1,111 @@
+//! `ccd`: the first time of contact of two linearly moving primitives.
+
+use num_rational::BigRational;
+
+use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::error::QueryError;
+use super::spec::to_backend;
+use super::{Answer, Query};
+use crate::contract::{Agreement, Disagreement, Margin};
+use crate::geom::Point3;
+use crate::poly::RootScalar;
+use crate::sweep::contract::check_ccd_answer;
+use crate::sweep::{ccd, CcdKind, CcdResult};
+
+/// `ccd`: whether a vertex meets a triangle, or an edge an edge, for some t ∈ [0, 1] (closed
+/// primitives, closed interval: the public CCD benchmark's convention), under linear motion
+/// from `t0` to `t1`, and the first such time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ccd {
+    /// Vertex–face (v, f0, f1, f2) or edge–edge (a0, a1, b0, b1).
+    pub kind: CcdKind,
+    /// The four points at t = 0.
+    pub t0: [Point3<BigRational>; 4],
+    /// The four points at t = 1.
+    pub t1: [Point3<BigRational>; 4],
+}
+
+/// The answer of [`Ccd`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct CcdOutput<S: RootScalar> {
+    /// Whether they meet.
+    pub collides: bool,
+    /// The first time of contact.
+    pub toi: Option<S::Time>,
+}
+
+/// A claim on [`Ccd`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CcdClaim {
+    /// The claimed collision.
+    pub collides: Option<bool>,
+    /// The claimed first time of contact.
+    pub toi: Option<BigRational>,
+}
+
+impl Ccd {
+    fn rounded(&self) -> ([Point3<f64>; 4], [Point3<f64>; 4]) {
+        (self.t0.each_ref().map(to_backend), self.t1.each_ref().map(to_backend))
+    }
+}
+
+impl Query for Ccd {
+    const OP: &'static str = "ccd";
+    type Output<S: RootScalar> = CcdOutput<S>;
+    type Discrete = bool;
+    type Claim = CcdClaim;
+
+    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let (t0, t1) = (self.t0.each_ref().map(to_backend::<S>), self.t1.each_ref().map(to_backend::<S>));
+        let r = ccd(self.kind, &t0, &t1).map_err(|e| QueryError::poly("", e))?;
+        Ok(Answer::plain(CcdOutput { collides: r.collides(), toi: r.toi }))
+    }
+
+    fn discrete<S: RootScalar>(o: &CcdOutput<S>) -> bool {
+        o.collides
+    }
+
+    fn valid_within_tolerance(exact: &bool, fast: &bool) -> bool {
+        exact == fast
+    }
+
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &CcdClaim,
+        tol: &Tolerance,
+        digits: u32,
+    ) -> Result<Verdict, QueryError> {
+        let mut v = Verdict::default();
+        if let Some(c) = claim.collides {
+            v.checks.push(Check::equal("collides", Shown::Bool(c), Shown::Bool(exact.output.collides)));
+        }
+        if let Some(x) = &claim.toi {
+            v.checks.push(match &exact.output.toi {
+                Some(t) => Check::algebraic("toi", x, t, tol, digits),
+                None => Check::equal("toi", Shown::Rational(x.clone()), Shown::Absent)
+                    .with_note("the primitives do not meet in [0, 1]"),
+            });
+        }
+        Ok(v)
+    }
+
+    /// The CCD contract ([`check_ccd_answer`]), on the binary64 roundings of the input: the
+    /// `f64` path answers those, the exact one answers the input as given.
+    fn agreement(
+        &self,
+        _: &Answer<BigRational, Self>,
+        fast: &Result<Answer<f64, Self>, QueryError>,
+    ) -> (Margin, Result<Agreement, Disagreement>) {
+        let (t0, t1) = self.rounded();
+        let fast = match fast {
+            Ok(a) => Ok(CcdResult { toi: a.output.toi }),
+            Err(e) => Err(crate::poly::PolyError::NotFinite(if e.kind == super::ErrorKind::Overflow {
+                "an f64 value (overflow)"
+            } else {
+                "the f64 answer"
+            })),
+        };
+        check_ccd_answer(self.kind, &t0, &t1, &fast)
+    }
+}

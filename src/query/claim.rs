@@ -1,0 +1,336 @@
+//! Judging another engine's answer (a *claim*) against the exact one.
+//!
+//! A claim gives some of an op's output fields. Each claimed field becomes one [`Check`]:
+//!
+//! * a discrete field (orientation, status, collides, ...) passes only when it equals the exact
+//!   answer; a claimed feature or feature pair passes when it *realises* the exact optimum (ties
+//!   are real: parallel faces, face on face);
+//! * a number x passes when `|x − exact| ≤ max(abs, rel·|exact|)` ([`Tolerance`]), decided
+//!   exactly even when `exact` is irrational (a square root or an algebraic time) and even on
+//!   the tolerance's edge;
+//! * points pass when they lie on their shapes and realise the distance, within the tolerance.
+//!
+//! The [`Verdict`] is ok when every check is.
+
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+use super::error::{ErrorKind, QueryError};
+use super::spec::FeatureId;
+use crate::geom::Point3;
+use crate::poly::Algebraic;
+use crate::scalar::{decimal_of_rational, parse_rational, sqrt_decimal_of_rational};
+
+/// The tolerance of number checks: `|x − exact| ≤ max(abs, rel·|exact|)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tolerance {
+    /// The absolute part (non-negative).
+    pub abs: BigRational,
+    /// The relative part (non-negative).
+    pub rel: BigRational,
+}
+
+impl Default for Tolerance {
+    /// `abs = rel = 1e-9` (the binary64 number).
+    fn default() -> Self {
+        let t = BigRational::from_float(1e-9).unwrap_or_default();
+        Tolerance { abs: t.clone(), rel: t }
+    }
+}
+
+impl Tolerance {
+    /// A tolerance; negative parts are [`ErrorKind::Invalid`] (at `/abs` or `/rel`).
+    pub fn new(abs: BigRational, rel: BigRational) -> Result<Self, QueryError> {
+        for (name, x) in [("abs", &abs), ("rel", &rel)] {
+            if x.is_negative() {
+                return Err(QueryError::new(
+                    ErrorKind::Invalid,
+                    &format!("/{name}"),
+                    "a tolerance must not be negative",
+                ));
+            }
+        }
+        Ok(Tolerance { abs, rel })
+    }
+
+    /// Whether `|x − e| ≤ max(abs, rel·|e|)`, exactly.
+    pub fn admits(&self, x: &BigRational, e: &BigRational) -> bool {
+        let err = (x - e).abs();
+        err <= self.abs || err <= &self.rel * e.abs()
+    }
+
+    /// Whether `|x − √d| ≤ max(abs, rel·√d)` for `d ≥ 0`, exactly (squaring, no square root).
+    pub fn admits_sqrt(&self, x: &BigRational, d: &BigRational) -> bool {
+        let y_at_least = |lo: &BigRational| !lo.is_positive() || *d >= lo * lo; // √d ≥ lo
+        let y_at_most = |hi: &BigRational| !hi.is_negative() && *d <= hi * hi; // √d ≤ hi
+        let (a, r) = (&self.abs, &self.rel);
+        if y_at_least(&(x - a)) && y_at_most(&(x + a)) {
+            return true;
+        }
+        // (1 − r)·√d ≤ x ≤ (1 + r)·√d.
+        let one = BigRational::one();
+        let upper = !x.is_positive() || x * x <= (&one + r) * (&one + r) * d;
+        let lower = if r >= &one {
+            !x.is_negative() || (r - &one) * (r - &one) * d >= x * x
+        } else {
+            !x.is_negative() && x * x >= (&one - r) * (&one - r) * d
+        };
+        upper && lower
+    }
+
+    /// Whether `|√x − √d| ≤ max(abs, rel·√d)` for `x, d ≥ 0`, exactly (squaring twice).
+    pub fn admits_sqrt_of(&self, x: &BigRational, d: &BigRational) -> bool {
+        let (a, r) = (&self.abs, &self.rel);
+        let four_a2 = BigRational::from_integer(4.into()) * a * a;
+        // √x ≤ √d + a ⇔ x − d − a² ≤ 2a√d; and symmetrically.
+        let within = |x: &BigRational, d: &BigRational| {
+            let l = x - d - a * a;
+            !l.is_positive() || &l * &l <= &four_a2 * d
+        };
+        if within(x, d) && within(d, x) {
+            return true;
+        }
+        // (1 − r)·√d ≤ √x ≤ (1 + r)·√d.
+        let one = BigRational::one();
+        let upper = *x <= (&one + r) * (&one + r) * d;
+        let lower = r >= &one || *x >= (&one - r) * (&one - r) * d;
+        upper && lower
+    }
+
+    /// Whether `|x − α| ≤ max(abs, rel·|α|)` for a real algebraic `α`, exactly.
+    pub fn admits_algebraic(&self, x: &BigRational, alpha: &Algebraic) -> bool {
+        use std::cmp::Ordering::{Greater, Less};
+        let (a, r) = (&self.abs, &self.rel);
+        if alpha.cmp_rational(&(x - a)) != Less && alpha.cmp_rational(&(x + a)) != Greater {
+            return true;
+        }
+        // |x − α| ≤ r·s·α with s the sign of α: (1 − r·s)·α ≤ x and x ≤ (1 + r·s)·α.
+        let s = match alpha.cmp_rational(&BigRational::zero()) {
+            Greater => BigRational::one(),
+            Less => -BigRational::one(),
+            std::cmp::Ordering::Equal => return x.is_zero(),
+        };
+        let one = BigRational::one();
+        // c·α ≤ x
+        let below = |c: BigRational| match c.signum() {
+            c_sign if c_sign.is_zero() => !x.is_negative(),
+            c_sign if c_sign.is_positive() => alpha.cmp_rational(&(x / &c)) != Greater,
+            _ => alpha.cmp_rational(&(x / &c)) != Less,
+        };
+        // x ≤ d·α
+        let above = |d: BigRational| match d.signum() {
+            d_sign if d_sign.is_zero() => !x.is_positive(),
+            d_sign if d_sign.is_positive() => alpha.cmp_rational(&(x / &d)) != Less,
+            _ => alpha.cmp_rational(&(x / &d)) != Greater,
+        };
+        below(&one - r * &s) && above(&one + r * &s)
+    }
+}
+
+/// A value shown in a check: the claimed one or the exact one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shown {
+    /// Nothing (an exact answer that has no such field, e.g. no `toi` when there is no contact).
+    Absent,
+    /// A name (`"positive"`, `"touching"`).
+    Text(String),
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// An exact rational.
+    Rational(BigRational),
+    /// A decimal string (an irrational exact value to the query's digits, truncated).
+    Decimal(String),
+    /// A feature.
+    Feature(FeatureId),
+    /// Several features (a pair).
+    Features(Vec<FeatureId>),
+    /// An exact point.
+    Point(Point3<BigRational>),
+    /// Exact points.
+    Points(Vec<Point3<BigRational>>),
+}
+
+/// One claimed field judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    /// The field, as in the op's output (`"status"`, `"points/1"`).
+    pub field: String,
+    /// What the claim said.
+    pub claimed: Shown,
+    /// The exact answer.
+    pub exact: Shown,
+    /// For numbers: |claimed − exact| (a decimal to 6 digits when `exact` is irrational).
+    pub abs_error: Option<Shown>,
+    /// Whether the claim passes.
+    pub ok: bool,
+    /// Why a check failed or passed on a tie, when that is not obvious.
+    pub note: Option<String>,
+}
+
+impl Check {
+    /// A check of a discrete field: passes when equal.
+    pub fn equal(field: &str, claimed: Shown, exact: Shown) -> Check {
+        let ok = claimed == exact;
+        Check { field: field.into(), claimed, exact, abs_error: None, ok, note: None }
+    }
+
+    /// A check of a rational number.
+    pub fn number(field: &str, claimed: &BigRational, exact: &BigRational, tol: &Tolerance) -> Check {
+        Check {
+            field: field.into(),
+            claimed: Shown::Rational(claimed.clone()),
+            exact: Shown::Rational(exact.clone()),
+            abs_error: Some(Shown::Rational((claimed - exact).abs())),
+            ok: tol.admits(claimed, exact),
+            note: None,
+        }
+    }
+
+    /// A check of a claimed `√d` (`d ≥ 0` exact), shown with `digits` digits.
+    pub fn sqrt(field: &str, claimed: &BigRational, d: &BigRational, tol: &Tolerance, digits: u32) -> Check {
+        let exact = sqrt_decimal_of_rational(d, digits).unwrap_or_default();
+        let error = sqrt_decimal_of_rational(d, 40)
+            .and_then(|s| parse_rational(&s).ok())
+            .map(|y| Shown::Decimal(decimal_of_rational(&(claimed - y).abs(), 6)));
+        Check {
+            field: field.into(),
+            claimed: Shown::Rational(claimed.clone()),
+            exact: Shown::Decimal(exact),
+            abs_error: error,
+            ok: tol.admits_sqrt(claimed, d),
+            note: None,
+        }
+    }
+
+    /// A check of a claimed real algebraic number (a time).
+    pub fn algebraic(field: &str, claimed: &BigRational, exact: &Algebraic, tol: &Tolerance, digits: u32) -> Check {
+        let shown = exact.to_decimal(digits.min(crate::poly::MAX_DECIMAL_DIGITS)).unwrap_or_default();
+        let error = exact
+            .to_decimal(40)
+            .ok()
+            .and_then(|s| parse_rational(&s).ok())
+            .map(|y| Shown::Decimal(decimal_of_rational(&(claimed - y).abs(), 6)));
+        Check {
+            field: field.into(),
+            claimed: Shown::Rational(claimed.clone()),
+            exact: match exact.to_rational() {
+                Some(r) => Shown::Rational(r),
+                None => Shown::Decimal(shown),
+            },
+            abs_error: error,
+            ok: tol.admits_algebraic(claimed, exact),
+            note: None,
+        }
+    }
+
+    /// The same check with a note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Check {
+        self.note = Some(note.into());
+        self
+    }
+}
+
+/// The judgement of a claim: one check per claimed field.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Verdict {
+    /// The checks, in the order of the op's output fields.
+    pub checks: Vec<Check>,
+}
+
+impl Verdict {
+    /// Whether every check passes.
+    pub fn ok(&self) -> bool {
+        self.checks.iter().all(|c| c.ok)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poly::{real_roots, Poly};
+    use crate::scalar::ratio;
+
+    fn q(p: i64, d: i64) -> BigRational {
+        ratio(p, d)
+    }
+
+    #[test]
+    fn rational_tolerance_is_decided_on_its_edge() {
+        let t = Tolerance::new(q(1, 10), q(0, 1)).unwrap();
+        assert!(t.admits(&q(11, 10), &q(1, 1)));
+        assert!(!t.admits(&q(111, 100), &q(1, 1)));
+        let rel = Tolerance::new(q(0, 1), q(1, 100)).unwrap();
+        assert!(rel.admits(&q(101, 1), &q(100, 1)));
+        assert!(!rel.admits(&q(10101, 100), &q(100, 1)));
+    }
+
+    #[test]
+    fn square_roots_are_judged_exactly() {
+        // √2 = 1.41421356…: 1.4142 is within 1e-4, 1.4141 is not (|1.4141 − √2| = 1.1356e-4).
+        let t = Tolerance::new(q(1, 10_000), q(0, 1)).unwrap();
+        assert!(t.admits_sqrt(&q(14142, 10_000), &q(2, 1)));
+        assert!(!t.admits_sqrt(&q(14141, 10_000), &q(2, 1)));
+        // On the edge: |3 − √4| = 1 with abs = 1 passes, abs just below 1 fails.
+        assert!(Tolerance::new(q(1, 1), q(0, 1)).unwrap().admits_sqrt(&q(3, 1), &q(4, 1)));
+        assert!(!Tolerance::new(q(999, 1000), q(0, 1)).unwrap().admits_sqrt(&q(3, 1), &q(4, 1)));
+        // Relative: 1% of √10000 = 1, so 101 passes and 101.01 does not; 99 passes, 98.99 not.
+        let rel = Tolerance::new(q(0, 1), q(1, 100)).unwrap();
+        assert!(rel.admits_sqrt(&q(101, 1), &q(10_000, 1)));
+        assert!(!rel.admits_sqrt(&q(10101, 100), &q(10_000, 1)));
+        assert!(rel.admits_sqrt(&q(99, 1), &q(10_000, 1)));
+        assert!(!rel.admits_sqrt(&q(9899, 100), &q(10_000, 1)));
+        // Zero: only 0 within a zero tolerance; a negative claim never within a relative one.
+        let zero = Tolerance::new(q(0, 1), q(0, 1)).unwrap();
+        assert!(zero.admits_sqrt(&q(0, 1), &q(0, 1)));
+        assert!(!zero.admits_sqrt(&q(-1, 1000), &q(0, 1)));
+        assert!(!rel.admits_sqrt(&q(-1, 1), &q(1, 1)));
+    }
+
+    #[test]
+    fn distances_between_square_roots_are_judged_exactly() {
+        // √2 against √2.0001: |Δ| = 3.5354e-5.
+        let t = Tolerance::new(q(4, 100_000), q(0, 1)).unwrap();
+        assert!(t.admits_sqrt_of(&q(20001, 10_000), &q(2, 1)));
+        assert!(!Tolerance::new(q(3, 100_000), q(0, 1)).unwrap().admits_sqrt_of(&q(20001, 10_000), &q(2, 1)));
+        // On the edge: √9 vs √4 differ by exactly 1.
+        assert!(Tolerance::new(q(1, 1), q(0, 1)).unwrap().admits_sqrt_of(&q(9, 1), &q(4, 1)));
+        assert!(Tolerance::new(q(1, 1), q(0, 1)).unwrap().admits_sqrt_of(&q(4, 1), &q(9, 1)));
+        assert!(!Tolerance::new(q(99, 100), q(0, 1)).unwrap().admits_sqrt_of(&q(9, 1), &q(4, 1)));
+        // Relative: √(1.0201·d) = 1.01·√d exactly.
+        let rel = Tolerance::new(q(0, 1), q(1, 100)).unwrap();
+        assert!(rel.admits_sqrt_of(&q(10201, 100), &q(100, 1)));
+        assert!(!rel.admits_sqrt_of(&q(10202, 100), &q(100, 1)));
+        assert!(rel.admits_sqrt_of(&q(9801, 100), &q(100, 1)));
+        assert!(!rel.admits_sqrt_of(&q(9800, 100), &q(100, 1)));
+        // Zero distance: only zero within a zero tolerance.
+        let zero = Tolerance::new(q(0, 1), q(0, 1)).unwrap();
+        assert!(zero.admits_sqrt_of(&q(0, 1), &q(0, 1)));
+        assert!(!zero.admits_sqrt_of(&q(1, 1_000_000), &q(0, 1)));
+    }
+
+    #[test]
+    fn algebraic_numbers_are_judged_exactly() {
+        let p = Poly::from_coeffs(vec![q(-2, 1), q(0, 1), q(1, 1)]);
+        let sqrt2 = real_roots(&p, &q(0, 1), &q(2, 1)).unwrap().remove(0);
+        let t = Tolerance::new(q(1, 10_000), q(0, 1)).unwrap();
+        assert!(t.admits_algebraic(&q(14142, 10_000), &sqrt2));
+        assert!(!t.admits_algebraic(&q(14141, 10_000), &sqrt2));
+        let rel = Tolerance::new(q(0, 1), q(1, 100)).unwrap();
+        // 1.01·√2 = 1.4283…: 1.428 passes, 1.429 does not; 0.99·√2 = 1.40007…
+        assert!(rel.admits_algebraic(&q(1428, 1000), &sqrt2));
+        assert!(!rel.admits_algebraic(&q(1429, 1000), &sqrt2));
+        assert!(rel.admits_algebraic(&q(14001, 10_000), &sqrt2));
+        assert!(!rel.admits_algebraic(&q(14000, 10_000), &sqrt2));
+        // And the same numbers agree with the square-root route.
+        for x in [q(14142, 10_000), q(14141, 10_000), q(1428, 1000), q(1429, 1000), q(14001, 10_000)] {
+            for tol in [&t, &rel] {
+                assert_eq!(tol.admits_algebraic(&x, &sqrt2), tol.admits_sqrt(&x, &q(2, 1)), "{x}");
+            }
+        }
+        let negative = real_roots(&p, &q(-2, 1), &q(0, 1)).unwrap().remove(0);
+        assert!(rel.admits_algebraic(&q(-1428, 1000), &negative));
+        assert!(!rel.admits_algebraic(&q(1414, 1000), &negative));
+    }
+}

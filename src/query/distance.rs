@@ -1,0 +1,222 @@
+//! `distance`: status, exact squared distance, closest features and points of two convex
+//! shapes, by V-Clip.
+
+use num_rational::BigRational;
+
+use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::error::QueryError;
+use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed};
+use super::{Answer, Bounded, Decisive, Query};
+use crate::geom::{Point3, Scaled};
+use crate::poly::RootScalar;
+use crate::scalar::decimal_of_rational;
+use crate::vclip::contract::distance_magnitude;
+use crate::vclip::{feature_squared_distance, point_squared_distance, vclip, Status};
+
+/// The format's name of a status.
+pub fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Separated => "separated",
+        Status::Touching => "touching",
+        Status::Penetrating => "penetrating",
+    }
+}
+
+/// `distance` between two convex shapes under their poses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Distance {
+    /// Shape a with its pose.
+    pub a: Posed,
+    /// Shape b with its pose.
+    pub b: Posed,
+}
+
+/// The answer of [`Distance`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct DistanceOutput<S: crate::scalar::Scalar> {
+    /// Separated, touching or penetrating.
+    pub status: Status,
+    /// The squared distance (0 unless separated).
+    pub distance_squared: S,
+    /// A feature of a and one of b realising it (format names).
+    pub features: [FeatureId; 2],
+    /// A closest point on each (equal unless separated; for penetration a point inside both).
+    pub points: [Point3<S>; 2],
+    /// V-Clip's feature updates from vertex 0 of each shape.
+    pub steps: usize,
+}
+
+/// A claim on [`Distance`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DistanceClaim {
+    /// The claimed status.
+    pub status: Option<Status>,
+    /// The claimed squared distance.
+    pub distance_squared: Option<BigRational>,
+    /// The claimed distance.
+    pub distance: Option<BigRational>,
+    /// The claimed closest features of a and b.
+    pub features: Option<[FeatureId; 2]>,
+    /// The claimed closest points on a and b.
+    pub points: Option<[Point3<BigRational>; 2]>,
+}
+
+impl Distance {
+    fn posed<S: RootScalar>(&self) -> Result<(ConvexPosed<S>, ConvexPosed<S>), QueryError> {
+        Ok((posed_convex::<S>(&self.a)?, posed_convex::<S>(&self.b)?))
+    }
+}
+
+impl Query for Distance {
+    const OP: &'static str = "distance";
+    type Output<S: RootScalar> = DistanceOutput<S>;
+    type Discrete = Status;
+    type Claim = DistanceClaim;
+
+    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let (ca, cb) = self.posed::<S>()?;
+        let (a, b) = (&ca.built.solid, &cb.built.solid);
+        let r = vclip(a, b, None).map_err(|e| QueryError::vclip("/op", e))?;
+        let c = r.closest;
+        let features = [ca.feature_id(&c.features.0)?, cb.feature_id(&c.features.1)?];
+        let magnitude = distance_magnitude(a, b);
+        let d2 = c.squared_distance.clone();
+        Ok(Answer {
+            output: DistanceOutput {
+                status: c.status,
+                distance_squared: d2.clone(),
+                features,
+                points: [c.points.0, c.points.1],
+                steps: r.steps,
+            },
+            decisive: vec![Decisive::Test(Scaled { value: d2.clone(), magnitude: magnitude.clone() })],
+            continuous: vec![Bounded::new("distance_squared", d2, magnitude)],
+        })
+    }
+
+    fn discrete<S: RootScalar>(o: &DistanceOutput<S>) -> Status {
+        o.status
+    }
+
+    fn valid_within_tolerance(_: &Status, _: &Status) -> bool {
+        // Within the budget of zero distance, touching, penetrating and separated are all
+        // admissible; the squared distance is still checked as a continuous output.
+        true
+    }
+
+    /// Features pass when the exact distance between them is the exact optimum (any of several
+    /// tied pairs, e.g. on parallel faces); points pass when each lies in its (closed) shape
+    /// within `tolerance.abs` and their distance is within the tolerance of the exact distance.
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &DistanceClaim,
+        tol: &Tolerance,
+        digits: u32,
+    ) -> Result<Verdict, QueryError> {
+        let out = &exact.output;
+        let d2 = &out.distance_squared;
+        let mut v = Verdict::default();
+        if let Some(s) = claim.status {
+            let name = |s| Shown::Text(status_name(s).into());
+            v.checks.push(Check::equal("status", name(s), name(out.status)));
+        }
+        if let Some(x) = &claim.distance_squared {
+            v.checks.push(Check::number("distance_squared", x, d2, tol));
+        }
+        if let Some(x) = &claim.distance {
+            v.checks.push(Check::sqrt("distance", x, d2, tol, digits));
+        }
+        if claim.features.is_none() && claim.points.is_none() {
+            return Ok(v);
+        }
+        let (ca, cb) = self.posed::<BigRational>()?;
+        if let Some([fa, fb]) = &claim.features {
+            let exact_shown = Shown::Features(out.features.to_vec());
+            let claimed = Shown::Features(vec![fa.clone(), fb.clone()]);
+            let (xa, xb) = (ca.feature_of(fa)?, cb.feature_of(fb)?);
+            let check = match (xa, xb) {
+                (Some(xa), Some(xb)) => {
+                    let d = feature_squared_distance(&ca.built.solid, &xa, &cb.built.solid, &xb)
+                        .map_err(|e| QueryError::vclip("/claim/features", e))?;
+                    let ok = &d == d2;
+                    let check = Check {
+                        field: "features".into(),
+                        claimed,
+                        exact: exact_shown,
+                        abs_error: None,
+                        ok,
+                        note: None,
+                    };
+                    if ok && [fa, fb] != [&out.features[0], &out.features[1]] {
+                        check.with_note("a different pair that realises the same exact distance (a tie)")
+                    } else if !ok {
+                        check.with_note(format!(
+                            "these features are {} apart (squared), not {}",
+                            decimal_of_rational(&d, 8),
+                            decimal_of_rational(d2, 8)
+                        ))
+                    } else {
+                        check
+                    }
+                }
+                (xa, _) => {
+                    let (name, f) = if xa.is_none() { ("a", fa) } else { ("b", fb) };
+                    Check {
+                        field: "features".into(),
+                        claimed,
+                        exact: exact_shown,
+                        abs_error: None,
+                        ok: false,
+                        note: None,
+                    }
+                    .with_note(format!("{f} is not a feature of {name}"))
+                }
+            };
+            v.checks.push(check);
+        }
+        if let Some(points) = &claim.points {
+            let exact_points = Shown::Points(out.points.to_vec());
+            for (k, (p, c)) in points.iter().zip([&ca, &cb]).enumerate() {
+                let off =
+                    point_squared_distance(&c.built.solid, p).map_err(|e| QueryError::vclip("/claim/points", e))?;
+                let ok = off <= &tol.abs * &tol.abs;
+                let check = Check {
+                    field: format!("points/{k}"),
+                    claimed: Shown::Point(p.clone()),
+                    exact: Shown::Point(out.points[k].clone()),
+                    abs_error: Some(Shown::Decimal(
+                        crate::scalar::sqrt_decimal_of_rational(&off, 6).unwrap_or_default(),
+                    )),
+                    ok,
+                    note: None,
+                };
+                v.checks.push(if ok {
+                    check
+                } else {
+                    check.with_note(format!("the point is not on shape {}", ["a", "b"][k]))
+                });
+            }
+            let gap = crate::geom::norm2(&(&points[0] - &points[1]));
+            let ok = tol.admits_sqrt_of(&gap, d2);
+            let check = Check {
+                field: "points".into(),
+                claimed: Shown::Points(points.to_vec()),
+                exact: exact_points,
+                abs_error: None,
+                ok,
+                note: None,
+            };
+            v.checks.push(if ok {
+                check
+            } else {
+                check.with_note(format!(
+                    "the points are {} apart (squared), the shapes {}",
+                    decimal_of_rational(&gap, 8),
+                    decimal_of_rational(d2, 8)
+                ))
+            });
+        }
+        Ok(v)
+    }
+}

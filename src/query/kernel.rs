@@ -1,0 +1,554 @@
+//! Queries on the geometry kernel: predicates, transforms and squared distances.
+
+use num_rational::BigRational;
+
+use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::error::{ErrorKind, QueryError};
+use super::spec::{to_backend, PlaneSpec, PoseSpec};
+use super::{Answer, Bounded, Decisive, Query};
+use crate::constructions::{
+    squared_distance_point_plane, squared_distance_point_point, squared_distance_point_segment,
+};
+use crate::contract::weakened;
+use crate::geom::{dot_magnitude, permanent3, Point3, Scaled};
+use crate::poly::RootScalar;
+use crate::predicates::{orient3d_scaled, Orientation, Side};
+use crate::scalar::{Scalar, Sign};
+
+fn exact_of(x: &BigRational) -> Shown {
+    Shown::Rational(x.clone())
+}
+
+/// The format's name of an orientation.
+pub fn orientation_name(o: Orientation) -> &'static str {
+    match o {
+        Orientation::Positive => "positive",
+        Orientation::Negative => "negative",
+        Orientation::Coplanar => "coplanar",
+    }
+}
+
+/// The format's name of a side.
+pub fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::Above => "above",
+        Side::On => "on",
+        Side::Below => "below",
+    }
+}
+
+/// `orient3d`: the orientation of four points (positive: d on the side the normal
+/// (b − a) × (c − a) points to).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Orient3d {
+    /// a, b, c, d.
+    pub points: [Point3<BigRational>; 4],
+}
+
+/// The answer of [`Orient3d`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Orient3dOutput<S> {
+    /// The orientation.
+    pub orientation: Orientation,
+    /// ((b − a) × (c − a)) · (d − a).
+    pub determinant: S,
+}
+
+/// A claim on [`Orient3d`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Orient3dClaim {
+    /// The claimed orientation.
+    pub orientation: Option<Orientation>,
+    /// The claimed determinant.
+    pub determinant: Option<BigRational>,
+}
+
+impl Query for Orient3d {
+    const OP: &'static str = "orient3d";
+    type Output<S: RootScalar> = Orient3dOutput<S>;
+    type Discrete = Orientation;
+    type Claim = Orient3dClaim;
+
+    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let p = self.points.each_ref().map(to_backend::<S>);
+        let det = orient3d_scaled(&p[0], &p[1], &p[2], &p[3]);
+        let orientation = Orientation::from(det.sign()?);
+        Ok(Answer {
+            output: Orient3dOutput { orientation, determinant: det.value.clone() },
+            continuous: vec![Bounded::new("determinant", det.value.clone(), det.magnitude.clone())],
+            decisive: vec![Decisive::Test(det)],
+        })
+    }
+
+    fn discrete<S: RootScalar>(o: &Orient3dOutput<S>) -> Orientation {
+        o.orientation
+    }
+
+    fn valid_within_tolerance(exact: &Orientation, fast: &Orientation) -> bool {
+        weakened(exact, fast, &Orientation::Coplanar)
+    }
+
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &Orient3dClaim,
+        tol: &Tolerance,
+        _: u32,
+    ) -> Result<Verdict, QueryError> {
+        let mut v = Verdict::default();
+        if let Some(o) = claim.orientation {
+            let name = |o| Shown::Text(orientation_name(o).into());
+            v.checks.push(Check::equal("orientation", name(o), name(exact.output.orientation)));
+        }
+        if let Some(d) = &claim.determinant {
+            v.checks.push(Check::number("determinant", d, &exact.output.determinant, tol));
+        }
+        Ok(v)
+    }
+}
+
+/// `side_of_plane`: which side of a plane a point lies on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideOfPlane {
+    /// The plane.
+    pub plane: PlaneSpec,
+    /// The point.
+    pub point: Point3<BigRational>,
+}
+
+/// The answer of [`SideOfPlane`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideOfPlaneOutput<S> {
+    /// The side.
+    pub side: Side,
+    /// a·x + b·y + c·z + d, or orient3d(a, b, c, point) for a plane through points.
+    pub value: S,
+}
+
+/// A claim on [`SideOfPlane`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SideOfPlaneClaim {
+    /// The claimed side.
+    pub side: Option<Side>,
+    /// The claimed value.
+    pub value: Option<BigRational>,
+}
+
+impl Query for SideOfPlane {
+    const OP: &'static str = "side_of_plane";
+    type Output<S: RootScalar> = SideOfPlaneOutput<S>;
+    type Discrete = Side;
+    type Claim = SideOfPlaneClaim;
+
+    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let value = self.plane.eval_scaled(&to_backend::<S>(&self.point));
+        let side = Side::from(value.sign()?);
+        let mut decisive = vec![Decisive::Test(value.clone())];
+        decisive.extend(self.plane.degeneracy().map(Decisive::AllOf));
+        Ok(Answer {
+            output: SideOfPlaneOutput { side, value: value.value.clone() },
+            continuous: vec![Bounded::new("value", value.value, value.magnitude)],
+            decisive,
+        })
+    }
+
+    fn discrete<S: RootScalar>(o: &SideOfPlaneOutput<S>) -> Side {
+        o.side
+    }
+
+    fn valid_within_tolerance(exact: &Side, fast: &Side) -> bool {
+        weakened(exact, fast, &Side::On)
+    }
+
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &SideOfPlaneClaim,
+        tol: &Tolerance,
+        _: u32,
+    ) -> Result<Verdict, QueryError> {
+        let mut v = Verdict::default();
+        if let Some(s) = claim.side {
+            let name = |s| Shown::Text(side_name(s).into());
+            v.checks.push(Check::equal("side", name(s), name(exact.output.side)));
+        }
+        if let Some(x) = &claim.value {
+            v.checks.push(Check::number("value", x, &exact.output.value, tol));
+        }
+        Ok(v)
+    }
+}
+
+/// `transform_points`: points under a pose, or under its exact inverse.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransformPoints {
+    /// The pose.
+    pub pose: PoseSpec,
+    /// The points.
+    pub points: Vec<Point3<BigRational>>,
+    /// Apply the inverse of the pose.
+    pub inverse: bool,
+}
+
+/// The answer of [`TransformPoints`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransformPointsOutput<S: Scalar> {
+    /// The images, in order.
+    pub points: Vec<Point3<S>>,
+}
+
+/// A claim on [`TransformPoints`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TransformPointsClaim {
+    /// The claimed images.
+    pub points: Option<Vec<Point3<BigRational>>>,
+}
+
+impl Query for TransformPoints {
+    const OP: &'static str = "transform_points";
+    type Output<S: RootScalar> = TransformPointsOutput<S>;
+    type Discrete = ();
+    type Claim = TransformPointsClaim;
+
+    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let forward = self.pose.affine::<S>().map_err(|e| QueryError::geom("/pose", e))?;
+        let sum = |it: &mut dyn Iterator<Item = S>| it.fold(S::zero(), |a, b| a + b);
+        // Error magnitudes: rotation entries are rounded relative to the row's size, and an
+        // inverse is amplified by the condition number permanent/|det|.
+        let (map, amplification, decisive) = if self.inverse {
+            let det = Scaled { value: forward.determinant(), magnitude: permanent3(&forward.linear) };
+            let inv = forward.inverse().map_err(|e| QueryError::geom("/pose", e))?;
+            let cond = det.magnitude.clone() / det.value.abs();
+            (inv, cond, vec![Decisive::Test(det)])
+        } else {
+            (forward.clone(), S::one(), vec![])
+        };
+        let t_size = if self.inverse { sum(&mut forward.translation.iter().map(S::abs)) } else { S::zero() };
+        let images: Vec<Point3<S>> = self.points.iter().map(|p| map.apply_point(&to_backend(p))).collect();
+        let mut continuous = Vec::new();
+        for (k, (p, image)) in self.points.iter().zip(&images).enumerate() {
+            let p_size = sum(&mut p.iter().map(|c| S::from_rational(c).abs()));
+            for i in 0..3 {
+                let row = sum(&mut (0..3).map(|j| map.linear[(i, j)].abs()));
+                let magnitude =
+                    (row * (p_size.clone() + t_size.clone()) + map.translation[i].abs()) * amplification.clone();
+                continuous.push(Bounded::new(format!("points/{k}/{i}"), image[i].clone(), magnitude));
+            }
+        }
+        Ok(Answer { output: TransformPointsOutput { points: images }, decisive, continuous })
+    }
+
+    fn discrete<S: RootScalar>(_: &TransformPointsOutput<S>) {}
+
+    fn valid_within_tolerance(_: &(), _: &()) -> bool {
+        true
+    }
+
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &TransformPointsClaim,
+        tol: &Tolerance,
+        _: u32,
+    ) -> Result<Verdict, QueryError> {
+        let mut v = Verdict::default();
+        let Some(claimed) = &claim.points else { return Ok(v) };
+        let exact_points = &exact.output.points;
+        if claimed.len() != exact_points.len() {
+            v.checks.push(
+                Check::equal("points", Shown::Int(claimed.len() as i64), Shown::Int(exact_points.len() as i64))
+                    .with_note("the claim has a different number of points"),
+            );
+            return Ok(v);
+        }
+        for (k, (c, e)) in claimed.iter().zip(exact_points).enumerate() {
+            v.checks.push(point_check(&format!("points/{k}"), c, e, tol));
+        }
+        Ok(v)
+    }
+}
+
+/// A claimed point against an exact one, coordinate by coordinate.
+pub(super) fn point_check(field: &str, c: &Point3<BigRational>, e: &Point3<BigRational>, tol: &Tolerance) -> Check {
+    let ok = (0..3).all(|i| tol.admits(&c[i], &e[i]));
+    let error = (0..3).map(|i| num_traits::Signed::abs(&(&c[i] - &e[i]))).max().unwrap_or_default();
+    Check {
+        field: field.into(),
+        claimed: Shown::Point(c.clone()),
+        exact: Shown::Point(e.clone()),
+        abs_error: Some(Shown::Rational(error)),
+        ok,
+        note: None,
+    }
+}
+
+/// What the closest point of a [`SquaredDistance`] query is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Closest {
+    /// The other point.
+    Point,
+    /// The segment's first endpoint.
+    SegmentStart,
+    /// Inside the segment.
+    SegmentInterior,
+    /// The segment's second endpoint.
+    SegmentEnd,
+    /// A point of the plane.
+    Plane,
+}
+
+/// What a [`SquaredDistance`] is measured to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    /// A point.
+    Point(Point3<BigRational>),
+    /// A closed segment.
+    Segment(Point3<BigRational>, Point3<BigRational>),
+    /// A plane.
+    Plane(PlaneSpec),
+}
+
+/// `squared_distance`: from a point to a point, a closed segment or a plane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SquaredDistance {
+    /// The point.
+    pub point: Point3<BigRational>,
+    /// What the distance is measured to.
+    pub target: Target,
+}
+
+/// The answer of [`SquaredDistance`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SquaredDistanceOutput<S> {
+    /// What the closest point is.
+    pub closest: Closest,
+    /// The squared distance.
+    pub distance_squared: S,
+    /// For a segment: t ∈ [0, 1] of the closest point p + t(q − p).
+    pub parameter: Option<S>,
+}
+
+/// A claim on [`SquaredDistance`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SquaredDistanceClaim {
+    /// The claimed squared distance.
+    pub distance_squared: Option<BigRational>,
+    /// The claimed distance.
+    pub distance: Option<BigRational>,
+    /// The claimed segment parameter.
+    pub parameter: Option<BigRational>,
+}
+
+impl Query for SquaredDistance {
+    const OP: &'static str = "squared_distance";
+    type Output<S: RootScalar> = SquaredDistanceOutput<S>;
+    type Discrete = Closest;
+    type Claim = SquaredDistanceClaim;
+
+    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let p = to_backend::<S>(&self.point);
+        let size = |pts: &[&Point3<S>]| {
+            pts.iter().fold(S::zero(), |acc, q| acc + q.iter().fold(S::zero(), |a, c| a + c.abs()))
+        };
+        let (d2, closest, parameter, magnitude, decisive) = match &self.target {
+            Target::Point(q) => {
+                let q = to_backend::<S>(q);
+                let m = size(&[&p, &q]);
+                (squared_distance_point_point(&p, &q), Closest::Point, None, m.clone() * m, vec![])
+            }
+            Target::Segment(a, b) => {
+                let (a, b) = (to_backend::<S>(a), to_backend::<S>(b));
+                let (d2, t) = squared_distance_point_segment(&p, &a, &b)?;
+                let (u, w) = (&b - &a, &p - &a);
+                let dot = w.dot(&u);
+                let first = Scaled { value: dot.clone(), magnitude: dot_magnitude(&w, &u) };
+                let len2 = u.dot(&u);
+                let last = Scaled { value: dot - len2.clone(), magnitude: first.magnitude.clone() + len2 };
+                let closest = if first.sign()? != Sign::Positive {
+                    Closest::SegmentStart
+                } else if last.sign()? != Sign::Negative {
+                    Closest::SegmentEnd
+                } else {
+                    Closest::SegmentInterior
+                };
+                let mut decisive = vec![Decisive::Test(first)];
+                if closest != Closest::SegmentStart {
+                    decisive.push(Decisive::Test(last));
+                }
+                let m = size(&[&p, &a, &b]);
+                (d2, closest, Some(t), m.clone() * m, decisive)
+            }
+            Target::Plane(spec) => {
+                let plane = spec.plane::<S>().map_err(|e| QueryError::geom("/to_plane", e))?;
+                let d2 = squared_distance_point_plane(&p, &plane).map_err(|e| QueryError::geom("/to_plane", e))?;
+                let e = spec.eval_scaled(&p);
+                let n2 = plane.normal.dot(&plane.normal);
+                let m = e.magnitude.clone() * e.magnitude / n2;
+                (d2, Closest::Plane, None, m, spec.degeneracy().map(Decisive::AllOf).into_iter().collect())
+            }
+        };
+        Ok(Answer {
+            output: SquaredDistanceOutput { closest, distance_squared: d2.clone(), parameter },
+            decisive,
+            continuous: vec![Bounded::new("distance_squared", d2, magnitude)],
+        })
+    }
+
+    fn discrete<S: RootScalar>(o: &SquaredDistanceOutput<S>) -> Closest {
+        o.closest
+    }
+
+    fn valid_within_tolerance(exact: &Closest, fast: &Closest) -> bool {
+        let on_segment =
+            |c: &Closest| matches!(c, Closest::SegmentStart | Closest::SegmentInterior | Closest::SegmentEnd);
+        exact == fast || (on_segment(exact) && on_segment(fast))
+    }
+
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &SquaredDistanceClaim,
+        tol: &Tolerance,
+        digits: u32,
+    ) -> Result<Verdict, QueryError> {
+        let mut v = Verdict::default();
+        let d2 = &exact.output.distance_squared;
+        if let Some(x) = &claim.distance_squared {
+            v.checks.push(Check::number("distance_squared", x, d2, tol));
+        }
+        if let Some(x) = &claim.distance {
+            v.checks.push(Check::sqrt("distance", x, d2, tol, digits));
+        }
+        if let Some(x) = &claim.parameter {
+            let Some(t) = &exact.output.parameter else {
+                return Err(QueryError::new(
+                    ErrorKind::Unknown,
+                    "/claim/parameter",
+                    "this query has no parameter (only a distance to a segment does)",
+                ));
+            };
+            // A tie: where the closest point is an endpoint, every claim of that endpoint's
+            // parameter is right; the parameter is unique otherwise too (the segment is a
+            // segment), so a plain number check is the whole story.
+            v.checks.push(Check::number("parameter", x, t, tol));
+        }
+        Ok(v)
+    }
+}
+
+/// How a closed segment meets a plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SegmentPlaneKind {
+    /// No common point.
+    Disjoint,
+    /// The segment lies in the plane.
+    Contained,
+    /// One common point.
+    Crosses,
+}
+
+impl SegmentPlaneKind {
+    /// The format's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SegmentPlaneKind::Disjoint => "disjoint",
+            SegmentPlaneKind::Contained => "contained",
+            SegmentPlaneKind::Crosses => "crosses",
+        }
+    }
+}
+
+/// `segment_plane`: where a closed segment meets a plane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SegmentPlane {
+    /// The segment's ends p, q.
+    pub segment: [Point3<BigRational>; 2],
+    /// The plane.
+    pub plane: PlaneSpec,
+}
+
+/// The answer of [`SegmentPlane`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SegmentPlaneOutput<S> {
+    /// The sides of p and q.
+    pub sides: (Side, Side),
+    /// Disjoint, contained or crosses.
+    pub intersection: SegmentPlaneKind,
+    /// Where it crosses, t ∈ [0, 1] along p → q (exactly 0 or 1 at an end).
+    pub t: Option<S>,
+}
+
+/// A claim on [`SegmentPlane`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SegmentPlaneClaim {
+    /// The claimed kind of intersection.
+    pub intersection: Option<SegmentPlaneKind>,
+    /// The claimed parameter of the crossing.
+    pub t: Option<BigRational>,
+}
+
+impl Query for SegmentPlane {
+    const OP: &'static str = "segment_plane";
+    type Output<S: RootScalar> = SegmentPlaneOutput<S>;
+    type Discrete = (Side, Side);
+    type Claim = SegmentPlaneClaim;
+
+    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let [p, q] = &self.segment;
+        let (ep, eq) = (self.plane.eval_scaled(&to_backend::<S>(p)), self.plane.eval_scaled(&to_backend::<S>(q)));
+        let sides = (Side::from(ep.sign()?), Side::from(eq.sign()?));
+        let t = match sides {
+            (Side::On, Side::On) => None,
+            (Side::On, _) => Some(S::zero()),
+            (_, Side::On) => Some(S::one()),
+            (a, b) if a == b => None,
+            _ => Some(ep.value.clone() / (ep.value.clone() - eq.value.clone())),
+        };
+        let intersection = match (&sides, &t) {
+            ((Side::On, Side::On), _) => SegmentPlaneKind::Contained,
+            (_, Some(_)) => SegmentPlaneKind::Crosses,
+            _ => SegmentPlaneKind::Disjoint,
+        };
+        let mut continuous = Vec::new();
+        if let Some(t) = &t {
+            let denominator = ep.value.abs() + eq.value.abs();
+            if denominator.sign()? == Sign::Positive {
+                let magnitude = (ep.magnitude.clone() + eq.magnitude.clone()) / denominator;
+                continuous.push(Bounded::new("t", t.clone(), magnitude));
+            }
+        }
+        let mut decisive = vec![Decisive::Test(ep), Decisive::Test(eq)];
+        decisive.extend(self.plane.degeneracy().map(Decisive::AllOf));
+        Ok(Answer { output: SegmentPlaneOutput { sides, intersection, t }, decisive, continuous })
+    }
+
+    fn discrete<S: RootScalar>(o: &SegmentPlaneOutput<S>) -> (Side, Side) {
+        o.sides
+    }
+
+    fn valid_within_tolerance(exact: &(Side, Side), fast: &(Side, Side)) -> bool {
+        weakened(&exact.0, &fast.0, &Side::On) && weakened(&exact.1, &fast.1, &Side::On)
+    }
+
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &SegmentPlaneClaim,
+        tol: &Tolerance,
+        _: u32,
+    ) -> Result<Verdict, QueryError> {
+        let mut v = Verdict::default();
+        if let Some(k) = claim.intersection {
+            let name = |k: SegmentPlaneKind| Shown::Text(k.as_str().into());
+            v.checks.push(Check::equal("intersection", name(k), name(exact.output.intersection)));
+        }
+        if let Some(x) = &claim.t {
+            v.checks.push(match &exact.output.t {
+                Some(t) => Check::number("t", x, t, tol),
+                None => Check::equal("t", exact_of(x), Shown::Absent)
+                    .with_note("the segment does not cross the plane at one point"),
+            });
+        }
+        Ok(v)
+    }
+}

@@ -1,0 +1,257 @@
+//! The query layer: the stable entry points, one per operation of the oracle's format, each
+//! answerable on any backend, with typed answers, the decisions behind them, and claim checks.
+//!
+//! A query is a typed input built from exact numbers ([`spec`]); [`Query::answer`] answers it on
+//! a backend `S` ([`RootScalar`]: `BigRational` exactly, `f64` fast, intervals with certain
+//! decisions) and returns an [`Answer`]: the op's typed output, the sign tests that decided its
+//! discrete part ([`Decisive`], whose smallest relative size is the answer's *margin*), and its
+//! continuous outputs with the magnitudes that bound their error ([`Bounded`]). From these:
+//!
+//! * [`both`] runs the exact and the `f64` path and checks them under the agreement contract
+//!   ([`crate::contract`]);
+//! * [`Query::judge`] checks another engine's answer (a *claim*) against the exact one
+//!   ([`claim`]).
+//!
+//! The command-line oracle turns JSON into these queries and answers into JSON, nothing more.
+//!
+//! ```
+//! use num_rational::BigRational;
+//! use touchstone::geom::point;
+//! use touchstone::predicates::Orientation;
+//! use touchstone::query::{Orient3d, Orient3dClaim, Query, Tolerance};
+//!
+//! let q = Orient3d { points: [point(0, 0, 0), point(1, 0, 0), point(0, 1, 0), point(1, 1, 0)] };
+//! let exact = q.answer::<BigRational>().unwrap();
+//! assert_eq!(exact.output.orientation, Orientation::Coplanar);
+//! // An engine that says "positive" is wrong; one that says "coplanar" is right.
+//! let wrong = Orient3dClaim { orientation: Some(Orientation::Positive), determinant: None };
+//! assert!(!q.judge(&exact, &wrong, &Tolerance::default(), 20).unwrap().ok());
+//! let right = Orient3dClaim { orientation: Some(Orientation::Coplanar), determinant: None };
+//! assert!(q.judge(&exact, &right, &Tolerance::default(), 20).unwrap().ok());
+//! // The f64 path runs the same code; here it agrees strictly (the margin is unbounded: no
+//! // sign test is near a change... the determinant is exactly zero, so margin 0, within tolerance).
+//! let b = touchstone::query::both(&q).unwrap();
+//! assert!(b.agreement.is_ok());
+//! ```
+
+mod ccd;
+pub mod claim;
+mod distance;
+pub mod error;
+mod kernel;
+pub mod spec;
+mod validate;
+
+use std::fmt::Debug;
+
+use num_rational::BigRational;
+
+use crate::contract::{self, Agreement, Continuous, Disagreement, Margin};
+use crate::geom::Scaled;
+use crate::poly::RootScalar;
+use crate::scalar::Scalar;
+
+pub use ccd::{Ccd, CcdClaim, CcdOutput};
+pub use claim::{Check, Shown, Tolerance, Verdict};
+pub use distance::{Distance, DistanceClaim, DistanceOutput};
+pub use error::{ErrorKind, QueryError};
+pub use kernel::{
+    Closest, Orient3d, Orient3dClaim, Orient3dOutput, SegmentPlane, SegmentPlaneClaim, SegmentPlaneKind,
+    SegmentPlaneOutput, SideOfPlane, SideOfPlaneClaim, SideOfPlaneOutput, SquaredDistance, SquaredDistanceClaim,
+    SquaredDistanceOutput, Target, TransformPoints, TransformPointsClaim, TransformPointsOutput,
+};
+pub use spec::{FeatureId, PlaneSpec, PoseSpec, Posed, ShapeSpec};
+pub use validate::{SolidReport, Validate, ValidateClaim};
+
+/// A sign test that decided a discrete answer, or a degeneracy test.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decisive<S> {
+    /// One sign test: its value and the magnitude of the expression.
+    Test(Scaled<S>),
+    /// A test that is degenerate only when every part is zero (e.g. a zero cross product): its
+    /// margin is the largest part's.
+    AllOf(Vec<Scaled<S>>),
+}
+
+/// A continuous output with the magnitude that bounds a tolerant backend's error on it: the
+/// fast value must lie within `relative tolerance × magnitude` of the exact one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bounded<S> {
+    /// The output field (`"distance_squared"`, `"points/0/2"`).
+    pub field: String,
+    /// The value.
+    pub value: S,
+    /// The magnitude of its expression.
+    pub magnitude: S,
+}
+
+impl<S> Bounded<S> {
+    /// A bounded output.
+    pub fn new(field: impl Into<String>, value: S, magnitude: S) -> Self {
+        Bounded { field: field.into(), value, magnitude }
+    }
+}
+
+/// The answer of a query on backend `S`.
+pub struct Answer<S: RootScalar, Q: Query + ?Sized> {
+    /// The op's output.
+    pub output: Q::Output<S>,
+    /// The sign tests that decided the discrete part.
+    pub decisive: Vec<Decisive<S>>,
+    /// The continuous outputs and their error magnitudes.
+    pub continuous: Vec<Bounded<S>>,
+}
+
+impl<S: RootScalar, Q: Query + ?Sized> Clone for Answer<S, Q> {
+    fn clone(&self) -> Self {
+        Answer { output: self.output.clone(), decisive: self.decisive.clone(), continuous: self.continuous.clone() }
+    }
+}
+
+impl<S: RootScalar, Q: Query + ?Sized> Debug for Answer<S, Q> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Answer")
+            .field("output", &self.output)
+            .field("decisive", &self.decisive)
+            .field("continuous", &self.continuous)
+            .finish()
+    }
+}
+
+impl<S: RootScalar, Q: Query + ?Sized> Answer<S, Q> {
+    /// An answer with no recorded decisions (the op's own contract decides, see
+    /// [`Query::agreement`]).
+    pub fn plain(output: Q::Output<S>) -> Self {
+        Answer { output, decisive: Vec::new(), continuous: Vec::new() }
+    }
+}
+
+/// One operation of the format, as a typed query.
+pub trait Query {
+    /// The op's name in the format.
+    const OP: &'static str;
+    /// The output on backend `S`.
+    type Output<S: RootScalar>: Clone + Debug;
+    /// The discrete part of the output, compared between backends.
+    type Discrete: PartialEq + Debug;
+    /// A claim: the output fields another engine may state (each optional).
+    type Claim: Clone + Debug + Default;
+
+    /// Answer on backend `S`.
+    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError>;
+
+    /// The discrete part of an output.
+    fn discrete<S: RootScalar>(output: &Self::Output<S>) -> Self::Discrete;
+
+    /// Whether `fast` is admissible when the input is within the fast budget of a change.
+    fn valid_within_tolerance(exact: &Self::Discrete, fast: &Self::Discrete) -> bool;
+
+    /// Judge a claim against the exact answer; `digits` for shown decimals.
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &Self::Claim,
+        tol: &Tolerance,
+        digits: u32,
+    ) -> Result<Verdict, QueryError>;
+
+    /// Judge a claim when the exact path refused the input with `error` (`None`: the error
+    /// stands; `validate` judges a claimed `valid` against an invalid solid).
+    fn judge_error(&self, error: &QueryError, claim: &Self::Claim) -> Option<Verdict> {
+        let _ = (error, claim);
+        None
+    }
+
+    /// Check the `f64` answer (or its error) against the exact one under the agreement
+    /// contract. The default takes the margin of the exact answer's [`Decisive`] tests and
+    /// compares its [`Bounded`] outputs by field name.
+    fn agreement(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        fast: &Result<Answer<f64, Self>, QueryError>,
+    ) -> (Margin, Result<Agreement, Disagreement>) {
+        default_agreement(exact, fast)
+    }
+}
+
+/// The margin of a set of decisive tests: the least over them.
+pub fn margin_of(decisive: &[Decisive<BigRational>]) -> Margin {
+    decisive.iter().fold(Margin::Unbounded, |acc, d| {
+        let m = match d {
+            Decisive::Test(s) => Margin::of(s),
+            Decisive::AllOf(parts) => {
+                parts.iter().map(Margin::of).fold(Margin::Finite(BigRational::default()), |a, b| match (a, b) {
+                    (Margin::Finite(x), Margin::Finite(y)) => Margin::Finite(if x >= y { x } else { y }),
+                    _ => Margin::Unbounded,
+                })
+            }
+        };
+        acc.min(m)
+    })
+}
+
+/// The default contract check (see [`Query::agreement`]).
+pub fn default_agreement<Q: Query + ?Sized>(
+    exact: &Answer<BigRational, Q>,
+    fast: &Result<Answer<f64, Q>, QueryError>,
+) -> (Margin, Result<Agreement, Disagreement>) {
+    let margin = margin_of(&exact.decisive);
+    let budget = contract::budget::<f64>();
+    let verdict = match fast {
+        Ok(fast) => {
+            let tolerance = BigRational::from_float(f64::relative_tolerance()).unwrap_or_default();
+            let continuous: Vec<Continuous> = exact
+                .continuous
+                .iter()
+                .filter_map(|e| {
+                    let f = fast.continuous.iter().find(|f| f.field == e.field)?;
+                    Some(Continuous {
+                        field: e.field.clone(),
+                        exact: e.value.clone(),
+                        fast: f.value.to_rational()?,
+                        bound: &tolerance * &e.magnitude,
+                    })
+                })
+                .collect();
+            contract::check(
+                &Q::discrete(&exact.output),
+                &Q::discrete(&fast.output),
+                &margin,
+                budget,
+                Q::valid_within_tolerance,
+                &continuous,
+            )
+        }
+        // The fast path refused what the exact path answered: admissible only near a change.
+        Err(e) if margin.exceeds(budget) => Err(Disagreement {
+            what: format!("f64 failed above the budget: {}", e.message),
+            exact: format!("{:?}", Q::discrete(&exact.output)),
+            fast: e.kind.as_str().to_string(),
+            margin: margin.to_decimal(6),
+        }),
+        Err(_) => Ok(Agreement::WithinTolerance),
+    };
+    (margin, verdict)
+}
+
+/// The exact and the `f64` answers of one query, and their agreement.
+pub struct Both<Q: Query> {
+    /// The exact answer.
+    pub exact: Answer<BigRational, Q>,
+    /// The `f64` answer, or why the `f64` path refused.
+    pub fast: Result<Answer<f64, Q>, QueryError>,
+    /// The exact margin of the decisions.
+    pub margin: Margin,
+    /// The agreement under the contract, or the breach.
+    pub agreement: Result<Agreement, Disagreement>,
+}
+
+/// Answer exactly and in `f64`, and check the two under the agreement contract.
+///
+/// Errors: the exact path's (the `f64` path's error is part of the result).
+pub fn both<Q: Query>(q: &Q) -> Result<Both<Q>, QueryError> {
+    let exact = q.answer::<BigRational>()?;
+    let fast = q.answer::<f64>();
+    let (margin, agreement) = q.agreement(&exact, &fast);
+    Ok(Both { exact, fast, margin, agreement })
+}

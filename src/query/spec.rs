@@ -1,0 +1,428 @@
+//! The inputs of queries, exactly as given: shapes, poses, planes, and the names of features.
+//!
+//! Every spec holds exact rationals (a binary64 input is its exact dyadic value), so that each
+//! backend builds its own geometry from the same numbers: `BigRational` exactly, `f64` by
+//! rounding each input number once.
+
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+use super::error::{child, ErrorKind, QueryError};
+use crate::brep::io::Mesh;
+use crate::brep::{convex_hull, shapes, Feature, Solid};
+use crate::geom::{Affine, Plane, Point3, Scaled, Vector3};
+use crate::predicates::orient3d_scaled;
+use crate::scalar::{Scalar, Sign};
+use crate::vclip::{check_strictly_convex, VClipError};
+
+/// Exact input numbers converted to a backend (rounded once for an inexact one).
+pub fn to_backend<S: Scalar>(p: &Point3<BigRational>) -> Point3<S> {
+    p.map(|c| S::from_rational(&c))
+}
+
+/// A pose exactly as given.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // built once per query
+pub enum PoseSpec {
+    /// `v ↦ q v q̄ / |q|² + t`: q = (w, x, y, z) nonzero, not necessarily unit.
+    Quaternion {
+        /// (w, x, y, z), nonzero.
+        q: [BigRational; 4],
+        /// The translation.
+        t: [BigRational; 3],
+    },
+    /// `[[r00, r01, r02, t0], [r10, ...], [r20, ...]]`, an invertible affine map.
+    Matrix([[BigRational; 4]; 3]),
+}
+
+impl Default for PoseSpec {
+    fn default() -> Self {
+        PoseSpec::identity()
+    }
+}
+
+impl PoseSpec {
+    /// The identity pose.
+    pub fn identity() -> Self {
+        let z = BigRational::zero;
+        PoseSpec::Quaternion { q: [BigRational::one(), z(), z(), z()], t: [z(), z(), z()] }
+    }
+
+    /// A rotation by the quaternion `q` then a translation by `t`; a zero quaternion is
+    /// [`ErrorKind::Invalid`].
+    pub fn quaternion(q: [BigRational; 4], t: [BigRational; 3]) -> Result<Self, QueryError> {
+        if q.iter().all(Zero::is_zero) {
+            return Err(QueryError::new(ErrorKind::Invalid, "/quaternion", "the quaternion is zero: no rotation"));
+        }
+        Ok(PoseSpec::Quaternion { q, t })
+    }
+
+    /// An affine map by its three rows; a singular one is [`ErrorKind::Invalid`].
+    pub fn matrix(rows: [[BigRational; 4]; 3]) -> Result<Self, QueryError> {
+        let spec = PoseSpec::Matrix(rows);
+        spec.affine::<BigRational>().and_then(|a| a.check_invertible()).map_err(|e| {
+            QueryError::new(ErrorKind::Invalid, "/matrix", format!("the pose matrix is not invertible: {e}"))
+        })?;
+        Ok(spec)
+    }
+
+    /// The transform on backend `S`.
+    pub fn affine<S: Scalar>(&self) -> Result<Affine<S>, crate::GeomError> {
+        let c = |x: &BigRational| S::from_rational(x);
+        match self {
+            PoseSpec::Quaternion { q, t } => {
+                Affine::from_quaternion(&q.each_ref().map(c), Vector3::new(c(&t[0]), c(&t[1]), c(&t[2])))
+            }
+            PoseSpec::Matrix(rows) => Ok(Affine::from_rows(&rows.each_ref().map(|r| r.each_ref().map(c)))),
+        }
+    }
+}
+
+/// A shape as given.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShapeSpec {
+    /// An axis-aligned box centred at the origin, by its (positive) half extents; vertex
+    /// `i = (x>0) + 2(y>0) + 4(z>0)`.
+    Box([BigRational; 3]),
+    /// Vertices and counter-clockwise faces (seen from outside), ids = input indices.
+    Polyhedron {
+        /// The vertices.
+        vertices: Vec<Point3<BigRational>>,
+        /// Each face's vertex indices.
+        faces: Vec<Vec<usize>>,
+    },
+    /// The exact convex hull of the points; vertex ids are input indices of extreme points.
+    ConvexHull(Vec<Point3<BigRational>>),
+    /// A mesh read from a file (ids in file order).
+    File {
+        /// The path as resolved.
+        path: std::path::PathBuf,
+        /// The mesh, read exactly (or as binary64).
+        mesh: Mesh,
+    },
+}
+
+impl ShapeSpec {
+    /// A box; a non-positive half extent is [`ErrorKind::Invalid`] at `/box/i`.
+    pub fn cuboid(half: [BigRational; 3]) -> Result<Self, QueryError> {
+        if let Some(i) = half.iter().position(|h| !h.is_positive()) {
+            return Err(QueryError::new(
+                ErrorKind::Invalid,
+                &format!("/box/{i}"),
+                "a box half extent must be positive",
+            ));
+        }
+        Ok(ShapeSpec::Box(half))
+    }
+
+    /// The key of the shape's form in the format (`box`, `polyhedron`, `convex_hull`, `file`).
+    pub fn key(&self) -> &'static str {
+        match self {
+            ShapeSpec::Box(_) => "box",
+            ShapeSpec::Polyhedron { .. } => "polyhedron",
+            ShapeSpec::ConvexHull(_) => "convex_hull",
+            ShapeSpec::File { .. } => "file",
+        }
+    }
+
+    /// The vertices as given (the ids of the format), exactly: the box's eight corners.
+    pub fn input_vertices(&self) -> Vec<Point3<BigRational>> {
+        match self {
+            ShapeSpec::Box(h) => (0..8)
+                .map(|i| {
+                    let c = |k: usize| if i >> k & 1 == 1 { h[k].clone() } else { -h[k].clone() };
+                    Point3::new(c(0), c(1), c(2))
+                })
+                .collect(),
+            ShapeSpec::Polyhedron { vertices, .. } => vertices.clone(),
+            ShapeSpec::ConvexHull(p) => p.clone(),
+            ShapeSpec::File { mesh, .. } => mesh.vertices.clone(),
+        }
+    }
+}
+
+/// A shape built as a solid on backend `S`, with the format's id of each of its vertices.
+#[derive(Clone, Debug)]
+pub struct BuiltSolid<S: Scalar> {
+    /// The solid.
+    pub solid: Solid<S>,
+    /// `ids[v]` is solid vertex `v`'s id in the format (an input index).
+    pub ids: Vec<usize>,
+}
+
+/// Build the solid of a shape on backend `S`; `at` is the shape's path in the query (errors
+/// name the element under it, e.g. `/a/polyhedron/faces/3`).
+pub fn build_solid<S: Scalar>(spec: &ShapeSpec, at: &str) -> Result<BuiltSolid<S>, QueryError> {
+    let key = child(at, spec.key());
+    match spec {
+        ShapeSpec::Box(h) => {
+            let [x, y, z] = h.each_ref().map(S::from_rational);
+            let solid = shapes::cuboid(x, y, z).map_err(|e| QueryError::brep(&key, e))?;
+            Ok(BuiltSolid { solid, ids: (0..8).collect() })
+        }
+        ShapeSpec::Polyhedron { vertices, faces } => {
+            let solid = Solid::new(vertices.iter().map(to_backend).collect(), faces.clone())
+                .map_err(|e| QueryError::brep(&key, e))?;
+            Ok(BuiltSolid { ids: (0..solid.vertex_count()).collect(), solid })
+        }
+        ShapeSpec::File { path, mesh } => {
+            let solid = mesh.to_solid::<S>().map_err(|e| {
+                let mut q = QueryError::brep(&key, e);
+                // The path of an element inside a file is the file's: name the file instead.
+                q.message = format!("{}: {}", path.display(), q.message);
+                q.at = key.clone();
+                q
+            })?;
+            Ok(BuiltSolid { ids: (0..solid.vertex_count()).collect(), solid })
+        }
+        ShapeSpec::ConvexHull(points) => {
+            let pts: Vec<Point3<S>> = points.iter().map(to_backend).collect();
+            let hull = convex_hull(&pts).map_err(|e| QueryError::hull(&key, e))?;
+            Ok(BuiltSolid { solid: hull.solid, ids: hull.input_index })
+        }
+    }
+}
+
+/// A shape with its pose, and where each is in the query (for error paths).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Posed {
+    /// The shape.
+    pub shape: ShapeSpec,
+    /// Its pose.
+    pub pose: PoseSpec,
+    /// The shape's path (`/a`).
+    pub at: String,
+    /// The pose's path (`/pose_a`).
+    pub pose_at: String,
+}
+
+impl Posed {
+    /// `shape` under `pose`, named `name` in the query (`"a"` gives paths `/a` and `/pose_a`).
+    pub fn new(name: &str, shape: ShapeSpec, pose: PoseSpec) -> Self {
+        Posed { shape, pose, at: format!("/{name}"), pose_at: format!("/pose_{name}") }
+    }
+}
+
+/// A convex shape posed in the world and made strictly convex, with the format ids.
+#[derive(Clone, Debug)]
+pub struct ConvexPosed<S: Scalar> {
+    /// The strictly convex solid (coplanar faces merged through the exact hull of the
+    /// vertices, which keeps their format ids) with the format id of each of its vertices.
+    pub built: BuiltSolid<S>,
+    /// When faces were merged: every vertex of the shape as given (some are no corners of the
+    /// merged solid), to name a merged face by all the shape's vertices on it.
+    pub all: Option<BuiltSolid<S>>,
+}
+
+/// Build, pose and check convex a shape; merge coplanar faces (V-Clip needs strict convexity).
+pub fn posed_convex<S: Scalar>(p: &Posed) -> Result<ConvexPosed<S>, QueryError> {
+    let built = build_solid::<S>(&p.shape, &p.at)?;
+    let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
+    let det = map.check_invertible().map_err(|e| QueryError::geom(&p.pose_at, e))?;
+    // A pose of negative determinant mirrors the solid: reverse its faces to keep them outward.
+    let faces: Vec<Vec<usize>> = (0..built.solid.face_count())
+        .map(|f| {
+            let mut face = built.solid.face(f).to_vec();
+            if det == Sign::Negative {
+                face.reverse();
+            }
+            face
+        })
+        .collect();
+    let vertices = (0..built.solid.vertex_count()).map(|v| map.apply_point(built.solid.vertex(v))).collect();
+    let solid = Solid::new(vertices, faces)
+        .map_err(|e| QueryError::new(ErrorKind::Invalid, &p.pose_at, format!("the posed shape is not a solid: {e}")))?;
+    if !solid.is_convex().map_err(|e| QueryError::uncertain(&p.at, e))? {
+        return Err(QueryError::new(ErrorKind::Invalid, &p.at, "this op needs convex shapes; this one is not convex"));
+    }
+    match check_strictly_convex(&solid, &solid) {
+        Ok(()) => Ok(ConvexPosed { built: BuiltSolid { solid, ids: built.ids }, all: None }),
+        Err(VClipError::FlatEdge { .. } | VClipError::StraightVertex { .. }) => {
+            let hull = convex_hull(solid.vertices()).map_err(|e| QueryError::hull(&p.at, e))?;
+            let ids = hull.input_index.iter().map(|&i| built.ids[i]).collect();
+            Ok(ConvexPosed {
+                built: BuiltSolid { solid: hull.solid, ids },
+                all: Some(BuiltSolid { solid, ids: built.ids }),
+            })
+        }
+        Err(e) => Err(QueryError::vclip(&p.at, e)),
+    }
+}
+
+/// A feature named as in the format: a vertex id, an edge by its two ids ascending, a face by
+/// its vertex ids ascending (for a merged face: every vertex of the shape as given on its
+/// plane).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FeatureId {
+    /// `{"vertex": i}`.
+    Vertex(usize),
+    /// `{"edge": [i, j]}`, `i < j`.
+    Edge(usize, usize),
+    /// `{"face": [i, j, k, ...]}`, ascending.
+    Face(Vec<usize>),
+}
+
+impl FeatureId {
+    /// An edge named by its two ids in either order.
+    pub fn edge(i: usize, j: usize) -> Self {
+        FeatureId::Edge(i.min(j), i.max(j))
+    }
+
+    /// A face named by its ids in any order.
+    pub fn face(mut ids: Vec<usize>) -> Self {
+        ids.sort_unstable();
+        ids.dedup();
+        FeatureId::Face(ids)
+    }
+
+    /// The ids of the feature's vertices, ascending.
+    pub fn ids(&self) -> Vec<usize> {
+        match self {
+            FeatureId::Vertex(v) => vec![*v],
+            FeatureId::Edge(i, j) => vec![*i, *j],
+            FeatureId::Face(ids) => ids.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for FeatureId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FeatureId::Vertex(v) => write!(f, "vertex {v}"),
+            FeatureId::Edge(i, j) => write!(f, "edge [{i}, {j}]"),
+            FeatureId::Face(ids) => write!(f, "face {ids:?}"),
+        }
+    }
+}
+
+impl<S: Scalar> ConvexPosed<S> {
+    /// The format's name of a feature of the posed solid.
+    pub fn feature_id(&self, f: &Feature) -> Result<FeatureId, QueryError> {
+        let b = &self.built;
+        Ok(match *f {
+            Feature::Vertex(v) => FeatureId::Vertex(b.ids[v]),
+            Feature::Edge(u, v) => FeatureId::edge(b.ids[u], b.ids[v]),
+            Feature::Face(f) => FeatureId::face(self.face_ids(f)?),
+        })
+    }
+
+    /// The format ids of face `f`: its vertices, or for a merged face every vertex of the shape
+    /// as given on its plane.
+    fn face_ids(&self, f: usize) -> Result<Vec<usize>, QueryError> {
+        let b = &self.built;
+        let Some(all) = &self.all else { return Ok(b.solid.face(f).iter().map(|&v| b.ids[v]).collect()) };
+        let plane = b.solid.plane(f);
+        let mut on = Vec::new();
+        for (v, p) in all.solid.vertices().iter().enumerate() {
+            if plane.eval(p).sign_scaled(|| plane.eval_magnitude(p))? == Sign::Zero {
+                on.push(all.ids[v]);
+            }
+        }
+        Ok(on)
+    }
+
+    /// The feature of the posed solid that the format name `id` denotes, if any: a vertex id
+    /// of a corner, an edge of the solid, a face given by its ids as written (or by three or
+    /// more of the shape's vertex ids that all lie on one face, e.g. a triangle of a merged
+    /// face, which names that face).
+    pub fn feature_of(&self, id: &FeatureId) -> Result<Option<Feature>, QueryError> {
+        let b = &self.built;
+        let vertex = |i: usize| b.ids.iter().position(|&x| x == i);
+        Ok(match id {
+            FeatureId::Vertex(i) => vertex(*i).map(Feature::Vertex),
+            FeatureId::Edge(i, j) => match (vertex(*i), vertex(*j)) {
+                (Some(u), Some(v)) => b
+                    .solid
+                    .edges()
+                    .iter()
+                    .find(|&&(x, y)| (x, y) == (u, v) || (x, y) == (v, u))
+                    .map(|&(x, y)| Feature::Edge(x, y)),
+                _ => None,
+            },
+            FeatureId::Face(ids) => {
+                if ids.len() < 3 {
+                    return Ok(None);
+                }
+                for f in 0..b.solid.face_count() {
+                    let on = self.face_ids(f)?;
+                    if ids.iter().all(|i| on.contains(i)) {
+                        return Ok(Some(Feature::Face(f)));
+                    }
+                }
+                None
+            }
+        })
+    }
+}
+
+/// A plane as given: through three points, or by its coefficients.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // built once per query
+pub enum PlaneSpec {
+    /// Through `a, b, c`, not collinear; above is where they run counterclockwise.
+    Points([Point3<BigRational>; 3]),
+    /// `a·x + b·y + c·z + d = 0`, (a, b, c) nonzero.
+    Coefficients(Plane<BigRational>),
+}
+
+impl PlaneSpec {
+    /// The plane through three points; collinear points are [`ErrorKind::Invalid`].
+    pub fn points(p: [Point3<BigRational>; 3]) -> Result<Self, QueryError> {
+        crate::constructions::plane_through(&p[0], &p[1], &p[2]).map_err(|e| QueryError::geom("/points", e))?;
+        Ok(PlaneSpec::Points(p))
+    }
+
+    /// The plane by coefficients; a zero normal is [`ErrorKind::Invalid`].
+    pub fn coefficients(c: [BigRational; 4]) -> Result<Self, QueryError> {
+        let [a, b, c, d] = c;
+        Plane::from_coefficients(a, b, c, d)
+            .map(PlaneSpec::Coefficients)
+            .map_err(|e| QueryError::geom("/coefficients", e))
+    }
+
+    /// The signed value at `p` with its magnitude: orient3d(a, b, c, p) for the points form
+    /// (decided on the input points, not on a rounded plane), a·x + b·y + c·z + d otherwise.
+    pub fn eval_scaled<S: Scalar>(&self, p: &Point3<S>) -> Scaled<S> {
+        match self {
+            PlaneSpec::Points(q) => {
+                let q = q.each_ref().map(to_backend::<S>);
+                orient3d_scaled(&q[0], &q[1], &q[2], p)
+            }
+            PlaneSpec::Coefficients(plane) => plane_to::<S>(plane).eval_scaled(p),
+        }
+    }
+
+    /// The plane on backend `S` (the points form may be degenerate within `S`'s tolerance).
+    pub fn plane<S: Scalar>(&self) -> Result<Plane<S>, crate::GeomError> {
+        match self {
+            PlaneSpec::Points(q) => {
+                let q = q.each_ref().map(to_backend::<S>);
+                crate::constructions::plane_through(&q[0], &q[1], &q[2])
+            }
+            PlaneSpec::Coefficients(plane) => Ok(plane_to::<S>(plane)),
+        }
+    }
+
+    /// The degeneracy test of the points form (a zero normal): its components with their
+    /// magnitudes.
+    pub fn degeneracy<S: Scalar>(&self) -> Option<Vec<Scaled<S>>> {
+        let PlaneSpec::Points(q) = self else { return None };
+        let q = q.each_ref().map(to_backend::<S>);
+        let (u, v) = (&q[1] - &q[0], &q[2] - &q[0]);
+        let n = u.cross(&v);
+        Some(
+            [(1, 2), (2, 0), (0, 1)]
+                .iter()
+                .zip(n.iter())
+                .map(|(&(i, j), c)| Scaled {
+                    value: c.clone(),
+                    magnitude: u[i].abs() * v[j].abs() + u[j].abs() * v[i].abs(),
+                })
+                .collect(),
+        )
+    }
+}
+
+fn plane_to<T: Scalar>(p: &Plane<BigRational>) -> Plane<T> {
+    Plane { normal: p.normal.map(|c| T::from_rational(&c)), offset: T::from_rational(&p.offset) }
+}

@@ -1,0 +1,158 @@
+//! `validate`: build a solid and report its counts and convexity, or the defect.
+
+use num_rational::BigRational;
+
+use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::error::{ErrorKind, QueryError};
+use super::spec::{build_solid, ShapeSpec};
+use super::{Answer, Decisive, Query};
+use crate::poly::RootScalar;
+
+/// `validate`: the solid of a shape, checked exactly (planar simple faces, a closed oriented
+/// 2-manifold, outward orientation, positive volume).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Validate {
+    /// The shape.
+    pub solid: ShapeSpec,
+    /// Its path in the query (`/solid`).
+    pub at: String,
+}
+
+impl Validate {
+    /// Validate `solid` (errors point under `/solid`).
+    pub fn new(solid: ShapeSpec) -> Self {
+        Validate { solid, at: "/solid".into() }
+    }
+}
+
+/// What a valid solid is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolidReport {
+    /// Vertex count.
+    pub vertices: usize,
+    /// Edge count.
+    pub edges: usize,
+    /// Face count.
+    pub faces: usize,
+    /// V − E + F.
+    pub euler: i64,
+    /// Whether every edge is convex (or flat).
+    pub convex: bool,
+}
+
+/// A claim on [`Validate`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ValidateClaim {
+    /// Whether the solid is valid.
+    pub valid: Option<bool>,
+    /// Vertex count.
+    pub vertices: Option<i64>,
+    /// Edge count.
+    pub edges: Option<i64>,
+    /// Face count.
+    pub faces: Option<i64>,
+    /// Convexity.
+    pub convex: Option<bool>,
+    /// Euler characteristic.
+    pub euler: Option<i64>,
+}
+
+impl Query for Validate {
+    const OP: &'static str = "validate";
+    type Output<S: RootScalar> = SolidReport;
+    type Discrete = SolidReport;
+    type Claim = ValidateClaim;
+
+    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let built = build_solid::<S>(&self.solid, &self.at)?;
+        let s = &built.solid;
+        let convex = s.is_convex().map_err(|e| QueryError::uncertain(&self.at, e))?;
+        let report = SolidReport {
+            vertices: s.vertex_count(),
+            edges: s.edge_count(),
+            faces: s.face_count(),
+            euler: s.euler(),
+            convex,
+        };
+        // The decisions behind the answer. A triangle is planar by construction, so only larger
+        // faces carry a planarity decision (an exactly planar quad has margin 0: moving one
+        // vertex makes it invalid).
+        let tests = s.validation_tests();
+        let mut decisive = Vec::new();
+        for (f, values) in tests.planarity.into_iter().enumerate() {
+            if s.face(f).len() > 3 {
+                decisive.push(Decisive::AllOf(values));
+            }
+        }
+        decisive.extend(tests.area.into_iter().map(Decisive::AllOf));
+        decisive.extend(tests.convexity.into_iter().map(Decisive::Test));
+        decisive.push(Decisive::Test(tests.volume));
+        Ok(Answer { output: report, decisive, continuous: vec![] })
+    }
+
+    fn discrete<S: RootScalar>(o: &SolidReport) -> SolidReport {
+        *o
+    }
+
+    fn valid_within_tolerance(exact: &SolidReport, fast: &SolidReport) -> bool {
+        // Topology is combinatorial: the counts must match; convexity may flip at a flat edge.
+        (exact.vertices, exact.edges, exact.faces, exact.euler) == (fast.vertices, fast.edges, fast.faces, fast.euler)
+    }
+
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &ValidateClaim,
+        _: &Tolerance,
+        _: u32,
+    ) -> Result<Verdict, QueryError> {
+        let r = &exact.output;
+        let mut v = Verdict::default();
+        if let Some(c) = claim.valid {
+            v.checks.push(Check::equal("valid", Shown::Bool(c), Shown::Bool(true)));
+        }
+        let counts = [
+            ("vertices", claim.vertices, r.vertices as i64),
+            ("edges", claim.edges, r.edges as i64),
+            ("faces", claim.faces, r.faces as i64),
+        ];
+        for (field, c, e) in counts {
+            if let Some(c) = c {
+                v.checks.push(Check::equal(field, Shown::Int(c), Shown::Int(e)));
+            }
+        }
+        if let Some(c) = claim.convex {
+            v.checks.push(Check::equal("convex", Shown::Bool(c), Shown::Bool(r.convex)));
+        }
+        if let Some(c) = claim.euler {
+            v.checks.push(Check::equal("euler", Shown::Int(c), Shown::Int(r.euler)));
+        }
+        Ok(v)
+    }
+
+    /// An invalid solid: a claimed `valid` is judged (exact: false, with the defect as note);
+    /// the other fields of an invalid solid do not exist, so such claims fail.
+    fn judge_error(&self, error: &QueryError, claim: &ValidateClaim) -> Option<Verdict> {
+        if error.kind != ErrorKind::Invalid {
+            return None;
+        }
+        let defect = format!("{} (at {})", error.message, error.at);
+        let mut v = Verdict::default();
+        if let Some(c) = claim.valid {
+            v.checks.push(Check::equal("valid", Shown::Bool(c), Shown::Bool(false)).with_note(defect.clone()));
+        }
+        let others = [
+            ("vertices", claim.vertices.map(Shown::Int)),
+            ("edges", claim.edges.map(Shown::Int)),
+            ("faces", claim.faces.map(Shown::Int)),
+            ("convex", claim.convex.map(Shown::Bool)),
+            ("euler", claim.euler.map(Shown::Int)),
+        ];
+        for (field, c) in others {
+            if let Some(c) = c {
+                v.checks.push(Check::equal(field, c, Shown::Absent).with_note("the solid is not valid"));
+            }
+        }
+        Some(v)
+    }
+}
