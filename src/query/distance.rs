@@ -89,7 +89,11 @@ impl Query for Distance {
                 points: [c.points.0, c.points.1],
                 steps: r.steps,
             },
-            decisive: vec![Decisive::Test(Scaled { value: d2.clone(), magnitude: magnitude.clone() })],
+            decisive: vec![
+                Decisive::Test(Scaled { value: d2.clone(), magnitude: magnitude.clone() }),
+                Decisive::Test(ca.pose_determinant.clone()),
+                Decisive::Test(cb.pose_determinant.clone()),
+            ],
             continuous: vec![Bounded::new("distance_squared", d2, magnitude)],
         })
     }

@@ -212,6 +212,9 @@ pub struct ConvexPosed<S: Scalar> {
     /// When faces were merged: every vertex of the shape as given (some are no corners of the
     /// merged solid), to name a merged face by all the shape's vertices on it.
     pub all: Option<BuiltSolid<S>>,
+    /// The pose's determinant with its magnitude (the permanent): a decision of the answer
+    /// (a pose within a tolerance of singular is refused by a tolerant backend).
+    pub pose_determinant: Scaled<S>,
 }
 
 /// Build, pose and check convex a shape; merge coplanar faces (V-Clip needs strict convexity).
@@ -219,6 +222,7 @@ pub fn posed_convex<S: Scalar>(p: &Posed) -> Result<ConvexPosed<S>, QueryError> 
     let built = build_solid::<S>(&p.shape, &p.at)?;
     let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
     let det = map.check_invertible().map_err(|e| QueryError::geom(&p.pose_at, e))?;
+    let pose_determinant = Scaled { value: map.determinant(), magnitude: crate::geom::permanent3(&map.linear) };
     // A pose of negative determinant mirrors the solid: reverse its faces to keep them outward.
     let faces: Vec<Vec<usize>> = (0..built.solid.face_count())
         .map(|f| {
@@ -236,13 +240,14 @@ pub fn posed_convex<S: Scalar>(p: &Posed) -> Result<ConvexPosed<S>, QueryError> 
         return Err(QueryError::new(ErrorKind::Invalid, &p.at, "this op needs convex shapes; this one is not convex"));
     }
     match check_strictly_convex(&solid, &solid) {
-        Ok(()) => Ok(ConvexPosed { built: BuiltSolid { solid, ids: built.ids }, all: None }),
+        Ok(()) => Ok(ConvexPosed { built: BuiltSolid { solid, ids: built.ids }, all: None, pose_determinant }),
         Err(VClipError::FlatEdge { .. } | VClipError::StraightVertex { .. }) => {
             let hull = convex_hull(solid.vertices()).map_err(|e| QueryError::hull(&p.at, e))?;
             let ids = hull.input_index.iter().map(|&i| built.ids[i]).collect();
             Ok(ConvexPosed {
                 built: BuiltSolid { solid: hull.solid, ids },
                 all: Some(BuiltSolid { solid, ids: built.ids }),
+                pose_determinant,
             })
         }
         Err(e) => Err(QueryError::vclip(&p.at, e)),
