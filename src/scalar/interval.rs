@@ -63,6 +63,7 @@
 //! decide exactly as long as every intermediate value is a double.
 //!
 //! ```
+//! use num_traits::One;
 //! use touchstone::scalar::{Interval, Scalar, Sign, Uncertain};
 //!
 //! let third = Interval::from_i64(1) / Interval::from_i64(3); // not a double: one ulp wide
