@@ -16,7 +16,9 @@
 //! # Why each operation encloses the exact result
 //!
 //! Notation: `RN` is binary64 round-to-nearest-even (Rust's `+ − × /` and the single rounding
-//! of `f64::mul_add`), `u = 2⁻⁵³`, `η = 2⁻¹⁰⁷⁴` the least positive subnormal. For every real
+//! of `f64::mul_add`, which is fused on every platform: a hardware FMA or libm's `fma`; an
+//! unfused one would make the residuals below zero and fail this crate's interval tests),
+//! `η = 2⁻¹⁰⁷⁴` the least positive subnormal. For every real
 //! `v` of magnitude at most the overflow threshold, `r = RN(v)` satisfies
 //! `next_down(r) ≤ v ≤ next_up(r)`: the rounding error is at most half the gap to either
 //! neighbour. When `RN(v)` overflows to `+∞`, `v ≥ MAX` and `next_down(+∞) = MAX` is a valid
@@ -37,7 +39,7 @@
 //!   for the value of the lowest set bit of `x` (every double is an integer multiple of its
 //!   unit, and `unit(x) ≥ η`). The exact residual `x·y − r` is an integer multiple of
 //!   `min(unit(x)·unit(y), unit(r))`, so when `unit(x)·unit(y) ≥ η` (always for products of
-//!   magnitude above `2⁻⁹⁶⁹`, and whenever `x·y` is itself a double, since odd times odd is odd)
+//!   magnitude at least `2⁻⁹⁶⁸`, and whenever `x·y` is itself a double, since odd times odd is odd)
 //!   a nonzero residual has magnitude at least `η` and `e = 0` proves the product exact. Below
 //!   that, `e = 0` proves nothing and we widen both ways (keeping the known sign of a product
 //!   that underflowed to zero).
@@ -57,6 +59,13 @@
 //! exactly, `x · y` and `x / y` (the divisor not containing 0) are monotone in each argument on
 //! the box, so their extremes are among the four corner values, each enclosed as above; a
 //! divisor containing 0 gives the whole line `[−∞, ∞]`. `abs` and negation are exact.
+//! Conversions enclose too: `from_f64` is the point, `from_i64` the point or the two doubles
+//! around a 54-bit-or-longer integer (the exact integer comparison with the rounded double
+//! picks the side), `from_rational` the point or the two adjacent doubles around `q`, each
+//! side checked by an exact rational comparison.
+//!
+//! A sign is decided only from the bounds; an interval that straddles zero, bounded or not,
+//! is [`Uncertain::Close`] (either way the query is rerun exactly).
 //!
 //! Consequently small integers stay points through `+ − ×` (and `/` when the quotient is a
 //! double), `(x − x).sign()` is `Ok(Zero)` for a point, and degenerate inputs given as doubles
