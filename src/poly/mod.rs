@@ -14,6 +14,7 @@
 //! | [`isolate_roots`], [`real_roots`] | every real root in a closed interval, isolated | `BigRational` |
 //! | [`Algebraic`] | exact comparison, refinement, decimals | `BigRational` |
 //! | [`float_roots`] | fast bracketed roots in `f64` | `f64` |
+//! | [`interval_roots`] | certified root enclosures, or `Uncertain` | [`Interval`](crate::scalar::Interval) |
 //!
 //! # Isolation method: Descartes' rule of signs with bisection (Vincent–Collins–Akritas)
 //!
@@ -68,6 +69,7 @@
 mod algebraic;
 mod float_roots;
 mod gcd;
+mod interval_roots;
 mod intpoly;
 mod isolate;
 mod ring;
@@ -75,6 +77,7 @@ mod time;
 
 pub use algebraic::Algebraic;
 pub use float_roots::float_roots;
+pub use interval_roots::{interval_roots, MAX_DEPTH, MAX_PIECES};
 pub use isolate::{isolate_roots, real_roots, RootInterval};
 pub use ring::Poly;
 pub use time::{earlier, order, rational_between, sort_times, RootScalar, TPoly, TimeOutput};

@@ -1,5 +1,6 @@
-//! Times as roots, on any backend that can find them: the exact one (real algebraic numbers)
-//! and `f64` (bracketed float roots under the tolerance policy), so that a continuous-collision
+//! Times as roots, on any backend that can find them: the exact one (real algebraic numbers),
+//! `f64` (bracketed float roots under the tolerance policy) and intervals (certified
+//! enclosures, or [`Uncertain`](crate::scalar::Uncertain)), so that a continuous-collision
 //! algorithm is written once over [`RootScalar`] and its `f64` answer can be checked against
 //! its exact one.
 //!
@@ -16,12 +17,13 @@ use std::ops::{Add, Mul, Neg, Sub};
 
 use num_rational::BigRational;
 
-use super::{float_roots, real_roots, Algebraic, Poly, PolyError};
-use crate::scalar::{try_dedup_by, try_sort_by, Decision, Scalar, Sign};
+use super::{float_roots, interval_roots, real_roots, Algebraic, Poly, PolyError};
+use crate::scalar::{try_dedup_by, try_sort_by, Decision, Interval, Scalar, Sign, Uncertain};
 
 /// A backend whose polynomials' real roots can be found and whose signs at a root decided.
 pub trait RootScalar: Scalar {
-    /// A real root: [`Algebraic`] exactly, `f64` for `f64`.
+    /// A real root: [`Algebraic`] exactly, `f64` for `f64`, an enclosing [`Interval`] for
+    /// intervals.
     type Time: Clone + Debug + PartialEq;
 
     /// The real roots of `p` (not identically zero) in `[lo, hi]`, increasing.
@@ -140,6 +142,50 @@ impl RootScalar for f64 {
     }
     fn between(a: &f64, b: &f64) -> Result<f64, PolyError> {
         Ok(a + (b - a) / 2.0)
+    }
+}
+
+/// Intervals: a time is an enclosure of one real value (a root, or the value of an interval),
+/// and every answer is certain or [`Uncertain`].
+impl RootScalar for Interval {
+    type Time = Interval;
+
+    /// [`interval_roots`]: enclosures isolating each root of every member of the family.
+    fn roots_in(p: &Poly<Self>, lo: &Self, hi: &Self) -> Result<Vec<Interval>, PolyError> {
+        interval_roots(p, lo, hi)
+    }
+    fn time(x: &Self) -> Interval {
+        *x
+    }
+    /// The sign of `p` over the whole enclosure (interval Horner): certain, or
+    /// [`Uncertain`]. So the sign of `p` at an irrational root of `p` itself is uncertain: the
+    /// enclosure does not say which member's root it is.
+    fn sign_at(p: &TPoly<Self>, t: &Interval) -> Result<Sign, PolyError> {
+        Ok(p.p.eval(t).sign()?)
+    }
+    /// Ordered when the enclosures are disjoint, equal when both are the same point.
+    fn compare_times(a: &Interval, b: &Interval) -> Decision<Ordering> {
+        a.compare(b)
+    }
+    fn time_to_f64(t: &Interval) -> f64 {
+        t.to_f64()
+    }
+    /// A double strictly between two disjoint enclosures (in either order), as a point;
+    /// [`Uncertain`] when they overlap or no double lies between them.
+    fn between(a: &Interval, b: &Interval) -> Result<Interval, PolyError> {
+        let (left, right) = match a.compare(b) {
+            Ok(Ordering::Less) => (a.hi(), b.lo()),
+            Ok(Ordering::Greater) => (b.hi(), a.lo()),
+            _ => return Err(Uncertain::Close.into()),
+        };
+        // Halve the gap (both halves when it overflows, near ±MAX).
+        let gap = right - left;
+        let m = if gap.is_finite() { left + gap / 2.0 } else { left / 2.0 + right / 2.0 };
+        if left < m && m < right {
+            Ok(Interval::from_f64(m).map_err(|_| Uncertain::Overflow)?)
+        } else {
+            Err(Uncertain::Close.into())
+        }
     }
 }
 

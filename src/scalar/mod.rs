@@ -11,6 +11,7 @@
 //! | rationals, pure Rust | [`BigRational`] | yes | always (the reference) |
 //! | rationals, GMP | `RugRational` | yes | `rug` |
 //! | big floats, GMP | `BigFloat<PREC>` | no (tolerance at `PREC` bits) | `rug` |
+//! | intervals of binary64 | [`Interval`] | no, but decisions are certain: a sign or [`Uncertain`], never wrong (outward rounding, see [`interval`](Interval)) | always |
 //!
 //! Approximate capabilities that a rational cannot honestly provide (square roots, decimal
 //! printing of irrational values) live in separate traits: [`Decimal`].
@@ -29,6 +30,7 @@ mod decimal;
 mod float;
 #[cfg(feature = "rug")]
 mod gmp;
+mod interval;
 mod order;
 mod parse;
 mod rational;
@@ -45,6 +47,7 @@ use num_traits::{One, Zero};
 pub use decimal::{decimal_of_rational, sqrt_decimal_of_rational, Decimal};
 #[cfg(feature = "rug")]
 pub use gmp::{BigFloat, RugRational};
+pub use interval::Interval;
 pub use order::{try_dedup_by, try_sort_by};
 pub use parse::{parse_rational, NumberError, MAX_DECIMAL_EXPONENT, MAX_NUMBER_CHARS};
 pub use sign::{Decision, Sign, Uncertain};
