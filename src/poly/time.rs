@@ -57,9 +57,13 @@ pub enum TimeOutput {
 }
 
 /// A rational strictly between two real algebraic numbers a < b (refining both until their
-/// isolating intervals separate).
+/// isolating intervals separate); [`PolyError::EmptyInterval`] unless a < b.
 pub fn rational_between(a: &Algebraic, b: &Algebraic) -> Result<BigRational, PolyError> {
     use num_traits::{One, Zero};
+    if a >= b {
+        // Refining could never separate them (and a rational point never refines).
+        return Err(PolyError::EmptyInterval);
+    }
     let (mut a, mut b) = (a.clone(), b.clone());
     let two = BigRational::from_integer(2.into());
     loop {

@@ -86,13 +86,20 @@ struct Family<S: RootScalar> {
 
 impl<S: RootScalar> Family<S> {
     fn holds_at(&self, t: &S::Time) -> Result<bool, PolyError> {
-        for e in &self.equalities {
-            if S::sign_at(e, t)? != Sign::Zero {
+        self.holds_at_root_of(t, None)
+    }
+
+    /// Whether the family holds at `t`, a root of equality `own` (whose test is skipped: `t`
+    /// is its root by construction). Inequalities are tested first: a miss is usually decided
+    /// there, and on intervals an equality at a root enclosure is never decided.
+    fn holds_at_root_of(&self, t: &S::Time, own: Option<usize>) -> Result<bool, PolyError> {
+        for g in &self.inequalities {
+            if S::sign_at(g, t)? == Sign::Negative {
                 return Ok(false);
             }
         }
-        for g in &self.inequalities {
-            if S::sign_at(g, t)? == Sign::Negative {
+        for (k, e) in self.equalities.iter().enumerate() {
+            if Some(k) != own && S::sign_at(e, t)? != Sign::Zero {
                 return Ok(false);
             }
         }
@@ -106,14 +113,14 @@ impl<S: RootScalar> Family<S> {
     fn first(&self) -> Result<Option<S::Time>, PolyError> {
         let (zero, one) = (S::zero(), S::one());
         let mut equality = None;
-        for e in &self.equalities {
+        for (k, e) in self.equalities.iter().enumerate() {
             if !e.is_zero()? {
-                equality = Some(e);
+                equality = Some((k, e));
                 break;
             }
         }
         let mut candidates = match equality {
-            Some(e) => S::roots_in(&e.p, &zero, &one)?,
+            Some((_, e)) => S::roots_in(&e.p, &zero, &one)?,
             None => {
                 let mut c = vec![S::time(&zero)];
                 for g in &self.inequalities {
@@ -125,8 +132,9 @@ impl<S: RootScalar> Family<S> {
             }
         };
         sort_times::<S>(&mut candidates)?;
+        let own = equality.map(|(k, _)| k);
         for t in candidates {
-            if self.holds_at(&t)? {
+            if self.holds_at_root_of(&t, own)? {
                 return Ok(Some(t));
             }
         }
