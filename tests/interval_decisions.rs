@@ -32,7 +32,12 @@ struct Tally {
 
 impl Tally {
     /// `interval` must be `exact` or undecided.
-    fn judge<T: PartialEq + Debug, E: Debug>(&mut self, exact: &T, interval: &Result<T, E>, undecided: impl Fn(&E) -> bool) {
+    fn judge<T: PartialEq + Debug, E: Debug>(
+        &mut self,
+        exact: &T,
+        interval: &Result<T, E>,
+        undecided: impl Fn(&E) -> bool,
+    ) {
         match interval {
             Ok(x) => {
                 assert_eq!(x, exact, "the interval backend decided wrongly");
@@ -136,7 +141,9 @@ fn convex_hulls_are_exact_or_uncertain() {
         let exact = convex_hull(&pts).map(|h| (h.input_index, faces(&h.solid)));
         let interval = convex_hull(&pts.iter().map(iv).collect::<Vec<_>>()).map(|h| (h.input_index, faces(&h.solid)));
         match (&exact, &interval) {
-            (Ok(e), _) => tally.judge(e, &interval.map_err(|x| x), |x| matches!(x, touchstone::brep::HullError::Uncertain(Uncertain::Close))),
+            (Ok(e), _) => tally.judge(e, &interval.map_err(|x| x), |x| {
+                matches!(x, touchstone::brep::HullError::Uncertain(Uncertain::Close))
+            }),
             // No hull exactly (coplanar, too few points): the interval path must not build one.
             (Err(e), Ok(_)) => panic!("exact: {e}, interval built a hull"),
             (Err(_), Err(_)) => {}
@@ -171,7 +178,8 @@ fn closest_features_are_exact_or_uncertain() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let (mut v, mut l, mut b) = (Tally::default(), Tally::default(), Tally::default());
     let dyadic = [[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 1], [0, 1, 1, 0], [1, 0, 1, 0], [0, 0, 0, 1]];
-    let strategy = (0u8..6, 0usize..6, [-8i8..=8, -8i8..=8, -8i8..=8], 0u8..6, 0usize..6, [-8i8..=8, -8i8..=8, -8i8..=8], 0u8..3);
+    let strategy =
+        (0u8..6, 0usize..6, [-8i8..=8, -8i8..=8, -8i8..=8], 0u8..6, 0usize..6, [-8i8..=8, -8i8..=8, -8i8..=8], 0u8..3);
     let cloud: Vec<[i8; 3]> = vec![[0, 0, 0], [4, 0, 0], [0, 4, 0], [0, 0, 4], [4, 4, 4], [1, 3, 2], [3, 1, 1]];
     for _ in 0..250 {
         use proptest::strategy::ValueTree;
@@ -207,7 +215,8 @@ fn closest_features_are_exact_or_uncertain() {
 fn ccd_is_exact_or_uncertain() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut tally = Tally::default();
-    let strategy = (any::<bool>(), proptest::collection::vec([-8i8..=8, -8i8..=8, -8i8..=8], 8), 0u8..3, 0u8..8, 0u8..3);
+    let strategy =
+        (any::<bool>(), proptest::collection::vec([-8i8..=8, -8i8..=8, -8i8..=8], 8), 0u8..3, 0u8..8, 0u8..3);
     for _ in 0..600 {
         use proptest::strategy::ValueTree;
         let (vf, pts, c, target, when) = strategy.new_tree(&mut runner).unwrap().current();
@@ -306,7 +315,10 @@ fn queries_are_exact_or_uncertain() {
     let cube = || ShapeSpec::Box([Q::from_i64(1), Q::from_i64(1), Q::from_i64(1)]);
     let translated = |x: i64| PoseSpec::quaternion([1, 1, 0, 0].map(Q::from_i64), [x, 0, 0].map(Q::from_i64)).unwrap();
     for x in [2, 3, 5] {
-        run(&Distance { a: Posed::new("a", cube(), PoseSpec::identity()), b: Posed::new("b", cube(), translated(x)) }, &mut tally);
+        run(
+            &Distance { a: Posed::new("a", cube(), PoseSpec::identity()), b: Posed::new("b", cube(), translated(x)) },
+            &mut tally,
+        );
     }
     let vf = Ccd {
         kind: CcdKind::VertexFace,

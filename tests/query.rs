@@ -65,13 +65,29 @@ fn claims_without_json() {
 fn every_error_kind_of_the_query_layer() {
     // invalid: a zero quaternion, a non-positive box, a non-convex shape for distance, an
     // invalid solid (pointing at its face).
-    assert_eq!(PoseSpec::quaternion([int(0), int(0), int(0), int(0)], [int(0), int(0), int(0)]).unwrap_err().kind, ErrorKind::Invalid);
+    assert_eq!(
+        PoseSpec::quaternion([int(0), int(0), int(0), int(0)], [int(0), int(0), int(0)]).unwrap_err().kind,
+        ErrorKind::Invalid
+    );
     assert_eq!(ShapeSpec::cuboid([int(1), int(0), int(1)]).unwrap_err().at, "/box/1");
     let l_shape = ShapeSpec::Polyhedron {
-        vertices: [[0, 0, 0], [2, 0, 0], [2, 1, 0], [1, 1, 0], [1, 2, 0], [0, 2, 0], [0, 0, 1], [2, 0, 1], [2, 1, 1], [1, 1, 1], [1, 2, 1], [0, 2, 1]]
-            .iter()
-            .map(|c| point(c[0], c[1], c[2]))
-            .collect(),
+        vertices: [
+            [0, 0, 0],
+            [2, 0, 0],
+            [2, 1, 0],
+            [1, 1, 0],
+            [1, 2, 0],
+            [0, 2, 0],
+            [0, 0, 1],
+            [2, 0, 1],
+            [2, 1, 1],
+            [1, 1, 1],
+            [1, 2, 1],
+            [0, 2, 1],
+        ]
+        .iter()
+        .map(|c| point(c[0], c[1], c[2]))
+        .collect(),
         faces: vec![
             vec![0, 5, 4, 3, 2, 1],
             vec![6, 7, 8, 9, 10, 11],
@@ -119,7 +135,9 @@ fn every_error_kind_of_the_query_layer() {
     assert_eq!((e.kind, e.at.as_str()), (ErrorKind::Overflow, "/backend"));
     // uncertain: exactly coplanar, but 1/3 is no double.
     let third = |k: i64| Q::new(k.into(), 3.into());
-    let u = Orient3d { points: [point(0, 0, 0), point(1, 0, 1), point(0, 1, 1), Point3::new(third(1), third(1), third(2))] };
+    let u = Orient3d {
+        points: [point(0, 0, 0), point(1, 0, 1), point(0, 1, 1), Point3::new(third(1), third(1), third(2))],
+    };
     assert_eq!(u.answer::<Interval>().unwrap_err().kind, ErrorKind::Uncertain);
     // unknown: a claimed parameter of a distance to a point.
     let d = SquaredDistance { point: point(0, 0, 0), target: Target::Point(point(3, 4, 0)) };

@@ -87,21 +87,31 @@ pub fn squared_distance_point_segment<S: Scalar>(p: &Point3<S>, a: &Point3<S>, b
 
 /// The squared distance from `p` to `plane`: (n·p + d)² / |n|².
 pub fn squared_distance_point_plane<S: Scalar>(p: &Point3<S>, plane: &Plane<S>) -> Result<S, GeomError> {
-    let n2 = norm2(&plane.normal);
-    if n2.sign()? == Sign::Zero {
-        return Err(GeomError::DegeneratePlane);
-    }
-    let e = plane.eval(p);
-    Ok(e.clone() * e / n2)
+    check_normal(plane)?;
+    Ok(plane_foot(p, plane).0)
 }
 
 /// The orthogonal projection of `p` onto `plane`.
 pub fn project_onto_plane<S: Scalar>(p: &Point3<S>, plane: &Plane<S>) -> Result<Point3<S>, GeomError> {
-    let n2 = norm2(&plane.normal);
-    if n2.sign()? == Sign::Zero {
+    check_normal(plane)?;
+    Ok(plane_foot(p, plane).1)
+}
+
+fn check_normal<S: Scalar>(plane: &Plane<S>) -> Result<(), GeomError> {
+    if norm2(&plane.normal).sign()? == Sign::Zero {
         return Err(GeomError::DegeneratePlane);
     }
-    let k = plane.eval(p) / n2;
-    let shift: Vector3<S> = plane.normal.clone() * k;
-    Ok(p - shift)
+    Ok(())
+}
+
+/// The squared distance from `p` to `plane` and the foot of the perpendicular,
+/// ((n·p + d)² / |n|², p − (n·p + d)/|n|² · n): the one point–plane routine of the crate (the
+/// distance queries, V-Clip, Lin–Canny and contact tracking use it). The normal must be nonzero
+/// (a solid's face plane is; for other planes use [`squared_distance_point_plane`] or
+/// [`project_onto_plane`], which check).
+pub fn plane_foot<S: Scalar>(p: &Point3<S>, plane: &Plane<S>) -> (S, Point3<S>) {
+    let n2 = norm2(&plane.normal);
+    let e = plane.eval(p);
+    let shift: Vector3<S> = &plane.normal * (e.clone() / n2.clone());
+    (e.clone() * e / n2, p - shift)
 }

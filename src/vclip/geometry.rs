@@ -134,12 +134,7 @@ pub(crate) fn point_face<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> De
     if !in_face_prism(s, f, p)? {
         return Ok(None);
     }
-    let plane = s.plane(f);
-    let n2 = norm2(&plane.normal);
-    let e = plane.eval(p);
-    let k = e.clone() / n2.clone();
-    let foot = p - &plane.normal * k;
-    Ok(Some((e.clone() * e / n2, foot)))
+    Ok(Some(crate::constructions::plane_foot(p, s.plane(f))))
 }
 
 /// The sign of max over `a` of n·x minus min over `b` of n·x, and the other way round: the

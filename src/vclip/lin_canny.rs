@@ -217,11 +217,7 @@ fn better<S: Scalar>(best: &mut Option<Near<S>>, cand: Near<S>) -> Decision<()> 
 }
 
 fn face_foot<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> (S, Point3<S>) {
-    let plane = s.plane(f);
-    let n2 = norm2(&plane.normal);
-    let e = plane.eval(p);
-    let foot = p - &plane.normal * (e.clone() / n2.clone());
-    (e.clone() * e / n2, foot)
+    crate::constructions::plane_foot(p, s.plane(f))
 }
 
 /// The boundary segments of face `f`: (edge index, tail, head) per half-edge.

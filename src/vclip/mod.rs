@@ -336,13 +336,7 @@ fn closest_points<S: Scalar>(
         let (t, h) = edge_ends(s, e);
         (s.vertex(t).clone(), s.vertex(h).clone())
     };
-    let face_foot = |s: &Solid<S>, f: usize, p: &Point3<S>| -> (S, Point3<S>) {
-        let plane = s.plane(f);
-        let n2 = crate::geom::norm2(&plane.normal);
-        let e = plane.eval(p);
-        let foot = p - &plane.normal * (e.clone() / n2.clone());
-        (e.clone() * e / n2, foot)
-    };
+    let face_foot = |s: &Solid<S>, f: usize, p: &Point3<S>| crate::constructions::plane_foot(p, s.plane(f));
     Ok(match (x, y) {
         (Feat::V(v), Feat::V(w)) => {
             let (p, q) = (a.vertex(v).clone(), b.vertex(w).clone());

@@ -172,8 +172,7 @@ fn on_edge<S: Scalar>(s: &Solid<S>, e: usize, p: &Point3<S>) -> Decision<Option<
 
 /// The foot of `p` on the plane of face `f` of `s`, if inside the face's side planes.
 fn on_face<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<Point3<S>>> {
-    let plane = s.plane(f);
-    let foot = p - &plane.normal * (plane.eval(p) / norm2(&plane.normal));
+    let foot = crate::constructions::plane_foot(p, s.plane(f)).1;
     for vp in face_planes(s, f) {
         if vp.sign(&foot)? == Sign::Negative {
             return Ok(None);
