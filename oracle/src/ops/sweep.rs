@@ -114,7 +114,8 @@ fn sweep_error(e: SweepError) -> QueryError {
             (Kind::Invalid, if *box_index == 0 { "/motion_a" } else { "/motion_b" })
         }
         SweepError::BadHalfExtent { box_index, .. } => (Kind::Invalid, if *box_index == 0 { "/a" } else { "/b" }),
-        SweepError::EmptyInterval => (Kind::Invalid, "/interval"),
+        SweepError::EmptyInterval | SweepError::TimeOutside => (Kind::Invalid, "/interval"),
+        SweepError::BadFeature { .. } => (Kind::Invalid, ""),
         SweepError::Poly(_) => (Kind::Limit, ""),
         SweepError::Uncertain(_) => (Kind::Internal, ""),
     };
