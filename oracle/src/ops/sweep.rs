@@ -4,11 +4,9 @@ use num_rational::BigRational;
 use serde_json::{json, Value};
 use touchstone::geom::Matrix4;
 use touchstone::geom::Point3;
-use touchstone::poly::{Algebraic, PolyError};
+use touchstone::poly::{order, Algebraic, PolyError, RootScalar};
 use touchstone::scalar::Scalar;
-use touchstone::sweep::{
-    ccd, first_contact_bms, first_contact_sat, BoxFeature, BoxMotion, CcdKind, SatAxis, SweepError,
-};
+use touchstone::sweep::{ccd, first_contact_bms, BoxFeature, BoxMotion, CcdKind, SweepError};
 
 use super::{Common, Context, Op, Outcome};
 use crate::error::{Kind, QueryError};
@@ -122,9 +120,9 @@ fn sweep_error(e: SweepError) -> QueryError {
     QueryError::new(kind, at, e.to_string())
 }
 
-/// `toi_boxes` with `"backend": "both"`: the exact answer (Albocher–Sarel), the `f64` one
-/// (separating axes on binary64), and their agreement under the sweep contract, checked on the
-/// binary64 roundings of the input.
+/// `toi_boxes` with `"backend": "both"`: the exact answer, the `f64` one (both by the box
+/// sweep of Albocher–Sarel, the `f64` one on the binary64 roundings of the input), and their
+/// agreement under the sweep contract, checked on those roundings.
 pub fn toi_boxes_both(
     f: &Fields,
     common: &Common,
@@ -133,12 +131,12 @@ pub fn toi_boxes_both(
     let input = ToiBoxes::parse(f, ctx)?;
     let mut fields = ToiBoxes::run::<BigRational>(&input, common)?.fields;
     let fast = ToiBoxes::run::<f64>(&input, common);
-    let (a, b, t0, t1) = &input;
-    let agreement =
-        match touchstone::sweep::contract::check_sweep_agreement(&a.to_f64(), &b.to_f64(), t0.to_f64(), t1.to_f64()) {
-            Ok(x) => json!({"agree": true, "strict": x == touchstone::contract::Agreement::Strict}),
-            Err(d) => json!({"agree": false, "reason": d.to_string()}),
-        };
+    let (fa, fb, f0, f1) = <f64 as SweepBackend>::boxes(&input);
+    let fast_time = first_contact_bms(&fa, &fb, &f0, &f1).map(|c| c.map(|c| c.time));
+    let agreement = match touchstone::sweep::contract::check_sweep_answer(&fa, &fb, f0, f1, fast_time) {
+        Ok(x) => json!({"agree": true, "strict": x == touchstone::contract::Agreement::Strict}),
+        Err(d) => json!({"agree": false, "reason": d.to_string()}),
+    };
     let fast = match fast {
         Ok(o) => Value::Object(o.fields),
         Err(e) => json!({ "error": e.to_json() }),
@@ -212,52 +210,67 @@ impl Op for ToiBoxes {
         Ok((a, b, t0, t1))
     }
 
-    fn run<S: Scalar>((a, b, t0, t1): &Self::Input, common: &Common) -> Result<Outcome<S, bool>, QueryError> {
-        if !S::EXACT_VALUES {
-            // The f64 path: the separating-axis code over binary64 (float roots, the tolerance
-            // policy); the deciding axis gives the kind, there are no features.
-            let (fa, fb) = (a.to_f64(), b.to_f64());
-            let (f0, f1) = (t0.to_f64(), t1.to_f64());
-            let contact = first_contact_sat::<f64>(&fa, &fb, &f0, &f1).map_err(sweep_error)?;
-            let mut fields = serde_json::Map::new();
-            fields.insert("collides".into(), json!(contact.is_some()));
-            if let Some(c) = &contact {
-                fields.insert("toi".into(), json!({ "f64": c.time }));
-                if c.axis.is_none() {
-                    fields.insert(
-                        "at_start".into(),
-                        json!(if c.overlapping_at_start { "overlapping" } else { "touching" }),
-                    );
-                }
-                if let Some(axis) = c.axis {
-                    let kind = match axis {
-                        SatAxis::FaceOfA(_) => "face-vertex",
-                        SatAxis::FaceOfB(_) => "vertex-face",
-                        SatAxis::EdgeEdge(..) => "edge-edge",
-                    };
-                    fields.insert("kind".into(), json!(kind));
-                }
-            }
-            return Ok(Outcome { fields, discrete: contact.is_some(), decisive: vec![], continuous: vec![] });
-        }
-        let contact = first_contact_bms(a, b, t0, t1).map_err(sweep_error)?;
-        let mut fields = serde_json::Map::new();
-        fields.insert("collides".into(), json!(contact.is_some()));
-        if let Some(c) = &contact {
-            fields.insert("toi".into(), algebraic_json(&c.time, common.digits)?);
-            if c.time.to_rational().as_ref() == Some(t0) {
-                fields
-                    .insert("at_start".into(), json!(if c.overlapping_at_start { "overlapping" } else { "touching" }));
-            }
-            if let Some(pair) = &c.contact {
-                fields.insert("kind".into(), json!(pair.kind.as_str()));
-                fields.insert("features".into(), json!([feature_json(&pair.a), feature_json(&pair.b)]));
-            }
-        }
-        Ok(Outcome { fields, discrete: contact.is_some(), decisive: vec![], continuous: vec![] })
+    fn run<S: Scalar>(input: &Self::Input, common: &Common) -> Result<Outcome<S, bool>, QueryError> {
+        // One algorithm on every backend: exact values run it on the rationals, the others on
+        // the binary64 roundings (float roots, the tolerance policy).
+        let (fields, collides) = if S::EXACT_VALUES {
+            toi_boxes_on::<BigRational>(input, common)?
+        } else {
+            toi_boxes_on::<f64>(input, common)?
+        };
+        Ok(Outcome { fields, discrete: collides, decisive: vec![], continuous: vec![] })
     }
 
     fn valid_within_tolerance(exact: &bool, fast: &bool) -> bool {
         exact == fast
     }
+}
+
+/// A backend the box sweep answers on: its input made from the exact query, its times written.
+trait SweepBackend: RootScalar {
+    /// The boxes, motions and interval on this backend.
+    fn boxes(input: &<ToiBoxes as Op>::Input) -> (BoxMotion<Self>, BoxMotion<Self>, Self, Self);
+    /// A time as output.
+    fn time_json(t: &Self::Time, digits: u32) -> Result<Value, QueryError>;
+}
+
+impl SweepBackend for BigRational {
+    fn boxes((a, b, t0, t1): &<ToiBoxes as Op>::Input) -> (BoxMotion, BoxMotion, BigRational, BigRational) {
+        (a.clone(), b.clone(), t0.clone(), t1.clone())
+    }
+    fn time_json(t: &Algebraic, digits: u32) -> Result<Value, QueryError> {
+        algebraic_json(t, digits)
+    }
+}
+
+impl SweepBackend for f64 {
+    fn boxes((a, b, t0, t1): &<ToiBoxes as Op>::Input) -> (BoxMotion<f64>, BoxMotion<f64>, f64, f64) {
+        (a.to_f64(), b.to_f64(), t0.to_f64(), t1.to_f64())
+    }
+    fn time_json(t: &f64, _: u32) -> Result<Value, QueryError> {
+        Ok(json!({ "f64": t }))
+    }
+}
+
+/// `toi_boxes` on backend `R`: the output fields and whether the boxes collide.
+fn toi_boxes_on<R: SweepBackend>(
+    input: &<ToiBoxes as Op>::Input,
+    common: &Common,
+) -> Result<(serde_json::Map<String, Value>, bool), QueryError> {
+    let (a, b, t0, t1) = R::boxes(input);
+    let contact = first_contact_bms(&a, &b, &t0, &t1).map_err(sweep_error)?;
+    let mut fields = serde_json::Map::new();
+    fields.insert("collides".into(), json!(contact.is_some()));
+    if let Some(c) = &contact {
+        fields.insert("toi".into(), R::time_json(&c.time, common.digits)?);
+        let at_start = order::<R>(&c.time, &R::time(&t0)).map_err(|e| sweep_error(SweepError::Uncertain(e)))?;
+        if at_start == std::cmp::Ordering::Equal {
+            fields.insert("at_start".into(), json!(if c.overlapping_at_start { "overlapping" } else { "touching" }));
+        }
+        if let Some(pair) = &c.contact {
+            fields.insert("kind".into(), json!(pair.kind.as_str()));
+            fields.insert("features".into(), json!([feature_json(&pair.a), feature_json(&pair.b)]));
+        }
+    }
+    Ok((fields, contact.is_some()))
 }
