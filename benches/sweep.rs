@@ -4,10 +4,10 @@
 //!   exact on the queries' rationals and `f64` on their binary64 roundings (the same code);
 //! * the exact box sweep by its two routes, Albocher–Sarel (BMS) and separating axes (SAT), on
 //!   the seven hand pairs of `tests/sweep_bms.rs`;
-//! * the box sweep (separating-axis code) on 48 translating grid box pairs: `f64`, exact, and
-//!   parry3d-f64's `cast_shapes` of two cuboids with the same linear velocities; and on 48
-//!   pairs spinning by integer quaternions linear in t (`f64` and exact; parry's linear cast
-//!   does not apply).
+//! * the box sweep by both routes (separating axes and Albocher–Sarel, the same generic code
+//!   on each backend) on 48 translating grid box pairs: `f64`, exact, and parry3d-f64's
+//!   `cast_shapes` of two cuboids with the same linear velocities; and on 48 pairs spinning by
+//!   integer quaternions linear in t (`f64` and exact; parry's linear cast does not apply).
 //!
 //! Prints every mean and the exact/f64 and f64/parry ratios.
 //!
@@ -182,6 +182,20 @@ fn box_sweeps(c: &mut Criterion) {
                 }
             })
         });
+        g.bench_function(format!("{name}/bms_f64"), |bch| {
+            bch.iter(|| {
+                for (a, b) in &fast {
+                    black_box(first_contact_bms(a, b, &0.0, &1.0).map(|c| c.is_some()).ok());
+                }
+            })
+        });
+        g.bench_function(format!("{name}/bms_exact"), |bch| {
+            bch.iter(|| {
+                for (a, b) in &exact {
+                    black_box(first_contact_bms(a, b, &zero, &one).map(|c| c.is_some()).ok());
+                }
+            })
+        });
         if !spin {
             // parry: cuboid b at its start centre moving with velocity M1's translation.
             let peer: Vec<(Cuboid, Cuboid, Pose, Vector)> = fast
@@ -277,10 +291,10 @@ fn main() {
         let per = |t: f64| t / 1e3 / n as f64;
         println!("  {set:15} {dir:12} f64 {:>9.2} µs   exact {:>10.2} µs   ×{:.0}", per(f), per(e), e / f);
     }
-    println!("\nbox sweep, mean per pair:");
+    println!("\nbox sweep, mean per pair (f64, exact: separating axes; bms_*: Albocher–Sarel):");
     for (name, spin) in [("translating", false), ("spinning", true)] {
         let n = box_pairs(spin).len() as f64;
-        for backend in ["f64", "exact", "parry3d_cast_shapes"] {
+        for backend in ["f64", "exact", "bms_f64", "bms_exact", "parry3d_cast_shapes"] {
             if let Some(t) = mean_ns("box_sweep", &format!("{name}/{backend}")) {
                 println!("  {name:12} {backend:20} {:>10.2} µs", t / 1e3 / n);
             }

@@ -7,8 +7,8 @@ use touchstone::geom::Matrix4;
 use touchstone::poly::{real_roots, Algebraic, Poly};
 use touchstone::scalar::Sign;
 use touchstone::sweep::{
-    bms_sections, first_contact_bms, first_contact_sat, BmsContact, BoxFeature, BoxMotion, ContactKind, FeaturePair,
-    SweepError,
+    bms_sections, first_contact_bms, first_contact_sat, pair_touches, BmsContact, BoxFeature, BoxMotion, ContactKind,
+    FeaturePair, SweepError,
 };
 
 #[path = "common/boxes.rs"]
@@ -638,6 +638,35 @@ mod random_motions {
     }
 
     proptest! {
+        // BMS_CASES=n runs more (600 take about a minute in a release build; there every
+        // f64 pair was the exact one).
+        #![proptest_config(ProptestConfig::with_cases(std::env::var("BMS_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(32)))]
+
+        /// The same code over binary64 on these (dyadic) motions: the `f64` answer satisfies
+        /// the sweep contract against the exact answer, and its feature pair touches exactly at
+        /// the exact time.
+        #[test]
+        fn f64_bms_within_the_contract(ha in [half(), half(), half()], hb in [half(), half(), half()], ma in motion(), mb in motion(), (t0, t1) in interval()) {
+            use touchstone::scalar::Scalar;
+            let a = BoxMotion { half: ha, motion: ma };
+            let b = BoxMotion { half: hb, motion: mb };
+            let (fa, fb, f0, f1) = (a.to_f64(), b.to_f64(), t0.to_f64(), t1.to_f64());
+            let Ok(exact) = first_contact_bms(&a, &b, &t0, &t1) else { return Ok(()) };
+            let fast = first_contact_bms(&fa, &fb, &f0, &f1);
+            let verdict = touchstone::sweep::contract::check_sweep_answer(&fa, &fb, f0, f1, fast.clone().map(|c| c.map(|c| c.time)));
+            if let Err(d) = verdict {
+                prop_assert!(false, "{}\nreplay: {}", d, touchstone::sweep::contract::sweep_oracle_line(&fa, &fb, f0, f1));
+            }
+            if let (Some(e), Ok(Some(f))) = (&exact, &fast) {
+                if let (false, Some(pair)) = (e.overlapping_at_start, f.contact) {
+                    let touching = pair_touches(&a, &b, &t0, &t1, &e.time, pair.a, pair.b).unwrap();
+                    prop_assert!(touching, "{:?} at {} (exact pair {:?})", pair, e.time, e.contact);
+                }
+            }
+        }
+    }
+
+    proptest! {
         // Three BMS runs per case; BMS_CASES=n runs more.
         #![proptest_config(ProptestConfig::with_cases(std::env::var("BMS_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(24)))]
 
@@ -659,5 +688,413 @@ mod random_motions {
                 prop_assert!(touches(&b, &a, &pair, &time));
             }
         }
+    }
+}
+
+mod on_f64 {
+    //! The same generic code over binary64: the hand cases whose numbers are dyadic (so that
+    //! the binary64 boxes are the exact ones), against the exact answer. The `f64` time must
+    //! be within a small bound of the exact one, the answer must satisfy the sweep contract,
+    //! and the `f64` feature pair must touch *exactly* at the exact time; where the contact is
+    //! generic it must be the exact pair.
+    use super::*;
+    use touchstone::contract::Agreement;
+    use touchstone::scalar::Scalar;
+    use touchstone::sweep::contract::{check_sweep_answer, sweep_oracle_line};
+
+    /// The `f64` answer for dyadic boxes, checked against the exact one as above. `generic`:
+    /// the exact pair is the only touching one, so `f64` must report it.
+    fn on_f64(a: &BoxMotion, b: &BoxMotion, t0: &str, t1: &str, generic: bool) -> Option<BmsContact<f64>> {
+        let (fa, fb) = (a.to_f64(), b.to_f64());
+        assert_eq!((&fa.to_exact(), &fb.to_exact()), (a, b), "not dyadic");
+        let (q0, q1) = (r(t0), r(t1));
+        let (f0, f1) = (q0.to_f64(), q1.to_f64());
+        assert_eq!((Q::from_float(f0).unwrap(), Q::from_float(f1).unwrap()), (q0.clone(), q1.clone()), "not dyadic");
+        let exact = first_contact_bms(a, b, &q0, &q1).unwrap();
+        let fast = first_contact_bms(&fa, &fb, &f0, &f1).unwrap();
+        let verdict = check_sweep_answer(&fa, &fb, f0, f1, Ok(fast.as_ref().map(|c| c.time)));
+        verdict.unwrap_or_else(|d| panic!("{d}\nreplay: {}", sweep_oracle_line(&fa, &fb, f0, f1)));
+        assert_eq!(exact.is_some(), fast.is_some(), "collides: exact {exact:?}, f64 {fast:?}");
+        if let (Some(e), Some(f)) = (&exact, &fast) {
+            assert!((e.time.to_f64() - f.time).abs() <= 1e-12, "time: exact {}, f64 {}", e.time, f.time);
+            assert_eq!(e.overlapping_at_start, f.overlapping_at_start);
+            assert_eq!(e.contact.is_none(), f.contact.is_none(), "exact {:?}, f64 {:?}", e.contact, f.contact);
+            if let Some(pair) = &f.contact {
+                assert!(touches(a, b, pair, &e.time), "f64 pair {pair:?} does not touch at {}", e.time);
+                assert!(pair_touches(a, b, &q0, &q1, &e.time, pair.a, pair.b).unwrap());
+                assert!(pair_touches(&fa, &fb, &f0, &f1, &f.time, pair.a, pair.b).unwrap());
+                if generic {
+                    assert_eq!(Some(*pair), e.contact);
+                }
+            }
+        }
+        fast
+    }
+
+    #[test]
+    fn translations_on_f64() {
+        let a = still(["1", "1", "1"]);
+        let b = translating(["1", "1", "1"], ["5", "1/2", "0"], ["-4", "0", "0"], ["0"; 3]);
+        let c = on_f64(&a, &b, "0", "1", false).unwrap();
+        assert_eq!(c.time, 0.75);
+        // Face on face: f64 makes the exact choices on these numbers.
+        assert_eq!(
+            c.contact,
+            Some(FeaturePair {
+                kind: ContactKind::FaceVertex,
+                a: BoxFeature::Face([1, 3, 5, 7]),
+                b: BoxFeature::Vertex(0)
+            })
+        );
+        let beside = translating(["1", "1", "1"], ["5", "3", "0"], ["-4", "0", "0"], ["0"; 3]);
+        assert!(on_f64(&a, &beside, "0", "1", false).is_none());
+        assert_eq!(on_f64(&a, &b, "0", "3/4", false).unwrap().time, 0.75);
+        let a2 = still(["1", "2", "1/2"]);
+        let b2 = translating(["1/2", "1", "1"], ["6", "4", "-7"], ["-4", "-2", "4"], ["0"; 3]);
+        assert_eq!(on_f64(&a2, &b2, "0", "2", false).unwrap().time, 1.375);
+    }
+
+    #[test]
+    fn start_grazing_and_ends_on_f64() {
+        let a = still(["1", "1", "1"]);
+        let inside = translating(["1", "1", "1"], ["1", "0", "0"], ["5", "0", "0"], ["0"; 3]);
+        let c = on_f64(&a, &inside, "0", "1", false).unwrap();
+        assert!(c.overlapping_at_start && c.contact.is_none() && c.time == 0.0);
+        let touching = translating(["1", "1", "1"], ["2", "0", "0"], ["1", "0", "0"], ["0"; 3]);
+        let c = on_f64(&a, &touching, "0", "1", false).unwrap();
+        assert!(!c.overlapping_at_start && c.time == 0.0);
+        // A rational double root (z = 2 + (t − 1/2)²): f64 finds it at the critical point.
+        let graze = translating(["1", "1", "1"], ["0", "0", "9/4"], ["0", "0", "-1"], ["0", "0", "1"]);
+        assert!((on_f64(&a, &graze, "0", "1", false).unwrap().time - 0.5).abs() < 1e-12);
+        let slide = translating(["1", "1", "1"], ["0", "-1", "2"], ["0", "3", "0"], ["0"; 3]);
+        assert_eq!(on_f64(&a, &slide, "0", "1", false).unwrap().time, 0.0);
+        let arrive = translating(["1", "1", "1"], ["0", "-5", "2"], ["0", "3", "0"], ["0"; 3]);
+        assert_eq!(on_f64(&a, &arrive, "0", "1", false).unwrap().time, 1.0);
+        let b = translating(["1", "1", "1"], ["5", "0", "0"], ["-4", "0", "0"], ["0"; 3]);
+        assert_eq!(on_f64(&a, &b, "3/4", "3/4", false).unwrap().time, 0.75);
+        assert!(on_f64(&a, &b, "1/2", "1/2", false).is_none());
+    }
+
+    #[test]
+    fn degenerate_and_generic_contacts_on_f64() {
+        let a = still(["1", "1", "1"]);
+        // Parallel edges, an edge across a face, vertex on vertex: degenerate.
+        let b = translating(["1", "1", "1"], ["5", "5", "1/2"], ["-4", "-4", "0"], ["0"; 3]);
+        assert_eq!(on_f64(&a, &b, "0", "1", false).unwrap().time, 0.75);
+        let bar = translating(["3", "1/4", "1/4"], ["0", "0", "3"], ["0", "0", "-2"], ["0"; 3]);
+        let c = on_f64(&a, &bar, "0", "1", false).unwrap();
+        assert_eq!(
+            (c.time, c.contact.unwrap()),
+            (
+                0.875,
+                FeaturePair { kind: ContactKind::EdgeEdge, a: BoxFeature::Edge([4, 6]), b: BoxFeature::Edge([0, 1]) }
+            )
+        );
+        let b = translating(["1", "1", "1"], ["5", "2", "2"], ["-4", "0", "0"], ["0"; 3]);
+        assert_eq!(on_f64(&a, &b, "0", "1", false).unwrap().time, 0.75);
+        // The sheared parallelepiped: a generic face–vertex contact at 7/16, and swapped.
+        let m0 = m([["1", "1", "1/2", "5"], ["0", "1", "0", "1/2"], ["0", "0", "1", "0"], ["0", "0", "0", "1"]]);
+        let mut m1 = zero4();
+        m1[(0, 3)] = qi(-4);
+        let sheared = BoxMotion { half: [qi(1), qi(1), r("1/2")], motion: [m0, m1, zero4()] };
+        assert_eq!(on_f64(&a, &sheared, "0", "1", true).unwrap().time, 0.4375);
+        assert_eq!(on_f64(&sheared, &a, "0", "1", true).unwrap().time, 0.4375);
+    }
+
+    #[test]
+    fn an_irrational_time_on_f64() {
+        // The spinning box of `rotating_box_meets_at_a_root_of_a_known_quadratic`: t =
+        // (√19 − 2)/5, a's edge (1, 1, z) on b's face x' = −1/2. Edge on face: a's vertices 3
+        // and 7 both touch; f64 reports the exact choice.
+        let a = still(["1", "1", "1"]);
+        let (q0, q1) = ([qi(1), qi(0), qi(0), qi(0)], [qi(0), qi(0), qi(0), qi(1)]);
+        let o = [[qi(3), qi(0), qi(0)], z3(), [qi(3), qi(0), qi(0)]];
+        let b = rotating([r("1/2"), qi(3), qi(1)], q0, q1, o);
+        let c = on_f64(&a, &b, "0", "1", false).unwrap();
+        assert!((c.time - (19f64.sqrt() - 2.0) / 5.0).abs() < 1e-14, "{}", c.time);
+        assert_eq!(
+            c.contact,
+            Some(FeaturePair {
+                kind: ContactKind::VertexFace,
+                a: BoxFeature::Vertex(3),
+                b: BoxFeature::Face([0, 2, 4, 6])
+            })
+        );
+        // Spinning far away: no contact on either path.
+        let (q0, q1) = ([qi(1), qi(0), qi(0), qi(0)], [qi(0), qi(1), qi(1), qi(1)]);
+        let far = rotating([qi(1), qi(2), qi(3)], q0, q1, [[qi(20), qi(0), qi(0)], z3(), [qi(20), qi(0), qi(0)]]);
+        assert!(on_f64(&a, &far, "0", "1", false).is_none());
+        assert!(on_f64(&a, &far, "-3", "2", false).is_none());
+    }
+
+    #[test]
+    fn the_irrational_graze_is_within_the_budget_on_f64() {
+        // A double root at √2: f64 may see a near miss or a near touch; the contract admits
+        // either, only within the budget.
+        let (a, b) = irrational_graze();
+        let (fa, fb) = (a.to_f64(), b.to_f64());
+        let fast = first_contact_bms(&fa, &fb, &0.0, &2.0).unwrap();
+        let verdict = check_sweep_answer(&fa, &fb, 0.0, 2.0, Ok(fast.as_ref().map(|c| c.time)));
+        assert_eq!(verdict.unwrap(), Agreement::WithinTolerance);
+        if let Some(c) = fast {
+            assert!((c.time - 2f64.sqrt()).abs() < 1e-6, "{}", c.time);
+        }
+    }
+
+    #[test]
+    fn sections_on_f64() {
+        // Aligned translation: the planes of parallel edges (zero normals within the
+        // tolerance) are dropped, and on these numbers f64 computes the equal planes of
+        // different pairs identically, so they are kept once: the same 6 planes as exactly.
+        // (Equal planes computed with different roundings would be kept twice, harmlessly.)
+        let a = still(["1", "1", "1"]);
+        let b = translating(["1", "1", "1"], ["5", "0", "0"], ["-4", "0", "0"], ["0"; 3]);
+        let s = bms_sections(&a.to_f64(), &b.to_f64(), &0.0, &1.0).unwrap();
+        assert_eq!((s.len(), s[0].planes.len()), (1, 6));
+        // A generic rotation (dyadic quaternion (1, 1/2, 1/4, t)): the same sections as exactly,
+        // 30 planes in each, with the same support features.
+        let (q0, q1) = ([qi(1), r("1/2"), r("1/4"), qi(0)], [qi(0), qi(0), qi(0), qi(1)]);
+        let b = rotating([r("1/2"), qi(3), qi(1)], q0, q1, [[qi(3), qi(0), qi(0)], z3(), [qi(3), qi(0), qi(0)]]);
+        let exact = bms_sections(&a, &b, &r("0"), &r("1")).unwrap();
+        let fast = bms_sections(&a.to_f64(), &b.to_f64(), &0.0, &1.0).unwrap();
+        assert!(exact.len() > 1);
+        assert_eq!(exact.len(), fast.len());
+        for (e, f) in exact.iter().zip(&fast) {
+            assert!((e.end.to_f64() - f.end).abs() < 1e-12);
+            assert_eq!(f.planes.len(), 30);
+            let labels = |s: &[(ContactKind, BoxFeature, BoxFeature)]| {
+                let mut v = s.to_vec();
+                v.sort_by_key(|x| format!("{x:?}"));
+                v
+            };
+            let ef: Vec<_> = e.planes.iter().map(|p| (p.kind, p.a, p.b)).collect();
+            let ff: Vec<_> = f.planes.iter().map(|p| (p.kind, p.a, p.b)).collect();
+            assert_eq!(labels(&ef), labels(&ff));
+        }
+    }
+
+    #[test]
+    fn bad_motions_are_the_same_typed_errors_on_f64() {
+        let a = still(["1", "1", "1"]);
+        let b = translating(["1", "1", "1"], ["5", "0", "0"], ["-4", "0", "0"], ["0"; 3]);
+        let err = |a: &BoxMotion, b: &BoxMotion, t0: f64, t1: f64| {
+            first_contact_bms(&a.to_f64(), &b.to_f64(), &t0, &t1).expect_err("f64 BMS accepted a bad motion")
+        };
+        assert_eq!(err(&a, &b, 1.0, 0.0), SweepError::EmptyInterval);
+        assert_eq!(err(&still(["1", "0", "1"]), &b, 0.0, 1.0), SweepError::BadHalfExtent { box_index: 0, axis: 1 });
+        let mut m1 = zero4();
+        m1[(0, 0)] = r("-2");
+        let collapsing = BoxMotion { half: [qi(1), qi(1), qi(1)], motion: [Matrix4::identity(), m1, zero4()] };
+        assert_eq!(err(&a, &collapsing, 0.0, 1.0), SweepError::Singular { box_index: 1 });
+        assert_eq!(err(&collapsing, &a, 0.0, 0.5), SweepError::Singular { box_index: 0 });
+        let mut proj = Matrix4::identity();
+        proj[(3, 0)] = r("1");
+        let projective = BoxMotion { half: [qi(1), qi(1), qi(1)], motion: [proj, zero4(), zero4()] };
+        assert_eq!(err(&projective, &b, 0.0, 1.0), SweepError::Projective { box_index: 0 });
+    }
+}
+
+mod claims {
+    //! `pair_touches`: the claim check of a feature pair, exactly at the contact time.
+    use super::*;
+    use touchstone::sweep::kind_of_pair;
+
+    fn face(ids: [usize; 4]) -> BoxFeature {
+        BoxFeature::Face(ids)
+    }
+
+    /// The hand cases with a contact after t₀: (name, a, b, t0, t1).
+    fn hand_cases() -> Vec<(&'static str, BoxMotion, BoxMotion, &'static str, &'static str)> {
+        let a = || still(["1", "1", "1"]);
+        let spin = |half: [Q; 3], c: i64| {
+            let (q0, q1) = ([qi(1), qi(0), qi(0), qi(0)], [qi(0), qi(0), qi(0), qi(1)]);
+            rotating(half, q0, q1, [[qi(c), qi(0), qi(0)], z3(), [qi(c), qi(0), qi(0)]])
+        };
+        let plate = {
+            let (q0, q1) = ([qi(1), qi(0), qi(0), qi(0)], [qi(0), qi(0), qi(0), qi(1)]);
+            let o = [[r("5/2"), qi(0), qi(0)], z3(), [r("5/2"), qi(0), qi(0)]];
+            rotating([r("1/10"), qi(2), qi(1)], q0, q1, o)
+        };
+        let rows = [
+            ["3/7", "2/7", "6/7", "5"],
+            ["2/7", "6/7", "-3/7", "0"],
+            ["-6/7", "3/7", "2/7", "1"],
+            ["0", "0", "0", "1"],
+        ];
+        let mut m1 = zero4();
+        m1[(0, 3)] = qi(-4);
+        let tilted = BoxMotion { half: [qi(1), qi(1), qi(1)], motion: [m(rows), m1.clone(), zero4()] };
+        let m0 = m([["1", "1", "1/2", "5"], ["0", "1", "0", "1/2"], ["0", "0", "1", "0"], ["0", "0", "0", "1"]]);
+        let sheared = BoxMotion { half: [qi(1), qi(1), r("1/2")], motion: [m0, m1, zero4()] };
+        let (ga, gb) = irrational_graze();
+        vec![
+            (
+                "face on face",
+                a(),
+                translating(["1", "1", "1"], ["5", "1/2", "0"], ["-4", "0", "0"], ["0"; 3]),
+                "0",
+                "1",
+            ),
+            ("quadratic", a(), translating(["1", "1", "1"], ["23/5", "0", "0"], ["0"; 3], ["-1", "0", "0"]), "0", "2"),
+            ("irrational graze", ga, gb, "0", "2"),
+            (
+                "parallel edges",
+                a(),
+                translating(["1", "1", "1"], ["5", "5", "1/2"], ["-4", "-4", "0"], ["0"; 3]),
+                "0",
+                "1",
+            ),
+            (
+                "bar across",
+                a(),
+                translating(["3", "1/4", "1/4"], ["0", "0", "3"], ["0", "0", "-2"], ["0"; 3]),
+                "0",
+                "1",
+            ),
+            (
+                "vertex on vertex",
+                a(),
+                translating(["1", "1", "1"], ["5", "2", "2"], ["-4", "0", "0"], ["0"; 3]),
+                "0",
+                "1",
+            ),
+            ("tilted edge-edge", a(), tilted, "0", "1"),
+            ("sheared", a(), sheared.clone(), "0", "1"),
+            ("sheared, swapped", sheared, a(), "0", "1"),
+            ("spinning plate", a(), plate, "0", "1"),
+            ("spinning box", a(), spin([r("1/2"), qi(3), qi(1)], 3), "0", "1"),
+        ]
+    }
+
+    #[test]
+    fn the_reported_pair_touches() {
+        for (name, a, b, t0, t1) in hand_cases() {
+            let (q0, q1) = (r(t0), r(t1));
+            let c = first_contact_bms(&a, &b, &q0, &q1).unwrap().unwrap();
+            let pair = c.contact.unwrap();
+            assert_eq!(kind_of_pair(pair.a, pair.b), Some(pair.kind), "{name}");
+            assert!(pair_touches(&a, &b, &q0, &q1, &c.time, pair.a, pair.b).unwrap(), "{name}: {pair:?}");
+            // A feature containing a touching one touches: the whole faces through them.
+            let faces_a: Vec<BoxFeature> = faces().into_iter().filter(|f| contains(f, &pair.a)).collect();
+            for fa in faces_a {
+                assert!(pair_touches(&a, &b, &q0, &q1, &c.time, fa, pair.b).unwrap(), "{name}: {fa:?}");
+            }
+            // Just before the contact (a rational time inside the interval, before it) the
+            // boxes are apart: no pair touches.
+            let before = if c.time.is_rational() {
+                c.time.to_rational().unwrap() - r("1/1000")
+            } else {
+                c.time.interval().lo().clone() - r("1/1000")
+            };
+            if before >= q0 {
+                let t = touchstone::poly::Algebraic::from_rational(before);
+                assert!(!pair_touches(&a, &b, &q0, &q1, &t, pair.a, pair.b).unwrap(), "{name}");
+            }
+        }
+    }
+
+    /// Every face of a box.
+    fn faces() -> Vec<BoxFeature> {
+        (0..3)
+            .flat_map(|k| {
+                [0, 1].map(|bit| {
+                    let mut ids: Vec<usize> = (0..8).filter(|v| v >> k & 1 == bit).collect();
+                    ids.sort_unstable();
+                    face([ids[0], ids[1], ids[2], ids[3]])
+                })
+            })
+            .collect()
+    }
+
+    fn contains(big: &BoxFeature, small: &BoxFeature) -> bool {
+        small.vertices().iter().all(|v| big.vertices().contains(v))
+    }
+
+    #[test]
+    fn face_on_face_alternatives_touch_and_far_pairs_do_not() {
+        // B's centre (5 − 4t, 1/2, 0), unit cubes, t = 3/4: b's face x' = −1 (ids 0, 2, 4, 6)
+        // lies on a's face x = 1 (ids 1, 3, 5, 7), shifted by 1/2 in y: b's vertices with
+        // y' = −1 (ids 0, 4) are at y = −1/2, in a's face; those with y' = +1 (2, 6) at y = 3/2,
+        // outside it. a's vertices with y = +1 (3, 7) are in b's face, those with y = −1 (1, 5)
+        // are not.
+        let a = still(["1", "1", "1"]);
+        let b = translating(["1", "1", "1"], ["5", "1/2", "0"], ["-4", "0", "0"], ["0"; 3]);
+        let (q0, q1) = (r("0"), r("1"));
+        let t = first_contact_bms(&a, &b, &q0, &q1).unwrap().unwrap().time;
+        let touches = |fa: BoxFeature, fb: BoxFeature| pair_touches(&a, &b, &q0, &q1, &t, fa, fb).unwrap();
+        let (fa, fb) = (face([1, 3, 5, 7]), face([0, 2, 4, 6]));
+        for (v, inside) in [(0, true), (4, true), (2, false), (6, false)] {
+            assert_eq!(touches(fa, BoxFeature::Vertex(v)), inside, "b's vertex {v}");
+        }
+        for (v, inside) in [(3, true), (7, true), (1, false), (5, false)] {
+            assert_eq!(touches(BoxFeature::Vertex(v), fb), inside, "a's vertex {v}");
+        }
+        // Every pair of the two faces' sub-features that meets: the faces, an edge of b's
+        // face crossing an edge of a's face (b's edge y' = −1 along z (0, 4) at y = −1/2 meets
+        // a's edges z = ±1 along y (1, 3) and (5, 7)), an edge lying on the face.
+        assert!(touches(fa, fb));
+        assert!(touches(BoxFeature::Edge([1, 3]), BoxFeature::Edge([0, 4])));
+        assert!(touches(BoxFeature::Edge([5, 7]), BoxFeature::Edge([0, 4])));
+        assert!(touches(fa, BoxFeature::Edge([0, 4])));
+        assert!(!touches(BoxFeature::Edge([1, 5]), BoxFeature::Edge([0, 4]))); // parallel, 1/2 apart
+                                                                               // Opposite faces and far vertices.
+        assert!(!touches(face([0, 2, 4, 6]), fb));
+        assert!(!touches(fa, face([1, 3, 5, 7])));
+        assert!(!touches(face([0, 2, 4, 6]), face([1, 3, 5, 7])));
+        assert!(!touches(BoxFeature::Vertex(0), BoxFeature::Vertex(7)));
+        assert!(!touches(BoxFeature::Vertex(1), BoxFeature::Vertex(0))); // (1, −1, −1) vs (1, −1/2, −1)
+        assert!(!touches(BoxFeature::Edge([1, 5]), face([0, 2, 4, 6]))); // at y = −1, beside b's face
+    }
+
+    #[test]
+    fn at_an_irrational_time_the_pair_touches_and_its_neighbour_does_not() {
+        // t = (√19 − 2)/5: a's edge (1, 1, z) (ids 3, 7) lies on b's face x' = −1/2 (ids 0, 2,
+        // 4, 6), inside it; a's vertex (1, −1, −1) (id 1) is off b's face plane.
+        let a = still(["1", "1", "1"]);
+        let (q0, q1) = ([qi(1), qi(0), qi(0), qi(0)], [qi(0), qi(0), qi(0), qi(1)]);
+        let b = rotating([r("1/2"), qi(3), qi(1)], q0, q1, [[qi(3), qi(0), qi(0)], z3(), [qi(3), qi(0), qi(0)]]);
+        let (t0, t1) = (r("0"), r("1"));
+        let c = first_contact_bms(&a, &b, &t0, &t1).unwrap().unwrap();
+        assert!(!c.time.is_rational());
+        let pair = c.contact.unwrap();
+        let touches = |fa: BoxFeature, fb: BoxFeature| pair_touches(&a, &b, &t0, &t1, &c.time, fa, fb).unwrap();
+        assert!(touches(pair.a, pair.b));
+        let bf = face([0, 2, 4, 6]);
+        assert!(touches(BoxFeature::Vertex(3), bf) && touches(BoxFeature::Vertex(7), bf));
+        assert!(touches(BoxFeature::Edge([3, 7]), bf));
+        assert!(!touches(BoxFeature::Vertex(1), bf));
+        assert!(!touches(BoxFeature::Vertex(3), face([1, 3, 5, 7])));
+        // Features of a without vertex 3 or 7 stay off b's face (it supports b, a is on its
+        // other side and touches it along the edge only); a's edge (1, 3) meets b's edge (0, 2)
+        // (z' = −1 on that face) at vertex 3.
+        assert!(!touches(BoxFeature::Edge([1, 5]), bf) && !touches(BoxFeature::Edge([0, 1]), bf));
+        assert!(touches(BoxFeature::Edge([1, 3]), BoxFeature::Edge([0, 2])));
+        assert!(!touches(BoxFeature::Edge([1, 5]), BoxFeature::Edge([0, 2])));
+        // The same on f64 at the f64 time, under the tolerance.
+        let (fa, fb) = (a.to_f64(), b.to_f64());
+        let t = first_contact_bms(&fa, &fb, &0.0, &1.0).unwrap().unwrap().time;
+        let touches64 = |x: BoxFeature, y: BoxFeature| pair_touches(&fa, &fb, &0.0, &1.0, &t, x, y).unwrap();
+        assert!(touches64(pair.a, pair.b) && !touches64(BoxFeature::Vertex(1), bf));
+    }
+
+    #[test]
+    fn bad_claims_are_typed_errors() {
+        let a = still(["1", "1", "1"]);
+        let b = translating(["1", "1", "1"], ["5", "1/2", "0"], ["-4", "0", "0"], ["0"; 3]);
+        let (t0, t1) = (r("0"), r("1"));
+        let t = touchstone::poly::Algebraic::from_rational(r("3/4"));
+        let claim = |fa, fb| pair_touches(&a, &b, &t0, &t1, &t, fa, fb);
+        let v0 = BoxFeature::Vertex(0);
+        for bad in [BoxFeature::Vertex(8), BoxFeature::Edge([1, 0]), BoxFeature::Edge([0, 3]), face([0, 1, 2, 4])] {
+            assert_eq!(claim(bad, v0), Err(SweepError::BadFeature { box_index: 0 }), "{bad:?}");
+            assert_eq!(claim(v0, bad), Err(SweepError::BadFeature { box_index: 1 }), "{bad:?}");
+        }
+        let late = touchstone::poly::Algebraic::from_rational(r("3/2"));
+        assert_eq!(pair_touches(&a, &b, &t0, &t1, &late, v0, v0), Err(SweepError::TimeOutside));
+        assert_eq!(kind_of_pair(v0, face([0, 1, 2, 3])), Some(ContactKind::VertexFace));
+        assert_eq!(kind_of_pair(face([0, 1, 2, 3]), v0), Some(ContactKind::FaceVertex));
+        assert_eq!(kind_of_pair(BoxFeature::Edge([0, 1]), BoxFeature::Edge([0, 2])), Some(ContactKind::EdgeEdge));
+        assert_eq!(kind_of_pair(v0, v0), None);
+        assert_eq!(kind_of_pair(BoxFeature::Edge([0, 1]), face([0, 1, 2, 3])), None);
     }
 }

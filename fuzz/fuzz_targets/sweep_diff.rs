@@ -1,7 +1,8 @@
 //! f64 continuous collision against exact under the agreement contract: primitive CCD on grid
 //! cases that are degenerate by construction (coplanar motion, passing exactly through a
 //! vertex or an edge midpoint at t = 0, 1/2 or 1), and the box sweep on grid translations and
-//! spins by integer quaternions linear in t. A breach panics with the oracle line.
+//! spins by integer quaternions linear in t (both `f64` routes, separating axes and
+//! Albocher–Sarel, under the one sweep contract). A breach panics with the oracle line.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -219,3 +219,47 @@ fn claims_name_only_output_fields_and_need_an_exact_backend() {
         json!({"op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "claim": {}, "tolerance": {"abs": -1}});
     assert_eq!(ask(neg)["error"]["at"], "/tolerance/abs");
 }
+
+#[test]
+fn toi_boxes_claims() {
+    // a: the cube [−1, 1]³, still; b: the same cube, centre (5 − 4t, 1/2, 1/2). Face on face at
+    // t = 3/4, reported as a's face x = 1 on b's vertex 0 = (1, −1/2, −1/2).
+    let id = json!([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
+    let zero = json!([[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
+    let b0 = json!([[1, 0, 0, 5], [0, 1, 0, "1/2"], [0, 0, 1, "1/2"], [0, 0, 0, 1]]);
+    let b1 = json!([[0, 0, 0, -4], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
+    let q = json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [b0, b1, zero]});
+    assert!(ok(
+        q.clone(),
+        json!({"collides": true, "toi": 0.75, "kind": "face-vertex", "features": [{"face": [1, 3, 5, 7]}, {"vertex": 0}]})
+    ));
+    // Ties: a's vertex 7 = (1, 1, 1) lies in b's face x = −1; a's edge [5, 7] crosses b's edge
+    // [0, 4]; the two faces touch.
+    let v = verdict(q.clone(), json!({"kind": "vertex-face", "features": [{"vertex": 7}, {"face": [0, 2, 4, 6]}]}));
+    assert_eq!(v["ok"], true, "{v}");
+    assert!(check(&v, "features")["note"].as_str().unwrap().contains("tie"));
+    assert!(ok(q.clone(), json!({"kind": "edge-edge", "features": [{"edge": [5, 7]}, {"edge": [0, 4]}]})));
+    assert!(ok(q.clone(), json!({"features": [{"face": [1, 3, 5, 7]}, {"face": [0, 2, 4, 6]}]})));
+    assert!(ok(q.clone(), json!({"kind": "vertex-face"})));
+    // Wrong: a pair that is apart, a pair of the wrong kind, a late time, no collision.
+    let v = verdict(q.clone(), json!({"features": [{"vertex": 0}, {"vertex": 7}]}));
+    assert!(check(&v, "features")["note"].as_str().unwrap().contains("do not touch"), "{v}");
+    let v = verdict(q.clone(), json!({"kind": "edge-edge", "features": [{"vertex": 7}, {"face": [0, 2, 4, 6]}]}));
+    assert_eq!((check(&v, "kind")["ok"].clone(), check(&v, "features")["ok"].clone()), (json!(false), json!(true)));
+    assert!(!ok(q.clone(), json!({"toi": 0.8})));
+    assert!(!ok(q.clone(), json!({"collides": false})));
+    assert!(!ok(q.clone(), json!({"features": [{"edge": [0, 7]}, {"vertex": 0}]})));
+    // The f64 answer (the same sweep over binary64) is judged right, features included.
+    let mut f = q.clone();
+    f["backend"] = json!("f64");
+    let fast = ask(f);
+    assert!(ok(q.clone(), json!({"toi": fast["toi"], "kind": fast["kind"], "features": fast["features"]})));
+    // Overlapping at t0: no pair touches, so a claimed pair fails.
+    let o = json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1], "motion_a": [id, zero, zero], "motion_b": [id, zero, zero]});
+    let v =
+        verdict(o.clone(), json!({"at_start": "overlapping", "toi": 0, "features": [{"vertex": 0}, {"vertex": 0}]}));
+    assert_eq!(
+        (check(&v, "at_start")["ok"].clone(), check(&v, "toi")["ok"].clone(), check(&v, "features")["ok"].clone()),
+        (json!(true), json!(true), json!(false))
+    );
+}

@@ -45,6 +45,49 @@ pub trait RootScalar: Scalar {
     fn time_output(t: &Self::Time) -> TimeOutput {
         TimeOutput::Float(Self::time_to_f64(t))
     }
+
+    /// The real roots of `p` (not identically zero) in the closed range `[lo, hi]` of two
+    /// times with `t0 ≤ lo ≤ hi ≤ t1`, increasing.
+    ///
+    /// The default searches `[t0, t1]` and keeps the roots in `[lo, hi]` (decided). Backends
+    /// override it to search near the range only: the exact one in the rational hull of the
+    /// isolating intervals (the same isolations, hence the same numbers, whatever the
+    /// range's neighbours), `f64` in `[lo, hi]` itself, so that a root at an end of the range
+    /// is found as an end under the tolerance rather than lost just outside it.
+    fn roots_between(
+        p: &Poly<Self>,
+        lo: &Self::Time,
+        hi: &Self::Time,
+        t0: &Self,
+        t1: &Self,
+    ) -> Result<Vec<Self::Time>, PolyError> {
+        let mut out = Vec::new();
+        for r in Self::roots_in(p, t0, t1)? {
+            if !earlier::<Self>(&r, lo)? && !earlier::<Self>(hi, &r)? {
+                out.push(r);
+            }
+        }
+        Ok(out)
+    }
+
+    /// `ps` divided by the greatest common divisor of their polynomials, where the backend
+    /// can compute one: the exact backend does (a monic gcd, so signs change only by the
+    /// gcd's own sign); the default leaves them unchanged (a gcd of inexact polynomials is
+    /// not defined: `f64`, intervals).
+    ///
+    /// A simplification, never a decision: callers must be correct with or without it (see
+    /// [`crate::sweep::bms`] for what the box sweep does without it).
+    fn remove_common_factor(ps: Vec<TPoly<Self>>) -> Vec<TPoly<Self>> {
+        ps
+    }
+
+    /// `ps` scaled by one positive constant, the inverse of the absolute leading coefficient
+    /// of the first nonzero polynomial among them, where the backend scales exactly (the exact
+    /// backend: equal directions then have equal coefficients); the default leaves them
+    /// unchanged. Signs are unchanged either way.
+    fn normalise_scale(ps: Vec<TPoly<Self>>) -> Vec<TPoly<Self>> {
+        ps
+    }
 }
 
 /// A time as an output of a query.
@@ -123,6 +166,33 @@ impl RootScalar for BigRational {
     fn time_output(t: &Algebraic) -> TimeOutput {
         TimeOutput::Exact(t.clone())
     }
+    fn roots_between(
+        p: &Poly<Self>,
+        lo: &Algebraic,
+        hi: &Algebraic,
+        _t0: &Self,
+        _t1: &Self,
+    ) -> Result<Vec<Algebraic>, PolyError> {
+        let roots = real_roots(p, lo.interval().lo(), hi.interval().hi())?;
+        Ok(roots.into_iter().filter(|r| r >= lo && r <= hi).collect())
+    }
+    fn remove_common_factor(ps: Vec<TPoly<Self>>) -> Vec<TPoly<Self>> {
+        let g = ps.iter().fold(Poly::zero(), |g: Poly<Self>, p| g.gcd(&p.p));
+        if g.degree().is_none_or(|d| d == 0) {
+            return ps;
+        }
+        // g divides every p exactly (it is their gcd); the division cannot fail for g ≠ 0.
+        let divide = |p: TPoly<Self>| match p.p.div_rem(&g) {
+            Ok((q, _)) => TPoly::input(q),
+            Err(_) => p,
+        };
+        ps.into_iter().map(divide).collect()
+    }
+    fn normalise_scale(ps: Vec<TPoly<Self>>) -> Vec<TPoly<Self>> {
+        let Some(lc) = ps.iter().find_map(|p| p.p.leading().cloned()) else { return ps };
+        let inv = BigRational::from_integer(1.into()) / Scalar::abs(&lc);
+        ps.into_iter().map(|p| TPoly::input(p.p.scale(&inv))).collect()
+    }
 }
 
 impl RootScalar for f64 {
@@ -146,6 +216,9 @@ impl RootScalar for f64 {
     }
     fn between(a: &f64, b: &f64) -> Result<f64, PolyError> {
         Ok(a + (b - a) / 2.0)
+    }
+    fn roots_between(p: &Poly<Self>, lo: &f64, hi: &f64, _t0: &f64, _t1: &f64) -> Result<Vec<f64>, PolyError> {
+        float_roots(p, *lo, *hi)
     }
 }
 
@@ -212,6 +285,11 @@ impl<S: Scalar> TPoly<S> {
     /// The zero polynomial.
     pub fn zero() -> Self {
         TPoly { p: Poly::zero(), m: (!S::CERTAIN_DECISIONS).then(Poly::zero) }
+    }
+
+    /// `c·p` for an input constant `c` (the magnitude scales by |c|).
+    pub fn scale(&self, c: &S) -> Self {
+        TPoly { p: self.p.scale(c), m: self.m.as_ref().map(|m| m.scale(&c.abs())) }
     }
 
     /// Whether `p` is identically zero: exactly, or for inexact backends every coefficient

@@ -138,7 +138,10 @@ impl QueryError {
             SweepError::BadHalfExtent { box_index, .. } => {
                 (ErrorKind::Invalid, if *box_index == 0 { "/a" } else { "/b" })
             }
-            SweepError::EmptyInterval => (ErrorKind::Invalid, "/interval"),
+            SweepError::EmptyInterval | SweepError::TimeOutside => (ErrorKind::Invalid, "/interval"),
+            SweepError::BadFeature { box_index } => {
+                (ErrorKind::Invalid, if *box_index == 0 { "/claim/features/0" } else { "/claim/features/1" })
+            }
             SweepError::Poly(p) => return QueryError::poly("", p.clone()),
             SweepError::Uncertain(u) => return QueryError::uncertain("", *u),
         };

@@ -40,6 +40,7 @@ mod distance;
 pub mod error;
 mod kernel;
 pub mod spec;
+mod toi_boxes;
 mod validate;
 
 use std::fmt::Debug;
@@ -61,6 +62,7 @@ pub use kernel::{
     SquaredDistanceOutput, Target, TransformPoints, TransformPointsClaim, TransformPointsOutput,
 };
 pub use spec::{FeatureId, PlaneSpec, PoseSpec, Posed, ShapeSpec};
+pub use toi_boxes::{box_feature_id, AtStart, ToiBoxes, ToiBoxesClaim, ToiBoxesOutput};
 pub use validate::{SolidReport, Validate, ValidateClaim};
 
 /// A sign test that decided a discrete answer, or a degeneracy test.

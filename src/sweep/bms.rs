@@ -1,5 +1,7 @@
 //! First time of contact of two boxes under quadratic 4×4 motions: the boundary of the
-//! Minkowski sum (BMS) of Albocher and Sarel, exactly.
+//! Minkowski sum (BMS) of Albocher and Sarel, written once over [`RootScalar`]: exactly on
+//! `BigRational` (times are real algebraic numbers), and on `f64` (float roots, decisions under
+//! the tolerance) with the same feature pairs; see *On inexact backends* for what differs.
 //!
 //! # The method (following the paper, `albocher-sarel-box-sweep.txt`)
 //!
@@ -10,9 +12,9 @@
 //!    M = [[A, o], [0, w]] the adjugate is [[w·adj A, −adj(A)·o], [0, det A]], so
 //!    R = [[L, T], [0, s]] with `L = w_a adj(A_a) A_b`, `T = adj(A_a)(w_a o_b − w_b o_a)`,
 //!    `s = det(A_a) w_b`: in a's frame a is the static box [−h, h] and b is the
-//!    parallelepiped {(L x + T)/s : |xₘ| ≤ kₘ}. (We divide L, T and s by the gcd of their 13
-//!    entries, a polynomial without roots in the interval: for rigid motions this removes
-//!    powers of w_a and halves the degrees.)
+//!    parallelepiped {(L x + T)/s : |xₘ| ≤ kₘ}. (Exactly, we divide L, T and s by the gcd of
+//!    their 13 entries, a polynomial without roots in the interval: for rigid motions this
+//!    removes powers of w_a and halves the degrees.)
 //! 2. **Minkowski formulation.** The boxes meet iff the origin lies in a ⊕ (−b), i.e. iff
 //!    the centre c = T/s of b lies in the zonotope Z = [−h, h] ⊕ {L x/s : |xₘ| ≤ kₘ}. Z has
 //!    at most 30 facets, one pair ±n for each pair of its six generators (the edge
@@ -42,7 +44,8 @@
 //!    values resolved by the signs at a rational sample point inside the section).
 //! 4. **First contact.** Per section, in order, the first t at which every gₙ ≥ 0: it is
 //!    the section's start or a root of some gₙ (the origin on a boundary plane and inside
-//!    the others). Every comparison is exact, at the algebraic candidate time.
+//!    the others). Every sign is decided at the candidate time ([`RootScalar::sign_at`]: exactly
+//!    at an algebraic number on the exact backend), times are ordered by [`crate::poly::order`].
 //!
 //! # Where the paper is silent or does not apply, and what we chose
 //!
@@ -55,11 +58,13 @@
 //!   normal n is identically zero on a section (eᵢ × Lⱼ with eᵢ ∥ Lⱼ, parallel edges) is not a
 //!   plane and is dropped, so a degenerate section has fewer than 30 planes; planes with equal
 //!   equations are kept once. [`bms_sections`] reports them.
-//! * **A normal vanishing at one instant** (edges eᵢ and Lⱼ parallel at one time only). We
-//!   divide every normal by the gcd of its components (the paper does not scale normals), so
+//! * **A normal vanishing at one instant** (edges eᵢ and Lⱼ parallel at one time only).
+//!   Exactly, we divide every normal by the gcd of its components and scale it so that its
+//!   first nonzero component has leading coefficient ±1 (the paper does not scale normals), so
 //!   no normal vanishes anywhere: at such an instant the plane keeps the limit direction, which
 //!   still gives a valid support inequality of Z. This also makes equal planes of different
 //!   pairs (e.g. eᵢ × Lⱼ ∥ eₖ for aligned boxes) identical, so that they are counted once.
+//!   (Backends without a gcd keep the normal as it is: see *On inexact backends*.)
 //! * **Start and end.** The interval is closed. If the boxes meet at t₀ the answer is t₀, with
 //!   `overlapping_at_start` when they overlap with positive depth (every plane with a
 //!   nonzero normal has gₙ > 0); then no feature pair is reported. Contact exactly at t₁ is a
@@ -76,9 +81,80 @@
 //!   (two independent generators parallel to it) one of their sub-pairs touches: a vertex of
 //!   b in a's face, else a vertex of a in b's face, else two non-parallel edges crossing
 //!   (two intersecting convex polygons in a plane share a vertex of one inside the other or
-//!   crossing edges). We test those sub-pairs exactly in that order (vertices in id order;
-//!   edges by direction x, y, z, then id) and report the first that touches. So aligned boxes meeting face on face are
-//!   reported as face–vertex, with b's lowest-id vertex that lies in a's face.
+//!   crossing edges). We test those sub-pairs in that order (vertices in id order; edges by
+//!   direction x, y, z, then id), with the tests of [`pair_touches`], and report the first
+//!   that touches. So aligned boxes meeting face on face are reported as face–vertex, with b's
+//!   lowest-id vertex that lies in a's face.
+//!
+//! # On inexact backends
+//!
+//! The three exact-only simplifications are a backend capability
+//! ([`RootScalar::remove_common_factor`], [`RootScalar::normalise_scale`]): the exact backend
+//! divides by gcds and leading coefficients, the others (`f64`, intervals: a gcd of inexact
+//! polynomials is not defined) leave the polynomials as computed. Every decision goes through
+//! [`RootScalar::sign_at`] against the magnitude polynomials that [`TPoly`] carries, roots
+//! come from [`RootScalar::roots_between`] (on `f64`: float roots searched in each closed
+//! section, so that a root at a section's end is found as an end under the tolerance), and
+//! times are ordered by [`crate::poly::order`]. What changes without the reduction, and why
+//! the answer is still valid within the tolerance:
+//!
+//! * **Common factors stay.** L, T, s and b's normals keep the factor the gcd would remove
+//!   (e.g. powers of w_a): higher degrees, the same roots in the interval (the factor has
+//!   none there, it divides s and det L), and signs that differ from the reduced ones by the
+//!   factor's sign, which is constant on the interval and is taken into σ = sign s and sign d
+//!   at t₀ like any other. A motion that is singular at t₀ within the tolerance (s or d zero
+//!   under it) is [`SweepError::Singular`].
+//! * **A normal vanishing at one instant t\*** (eᵢ ∥ Lⱼ then only) is not replaced by its
+//!   limit direction, so both planes ±n have gₙ(t\*) = 0 (every term is a multiple of n):
+//!   t\* becomes a candidate, where the plane imposes nothing. That is right: at t\* the
+//!   generators eᵢ and Lⱼ are parallel, so Z(t\*) is the intersection of the half-spaces of
+//!   the *other* planes (its facets are spanned by the other pairs), and the limit plane, a
+//!   support plane of Z(t\*), is implied by them. The feature search skips the plane there
+//!   (its support features would be whole boxes). Near t\* the plane's value is small against
+//!   its magnitude (its terms cancel), so it may be called zero where the limit plane is
+//!   negative; but if the origin is outside the limit plane by more than the tolerance, it is
+//!   outside Z(t\*), so another plane is negative at t\* and, by continuity, near it: what the
+//!   inexact path can accept there is within the tolerance of the other planes.
+//! * **Equal planes of different pairs** are recognised only when they are computed
+//!   identically (polynomial and magnitude equal: identical representations get identical
+//!   decisions on every backend, so keeping one changes nothing); otherwise they are kept
+//!   twice, which costs root finding only. The feature search already walks the labels of
+//!   every plane (the exact path keeps equal ones for that), in the same order, so a
+//!   duplicate only repeats a label's tests. A normal can differ from the canonical one by a
+//!   negative factor, which swaps the pair ±n in that order: in a degenerate contact the
+//!   inexact path may then report another pair, equally touching.
+//! * **Terms and planes zero under the tolerance.** A term whose sign at a section's sample
+//!   is zero under the tolerance contributes 0 to that section's gap, and a normal zero under
+//!   it drops its planes, as identically zero ones do exactly; a gap zero under the tolerance
+//!   is never negative.
+//!
+//! The `f64` answer is checked against the exact one under the sweep agreement contract
+//! ([`crate::sweep::contract::check_sweep_answer`]: the margin is the exact problem's, the
+//! same for either route), and its pair against [`pair_touches`] at the exact time. An
+//! interval backend (certain decisions, inexact values) runs the same code with the default
+//! capability; a decision it cannot make is [`SweepError::Uncertain`], for an exact rerun.
+//!
+//! # Checking a claimed pair
+//!
+//! [`pair_touches`] decides whether two features (any kinds) have a common point at a time τ
+//! when the boxes touch but do not overlap. The features Fa of a and Fb of b are convex
+//! polytopes of dimension at most 2; if they meet, Fa ∩ Fb is a nonempty convex polytope and
+//! has a vertex x. Let f ⊆ Fa and g ⊆ Fb be the faces (vertex, edge or 2-face) holding x in
+//! their relative interiors; x is a vertex of Fa ∩ Fb, so the affine hulls of f and g meet in
+//! the point x alone. That leaves: f a vertex of Fa (lying in Fb); g a vertex of Fb (lying in
+//! Fa); two edges crossing at x (two lines meeting in a point lie in a common plane); or an
+//! edge crossing a 2-face transversally at a point of its relative interior. The last cannot
+//! happen at τ: near x the face's box is the half-space behind the face, so the edge's points
+//! just behind it lie in that box's interior, and in the other box, whose interior comes
+//! arbitrarily close to them: the interiors would overlap. (Two 2-faces,
+//! or an edge in a face's plane, meet in a line or a plane, never in a vertex alone.)
+//! Conversely each case gives a common point. So the test is: a vertex of Fa in Fb, a vertex
+//! of Fb in Fa (in the box **and on every face plane of the feature**: |coordinate| ≤ half
+//! extent on every axis, equal on the feature's fixed axes), or an edge of Fa and a
+//! non-parallel edge of Fb that are coplanar (orient3d of their four ends zero) and cross in
+//! that plane (each one's ends on both sides of, or on, the other's line). Parallel edges that
+//! meet share an end of one lying on the other, found by the vertex tests. All decided
+//! exactly on exact backends, at an algebraic τ too.
 //!
 //! # Features
 //!
@@ -113,16 +189,14 @@
 //! ```
 
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
 
-use super::sat::{cross, dot, frame, BoxMotion, Frame, SweepError};
-use crate::poly::rational_between as between;
-use crate::poly::{real_roots, Algebraic, Poly, PolyError};
+use super::sat::{cross, dot, frame_of, BoxMotion, FrameOf, SweepError};
+use crate::poly::{earlier, order, sort_times, Poly, PolyError, RootScalar, TPoly};
 use crate::scalar::Sign;
 
 type Q = BigRational;
-type P = Poly<Q>;
-type V = [P; 3];
+type P<S> = TPoly<S>;
+type V<S> = [TPoly<S>; 3];
 
 /// The kind of a contact (the oracle's `toi_boxes` `kind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -143,6 +217,18 @@ impl ContactKind {
             ContactKind::FaceVertex => "face-vertex",
             ContactKind::EdgeEdge => "edge-edge",
         }
+    }
+}
+
+/// The kind of a pair of features (a's feature first): vertex–face, face–vertex or edge–edge;
+/// `None` for any other combination (vertex–vertex, edge–face, ...), which is not a kind of
+/// the format although such features may touch.
+pub fn kind_of_pair(a: BoxFeature, b: BoxFeature) -> Option<ContactKind> {
+    match (a, b) {
+        (BoxFeature::Vertex(_), BoxFeature::Face(_)) => Some(ContactKind::VertexFace),
+        (BoxFeature::Face(_), BoxFeature::Vertex(_)) => Some(ContactKind::FaceVertex),
+        (BoxFeature::Edge(_), BoxFeature::Edge(_)) => Some(ContactKind::EdgeEdge),
+        _ => None,
     }
 }
 
@@ -170,6 +256,25 @@ impl BoxFeature {
         }
     }
 
+    /// The coordinate signs of the feature's points (−1, +1, or 0 for free), or `None` when
+    /// it is not a feature of a box (a vertex id above 7, an edge or face whose ids are not
+    /// ascending or do not span one).
+    fn signs(&self) -> Option<[i32; 3]> {
+        let ids = self.vertices();
+        if ids.iter().any(|&v| v > 7) {
+            return None;
+        }
+        let signs = [0, 1, 2].map(|k| {
+            let bit = |v: usize| v >> k & 1;
+            match ids.iter().all(|&v| bit(v) == bit(ids[0])) {
+                true if bit(ids[0]) == 1 => 1,
+                true => -1,
+                false => 0,
+            }
+        });
+        (BoxFeature::from_signs(signs) == *self).then_some(signs)
+    }
+
     /// The vertex ids of the feature, ascending.
     pub fn vertices(&self) -> Vec<usize> {
         match self {
@@ -193,113 +298,107 @@ pub struct FeaturePair {
 
 /// The first contact found by the BMS route.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BmsContact {
-    /// The first time in [t₀, t₁] at which the closed boxes meet.
-    pub time: Algebraic,
+pub struct BmsContact<S: RootScalar = Q> {
+    /// The first time in [t₀, t₁] at which the closed boxes meet (exact backends: a real
+    /// algebraic number; `f64`: a float root).
+    pub time: S::Time,
     /// Whether the boxes overlap with positive depth at t₀ (then `time` is t₀).
     pub overlapping_at_start: bool,
-    /// A pair of features touching at `time` (`None` exactly when `overlapping_at_start`).
+    /// A pair of features touching at `time` (`None` when `overlapping_at_start`, and, on an
+    /// inexact backend only, when no pair passed the tests under the tolerance).
     pub contact: Option<FeaturePair>,
 }
 
 /// One plane of a section's BMS.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BmsPlane {
+pub struct BmsPlane<S: RootScalar = Q> {
     /// Which kind of pair spans it.
     pub kind: ContactKind,
     /// a's support feature in the plane's outward direction (inside the section).
     pub a: BoxFeature,
     /// b's support feature in the opposite direction (inside the section).
     pub b: BoxFeature,
-    /// gₙ(t), divided by the absolute value of its leading coefficient: the origin is on the
-    /// plane at its roots, on the inner side where it is positive.
-    pub gap: P,
+    /// gₙ(t) (exact backends: divided by the absolute value of its leading coefficient), with
+    /// its magnitude polynomial on inexact backends: the origin is on the plane at its roots,
+    /// on the inner side where it is positive. Decide its sign with [`RootScalar::sign_at`].
+    pub gap: TPoly<S>,
 }
 
 /// A homogeneous section of the route: no normal switches octants strictly inside it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BmsSection {
+pub struct BmsSection<S: RootScalar = Q> {
     /// Where it starts (t₀ or an octant-switch time).
-    pub start: Algebraic,
+    pub start: S::Time,
     /// Where it ends (an octant-switch time or t₁).
-    pub end: Algebraic,
-    /// Its distinct planes: 30 in general position, fewer when degenerate.
-    pub planes: Vec<BmsPlane>,
+    pub end: S::Time,
+    /// Its planes: on exact backends the distinct ones, 30 in general position and fewer when
+    /// degenerate; on inexact backends every plane with a nonzero normal (equal planes of
+    /// different pairs are not recognised as equal, see the module docs).
+    pub planes: Vec<BmsPlane<S>>,
 }
 
-/// b relative to a: s·y = L x + T, b's face normals N (divided by their content) and
-/// d = N₀·L₀ (det L divided by the same content).
-struct Relative {
-    l: [V; 3],
-    t: V,
-    s: P,
+/// b relative to a: s·y = L x + T, b's face normals N (divided by their common factor where
+/// the backend can) and d = N₀·L₀ (det L divided by the same factor), with the signs of s and
+/// d on the interval.
+struct Relative<S: RootScalar> {
+    l: [V<S>; 3],
+    t: V<S>,
+    s: P<S>,
     sigma: i32,
-    n: [V; 3],
-    d: P,
+    n: [V<S>; 3],
+    d: P<S>,
     d_sign: i32,
 }
 
-fn divide_by(p: &P, g: &P) -> P {
-    // g divides p exactly (it is their gcd); the division cannot fail for a nonzero g.
-    p.div_rem(g).map(|(q, _)| q).unwrap_or_else(|_| p.clone())
+/// The sign of `p` at `t` as −1, 0, 1.
+fn sign_at<S: RootScalar>(p: &P<S>, t: &S::Time) -> Result<i32, PolyError> {
+    Ok(S::sign_at(p, t)?.as_i32())
 }
 
-/// The polynomials divided by their (monic) gcd.
-fn reduce(ps: Vec<P>) -> Vec<P> {
-    let g = ps.iter().fold(P::zero(), |g, p| g.gcd(p));
-    if g.degree().is_none_or(|d| d == 0) {
-        return ps;
-    }
-    ps.iter().map(|p| divide_by(p, &g)).collect()
+/// The signs of three polynomials at `t`.
+fn signs_at<S: RootScalar>(v: &V<S>, t: &S::Time) -> Result<[i32; 3], PolyError> {
+    Ok([sign_at(&v[0], t)?, sign_at(&v[1], t)?, sign_at(&v[2], t)?])
 }
 
-/// `p / |lc(p)|`: the same signs, smaller numbers, and equal planes compare equal.
-fn normalised(p: P) -> P {
-    match p.leading() {
-        Some(lc) => {
-            let inv = Q::from_integer(1.into()) / lc.abs();
-            p.scale(&inv)
-        }
-        None => p,
-    }
-}
-
-fn sign_at(p: &P, t: &Q) -> i32 {
-    let v = p.eval(t);
-    if v.is_positive() {
-        1
-    } else if v.is_negative() {
-        -1
-    } else {
-        0
-    }
-}
-
-fn relative(fa: &Frame, fb: &Frame, t0: &Q) -> Relative {
+fn relative<S: RootScalar>(fa: &FrameOf<S>, fb: &FrameOf<S>, t0: &S) -> Result<Relative<S>, SweepError> {
     let c = &fa.cols;
     // Rows of adj(A_a): cross products of A_a's columns.
     let adj = [cross(&c[1], &c[2]), cross(&c[2], &c[0]), cross(&c[0], &c[1])];
-    let apply = |v: &V| -> V { [0, 1, 2].map(|i| dot(&adj[i], v)) };
+    let apply = |v: &V<S>| -> V<S> { [0, 1, 2].map(|i| dot(&adj[i], v)) };
     let l = [0, 1, 2].map(|m| apply(&fb.cols[m]).map(|p| p * fa.w.clone()));
     let rel = [0, 1, 2].map(|i| fb.origin[i].clone() * fa.w.clone() - fa.origin[i].clone() * fb.w.clone());
     let t = apply(&rel);
-    let s = dot(&c[0], &adj[0]) * fb.w.clone();
-    // Divide L, T and s by the gcd of their 13 entries (it divides s: no roots in the interval).
-    let mut all: Vec<P> = l.iter().flatten().chain(&t).cloned().collect();
+    let det_a = dot(&c[0], &adj[0]);
+    let s = det_a.clone() * fb.w.clone();
+    // Divide L, T and s by the gcd of their 13 entries where the backend can (it divides s: no
+    // roots in the interval).
+    let mut all: Vec<P<S>> = l.iter().flatten().chain(&t).cloned().collect();
     all.push(s);
-    let all = reduce(all);
+    let all = S::remove_common_factor(all);
     let l = [0, 1, 2].map(|m| [0, 1, 2].map(|i| all[3 * m + i].clone()));
     let t = [0, 1, 2].map(|i| all[9 + i].clone());
     let s = all[12].clone();
     // b's face normals Nⱼ = Lⱼ₊₁ × Lⱼ₊₂ (the rows of adj L), divided by the gcd of their nine
-    // entries (det(adj L) = det(L)² ≠ 0, so the gcd has no roots in the interval either).
+    // entries where the backend can (det(adj L) = det(L)² ≠ 0, so the gcd has no roots in the
+    // interval either).
     let n_full = [cross(&l[1], &l[2]), cross(&l[2], &l[0]), cross(&l[0], &l[1])];
-    let n_all = reduce(n_full.iter().flatten().cloned().collect());
+    let n_all = S::remove_common_factor(n_full.iter().flatten().cloned().collect());
     let n = [0, 1, 2].map(|j| [0, 1, 2].map(|i| n_all[3 * j + i].clone()));
     let d = dot(&n[0], &l[0]);
-    // s and d have no roots in the interval (the motions are nonsingular there).
-    let (sigma, d_sign) = (sign_at(&s, t0), sign_at(&d, t0));
-    Relative { l, t, s, sigma, n, d, d_sign }
+    // s and d have no roots in the interval (the motions are nonsingular there: frame_of), so
+    // their signs at t₀ hold throughout. An inexact backend may still call one zero under its
+    // tolerance (a motion nearly singular at t₀): a singular motion, named by the factor that
+    // vanishes (a's determinant, else b's weight or determinant).
+    let start = S::time(t0);
+    let singular = || -> Result<SweepError, PolyError> {
+        let a_vanishes = sign_at(&det_a, &start)? == 0 || sign_at(&fa.w, &start)? == 0;
+        Ok(SweepError::Singular { box_index: if a_vanishes { 0 } else { 1 } })
+    };
+    let (sigma, d_sign) = (sign_at(&s, &start)?, sign_at(&d, &start)?);
+    if sigma == 0 || d_sign == 0 {
+        return Err(singular()?);
+    }
+    Ok(Relative { l, t, s, sigma, n, d, d_sign })
 }
 
 /// One of the 15 normal directions (each gives two planes, ±n).
@@ -310,22 +409,22 @@ enum Axis {
     EdgeEdge(usize, usize),
 }
 
-struct AxisTerms {
+struct AxisTerms<S: RootScalar> {
     axis: Axis,
     /// n·eₗ.
-    a_terms: V,
+    a_terms: V<S>,
     /// n·Lₘ.
-    b_terms: V,
+    b_terms: V<S>,
     /// n·T.
-    centre: P,
+    centre: P<S>,
 }
 
-fn unit(i: usize) -> V {
-    [0, 1, 2].map(|k| if k == i { P::constant(Q::from_integer(1.into())) } else { P::zero() })
+fn unit<S: RootScalar>(i: usize) -> V<S> {
+    [0, 1, 2].map(|k| if k == i { TPoly::input(Poly::constant(S::one())) } else { TPoly::zero() })
 }
 
-fn axes(rel: &Relative) -> Vec<AxisTerms> {
-    let mut normals: Vec<(Axis, V)> = Vec::with_capacity(15);
+fn axes<S: RootScalar>(rel: &Relative<S>) -> Vec<AxisTerms<S>> {
+    let mut normals: Vec<(Axis, V<S>)> = Vec::with_capacity(15);
     for i in 0..3 {
         normals.push((Axis::FaceOfA(i), unit(i)));
     }
@@ -349,33 +448,36 @@ fn axes(rel: &Relative) -> Vec<AxisTerms> {
         .collect()
 }
 
-/// The direction of `n` with polynomial and constant factors removed: `n / gcd(components)`,
-/// scaled so that its first nonzero component has leading coefficient ±1. Normals that differ
-/// by a factor λ(t) then coincide up to sign. Where λ < 0 the pair of planes ±n swaps, and
-/// where λ = 0 (n vanishes, e.g. momentarily parallel edges) the canonical direction still
-/// gives a valid support inequality: the set of planes describes the same sum.
-fn canonical(n: V) -> V {
-    let n = reduce(n.to_vec());
-    let inv = match n.iter().find_map(|p| p.leading()) {
-        Some(lc) => Q::from_integer(1.into()) / lc.abs(),
-        None => Q::from_integer(1.into()),
-    };
-    [0, 1, 2].map(|k| n[k].scale(&inv))
+/// Where the backend can: the direction of `n` with polynomial and constant factors removed,
+/// `n / gcd(components)`, scaled so that its first nonzero component has leading coefficient
+/// ±1. Normals that differ by a factor λ(t) then coincide up to sign. Where λ < 0 the pair of
+/// planes ±n swaps, and where λ = 0 (n vanishes, e.g. momentarily parallel edges) the
+/// canonical direction still gives a valid support inequality: the set of planes describes
+/// the same sum. Elsewhere `n` itself (see the module docs).
+fn canonical<S: RootScalar>(n: V<S>) -> V<S> {
+    let n = S::normalise_scale(S::remove_common_factor(n.to_vec()));
+    [0, 1, 2].map(|k| n[k].clone())
+}
+
+/// `p` scaled by 1/|lc(p)| where the backend can: the same signs, smaller numbers, and equal
+/// planes compare equal.
+fn normalised<S: RootScalar>(p: P<S>) -> P<S> {
+    S::normalise_scale(vec![p.clone()]).pop().unwrap_or(p)
 }
 
 /// A plane of a section: axis `axis` with orientation `orient` (±1), its gap polynomial.
 #[derive(Clone)]
-struct Plane {
+struct Plane<S: RootScalar> {
     axis: usize,
     orient: i32,
-    gap: P,
+    gap: P<S>,
 }
 
-fn signed(s: i32, p: &P) -> P {
+fn signed<S: RootScalar>(s: i32, p: &P<S>) -> P<S> {
     match s {
         1 => p.clone(),
         -1 => -p.clone(),
-        _ => P::zero(),
+        _ => TPoly::zero(),
     }
 }
 
@@ -387,27 +489,27 @@ fn kind_of(axis: Axis) -> ContactKind {
     }
 }
 
-struct Problem<'a> {
-    a: &'a BoxMotion,
-    b: &'a BoxMotion,
-    rel: Relative,
-    axes: Vec<AxisTerms>,
+struct Problem<'a, S: RootScalar> {
+    a: &'a BoxMotion<S>,
+    b: &'a BoxMotion<S>,
+    rel: Relative<S>,
+    axes: Vec<AxisTerms<S>>,
 }
 
-impl Problem<'_> {
+impl<S: RootScalar> Problem<'_, S> {
     /// The planes whose absolute values are resolved by the term signs at `sample` (inside a
     /// section, or t₀ for a zero-length interval). Planes with an identically zero normal are
     /// dropped; all others are kept (equal ones too: the feature search needs every label).
-    fn planes_at(&self, sample: &Q) -> Vec<Plane> {
+    fn planes_at(&self, sample: &S::Time) -> Result<Vec<Plane<S>>, PolyError> {
         let abs_s = signed(self.rel.sigma, &self.rel.s);
         let mut out = Vec::with_capacity(30);
         for (k, ax) in self.axes.iter().enumerate() {
-            let ea = [0, 1, 2].map(|l| sign_at(&ax.a_terms[l], sample));
+            let ea = signs_at(&ax.a_terms, sample)?;
             if ea == [0, 0, 0] {
                 continue;
             }
-            let eb = [0, 1, 2].map(|m| sign_at(&ax.b_terms[m], sample));
-            let mut radius = P::zero();
+            let eb = signs_at(&ax.b_terms, sample)?;
+            let mut radius = TPoly::zero();
             for l in 0..3 {
                 radius = radius + signed(ea[l], &ax.a_terms[l]).scale(&self.a.half[l]) * abs_s.clone();
                 radius = radius + signed(eb[l], &ax.b_terms[l]).scale(&self.b.half[l]);
@@ -418,37 +520,24 @@ impl Problem<'_> {
                 out.push(Plane { axis: k, orient, gap });
             }
         }
-        out
+        Ok(out)
     }
 
     /// a's and b's support-feature signs for plane (axis, orient) at time `t`: a point of a
     /// has yₗ = sₐ[l]·hₗ (0: free), a point of b has xₘ = s_b[m]·kₘ.
-    fn support_signs(&self, axis: usize, orient: i32, t: &Algebraic) -> Result<([i32; 3], [i32; 3]), PolyError> {
+    fn support_signs(&self, axis: usize, orient: i32, t: &S::Time) -> Result<([i32; 3], [i32; 3]), PolyError> {
         let ax = &self.axes[axis];
-        let mut sa = [0; 3];
-        let mut sb = [0; 3];
-        for l in 0..3 {
-            sa[l] = orient * t.sign_of(&ax.a_terms[l])?.as_i32();
-            sb[l] = -self.rel.sigma * orient * t.sign_of(&ax.b_terms[l])?.as_i32();
-        }
-        Ok((sa, sb))
-    }
-
-    /// The same signs inside a section (at the rational `sample`).
-    fn support_signs_at(&self, axis: usize, orient: i32, sample: &Q) -> ([i32; 3], [i32; 3]) {
-        let ax = &self.axes[axis];
-        let sa = [0, 1, 2].map(|l| orient * sign_at(&ax.a_terms[l], sample));
-        let sb = [0, 1, 2].map(|l| -self.rel.sigma * orient * sign_at(&ax.b_terms[l], sample));
-        (sa, sb)
+        let (ea, eb) = (signs_at(&ax.a_terms, t)?, signs_at(&ax.b_terms, t)?);
+        Ok((ea.map(|s| orient * s), eb.map(|s| -self.rel.sigma * orient * s)))
     }
 
     /// a's point with signs `y` (a vertex), times s: s·y.
-    fn a_point(&self, y: &[i32; 3]) -> V {
+    fn a_point(&self, y: &[i32; 3]) -> V<S> {
         [0, 1, 2].map(|l| signed(y[l], &self.rel.s).scale(&self.a.half[l]))
     }
 
     /// b's point with signs `x` (a vertex), in a's frame times s: L x + T.
-    fn b_point(&self, x: &[i32; 3]) -> V {
+    fn b_point(&self, x: &[i32; 3]) -> V<S> {
         let mut p = self.rel.t.clone();
         for ((&xm, lm), km) in x.iter().zip(&self.rel.l).zip(&self.b.half) {
             for (pi, lmi) in p.iter_mut().zip(lm) {
@@ -458,42 +547,49 @@ impl Problem<'_> {
         p
     }
 
-    /// Whether b's vertex `x` lies in box a at time t.
-    fn b_vertex_in_a(&self, x: &[i32; 3], t: &Algebraic) -> Result<bool, PolyError> {
+    /// Whether the point with coordinates c/r₀ (r₀ > 0) per axis, given as the pairs (r, c)
+    /// with r = r₀·half extent, lies in the feature `signs` of its box at t: |c| ≤ r on every
+    /// axis, and c = ±r exactly (under the backend's decisions) on the feature's fixed axes.
+    fn in_feature(bounds: [(P<S>, P<S>); 3], signs: &[i32; 3], t: &S::Time) -> Result<bool, PolyError> {
+        for (k, (r, c)) in bounds.into_iter().enumerate() {
+            // r − c ≥ 0 and r + c ≥ 0: inside the slab; the face c = +r or c = −r when fixed.
+            let (upper, lower) = (sign_at(&(r.clone() - c.clone()), t)?, sign_at(&(r + c), t)?);
+            let on = match signs[k] {
+                1 => upper == 0,
+                -1 => lower == 0,
+                _ => true,
+            };
+            if upper < 0 || lower < 0 || !on {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether b's vertex `x` lies in a's feature `sa` (`[0, 0, 0]`: the box) at time t.
+    fn b_vertex_in(&self, x: &[i32; 3], sa: &[i32; 3], t: &S::Time) -> Result<bool, PolyError> {
         let p = self.b_point(x);
         let abs_s = signed(self.rel.sigma, &self.rel.s);
-        for (l, pl) in p.iter().enumerate() {
-            let r = abs_s.scale(&self.a.half[l]);
-            let c = signed(self.rel.sigma, pl);
-            for g in [r.clone() - c.clone(), r + c] {
-                if t.sign_of(&g)? == Sign::Negative {
-                    return Ok(false);
-                }
-            }
-        }
-        Ok(true)
+        let bounds = [0, 1, 2].map(|l| (abs_s.scale(&self.a.half[l]), signed(self.rel.sigma, &p[l])));
+        Self::in_feature(bounds, sa, t)
     }
 
-    /// Whether a's vertex `y` lies in box b at time t: x = L⁻¹(s y − T) = Nᵀ(s y − T)/d.
-    fn a_vertex_in_b(&self, y: &[i32; 3], t: &Algebraic) -> Result<bool, PolyError> {
+    /// Whether a's vertex `y` lies in b's feature `sb` (`[0, 0, 0]`: the box) at time t:
+    /// x = L⁻¹(s y − T) = Nᵀ(s y − T)/d.
+    fn a_vertex_in(&self, y: &[i32; 3], sb: &[i32; 3], t: &S::Time) -> Result<bool, PolyError> {
         let sy = self.a_point(y);
-        let q: V = [0, 1, 2].map(|i| sy[i].clone() - self.rel.t[i].clone());
+        let q: V<S> = [0, 1, 2].map(|i| sy[i].clone() - self.rel.t[i].clone());
         let abs_d = signed(self.rel.d_sign, &self.rel.d);
-        for m in 0..3 {
-            let r = abs_d.scale(&self.b.half[m]);
-            let c = signed(self.rel.d_sign, &dot(&self.rel.n[m], &q));
-            for g in [r.clone() - c.clone(), r + c] {
-                if t.sign_of(&g)? == Sign::Negative {
-                    return Ok(false);
-                }
-            }
-        }
-        Ok(true)
+        let bounds =
+            [0, 1, 2].map(|m| (abs_d.scale(&self.b.half[m]), signed(self.rel.d_sign, &dot(&self.rel.n[m], &q))));
+        Self::in_feature(bounds, sb, t)
     }
 
-    /// Whether a's edge (signs `ea`, one free axis) and b's edge (`eb`) cross at time t,
-    /// given that both lie in one plane. Parallel edges give `false`.
-    fn edges_cross(&self, ea: &[i32; 3], eb: &[i32; 3], t: &Algebraic) -> Result<bool, PolyError> {
+    /// Whether a's edge (signs `ea`, one free axis) and b's edge (`eb`) meet at time t and are
+    /// not parallel: their four ends are coplanar and each edge's ends lie on both sides of
+    /// (or on) the other's line in that plane. Parallel edges give `false` (where they meet,
+    /// an end of one lies on the other: the callers test vertices first).
+    fn edges_meet(&self, ea: &[i32; 3], eb: &[i32; 3], t: &S::Time) -> Result<bool, PolyError> {
         let (Some(i), Some(j)) = (ea.iter().position(|&s| s == 0), eb.iter().position(|&s| s == 0)) else {
             return Ok(false);
         };
@@ -511,9 +607,16 @@ impl Problem<'_> {
         let (xa, xb) = ends(eb, j);
         let (p1, p2) = (self.a_point(&ya), self.a_point(&yb));
         let (q1, q2) = (self.b_point(&xa), self.b_point(&xb));
-        let sub = |u: &V, v: &V| -> V { [0, 1, 2].map(|k| u[k].clone() - v[k].clone()) };
-        let orient = |a: &V, b: &V, c: &V| -> Result<i32, PolyError> {
-            Ok(t.sign_of(&dot(&cross(&sub(b, a), &sub(c, a)), &m))?.as_i32())
+        let sub = |u: &V<S>, v: &V<S>| -> V<S> { [0, 1, 2].map(|k| u[k].clone() - v[k].clone()) };
+        // Coplanar: the points are a's and b's times the same s ≠ 0, so orient3d of the scaled
+        // points vanishes exactly when that of the points does.
+        if sign_at(&dot(&cross(&sub(&p2, &p1), &sub(&q1, &p1)), &sub(&q2, &p1)), t)? != 0 {
+            return Ok(false);
+        }
+        // In the common plane, orientations about its normal m = eᵢ × Lⱼ (nonzero: not
+        // parallel).
+        let orient = |a: &V<S>, b: &V<S>, c: &V<S>| -> Result<i32, PolyError> {
+            sign_at(&dot(&cross(&sub(b, a), &sub(c, a)), &m), t)
         };
         let straddles = |x: i32, y: i32| x * y <= 0;
         Ok(straddles(orient(&p1, &p2, &q1)?, orient(&p1, &p2, &q2)?)
@@ -522,12 +625,12 @@ impl Problem<'_> {
 
     /// A touching sub-pair of two support features meeting in a common plane (a degenerate
     /// contact): a vertex of b in a's face, a vertex of a in b's face, or crossing edges.
-    fn resolve(&self, sa: [i32; 3], sb: [i32; 3], t: &Algebraic) -> Result<Option<FeaturePair>, PolyError> {
+    fn resolve(&self, sa: [i32; 3], sb: [i32; 3], t: &S::Time) -> Result<Option<FeaturePair>, PolyError> {
         let za = sa.iter().filter(|&&s| s == 0).count();
         let zb = sb.iter().filter(|&&s| s == 0).count();
         if za == 2 {
             for x in completions(sb) {
-                if self.b_vertex_in_a(&x, t)? {
+                if self.b_vertex_in(&x, &sa, t)? {
                     let (a, b) = (BoxFeature::from_signs(sa), BoxFeature::from_signs(x));
                     return Ok(Some(FeaturePair { kind: ContactKind::FaceVertex, a, b }));
                 }
@@ -535,7 +638,7 @@ impl Problem<'_> {
         }
         if zb == 2 {
             for y in completions(sa) {
-                if self.a_vertex_in_b(&y, t)? {
+                if self.a_vertex_in(&y, &sb, t)? {
                     let (a, b) = (BoxFeature::from_signs(y), BoxFeature::from_signs(sb));
                     return Ok(Some(FeaturePair { kind: ContactKind::VertexFace, a, b }));
                 }
@@ -543,7 +646,7 @@ impl Problem<'_> {
         }
         for ea in edges(sa) {
             for eb in edges(sb) {
-                if self.edges_cross(&ea, &eb, t)? {
+                if self.edges_meet(&ea, &eb, t)? {
                     let (a, b) = (BoxFeature::from_signs(ea), BoxFeature::from_signs(eb));
                     return Ok(Some(FeaturePair { kind: ContactKind::EdgeEdge, a, b }));
                 }
@@ -552,13 +655,36 @@ impl Problem<'_> {
         Ok(None)
     }
 
+    /// Whether a's feature `sa` and b's feature `sb` have a common point at t, given that the
+    /// boxes touch and do not overlap then (see [`pair_touches`]).
+    fn features_meet(&self, sa: [i32; 3], sb: [i32; 3], t: &S::Time) -> Result<bool, PolyError> {
+        for y in completions(sa) {
+            if self.a_vertex_in(&y, &sb, t)? {
+                return Ok(true);
+            }
+        }
+        for x in completions(sb) {
+            if self.b_vertex_in(&x, &sa, t)? {
+                return Ok(true);
+            }
+        }
+        for ea in edges(sa) {
+            for eb in edges(sb) {
+                if self.edges_meet(&ea, &eb, t)? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
     /// Whether a's edge (free axis of `sa`) is parallel to b's edge (free axis of `sb`) at t.
-    fn parallel(&self, sa: &[i32; 3], sb: &[i32; 3], t: &Algebraic) -> Result<bool, PolyError> {
+    fn parallel(&self, sa: &[i32; 3], sb: &[i32; 3], t: &S::Time) -> Result<bool, PolyError> {
         let (Some(i), Some(j)) = (sa.iter().position(|&s| s == 0), sb.iter().position(|&s| s == 0)) else {
             return Ok(false);
         };
         for p in cross(&unit(i), &self.rel.l[j]) {
-            if t.sign_of(&p)? != Sign::Zero {
+            if sign_at(&p, t)? != 0 {
                 return Ok(false);
             }
         }
@@ -572,15 +698,18 @@ impl Problem<'_> {
     /// and vertex, or two non-parallel edges) gives the pair. Otherwise the support features
     /// of each plane through c are searched for a touching sub-pair; a true facet of Z through
     /// c always has one (see the module docs).
-    fn features(&self, planes: &[Plane], t: &Algebraic) -> Result<Option<FeaturePair>, PolyError> {
+    fn features(&self, planes: &[Plane<S>], t: &S::Time) -> Result<Option<FeaturePair>, PolyError> {
         let mut degenerate: Vec<([i32; 3], [i32; 3])> = Vec::new();
         for p in planes {
-            if t.sign_of(&p.gap)? != Sign::Zero {
+            if sign_at(&p.gap, t)? != 0 {
                 continue;
             }
             let (sa, sb) = self.support_signs(p.axis, p.orient, t)?;
             if sa == [0, 0, 0] {
-                continue; // unreachable: canonical normals never vanish
+                // The normal vanishes at t: with the exact reduction never (canonical normals
+                // do not vanish); without it, edges parallel at this instant only. Not a plane
+                // of the sum at t: the others describe it (see the module docs).
+                continue;
             }
             let za = sa.iter().filter(|&&s| s == 0).count();
             let zb = sb.iter().filter(|&&s| s == 0).count();
@@ -601,20 +730,25 @@ impl Problem<'_> {
                 return Ok(Some(found));
             }
         }
-        // Unreachable by the argument in the module docs (some plane through the origin has a
-        // touching pair, or a degenerate one resolves); never observed. Reported as no pair
-        // rather than a panic on user data.
+        // Exactly: unreachable by the argument in the module docs (some plane through the
+        // origin has a touching pair, or a degenerate one resolves); never observed. Under a
+        // tolerance the tests of a nearly degenerate contact may all decline. Reported as no
+        // pair rather than a panic on user data.
         Ok(None)
     }
 
     /// The answer when the boxes meet at t₀ (every plane has gₙ(t₀) ≥ 0): overlapping with
     /// positive depth when every plane with a nonzero normal at t₀ has gₙ(t₀) > 0, else
     /// touching, with a touching pair.
-    fn at_start(&self, planes: &[Plane], t0: &Q) -> Result<BmsContact, PolyError> {
-        let time = Algebraic::from_rational(t0.clone());
-        let touching = planes
-            .iter()
-            .any(|p| sign_at(&p.gap, t0) == 0 && self.axes[p.axis].a_terms.iter().any(|a| sign_at(a, t0) != 0));
+    fn at_start(&self, planes: &[Plane<S>], t0: &S) -> Result<BmsContact<S>, PolyError> {
+        let time = S::time(t0);
+        let mut touching = false;
+        for p in planes {
+            if sign_at(&p.gap, &time)? == 0 && signs_at(&self.axes[p.axis].a_terms, &time)? != [0, 0, 0] {
+                touching = true;
+                break;
+            }
+        }
         if !touching {
             return Ok(BmsContact { time, overlapping_at_start: true, contact: None });
         }
@@ -623,9 +757,9 @@ impl Problem<'_> {
     }
 
     /// Whether every plane has gₙ(t) ≥ 0, i.e. the boxes meet at t.
-    fn inside(&self, planes: &[Plane], t: &Algebraic) -> Result<bool, PolyError> {
+    fn inside(&self, planes: &[Plane<S>], t: &S::Time) -> Result<bool, PolyError> {
         for p in planes {
-            if t.sign_of(&p.gap)? == Sign::Negative {
+            if sign_at(&p.gap, t)? < 0 {
                 return Ok(false);
             }
         }
@@ -673,60 +807,76 @@ fn vertex_id(v: &[i32; 3]) -> usize {
     (0..3).filter(|&k| v[k] > 0).map(|k| 1 << k).sum()
 }
 
-fn setup<'a>(a: &'a BoxMotion, b: &'a BoxMotion, t0: &Q, t1: &Q) -> Result<Problem<'a>, SweepError> {
-    if t1 < t0 {
+fn setup<'a, S: RootScalar>(
+    a: &'a BoxMotion<S>,
+    b: &'a BoxMotion<S>,
+    t0: &S,
+    t1: &S,
+) -> Result<Problem<'a, S>, SweepError> {
+    // Input data: raw signs, decided on every backend.
+    if (t1.clone() - t0.clone()).sign().map_err(PolyError::from)? == Sign::Negative {
         return Err(SweepError::EmptyInterval);
     }
     for (k, bx) in [a, b].into_iter().enumerate() {
-        if let Some(axis) = bx.half.iter().position(|h| h <= &Q::zero()) {
-            return Err(SweepError::BadHalfExtent { box_index: k, axis });
+        for (axis, h) in bx.half.iter().enumerate() {
+            if h.sign().map_err(PolyError::from)? != Sign::Positive {
+                return Err(SweepError::BadHalfExtent { box_index: k, axis });
+            }
         }
     }
-    let (fa, fb) = (frame(a, 0, t0, t1)?, frame(b, 1, t0, t1)?);
-    let rel = relative(&fa, &fb, t0);
+    let (fa, fb) = (frame_of(a, 0, t0, t1)?, frame_of(b, 1, t0, t1)?);
+    let rel = relative(&fa, &fb, t0)?;
     let axes = axes(&rel);
     Ok(Problem { a, b, rel, axes })
 }
 
 /// The octant-switch times in (t₀, t₁): roots of the 18 sign polynomials, sorted, distinct.
-fn switch_times(rel: &Relative, t0: &Q, t1: &Q) -> Result<Vec<Algebraic>, PolyError> {
-    let start = Algebraic::from_rational(t0.clone());
-    let end = Algebraic::from_rational(t1.clone());
+fn switch_times<S: RootScalar>(rel: &Relative<S>, t0: &S, t1: &S) -> Result<Vec<S::Time>, PolyError> {
+    let (start, end) = (S::time(t0), S::time(t1));
     let mut times = Vec::new();
     for col in rel.l.iter().chain(rel.n.iter()) {
         for p in col {
-            if p.degree().is_some_and(|d| d > 0) {
-                times.extend(real_roots(p, t0, t1)?.into_iter().filter(|r| *r > start && *r < end));
+            // A constant has no roots; a polynomial zero (within the tolerance) switches
+            // nothing: its term contributes 0 throughout.
+            if p.p.degree().is_some_and(|d| d > 0) && !p.is_zero()? {
+                for r in S::roots_in(&p.p, t0, t1)? {
+                    if earlier::<S>(&start, &r)? && earlier::<S>(&r, &end)? {
+                        times.push(r);
+                    }
+                }
             }
         }
     }
-    times.sort();
-    times.dedup();
+    sort_times::<S>(&mut times)?;
     Ok(times)
 }
 
-/// A rational strictly inside the section [lo, hi] (lo itself when lo = hi).
-fn sample(lo: &Algebraic, hi: &Algebraic) -> Result<Q, PolyError> {
-    match (lo.to_rational(), lo == hi) {
-        (Some(r), true) => Ok(r),
-        _ => between(lo, hi),
+/// A time strictly inside the section [lo, hi] (exact: a rational), lo itself when lo = hi.
+fn sample<S: RootScalar>(lo: &S::Time, hi: &S::Time) -> Result<S::Time, PolyError> {
+    if order::<S>(lo, hi)? == std::cmp::Ordering::Equal {
+        return Ok(lo.clone());
     }
+    S::between(lo, hi)
 }
 
-/// The sections [start, end] of the route with their bounds.
-fn bounds(rel: &Relative, t0: &Q, t1: &Q) -> Result<Vec<Algebraic>, PolyError> {
-    let mut b = vec![Algebraic::from_rational(t0.clone())];
-    if t1 > t0 {
+/// The section bounds t₀, the switch times, t₁ (t₀ twice for a zero-length interval).
+fn bounds<S: RootScalar>(rel: &Relative<S>, t0: &S, t1: &S) -> Result<Vec<S::Time>, PolyError> {
+    let (start, end) = (S::time(t0), S::time(t1));
+    let mut b = vec![start.clone()];
+    if earlier::<S>(&start, &end)? {
         b.extend(switch_times(rel, t0, t1)?);
-        b.push(Algebraic::from_rational(t1.clone()));
-    } else {
-        b.push(Algebraic::from_rational(t1.clone()));
     }
+    b.push(end);
     Ok(b)
 }
 
 /// Planes with distinct gap polynomials (what the search needs), with their first label.
-fn distinct_gaps(planes: &[Plane]) -> Vec<usize> {
+///
+/// Equal means equal representations (polynomial and magnitude): planes that are the same
+/// computed object get the same decisions on every backend, so keeping one changes nothing.
+/// Exactly this finds every equal plane; under rounding, equal planes of different pairs
+/// usually differ in the last bits and are kept twice, which costs time only.
+fn distinct_gaps<S: RootScalar>(planes: &[Plane<S>]) -> Vec<usize> {
     let mut keep: Vec<usize> = Vec::new();
     for (k, p) in planes.iter().enumerate() {
         if !keep.iter().any(|&j| planes[j].gap == p.gap) {
@@ -736,9 +886,10 @@ fn distinct_gaps(planes: &[Plane]) -> Vec<usize> {
     keep
 }
 
-/// Geometrically distinct planes (outward direction and gap), with their first label.
-fn distinct_planes(pr: &Problem<'_>, planes: &[Plane]) -> Vec<usize> {
-    let dir = |p: &Plane| signed_v(p.orient, &pr.axes[p.axis].a_terms);
+/// Planes with distinct outward direction and gap (as for [`distinct_gaps`]), with their
+/// first label.
+fn distinct_planes<S: RootScalar>(pr: &Problem<'_, S>, planes: &[Plane<S>]) -> Vec<usize> {
+    let dir = |p: &Plane<S>| pr.axes[p.axis].a_terms.clone().map(|a| signed(p.orient, &a));
     let mut keep: Vec<usize> = Vec::new();
     for (k, p) in planes.iter().enumerate() {
         if !keep.iter().any(|&j| planes[j].gap == p.gap && dir(&planes[j]) == dir(p)) {
@@ -748,70 +899,77 @@ fn distinct_planes(pr: &Problem<'_>, planes: &[Plane]) -> Vec<usize> {
     keep
 }
 
-fn signed_v(s: i32, v: &V) -> V {
-    [0, 1, 2].map(|k| signed(s, &v[k]))
-}
-
 /// The homogeneous sections of the route over [t₀, t₁] and their BMS planes.
 ///
 /// Errors: as [`first_contact_bms`].
-pub fn bms_sections(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q) -> Result<Vec<BmsSection>, SweepError> {
+pub fn bms_sections<S: RootScalar>(
+    a: &BoxMotion<S>,
+    b: &BoxMotion<S>,
+    t0: &S,
+    t1: &S,
+) -> Result<Vec<BmsSection<S>>, SweepError> {
     let pr = setup(a, b, t0, t1)?;
     let bounds = bounds(&pr.rel, t0, t1)?;
     let mut out = Vec::new();
     for w in bounds.windows(2) {
-        let q = sample(&w[0], &w[1])?;
-        let planes = pr.planes_at(&q);
-        let list = distinct_planes(&pr, &planes)
-            .into_iter()
-            .map(|k| {
-                let p = &planes[k];
-                let (sa, sb) = pr.support_signs_at(p.axis, p.orient, &q);
-                BmsPlane {
-                    kind: kind_of(pr.axes[p.axis].axis),
-                    a: BoxFeature::from_signs(sa),
-                    b: BoxFeature::from_signs(sb),
-                    gap: p.gap.clone(),
-                }
-            })
-            .collect();
+        let q = sample::<S>(&w[0], &w[1])?;
+        let planes = pr.planes_at(&q)?;
+        let mut list = Vec::new();
+        for k in distinct_planes(&pr, &planes) {
+            let p = &planes[k];
+            let (sa, sb) = pr.support_signs(p.axis, p.orient, &q)?;
+            list.push(BmsPlane {
+                kind: kind_of(pr.axes[p.axis].axis),
+                a: BoxFeature::from_signs(sa),
+                b: BoxFeature::from_signs(sb),
+                gap: p.gap.clone(),
+            });
+        }
         out.push(BmsSection { start: w[0].clone(), end: w[1].clone(), planes: list });
     }
     Ok(out)
 }
 
 /// The first time in [t₀, t₁] at which the two boxes meet (closed boxes, closed interval), by
-/// the boundary of the Minkowski sum (see the [module docs](crate::sweep::bms)), with a touching feature
-/// pair.
+/// the boundary of the Minkowski sum (see the [module docs](crate::sweep::bms)), with a
+/// touching feature pair.
+///
+/// Generic over the backend: exact (`BigRational`, times [`Algebraic`](crate::poly::Algebraic))
+/// or `f64` (float roots, decisions under the tolerance; see the module docs for what differs).
 ///
 /// Errors: `t1 < t0`, a non-positive half extent, a projective motion, a motion singular
-/// somewhere in the interval ([`SweepError::Singular`]), and the exact root finder's limits.
-pub fn first_contact_bms(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q) -> Result<Option<BmsContact>, SweepError> {
+/// somewhere in the interval ([`SweepError::Singular`]), the exact root finder's limits, and
+/// [`SweepError::Uncertain`] from a backend that cannot decide.
+pub fn first_contact_bms<S: RootScalar>(
+    a: &BoxMotion<S>,
+    b: &BoxMotion<S>,
+    t0: &S,
+    t1: &S,
+) -> Result<Option<BmsContact<S>>, SweepError> {
     let pr = setup(a, b, t0, t1)?;
+    let start = S::time(t0);
     let bounds = bounds(&pr.rel, t0, t1)?;
     for (index, w) in bounds.windows(2).enumerate() {
         let (lo, hi) = (&w[0], &w[1]);
-        let q = sample(lo, hi)?;
-        let planes = pr.planes_at(&q);
-        if index == 0 && planes.iter().all(|p| sign_at(&p.gap, t0) >= 0) {
+        let q = sample::<S>(lo, hi)?;
+        let planes = pr.planes_at(&q)?;
+        if index == 0 && pr.inside(&planes, &start)? {
             return Ok(Some(pr.at_start(&planes, t0)?));
         }
         // Roots of each distinct plane in the closed section; a plane negative on the whole
         // section puts b's centre outside throughout: skip the section. The section's start
         // needs no test: it is t₀ (tested above) or was the end of the previous section, where
         // a contact is a root of one of its planes.
-        let (rlo, rhi) = (lo.interval().lo().clone(), hi.interval().hi().clone());
         let mut candidates = Vec::new();
         let mut outside = false;
-        let mut order: Vec<Plane> = Vec::new();
+        let mut order: Vec<Plane<S>> = Vec::new();
         for k in distinct_gaps(&planes) {
             let p = &planes[k];
-            if p.gap.is_zero() {
-                continue;
+            if p.gap.is_zero()? {
+                continue; // on the plane throughout: never negative
             }
-            let roots: Vec<Algebraic> =
-                real_roots(&p.gap, &rlo, &rhi)?.into_iter().filter(|r| r >= lo && r <= hi).collect();
-            if sign_at(&p.gap, &q) < 0 {
+            let roots = S::roots_between(&p.gap.p, lo, hi, t0, t1)?;
+            if sign_at(&p.gap, &q)? < 0 {
                 if roots.is_empty() {
                     outside = true;
                     break;
@@ -825,8 +983,7 @@ pub fn first_contact_bms(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q) -> Result
         if outside {
             continue;
         }
-        candidates.sort();
-        candidates.dedup();
+        sort_times::<S>(&mut candidates)?;
         for t in candidates {
             if pr.inside(&order, &t)? {
                 let contact = pr.features(&planes, &t)?;
@@ -835,4 +992,34 @@ pub fn first_contact_bms(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q) -> Result
         }
     }
     Ok(None)
+}
+
+/// Whether feature `pair_a` of box a and feature `pair_b` of box b have a common point at
+/// `time`, decided (exactly on exact backends): the claim check of a reported feature pair.
+///
+/// Valid when the boxes touch but do not overlap at `time`, as at a first contact time that
+/// is not t₀ with overlap (see the module docs, *Checking a claimed pair*). Any kinds of
+/// feature: vertex, edge or face of either box. At a time where the boxes overlap with
+/// positive depth, `true` is still right (each test finds a common point) but `false` may not
+/// be (an edge may pierce a face).
+///
+/// Errors: as [`first_contact_bms`] for the boxes and the interval (the motions are checked on
+/// [t₀, t₁]), [`SweepError::BadFeature`] for a feature that is not one of the box's, and
+/// [`SweepError::TimeOutside`] when `time` is not in [t₀, t₁].
+pub fn pair_touches<S: RootScalar>(
+    a: &BoxMotion<S>,
+    b: &BoxMotion<S>,
+    t0: &S,
+    t1: &S,
+    time: &S::Time,
+    pair_a: BoxFeature,
+    pair_b: BoxFeature,
+) -> Result<bool, SweepError> {
+    let pr = setup(a, b, t0, t1)?;
+    let sa = pair_a.signs().ok_or(SweepError::BadFeature { box_index: 0 })?;
+    let sb = pair_b.signs().ok_or(SweepError::BadFeature { box_index: 1 })?;
+    if earlier::<S>(time, &S::time(t0))? || earlier::<S>(&S::time(t1), time)? {
+        return Err(SweepError::TimeOutside);
+    }
+    Ok(pr.features_meet(sa, sb, time)?)
 }

@@ -12,6 +12,11 @@
 //! twice the tolerance of their magnitudes: the scale on which the `f64` path decides them.
 //! (Not a geometric distance: for a sliver triangle a relative tolerance on the contact
 //! equation is a larger gap in space; the contract follows the decisions.)
+//!
+//! The box sweep's contract ([`check_sweep_answer`]) has the same shape; its margin is the
+//! exact problem's (computed by the separating-axis route), so that the `f64` answer of either
+//! route, separating axes or Albocher–Sarel, is checked against the same exact answer and
+//! budget ([`check_sweep_agreement`] checks both).
 
 use num_rational::BigRational;
 
@@ -162,27 +167,105 @@ pub fn degenerate_ccd(
     (t0, t1)
 }
 
-/// Check the `f64` box sweep (the same separating-axis code over binary64) against the exact
-/// one on the same binary64 boxes, motions and interval. The margin is computed by the exact
-/// path (see `sat_with_margin`); above the budget the answers must agree and the `f64` time be
-/// within its bound; within it, an `f64` contact must overlap on every axis within twice the
-/// tolerance at its time, exactly evaluated.
+/// An `f64` box-sweep answer as the sweep contract sees it: the first time of contact, if
+/// any, or the error the `f64` path gave.
+pub type FastSweep = Result<Option<f64>, super::SweepError>;
+
+/// Check a given `f64` box-sweep answer (from either route: separating axes or the boundary
+/// of the Minkowski sum, on these binary64 boxes, motions and interval) against the exact
+/// answer for the same numbers.
+///
+/// The margin is the exact problem's, not the algorithm's (see `sat_with_margin`: the slack
+/// of the exact decisions up to the first contact, and near-grazes); above the budget the
+/// answers must agree and the `f64` time be within its bound; within it, an `f64` contact must
+/// overlap on every separating axis within twice the tolerance at its time, exactly
+/// evaluated, and an `f64` error is admissible.
+pub fn check_sweep_answer(
+    a: &super::BoxMotion<f64>,
+    b: &super::BoxMotion<f64>,
+    t0: f64,
+    t1: f64,
+    fast: FastSweep,
+) -> Result<Agreement, Disagreement> {
+    check_sweep_answer_margined(a, b, t0, t1, fast).1
+}
+
+/// [`check_sweep_answer`] with the exact problem's margin (unbounded when the exact path
+/// failed).
+pub fn check_sweep_answer_margined(
+    a: &super::BoxMotion<f64>,
+    b: &super::BoxMotion<f64>,
+    t0: f64,
+    t1: f64,
+    fast: FastSweep,
+) -> (Margin, Result<Agreement, Disagreement>) {
+    let m = match exact_sweep(a, b, t0, t1) {
+        Ok(m) => m,
+        Err(d) => return (Margin::Unbounded, Err(d)),
+    };
+    let margin = if m.margin.is_finite() {
+        Margin::Finite(Q::from_float(m.margin).unwrap_or_default())
+    } else {
+        Margin::Unbounded
+    };
+    (margin, check_fast_sweep(&m, a, b, t0, t1, fast))
+}
+
+/// Check both `f64` box-sweep routes, separating axes ([`first_contact_sat`]) and the
+/// boundary of the Minkowski sum ([`first_contact_bms`]), against the exact answer under one
+/// contract ([`check_sweep_answer`]; the exact answer and its margin are computed once). The
+/// agreement is the weaker of the two.
+///
+/// [`first_contact_sat`]: super::first_contact_sat
+/// [`first_contact_bms`]: super::first_contact_bms
 pub fn check_sweep_agreement(
     a: &super::BoxMotion<f64>,
     b: &super::BoxMotion<f64>,
     t0: f64,
     t1: f64,
 ) -> Result<Agreement, Disagreement> {
+    let m = exact_sweep(a, b, t0, t1)?;
+    let named = |route: &str, d: Disagreement| Disagreement { what: format!("f64 {route}: {}", d.what), ..d };
+    let sat = super::first_contact_sat(a, b, &t0, &t1).map(|c| c.map(|c| c.time));
+    let sat = check_fast_sweep(&m, a, b, t0, t1, sat).map_err(|d| named("SAT", d))?;
+    let bms = super::first_contact_bms(a, b, &t0, &t1).map(|c| c.map(|c| c.time));
+    let bms = check_fast_sweep(&m, a, b, t0, t1, bms).map_err(|d| named("BMS", d))?;
+    Ok(if sat == bms { sat } else { Agreement::WithinTolerance })
+}
+
+/// The exact answer for binary64 boxes and its margin (a failure of the exact path is
+/// reported as "exact sweep failed": a typed error such as a singular motion, not a
+/// comparison).
+fn exact_sweep(
+    a: &super::BoxMotion<f64>,
+    b: &super::BoxMotion<f64>,
+    t0: f64,
+    t1: f64,
+) -> Result<super::sat::SweepMargined, Disagreement> {
+    super::sat::sat_with_margin(a, b, t0, t1).map_err(|e| Disagreement {
+        what: "exact sweep failed".into(),
+        exact: e.to_string(),
+        fast: String::new(),
+        margin: String::new(),
+    })
+}
+
+fn check_fast_sweep(
+    m: &super::sat::SweepMargined,
+    a: &super::BoxMotion<f64>,
+    b: &super::BoxMotion<f64>,
+    t0: f64,
+    t1: f64,
+    fast: FastSweep,
+) -> Result<Agreement, Disagreement> {
     let fail =
         |what: &str, e: String, f: String| Disagreement { what: what.into(), exact: e, fast: f, margin: String::new() };
-    let m = super::sat::sat_with_margin(a, b, t0, t1)
-        .map_err(|e| fail("exact sweep failed", e.to_string(), String::new()))?;
-    let fast = super::first_contact_sat(a, b, &t0, &t1);
-    let fast = match fast {
+    let fast_time = match fast {
         Ok(f) => f,
         // A motion singular within tolerance, say: admissible only within the budget.
         Err(e) if !m.margin.is_finite() || m.margin > budget::<f64>() => {
-            return Err(fail("f64 sweep failed", format!("{:?}", m.exact.map(|c| c.time.to_f64())), e.to_string()))
+            let exact = format!("{:?}", m.exact.as_ref().map(|c| c.time.to_f64()));
+            return Err(fail("f64 sweep failed", exact, e.to_string()));
         }
         Err(_) => return Ok(Agreement::WithinTolerance),
     };
@@ -192,7 +275,6 @@ pub fn check_sweep_agreement(
         Margin::Unbounded
     };
     let b64 = budget::<f64>();
-    let fast_time = fast.as_ref().map(|c| c.time);
     let valid = |_: &bool, fast_collides: &bool| match fast_time {
         Some(t) if *fast_collides => super::sat::valid_contact_at(a, b, t0, t1, t),
         _ => true,
@@ -201,7 +283,7 @@ pub fn check_sweep_agreement(
         (Some(e), Some(f)) if margin.exceeds(b64) => toi_check(&e.time, f, m.toi_bound)?,
         _ => vec![],
     };
-    check(&m.exact.is_some(), &fast.is_some(), &margin, b64, valid, &continuous)
+    check(&m.exact.is_some(), &fast_time.is_some(), &margin, b64, valid, &continuous)
 }
 
 /// The oracle query for this box sweep (binary64 JSON numbers).

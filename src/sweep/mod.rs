@@ -9,7 +9,8 @@ pub mod contract;
 pub(crate) mod sat;
 
 pub use bms::{
-    bms_sections, first_contact_bms, BmsContact, BmsPlane, BmsSection, BoxFeature, ContactKind, FeaturePair,
+    bms_sections, first_contact_bms, kind_of_pair, pair_touches, BmsContact, BmsPlane, BmsSection, BoxFeature,
+    ContactKind, FeaturePair,
 };
 pub use ccd::{ccd, edge_edge, vertex_face, CcdKind, CcdResult};
 pub use sat::{first_contact_sat, BoxMotion, SatAxis, SatContact, SweepError};

@@ -81,6 +81,16 @@ pub enum SweepError {
         /// 0 for a, 1 for b.
         box_index: usize,
     },
+    /// A feature named in a claim is not a feature of the box: a vertex id above 7, an edge
+    /// or a face whose ids are not ascending or do not span one.
+    #[error("box {box_index}: not a box feature (vertex ids 0–7; an edge or a face as its vertex ids, ascending)")]
+    BadFeature {
+        /// 0 for a, 1 for b.
+        box_index: usize,
+    },
+    /// A claimed time lies outside the interval.
+    #[error("the time is outside the interval [t0, t1]")]
+    TimeOutside,
     /// Exact arithmetic limits.
     #[error(transparent)]
     Poly(#[from] PolyError),
@@ -133,28 +143,20 @@ where
 }
 
 /// A motion split as M = [[A, o], [0, w]]: the columns of A, o, w and w's sign at t0.
-struct FrameOf<S: RootScalar> {
-    cols: [V<S>; 3],
-    origin: V<S>,
-    w: P<S>,
+pub(super) struct FrameOf<S: RootScalar> {
+    pub(super) cols: [V<S>; 3],
+    pub(super) origin: V<S>,
+    pub(super) w: P<S>,
     w_sign: Sign,
 }
 
-/// A validated motion split for the exact routes, as plain polynomials.
-pub(super) struct Frame {
-    pub(super) cols: [[Poly<Q>; 3]; 3],
-    pub(super) origin: [Poly<Q>; 3],
-    pub(super) w: Poly<Q>,
-}
-
-/// Validate an exact motion on [t0, t1] (affine last row, w and det A without roots) and split it.
-pub(super) fn frame(b: &BoxMotion<Q>, index: usize, t0: &Q, t1: &Q) -> Result<Frame, SweepError> {
-    let f = frame_of(b, index, t0, t1)?;
-    let plain = |v: V<Q>| v.map(|p| p.p);
-    Ok(Frame { cols: f.cols.map(plain), origin: plain(f.origin), w: f.w.p })
-}
-
-fn frame_of<S: RootScalar>(b: &BoxMotion<S>, index: usize, t0: &S, t1: &S) -> Result<FrameOf<S>, SweepError> {
+/// Validate a motion on [t0, t1] (affine last row, w and det A without roots) and split it.
+pub(super) fn frame_of<S: RootScalar>(
+    b: &BoxMotion<S>,
+    index: usize,
+    t0: &S,
+    t1: &S,
+) -> Result<FrameOf<S>, SweepError> {
     let m = &b.motion;
     for j in 0..3 {
         // Input data: decided exactly (a raw sign), on every backend.

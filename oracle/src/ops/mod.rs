@@ -357,14 +357,7 @@ pub fn ops() -> Vec<OpInfo> {
         answered::<touchstone::query::Validate>(),
         answered::<touchstone::query::Distance>(),
         answered::<touchstone::query::Ccd>(),
-        OpInfo {
-            name: "toi_boxes",
-            fields: sweep::TOI_BOXES_FIELDS,
-            claim_fields: &[],
-            answered: true,
-            summary:
-                "first contact of two boxes under quadratic 4×4 motions (Albocher–Sarel), with a touching feature pair",
-        },
+        answered::<touchstone::query::ToiBoxes>(),
     ];
     v.extend(planned::PLANNED.iter().map(|&(name, fields, summary)| OpInfo {
         name,
@@ -392,7 +385,7 @@ pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryE
         "validate" => execute::<q::Validate>(&fields, &common, ctx),
         "distance" => execute::<q::Distance>(&fields, &common, ctx),
         "ccd" => execute::<q::Ccd>(&fields, &common, ctx),
-        "toi_boxes" => sweep::toi_boxes(&fields, &common),
+        "toi_boxes" => execute::<q::ToiBoxes>(&fields, &common, ctx),
         other => planned::answer(other, &fields, &at, ctx),
     }
 }

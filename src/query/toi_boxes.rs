@@ -1,0 +1,296 @@
+//! `toi_boxes`: the first time of contact of two boxes under quadratic 4×4 motions, by the box
+//! sweep of Albocher–Sarel, with a touching feature pair, on every backend.
+
+use std::cmp::Ordering;
+
+use num_rational::BigRational;
+
+use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::error::{ErrorKind, QueryError};
+use super::spec::FeatureId;
+use super::{Answer, Query};
+use crate::contract::{Agreement, Disagreement, Margin};
+use crate::poly::{order, RootScalar};
+use crate::scalar::Scalar;
+use crate::sweep::contract::check_sweep_answer_margined;
+use crate::sweep::{
+    first_contact_bms, kind_of_pair, pair_touches, BoxFeature, BoxMotion, ContactKind, FeaturePair, SweepError,
+};
+
+/// `toi_boxes`: the least t in the closed interval at which the closed boxes meet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToiBoxes {
+    /// Box a and its motion.
+    pub a: BoxMotion,
+    /// Box b and its motion.
+    pub b: BoxMotion,
+    /// [t0, t1], t0 ≤ t1.
+    pub interval: [BigRational; 2],
+}
+
+/// How the boxes meet at t0, when they do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtStart {
+    /// Overlapping with positive depth (no touching pair).
+    Overlapping,
+    /// Touching.
+    Touching,
+}
+
+impl AtStart {
+    /// The format's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AtStart::Overlapping => "overlapping",
+            AtStart::Touching => "touching",
+        }
+    }
+}
+
+/// The answer of [`ToiBoxes`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToiBoxesOutput<S: RootScalar> {
+    /// Whether the boxes meet in the interval.
+    pub collides: bool,
+    /// The first time of contact.
+    pub toi: Option<S::Time>,
+    /// When `toi` is t0: overlapping or touching.
+    pub at_start: Option<AtStart>,
+    /// A pair of features touching at `toi` (vertex–face, face–vertex or edge–edge).
+    pub pair: Option<FeaturePair>,
+}
+
+/// A claim on [`ToiBoxes`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToiBoxesClaim {
+    /// The claimed collision.
+    pub collides: Option<bool>,
+    /// The claimed first time.
+    pub toi: Option<BigRational>,
+    /// The claimed state at t0.
+    pub at_start: Option<AtStart>,
+    /// The claimed kind of the touching pair.
+    pub kind: Option<ContactKind>,
+    /// The claimed touching features of a and b.
+    pub features: Option<[FeatureId; 2]>,
+}
+
+/// The format's feature name of a box feature.
+pub fn box_feature_id(f: &BoxFeature) -> FeatureId {
+    match f {
+        BoxFeature::Vertex(v) => FeatureId::Vertex(*v),
+        BoxFeature::Edge([i, j]) => FeatureId::edge(*i, *j),
+        BoxFeature::Face(ids) => FeatureId::face(ids.to_vec()),
+    }
+}
+
+/// The box feature a format name denotes, if it has the shape of one (ids are checked by the
+/// sweep: a pair of ids that is no edge of a box is refused there).
+fn box_feature(f: &FeatureId) -> Option<BoxFeature> {
+    match f {
+        FeatureId::Vertex(v) => Some(BoxFeature::Vertex(*v)),
+        FeatureId::Edge(i, j) => Some(BoxFeature::Edge([*i, *j])),
+        FeatureId::Face(ids) => <[usize; 4]>::try_from(ids.as_slice()).ok().map(BoxFeature::Face),
+    }
+}
+
+fn converted<S: Scalar>(m: &BoxMotion) -> BoxMotion<S> {
+    BoxMotion {
+        half: m.half.clone().map(|h| S::from_rational(&h)),
+        motion: m.motion.clone().map(|x| x.map(|c| S::from_rational(&c))),
+    }
+}
+
+impl ToiBoxes {
+    fn on<S: Scalar>(&self) -> (BoxMotion<S>, BoxMotion<S>, S, S) {
+        let [t0, t1] = &self.interval;
+        (converted(&self.a), converted(&self.b), S::from_rational(t0), S::from_rational(t1))
+    }
+
+    /// Whether the claimed pair touches at the exact time (a check of `features`).
+    fn touches(
+        &self,
+        time: &crate::poly::Algebraic,
+        fa: &FeatureId,
+        fb: &FeatureId,
+    ) -> Result<Option<bool>, QueryError> {
+        let (Some(a), Some(b)) = (box_feature(fa), box_feature(fb)) else { return Ok(None) };
+        let [t0, t1] = &self.interval;
+        match pair_touches(&self.a, &self.b, t0, t1, time, a, b) {
+            Ok(t) => Ok(Some(t)),
+            Err(SweepError::BadFeature { .. }) => Ok(None),
+            Err(e) => Err(QueryError::sweep(e)),
+        }
+    }
+}
+
+/// Every feature pair of a kind, in id order.
+fn pairs_of(kind: ContactKind) -> Vec<(BoxFeature, BoxFeature)> {
+    let vertices: Vec<BoxFeature> = (0..8).map(BoxFeature::Vertex).collect();
+    let faces: Vec<BoxFeature> = (0..3)
+        .flat_map(|k| {
+            [0, 1].map(|bit| {
+                let ids: Vec<usize> = (0..8).filter(|v| v >> k & 1 == bit).collect();
+                BoxFeature::Face([ids[0], ids[1], ids[2], ids[3]])
+            })
+        })
+        .collect();
+    let edges: Vec<BoxFeature> = (0..8)
+        .flat_map(|v: usize| (0..3).filter(move |k| v >> k & 1 == 0).map(move |k| BoxFeature::Edge([v, v | 1 << k])))
+        .collect();
+    let product = |xs: &[BoxFeature], ys: &[BoxFeature]| {
+        xs.iter().flat_map(|x| ys.iter().map(move |y| (*x, *y))).collect::<Vec<_>>()
+    };
+    match kind {
+        ContactKind::VertexFace => product(&vertices, &faces),
+        ContactKind::FaceVertex => product(&faces, &vertices),
+        ContactKind::EdgeEdge => product(&edges, &edges),
+    }
+}
+
+impl Query for ToiBoxes {
+    const OP: &'static str = "toi_boxes";
+    type Output<S: RootScalar> = ToiBoxesOutput<S>;
+    type Discrete = bool;
+    type Claim = ToiBoxesClaim;
+
+    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let (a, b, t0, t1) = self.on::<S>();
+        let contact = first_contact_bms(&a, &b, &t0, &t1).map_err(QueryError::sweep)?;
+        let output = match contact {
+            None => ToiBoxesOutput { collides: false, toi: None, at_start: None, pair: None },
+            Some(c) => {
+                let at_start = match order::<S>(&c.time, &S::time(&t0))? {
+                    Ordering::Equal if c.overlapping_at_start => Some(AtStart::Overlapping),
+                    Ordering::Equal => Some(AtStart::Touching),
+                    _ => None,
+                };
+                ToiBoxesOutput { collides: true, toi: Some(c.time), at_start, pair: c.contact }
+            }
+        };
+        Ok(Answer::plain(output))
+    }
+
+    fn discrete<S: RootScalar>(o: &ToiBoxesOutput<S>) -> bool {
+        o.collides
+    }
+
+    fn valid_within_tolerance(exact: &bool, fast: &bool) -> bool {
+        exact == fast
+    }
+
+    /// `features` pass when the claimed pair touches at the exact time (any touching pair: a
+    /// face on a face has many); `kind` passes when some pair of that kind touches (and, with
+    /// claimed features, when they are of that kind).
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &ToiBoxesClaim,
+        tol: &Tolerance,
+        digits: u32,
+    ) -> Result<Verdict, QueryError> {
+        let out = &exact.output;
+        let mut v = Verdict::default();
+        if let Some(c) = claim.collides {
+            v.checks.push(Check::equal("collides", Shown::Bool(c), Shown::Bool(out.collides)));
+        }
+        if let Some(x) = &claim.toi {
+            v.checks.push(match &out.toi {
+                Some(t) => Check::algebraic("toi", x, t, tol, digits),
+                None => Check::equal("toi", Shown::Rational(x.clone()), Shown::Absent)
+                    .with_note("the boxes do not meet in the interval"),
+            });
+        }
+        if let Some(s) = claim.at_start {
+            let shown = |s: Option<AtStart>| s.map_or(Shown::Absent, |s| Shown::Text(s.as_str().into()));
+            v.checks.push(Check::equal("at_start", shown(Some(s)), shown(out.at_start)));
+        }
+        let exact_kind = || out.pair.map_or(Shown::Absent, |p| Shown::Text(p.kind.as_str().into()));
+        let no_pair = |field: &str, claimed: Shown| {
+            let note = if out.at_start == Some(AtStart::Overlapping) {
+                "the boxes overlap at t0: no pair touches"
+            } else {
+                "the boxes do not meet in the interval"
+            };
+            Check::equal(field, claimed, Shown::Absent).with_note(note)
+        };
+        if let Some(kind) = claim.kind {
+            let claimed = Shown::Text(kind.as_str().into());
+            let check = match (&out.toi, &out.pair) {
+                (Some(t), Some(pair)) => {
+                    let claimed_pair_kind =
+                        claim.features.as_ref().map(|[fa, fb]| match (box_feature(fa), box_feature(fb)) {
+                            (Some(a), Some(b)) => kind_of_pair(a, b),
+                            _ => None,
+                        });
+                    if claimed_pair_kind.is_some_and(|k| k != Some(kind)) {
+                        Check::equal("kind", claimed, exact_kind())
+                            .with_note("the claimed features are not of this kind")
+                    } else if pair.kind == kind {
+                        Check::equal("kind", claimed.clone(), claimed)
+                    } else {
+                        let [t0, t1] = &self.interval;
+                        let mut found = false;
+                        for (a, b) in pairs_of(kind) {
+                            if pair_touches(&self.a, &self.b, t0, t1, t, a, b).map_err(QueryError::sweep)? {
+                                found = true;
+                                break;
+                            }
+                        }
+                        let check = Check { ok: found, ..Check::equal("kind", claimed, exact_kind()) };
+                        if found {
+                            check.with_note("another kind of pair that also touches (a tie)")
+                        } else {
+                            check.with_note("no pair of this kind touches at the exact time")
+                        }
+                    }
+                }
+                _ => no_pair("kind", claimed),
+            };
+            v.checks.push(check);
+        }
+        if let Some([fa, fb]) = &claim.features {
+            let claimed = Shown::Features(vec![fa.clone(), fb.clone()]);
+            let check = match (&out.toi, &out.pair) {
+                (Some(t), Some(pair)) => {
+                    let exact_pair = vec![box_feature_id(&pair.a), box_feature_id(&pair.b)];
+                    let same = exact_pair == [fa.clone(), fb.clone()];
+                    let touches = self.touches(t, fa, fb)?;
+                    let check = Check {
+                        ok: touches == Some(true),
+                        ..Check::equal("features", claimed, Shown::Features(exact_pair))
+                    };
+                    match touches {
+                        None => check.with_note("not a feature pair of two boxes (vertex ids 0–7)"),
+                        Some(false) => check.with_note("these features do not touch at the exact time"),
+                        Some(true) if !same => check.with_note("a different pair that also touches (a tie)"),
+                        Some(true) => check,
+                    }
+                }
+                _ => no_pair("features", claimed),
+            };
+            v.checks.push(check);
+        }
+        Ok(v)
+    }
+
+    /// The sweep contract (`check_sweep_answer`): the margin of the exact problem on the
+    /// binary64 roundings of the input, which the `f64` path answers.
+    fn agreement(
+        &self,
+        _: &Answer<BigRational, Self>,
+        fast: &Result<Answer<f64, Self>, QueryError>,
+    ) -> (Margin, Result<Agreement, Disagreement>) {
+        let (a, b, t0, t1) = self.on::<f64>();
+        let fast = match fast {
+            Ok(f) => Ok(f.output.toi),
+            Err(e) if e.kind == ErrorKind::Invalid => Err(SweepError::Singular { box_index: 0 }),
+            Err(e) => Err(SweepError::Uncertain(if e.kind == ErrorKind::Overflow {
+                crate::scalar::Uncertain::Overflow
+            } else {
+                crate::scalar::Uncertain::Close
+            })),
+        };
+        check_sweep_answer_margined(&a, &b, t0, t1, fast)
+    }
+}
