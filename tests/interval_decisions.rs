@@ -141,9 +141,9 @@ fn convex_hulls_are_exact_or_uncertain() {
         let exact = convex_hull(&pts).map(|h| (h.input_index, faces(&h.solid)));
         let interval = convex_hull(&pts.iter().map(iv).collect::<Vec<_>>()).map(|h| (h.input_index, faces(&h.solid)));
         match (&exact, &interval) {
-            (Ok(e), _) => tally.judge(e, &interval, |x| {
-                matches!(x, touchstone::brep::HullError::Uncertain(Uncertain::Close))
-            }),
+            (Ok(e), _) => {
+                tally.judge(e, &interval, |x| matches!(x, touchstone::brep::HullError::Uncertain(Uncertain::Close)))
+            }
             // No hull exactly (coplanar, too few points): the interval path must not build one.
             (Err(e), Ok(_)) => panic!("exact: {e}, interval built a hull"),
             (Err(_), Err(_)) => {}

@@ -15,6 +15,14 @@ use crate::error::{Kind, QueryError};
 
 pub use touchstone::query::error::child;
 
+/// What a query is answered in: settings of the run, not of the query.
+#[derive(Clone, Debug, Default)]
+pub struct Context {
+    /// The folder `file` shapes are relative to (the query file's folder; `None`: the current
+    /// directory).
+    pub base_dir: Option<std::path::PathBuf>,
+}
+
 /// The fields of a JSON object, with their path, and the set of names an op accepts.
 pub struct Fields<'a> {
     map: &'a Map<String, Value>,

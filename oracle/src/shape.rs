@@ -5,8 +5,8 @@ use touchstone::brep::io::{read_mesh, NumberMode};
 pub use touchstone::query::ShapeSpec;
 
 use crate::error::{Kind, QueryError};
+use crate::input::Context;
 use crate::input::{array, child, index, points, rationals, string, Fields};
-use crate::ops::Context;
 
 /// Shape kinds of the format that this version parses but cannot use yet.
 const LATER: [&str; 6] = ["ball", "capsule", "round", "torus", "implicit", "bezier"];

@@ -206,5 +206,11 @@ fn the_example_file_is_answered_without_errors() {
         if let Some(agreement) = line.get("agreement") {
             assert_eq!(agreement["agree"], true, "{line}");
         }
+        // Claims in the example file say in their id whether they are wrong.
+        if let Some(verdict) = line.get("verdict") {
+            let wrong = line["id"].as_str().is_some_and(|s| s.contains("(wrong)"));
+            assert_eq!(verdict["ok"], !wrong, "{line}");
+        }
     }
+    assert!(out.iter().filter(|l| l.get("verdict").is_some()).count() >= 3);
 }

@@ -77,16 +77,15 @@ impl Query for Ccd {
         digits: u32,
     ) -> Result<Verdict, QueryError> {
         let mut v = Verdict::default();
-        if let Some(c) = claim.collides {
-            v.checks.push(Check::equal("collides", Shown::Bool(c), Shown::Bool(exact.output.collides)));
-        }
-        if let Some(x) = &claim.toi {
-            v.checks.push(match &exact.output.toi {
-                Some(t) => Check::algebraic("toi", x, t, tol, digits),
-                None => Check::equal("toi", Shown::Rational(x.clone()), Shown::Absent)
-                    .with_note("the primitives do not meet in [0, 1]"),
-            });
-        }
+        let (collides, toi) = (exact.output.collides, &exact.output.toi);
+        contact_checks(
+            &mut v,
+            (claim.collides, &claim.toi),
+            (collides, toi),
+            tol,
+            digits,
+            "the primitives do not meet in [0, 1]",
+        );
         Ok(v)
     }
 
@@ -107,5 +106,26 @@ impl Query for Ccd {
             })),
         };
         check_ccd_answer(self.kind, &t0, &t1, &fast)
+    }
+}
+
+/// The checks of a claimed `collides` and first time `toi` against the exact ones (`miss`:
+/// the note when there is no exact time).
+pub(super) fn contact_checks(
+    v: &mut Verdict,
+    (collides, toi): (Option<bool>, &Option<BigRational>),
+    (exact_collides, exact_toi): (bool, &Option<crate::poly::Algebraic>),
+    tol: &Tolerance,
+    digits: u32,
+    miss: &str,
+) {
+    if let Some(c) = collides {
+        v.checks.push(Check::equal("collides", Shown::Bool(c), Shown::Bool(exact_collides)));
+    }
+    if let Some(x) = toi {
+        v.checks.push(match exact_toi {
+            Some(t) => Check::algebraic("toi", x, t, tol, digits),
+            None => Check::equal("toi", Shown::Rational(x.clone()), Shown::Absent).with_note(miss),
+        });
     }
 }

@@ -28,10 +28,10 @@
 //! assert!(!q.judge(&exact, &wrong, &Tolerance::default(), 20).unwrap().ok());
 //! let right = Orient3dClaim { orientation: Some(Orientation::Coplanar), determinant: None };
 //! assert!(q.judge(&exact, &right, &Tolerance::default(), 20).unwrap().ok());
-//! // The f64 path runs the same code; here it agrees strictly (the margin is unbounded: no
-//! // sign test is near a change... the determinant is exactly zero, so margin 0, within tolerance).
+//! // The f64 path runs the same code. The determinant is exactly zero, so the margin is 0:
+//! // f64 may only answer coplanar or be within tolerance (it answers coplanar).
 //! let b = touchstone::query::both(&q).unwrap();
-//! assert!(b.agreement.is_ok());
+//! assert_eq!(b.agreement, Ok(touchstone::contract::Agreement::WithinTolerance));
 //! ```
 
 mod ccd;

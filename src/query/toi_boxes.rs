@@ -191,16 +191,8 @@ impl Query for ToiBoxes {
     ) -> Result<Verdict, QueryError> {
         let out = &exact.output;
         let mut v = Verdict::default();
-        if let Some(c) = claim.collides {
-            v.checks.push(Check::equal("collides", Shown::Bool(c), Shown::Bool(out.collides)));
-        }
-        if let Some(x) = &claim.toi {
-            v.checks.push(match &out.toi {
-                Some(t) => Check::algebraic("toi", x, t, tol, digits),
-                None => Check::equal("toi", Shown::Rational(x.clone()), Shown::Absent)
-                    .with_note("the boxes do not meet in the interval"),
-            });
-        }
+        let miss = "the boxes do not meet in the interval";
+        super::ccd::contact_checks(&mut v, (claim.collides, &claim.toi), (out.collides, &out.toi), tol, digits, miss);
         if let Some(s) = claim.at_start {
             let shown = |s: Option<AtStart>| s.map_or(Shown::Absent, |s| Shown::Text(s.as_str().into()));
             v.checks.push(Check::equal("at_start", shown(Some(s)), shown(out.at_start)));

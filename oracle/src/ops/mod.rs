@@ -38,13 +38,7 @@ pub enum Backend {
     Both,
 }
 
-/// What a query is answered in: settings of the run, not of the query.
-#[derive(Clone, Debug, Default)]
-pub struct Context {
-    /// The folder `file` shapes are relative to (the query file's folder; `None`: the current
-    /// directory).
-    pub base_dir: Option<std::path::PathBuf>,
-}
+pub use crate::input::Context;
 
 /// Settings of one query.
 #[derive(Clone, Debug)]
@@ -386,7 +380,10 @@ pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryE
         "distance" => execute::<q::Distance>(&fields, &common, ctx),
         "ccd" => execute::<q::Ccd>(&fields, &common, ctx),
         "toi_boxes" => execute::<q::ToiBoxes>(&fields, &common, ctx),
-        other => planned::answer(other, &fields, &at, ctx),
+        other => planned::answer(other, &fields, &at, &COMMON_FIELDS, ctx).unwrap_or_else(|| {
+            let known: Vec<&str> = ops().iter().map(|o| o.name).collect();
+            Err(QueryError::new(Kind::Unknown, &at, format!("unknown op {other:?} (known: {})", known.join(", "))))
+        }),
     }
 }
 

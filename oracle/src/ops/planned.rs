@@ -4,11 +4,9 @@
 use serde_json::Value;
 
 use crate::error::{Kind, QueryError};
-use crate::input::{point, points, rationals, Fields};
+use crate::input::{point, points, rationals, Context, Fields};
 use crate::pose::parse_pose;
 use crate::shape::parse_shape;
-
-use super::COMMON_FIELDS;
 
 /// The ops of the format that later versions answer, with their fields and a sentence.
 pub const PLANNED: [(&str, &[&str], &str); 6] = [
@@ -54,18 +52,28 @@ fn interval(f: &Fields) -> Result<(), QueryError> {
     Ok(())
 }
 
-/// Check a planned op's input, then answer `unsupported`; an unknown op is `unknown`.
+/// Check a planned op's input (the common fields are `common`), then answer `unsupported`;
+/// `None` when `op` is not a planned op.
 pub fn answer(
     op: &str,
     f: &Fields,
     op_at: &str,
-    ctx: &super::Context,
+    common: &[&str],
+    ctx: &Context,
+) -> Option<Result<serde_json::Map<String, Value>, QueryError>> {
+    let (_, own, _) = PLANNED.iter().find(|(name, _, _)| *name == op)?;
+    Some(check(op, own, f, op_at, common, ctx))
+}
+
+fn check(
+    op: &str,
+    own: &[&str],
+    f: &Fields,
+    op_at: &str,
+    common: &[&str],
+    ctx: &Context,
 ) -> Result<serde_json::Map<String, Value>, QueryError> {
-    let Some((_, own, _)) = PLANNED.iter().find(|(name, _, _)| *name == op) else {
-        let known: Vec<&str> = super::ops().iter().map(|o| o.name).collect();
-        return Err(QueryError::new(Kind::Unknown, op_at, format!("unknown op {op:?} (known: {})", known.join(", "))));
-    };
-    let allowed: Vec<&str> = COMMON_FIELDS.iter().chain(own.iter()).copied().collect();
+    let allowed: Vec<&str> = common.iter().chain(own.iter()).copied().collect();
     f.only(&allowed)?;
     for key in ["solid", "a", "b"] {
         if own.contains(&key) {
