@@ -398,3 +398,29 @@ fn distances_between_convex_shapes() {
     );
     assert_eq!((r["error"]["kind"].clone(), r["error"]["at"].clone()), (json!("invalid"), json!("/pose_b/matrix")));
 }
+
+#[test]
+fn an_f64_overflow_is_a_typed_refusal_not_a_disagreement() {
+    let q = json!({"op": "distance", "backend": "both", "a": {"box": [1e200, 1e200, 1e200]}, "b": {"box": [1e200, 1e200, 1e200]}, "pose_b": {"translation": [3e200, 0, 0]}});
+    let a = ask(q.clone());
+    assert_eq!(a["status"], "separated");
+    assert_eq!(
+        (a["f64"]["error"]["kind"].clone(), a["f64"]["error"]["at"].clone()),
+        (json!("overflow"), json!("/backend"))
+    );
+    assert_eq!((a["agreement"]["agree"].clone(), a["agreement"]["strict"].clone()), (json!(true), json!(false)), "{a}");
+    assert!(a["agreement"]["note"].as_str().unwrap().contains("overflowed"));
+    let mut f = q;
+    f["backend"] = json!("f64");
+    assert_eq!(ask(f)["error"]["kind"], "overflow");
+}
+
+#[test]
+fn an_f64_answer_is_never_a_silent_null() {
+    // The squared distance to a plane through (−1e308, 0, 0) overflows in binary64.
+    let q = json!({"op": "squared_distance", "backend": "both", "point": [1e308, 0, 0], "to_plane": {"points": [[-1e308, 0, 0], [-1e308, 1, 0], [-1e308, 0, 1]]}});
+    let a = ask(q);
+    assert_eq!(a["f64"]["error"]["kind"], "overflow", "{a}");
+    assert_eq!(a["agreement"]["agree"], true, "{a}");
+    assert!(a.to_string().matches("null").count() == 1, "only the id is null: {a}");
+}

@@ -55,7 +55,7 @@ impl Query for Ccd {
     type Discrete = bool;
     type Claim = CcdClaim;
 
-    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let (t0, t1) = (self.t0.each_ref().map(to_backend::<S>), self.t1.each_ref().map(to_backend::<S>));
         let r = ccd(self.kind, &t0, &t1).map_err(|e| QueryError::poly("", e))?;
         Ok(Answer::plain(CcdOutput { collides: r.collides(), toi: r.toi }))

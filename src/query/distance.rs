@@ -73,7 +73,7 @@ impl Query for Distance {
     type Discrete = Status;
     type Claim = DistanceClaim;
 
-    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let (ca, cb) = self.posed::<S>()?;
         let (a, b) = (&ca.built.solid, &cb.built.solid);
         let r = vclip(a, b, None).map_err(|e| QueryError::vclip("/op", e))?;

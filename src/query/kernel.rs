@@ -69,7 +69,7 @@ impl Query for Orient3d {
     type Discrete = Orientation;
     type Claim = Orient3dClaim;
 
-    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let p = self.points.each_ref().map(to_backend::<S>);
         let det = orient3d_scaled(&p[0], &p[1], &p[2], &p[3]);
         let orientation = Orientation::from(det.sign()?);
@@ -140,7 +140,7 @@ impl Query for SideOfPlane {
     type Discrete = Side;
     type Claim = SideOfPlaneClaim;
 
-    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let value = self.plane.eval_scaled(&to_backend::<S>(&self.point));
         let side = Side::from(value.sign()?);
         let mut decisive = vec![Decisive::Test(value.clone())];
@@ -210,7 +210,7 @@ impl Query for TransformPoints {
     type Discrete = ();
     type Claim = TransformPointsClaim;
 
-    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let forward = self.pose.affine::<S>().map_err(|e| QueryError::geom("/pose", e))?;
         let sum = |it: &mut dyn Iterator<Item = S>| it.fold(S::zero(), |a, b| a + b);
         // Error magnitudes: rotation entries are rounded relative to the row's size, and an
@@ -345,7 +345,7 @@ impl Query for SquaredDistance {
     type Discrete = Closest;
     type Claim = SquaredDistanceClaim;
 
-    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let p = to_backend::<S>(&self.point);
         let size = |pts: &[&Point3<S>]| {
             pts.iter().fold(S::zero(), |acc, q| acc + q.iter().fold(S::zero(), |a, c| a + c.abs()))
@@ -493,7 +493,7 @@ impl Query for SegmentPlane {
     type Discrete = (Side, Side);
     type Claim = SegmentPlaneClaim;
 
-    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let [p, q] = &self.segment;
         let (ep, eq) = (self.plane.eval_scaled(&to_backend::<S>(p)), self.plane.eval_scaled(&to_backend::<S>(q)));
         let sides = (Side::from(ep.sign()?), Side::from(eq.sign()?));

@@ -139,8 +139,19 @@ pub trait Query {
     /// A claim: the output fields another engine may state (each optional).
     type Claim: Clone + Debug + Default;
 
-    /// Answer on backend `S`.
-    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError>;
+    /// Answer on backend `S`: [`Query::compute`], and on a backend without exact values every
+    /// continuous output checked finite (an infinity or a NaN is an [`ErrorKind::Overflow`]
+    /// at `/backend`, never a silent non-number).
+    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let a = self.compute::<S>()?;
+        if !S::EXACT_VALUES && a.continuous.iter().any(|b| !b.value.finite() || !b.magnitude.finite()) {
+            return Err(QueryError::uncertain("", crate::scalar::Uncertain::Overflow));
+        }
+        Ok(a)
+    }
+
+    /// The answer on backend `S`, as computed (callers use [`Query::answer`]).
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError>;
 
     /// The discrete part of an output.
     fn discrete<S: RootScalar>(output: &Self::Output<S>) -> Self::Discrete;
@@ -246,6 +257,11 @@ pub struct Both<Q: Query> {
     pub margin: Margin,
     /// The agreement under the contract, or the breach.
     pub agreement: Result<Agreement, Disagreement>,
+    /// The `f64` path overflowed ([`ErrorKind::Overflow`]): the contract does not apply to an
+    /// input whose computation leaves the binary64 range (its tolerance argument assumes finite
+    /// values), so such a refusal is admissible at any margin (`agreement` is then
+    /// `WithinTolerance`).
+    pub fast_overflowed: bool,
 }
 
 /// Answer exactly and in `f64`, and check the two under the agreement contract.
@@ -254,6 +270,8 @@ pub struct Both<Q: Query> {
 pub fn both<Q: Query>(q: &Q) -> Result<Both<Q>, QueryError> {
     let exact = q.answer::<BigRational>()?;
     let fast = q.answer::<f64>();
+    let fast_overflowed = fast.as_ref().is_err_and(|e| e.kind == ErrorKind::Overflow);
     let (margin, agreement) = q.agreement(&exact, &fast);
-    Ok(Both { exact, fast, margin, agreement })
+    let agreement = if fast_overflowed { Ok(Agreement::WithinTolerance) } else { agreement };
+    Ok(Both { exact, fast, margin, agreement, fast_overflowed })
 }

@@ -154,7 +154,7 @@ impl Query for ToiBoxes {
     type Discrete = bool;
     type Claim = ToiBoxesClaim;
 
-    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let (a, b, t0, t1) = self.on::<S>();
         let contact = first_contact_bms(&a, &b, &t0, &t1).map_err(QueryError::sweep)?;
         let output = match contact {

@@ -63,7 +63,7 @@ impl Query for Validate {
     type Discrete = SolidReport;
     type Claim = ValidateClaim;
 
-    fn answer<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let built = build_solid::<S>(&self.solid, &self.at)?;
         let s = &built.solid;
         let convex = s.is_convex().map_err(|e| QueryError::uncertain(&self.at, e))?;

@@ -228,7 +228,7 @@ fn execute<O: OpJson>(query: &Fields, common: &Common, ctx: &Context) -> Result<
     match common.backend {
         Backend::F64 => {
             let a = q.answer::<f64>()?;
-            q.render(&a.output, common.digits)
+            rendered_finite(q.render(&a.output, common.digits)?)
         }
         Backend::Exact | Backend::ExactUnfiltered => {
             let a = match q.answer::<BigRational>() {
@@ -246,18 +246,39 @@ fn execute<O: OpJson>(query: &Fields, common: &Common, ctx: &Context) -> Result<
             };
             let mut fields = q.render(&b.exact.output, common.digits)?;
             let fast = match &b.fast {
-                Ok(f) => match q.render(&f.output, common.digits) {
+                Ok(f) => match q.render(&f.output, common.digits).and_then(rendered_finite) {
                     Ok(m) => Value::Object(m),
                     Err(e) => json!({ "error": error_json(&e) }),
                 },
                 Err(e) => json!({ "error": error_json(e) }),
             };
             fields.insert("f64".into(), fast);
-            fields.insert("agreement".into(), agreement_json(&b.margin, &b.agreement));
+            let mut agreement = agreement_json(&b.margin, &b.agreement);
+            if b.fast_overflowed {
+                agreement["note"] = json!("f64 overflowed: the contract covers computations within the binary64 range");
+            }
+            fields.insert("agreement".into(), agreement);
             judge(&q, &b.exact, &claim, common, &mut fields)?;
             Ok(fields)
         }
     }
+}
+
+/// An `f64` answer as rendered, refused when some number in it is not finite (JSON has no
+/// infinity or NaN: `num` writes them as null; no output field is ever null otherwise).
+fn rendered_finite(m: Map<String, Value>) -> Result<Map<String, Value>, QueryError> {
+    fn has_null(v: &Value) -> bool {
+        match v {
+            Value::Null => true,
+            Value::Array(a) => a.iter().any(has_null),
+            Value::Object(o) => o.values().any(has_null),
+            _ => false,
+        }
+    }
+    if m.values().any(has_null) {
+        return Err(QueryError::uncertain("", touchstone::scalar::Uncertain::Overflow));
+    }
+    Ok(m)
 }
 
 /// The exact path refused the input: the error stands, unless the op judges a claim against it
@@ -437,7 +458,12 @@ The full format: oracle/FORMAT.md in the source repository.",
 pub fn parse_feature(v: &Value, at: &str) -> Result<FeatureId, QueryError> {
     let f = Fields::of(v, at, "a feature")?;
     let (kind, body, bat) = f.single_key("a feature ({\"vertex\": i}, {\"edge\": [i, j]} or {\"face\": [...]})")?;
-    let id = |v: &Value, p: &str| index(v, p, usize::MAX, "a vertex id");
+    // Any non-negative integer: an id the shape does not have makes the check fail, not the line.
+    let id = |v: &Value, p: &str| {
+        v.as_u64()
+            .and_then(|i| usize::try_from(i).ok())
+            .ok_or_else(|| QueryError::new(Kind::Type, p, "a vertex id must be a non-negative integer"))
+    };
     let ids = |n: Option<usize>| -> Result<Vec<usize>, QueryError> {
         crate::input::array(body, &bat, n, "vertex ids")?
             .iter()
