@@ -29,6 +29,7 @@
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
 pub mod brep;
+pub mod budget;
 pub mod constructions;
 pub mod contract;
 pub mod error;

@@ -16,11 +16,24 @@ use crate::error::{Kind, QueryError};
 pub use touchstone::query::error::child;
 
 /// What a query is answered in: settings of the run, not of the query.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Context {
     /// The folder `file` shapes are relative to (the query file's folder; `None`: the current
     /// directory).
     pub base_dir: Option<std::path::PathBuf>,
+    /// The folder `file` shapes must lie in, after resolving `..` and symbolic links (`None`:
+    /// `base_dir`, or the current directory).
+    pub file_root: Option<std::path::PathBuf>,
+    /// The longest file read, in bytes.
+    pub max_file_bytes: u64,
+    /// The most vertices (or points) of one inline shape.
+    pub max_vertices: usize,
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Context { base_dir: None, file_root: None, max_file_bytes: 64 << 20, max_vertices: 100_000 }
+    }
 }
 
 /// The fields of a JSON object, with their path, and the set of names an op accepts.
@@ -86,9 +99,47 @@ impl<'a> Fields<'a> {
     }
 }
 
+thread_local! {
+    /// Bits of the numbers read so far in the current query, and the limit.
+    static BITS: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, u64::MAX)) };
+}
+
+/// Run `f` (the parsing of one query) with a limit on the total bits of the numbers it reads
+/// (numerators and denominators of the exact values).
+pub fn with_bit_limit<T>(limit: u64, f: impl FnOnce() -> T) -> T {
+    let outer = BITS.with(|b| b.replace((0, limit)));
+    let out = f();
+    BITS.with(|b| b.set(outer));
+    out
+}
+
+/// Count a number's bits against the query's limit.
+fn count_bits(q: &BigRational, path: &str) -> Result<(), QueryError> {
+    let bits = q.numer().bits() + q.denom().bits();
+    BITS.with(|b| {
+        let (used, limit) = b.get();
+        let used = used.saturating_add(bits);
+        b.set((used, limit));
+        if used > limit {
+            return Err(QueryError::new(
+                Kind::Limit,
+                path,
+                format!("the query's numbers exceed the limit of {limit} bits in all (--max-bits)"),
+            ));
+        }
+        Ok(())
+    })
+}
+
 /// An exact rational from a JSON number (the binary64 value it denotes, correctly rounded) or
-/// a JSON string (an exact rational).
+/// a JSON string (an exact rational), counted against the query's bit limit.
 pub fn rational(value: &Value, path: &str) -> Result<BigRational, QueryError> {
+    let q = rational_uncounted(value, path)?;
+    count_bits(&q, path)?;
+    Ok(q)
+}
+
+fn rational_uncounted(value: &Value, path: &str) -> Result<BigRational, QueryError> {
     match value {
         Value::Number(n) => {
             let text = n.as_str();

@@ -17,6 +17,7 @@
 
 pub mod error;
 pub mod input;
+pub mod json;
 pub mod ops;
 pub mod pose;
 pub mod shape;
@@ -39,38 +40,56 @@ pub struct Options {
     /// The folder `file` shapes are relative to (the query file's folder).
     pub base_dir: Option<std::path::PathBuf>,
     /// The longest a query may take; `None`: no limit. A query over it gets a `limit` error
-    /// line and the run goes on (its computation is abandoned on a background thread).
+    /// line and the run goes on: the limit is checked inside the algorithms' loops
+    /// ([`touchstone::budget`]), so the computation stops there and nothing keeps running.
     pub time_limit: Option<std::time::Duration>,
+    /// The most loop steps a query may take ([`touchstone::budget::tick`]); `None`: no limit.
+    pub step_limit: Option<u64>,
+    /// Flush each answer as soon as it is written: for a driver that sends a line and waits
+    /// for its answer (standard input from a pipe or a terminal). Files are buffered.
+    pub flush_each: bool,
+    /// The folder `file` shapes must lie in (`None`: `base_dir`, or the current directory).
+    pub file_root: Option<std::path::PathBuf>,
+    /// The longest file a `file` shape reads, in bytes.
+    pub max_file_bytes: u64,
+    /// The most vertices (or points) of one inline shape.
+    pub max_vertices: usize,
+    /// The most bits (numerators and denominators) of all the numbers of one query.
+    pub max_bits: u64,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_line_bytes: 16 << 20, base_dir: None, time_limit: None }
+        let ctx = ops::Context::default();
+        Options {
+            max_line_bytes: 16 << 20,
+            base_dir: None,
+            time_limit: None,
+            step_limit: None,
+            flush_each: false,
+            file_root: None,
+            max_file_bytes: ctx.max_file_bytes,
+            max_vertices: ctx.max_vertices,
+            max_bits: 1 << 24,
+        }
     }
 }
 
-/// Answer one line within `opts.time_limit` (see [`Options::time_limit`]).
-pub fn answer_line_timed(line: &str, opts: &Options) -> Value {
-    let Some(limit) = opts.time_limit else { return answer_line(line, opts) };
-    let (tx, rx) = std::sync::mpsc::channel();
-    let (owned, worker_opts) = (line.to_string(), opts.clone());
-    let spawned = std::thread::Builder::new().name("query".into()).spawn(move || {
-        // The receiver may be gone after a timeout; nothing to do then.
-        let _ = tx.send(answer_line(&owned, &worker_opts));
-    });
-    if spawned.is_err() {
-        return answer_line(line, opts);
-    }
-    match rx.recv_timeout(limit) {
-        Ok(answer) => answer,
-        Err(_) => {
-            let id = serde_json::from_str::<Value>(line).ok().and_then(|q| q.get("id").cloned()).unwrap_or(Value::Null);
-            error_line(
-                id,
-                &QueryError::new(Kind::Limit, "", format!("the time limit of {:?} per query was exceeded", limit)),
-            )
+/// Answer one line under the run's time and step limits (see [`Options::time_limit`]).
+pub fn answer_line_limited(line: &str, opts: &Options) -> Value {
+    use touchstone::budget::{with_budget, Budget, Limit};
+    use touchstone::scalar::Uncertain;
+    let budget = Budget { time: opts.time_limit, steps: opts.step_limit };
+    let mut answer = with_budget(budget, || answer_line(line, opts));
+    // Name the limit with its value.
+    if let Some(Value::String(m)) = answer.get_mut("error").and_then(|e| e.get_mut("message")) {
+        if *m == Uncertain::Exhausted(Limit::Time).to_string() {
+            *m = format!("the time limit of {:?} per query was exceeded", opts.time_limit.unwrap_or_default());
+        } else if *m == Uncertain::Exhausted(Limit::Steps).to_string() {
+            *m = format!("the step limit of {} per query was exceeded", opts.step_limit.unwrap_or_default());
         }
     }
+    answer
 }
 
 fn error_line(id: Value, e: &QueryError) -> Value {
@@ -88,16 +107,25 @@ pub fn answer_line(line: &str, opts: &Options) -> Value {
     if line.trim().is_empty() {
         return error_line(Value::Null, &QueryError::new(Kind::Json, "", "empty line"));
     }
-    let query: Value = match serde_json::from_str(line) {
+    let query: Value = match json::parse_line(line) {
         Ok(v) => v,
-        Err(e) => return error_line(Value::Null, &QueryError::new(Kind::Json, "", format!("not valid JSON: {e}"))),
+        Err(e) => {
+            // A repeated key still leaves a readable id to echo.
+            let id = serde_json::from_str::<Value>(line).ok().and_then(|q| q.get("id").cloned()).unwrap_or(Value::Null);
+            return error_line(id, &e);
+        }
     };
     if !query.is_object() {
         return error_line(Value::Null, &QueryError::new(Kind::Json, "", "a query must be a JSON object"));
     }
     let id = query.get("id").cloned().unwrap_or(Value::Null);
-    let ctx = ops::Context { base_dir: opts.base_dir.clone() };
-    match catch_unwind(AssertUnwindSafe(|| ops::answer(&query, &ctx))) {
+    let ctx = ops::Context {
+        base_dir: opts.base_dir.clone(),
+        file_root: opts.file_root.clone(),
+        max_file_bytes: opts.max_file_bytes,
+        max_vertices: opts.max_vertices,
+    };
+    match catch_unwind(AssertUnwindSafe(|| input::with_bit_limit(opts.max_bits, || ops::answer(&query, &ctx)))) {
         Ok(Ok(fields)) => {
             let mut out = Map::new();
             out.insert("id".into(), id);
@@ -156,18 +184,21 @@ pub fn run<R: BufRead, W: Write>(
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
     let mut buf = Vec::new();
-    while let Some(cut) = read_line_bounded(&mut input, &mut buf, opts.max_line_bytes)? {
+    // One byte more than the limit is read so that a CRLF line is not refused a byte earlier
+    // than the same LF line.
+    let max = opts.max_line_bytes;
+    while let Some(cut) = read_line_bounded(&mut input, &mut buf, max.saturating_add(1))? {
         if buf.last() == Some(&b'\r') {
             buf.pop();
         }
-        let answer = if cut {
+        let answer = if cut || buf.len() > max {
             error_line(
                 Value::Null,
                 &QueryError::new(Kind::Limit, "", format!("the line is longer than {} bytes", opts.max_line_bytes)),
             )
         } else {
             match std::str::from_utf8(&buf) {
-                Ok(line) => answer_line_timed(line, opts),
+                Ok(line) => answer_line_limited(line, opts),
                 Err(e) => {
                     error_line(Value::Null, &QueryError::new(Kind::Json, "", format!("the line is not UTF-8: {e}")))
                 }
@@ -177,6 +208,9 @@ pub fn run<R: BufRead, W: Write>(
         summary.errors += u64::from(answer.get("error").is_some());
         serde_json::to_writer(&mut output, &answer)?;
         output.write_all(b"\n")?;
+        if opts.flush_each {
+            output.flush()?;
+        }
         progress(&summary);
     }
     output.flush()?;

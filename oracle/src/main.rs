@@ -22,8 +22,24 @@ struct Cli {
     #[arg(long, default_value_t = 16 << 20)]
     max_line_bytes: usize,
     /// Seconds a query may take before it is answered with a `limit` error (0: no limit).
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = seconds)]
     time_limit: f64,
+    /// Loop steps a query may take before it is answered with a `limit` error (0: no limit).
+    #[arg(long, default_value_t = 0)]
+    step_limit: u64,
+    /// The folder `file` shapes may be read from (after resolving `..` and symbolic links);
+    /// default: the query file's folder, or the current directory for standard input.
+    #[arg(long, value_name = "DIR")]
+    files: Option<PathBuf>,
+    /// The longest file a `file` shape may read, in bytes.
+    #[arg(long, default_value_t = 64 << 20)]
+    max_file_bytes: u64,
+    /// The most vertices (or points) of one inline shape.
+    #[arg(long, default_value_t = 100_000)]
+    max_vertices: usize,
+    /// The most bits (numerators and denominators) of all the numbers of one query.
+    #[arg(long, default_value_t = 1 << 24)]
+    max_bits: u64,
     /// Report progress on standard error (default: when standard error is a terminal).
     #[arg(long)]
     progress: bool,
@@ -43,7 +59,21 @@ fn main() -> ExitCode {
     let base_dir = cli.file.as_ref().filter(|p| p.as_os_str() != "-").and_then(|p| p.parent().map(|d| d.to_path_buf()));
     let time_limit = (cli.time_limit > 0.0 && cli.time_limit.is_finite())
         .then(|| std::time::Duration::from_secs_f64(cli.time_limit));
-    let opts = Options { max_line_bytes: cli.max_line_bytes, base_dir, time_limit };
+    let step_limit = (cli.step_limit > 0).then_some(cli.step_limit);
+    // A driver that writes a line and waits for its answer must get it: flush each answer
+    // unless the queries come from a regular file.
+    let from_file = cli.file.as_ref().filter(|p| p.as_os_str() != "-").is_some_and(|p| p.is_file());
+    let opts = Options {
+        max_line_bytes: cli.max_line_bytes,
+        base_dir,
+        time_limit,
+        step_limit,
+        flush_each: !from_file,
+        file_root: cli.files.clone(),
+        max_file_bytes: cli.max_file_bytes,
+        max_vertices: cli.max_vertices,
+        max_bits: cli.max_bits,
+    };
     let input: Box<dyn io::BufRead> = match &cli.file {
         None => Box::new(io::stdin().lock()),
         Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),
@@ -88,4 +118,13 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A non-negative, finite number of seconds.
+fn seconds(s: &str) -> Result<f64, String> {
+    let x: f64 = s.parse().map_err(|e| format!("{s:?} is not a number of seconds: {e}"))?;
+    if !x.is_finite() || !(0.0..=1e9).contains(&x) {
+        return Err(format!("{s:?}: the time limit must be a finite number of seconds from 0 to 1e9"));
+    }
+    Ok(x)
 }

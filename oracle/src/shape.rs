@@ -1,7 +1,7 @@
 //! Shapes of the format: parsed exactly, then built as solids on any backend.
 
 use serde_json::Value;
-use touchstone::brep::io::{read_mesh, NumberMode};
+use touchstone::brep::io::{read_mesh_limited, NumberMode};
 pub use touchstone::query::ShapeSpec;
 
 use crate::error::{Kind, QueryError};
@@ -10,6 +10,23 @@ use crate::input::{array, child, index, points, rationals, string, Fields};
 
 /// Shape kinds of the format that this version parses but cannot use yet.
 const LATER: [&str; 6] = ["ball", "capsule", "round", "torus", "implicit", "bezier"];
+
+/// The points of a shape, at most `ctx.max_vertices` of them (counted before any is parsed).
+fn capped_points(
+    v: &Value,
+    at: &str,
+    ctx: &Context,
+) -> Result<Vec<touchstone::geom::Point3<num_rational::BigRational>>, QueryError> {
+    let n = array(v, at, None, "a list of points")?.len();
+    if n > ctx.max_vertices {
+        return Err(QueryError::new(
+            Kind::Limit,
+            at,
+            format!("{n} vertices exceed the limit of {} per shape (--max-vertices)", ctx.max_vertices),
+        ));
+    }
+    points(v, at, None)
+}
 
 /// Parse a shape at `path`.
 pub fn parse_shape(value: &Value, path: &str, ctx: &Context) -> Result<ShapeSpec, QueryError> {
@@ -27,7 +44,7 @@ pub fn parse_shape(value: &Value, path: &str, ctx: &Context) -> Result<ShapeSpec
             let f = Fields::of(body, &at, "a polyhedron")?;
             f.only(&["vertices", "faces"])?;
             let (v, vpath) = f.required("vertices")?;
-            let vertices = points(v, &vpath, None)?;
+            let vertices = capped_points(v, &vpath, ctx)?;
             let (fs, fpath) = f.required("faces")?;
             let faces = array(fs, &fpath, None, "faces")?
                 .iter()
@@ -50,7 +67,7 @@ pub fn parse_shape(value: &Value, path: &str, ctx: &Context) -> Result<ShapeSpec
                 .collect::<Result<Vec<Vec<usize>>, _>>()?;
             Ok(ShapeSpec::Polyhedron { vertices, faces })
         }
-        "convex_hull" => Ok(ShapeSpec::ConvexHull(points(body, &at, None)?)),
+        "convex_hull" => Ok(ShapeSpec::ConvexHull(capped_points(body, &at, ctx)?)),
         k if LATER.contains(&k) => {
             let _ = body;
             Err(QueryError::new(
@@ -91,6 +108,34 @@ fn parse_file(fields: &Fields, ctx: &Context) -> Result<ShapeSpec, QueryError> {
         Some(dir) if std::path::Path::new(name).is_relative() => dir.join(name),
         _ => std::path::PathBuf::from(name),
     };
-    let mesh = read_mesh(&path, mode).map_err(|e| QueryError::mesh(&at, &e))?;
+    allowed(&path, ctx).map_err(|m| QueryError::new(Kind::Invalid, &at, m))?;
+    let mesh = read_mesh_limited(&path, mode, ctx.max_file_bytes).map_err(|e| QueryError::mesh(&at, &e))?;
+    if mesh.vertices.len() > ctx.max_vertices {
+        return Err(QueryError::new(
+            Kind::Limit,
+            &at,
+            format!(
+                "{} vertices exceed the limit of {} per shape (--max-vertices)",
+                mesh.vertices.len(),
+                ctx.max_vertices
+            ),
+        ));
+    }
     Ok(ShapeSpec::File { path, mesh })
+}
+
+/// Whether `path` may be read: after resolving `..` and symbolic links it lies under the
+/// file root (`--files`; by default the query file's folder, or the current directory).
+fn allowed(path: &std::path::Path, ctx: &Context) -> Result<(), String> {
+    let root = ctx.file_root.clone().or_else(|| ctx.base_dir.clone()).unwrap_or_else(|| ".".into());
+    let root = root.canonicalize().map_err(|e| format!("the file root {} cannot be resolved: {e}", root.display()))?;
+    let real = path.canonicalize().map_err(|e| format!("{}: {e}", path.display()))?;
+    if !real.starts_with(&root) {
+        return Err(format!(
+            "{} is outside the folder files may be read from ({}; widen it with --files)",
+            path.display(),
+            root.display()
+        ));
+    }
+    Ok(())
 }

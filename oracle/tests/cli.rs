@@ -214,3 +214,85 @@ fn the_example_file_is_answered_without_errors() {
     }
     assert!(out.iter().filter(|l| l.get("verdict").is_some()).count() >= 3);
 }
+
+/// The process's CPU time so far (user + system, in clock ticks) and its thread count, from
+/// /proc (Linux).
+fn cpu_and_threads(pid: u32) -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let cpu = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    let threads = f.get(17)?.parse::<u64>().ok()?;
+    Some((cpu, threads))
+}
+
+#[test]
+fn one_line_in_one_answer_out_and_nothing_left_running_after_a_limit() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_touchstone"))
+        .args(["--time-limit", "0.3", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    // Request, response: the answer comes while standard input stays open.
+    writeln!(stdin, "{{\"id\": 1, {OK}}}").unwrap();
+    stdin.flush().unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert!(line.contains("\"id\":1") && line.contains("positive"), "{line}");
+    // A slow exact hull (thousands of points in general position) hits the time limit.
+    let pts: Vec<String> = (0..3000)
+        .map(|i: i64| {
+            format!(
+                "[\"{}/7919\", \"{}/104729\", \"{}/1299709\"]",
+                (i * i * 31) % 7919,
+                (i * 7717) % 104729,
+                (i * i * i) % 1299709
+            )
+        })
+        .collect();
+    writeln!(stdin, "{{\"id\": \"slow\", \"op\": \"validate\", \"solid\": {{\"convex_hull\": [{}]}}}}", pts.join(", "))
+        .unwrap();
+    stdin.flush().unwrap();
+    let started = std::time::Instant::now();
+    line.clear();
+    stdout.read_line(&mut line).unwrap();
+    let took = started.elapsed();
+    assert!(line.contains("\"slow\"") && line.contains("\"limit\"") && line.contains("time limit"), "{line}");
+    assert!(took < std::time::Duration::from_secs(5), "the limit took {took:?}");
+    // Nothing keeps running: one thread, and no CPU time spent while idle.
+    let pid = child.id();
+    let (cpu0, threads) = cpu_and_threads(pid).unwrap();
+    assert_eq!(threads, 1, "a thread was left behind");
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let (cpu1, _) = cpu_and_threads(pid).unwrap();
+    assert!(cpu1 <= cpu0 + 1, "the process kept computing: {cpu0} -> {cpu1} ticks");
+    // And the next line is answered.
+    writeln!(stdin, "{{\"id\": 3, {OK}}}").unwrap();
+    stdin.flush().unwrap();
+    line.clear();
+    stdout.read_line(&mut line).unwrap();
+    assert!(line.contains("\"id\":3"), "{line}");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn step_limit_and_bad_time_limits() {
+    let pts: Vec<String> = (0..200).map(|i| format!("[{}, {}, {}]", i % 7, (i * 13) % 11, (i * 29) % 17)).collect();
+    let slow =
+        format!("{{\"id\": \"slow\", \"op\": \"validate\", \"solid\": {{\"convex_hull\": [{}]}}}}\n", pts.join(", "));
+    let (out, _, _) = run_with(&["--step-limit", "50"], slow.as_bytes());
+    assert_eq!(out[0]["error"]["kind"], "limit");
+    assert!(out[0]["error"]["message"].as_str().unwrap().contains("step limit of 50"), "{}", out[0]);
+    for bad in ["nan", "inf", "-1", "abc"] {
+        let (_, stderr, code) = run_with(&[&format!("--time-limit={bad}")], b"");
+        assert_eq!(code, 2, "--time-limit {bad} accepted");
+        assert!(stderr.contains("time"), "{stderr}");
+    }
+}

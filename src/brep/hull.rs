@@ -46,6 +46,11 @@ pub enum HullError {
     /// The hull failed validation (possible only with an inexact backend's rounding).
     #[error("the hull is not a valid solid: {0}")]
     Invalid(BrepError),
+    /// The boundary of a group of merged triangles is not one closed loop (possible only with
+    /// an inexact backend, whose coplanarity is not transitive; it then falls back to the
+    /// triangles).
+    #[error("a merged face's boundary is not one closed loop")]
+    FaceLoop,
 }
 
 /// A convex hull: the solid, whose vertex `i` is input point `input_index[i]` (ascending).
@@ -96,6 +101,7 @@ impl<S: Scalar> Builder<'_, S> {
         let mut is_visible: HashMap<usize, bool> = HashMap::from([(start, true)]);
         let mut i = 0;
         while i < visible.len() {
+            crate::budget::tick()?;
             let t = visible[i];
             i += 1;
             for k in 0..3 {
@@ -239,6 +245,7 @@ pub fn convex_hull<S: Scalar>(points: &[Point3<S>]) -> Result<ConvexHull<S>, Hul
         builder.assign(q, &[0, 1, 2, 3])?;
     }
     for q in shuffled(rest) {
+        crate::budget::tick()?;
         if let Some(t) = builder.point_tri[q] {
             builder.insert(q, t)?;
         }
@@ -292,16 +299,37 @@ fn merge_faces<S: Scalar>(points: &[Point3<S>], tris: &[Tri]) -> Result<ConvexHu
     let mut keys: Vec<usize> = groups.keys().copied().collect();
     keys.sort_unstable();
     let mut loops: Vec<Vec<usize>> = Vec::new();
-    for g in keys {
+    let mut walked = true;
+    'groups: for g in keys {
+        // Walk the boundary from its least vertex; it must close within as many steps as it
+        // has edges, through known vertices only (a tolerant backend's merge may not).
         let next = &groups[&g];
-        let start = *next.keys().min().expect("a face has a boundary");
+        let Some(&start) = next.keys().min() else { continue };
         let mut face = vec![start];
-        let mut v = next[&start];
-        while v != start {
-            face.push(v);
-            v = next[&v];
+        let mut v = next.get(&start).copied();
+        while v != Some(start) {
+            match v {
+                Some(x) if face.len() < next.len() => {
+                    face.push(x);
+                    v = next.get(&x).copied();
+                }
+                _ => {
+                    walked = false;
+                    break 'groups;
+                }
+            }
+        }
+        if face.len() != next.len() {
+            walked = false;
+            break;
         }
         loops.push(face);
+    }
+    if !walked {
+        if S::CERTAIN_DECISIONS {
+            return Err(HullError::FaceLoop);
+        }
+        return assemble(points, alive.iter().map(|&t| tris[t].v.to_vec()).collect());
     }
     // A boundary point collinear with its neighbours in every face it is on lies inside an
     // edge: not an extreme point.

@@ -250,6 +250,7 @@ fn simple<S: Scalar>(vertices: &[Point3<S>], face: &[usize], normal: &Vector3<S>
             }
         }
         for l in k + 2..n {
+            crate::budget::tick()?;
             if k == 0 && l == n - 1 {
                 continue; // adjacent through the wrap-around
             }
@@ -277,6 +278,7 @@ pub(crate) fn build<S: Scalar>(vertices: Vec<Point3<S>>, faces: Vec<Vec<usize>>)
     let vertex_out = fans(&half_edges, vertices.len())?;
     let mut planes = Vec::with_capacity(faces.len());
     for (f, face) in faces.iter().enumerate() {
+        crate::budget::tick()?;
         let plane = face_plane(&vertices, face, f)?;
         simple(&vertices, face, &plane.normal, f)?;
         planes.push(plane);

@@ -11,7 +11,7 @@ use super::gcd::check_number;
 use super::intpoly::{primitive, sign_at};
 use super::isolate::{bisect, isolate, RootInterval};
 use super::{Poly, PolyError, MAX_DECIMAL_DIGITS};
-use crate::scalar::{decimal_of_rational, Sign};
+use crate::scalar::{decimal_of_rational, Decision, Sign};
 
 /// A real algebraic number: the one root of a square-free rational polynomial in an interval.
 ///
@@ -150,6 +150,7 @@ impl Algebraic {
             if isolate(q, &lo, &hi)?.roots.is_empty() {
                 return Ok(sign(&q.eval(&lo)));
             }
+            crate::budget::tick()?;
             a.halve();
         }
     }
@@ -163,23 +164,41 @@ impl Algebraic {
             return Err(PolyError::NonPositiveWidth);
         }
         check_number(width, "width")?;
-        self.refine_while(|lo, hi| &(hi - lo) > width);
-        Ok(())
+        Ok(self.refine_loop(|lo, hi| &(hi - lo) > width, true)?)
     }
 
-    /// Bisect while `keep_going(lo, hi)` holds and the interval is open.
-    fn refine_while(&mut self, mut keep_going: impl FnMut(&BigRational, &BigRational) -> bool) {
-        let RootInterval::Open { lo, hi } = &self.interval else { return };
+    /// Bisect while `keep_going(lo, hi)` holds and the interval is open (no budget: callers
+    /// whose loops are bounded by the number's own size).
+    fn refine_while(&mut self, keep_going: impl FnMut(&BigRational, &BigRational) -> bool) {
+        // Without ticking, the loop cannot fail.
+        let _ = self.refine_loop(keep_going, false);
+    }
+
+    /// Bisect while `keep_going(lo, hi)` holds and the interval is open; with `ticking`, each
+    /// bisection is a step of the query's budget ([`crate::budget`]).
+    fn refine_loop(
+        &mut self,
+        mut keep_going: impl FnMut(&BigRational, &BigRational) -> bool,
+        ticking: bool,
+    ) -> Decision<()> {
+        let RootInterval::Open { lo, hi } = &self.interval else { return Ok(()) };
         let (mut lo, mut hi) = (lo.clone(), hi.clone());
         let sign_lo = sign_at(&self.int, &lo);
         while keep_going(&lo, &hi) {
+            if ticking {
+                if let Err(e) = crate::budget::tick() {
+                    self.interval = RootInterval::Open { lo, hi };
+                    return Err(e);
+                }
+            }
             // The root is irrational, so a midpoint is never it; handle it anyway.
             if let Some(r) = bisect(&self.int, &mut lo, &mut hi, sign_lo) {
                 *self = Self::from_rational(r);
-                return;
+                return Ok(());
             }
         }
         self.interval = RootInterval::Open { lo, hi };
+        Ok(())
     }
 
     /// One bisection step.
@@ -249,21 +268,33 @@ impl Algebraic {
         }
     }
 
-    /// Exact comparison of two open intervals' roots (see [`Ord`]).
-    fn cmp_open(&self, other: &Self) -> Ordering {
+    /// Exact comparison, each halving a step of the query's budget ([`crate::budget`]): the
+    /// comparison of algorithms (the [`Ord`] impl cannot fail, and two close numbers can take
+    /// many halvings to separate).
+    pub fn try_cmp(&self, other: &Self) -> Decision<Ordering> {
+        match (&self.interval, &other.interval) {
+            (RootInterval::Point(r), _) => Ok(other.cmp_rational(r).reverse()),
+            (_, RootInterval::Point(r)) => Ok(self.cmp_rational(r)),
+            _ => self.cmp_open(other, true),
+        }
+    }
+
+    /// Exact comparison of two open intervals' roots (see [`Ord`]); `ticking` as in
+    /// [`Algebraic::try_cmp`].
+    fn cmp_open(&self, other: &Self, ticking: bool) -> Decision<Ordering> {
         let (mut a, mut b) = (self.clone(), other.clone());
         let mut equality_checked = false;
         loop {
             if let (Some(x), _) | (_, Some(x)) = (a.to_rational(), b.to_rational()) {
                 // Unreachable for irrational roots; kept so that the loop is total.
-                return if a.is_rational() { b.cmp_rational(&x).reverse() } else { a.cmp_rational(&x) };
+                return Ok(if a.is_rational() { b.cmp_rational(&x).reverse() } else { a.cmp_rational(&x) });
             }
             let (alo, ahi, blo, bhi) = (a.interval.lo(), a.interval.hi(), b.interval.lo(), b.interval.hi());
             if ahi <= blo {
-                return Ordering::Less;
+                return Ok(Ordering::Less);
             }
             if bhi <= alo {
-                return Ordering::Greater;
+                return Ok(Ordering::Greater);
             }
             if !equality_checked {
                 equality_checked = true;
@@ -274,10 +305,13 @@ impl Algebraic {
                 let g = primitive(&a.poly.gcd(&b.poly));
                 let (lo, hi) = (alo.max(blo), ahi.min(bhi));
                 if g.len() > 1 && sign_at(&g, lo) != sign_at(&g, hi) {
-                    return Ordering::Equal;
+                    return Ok(Ordering::Equal);
                 }
             }
             // Different numbers: halve both intervals until they separate.
+            if ticking {
+                crate::budget::tick()?;
+            }
             a.halve();
             b.halve();
         }
@@ -290,7 +324,8 @@ impl Ord for Algebraic {
         match (&self.interval, &other.interval) {
             (RootInterval::Point(r), _) => other.cmp_rational(r).reverse(),
             (_, RootInterval::Point(r)) => self.cmp_rational(r),
-            _ => self.cmp_open(other),
+            // Without ticking the comparison cannot fail.
+            _ => self.cmp_open(other, false).unwrap_or(Ordering::Equal),
         }
     }
 }

@@ -265,6 +265,7 @@ impl Finder {
         tasks.push(Task::Piece(whole));
         let mut examined = 0;
         while let Some(task) = tasks.pop() {
+            crate::budget::tick()?;
             let piece = match task {
                 Task::Root(x) => {
                     roots.push(point(x));

@@ -159,6 +159,7 @@ pub(crate) fn isolate(p: &Poly<BigRational>, lo: &BigRational, hi: &BigRational)
 
     let mut stack = vec![Task::Node { a, k: 0, c: BigInt::zero(), ends: (root_at_lo, root_at_hi) }];
     while let Some(task) = stack.pop() {
+        crate::budget::tick()?;
         let (a, k, c, ends) = match task {
             Task::Root { k, c } => {
                 roots.push(RootInterval::Point(to_t(k, &c)));

@@ -155,7 +155,7 @@ impl RootScalar for BigRational {
         t.sign_of(&p.p)
     }
     fn compare_times(a: &Algebraic, b: &Algebraic) -> Decision<Ordering> {
-        Ok(a.cmp(b))
+        a.try_cmp(b)
     }
     fn time_to_f64(t: &Algebraic) -> f64 {
         t.to_f64()

@@ -100,10 +100,12 @@ impl QueryError {
         QueryError::new(kind, at, e.to_string())
     }
 
-    /// An undecided decision at `at`: [`ErrorKind::Uncertain`], or [`ErrorKind::Overflow`]
-    /// pointing at `/backend` (the cure is another backend, whatever overflowed).
+    /// An undecided decision at `at`: [`ErrorKind::Uncertain`], [`ErrorKind::Overflow`]
+    /// pointing at `/backend` (the cure is another backend, whatever overflowed), or
+    /// [`ErrorKind::Limit`] for a spent budget (the whole query, `""`).
     pub fn uncertain(at: &str, u: Uncertain) -> Self {
         match u {
+            Uncertain::Exhausted(_) => QueryError::new(ErrorKind::Limit, "", u.to_string()),
             Uncertain::Close => QueryError::new(ErrorKind::Uncertain, at, u.to_string()),
             Uncertain::Overflow => QueryError::new(
                 ErrorKind::Overflow,

@@ -49,8 +49,8 @@ pub use decimal::{decimal_of_rational, sqrt_decimal_of_rational, Decimal};
 pub use gmp::{BigFloat, RugRational};
 pub use interval::Interval;
 pub use order::{try_dedup_by, try_sort_by};
-pub use parse::{parse_rational, NumberError, MAX_DECIMAL_EXPONENT, MAX_NUMBER_CHARS};
-pub use sign::{Decision, Sign, Uncertain};
+pub use parse::{excerpt, parse_rational, NumberError, MAX_DECIMAL_EXPONENT, MAX_NUMBER_CHARS};
+pub use sign::{Decision, Limit, Sign, Uncertain};
 
 /// An ordered field with fallible sign decisions: the one trait every algorithm is generic over.
 ///

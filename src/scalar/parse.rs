@@ -34,7 +34,7 @@ pub enum NumberError {
     #[error("number text of {0} characters exceeds the limit of {MAX_NUMBER_CHARS}")]
     TooLong(usize),
     /// Exponent beyond [`MAX_DECIMAL_EXPONENT`].
-    #[error("decimal exponent {0} exceeds the limit of ±{MAX_DECIMAL_EXPONENT}")]
+    #[error("the number's decimal scale {0} is beyond the limit of 10^±{MAX_DECIMAL_EXPONENT}")]
     ExponentTooLarge(String),
 }
 
@@ -46,7 +46,16 @@ impl NumberError {
 }
 
 fn invalid(text: &str, reason: &'static str) -> NumberError {
-    NumberError::Invalid { text: text.chars().take(64).collect(), reason }
+    NumberError::Invalid { text: excerpt(text, 24), reason }
+}
+
+/// At most `n` characters of `text` for a message, with `…` when cut.
+pub fn excerpt(text: &str, n: usize) -> String {
+    let mut out: String = text.chars().take(n).collect();
+    if text.chars().nth(n).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 /// Parse an exact rational: an integer (`"-12"`), a decimal with optional exponent
@@ -129,7 +138,7 @@ fn parse_decimal(s: &str) -> Result<BigRational, NumberError> {
             }
             let magnitude: i64 = match edigits.trim_start_matches('0') {
                 "" => 0,
-                d if d.len() > 12 => return Err(NumberError::ExponentTooLarge(e.to_string())),
+                d if d.len() > 12 => return Err(NumberError::ExponentTooLarge(format!("10^{}", excerpt(e, 24)))),
                 d => d.parse().map_err(|_| invalid(s, "bad exponent"))?,
             };
             if eneg {
@@ -149,7 +158,8 @@ fn parse_decimal(s: &str) -> Result<BigRational, NumberError> {
     // however the digits are split between mantissa and exponent.
     let scale = exp + digits.trim_start_matches('0').len() as i64 - 1;
     if scale.abs() > MAX_DECIMAL_EXPONENT {
-        return Err(NumberError::ExponentTooLarge(exponent.unwrap_or("").to_string()));
+        // The scale, not the exponent as written: "0.1e-10000" is 10^-10001.
+        return Err(NumberError::ExponentTooLarge(format!("10^{scale}")));
     }
     if neg {
         n = -n;
@@ -211,5 +221,32 @@ mod tests {
         assert!(parse_rational("1e-10001").unwrap_err().is_limit());
         assert!(parse_rational("1e99999999999999999999").unwrap_err().is_limit());
         assert!(parse_rational(&"1".repeat(MAX_NUMBER_CHARS + 1)).unwrap_err().is_limit());
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    #[test]
+    fn the_scale_limit_names_the_scale_whatever_the_split() {
+        assert!(parse_rational("1e-10000").is_ok());
+        assert!(parse_rational("10e-10001").is_ok());
+        let e = parse_rational("0.1e-10000").unwrap_err();
+        assert_eq!(e, NumberError::ExponentTooLarge("10^-10001".into()));
+        assert!(e.to_string().contains("10^-10001"), "{e}");
+        assert_eq!(parse_rational("1e-10001").unwrap_err(), e);
+        assert!(parse_rational("1e10000").is_ok());
+        assert_eq!(parse_rational("100e9999").unwrap_err(), NumberError::ExponentTooLarge("10^10001".into()));
+    }
+
+    #[test]
+    fn messages_quote_only_an_excerpt() {
+        let long = format!("root:{}", "x".repeat(100));
+        match parse_rational(&long).unwrap_err() {
+            NumberError::Invalid { text, .. } => assert_eq!(text.chars().count(), 25, "{text}"),
+            e => panic!("{e:?}"),
+        }
+        assert_eq!(excerpt("short", 24), "short");
     }
 }

@@ -82,6 +82,8 @@ impl Mul for Sign {
 /// * [`Uncertain::Overflow`]: a value left the finite range of a floating-point backend (an
 ///   overflow, or a NaN made from one): the backend cannot answer this input at all, and an
 ///   exact backend must.
+/// * [`Uncertain::Exhausted`]: the query's budget ([`crate::budget`]) ran out before the
+///   decision: the computation stops here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum Uncertain {
     /// A sign or an order too close to call with certainty.
@@ -90,6 +92,18 @@ pub enum Uncertain {
     /// A value overflowed the floating-point range (or became NaN).
     #[error("a floating-point value overflowed (not finite): use an exact backend")]
     Overflow,
+    /// The query's budget ran out.
+    #[error("the query's {} limit was reached", match .0 { Limit::Time => "time", Limit::Steps => "step" })]
+    Exhausted(Limit),
+}
+
+/// Which limit of a query's budget ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// The time per query.
+    Time,
+    /// The steps per query.
+    Steps,
 }
 
 /// The result of a decision: a value, or [`Uncertain`].

@@ -950,6 +950,7 @@ pub fn first_contact_bms<S: RootScalar>(
     let start = S::time(t0);
     let bounds = bounds(&pr.rel, t0, t1)?;
     for (index, w) in bounds.windows(2).enumerate() {
+        crate::budget::tick()?;
         let (lo, hi) = (&w[0], &w[1]);
         let q = sample::<S>(lo, hi)?;
         let planes = pr.planes_at(&q)?;
@@ -985,6 +986,7 @@ pub fn first_contact_bms<S: RootScalar>(
         }
         sort_times::<S>(&mut candidates)?;
         for t in candidates {
+            crate::budget::tick()?;
             if pr.inside(&order, &t)? {
                 let contact = pr.features(&planes, &t)?;
                 return Ok(Some(BmsContact { time: t, overlapping_at_start: false, contact }));

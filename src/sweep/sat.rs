@@ -316,6 +316,7 @@ fn decide<S: RootScalar>(
     let start = start.clone();
     let same = |x: &S::Time, y: &S::Time| -> Decision<bool> { Ok(order::<S>(x, y)? == std::cmp::Ordering::Equal) };
     for t in candidates {
+        crate::budget::tick()?;
         let mut all = true;
         for ax in axes {
             if S::sign_at(&ax.piece_at(&t)?, &t)? == Sign::Negative {

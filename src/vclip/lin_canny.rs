@@ -431,6 +431,7 @@ fn pseudo_walk<S: Scalar>(
 ) -> Result<(usize, bool), VClipError> {
     let mut f = f;
     'walk: loop {
+        crate::budget::tick()?;
         for g in s.face_neighbours(f) {
             if ratio_cmp(s, cells, g, f, p)? == Sign::Positive {
                 f = g;
@@ -549,6 +550,7 @@ pub fn lin_canny<S: Scalar>(
     let cap = lin_canny_step_cap(super::feature_count(a), super::feature_count(b));
     let mut steps = 0;
     loop {
+        crate::budget::tick()?;
         let near = nearest(a, x.feat, b, y.feat)?;
         if distance_is_zero(&near.d, &near.p, &near.q)? {
             let status = geometry::contact_status(a, b, &near.p)?;

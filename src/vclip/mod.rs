@@ -266,6 +266,7 @@ pub fn vclip_prechecked<S: Scalar>(
     // current one after 1, 2, 4, … steps; meeting it again proves a cycle.
     let (mut checkpoint, mut power, mut run) = ((x, y), 1usize, 0usize);
     loop {
+        crate::budget::tick()?;
         match states::step(a, x, b, y)? {
             Step::First(n) => x = n,
             Step::Second(n) => y = n,

@@ -64,7 +64,7 @@ impl MeshError {
     /// than for being malformed.
     pub fn is_limit(&self) -> bool {
         match &self.kind {
-            MeshErrorKind::TooMany { .. } => true,
+            MeshErrorKind::TooMany { .. } | MeshErrorKind::TooLarge { .. } => true,
             MeshErrorKind::BadNumber { error, .. } => error.is_limit(),
             _ => false,
         }
@@ -87,7 +87,7 @@ pub enum MeshErrorKind {
     /// The file does not start as the format requires.
     #[error("bad header {found:?}: expected {expected}")]
     BadHeader {
-        /// What was found instead (cut to 64 characters).
+        /// What was found instead (cut to `EXCERPT_CHARS` characters).
         found: String,
         /// What the format requires.
         expected: &'static str,
@@ -97,9 +97,19 @@ pub enum MeshErrorKind {
     BadCount {
         /// Which count (`"vertex count"`, `"face size of face 3"`, ...).
         what: String,
-        /// The text found (cut to 64 characters).
+        /// The text found (cut to `EXCERPT_CHARS` characters).
         text: String,
     },
+    /// A file longer than the byte limit ([`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) or the
+    /// caller's), refused after reading one byte more than the limit.
+    #[error("the file is longer than the limit of {limit} bytes")]
+    TooLarge {
+        /// The limit.
+        limit: u64,
+    },
+    /// Not a regular file (a device, a FIFO, a folder): refused unread.
+    #[error("not a regular file")]
+    NotAFile,
     /// A count beyond [`MAX_ELEMENTS`](super::MAX_ELEMENTS), refused before allocating.
     #[error("{count} {what} exceed the limit of {limit}")]
     TooMany {
@@ -135,7 +145,7 @@ pub enum MeshErrorKind {
         face: usize,
         /// The position of the reference in the face, from 0.
         position: usize,
-        /// The text found (cut to 64 characters).
+        /// The text found (cut to `EXCERPT_CHARS` characters).
         text: String,
         /// What is wrong with it.
         reason: &'static str,
@@ -167,7 +177,7 @@ pub enum MeshErrorKind {
     UnexpectedToken {
         /// What the grammar allows.
         expected: &'static str,
-        /// What was found (cut to 64 characters).
+        /// What was found (cut to `EXCERPT_CHARS` characters).
         found: String,
     },
     /// The input ended before the mesh did.

@@ -53,6 +53,8 @@ use crate::geom::Point3;
 use crate::scalar::Scalar;
 
 pub use error::{Location, MeshError, MeshErrorKind};
+/// How many characters of the file's own text an error message quotes (a bad token).
+pub const EXCERPT_CHARS: usize = 16;
 pub use write::{write_obj, write_off, NumberStyle};
 
 /// The largest vertex, face or triangle count a file may claim (10⁸): a header claiming more
@@ -149,13 +151,40 @@ impl<S: Scalar> AsMesh for Solid<S> {
 /// Errors name the file: an unknown extension, an I/O error, or any error of
 /// [`read_mesh_from`].
 pub fn read_mesh(path: &Path, mode: NumberMode) -> Result<Mesh, MeshError> {
+    read_mesh_limited(path, mode, MAX_FILE_BYTES)
+}
+
+/// [`read_mesh`] with a byte limit: a file longer than `max_bytes` is refused
+/// ([`MeshErrorKind::TooLarge`]) after reading at most one byte more, and anything but a
+/// regular file ([`MeshErrorKind::NotAFile`]: a device such as `/dev/zero`, a FIFO, a folder)
+/// is refused unread.
+pub fn read_mesh_limited(path: &Path, mode: NumberMode, max_bytes: u64) -> Result<Mesh, MeshError> {
+    use std::io::Read;
+    let fail = |kind: MeshErrorKind| MeshError::new(Location::Input, kind).in_file(path);
     let format = MeshFormat::from_path(path).ok_or_else(|| {
         let extension = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
-        MeshError::new(Location::Input, MeshErrorKind::UnknownFormat { extension }).in_file(path)
+        fail(MeshErrorKind::UnknownFormat { extension })
     })?;
-    let bytes = std::fs::read(path).map_err(|e| MeshError::new(Location::Input, MeshErrorKind::Io(e)).in_file(path))?;
+    let file = std::fs::File::open(path).map_err(|e| fail(MeshErrorKind::Io(e)))?;
+    let meta = file.metadata().map_err(|e| fail(MeshErrorKind::Io(e)))?;
+    if !meta.is_file() {
+        return Err(fail(MeshErrorKind::NotAFile));
+    }
+    if meta.len() > max_bytes {
+        return Err(fail(MeshErrorKind::TooLarge { limit: max_bytes }));
+    }
+    // The length may change while reading (or lie, for special files): read at most one byte
+    // beyond the limit.
+    let mut bytes = Vec::new();
+    file.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| fail(MeshErrorKind::Io(e)))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(fail(MeshErrorKind::TooLarge { limit: max_bytes }));
+    }
     read_mesh_from(&bytes, format, mode).map_err(|e| e.in_file(path))
 }
+
+/// The default byte limit of [`read_mesh`]: 256 MiB.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
 
 /// Read a mesh from bytes in memory.
 ///

@@ -101,9 +101,10 @@ impl<'a> Tokens<'a> {
     }
 }
 
-/// A token for messages: lossily decoded, cut to 64 characters.
+/// A token for messages: lossily decoded, cut to [`EXCERPT_CHARS`](super::EXCERPT_CHARS)
+/// characters (an error must not copy a file's content into the answer).
 pub(super) fn show(token: &[u8]) -> String {
-    String::from_utf8_lossy(token).chars().take(64).collect()
+    crate::scalar::excerpt(&String::from_utf8_lossy(token), super::EXCERPT_CHARS)
 }
 
 /// Whether a token is the keyword `word`, ignoring ASCII case.

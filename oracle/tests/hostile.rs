@@ -1,0 +1,220 @@
+//! The tool under attack: hostile lines and files end in typed errors, in bounded time and
+//! memory, and the run goes on.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const OK: &str = r#""op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]]"#;
+
+/// A fresh folder under the system's temporary folder.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("touchstone-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Run the tool on `input` (a query file when `file` is given, else standard input), with
+/// `args`; the answers, and the peak resident memory in kB read just before standard input
+/// closes.
+fn run(args: &[&str], file: Option<&Path>, input: &str) -> (Vec<Value>, u64) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_touchstone"));
+    cmd.args(args).arg("--quiet");
+    if let Some(f) = file {
+        std::fs::write(f, input).unwrap();
+        cmd.arg(f);
+    }
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let lines = input.lines().count();
+    if file.is_none() {
+        stdin.write_all(input.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+    let mut out = Vec::new();
+    let mut peak = 0;
+    for _ in 0..lines {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        out.push(serde_json::from_str(&line).expect("every answer is JSON"));
+        peak = peak.max(peak_kb(child.id()).unwrap_or(0));
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    (out, peak)
+}
+
+fn peak_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn error(v: &Value) -> (String, String, String) {
+    let e = &v["error"];
+    let s = |x: &Value| x.as_str().unwrap_or_default().to_string();
+    (s(&e["kind"]), s(&e["at"]), s(&e["message"]))
+}
+
+#[test]
+fn files_are_read_only_under_the_allowed_root() {
+    let dir = scratch("root");
+    let cube = "OFF\n8 6 0\n-1 -1 -1\n1 -1 -1\n-1 1 -1\n1 1 -1\n-1 -1 1\n1 -1 1\n-1 1 1\n1 1 1\n\
+                4 0 2 3 1\n4 4 5 7 6\n4 0 1 5 4\n4 2 6 7 3\n4 0 4 6 2\n4 1 3 7 5\n";
+    std::fs::write(dir.join("cube.off"), cube).unwrap();
+    let outside = scratch("outside");
+    std::fs::write(outside.join("secret.off"), "OFF\nroot:$6$SECRETHASH:19000:0:99999:7:::\n").unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.off"), dir.join("x.off")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.off")).unwrap();
+    let q = |id: &str, path: &str| {
+        format!("{{\"id\": \"{id}\", \"op\": \"validate\", \"solid\": {{\"file\": \"{path}\"}}}}\n")
+    };
+    let secret = outside.join("secret.off");
+    let input = [
+        q("inside", "cube.off"),
+        q("symlink out", "x.off"),
+        q("dotdot", &format!("../{}/secret.off", outside.file_name().unwrap().to_str().unwrap())),
+        q("absolute", secret.to_str().unwrap()),
+        q("dev zero", "zero.off"),
+        format!("{{\"id\": 6, {OK}}}\n"),
+    ]
+    .concat();
+    let started = Instant::now();
+    let (out, peak) = run(&[], Some(&dir.join("queries.jsonl")), &input);
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert!(peak < 200_000, "peak memory {peak} kB");
+    assert_eq!(out.len(), 6);
+    assert_eq!(out[0]["valid"], true, "{}", out[0]);
+    for a in &out[1..5] {
+        let (kind, at, message) = error(a);
+        assert_eq!((kind.as_str(), at.as_str()), ("invalid", "/solid/file"), "{a}");
+        assert!(message.contains("outside the folder"), "{message}");
+        assert!(!a.to_string().contains("SECRETHASH"), "a file's content leaked: {a}");
+    }
+    assert_eq!(out[5]["orientation"], "positive");
+    // --files widens the root: the symlinked file is read, and its bad content is quoted only
+    // as a short excerpt (at most 16 characters of it).
+    let parent = dir.parent().unwrap().to_str().unwrap().to_string();
+    let (out, _) = run(&["--files", &parent], Some(&dir.join("queries.jsonl")), &q("widened", "x.off"));
+    let (kind, _, message) = error(&out[0]);
+    assert_eq!(kind, "invalid", "{}", out[0]);
+    let content: Vec<char> = std::fs::read_to_string(&secret).unwrap().chars().collect();
+    for w in content.windows(17) {
+        let w: String = w.iter().collect();
+        assert!(!message.contains(&w), "{message} quotes {w:?}");
+    }
+    // Under the widest root, /dev/zero is refused unread (not a regular file), quickly.
+    let started = Instant::now();
+    let (out, peak) = run(&["--files", "/"], Some(&dir.join("queries.jsonl")), &q("zero", "zero.off"));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(peak < 200_000, "peak memory {peak} kB");
+    assert!(error(&out[0]).2.contains("not a regular file"), "{}", out[0]);
+    // A byte cap on files.
+    let (out, _) = run(&["--max-file-bytes", "100"], Some(&dir.join("queries.jsonl")), &q("cap", "cube.off"));
+    let (kind, _, message) = error(&out[0]);
+    assert_eq!(kind, "limit");
+    assert!(message.contains("100 bytes"), "{message}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&outside);
+}
+
+#[test]
+fn hostile_lines_end_in_typed_errors() {
+    let digits = "7".repeat(100_000);
+    let nested = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let many: Vec<String> = (0..1_000_000).map(|i| format!("[{},0,0]", i % 10)).collect();
+    let lines = [
+        // Deep nesting.
+        nested,
+        // 10⁵-digit integers, as a JSON number and as a string.
+        format!("{{\"op\": \"orient3d\", \"points\": [[0,0,0],[1,0,0],[0,1,0],[0,0,{digits}]]}}"),
+        format!("{{\"op\": \"orient3d\", \"points\": [[0,0,0],[1,0,0],[0,1,0],[0,0,\"{digits}\"]]}}"),
+        // A million vertices.
+        format!("{{\"op\": \"validate\", \"solid\": {{\"convex_hull\": [{}]}}}}", many.join(",")),
+        // A repeated field.
+        r#"{"op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "points": []}"#.to_string(),
+        format!("{{\"id\": 6, {OK}}}"),
+    ];
+    let input = lines.join("\n") + "\n";
+    let started = Instant::now();
+    let (out, peak) = run(&["--max-line-bytes", "20000000"], None, &input);
+    assert!(started.elapsed() < Duration::from_secs(60));
+    assert!(peak < 1_500_000, "peak memory {peak} kB");
+    assert_eq!(out.len(), 6);
+    assert_eq!(error(&out[0]).0, "json");
+    assert_eq!(error(&out[1]), ("limit".into(), "/points/3/2".into(), error(&out[1]).2));
+    assert_eq!(error(&out[2]).0, "limit");
+    let (kind, at, message) = error(&out[3]);
+    assert_eq!((kind.as_str(), at.as_str()), ("limit", "/solid/convex_hull"));
+    assert!(message.contains("--max-vertices"), "{message}");
+    assert_eq!((error(&out[4]).0.as_str(), error(&out[4]).1.as_str()), ("json", "/points"));
+    assert_eq!(out[5]["orientation"], "positive");
+}
+
+#[test]
+fn the_bits_of_a_query_are_capped() {
+    let big = "9".repeat(300);
+    let line = format!("{{\"op\": \"orient3d\", \"points\": [[0,0,0],[1,0,0],[0,1,0],[0,0,\"{big}\"]]}}\n");
+    let (out, _) = run(&["--max-bits", "500"], None, &line);
+    let (kind, at, message) = error(&out[0]);
+    assert_eq!((kind.as_str(), at.as_str()), ("limit", "/points/3/2"));
+    assert!(message.contains("500 bits"), "{message}");
+    let (out, _) = run(&["--max-bits", "5000"], None, &line);
+    assert_eq!(out[0]["orientation"], "positive");
+}
+
+#[test]
+fn slow_validation_ends_at_the_time_limit() {
+    // A prism over a 1,000-gon (2,000 vertices): exact validation checks each cap's simplicity
+    // pair by pair.
+    let n = 1000;
+    let mut vertices = Vec::new();
+    for z in [0, 1] {
+        for k in 0..n {
+            // Points on the parabola y = x², in convex position.
+            vertices.push(format!("[\"{k}/{n}\", \"{}/{}\", {z}]", k * k, n * n));
+        }
+    }
+    let bottom: Vec<String> = (0..n).rev().map(|k| k.to_string()).collect();
+    let top: Vec<String> = (0..n).map(|k| (n + k).to_string()).collect();
+    let mut faces = vec![format!("[{}]", bottom.join(",")), format!("[{}]", top.join(","))];
+    for k in 0..n {
+        let j = (k + 1) % n;
+        faces.push(format!("[{k},{j},{},{}]", n + j, n + k));
+    }
+    let line = format!(
+        "{{\"id\": \"prism\", \"op\": \"validate\", \"solid\": {{\"polyhedron\": {{\"vertices\": [{}], \"faces\": [{}]}}}}}}\n{{\"id\": 2, {OK}}}\n",
+        vertices.join(","),
+        faces.join(",")
+    );
+    let started = Instant::now();
+    let (out, _) = run(&["--time-limit", "1"], None, &line);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(2) + Duration::from_millis(900), "took {took:?}");
+    let (kind, _, message) = error(&out[0]);
+    assert_eq!(kind, "limit", "{}", out[0]);
+    assert!(message.contains("time limit"), "{message}");
+    assert_eq!(out[1]["orientation"], "positive");
+}
+
+#[test]
+fn a_crlf_line_has_the_same_limit_as_an_lf_line() {
+    let line = format!("{{\"id\": 1, {OK}}}");
+    let limit = line.len().to_string();
+    for end in ["\n", "\r\n"] {
+        let (out, _) = run(&["--max-line-bytes", &limit], None, &format!("{line}{end}"));
+        assert_eq!(out[0]["orientation"], "positive", "{end:?}: {}", out[0]);
+    }
+    let shorter = (line.len() - 1).to_string();
+    for end in ["\n", "\r\n"] {
+        let (out, _) = run(&["--max-line-bytes", &shorter], None, &format!("{line}{end}"));
+        assert_eq!(error(&out[0]).0, "limit", "{end:?}");
+    }
+}
