@@ -105,7 +105,7 @@ fn every_error_kind_of_the_query_layer() {
         .unwrap_err();
     assert_eq!((e.kind, e.at.as_str()), (ErrorKind::Invalid, "/a"));
     let bent = ShapeSpec::Polyhedron {
-        vertices: vec![point(0, 0, 0), point(1, 0, 0), point(1, 1, 0), point(0, 1, 1), point(0, 0, 1)],
+        vertices: vec![point::<Q>(0, 0, 0), point(1, 0, 0), point(1, 1, 0), point(0, 1, 1), point(0, 0, 1)],
         faces: vec![vec![0, 3, 2, 1], vec![0, 1, 4], vec![1, 2, 4], vec![2, 3, 4], vec![3, 0, 4]],
     };
     let e = Validate::new(bent).answer::<Q>().unwrap_err();
@@ -140,7 +140,7 @@ fn every_error_kind_of_the_query_layer() {
     };
     assert_eq!(u.answer::<Interval>().unwrap_err().kind, ErrorKind::Uncertain);
     // unknown: a claimed parameter of a distance to a point.
-    let d = SquaredDistance { point: point(0, 0, 0), target: Target::Point(point(3, 4, 0)) };
+    let d = SquaredDistance { point: point::<Q>(0, 0, 0), target: Target::Point(point(3, 4, 0)) };
     let exact = d.answer::<Q>().unwrap();
     let claim = SquaredDistanceClaim { parameter: Some(int(0)), ..Default::default() };
     let e = d.judge(&exact, &claim, &Tolerance::default(), 20).unwrap_err();

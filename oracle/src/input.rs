@@ -6,7 +6,7 @@ use touchstone::geom::Point3;
 use touchstone::scalar::{parse_rational, Scalar};
 
 /// Three points.
-pub fn three_points(value: &Value, path: &str) -> Result<[Point3<BigRational>; 3], QueryError> {
+pub fn three_points<N: Number>(value: &Value, path: &str) -> Result<[Point3<N>; 3], QueryError> {
     let p = points(value, path, Some(3))?;
     Ok([p[0].clone(), p[1].clone(), p[2].clone()])
 }
@@ -163,6 +163,81 @@ fn rational_uncounted(value: &Value, path: &str) -> Result<BigRational, QueryErr
     }
 }
 
+/// A scalar the oracle reads a query's numbers into: exact rationals ([`rational`]), or
+/// binary64 for the float path ([`binary64`]: no big number is made).
+pub trait Number: Scalar {
+    /// The number at `path`: a JSON number or a rational string.
+    fn read(value: &Value, path: &str) -> Result<Self, QueryError>;
+}
+
+impl Number for BigRational {
+    fn read(value: &Value, path: &str) -> Result<Self, QueryError> {
+        rational(value, path)
+    }
+}
+
+impl Number for f64 {
+    fn read(value: &Value, path: &str) -> Result<Self, QueryError> {
+        binary64(value, path)
+    }
+}
+
+/// The binary64 value of a number: a JSON number as it denotes (correctly rounded), a string
+/// `"0.1"` or `"1.5e-3"` correctly rounded from its decimal value, `"p/q"` as the correctly
+/// rounded quotient (in binary64 when p and q are integers below 2⁵³, which makes the one
+/// division exact-then-rounded; otherwise through the exact rational). Beyond the binary64
+/// range is an error, as for exact reading of a JSON number.
+pub fn binary64(value: &Value, path: &str) -> Result<f64, QueryError> {
+    let finite = |x: f64, text: &str| {
+        if x.is_finite() {
+            Ok(x)
+        } else {
+            Err(QueryError::new(
+                Kind::Number,
+                path,
+                format!("{} is beyond the binary64 range", touchstone::scalar::excerpt(text, 24)),
+            ))
+        }
+    };
+    let text = match value {
+        Value::Number(n) => n.as_str(),
+        Value::String(s) => s.as_str(),
+        _ => return Err(QueryError::new(Kind::Type, path, "expected a number (a JSON number or a rational string)")),
+    };
+    if text.len() > touchstone::scalar::MAX_NUMBER_CHARS {
+        return Err(QueryError::number(path, &touchstone::scalar::NumberError::TooLong(text.len())));
+    }
+    let plain = |t: &str| -> Option<f64> {
+        // Our number grammar: digits, one '.', an exponent; Rust's parser also takes "inf",
+        // "NaN" and "infinity", which are not numbers here.
+        let ok = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b));
+        if ok {
+            t.parse::<f64>().ok()
+        } else {
+            None
+        }
+    };
+    if let Some((p, q)) = text.split_once('/') {
+        let small = |x: f64| x.fract() == 0.0 && x.abs() <= 9_007_199_254_740_992.0;
+        if let (Some(p), Some(q)) = (plain(p), plain(q)) {
+            if small(p) && small(q) && q != 0.0 && !p.to_string().contains('e') {
+                return finite(p / q, text);
+            }
+        }
+        // Large or malformed fractions: the exact path decides and rounds once.
+        let exact = parse_rational(text).map_err(|e| QueryError::number(path, &e))?;
+        return finite(exact.to_f64(), text);
+    }
+    match plain(text) {
+        Some(x) => finite(x, text),
+        // Not a plain decimal: the exact parser names the defect.
+        None => {
+            let exact = parse_rational(text).map_err(|e| QueryError::number(path, &e))?;
+            finite(exact.to_f64(), text)
+        }
+    }
+}
+
 /// A JSON array of exactly `n` elements (any `n` when `None`).
 pub fn array<'a>(value: &'a Value, path: &str, n: Option<usize>, what: &str) -> Result<&'a Vec<Value>, QueryError> {
     match value {
@@ -176,19 +251,19 @@ pub fn array<'a>(value: &'a Value, path: &str, n: Option<usize>, what: &str) -> 
     }
 }
 
-/// `n` rationals from an array.
-pub fn rationals(value: &Value, path: &str, n: usize, what: &str) -> Result<Vec<BigRational>, QueryError> {
-    array(value, path, Some(n), what)?.iter().enumerate().map(|(i, v)| rational(v, &child(path, i))).collect()
+/// `n` numbers from an array.
+pub fn rationals<N: Number>(value: &Value, path: &str, n: usize, what: &str) -> Result<Vec<N>, QueryError> {
+    array(value, path, Some(n), what)?.iter().enumerate().map(|(i, v)| N::read(v, &child(path, i))).collect()
 }
 
 /// A point `[x, y, z]`.
-pub fn point(value: &Value, path: &str) -> Result<Point3<BigRational>, QueryError> {
-    let c = rationals(value, path, 3, "a point")?;
+pub fn point<N: Number>(value: &Value, path: &str) -> Result<Point3<N>, QueryError> {
+    let c = rationals::<N>(value, path, 3, "a point")?;
     Ok(Point3::new(c[0].clone(), c[1].clone(), c[2].clone()))
 }
 
 /// An array of points (exactly `n` when given).
-pub fn points(value: &Value, path: &str, n: Option<usize>) -> Result<Vec<Point3<BigRational>>, QueryError> {
+pub fn points<N: Number>(value: &Value, path: &str, n: Option<usize>) -> Result<Vec<Point3<N>>, QueryError> {
     array(value, path, n, "a list of points")?.iter().enumerate().map(|(i, v)| point(v, &child(path, i))).collect()
 }
 

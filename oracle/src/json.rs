@@ -5,11 +5,10 @@
 //! misspelt one, with the JSON pointer of the repetition.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::fmt;
 
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::Value;
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
 
 use crate::error::{Kind, QueryError};
 use crate::input::child;
@@ -17,34 +16,102 @@ use crate::input::child;
 /// The key under which serde_json (feature `arbitrary_precision`) passes a number's text.
 const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
-/// Parse one line: a JSON value whose objects have distinct keys.
+/// Parse one line: a JSON value whose objects have distinct keys (one pass: the value is
+/// built by a visitor that refuses a repeated key; only then is the line walked again to name
+/// the repetition's path).
 pub fn parse_line(line: &str) -> Result<Value, QueryError> {
-    let value: Value =
-        serde_json::from_str(line).map_err(|e| QueryError::new(Kind::Json, "", format!("not valid JSON: {e}")))?;
-    let repeated = RefCell::new(None);
     let mut de = serde_json::Deserializer::from_str(line);
-    if (Check { path: String::new(), repeated: &repeated }).deserialize(&mut de).is_err() {
-        if let Some((path, key)) = repeated.into_inner() {
-            return Err(QueryError::new(Kind::Json, &path, format!("the key {key:?} is repeated in one object")));
+    let parsed = Build.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+    parsed.map_err(|e| {
+        let repeated = RefCell::new(None);
+        let mut de = serde_json::Deserializer::from_str(line);
+        let _ = Find { path: String::new(), repeated: &repeated }.deserialize(&mut de);
+        match repeated.into_inner() {
+            Some((path, key)) => {
+                QueryError::new(Kind::Json, &path, format!("the key {key:?} is repeated in one object"))
+            }
+            None => QueryError::new(Kind::Json, "", format!("not valid JSON: {e}")),
         }
+    })
+}
+
+/// Builds a value, refusing a repeated key.
+struct Build;
+
+impl<'de> DeserializeSeed<'de> for Build {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
     }
-    Ok(value)
+}
+
+impl<'de> Visitor<'de> for Build {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, i: i64) -> Result<Value, E> {
+        Ok(Value::from(i))
+    }
+    fn visit_u64<E>(self, u: u64) -> Result<Value, E> {
+        Ok(Value::from(u))
+    }
+    fn visit_f64<E: serde::de::Error>(self, x: f64) -> Result<Value, E> {
+        serde_json::Number::from_f64(x).map(Value::Number).ok_or_else(|| E::custom("not a finite number"))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(v) = seq.next_element_seed(Build)? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if key == NUMBER_TOKEN {
+                // serde_json's way of passing a number's text (feature arbitrary_precision).
+                let text: String = map.next_value()?;
+                let n = text.parse::<serde_json::Number>().map_err(serde::de::Error::custom)?;
+                return Ok(Value::Number(n));
+            }
+            if out.contains_key(&key) {
+                return Err(serde::de::Error::custom("repeated key"));
+            }
+            let v = map.next_value_seed(Build)?;
+            out.insert(key, v);
+        }
+        Ok(Value::Object(out))
+    }
 }
 
 /// Walks a value, recording the first repeated key (its path and name).
-struct Check<'a> {
+struct Find<'a> {
     path: String,
     repeated: &'a RefCell<Option<(String, String)>>,
 }
 
-impl<'de> DeserializeSeed<'de> for Check<'_> {
+impl<'de> DeserializeSeed<'de> for Find<'_> {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for Check<'_> {
+impl<'de> Visitor<'de> for Find<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -70,16 +137,16 @@ impl<'de> Visitor<'de> for Check<'_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut i = 0usize;
-        while seq.next_element_seed(Check { path: child(&self.path, i), repeated: self.repeated })?.is_some() {
+        while seq.next_element_seed(Find { path: child(&self.path, i), repeated: self.repeated })?.is_some() {
             i += 1;
         }
         Ok(())
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen = HashSet::new();
+        let mut seen = std::collections::HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
             if key == NUMBER_TOKEN {
-                map.next_value::<IgnoredAny>()?;
+                map.next_value::<serde::de::IgnoredAny>()?;
                 continue;
             }
             let path = child(&self.path, &key);
@@ -87,7 +154,7 @@ impl<'de> Visitor<'de> for Check<'_> {
                 *self.repeated.borrow_mut() = Some((path, key));
                 return Err(serde::de::Error::custom("repeated key"));
             }
-            map.next_value_seed(Check { path, repeated: self.repeated })?;
+            map.next_value_seed(Find { path, repeated: self.repeated })?;
         }
         Ok(())
     }

@@ -6,6 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use touchstone_oracle::{run, Options, Summary};
 
 const ABOUT: &str = "Exact answers to polyhedral geometry queries written as JSON Lines.";

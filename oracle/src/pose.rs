@@ -4,10 +4,10 @@ use serde_json::Value;
 pub use touchstone::query::PoseSpec;
 
 use crate::error::{Kind, QueryError};
-use crate::input::{array, child, rationals, Fields};
+use crate::input::{array, child, rationals, Fields, Number};
 
 /// Parse an optional pose field (absent or null: identity).
-pub fn parse_pose(value: Option<(&Value, String)>) -> Result<PoseSpec, QueryError> {
+pub fn parse_pose<N: Number>(value: Option<(&Value, String)>) -> Result<PoseSpec<N>, QueryError> {
     let Some((value, path)) = value else { return Ok(PoseSpec::identity()) };
     let f = Fields::of(value, &path, "a pose")?;
     f.only(&["translation", "quaternion", "matrix"])?;
@@ -23,20 +23,20 @@ pub fn parse_pose(value: Option<(&Value, String)>) -> Result<PoseSpec, QueryErro
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let v = rationals(r, &child(&mpath, i), 4, "a pose matrix row")?;
+                let v = rationals::<N>(r, &child(&mpath, i), 4, "a pose matrix row")?;
                 Ok([v[0].clone(), v[1].clone(), v[2].clone(), v[3].clone()])
             })
             .collect::<Result<Vec<_>, QueryError>>()?;
         return PoseSpec::matrix([rows[0].clone(), rows[1].clone(), rows[2].clone()]).map_err(|e| e.under(&path));
     }
-    let int = |i: i64| num_rational::BigRational::from_integer(i.into());
+    let int = |i: i64| N::from_i64(i);
     let (mut q, mut t) = ([int(1), int(0), int(0), int(0)], [int(0), int(0), int(0)]);
     if let Some((v, p)) = f.optional("quaternion") {
-        let v = rationals(v, &p, 4, "a quaternion [w, x, y, z]")?;
+        let v = rationals::<N>(v, &p, 4, "a quaternion [w, x, y, z]")?;
         q = [v[0].clone(), v[1].clone(), v[2].clone(), v[3].clone()];
     }
     if let Some((v, p)) = f.optional("translation") {
-        let v = rationals(v, &p, 3, "a translation")?;
+        let v = rationals::<N>(v, &p, 3, "a translation")?;
         t = [v[0].clone(), v[1].clone(), v[2].clone()];
     }
     PoseSpec::quaternion(q, t).map_err(|e| e.under(&path))

@@ -6,17 +6,17 @@ pub use touchstone::query::ShapeSpec;
 
 use crate::error::{Kind, QueryError};
 use crate::input::Context;
-use crate::input::{array, child, index, points, rationals, string, Fields};
+use crate::input::{array, child, index, points, rationals, string, Fields, Number};
 
 /// Shape kinds of the format that this version parses but cannot use yet.
 const LATER: [&str; 6] = ["ball", "capsule", "round", "torus", "implicit", "bezier"];
 
 /// The points of a shape, at most `ctx.max_vertices` of them (counted before any is parsed).
-fn capped_points(
+fn capped_points<N: Number>(
     v: &Value,
     at: &str,
     ctx: &Context,
-) -> Result<Vec<touchstone::geom::Point3<num_rational::BigRational>>, QueryError> {
+) -> Result<Vec<touchstone::geom::Point3<N>>, QueryError> {
     let n = array(v, at, None, "a list of points")?.len();
     if n > ctx.max_vertices {
         return Err(QueryError::new(
@@ -29,7 +29,7 @@ fn capped_points(
 }
 
 /// Parse a shape at `path`.
-pub fn parse_shape(value: &Value, path: &str, ctx: &Context) -> Result<ShapeSpec, QueryError> {
+pub fn parse_shape<N: Number>(value: &Value, path: &str, ctx: &Context) -> Result<ShapeSpec<N>, QueryError> {
     let fields = Fields::of(value, path, "a shape")?;
     if fields.optional("file").is_some() {
         return parse_file(&fields, ctx);
@@ -37,7 +37,7 @@ pub fn parse_shape(value: &Value, path: &str, ctx: &Context) -> Result<ShapeSpec
     let (kind, body, at) = fields.single_key("a shape")?;
     match kind {
         "box" => {
-            let h = rationals(body, &at, 3, "box half extents")?;
+            let h = rationals::<N>(body, &at, 3, "box half extents")?;
             ShapeSpec::cuboid([h[0].clone(), h[1].clone(), h[2].clone()]).map_err(|e| e.under(fields.path()))
         }
         "polyhedron" => {
@@ -86,7 +86,7 @@ pub fn parse_shape(value: &Value, path: &str, ctx: &Context) -> Result<ShapeSpec
 
 /// `{"file": "path", "numbers": "exact" | "binary64"}`: read the mesh now, so that a bad file
 /// is reported with its line whatever the op.
-fn parse_file(fields: &Fields, ctx: &Context) -> Result<ShapeSpec, QueryError> {
+fn parse_file<N: Number>(fields: &Fields, ctx: &Context) -> Result<ShapeSpec<N>, QueryError> {
     fields.only(&["file", "numbers"])?;
     let (v, at) = fields.required("file")?;
     let name = string(v, &at, "a file path")?;

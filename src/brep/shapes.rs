@@ -17,22 +17,42 @@ fn p<S: Scalar>(x: S, y: S, z: S) -> Point3<S> {
 /// The axis-aligned box [−hx, hx] × [−hy, hy] × [−hz, hz]; vertex i = (x>0) + 2(y>0) + 4(z>0)
 /// as in the oracle's format.
 pub fn cuboid<S: Scalar>(hx: S, hy: S, hz: S) -> Result<Solid<S>, BrepError> {
-    let h = [hx, hy, hz];
-    let vertices = (0..8)
+    cuboid_mapped([hx, hy, hz], |p| p)
+}
+
+/// The box of half extents `h` with each corner mapped by `map` (an affine map of positive
+/// determinant: a pose), built directly with the cube's topology: the same solid as
+/// [`cuboid`] then [`Solid::moved`], without building the unmoved box.
+pub fn cuboid_mapped<S: Scalar>(h: [S; 3], map: impl Fn(Point3<S>) -> Point3<S>) -> Result<Solid<S>, BrepError> {
+    let vertices: Vec<Point3<S>> = (0..8)
         .map(|i| {
             let c = |axis: usize| if i >> axis & 1 == 1 { h[axis].clone() } else { -h[axis].clone() };
-            p(c(0), c(1), c(2))
+            map(p(c(0), c(1), c(2)))
         })
         .collect();
-    let faces = vec![
+    // The topology is the unit cube's, validated once per thread; a box of any positive half
+    // extents has it (its planes and volume are still computed and checked).
+    thread_local! {
+        static CUBE: Result<Solid<f64>, BrepError> = Solid::new(
+            (0..8).map(|i: i32| p(f64::from(2 * (i & 1) - 1), f64::from(2 * (i >> 1 & 1) - 1), f64::from(2 * (i >> 2 & 1) - 1))).collect(),
+            cube_faces(),
+        );
+    }
+    CUBE.with(|cube| match cube {
+        Ok(cube) => super::validate::with_topology(cube, vertices),
+        Err(_) => Solid::new(vertices, cube_faces()),
+    })
+}
+
+fn cube_faces() -> Vec<Vec<usize>> {
+    vec![
         vec![0, 2, 3, 1], // z < 0
         vec![4, 5, 7, 6], // z > 0
         vec![0, 1, 5, 4], // y < 0
         vec![2, 6, 7, 3], // y > 0
         vec![0, 4, 6, 2], // x < 0
         vec![1, 3, 7, 5], // x > 0
-    ];
-    Solid::new(vertices, faces)
+    ]
 }
 
 /// The cube [−1, 1]³.

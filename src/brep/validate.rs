@@ -292,6 +292,46 @@ pub(crate) fn build<S: Scalar>(vertices: Vec<Point3<S>>, faces: Vec<Vec<usize>>)
     Ok(Solid { vertices, faces, face_first, half_edges, vertex_out, edges, edge_half, planes })
 }
 
+/// A solid with the topology of `template` (a valid solid, on any backend) and new vertex
+/// positions: the faces' planes are computed (checking area and planarity, as [`build`]
+/// does) and the volume must be positive; the topology (a closed oriented 2-manifold, simple
+/// faces) is the template's and is not checked again. For a solid moved by an affine map of
+/// positive determinant (a pose), or a box built from the cube's template, that is all that can
+/// change.
+pub(crate) fn with_topology<S: Scalar, T: Scalar>(
+    template: &Solid<T>,
+    vertices: Vec<Point3<S>>,
+) -> Result<Solid<S>, BrepError> {
+    if vertices.len() != template.vertices.len() {
+        return Err(BrepError::TooFewVertices { count: vertices.len() });
+    }
+    for (v, p) in vertices.iter().enumerate() {
+        if let Some(c) = (0..3).find(|&c| !p[c].finite()) {
+            return Err(BrepError::NonFinite { vertex: v, coordinate: c });
+        }
+    }
+    let mut planes = Vec::with_capacity(template.faces.len());
+    for (f, face) in template.faces.iter().enumerate() {
+        crate::budget::tick()?;
+        planes.push(face_plane(&vertices, face, f)?);
+    }
+    match signed_volume6(&vertices, &template.faces).sign()? {
+        Sign::Negative => return Err(BrepError::InsideOut),
+        Sign::Zero => return Err(BrepError::ZeroVolume),
+        Sign::Positive => {}
+    }
+    Ok(Solid {
+        vertices,
+        faces: template.faces.clone(),
+        face_first: template.face_first.clone(),
+        half_edges: template.half_edges.clone(),
+        vertex_out: template.vertex_out.clone(),
+        edges: template.edges.clone(),
+        edge_half: template.edge_half.clone(),
+        planes,
+    })
+}
+
 /// Check every internal invariant of a solid (for tests and fuzz targets): half-edge links,
 /// face loops, edge table, planes through their faces' vertices, positive volume.
 pub fn check_well_formed<S: Scalar>(s: &Solid<S>) -> Result<(), String> {

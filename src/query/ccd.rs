@@ -9,6 +9,7 @@ use super::{Answer, Query};
 use crate::contract::{Agreement, Disagreement, Margin};
 use crate::geom::Point3;
 use crate::poly::RootScalar;
+use crate::scalar::Scalar;
 use crate::sweep::contract::check_ccd_answer;
 use crate::sweep::{ccd, CcdKind, CcdResult};
 
@@ -16,13 +17,13 @@ use crate::sweep::{ccd, CcdKind, CcdResult};
 /// primitives, closed interval: the public CCD benchmark's convention), under linear motion
 /// from `t0` to `t1`, and the first such time.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ccd {
+pub struct Ccd<N: Scalar = BigRational> {
     /// Vertex–face (v, f0, f1, f2) or edge–edge (a0, a1, b0, b1).
     pub kind: CcdKind,
     /// The four points at t = 0.
-    pub t0: [Point3<BigRational>; 4],
+    pub t0: [Point3<N>; 4],
     /// The four points at t = 1.
-    pub t1: [Point3<BigRational>; 4],
+    pub t1: [Point3<N>; 4],
 }
 
 /// The answer of [`Ccd`].
@@ -43,13 +44,13 @@ pub struct CcdClaim {
     pub toi: Option<BigRational>,
 }
 
-impl Ccd {
+impl<N: Scalar> Ccd<N> {
     fn rounded(&self) -> ([Point3<f64>; 4], [Point3<f64>; 4]) {
         (self.t0.each_ref().map(to_backend), self.t1.each_ref().map(to_backend))
     }
 }
 
-impl Query for Ccd {
+impl<N: Scalar> Query for Ccd<N> {
     const OP: &'static str = "ccd";
     type Output<S: RootScalar> = CcdOutput<S>;
     type Discrete = bool;

@@ -9,9 +9,9 @@ use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed};
 use super::{Answer, Bounded, Decisive, Query};
 use crate::geom::{Point3, Scaled};
 use crate::poly::RootScalar;
-use crate::scalar::decimal_of_rational;
+use crate::scalar::{decimal_of_rational, Scalar};
 use crate::vclip::contract::distance_magnitude;
-use crate::vclip::{feature_squared_distance, point_squared_distance, vclip, Status};
+use crate::vclip::{feature_squared_distance, point_squared_distance, vclip_prechecked, Status};
 
 /// The format's name of a status.
 pub fn status_name(s: Status) -> &'static str {
@@ -24,16 +24,16 @@ pub fn status_name(s: Status) -> &'static str {
 
 /// `distance` between two convex shapes under their poses.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Distance {
+pub struct Distance<N: Scalar = BigRational> {
     /// Shape a with its pose.
-    pub a: Posed,
+    pub a: Posed<N>,
     /// Shape b with its pose.
-    pub b: Posed,
+    pub b: Posed<N>,
 }
 
 /// The answer of [`Distance`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct DistanceOutput<S: crate::scalar::Scalar> {
+pub struct DistanceOutput<S: Scalar> {
     /// Separated, touching or penetrating.
     pub status: Status,
     /// The squared distance (0 unless separated).
@@ -61,13 +61,13 @@ pub struct DistanceClaim {
     pub points: Option<[Point3<BigRational>; 2]>,
 }
 
-impl Distance {
+impl<N: Scalar> Distance<N> {
     fn posed<S: RootScalar>(&self) -> Result<(ConvexPosed<S>, ConvexPosed<S>), QueryError> {
-        Ok((posed_convex::<S>(&self.a)?, posed_convex::<S>(&self.b)?))
+        Ok((posed_convex::<S, _>(&self.a)?, posed_convex::<S, _>(&self.b)?))
     }
 }
 
-impl Query for Distance {
+impl<N: Scalar> Query for Distance<N> {
     const OP: &'static str = "distance";
     type Output<S: RootScalar> = DistanceOutput<S>;
     type Discrete = Status;
@@ -76,7 +76,8 @@ impl Query for Distance {
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let (ca, cb) = self.posed::<S>()?;
         let (a, b) = (&ca.built.solid, &cb.built.solid);
-        let r = vclip(a, b, None).map_err(|e| QueryError::vclip("/op", e))?;
+        // posed_convex checked strict convexity (on the shapes as built: an invariant of poses).
+        let r = vclip_prechecked(a, b, None).map_err(|e| QueryError::vclip("/op", e))?;
         let c = r.closest;
         let features = [ca.feature_id(&c.features.0)?, cb.feature_id(&c.features.1)?];
         let magnitude = distance_magnitude(a, b);

@@ -223,6 +223,17 @@ impl From<Uncertain> for QueryError {
 
 /// The JSON pointer of `key` under `path` (`~` and `/` escaped).
 pub fn child(path: &str, key: impl std::fmt::Display) -> String {
-    let key = key.to_string().replace('~', "~0").replace('/', "~1");
-    format!("{path}/{key}")
+    use std::fmt::Write;
+    let mut out = String::with_capacity(path.len() + 12);
+    out.push_str(path);
+    out.push('/');
+    let start = out.len();
+    // Writing to a String cannot fail.
+    let _ = write!(out, "{key}");
+    if out[start..].contains(['~', '/']) {
+        let escaped = out[start..].replace('~', "~0").replace('/', "~1");
+        out.truncate(start);
+        out.push_str(&escaped);
+    }
+    out
 }

@@ -40,9 +40,9 @@ pub fn side_name(s: Side) -> &'static str {
 /// `orient3d`: the orientation of four points (positive: d on the side the normal
 /// (b − a) × (c − a) points to).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Orient3d {
+pub struct Orient3d<N: Scalar = BigRational> {
     /// a, b, c, d.
-    pub points: [Point3<BigRational>; 4],
+    pub points: [Point3<N>; 4],
 }
 
 /// The answer of [`Orient3d`].
@@ -63,7 +63,7 @@ pub struct Orient3dClaim {
     pub determinant: Option<BigRational>,
 }
 
-impl Query for Orient3d {
+impl<N: Scalar> Query for Orient3d<N> {
     const OP: &'static str = "orient3d";
     type Output<S: RootScalar> = Orient3dOutput<S>;
     type Discrete = Orientation;
@@ -109,11 +109,11 @@ impl Query for Orient3d {
 
 /// `side_of_plane`: which side of a plane a point lies on.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SideOfPlane {
+pub struct SideOfPlane<N: Scalar = BigRational> {
     /// The plane.
-    pub plane: PlaneSpec,
+    pub plane: PlaneSpec<N>,
     /// The point.
-    pub point: Point3<BigRational>,
+    pub point: Point3<N>,
 }
 
 /// The answer of [`SideOfPlane`].
@@ -134,7 +134,7 @@ pub struct SideOfPlaneClaim {
     pub value: Option<BigRational>,
 }
 
-impl Query for SideOfPlane {
+impl<N: Scalar> Query for SideOfPlane<N> {
     const OP: &'static str = "side_of_plane";
     type Output<S: RootScalar> = SideOfPlaneOutput<S>;
     type Discrete = Side;
@@ -181,11 +181,11 @@ impl Query for SideOfPlane {
 
 /// `transform_points`: points under a pose, or under its exact inverse.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TransformPoints {
+pub struct TransformPoints<N: Scalar = BigRational> {
     /// The pose.
-    pub pose: PoseSpec,
+    pub pose: PoseSpec<N>,
     /// The points.
-    pub points: Vec<Point3<BigRational>>,
+    pub points: Vec<Point3<N>>,
     /// Apply the inverse of the pose.
     pub inverse: bool,
 }
@@ -204,7 +204,7 @@ pub struct TransformPointsClaim {
     pub points: Option<Vec<Point3<BigRational>>>,
 }
 
-impl Query for TransformPoints {
+impl<N: Scalar> Query for TransformPoints<N> {
     const OP: &'static str = "transform_points";
     type Output<S: RootScalar> = TransformPointsOutput<S>;
     type Discrete = ();
@@ -227,7 +227,7 @@ impl Query for TransformPoints {
         let images: Vec<Point3<S>> = self.points.iter().map(|p| map.apply_point(&to_backend(p))).collect();
         let mut continuous = Vec::new();
         for (k, (p, image)) in self.points.iter().zip(&images).enumerate() {
-            let p_size = sum(&mut p.iter().map(|c| S::from_rational(c).abs()));
+            let p_size = sum(&mut p.iter().map(|c| c.to_backend::<S>().abs()));
             for i in 0..3 {
                 let row = sum(&mut (0..3).map(|j| map.linear[(i, j)].abs()));
                 let magnitude =
@@ -299,22 +299,22 @@ pub enum Closest {
 
 /// What a [`SquaredDistance`] is measured to.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Target {
+pub enum Target<N: Scalar = BigRational> {
     /// A point.
-    Point(Point3<BigRational>),
+    Point(Point3<N>),
     /// A closed segment.
-    Segment(Point3<BigRational>, Point3<BigRational>),
+    Segment(Point3<N>, Point3<N>),
     /// A plane.
-    Plane(PlaneSpec),
+    Plane(PlaneSpec<N>),
 }
 
 /// `squared_distance`: from a point to a point, a closed segment or a plane.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SquaredDistance {
+pub struct SquaredDistance<N: Scalar = BigRational> {
     /// The point.
-    pub point: Point3<BigRational>,
+    pub point: Point3<N>,
     /// What the distance is measured to.
-    pub target: Target,
+    pub target: Target<N>,
 }
 
 /// The answer of [`SquaredDistance`].
@@ -339,7 +339,7 @@ pub struct SquaredDistanceClaim {
     pub parameter: Option<BigRational>,
 }
 
-impl Query for SquaredDistance {
+impl<N: Scalar> Query for SquaredDistance<N> {
     const OP: &'static str = "squared_distance";
     type Output<S: RootScalar> = SquaredDistanceOutput<S>;
     type Discrete = Closest;
@@ -460,11 +460,11 @@ impl SegmentPlaneKind {
 
 /// `segment_plane`: where a closed segment meets a plane.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SegmentPlane {
+pub struct SegmentPlane<N: Scalar = BigRational> {
     /// The segment's ends p, q.
-    pub segment: [Point3<BigRational>; 2],
+    pub segment: [Point3<N>; 2],
     /// The plane.
-    pub plane: PlaneSpec,
+    pub plane: PlaneSpec<N>,
 }
 
 /// The answer of [`SegmentPlane`].
@@ -487,7 +487,7 @@ pub struct SegmentPlaneClaim {
     pub t: Option<BigRational>,
 }
 
-impl Query for SegmentPlane {
+impl<N: Scalar> Query for SegmentPlane<N> {
     const OP: &'static str = "segment_plane";
     type Output<S: RootScalar> = SegmentPlaneOutput<S>;
     type Discrete = (Side, Side);

@@ -20,7 +20,7 @@
 //! use touchstone::predicates::Orientation;
 //! use touchstone::query::{Orient3d, Orient3dClaim, Query, Tolerance};
 //!
-//! let q = Orient3d { points: [point(0, 0, 0), point(1, 0, 0), point(0, 1, 0), point(1, 1, 0)] };
+//! let q = Orient3d { points: [point::<BigRational>(0, 0, 0), point(1, 0, 0), point(0, 1, 0), point(1, 1, 0)] };
 //! let exact = q.answer::<BigRational>().unwrap();
 //! assert_eq!(exact.output.orientation, Orientation::Coplanar);
 //! // An engine that says "positive" is wrong; one that says "coplanar" is right.

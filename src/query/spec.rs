@@ -1,11 +1,12 @@
 //! The inputs of queries, exactly as given: shapes, poses, planes, and the names of features.
 //!
-//! Every spec holds exact rationals (a binary64 input is its exact dyadic value), so that each
-//! backend builds its own geometry from the same numbers: `BigRational` exactly, `f64` by
-//! rounding each input number once.
+//! Every spec holds the input numbers as given, in a scalar type `N`: `BigRational` (the
+//! default; a binary64 input is its exact dyadic value) or `f64` (the float path, which reads
+//! numbers straight into binary64 and never makes a big number). Each backend builds its own
+//! geometry from the same numbers ([`Scalar::to_backend`]): exactly, or rounding each input
+//! number once.
 
 use num_rational::BigRational;
-use num_traits::{One, Signed, Zero};
 
 use super::error::{child, ErrorKind, QueryError};
 use crate::brep::io::Mesh;
@@ -15,52 +16,52 @@ use crate::predicates::orient3d_scaled;
 use crate::scalar::{Scalar, Sign};
 use crate::vclip::{check_strictly_convex, VClipError};
 
-/// Exact input numbers converted to a backend (rounded once for an inexact one).
-pub fn to_backend<S: Scalar>(p: &Point3<BigRational>) -> Point3<S> {
-    p.map(|c| S::from_rational(&c))
+/// Input numbers converted to a backend (rounded once for an inexact one).
+pub fn to_backend<S: Scalar>(p: &Point3<impl Scalar>) -> Point3<S> {
+    p.map(|c| c.to_backend::<S>())
 }
 
 /// A pose exactly as given.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // built once per query
-pub enum PoseSpec {
+pub enum PoseSpec<N: Scalar = BigRational> {
     /// `v ↦ q v q̄ / |q|² + t`: q = (w, x, y, z) nonzero, not necessarily unit.
     Quaternion {
         /// (w, x, y, z), nonzero.
-        q: [BigRational; 4],
+        q: [N; 4],
         /// The translation.
-        t: [BigRational; 3],
+        t: [N; 3],
     },
     /// `[[r00, r01, r02, t0], [r10, ...], [r20, ...]]`, an invertible affine map.
-    Matrix([[BigRational; 4]; 3]),
+    Matrix([[N; 4]; 3]),
 }
 
-impl Default for PoseSpec {
+impl<N: Scalar> Default for PoseSpec<N> {
     fn default() -> Self {
         PoseSpec::identity()
     }
 }
 
-impl PoseSpec {
+impl<N: Scalar> PoseSpec<N> {
     /// The identity pose.
     pub fn identity() -> Self {
-        let z = BigRational::zero;
-        PoseSpec::Quaternion { q: [BigRational::one(), z(), z(), z()], t: [z(), z(), z()] }
+        let z = N::zero;
+        PoseSpec::Quaternion { q: [N::one(), z(), z(), z()], t: [z(), z(), z()] }
     }
 
     /// A rotation by the quaternion `q` then a translation by `t`; a zero quaternion is
     /// [`ErrorKind::Invalid`].
-    pub fn quaternion(q: [BigRational; 4], t: [BigRational; 3]) -> Result<Self, QueryError> {
-        if q.iter().all(Zero::is_zero) {
+    pub fn quaternion(q: [N; 4], t: [N; 3]) -> Result<Self, QueryError> {
+        if q.iter().all(|x| x.sign() == Ok(Sign::Zero)) {
             return Err(QueryError::new(ErrorKind::Invalid, "/quaternion", "the quaternion is zero: no rotation"));
         }
         Ok(PoseSpec::Quaternion { q, t })
     }
 
     /// An affine map by its three rows; a singular one is [`ErrorKind::Invalid`].
-    pub fn matrix(rows: [[BigRational; 4]; 3]) -> Result<Self, QueryError> {
+    pub fn matrix(rows: [[N; 4]; 3]) -> Result<Self, QueryError> {
         let spec = PoseSpec::Matrix(rows);
-        spec.affine::<BigRational>().and_then(|a| a.check_invertible()).map_err(|e| {
+        spec.affine::<N>().and_then(|a| a.check_invertible()).map_err(|e| {
             QueryError::new(ErrorKind::Invalid, "/matrix", format!("the pose matrix is not invertible: {e}"))
         })?;
         Ok(spec)
@@ -68,7 +69,7 @@ impl PoseSpec {
 
     /// The transform on backend `S`.
     pub fn affine<S: Scalar>(&self) -> Result<Affine<S>, crate::GeomError> {
-        let c = |x: &BigRational| S::from_rational(x);
+        let c = |x: &N| x.to_backend::<S>();
         match self {
             PoseSpec::Quaternion { q, t } => {
                 Affine::from_quaternion(&q.each_ref().map(c), Vector3::new(c(&t[0]), c(&t[1]), c(&t[2])))
@@ -80,19 +81,19 @@ impl PoseSpec {
 
 /// A shape as given.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ShapeSpec {
+pub enum ShapeSpec<N: Scalar = BigRational> {
     /// An axis-aligned box centred at the origin, by its (positive) half extents; vertex
     /// `i = (x>0) + 2(y>0) + 4(z>0)`.
-    Box([BigRational; 3]),
+    Box([N; 3]),
     /// Vertices and counter-clockwise faces (seen from outside), ids = input indices.
     Polyhedron {
         /// The vertices.
-        vertices: Vec<Point3<BigRational>>,
+        vertices: Vec<Point3<N>>,
         /// Each face's vertex indices.
         faces: Vec<Vec<usize>>,
     },
     /// The exact convex hull of the points; vertex ids are input indices of extreme points.
-    ConvexHull(Vec<Point3<BigRational>>),
+    ConvexHull(Vec<Point3<N>>),
     /// A mesh read from a file (ids in file order).
     File {
         /// The path as resolved.
@@ -102,10 +103,10 @@ pub enum ShapeSpec {
     },
 }
 
-impl ShapeSpec {
+impl<N: Scalar> ShapeSpec<N> {
     /// A box; a non-positive half extent is [`ErrorKind::Invalid`] at `/box/i`.
-    pub fn cuboid(half: [BigRational; 3]) -> Result<Self, QueryError> {
-        if let Some(i) = half.iter().position(|h| !h.is_positive()) {
+    pub fn cuboid(half: [N; 3]) -> Result<Self, QueryError> {
+        if let Some(i) = half.iter().position(|h| h.sign() != Ok(Sign::Positive)) {
             return Err(QueryError::new(
                 ErrorKind::Invalid,
                 &format!("/box/{i}"),
@@ -124,21 +125,6 @@ impl ShapeSpec {
             ShapeSpec::File { .. } => "file",
         }
     }
-
-    /// The vertices as given (the ids of the format), exactly: the box's eight corners.
-    pub fn input_vertices(&self) -> Vec<Point3<BigRational>> {
-        match self {
-            ShapeSpec::Box(h) => (0..8)
-                .map(|i| {
-                    let c = |k: usize| if i >> k & 1 == 1 { h[k].clone() } else { -h[k].clone() };
-                    Point3::new(c(0), c(1), c(2))
-                })
-                .collect(),
-            ShapeSpec::Polyhedron { vertices, .. } => vertices.clone(),
-            ShapeSpec::ConvexHull(p) => p.clone(),
-            ShapeSpec::File { mesh, .. } => mesh.vertices.clone(),
-        }
-    }
 }
 
 /// A shape built as a solid on backend `S`, with the format's id of each of its vertices.
@@ -152,11 +138,11 @@ pub struct BuiltSolid<S: Scalar> {
 
 /// Build the solid of a shape on backend `S`; `at` is the shape's path in the query (errors
 /// name the element under it, e.g. `/a/polyhedron/faces/3`).
-pub fn build_solid<S: Scalar>(spec: &ShapeSpec, at: &str) -> Result<BuiltSolid<S>, QueryError> {
+pub fn build_solid<S: Scalar, N: Scalar>(spec: &ShapeSpec<N>, at: &str) -> Result<BuiltSolid<S>, QueryError> {
     let key = child(at, spec.key());
     match spec {
         ShapeSpec::Box(h) => {
-            let [x, y, z] = h.each_ref().map(S::from_rational);
+            let [x, y, z] = h.each_ref().map(|x| x.to_backend::<S>());
             let solid = shapes::cuboid(x, y, z).map_err(|e| QueryError::brep(&key, e))?;
             Ok(BuiltSolid { solid, ids: (0..8).collect() })
         }
@@ -185,20 +171,20 @@ pub fn build_solid<S: Scalar>(spec: &ShapeSpec, at: &str) -> Result<BuiltSolid<S
 
 /// A shape with its pose, and where each is in the query (for error paths).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Posed {
+pub struct Posed<N: Scalar = BigRational> {
     /// The shape.
-    pub shape: ShapeSpec,
+    pub shape: ShapeSpec<N>,
     /// Its pose.
-    pub pose: PoseSpec,
+    pub pose: PoseSpec<N>,
     /// The shape's path (`/a`).
     pub at: String,
     /// The pose's path (`/pose_a`).
     pub pose_at: String,
 }
 
-impl Posed {
+impl<N: Scalar> Posed<N> {
     /// `shape` under `pose`, named `name` in the query (`"a"` gives paths `/a` and `/pose_a`).
-    pub fn new(name: &str, shape: ShapeSpec, pose: PoseSpec) -> Self {
+    pub fn new(name: &str, shape: ShapeSpec<N>, pose: PoseSpec<N>) -> Self {
         Posed { shape, pose, at: format!("/{name}"), pose_at: format!("/pose_{name}") }
     }
 }
@@ -218,28 +204,49 @@ pub struct ConvexPosed<S: Scalar> {
 }
 
 /// Build, pose and check convex a shape; merge coplanar faces (V-Clip needs strict convexity).
-pub fn posed_convex<S: Scalar>(p: &Posed) -> Result<ConvexPosed<S>, QueryError> {
-    let built = build_solid::<S>(&p.shape, &p.at)?;
+pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>, QueryError> {
     let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
     let det = map.check_invertible().map_err(|e| QueryError::geom(&p.pose_at, e))?;
     let pose_determinant = Scaled { value: map.determinant(), magnitude: crate::geom::permanent3(&map.linear) };
-    // A pose of negative determinant mirrors the solid: reverse its faces to keep them outward.
-    let faces: Vec<Vec<usize>> = (0..built.solid.face_count())
-        .map(|f| {
-            let mut face = built.solid.face(f).to_vec();
-            if det == Sign::Negative {
-                face.reverse();
-            }
-            face
-        })
-        .collect();
-    let vertices = (0..built.solid.vertex_count()).map(|v| map.apply_point(built.solid.vertex(v))).collect();
-    let solid = Solid::new(vertices, faces)
-        .map_err(|e| QueryError::new(ErrorKind::Invalid, &p.pose_at, format!("the posed shape is not a solid: {e}")))?;
-    if !solid.is_convex().map_err(|e| QueryError::uncertain(&p.at, e))? {
-        return Err(QueryError::new(ErrorKind::Invalid, &p.at, "this op needs convex shapes; this one is not convex"));
+    if let (ShapeSpec::Box(h), Sign::Positive) = (&p.shape, det) {
+        // The common case, directly: a box's corners posed, with the cube's topology (a box is
+        // strictly convex, and a positive pose keeps it so).
+        let key = child(&p.at, "box");
+        let h = h.each_ref().map(|x| x.to_backend::<S>());
+        if let Some(i) = h.iter().position(|x| x.sign() != Ok(Sign::Positive)) {
+            return Err(QueryError::new(ErrorKind::Invalid, &child(&key, i), "a box half extent must be positive"));
+        }
+        let solid = shapes::cuboid_mapped(h, |v| map.apply_point(&v)).map_err(|e| posed_error(p, e))?;
+        return Ok(ConvexPosed { built: BuiltSolid { solid, ids: (0..8).collect() }, all: None, pose_determinant });
     }
-    match check_strictly_convex(&solid, &solid) {
+    let built = build_solid::<S, N>(&p.shape, &p.at)?;
+    // Convexity and strict convexity are invariant under an invertible affine map: decided
+    // once, on the shape as built. A box (positive half extents) is strictly convex.
+    let strict = if matches!(p.shape, ShapeSpec::Box(_)) {
+        Ok(())
+    } else {
+        if !built.solid.is_convex().map_err(|e| QueryError::uncertain(&p.at, e))? {
+            return Err(QueryError::new(
+                ErrorKind::Invalid,
+                &p.at,
+                "this op needs convex shapes; this one is not convex",
+            ));
+        }
+        check_strictly_convex(&built.solid, &built.solid)
+    };
+    let posed = if det == Sign::Positive {
+        // Same topology, moved vertices: only the planes and the volume are checked again.
+        built.solid.moved(&map)
+    } else {
+        // A pose of negative determinant mirrors the solid: reverse its faces to keep them
+        // outward, and validate it whole.
+        let faces =
+            (0..built.solid.face_count()).map(|f| built.solid.face(f).iter().rev().copied().collect()).collect();
+        let vertices = built.solid.vertices().iter().map(|v| map.apply_point(v)).collect();
+        Solid::new(vertices, faces)
+    };
+    let solid = posed.map_err(|e| posed_error(p, e))?;
+    match strict {
         Ok(()) => Ok(ConvexPosed { built: BuiltSolid { solid, ids: built.ids }, all: None, pose_determinant }),
         Err(VClipError::FlatEdge { .. } | VClipError::StraightVertex { .. }) => {
             let hull = convex_hull(solid.vertices()).map_err(|e| QueryError::hull(&p.at, e))?;
@@ -251,6 +258,15 @@ pub fn posed_convex<S: Scalar>(p: &Posed) -> Result<ConvexPosed<S>, QueryError> 
             })
         }
         Err(e) => Err(QueryError::vclip(&p.at, e)),
+    }
+}
+
+/// A posed shape that is not a solid: an undecided decision (an overflow, say), or the pose
+/// bent it beyond the backend's tolerance.
+fn posed_error<N: Scalar>(p: &Posed<N>, e: crate::brep::BrepError) -> QueryError {
+    match e {
+        crate::brep::BrepError::Uncertain(u) => QueryError::uncertain(&p.pose_at, u),
+        e => QueryError::new(ErrorKind::Invalid, &p.pose_at, format!("the posed shape is not a solid: {e}")),
     }
 }
 
@@ -363,22 +379,22 @@ impl<S: Scalar> ConvexPosed<S> {
 /// A plane as given: through three points, or by its coefficients.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // built once per query
-pub enum PlaneSpec {
+pub enum PlaneSpec<N: Scalar = BigRational> {
     /// Through `a, b, c`, not collinear; above is where they run counterclockwise.
-    Points([Point3<BigRational>; 3]),
+    Points([Point3<N>; 3]),
     /// `a·x + b·y + c·z + d = 0`, (a, b, c) nonzero.
-    Coefficients(Plane<BigRational>),
+    Coefficients(Plane<N>),
 }
 
-impl PlaneSpec {
+impl<N: Scalar> PlaneSpec<N> {
     /// The plane through three points; collinear points are [`ErrorKind::Invalid`].
-    pub fn points(p: [Point3<BigRational>; 3]) -> Result<Self, QueryError> {
+    pub fn points(p: [Point3<N>; 3]) -> Result<Self, QueryError> {
         crate::constructions::plane_through(&p[0], &p[1], &p[2]).map_err(|e| QueryError::geom("/points", e))?;
         Ok(PlaneSpec::Points(p))
     }
 
     /// The plane by coefficients; a zero normal is [`ErrorKind::Invalid`].
-    pub fn coefficients(c: [BigRational; 4]) -> Result<Self, QueryError> {
+    pub fn coefficients(c: [N; 4]) -> Result<Self, QueryError> {
         let [a, b, c, d] = c;
         Plane::from_coefficients(a, b, c, d)
             .map(PlaneSpec::Coefficients)
@@ -393,7 +409,7 @@ impl PlaneSpec {
                 let q = q.each_ref().map(to_backend::<S>);
                 orient3d_scaled(&q[0], &q[1], &q[2], p)
             }
-            PlaneSpec::Coefficients(plane) => plane_to::<S>(plane).eval_scaled(p),
+            PlaneSpec::Coefficients(plane) => plane_to::<S, _>(plane).eval_scaled(p),
         }
     }
 
@@ -404,7 +420,7 @@ impl PlaneSpec {
                 let q = q.each_ref().map(to_backend::<S>);
                 crate::constructions::plane_through(&q[0], &q[1], &q[2])
             }
-            PlaneSpec::Coefficients(plane) => Ok(plane_to::<S>(plane)),
+            PlaneSpec::Coefficients(plane) => Ok(plane_to::<S, _>(plane)),
         }
     }
 
@@ -428,6 +444,6 @@ impl PlaneSpec {
     }
 }
 
-fn plane_to<T: Scalar>(p: &Plane<BigRational>) -> Plane<T> {
-    Plane { normal: p.normal.map(|c| T::from_rational(&c)), offset: T::from_rational(&p.offset) }
+fn plane_to<T: Scalar, N: Scalar>(p: &Plane<N>) -> Plane<T> {
+    Plane { normal: p.normal.map(|c| c.to_backend::<T>()), offset: p.offset.to_backend::<T>() }
 }

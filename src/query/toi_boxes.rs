@@ -19,13 +19,13 @@ use crate::sweep::{
 
 /// `toi_boxes`: the least t in the closed interval at which the closed boxes meet.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ToiBoxes {
+pub struct ToiBoxes<N: Scalar = BigRational> {
     /// Box a and its motion.
-    pub a: BoxMotion,
+    pub a: BoxMotion<N>,
     /// Box b and its motion.
-    pub b: BoxMotion,
+    pub b: BoxMotion<N>,
     /// [t0, t1], t0 ≤ t1.
-    pub interval: [BigRational; 2],
+    pub interval: [N; 2],
 }
 
 /// How the boxes meet at t0, when they do.
@@ -94,17 +94,17 @@ fn box_feature(f: &FeatureId) -> Option<BoxFeature> {
     }
 }
 
-fn converted<S: Scalar>(m: &BoxMotion) -> BoxMotion<S> {
+fn converted<S: Scalar, N: Scalar>(m: &BoxMotion<N>) -> BoxMotion<S> {
     BoxMotion {
-        half: m.half.clone().map(|h| S::from_rational(&h)),
-        motion: m.motion.clone().map(|x| x.map(|c| S::from_rational(&c))),
+        half: m.half.clone().map(|h| h.to_backend::<S>()),
+        motion: m.motion.clone().map(|x| x.map(|c| c.to_backend::<S>())),
     }
 }
 
-impl ToiBoxes {
+impl<N: Scalar> ToiBoxes<N> {
     fn on<S: Scalar>(&self) -> (BoxMotion<S>, BoxMotion<S>, S, S) {
         let [t0, t1] = &self.interval;
-        (converted(&self.a), converted(&self.b), S::from_rational(t0), S::from_rational(t1))
+        (converted(&self.a), converted(&self.b), t0.to_backend::<S>(), t1.to_backend::<S>())
     }
 
     /// Whether the claimed pair touches at the exact time (a check of `features`).
@@ -115,8 +115,8 @@ impl ToiBoxes {
         fb: &FeatureId,
     ) -> Result<Option<bool>, QueryError> {
         let (Some(a), Some(b)) = (box_feature(fa), box_feature(fb)) else { return Ok(None) };
-        let [t0, t1] = &self.interval;
-        match pair_touches(&self.a, &self.b, t0, t1, time, a, b) {
+        let (ma, mb, t0, t1) = self.on::<BigRational>();
+        match pair_touches(&ma, &mb, &t0, &t1, time, a, b) {
             Ok(t) => Ok(Some(t)),
             Err(SweepError::BadFeature { .. }) => Ok(None),
             Err(e) => Err(QueryError::sweep(e)),
@@ -148,7 +148,7 @@ fn pairs_of(kind: ContactKind) -> Vec<(BoxFeature, BoxFeature)> {
     }
 }
 
-impl Query for ToiBoxes {
+impl<N: Scalar> Query for ToiBoxes<N> {
     const OP: &'static str = "toi_boxes";
     type Output<S: RootScalar> = ToiBoxesOutput<S>;
     type Discrete = bool;
@@ -221,10 +221,10 @@ impl Query for ToiBoxes {
                     } else if pair.kind == kind {
                         Check::equal("kind", claimed.clone(), claimed)
                     } else {
-                        let [t0, t1] = &self.interval;
+                        let (ma, mb, t0, t1) = self.on::<BigRational>();
                         let mut found = false;
                         for (a, b) in pairs_of(kind) {
-                            if pair_touches(&self.a, &self.b, t0, t1, t, a, b).map_err(QueryError::sweep)? {
+                            if pair_touches(&ma, &mb, &t0, &t1, t, a, b).map_err(QueryError::sweep)? {
                                 found = true;
                                 break;
                             }

@@ -7,20 +7,21 @@ use super::error::{ErrorKind, QueryError};
 use super::spec::{build_solid, ShapeSpec};
 use super::{Answer, Decisive, Query};
 use crate::poly::RootScalar;
+use crate::scalar::Scalar;
 
 /// `validate`: the solid of a shape, checked exactly (planar simple faces, a closed oriented
 /// 2-manifold, outward orientation, positive volume).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Validate {
+pub struct Validate<N: Scalar = BigRational> {
     /// The shape.
-    pub solid: ShapeSpec,
+    pub solid: ShapeSpec<N>,
     /// Its path in the query (`/solid`).
     pub at: String,
 }
 
-impl Validate {
+impl<N: Scalar> Validate<N> {
     /// Validate `solid` (errors point under `/solid`).
-    pub fn new(solid: ShapeSpec) -> Self {
+    pub fn new(solid: ShapeSpec<N>) -> Self {
         Validate { solid, at: "/solid".into() }
     }
 }
@@ -57,14 +58,14 @@ pub struct ValidateClaim {
     pub euler: Option<i64>,
 }
 
-impl Query for Validate {
+impl<N: Scalar> Query for Validate<N> {
     const OP: &'static str = "validate";
     type Output<S: RootScalar> = SolidReport;
     type Discrete = SolidReport;
     type Claim = ValidateClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
-        let built = build_solid::<S>(&self.solid, &self.at)?;
+        let built = build_solid::<S, _>(&self.solid, &self.at)?;
         let s = &built.solid;
         let convex = s.is_convex().map_err(|e| QueryError::uncertain(&self.at, e))?;
         let report = SolidReport {

@@ -29,6 +29,24 @@ impl Scalar for f64 {
     fn to_f64(&self) -> f64 {
         *self
     }
+    /// The tolerance policy of [`super::tolerance::decide`], written out for binary64 (the
+    /// hot decision of the float path).
+    fn sign_scaled(&self, magnitude: impl FnOnce() -> Self) -> Decision<Sign> {
+        let sign = self.sign()?;
+        if sign == Sign::Zero {
+            return Ok(sign);
+        }
+        let bound = magnitude().abs() * super::tolerance::relative_tolerance(Self::UNIT_ROUNDOFF);
+        match self.abs() - bound {
+            x if x > 0.0 => Ok(sign),
+            x if x.is_nan() => Err(Uncertain::Overflow),
+            _ => Ok(Sign::Zero),
+        }
+    }
+    fn to_backend<T: Scalar>(&self) -> T {
+        // Inputs are finite; a non-finite value has no image but zero's sign-less stand-in.
+        T::from_f64(*self).unwrap_or_else(|_| T::zero())
+    }
     fn to_rational(&self) -> Option<BigRational> {
         BigRational::from_float(*self)
     }

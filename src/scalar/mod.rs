@@ -50,6 +50,7 @@ pub use gmp::{BigFloat, RugRational};
 pub use interval::Interval;
 pub use order::{try_dedup_by, try_sort_by};
 pub use parse::{excerpt, parse_rational, NumberError, MAX_DECIMAL_EXPONENT, MAX_NUMBER_CHARS};
+pub use rational::exact_values_made;
 pub use sign::{Decision, Limit, Sign, Uncertain};
 
 /// An ordered field with fallible sign decisions: the one trait every algorithm is generic over.
@@ -103,6 +104,13 @@ pub trait Scalar:
     /// Parse an exact rational written as an integer, a decimal (`"1.5e-3"`) or `"p/q"`.
     fn parse(s: &str) -> Result<Self, NumberError> {
         Ok(Self::from_rational(&parse_rational(s)?))
+    }
+    /// This value on backend `T`: exactly when `T` holds it, correctly rounded otherwise. The
+    /// default goes through the exact rational value; `f64` converts with
+    /// [`Scalar::from_f64`] (no big number is made: the float path stays a float path) and the
+    /// rationals with [`Scalar::from_rational`].
+    fn to_backend<T: Scalar>(&self) -> T {
+        self.to_rational().map(|q| T::from_rational(&q)).unwrap_or_else(T::zero)
     }
     /// The nearest binary64 number (approximate for exact backends; for an interval, a point
     /// of it).

@@ -71,6 +71,7 @@ pub fn excerpt(text: &str, n: usize) -> String {
 /// assert!(parse_rational("NaN").is_err());
 /// ```
 pub fn parse_rational(text: &str) -> Result<BigRational, NumberError> {
+    super::rational::made_one();
     let s = text.trim();
     if s.is_empty() {
         return Err(NumberError::Empty);

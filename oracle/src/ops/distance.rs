@@ -8,7 +8,7 @@ use touchstone::vclip::Status;
 use super::geometry::{claimed_number, named};
 use super::{feature_json, num, parse_features, point_json, sqrt_json, Context, OpJson};
 use crate::error::QueryError;
-use crate::input::{child, points, Fields};
+use crate::input::{child, points, Fields, Number};
 use crate::pose::parse_pose;
 use crate::shape::parse_shape;
 
@@ -16,14 +16,14 @@ const STATUSES: [(&str, Status); 3] =
     [("separated", Status::Separated), ("touching", Status::Touching), ("penetrating", Status::Penetrating)];
 
 /// Parse shape `key` and its pose `pose_key`.
-pub fn posed(f: &Fields, key: &str, pose_key: &str, ctx: &Context) -> Result<Posed, QueryError> {
+pub fn posed<N: Number>(f: &Fields, key: &str, pose_key: &str, ctx: &Context) -> Result<Posed<N>, QueryError> {
     let (v, at) = f.required(key)?;
     let shape = parse_shape(v, &at, ctx)?;
     let pose = parse_pose(f.optional(pose_key))?;
     Ok(Posed { shape, pose, at, pose_at: child(f.path(), pose_key) })
 }
 
-impl OpJson for Distance {
+impl<N: Number> OpJson for Distance<N> {
     const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b"];
     const CLAIM_FIELDS: &'static [&'static str] = &["status", "distance_squared", "distance", "features", "points"];
     const SUMMARY: &'static str = "status, exact distance, closest features and points of two convex shapes (V-Clip)";
@@ -48,7 +48,7 @@ impl OpJson for Distance {
         let pts = match f.optional("points") {
             None => None,
             Some((v, at)) => {
-                let p = points(v, &at, Some(2))?;
+                let p = points::<num_rational::BigRational>(v, &at, Some(2))?;
                 Some([p[0].clone(), p[1].clone()])
             }
         };

@@ -12,7 +12,7 @@ use touchstone::query::{
 
 use super::{num, point_json, sqrt_json, Context, OpJson};
 use crate::error::{Kind, QueryError};
-use crate::input::{child, point, points, rational, rationals, string, three_points, Fields};
+use crate::input::{child, point, points, rational, rationals, string, three_points, Fields, Number};
 use crate::pose::parse_pose;
 
 fn object(v: Value) -> Map<String, Value> {
@@ -41,14 +41,14 @@ const ORIENTATIONS: [(&str, Orientation); 3] =
     [("positive", Orientation::Positive), ("negative", Orientation::Negative), ("coplanar", Orientation::Coplanar)];
 const SIDES: [(&str, Side); 3] = [("above", Side::Above), ("on", Side::On), ("below", Side::Below)];
 
-impl OpJson for Orient3d {
+impl<N: Number> OpJson for Orient3d<N> {
     const FIELDS: &'static [&'static str] = &["points"];
     const CLAIM_FIELDS: &'static [&'static str] = &["orientation", "determinant"];
     const SUMMARY: &'static str = "the orientation of four points";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
         let (v, at) = f.required("points")?;
-        let p = points(v, &at, Some(4))?;
+        let p = points::<N>(v, &at, Some(4))?;
         Ok(Orient3d { points: [p[0].clone(), p[1].clone(), p[2].clone(), p[3].clone()] })
     }
 
@@ -69,13 +69,13 @@ impl OpJson for Orient3d {
     }
 }
 
-fn parse_plane_value(v: &Value, at: &str) -> Result<PlaneSpec, QueryError> {
+fn parse_plane_value<N: Number>(v: &Value, at: &str) -> Result<PlaneSpec<N>, QueryError> {
     let pf = Fields::of(v, at, "a plane")?;
     let (kind, body, bat) = pf.single_key("a plane ({\"points\": ...} or {\"coefficients\": ...})")?;
     match kind {
         "points" => PlaneSpec::points(three_points(body, &bat)?).map_err(|e| e.under(at)),
         "coefficients" => {
-            let c = rationals(body, &bat, 4, "plane coefficients [a, b, c, d]")?;
+            let c = rationals::<N>(body, &bat, 4, "plane coefficients [a, b, c, d]")?;
             PlaneSpec::coefficients([c[0].clone(), c[1].clone(), c[2].clone(), c[3].clone()]).map_err(|e| e.under(at))
         }
         other => {
@@ -84,12 +84,12 @@ fn parse_plane_value(v: &Value, at: &str) -> Result<PlaneSpec, QueryError> {
     }
 }
 
-fn parse_plane(f: &Fields) -> Result<PlaneSpec, QueryError> {
+fn parse_plane<N: Number>(f: &Fields) -> Result<PlaneSpec<N>, QueryError> {
     let (v, at) = f.required("plane")?;
     parse_plane_value(v, &at)
 }
 
-impl OpJson for SideOfPlane {
+impl<N: Number> OpJson for SideOfPlane<N> {
     const FIELDS: &'static [&'static str] = &["plane", "point"];
     const CLAIM_FIELDS: &'static [&'static str] = &["side", "value"];
     const SUMMARY: &'static str = "which side of a plane a point lies on";
@@ -110,7 +110,7 @@ impl OpJson for SideOfPlane {
     }
 }
 
-impl OpJson for TransformPoints {
+impl<N: Number> OpJson for TransformPoints<N> {
     const FIELDS: &'static [&'static str] = &["pose", "points", "inverse"];
     const CLAIM_FIELDS: &'static [&'static str] = &["points"];
     const SUMMARY: &'static str = "points under a pose, or under its exact inverse";
@@ -141,7 +141,7 @@ impl OpJson for TransformPoints {
     }
 }
 
-impl OpJson for SquaredDistance {
+impl<N: Number> OpJson for SquaredDistance<N> {
     const FIELDS: &'static [&'static str] = &["point", "to_point", "to_segment", "to_plane"];
     const CLAIM_FIELDS: &'static [&'static str] = &["distance_squared", "distance", "parameter"];
     const SUMMARY: &'static str = "from a point to a point, a closed segment or a plane";
@@ -196,7 +196,7 @@ const INTERSECTIONS: [(&str, SegmentPlaneKind); 3] = [
     ("crosses", SegmentPlaneKind::Crosses),
 ];
 
-impl OpJson for SegmentPlane {
+impl<N: Number> OpJson for SegmentPlane<N> {
     const FIELDS: &'static [&'static str] = &["segment", "plane"];
     const CLAIM_FIELDS: &'static [&'static str] = &["intersection", "t"];
     const SUMMARY: &'static str = "where a closed segment meets a plane";

@@ -47,8 +47,9 @@ pub struct Common {
     pub backend: Backend,
     /// Correct decimal digits for irrational outputs.
     pub digits: u32,
-    /// The tolerance of claim checks.
-    pub tolerance: Tolerance,
+    /// The tolerance of claim checks (`None`: the default, made only when a claim is judged,
+    /// so that the float path makes no big number).
+    pub tolerance: Option<Tolerance>,
 }
 
 /// One op of the format: its JSON input, output and claim.
@@ -207,7 +208,8 @@ fn judge<O: OpJson>(
     fields: &mut Map<String, Value>,
 ) -> Result<(), QueryError> {
     if let Some((c, raw)) = claim {
-        let v = q.judge(exact, c, &common.tolerance, common.digits)?;
+        let tolerance = common.tolerance.clone().unwrap_or_default();
+        let v = q.judge(exact, c, &tolerance, common.digits)?;
         fields.insert("verdict".into(), verdict_json(&v, raw));
     }
     Ok(())
@@ -327,17 +329,18 @@ fn parse_common(query: &Fields) -> Result<Common, QueryError> {
             d as u32
         }
     };
-    let mut tolerance = Tolerance::default();
+    let mut tolerance = None;
     if let Some((v, at)) = query.optional("tolerance") {
+        let mut given = Tolerance::default();
         let t = Fields::of(v, &at, "tolerance")?;
         t.only(&["abs", "rel"])?;
         if let Some((x, p)) = t.optional("abs") {
-            tolerance.abs = rational(x, &p)?;
+            given.abs = rational(x, &p)?;
         }
         if let Some((x, p)) = t.optional("rel") {
-            tolerance.rel = rational(x, &p)?;
+            given.rel = rational(x, &p)?;
         }
-        tolerance = Tolerance::new(tolerance.abs, tolerance.rel).map_err(|e| e.under(&at))?;
+        tolerance = Some(Tolerance::new(given.abs, given.rel).map_err(|e| e.under(&at))?);
     }
     Ok(Common { backend, digits, tolerance })
 }
@@ -391,16 +394,27 @@ pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryE
     let op = string(op, &at, "op")?;
     let common = parse_common(&fields)?;
     use touchstone::query as q;
+    // The float path reads the query's numbers straight into binary64 (Q<f64>); the other
+    // backends read them exactly.
+    macro_rules! run {
+        ($q:ident) => {
+            if common.backend == Backend::F64 {
+                execute::<q::$q<f64>>(&fields, &common, ctx)
+            } else {
+                execute::<q::$q<BigRational>>(&fields, &common, ctx)
+            }
+        };
+    }
     match op {
-        "orient3d" => execute::<q::Orient3d>(&fields, &common, ctx),
-        "side_of_plane" => execute::<q::SideOfPlane>(&fields, &common, ctx),
-        "transform_points" => execute::<q::TransformPoints>(&fields, &common, ctx),
-        "squared_distance" => execute::<q::SquaredDistance>(&fields, &common, ctx),
-        "segment_plane" => execute::<q::SegmentPlane>(&fields, &common, ctx),
-        "validate" => execute::<q::Validate>(&fields, &common, ctx),
-        "distance" => execute::<q::Distance>(&fields, &common, ctx),
-        "ccd" => execute::<q::Ccd>(&fields, &common, ctx),
-        "toi_boxes" => execute::<q::ToiBoxes>(&fields, &common, ctx),
+        "orient3d" => run!(Orient3d),
+        "side_of_plane" => run!(SideOfPlane),
+        "transform_points" => run!(TransformPoints),
+        "squared_distance" => run!(SquaredDistance),
+        "segment_plane" => run!(SegmentPlane),
+        "validate" => run!(Validate),
+        "distance" => run!(Distance),
+        "ccd" => run!(Ccd),
+        "toi_boxes" => run!(ToiBoxes),
         other => planned::answer(other, &fields, &at, &COMMON_FIELDS, ctx).unwrap_or_else(|| {
             let known: Vec<&str> = ops().iter().map(|o| o.name).collect();
             Err(QueryError::new(Kind::Unknown, &at, format!("unknown op {other:?} (known: {})", known.join(", "))))

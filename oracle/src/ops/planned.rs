@@ -1,6 +1,7 @@
 //! Ops of the format that this version does not answer yet: their inputs are parsed and
 //! checked (so that a bad query is reported precisely), then the answer is `unsupported`.
 
+use num_rational::BigRational;
 use serde_json::Value;
 
 use crate::error::{Kind, QueryError};
@@ -29,14 +30,14 @@ pub const PLANNED: [(&str, &[&str], &str); 6] = [
 fn velocity(f: &Fields, key: &str) -> Result<(), QueryError> {
     let Some((v, at)) = f.optional(key) else { return Ok(()) };
     if v.is_array() {
-        rationals(v, &at, 3, "a velocity")?;
+        rationals::<BigRational>(v, &at, 3, "a velocity")?;
         return Ok(());
     }
     let vf = Fields::of(v, &at, "a velocity")?;
     vf.only(&["linear", "angular"])?;
     for k in ["linear", "angular"] {
         if let Some((x, p)) = vf.optional(k) {
-            rationals(x, &p, 3, "a velocity vector")?;
+            rationals::<BigRational>(x, &p, 3, "a velocity vector")?;
         }
     }
     Ok(())
@@ -44,7 +45,7 @@ fn velocity(f: &Fields, key: &str) -> Result<(), QueryError> {
 
 fn interval(f: &Fields) -> Result<(), QueryError> {
     if let Some((v, at)) = f.optional("interval") {
-        let t = rationals(v, &at, 2, "an interval [t0, t1]")?;
+        let t = rationals::<BigRational>(v, &at, 2, "an interval [t0, t1]")?;
         if t[1] < t[0] {
             return Err(QueryError::new(Kind::Invalid, &at, "the interval ends before it starts (t1 < t0)"));
         }
@@ -78,22 +79,22 @@ fn check(
     for key in ["solid", "a", "b"] {
         if own.contains(&key) {
             let (v, at) = f.required(key)?;
-            parse_shape(v, &at, ctx)?;
+            parse_shape::<BigRational>(v, &at, ctx)?;
         }
     }
     for key in ["pose", "pose_a", "pose_b"] {
         if own.contains(&key) {
-            parse_pose(f.optional(key))?;
+            parse_pose::<BigRational>(f.optional(key))?;
         }
     }
     match op {
         "classify_point" => {
             let (v, at) = f.required("point")?;
-            point(v, &at)?;
+            point::<BigRational>(v, &at)?;
         }
         "classify_segment" => {
             let (v, at) = f.required("segment")?;
-            points(v, &at, Some(2))?;
+            points::<BigRational>(v, &at, Some(2))?;
         }
         "toi" | "contact" => {
             velocity(f, "velocity_a")?;

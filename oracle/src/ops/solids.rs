@@ -6,7 +6,7 @@ use touchstone::query::{SolidReport, Validate, ValidateClaim};
 
 use super::{Context, OpJson};
 use crate::error::{Kind, QueryError};
-use crate::input::Fields;
+use crate::input::{Fields, Number};
 use crate::shape::parse_shape;
 
 fn claimed_bool(f: &Fields, key: &str) -> Result<Option<bool>, QueryError> {
@@ -23,7 +23,7 @@ fn claimed_count(f: &Fields, key: &str) -> Result<Option<i64>, QueryError> {
         .transpose()
 }
 
-impl OpJson for Validate {
+impl<N: Number> OpJson for Validate<N> {
     const FIELDS: &'static [&'static str] = &["solid"];
     const CLAIM_FIELDS: &'static [&'static str] = &["valid", "vertices", "edges", "faces", "convex", "euler"];
     const SUMMARY: &'static str = "check a solid exactly: counts, convexity, Euler characteristic, or the defect";

@@ -11,7 +11,7 @@ use touchstone::sweep::{BoxMotion, CcdKind, ContactKind};
 use super::geometry::{claimed_number, named};
 use super::{feature_json, parse_features, time_json, Context, OpJson};
 use crate::error::{Kind, QueryError};
-use crate::input::{array, child, points, rationals, string, Fields};
+use crate::input::{array, child, points, rationals, string, Fields, Number};
 
 /// A claimed time: a number, a rational string, or an output object with `decimal` or `f64`.
 pub fn claimed_time(f: &Fields, key: &str) -> Result<Option<BigRational>, QueryError> {
@@ -32,7 +32,7 @@ pub fn claimed_time(f: &Fields, key: &str) -> Result<Option<BigRational>, QueryE
     claimed_number(f, key)
 }
 
-impl OpJson for Ccd {
+impl<N: Number> OpJson for Ccd<N> {
     const FIELDS: &'static [&'static str] = &["kind", "t0", "t1"];
     const CLAIM_FIELDS: &'static [&'static str] = &["collides", "toi"];
     const SUMMARY: &'static str = "first contact of a vertex and a triangle, or two edges, moving linearly on [0, 1]";
@@ -50,9 +50,9 @@ impl OpJson for Ccd {
                 ))
             }
         };
-        let four = |key: &str| -> Result<[touchstone::geom::Point3<BigRational>; 4], QueryError> {
+        let four = |key: &str| -> Result<[touchstone::geom::Point3<N>; 4], QueryError> {
             let (v, at) = f.required(key)?;
-            let p = points(v, &at, Some(4))?;
+            let p = points::<N>(v, &at, Some(4))?;
             Ok([p[0].clone(), p[1].clone(), p[2].clone(), p[3].clone()])
         };
         Ok(Ccd { kind, t0: four("t0")?, t1: four("t1")? })
@@ -78,16 +78,16 @@ impl OpJson for Ccd {
     }
 }
 
-fn motion(f: &Fields, key: &str) -> Result<[Matrix4<BigRational>; 3], QueryError> {
+fn motion<N: Number>(f: &Fields, key: &str) -> Result<[Matrix4<N>; 3], QueryError> {
     let (v, at) = f.required(key)?;
     let ms = array(v, &at, Some(3), "a motion [M0, M1, M2]")?;
-    let mut out: Vec<Matrix4<BigRational>> = Vec::with_capacity(3);
+    let mut out: Vec<Matrix4<N>> = Vec::with_capacity(3);
     for (i, mv) in ms.iter().enumerate() {
         let mp = child(&at, i);
         let rows = array(mv, &mp, Some(4), "a 4×4 matrix")?;
-        let mut m = Matrix4::from_element(BigRational::default());
+        let mut m = Matrix4::from_element(N::zero());
         for (r, row) in rows.iter().enumerate() {
-            let vals = rationals(row, &child(&mp, r), 4, "a matrix row")?;
+            let vals = rationals::<N>(row, &child(&mp, r), 4, "a matrix row")?;
             for (c, x) in vals.into_iter().enumerate() {
                 m[(r, c)] = x;
             }
@@ -104,18 +104,18 @@ const KINDS: [(&str, ContactKind); 3] = [
 ];
 const AT_START: [(&str, AtStart); 2] = [("overlapping", AtStart::Overlapping), ("touching", AtStart::Touching)];
 
-impl OpJson for ToiBoxes {
+impl<N: Number> OpJson for ToiBoxes<N> {
     const FIELDS: &'static [&'static str] = &["a", "b", "motion_a", "motion_b", "interval"];
     const CLAIM_FIELDS: &'static [&'static str] = &["collides", "toi", "at_start", "kind", "features"];
     const SUMMARY: &'static str =
         "first contact of two boxes under quadratic 4×4 motions (Albocher–Sarel), with a touching feature pair";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
-        let half = |key: &str| -> Result<[BigRational; 3], QueryError> {
+        let half = |key: &str| -> Result<[N; 3], QueryError> {
             let (v, at) = f.required(key)?;
-            let h = rationals(v, &at, 3, "box half extents")?;
+            let h = rationals::<N>(v, &at, 3, "box half extents")?;
             for (i, x) in h.iter().enumerate() {
-                if x <= &BigRational::default() {
+                if x.sign() != Ok(touchstone::scalar::Sign::Positive) {
                     return Err(QueryError::new(Kind::Invalid, &child(&at, i), "a box half extent must be positive"));
                 }
             }
@@ -124,10 +124,10 @@ impl OpJson for ToiBoxes {
         let a = BoxMotion { half: half("a")?, motion: motion(f, "motion_a")? };
         let b = BoxMotion { half: half("b")?, motion: motion(f, "motion_b")? };
         let interval = match f.optional("interval") {
-            None => [BigRational::from_integer(0.into()), BigRational::from_integer(1.into())],
+            None => [N::zero(), N::one()],
             Some((v, at)) => {
-                let t = rationals(v, &at, 2, "an interval [t0, t1]")?;
-                if t[1] < t[0] {
+                let t = rationals::<N>(v, &at, 2, "an interval [t0, t1]")?;
+                if t[1].compare(&t[0]) == Ok(std::cmp::Ordering::Less) {
                     return Err(QueryError::new(Kind::Invalid, &at, "the interval ends before it starts (t1 < t0)"));
                 }
                 [t[0].clone(), t[1].clone()]
