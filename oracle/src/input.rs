@@ -15,6 +15,33 @@ use crate::error::{Kind, QueryError};
 
 pub use touchstone::query::error::child;
 
+/// Which arithmetic answers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// Exact; filtered (intervals first) once the filtered path exists, with the same answers.
+    #[default]
+    Exact,
+    /// Exact rational arithmetic throughout: the reference.
+    ExactUnfiltered,
+    /// binary64 with the tolerance policy.
+    F64,
+    /// Exact and f64, with their agreement under the contract.
+    Both,
+}
+
+impl Backend {
+    /// The backend a name of the format denotes (`exact`, `exact-unfiltered`, `f64`, `both`).
+    pub fn named(name: &str) -> Option<Backend> {
+        Some(match name {
+            "exact" => Backend::Exact,
+            "exact-unfiltered" => Backend::ExactUnfiltered,
+            "f64" => Backend::F64,
+            "both" => Backend::Both,
+            _ => return None,
+        })
+    }
+}
+
 /// What a query is answered in: settings of the run, not of the query.
 #[derive(Clone, Debug)]
 pub struct Context {
@@ -28,11 +55,19 @@ pub struct Context {
     pub max_file_bytes: u64,
     /// The most vertices (or points) of one inline shape.
     pub max_vertices: usize,
+    /// The backend of a query without its own `backend` field.
+    pub default_backend: Backend,
 }
 
 impl Default for Context {
     fn default() -> Self {
-        Context { base_dir: None, file_root: None, max_file_bytes: 64 << 20, max_vertices: 100_000 }
+        Context {
+            base_dir: None,
+            file_root: None,
+            max_file_bytes: 64 << 20,
+            max_vertices: 100_000,
+            default_backend: Backend::Exact,
+        }
     }
 }
 

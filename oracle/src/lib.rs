@@ -56,6 +56,8 @@ pub struct Options {
     pub max_vertices: usize,
     /// The most bits (numerators and denominators) of all the numbers of one query.
     pub max_bits: u64,
+    /// The backend of a line without its own `backend` field (`--backend`).
+    pub default_backend: ops::Backend,
 }
 
 impl Default for Options {
@@ -71,6 +73,7 @@ impl Default for Options {
             max_file_bytes: ctx.max_file_bytes,
             max_vertices: ctx.max_vertices,
             max_bits: 1 << 24,
+            default_backend: ops::Backend::Exact,
         }
     }
 }
@@ -124,6 +127,7 @@ pub fn answer_line(line: &str, opts: &Options) -> Value {
         file_root: opts.file_root.clone(),
         max_file_bytes: opts.max_file_bytes,
         max_vertices: opts.max_vertices,
+        default_backend: opts.default_backend,
     };
     match catch_unwind(AssertUnwindSafe(|| input::with_bit_limit(opts.max_bits, || ops::answer(&query, &ctx)))) {
         Ok(Ok(fields)) => {

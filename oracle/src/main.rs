@@ -40,6 +40,10 @@ struct Cli {
     /// The most vertices (or points) of one inline shape.
     #[arg(long, default_value_t = 100_000)]
     max_vertices: usize,
+    /// The backend of lines without their own "backend" field: exact, exact-unfiltered, f64
+    /// or both.
+    #[arg(long, default_value = "exact", value_parser = backend)]
+    backend: touchstone_oracle::ops::Backend,
     /// The most bits (numerators and denominators) of all the numbers of one query.
     #[arg(long, default_value_t = 1 << 24)]
     max_bits: u64,
@@ -76,6 +80,7 @@ fn main() -> ExitCode {
         max_file_bytes: cli.max_file_bytes,
         max_vertices: cli.max_vertices,
         max_bits: cli.max_bits,
+        default_backend: cli.backend,
     };
     let input: Box<dyn io::BufRead> = match &cli.file {
         None => Box::new(io::stdin().lock()),
@@ -130,4 +135,10 @@ fn seconds(s: &str) -> Result<f64, String> {
         return Err(format!("{s:?}: the time limit must be a finite number of seconds from 0 to 1e9"));
     }
     Ok(x)
+}
+
+/// A backend's name.
+fn backend(s: &str) -> Result<touchstone_oracle::ops::Backend, String> {
+    touchstone_oracle::ops::Backend::named(s)
+        .ok_or_else(|| format!("{s:?} is no backend (exact, exact-unfiltered, f64, both)"))
 }

@@ -296,3 +296,19 @@ fn step_limit_and_bad_time_limits() {
         assert!(stderr.contains("time"), "{stderr}");
     }
 }
+
+#[test]
+fn the_default_backend_is_a_flag() {
+    let input = format!("{{\"id\": 1, {OK}}}\n{{\"id\": 2, \"backend\": \"exact\", {OK}}}\n");
+    let (out, _, code) = run_with(&["--backend", "f64"], input.as_bytes());
+    assert_eq!(code, 0);
+    assert_eq!(
+        (out[0]["determinant"].clone(), out[1]["determinant"].clone()),
+        (serde_json::json!(1.0), serde_json::json!("1"))
+    );
+    let (out, _, _) = run_with(&["--backend", "both"], input.as_bytes());
+    assert_eq!(out[0]["agreement"]["agree"], true);
+    let (_, stderr, code) = run_with(&["--backend", "fast"], b"");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("no backend"), "{stderr}");
+}

@@ -25,19 +25,7 @@ pub const MAX_DIGITS: usize = 10_000;
 /// Fields every query may have.
 pub const COMMON_FIELDS: [&str; 6] = ["id", "op", "backend", "digits", "claim", "tolerance"];
 
-/// Which arithmetic answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// Exact; filtered (intervals first) once the filtered path exists, with the same answers.
-    Exact,
-    /// Exact rational arithmetic throughout: the reference.
-    ExactUnfiltered,
-    /// binary64 with the tolerance policy.
-    F64,
-    /// Exact and f64, with their agreement under the contract.
-    Both,
-}
-
+pub use crate::input::Backend;
 pub use crate::input::Context;
 
 /// Settings of one query.
@@ -299,22 +287,19 @@ fn judged_error<O: OpJson>(
     Ok(fields)
 }
 
-fn parse_common(query: &Fields) -> Result<Common, QueryError> {
+fn parse_common(query: &Fields, ctx: &Context) -> Result<Common, QueryError> {
     let backend = match query.optional("backend") {
-        None => Backend::Exact,
-        Some((v, at)) => match string(v, &at, "backend")? {
-            "exact" => Backend::Exact,
-            "exact-unfiltered" => Backend::ExactUnfiltered,
-            "f64" => Backend::F64,
-            "both" => Backend::Both,
-            other => {
-                return Err(QueryError::new(
+        None => ctx.default_backend,
+        Some((v, at)) => {
+            let name = string(v, &at, "backend")?;
+            Backend::named(name).ok_or_else(|| {
+                QueryError::new(
                     Kind::Unknown,
                     &at,
-                    format!("unknown backend {other:?} (exact, exact-unfiltered, f64, both)"),
-                ))
-            }
-        },
+                    format!("unknown backend {name:?} (exact, exact-unfiltered, f64, both)"),
+                )
+            })?
+        }
     };
     let digits = match query.optional("digits") {
         None => 20,
@@ -392,7 +377,7 @@ pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryE
     let fields = Fields::of(query, "", "a query")?;
     let (op, at) = fields.required("op")?;
     let op = string(op, &at, "op")?;
-    let common = parse_common(&fields)?;
+    let common = parse_common(&fields, ctx)?;
     use touchstone::query as q;
     // The float path reads the query's numbers straight into binary64 (Q<f64>); the other
     // backends read them exactly.
