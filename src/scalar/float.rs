@@ -38,8 +38,9 @@ impl Scalar for f64 {
         }
         let bound = magnitude().abs() * super::tolerance::relative_tolerance(Self::UNIT_ROUNDOFF);
         match self.abs() - bound {
+            // An overflowed magnitude bounds nothing (as in `tolerance::decide`).
+            x if !x.is_finite() => Err(Uncertain::Overflow),
             x if x > 0.0 => Ok(sign),
-            x if x.is_nan() => Err(Uncertain::Overflow),
             _ => Ok(Sign::Zero),
         }
     }

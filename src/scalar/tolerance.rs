@@ -72,6 +72,24 @@ mod tests {
     }
 
     #[test]
+    fn the_f64_decision_is_the_policy_written_out() {
+        // f64 overrides sign_scaled for speed: it must decide as `decide` does.
+        let tol = f64::relative_tolerance();
+        for (v, m) in [
+            (0.5 * tol, 1.0),
+            (2.0 * tol, 1.0),
+            (-3.0, 1e20),
+            (1e-6, 1e9),
+            (0.0, 5.0),
+            (1.0, f64::INFINITY),
+            (1e300, 1e300),
+        ] {
+            assert_eq!(v.sign_scaled(|| m), decide(&v, &m), "{v} against {m}");
+        }
+        assert_eq!(f64::NAN.sign_scaled(|| 1.0), Err(crate::scalar::Uncertain::Overflow));
+    }
+
+    #[test]
     fn exact_backend_ignores_magnitude() {
         use num_rational::BigRational;
         let tiny = BigRational::new(1.into(), num_bigint::BigInt::from(10).pow(100));

@@ -37,6 +37,22 @@ pub fn claimed_number(f: &Fields, key: &str) -> Result<Option<BigRational>, Quer
     f.optional(key).map(|(v, at)| rational(v, &at)).transpose()
 }
 
+/// A claimed boolean.
+pub fn claimed_bool(f: &Fields, key: &str) -> Result<Option<bool>, QueryError> {
+    f.optional(key)
+        .map(|(v, at)| {
+            v.as_bool().ok_or_else(|| QueryError::new(Kind::Type, &at, format!("{key} must be true or false")))
+        })
+        .transpose()
+}
+
+/// A claimed integer.
+pub fn claimed_count(f: &Fields, key: &str) -> Result<Option<i64>, QueryError> {
+    f.optional(key)
+        .map(|(v, at)| v.as_i64().ok_or_else(|| QueryError::new(Kind::Type, &at, format!("{key} must be an integer"))))
+        .transpose()
+}
+
 const ORIENTATIONS: [(&str, Orientation); 3] =
     [("positive", Orientation::Positive), ("negative", Orientation::Negative), ("coplanar", Orientation::Coplanar)];
 const SIDES: [(&str, Side); 3] = [("above", Side::Above), ("on", Side::On), ("below", Side::Below)];

@@ -4,24 +4,11 @@ use serde_json::{json, Map, Value};
 use touchstone::poly::RootScalar;
 use touchstone::query::{SolidReport, Validate, ValidateClaim};
 
+use super::geometry::{claimed_bool, claimed_count};
 use super::{Context, OpJson};
-use crate::error::{Kind, QueryError};
+use crate::error::QueryError;
 use crate::input::{Fields, Number};
 use crate::shape::parse_shape;
-
-fn claimed_bool(f: &Fields, key: &str) -> Result<Option<bool>, QueryError> {
-    f.optional(key)
-        .map(|(v, at)| {
-            v.as_bool().ok_or_else(|| QueryError::new(Kind::Type, &at, format!("{key} must be true or false")))
-        })
-        .transpose()
-}
-
-fn claimed_count(f: &Fields, key: &str) -> Result<Option<i64>, QueryError> {
-    f.optional(key)
-        .map(|(v, at)| v.as_i64().ok_or_else(|| QueryError::new(Kind::Type, &at, format!("{key} must be an integer"))))
-        .transpose()
-}
 
 impl<N: Number> OpJson for Validate<N> {
     const FIELDS: &'static [&'static str] = &["solid"];

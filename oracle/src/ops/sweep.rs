@@ -8,7 +8,7 @@ use touchstone::poly::RootScalar;
 use touchstone::query::{box_feature_id, AtStart, Ccd, CcdClaim, ToiBoxes, ToiBoxesClaim};
 use touchstone::sweep::{BoxMotion, CcdKind, ContactKind};
 
-use super::geometry::{claimed_number, named};
+use super::geometry::{claimed_bool, claimed_number, named};
 use super::{feature_json, parse_features, time_json, Context, OpJson};
 use crate::error::{Kind, QueryError};
 use crate::input::{array, child, points, rationals, string, Fields, Number};
@@ -68,12 +68,7 @@ impl<N: Number> OpJson for Ccd<N> {
     }
 
     fn parse_claim(f: &Fields) -> Result<CcdClaim, QueryError> {
-        let collides = f
-            .optional("collides")
-            .map(|(v, at)| {
-                v.as_bool().ok_or_else(|| QueryError::new(Kind::Type, &at, "collides must be true or false"))
-            })
-            .transpose()?;
+        let collides = claimed_bool(f, "collides")?;
         Ok(CcdClaim { collides, toi: claimed_time(f, "toi")? })
     }
 }
@@ -154,12 +149,7 @@ impl<N: Number> OpJson for ToiBoxes<N> {
     }
 
     fn parse_claim(f: &Fields) -> Result<ToiBoxesClaim, QueryError> {
-        let collides = f
-            .optional("collides")
-            .map(|(v, at)| {
-                v.as_bool().ok_or_else(|| QueryError::new(Kind::Type, &at, "collides must be true or false"))
-            })
-            .transpose()?;
+        let collides = claimed_bool(f, "collides")?;
         Ok(ToiBoxesClaim {
             collides,
             toi: claimed_time(f, "toi")?,
