@@ -17,7 +17,7 @@
 //! use touchstone::budget::{tick, with_budget, Budget, Limit};
 //! use touchstone::scalar::Uncertain;
 //!
-//! let b = Budget { time: None, steps: Some(3) };
+//! let b = Budget { time: None, steps: Some(3), bits: None };
 //! let r = with_budget(b, || -> Result<u32, Uncertain> {
 //!     let mut n = 0;
 //!     loop {
@@ -43,12 +43,16 @@ pub struct Budget {
     pub time: Option<Duration>,
     /// The most loop steps ([`tick`] calls) it may take.
     pub steps: Option<u64>,
+    /// The most bits of exact values it may derive ([`charge_bits`]: posed coordinates, whose
+    /// size grows with a pose's own).
+    pub bits: Option<u64>,
 }
 
 #[derive(Clone, Copy)]
 struct Active {
     deadline: Option<Instant>,
     steps_left: Option<u64>,
+    bits_left: Option<u64>,
     until_clock: u32,
     spent: Option<Limit>,
 }
@@ -73,6 +77,7 @@ pub fn with_budget<T>(budget: Budget, f: impl FnOnce() -> T) -> T {
     let active = Active {
         deadline: budget.time.and_then(|t| Instant::now().checked_add(t)),
         steps_left: budget.steps,
+        bits_left: budget.bits,
         until_clock: 0,
         spent: None,
     };
@@ -113,6 +118,26 @@ pub fn tick() -> Decision<()> {
     })
 }
 
+/// Charge `bits` of derived exact values to the current budget: [`Uncertain::Exhausted`] with
+/// [`Limit::Bits`] once they exceed its bits.
+pub fn charge_bits(bits: u64) -> Decision<()> {
+    CURRENT.with(|c| {
+        let Some(mut a) = c.get() else { return Ok(()) };
+        if let Some(left) = a.bits_left.as_mut() {
+            if bits > *left {
+                a.spent = Some(Limit::Bits);
+            } else {
+                *left -= bits;
+            }
+        }
+        c.set(Some(a));
+        match a.spent {
+            Some(limit) => Err(Uncertain::Exhausted(limit)),
+            None => Ok(()),
+        }
+    })
+}
+
 /// Which limit the current budget ran into, if any.
 pub fn spent() -> Option<Limit> {
     CURRENT.with(|c| c.get().and_then(|a| a.spent))
@@ -124,7 +149,7 @@ mod tests {
 
     #[test]
     fn steps_run_out_and_stay_out() {
-        let b = Budget { time: None, steps: Some(10) };
+        let b = Budget { time: None, steps: Some(10), bits: None };
         with_budget(b, || {
             for _ in 0..10 {
                 assert_eq!(tick(), Ok(()));
@@ -137,8 +162,17 @@ mod tests {
     }
 
     #[test]
+    fn bits_run_out() {
+        with_budget(Budget { time: None, steps: None, bits: Some(100) }, || {
+            assert_eq!(charge_bits(60), Ok(()));
+            assert_eq!(charge_bits(60), Err(Uncertain::Exhausted(Limit::Bits)));
+            assert_eq!(tick(), Err(Uncertain::Exhausted(Limit::Bits)));
+        });
+    }
+
+    #[test]
     fn time_runs_out() {
-        let b = Budget { time: Some(Duration::from_millis(20)), steps: None };
+        let b = Budget { time: Some(Duration::from_millis(20)), steps: None, bits: None };
         let start = Instant::now();
         let r = with_budget(b, || loop {
             if let Err(e) = tick() {
@@ -152,9 +186,9 @@ mod tests {
 
     #[test]
     fn budgets_nest_and_are_restored_after_a_panic() {
-        with_budget(Budget { time: None, steps: Some(100) }, || {
+        with_budget(Budget { time: None, steps: Some(100), bits: None }, || {
             let inner = std::panic::catch_unwind(|| {
-                with_budget(Budget { time: None, steps: Some(0) }, || {
+                with_budget(Budget { time: None, steps: Some(0), bits: None }, || {
                     assert!(tick().is_err());
                     panic!("unwinding through the budget");
                 })

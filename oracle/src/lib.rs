@@ -82,7 +82,7 @@ impl Default for Options {
 pub fn answer_line_limited(line: &str, opts: &Options) -> Value {
     use touchstone::budget::{with_budget, Budget, Limit};
     use touchstone::scalar::Uncertain;
-    let budget = Budget { time: opts.time_limit, steps: opts.step_limit };
+    let budget = Budget { time: opts.time_limit, steps: opts.step_limit, bits: Some(opts.max_bits) };
     let mut answer = with_budget(budget, || answer_line(line, opts));
     // Name the limit with its value.
     if let Some(Value::String(m)) = answer.get_mut("error").and_then(|e| e.get_mut("message")) {
@@ -90,6 +90,8 @@ pub fn answer_line_limited(line: &str, opts: &Options) -> Value {
             *m = format!("the time limit of {:?} per query was exceeded", opts.time_limit.unwrap_or_default());
         } else if *m == Uncertain::Exhausted(Limit::Steps).to_string() {
             *m = format!("the step limit of {} per query was exceeded", opts.step_limit.unwrap_or_default());
+        } else if *m == Uncertain::Exhausted(Limit::Bits).to_string() {
+            *m = format!("the posed shapes' exact coordinates exceed the limit of {} bits (--max-bits)", opts.max_bits);
         }
     }
     answer

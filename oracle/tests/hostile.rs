@@ -168,6 +168,17 @@ fn the_bits_of_a_query_are_capped() {
     assert!(message.contains("500 bits"), "{message}");
     let (out, _) = run(&["--max-bits", "5000"], None, &line);
     assert_eq!(out[0]["orientation"], "positive");
+    // After posing: 300-digit quaternion parts make posed coordinates of thousands of bits.
+    let q = format!("\"{big}\"");
+    let posed = format!(
+        "{{\"op\": \"distance\", \"a\": {{\"box\": [1, 1, 1]}}, \"b\": {{\"box\": [1, 1, 1]}}, \"pose_b\": {{\"quaternion\": [{q}, {q}, 1, 1], \"translation\": [5, 0, 0]}}}}\n"
+    );
+    let (out, _) = run(&["--max-bits", "20000"], None, &posed);
+    let (kind, _, message) = error(&out[0]);
+    assert_eq!(kind, "limit", "{}", out[0]);
+    assert!(message.contains("posed") && message.contains("20000 bits"), "{message}");
+    let (out, _) = run(&["--max-bits", "200000"], None, &posed);
+    assert_eq!(out[0]["status"], "separated", "{}", out[0]);
 }
 
 #[test]

@@ -208,6 +208,32 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
     let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
     let det = map.check_invertible().map_err(|e| QueryError::geom(&p.pose_at, e))?;
     let pose_determinant = Scaled { value: map.determinant(), magnitude: crate::geom::permanent3(&map.linear) };
+    if S::EXACT_VALUES {
+        // A pose multiplies the coordinates' size: charge the posed vertices' bits to the
+        // query's budget (cheaply estimated from the pose's and the shape's own bits).
+        let bits = |x: &N| x.to_rational().map_or(0, |q| q.numer().bits() + q.denom().bits());
+        let pose_bits: u64 = match &p.pose {
+            PoseSpec::Quaternion { q, t } => q.iter().chain(t).map(bits).sum(),
+            PoseSpec::Matrix(rows) => rows.iter().flatten().map(bits).sum(),
+        };
+        let shape_bits: u64 = match &p.shape {
+            ShapeSpec::Box(h) => h.iter().map(bits).sum::<u64>() * 8,
+            ShapeSpec::Polyhedron { vertices, .. } | ShapeSpec::ConvexHull(vertices) => {
+                vertices.iter().flat_map(|v| v.iter()).map(bits).sum()
+            }
+            ShapeSpec::File { mesh, .. } => {
+                mesh.vertices.iter().flat_map(|v| v.iter()).map(|q| q.numer().bits() + q.denom().bits()).sum()
+            }
+        };
+        // Each posed coordinate is a sum of products of a shape coordinate and pose entries
+        // over the pose's common denominator: about (shape + 3·pose) bits per vertex.
+        let vertices = match &p.shape {
+            ShapeSpec::Box(_) => 8,
+            ShapeSpec::Polyhedron { vertices, .. } | ShapeSpec::ConvexHull(vertices) => vertices.len() as u64,
+            ShapeSpec::File { mesh, .. } => mesh.vertices.len() as u64,
+        };
+        crate::budget::charge_bits(shape_bits.saturating_add(vertices.saturating_mul(3 * pose_bits)))?;
+    }
     if let (ShapeSpec::Box(h), Sign::Positive) = (&p.shape, det) {
         // The common case, directly: a box's corners posed, with the cube's topology (a box is
         // strictly convex, and a positive pose keeps it so).

@@ -93,7 +93,7 @@ pub enum Uncertain {
     #[error("a floating-point value overflowed (not finite): use an exact backend")]
     Overflow,
     /// The query's budget ran out.
-    #[error("the query's {} limit was reached", match .0 { Limit::Time => "time", Limit::Steps => "step" })]
+    #[error("the query's {} limit was reached", match .0 { Limit::Time => "time", Limit::Steps => "step", Limit::Bits => "bit" })]
     Exhausted(Limit),
 }
 
@@ -104,6 +104,8 @@ pub enum Limit {
     Time,
     /// The steps per query.
     Steps,
+    /// The bits of the exact values a query derives (posed coordinates).
+    Bits,
 }
 
 /// The result of a decision: a value, or [`Uncertain`].
