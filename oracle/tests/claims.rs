@@ -218,6 +218,17 @@ fn claims_name_only_output_fields_and_need_an_exact_backend() {
     let neg =
         json!({"op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "claim": {}, "tolerance": {"abs": -1}});
     assert_eq!(ask(neg)["error"]["at"], "/tolerance/abs");
+    // A claimed null (an engine's NaN) is refused, not passed vacuously (found by the audit:
+    // {"collides": null, "toi": null} got ok: true with no checks).
+    let ccd = json!({"op": "ccd", "kind": "vertex_face", "t0": [[0,0,1],[0,0,0],[1,0,0],[0,1,0]], "t1": [[0,0,-1],[0,0,0],[1,0,0],[0,1,0]], "claim": {"collides": null, "toi": null}});
+    let e = ask(ccd);
+    assert_eq!(
+        (e["error"]["kind"].clone(), e["error"]["at"].clone()),
+        (json!("type"), json!("/claim/collides")),
+        "{e}"
+    );
+    let d = json!({"op": "distance", "a": {"box": [1,1,1]}, "b": {"box": [1,1,1]}, "pose_b": {"translation": [3,0,0]}, "claim": {"distance": null}});
+    assert_eq!(ask(d)["error"]["at"], "/claim/distance");
 }
 
 #[test]

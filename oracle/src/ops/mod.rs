@@ -161,11 +161,21 @@ fn parse_claim<O: OpJson>(query: &Fields) -> Result<Option<(O::Claim, Value)>, Q
     let Some((v, at)) = query.optional("claim") else { return Ok(None) };
     let f = Fields::of(v, &at, "a claim")?;
     for key in f.keys() {
+        let path = crate::input::child(&at, key);
         if !O::CLAIM_FIELDS.contains(&key) {
             return Err(QueryError::new(
                 Kind::Unknown,
-                &crate::input::child(&at, key),
-                format!("{key:?} is not an output of {} (claimable: {})", O::OP, O::CLAIM_FIELDS.join(", ")),
+                &path,
+                format!("{key:?} is not a claimable output of {} (claimable: {})", O::OP, O::CLAIM_FIELDS.join(", ")),
+            ));
+        }
+        // Elsewhere a null field is an absent one; a claimed null would pass vacuously, and is
+        // what an engine's NaN becomes: refuse it.
+        if let Some((_, Value::Null)) = v.as_object().and_then(|o| o.get_key_value(key)) {
+            return Err(QueryError::new(
+                Kind::Type,
+                &path,
+                format!("a claimed {key} cannot be null (an engine's NaN or missing value): omit the field to claim nothing"),
             ));
         }
     }
