@@ -47,13 +47,22 @@ pub enum Margin {
     Unbounded,
 }
 
+/// `η / u` of binary64 (2⁻¹⁰⁷⁴ / 2⁻⁵³ = 2⁻¹⁰²¹): the magnitude below which the fast path's
+/// tolerance is absolute (its underflow term, [`tolerance::absolute_tolerance`]) rather than
+/// relative. Margins are measured against `magnitude + MAGNITUDE_FLOOR`, so that a margin above
+/// the budget means a value above twice `f64`'s whole tolerance, underflow included.
+pub fn magnitude_floor() -> BigRational {
+    BigRational::new(1.into(), num_bigint::BigInt::from(1) << 1021u32)
+}
+
 impl Margin {
-    /// The margin of one decisive sign test: |value| / magnitude (0 when the magnitude is 0).
+    /// The margin of one decisive sign test: |value| / (magnitude + [`magnitude_floor`]) (0
+    /// when the value is 0).
     pub fn of(scaled: &Scaled<BigRational>) -> Margin {
-        if scaled.magnitude.is_zero() {
+        if scaled.value.is_zero() {
             return Margin::Finite(BigRational::zero());
         }
-        Margin::Finite(Signed::abs(&scaled.value) / Signed::abs(&scaled.magnitude))
+        Margin::Finite(Signed::abs(&scaled.value) / (Signed::abs(&scaled.magnitude) + magnitude_floor()))
     }
 
     /// The smaller of two margins: a query's margin is that of its closest decision.
@@ -84,6 +93,15 @@ impl Margin {
 /// The margin above which backend `S` must agree exactly with the exact answer.
 pub fn budget<S: Scalar>() -> f64 {
     tolerance::margin_budget(S::UNIT_ROUNDOFF)
+}
+
+/// The stated error bound of a continuous output of `f64` whose expression has magnitude
+/// `magnitude`: its relative tolerance times the magnitude, plus its absolute (underflow)
+/// tolerance.
+pub fn f64_bound(magnitude: &BigRational) -> BigRational {
+    let rel = BigRational::from_float(f64::relative_tolerance()).unwrap_or_default();
+    let abs = BigRational::from_float(f64::absolute_tolerance()).unwrap_or_default();
+    rel * Signed::abs(magnitude) + abs
 }
 
 /// A continuous output and its stated error bound.

@@ -424,3 +424,47 @@ fn an_f64_answer_is_never_a_silent_null() {
     assert_eq!(a["agreement"]["agree"], true, "{a}");
     assert!(a.to_string().matches("null").count() == 1, "only the id is null: {a}");
 }
+
+/// Found by the audit of the query layer: `f64` refused valid inputs that are within its
+/// tolerance of degenerate ones (underflow, a far pose), and `both` called that a
+/// disagreement at margins near 1.
+#[test]
+fn f64_refusals_within_its_tolerance_are_typed_and_agree() {
+    // A hull through a point with subnormal coordinates: a face's planarity value underflowed
+    // to −5e-324 against a magnitude of 8e-323; the tolerance now covers underflow absolutely.
+    let hull = json!({"op": "validate", "backend": "both", "solid": {"convex_hull": [[-0.1,1.0000000000000002,2.220446049250313e-16],[-0.5,-5e-324,5e-324],[-1.1163180514477709,0.6666666666666666,-1.2301240959731439],[2.578574031535177,1.0,0.9999999999999998],[1.0,0.0,-2.7288758035496663],[-0.2,0.0,1.0]]}});
+    let a = ask(hull);
+    assert_eq!((a["faces"].clone(), a["f64"]["faces"].clone()), (json!(8), json!(8)), "{a}");
+    assert_eq!(a["agreement"]["strict"], true, "{a}");
+    // A plane normal whose squared length underflows: f64 cannot divide by it (overflow kind,
+    // the range), not "the normal is zero" (invalid input).
+    let plane = json!({"op": "squared_distance", "backend": "both", "point": [0,0,0], "to_plane": {"coefficients": [0,-5e-324,-5e-324,1.5]}});
+    let a = ask(plane);
+    assert_eq!(a["f64"]["error"]["kind"], "overflow", "{a}");
+    assert_eq!(a["agreement"]["agree"], true, "{a}");
+    // A unit box 10^15 away: f64 collapses a face. Not the user's fault (kind precision, at
+    // the pose); admissible because the posed face's area is within the budget (margin 1e-15).
+    let far = json!({"op": "distance", "backend": "both", "a": {"box": [1,1,1]}, "b": {"box": [1,1,1]}, "pose_b": {"translation": [1e15,0,0]}});
+    let a = ask(far);
+    assert_eq!(a["distance_squared"], "999999999999996000000000000004", "(10^15 − 2)²: {a}");
+    assert_eq!(
+        (a["f64"]["error"]["kind"].clone(), a["f64"]["error"]["at"].clone()),
+        (json!("precision"), json!("/pose_b"))
+    );
+    assert_eq!((a["agreement"]["agree"].clone(), a["agreement"]["strict"].clone()), (json!(true), json!(false)), "{a}");
+    assert_eq!(a["agreement"]["margin"], "9.99999e-16", "4 (twice the face's area) over ≈ 4·10^15: {a}");
+    // An overflow while a plane is read points at the backend, like every other overflow (it
+    // was "/plane/backend").
+    for q in [
+        json!({"op": "side_of_plane", "backend": "f64", "plane": {"points": [[0,0,0],[1e200,0,0],[0,1e200,0]]}, "point": [0,0,1]}),
+        json!({"op": "segment_plane", "backend": "f64", "plane": {"points": [[0,0,0],[1e200,0,0],[0,1e200,0]]}, "segment": [[0,0,1],[0,0,-1]]}),
+        json!({"op": "squared_distance", "backend": "f64", "point": [0,0,1], "to_plane": {"points": [[0,0,0],[1e200,0,0],[0,1e200,0]]}}),
+    ] {
+        let e = ask(q);
+        assert_eq!(
+            (e["error"]["kind"].clone(), e["error"]["at"].clone()),
+            (json!("overflow"), json!("/backend")),
+            "{e}"
+        );
+    }
+}

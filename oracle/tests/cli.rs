@@ -41,7 +41,7 @@ fn answers_in_order_and_echoes_ids_of_any_type() {
 }
 
 /// Each error kind a user can provoke, the line that provokes it and where it points.
-const ERRORS: [(&str, &str, &str); 16] = [
+const ERRORS: [(&str, &str, &str); 18] = [
     ("json", r#"{"id": 1, "op": "orient3d""#, ""),
     ("json", r#"[1, 2, 3]"#, ""),
     ("missing", r#"{"id": 1}"#, "/op"),
@@ -66,6 +66,18 @@ const ERRORS: [(&str, &str, &str); 16] = [
         "overflow",
         r#"{"id": 1, "op": "orient3d", "backend": "f64", "points": [[0,0,0],[1e300,0,0],[0,1e300,0],[0,0,1e300]]}"#,
         "/backend",
+    ),
+    // |n|² of a nonzero plane normal underflows to zero.
+    (
+        "overflow",
+        r#"{"id": 1, "op": "squared_distance", "backend": "f64", "point": [0,0,0], "to_plane": {"coefficients": [0,-5e-324,-5e-324,1.5]}}"#,
+        "/backend",
+    ),
+    // A unit box 10^15 away: its faces collapse at binary64 precision.
+    (
+        "precision",
+        r#"{"id": 1, "op": "distance", "backend": "f64", "a": {"box": [1,1,1]}, "b": {"box": [1,1,1]}, "pose_b": {"translation": [1e15,0,0]}}"#,
+        "/pose_b",
     ),
 ];
 

@@ -98,8 +98,13 @@ pub fn project_onto_plane<S: Scalar>(p: &Point3<S>, plane: &Plane<S>) -> Result<
 }
 
 fn check_normal<S: Scalar>(plane: &Plane<S>) -> Result<(), GeomError> {
-    if norm2(&plane.normal).sign()? == Sign::Zero {
+    if crate::geom::is_zero_vector(&plane.normal)? {
         return Err(GeomError::DegeneratePlane);
+    }
+    if norm2(&plane.normal).sign()? == Sign::Zero {
+        // A nonzero normal whose squared length underflowed to zero (a floating-point
+        // backend): the backend cannot divide by it; the input needs an exact backend.
+        return Err(GeomError::Uncertain(crate::scalar::Uncertain::Overflow));
     }
     Ok(())
 }

@@ -99,6 +99,33 @@ impl<N: Scalar> Query for Distance<N> {
         })
     }
 
+    /// The margin of the answer's tests and of the posed shapes' own: each face's area (its
+    /// Newell normal) and the volume. A valid shape under an invertible pose is exactly a
+    /// valid solid, but far from the origin (a unit box translated by 10¹⁵) its faces are
+    /// relatively tiny and `f64` may collapse them: it then refuses with
+    /// [`ErrorKind::Precision`](super::ErrorKind::Precision), which is admissible within the
+    /// budget of these tests.
+    fn agreement(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        fast: &Result<Answer<f64, Self>, QueryError>,
+    ) -> (crate::contract::Margin, Result<crate::contract::Agreement, crate::contract::Disagreement>) {
+        let mut margin = super::margin_of(&exact.decisive);
+        if let Ok((ca, cb)) = self.posed::<BigRational>() {
+            for s in [&ca.built.solid, &cb.built.solid] {
+                let tests = s.validation_tests();
+                let shape: Vec<Decisive<BigRational>> = tests
+                    .area
+                    .into_iter()
+                    .map(Decisive::AllOf)
+                    .chain(std::iter::once(Decisive::Test(tests.volume)))
+                    .collect();
+                margin = margin.min(super::margin_of(&shape));
+            }
+        }
+        super::agreement_at(margin, exact, fast)
+    }
+
     fn discrete<S: RootScalar>(o: &DistanceOutput<S>) -> Status {
         o.status
     }

@@ -29,9 +29,14 @@ pub enum ErrorKind {
     Invalid,
     /// A limit was hit (line size, number size, digits, polynomial size, time).
     Limit,
-    /// A floating-point backend overflowed (a value became infinite or NaN): this input needs
-    /// an exact backend.
+    /// A floating-point backend left its range (a value became infinite or NaN, or a nonzero
+    /// divisor underflowed to zero): this input needs an exact backend.
     Overflow,
+    /// A floating-point backend could not represent this valid input within its tolerance
+    /// (e.g. a shape posed far from the origin whose faces collapse at binary64 precision):
+    /// the input is within the backend's tolerance of a degenerate one; an exact backend
+    /// answers it.
+    Precision,
     /// A backend with certain decisions (intervals) could not decide: the query must be rerun
     /// on an exact backend. The filtered path does that itself; a user sees this kind only
     /// when asking an interval backend directly.
@@ -54,13 +59,14 @@ impl ErrorKind {
             ErrorKind::Invalid => "invalid",
             ErrorKind::Limit => "limit",
             ErrorKind::Overflow => "overflow",
+            ErrorKind::Precision => "precision",
             ErrorKind::Uncertain => "uncertain",
             ErrorKind::Internal => "internal",
         }
     }
 
     /// Every kind, for documentation and tests.
-    pub const ALL: [ErrorKind; 11] = [
+    pub const ALL: [ErrorKind; 12] = [
         ErrorKind::Json,
         ErrorKind::Missing,
         ErrorKind::Type,
@@ -70,6 +76,7 @@ impl ErrorKind {
         ErrorKind::Invalid,
         ErrorKind::Limit,
         ErrorKind::Overflow,
+        ErrorKind::Precision,
         ErrorKind::Uncertain,
         ErrorKind::Internal,
     ];
@@ -110,7 +117,7 @@ impl QueryError {
             Uncertain::Overflow => QueryError::new(
                 ErrorKind::Overflow,
                 "/backend",
-                "a binary64 value overflowed (became infinite or NaN) while answering: this input needs an exact backend (\"backend\": \"exact\")",
+                "a binary64 value left the range while answering (it overflowed to an infinity or NaN, or a nonzero divisor underflowed to zero): this input needs an exact backend (\"backend\": \"exact\")",
             ),
         }
     }
@@ -208,9 +215,14 @@ impl QueryError {
         QueryError::new(kind, at, e.to_string())
     }
 
-    /// This error with `prefix` put before its path (to place a sub-query's error).
+    /// This error with `prefix` put before its path (to place a sub-query's error). Errors
+    /// about the whole query stay where they are: an overflow (at `/backend`: the cure is
+    /// another backend) and a spent budget (at `""`).
     pub fn under(mut self, prefix: &str) -> Self {
-        self.at = format!("{prefix}{}", self.at);
+        let whole_query = self.kind == ErrorKind::Overflow || (self.kind == ErrorKind::Limit && self.at.is_empty());
+        if !whole_query {
+            self.at = format!("{prefix}{}", self.at);
+        }
         self
     }
 }

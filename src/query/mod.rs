@@ -208,11 +208,19 @@ pub fn default_agreement<Q: Query + ?Sized>(
     exact: &Answer<BigRational, Q>,
     fast: &Result<Answer<f64, Q>, QueryError>,
 ) -> (Margin, Result<Agreement, Disagreement>) {
-    let margin = margin_of(&exact.decisive);
+    agreement_at(margin_of(&exact.decisive), exact, fast)
+}
+
+/// The default contract check at a given margin (an op whose margin has tests beyond its
+/// answer's [`Decisive`] ones computes it and calls this).
+pub fn agreement_at<Q: Query + ?Sized>(
+    margin: Margin,
+    exact: &Answer<BigRational, Q>,
+    fast: &Result<Answer<f64, Q>, QueryError>,
+) -> (Margin, Result<Agreement, Disagreement>) {
     let budget = contract::budget::<f64>();
     let verdict = match fast {
         Ok(fast) => {
-            let tolerance = BigRational::from_float(f64::relative_tolerance()).unwrap_or_default();
             let continuous: Vec<Continuous> = exact
                 .continuous
                 .iter()
@@ -222,7 +230,7 @@ pub fn default_agreement<Q: Query + ?Sized>(
                         field: e.field.clone(),
                         exact: e.value.clone(),
                         fast: f.value.to_rational()?,
-                        bound: &tolerance * &e.magnitude,
+                        bound: contract::f64_bound(&e.magnitude),
                     })
                 })
                 .collect();

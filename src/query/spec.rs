@@ -242,7 +242,7 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
         if let Some(i) = h.iter().position(|x| x.sign() != Ok(Sign::Positive)) {
             return Err(QueryError::new(ErrorKind::Invalid, &child(&key, i), "a box half extent must be positive"));
         }
-        let solid = shapes::cuboid_mapped(h, |v| map.apply_point(&v)).map_err(|e| posed_error(p, e))?;
+        let solid = shapes::cuboid_mapped(h, |v| map.apply_point(&v)).map_err(|e| posed_error::<S, N>(p, e))?;
         return Ok(ConvexPosed { built: BuiltSolid { solid, ids: (0..8).collect() }, all: None, pose_determinant });
     }
     let built = build_solid::<S, N>(&p.shape, &p.at)?;
@@ -271,7 +271,7 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
         let vertices = built.solid.vertices().iter().map(|v| map.apply_point(v)).collect();
         Solid::new(vertices, faces)
     };
-    let solid = posed.map_err(|e| posed_error(p, e))?;
+    let solid = posed.map_err(|e| posed_error::<S, N>(p, e))?;
     match strict {
         Ok(()) => Ok(ConvexPosed { built: BuiltSolid { solid, ids: built.ids }, all: None, pose_determinant }),
         Err(VClipError::FlatEdge { .. } | VClipError::StraightVertex { .. }) => {
@@ -288,10 +288,20 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
 }
 
 /// A posed shape that is not a solid: an undecided decision (an overflow, say), or the pose
-/// bent it beyond the backend's tolerance.
-fn posed_error<N: Scalar>(p: &Posed<N>, e: crate::brep::BrepError) -> QueryError {
+/// bent or collapsed it beyond the backend's tolerance. A valid shape under an invertible pose
+/// is a valid solid exactly, so on a tolerant backend this is the backend's precision, not the
+/// input ([`ErrorKind::Precision`]); exact backends never get here (the pose was checked).
+fn posed_error<S: Scalar, N: Scalar>(p: &Posed<N>, e: crate::brep::BrepError) -> QueryError {
     match e {
         crate::brep::BrepError::Uncertain(u) => QueryError::uncertain(&p.pose_at, u),
+        e if !S::CERTAIN_DECISIONS => QueryError::new(
+            ErrorKind::Precision,
+            &p.pose_at,
+            format!(
+                "the posed shape is not a solid at {} precision ({e}): the pose moves it within the backend's tolerance of a degenerate shape; use an exact backend",
+                S::NAME
+            ),
+        ),
         e => QueryError::new(ErrorKind::Invalid, &p.pose_at, format!("the posed shape is not a solid: {e}")),
     }
 }

@@ -10,6 +10,8 @@ impl Scalar for f64 {
     const CERTAIN_DECISIONS: bool = false;
     const NAME: &'static str = "f64";
     const UNIT_ROUNDOFF: f64 = f64::EPSILON / 2.0;
+    /// The least positive subnormal, 2⁻¹⁰⁷⁴.
+    const UNDERFLOW_UNIT: f64 = f64::from_bits(1);
 
     fn from_i64(v: i64) -> Self {
         v as f64
@@ -36,7 +38,8 @@ impl Scalar for f64 {
         if sign == Sign::Zero {
             return Ok(sign);
         }
-        let bound = magnitude().abs() * super::tolerance::relative_tolerance(Self::UNIT_ROUNDOFF);
+        let bound = magnitude().abs() * super::tolerance::relative_tolerance(Self::UNIT_ROUNDOFF)
+            + super::tolerance::absolute_tolerance(Self::UNDERFLOW_UNIT);
         match self.abs() - bound {
             // An overflowed magnitude bounds nothing (as in `tolerance::decide`).
             x if !x.is_finite() => Err(Uncertain::Overflow),

@@ -94,6 +94,12 @@ pub trait Scalar:
     const NAME: &'static str;
     /// The unit roundoff of one arithmetic operation: 0 for exact backends, 2⁻⁵³ for `f64`.
     const UNIT_ROUNDOFF: f64;
+    /// The absolute error an operation may add by underflowing (half the gap between the
+    /// backend's smallest numbers, bounded by its least positive value): 2⁻¹⁰⁷⁴ for `f64`, 0 for
+    /// exact backends and for backends whose exponent range no query leaves. The standard model
+    /// of rounding with underflow is `fl(x ∘ y) = (x ∘ y)(1 + δ) + ε` with `|δ| ≤ u` and
+    /// `|ε| ≤ η`: relative tolerance alone misses `ε` when every term is subnormal.
+    const UNDERFLOW_UNIT: f64 = 0.0;
 
     /// The integer `v`, exactly (for `f64`, the nearest double when |v| > 2⁵³).
     fn from_i64(v: i64) -> Self;
@@ -158,6 +164,15 @@ pub trait Scalar:
             return 0.0;
         }
         tolerance::relative_tolerance(Self::UNIT_ROUNDOFF)
+    }
+
+    /// The absolute part of the tolerance of [`Scalar::sign_scaled`] (what underflow may add,
+    /// [`tolerance::absolute_tolerance`]): 0 for backends with certain decisions.
+    fn absolute_tolerance() -> f64 {
+        if Self::CERTAIN_DECISIONS {
+            return 0.0;
+        }
+        tolerance::absolute_tolerance(Self::UNDERFLOW_UNIT)
     }
 }
 

@@ -79,8 +79,9 @@ impl Mul for Sign {
 /// * [`Uncertain::Close`]: a certain backend (intervals, the later filter) could not tell the
 ///   sign of a value too close to zero, or the order of two values too close to each other; the
 ///   query is rerun on an exact backend.
-/// * [`Uncertain::Overflow`]: a value left the finite range of a floating-point backend (an
-///   overflow, or a NaN made from one): the backend cannot answer this input at all, and an
+/// * [`Uncertain::Overflow`]: a value left the range of a floating-point backend (an
+///   overflow, a NaN made from one, or a nonzero value that underflowed to zero where the
+///   computation must divide by it): the backend cannot answer this input at all, and an
 ///   exact backend must.
 /// * [`Uncertain::Exhausted`]: the query's budget ([`crate::budget`]) ran out before the
 ///   decision: the computation stops here.
@@ -89,8 +90,9 @@ pub enum Uncertain {
     /// A sign or an order too close to call with certainty.
     #[error("the backend could not decide a sign with certainty")]
     Close,
-    /// A value overflowed the floating-point range (or became NaN).
-    #[error("a floating-point value overflowed (not finite): use an exact backend")]
+    /// A value left the floating-point range: it overflowed (or became NaN), or a nonzero
+    /// divisor underflowed to zero.
+    #[error("a floating-point value left the binary64 range (overflow or underflow): use an exact backend")]
     Overflow,
     /// The query's budget ran out.
     #[error("the query's {} limit was reached", match .0 { Limit::Time => "time", Limit::Steps => "step", Limit::Bits => "bit" })]

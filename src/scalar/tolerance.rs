@@ -2,11 +2,19 @@
 //!
 //! A computed quantity `v` whose expression has magnitude `m` (a bound on the absolute values
 //! of the terms that were summed, e.g. the permanent of a determinant) is called zero by an
-//! inexact backend with unit roundoff `u` when
+//! inexact backend with unit roundoff `u` and underflow unit `η` ([`Scalar::UNDERFLOW_UNIT`])
+//! when
 //!
 //! ```text
-//! |v| <= TOLERANCE_ULPS * u * m
+//! |v| <= TOLERANCE_ULPS * (u * m + η)
 //! ```
+//!
+//! The `η` term covers underflow: an operation whose exact result is subnormal is rounded
+//! with an *absolute* error of up to `η/2` (`2⁻¹⁰⁷⁵` in binary64), which no multiple of `u·m`
+//! bounds when every term of the expression is subnormal (a face of a hull through a point
+//! with a coordinate of `5e-324` came out "not planar" by `5e-324` against a magnitude of
+//! `8e-323` before this term existed). It is far below any normal number (`2⁻¹⁰⁶²` for
+//! binary64), so it changes no decision between normal values.
 //!
 //! The forward error of every predicate in this crate is a small multiple of `u * m`
 //! (orient3d: 7u·m, Shewchuk's `O3DERRBOUND_A`), and inputs produced by a few exact-in-theory
@@ -28,6 +36,12 @@ pub fn relative_tolerance(unit_roundoff: f64) -> f64 {
     TOLERANCE_ULPS * unit_roundoff
 }
 
+/// The absolute part of the tolerance of a backend with underflow unit `η`:
+/// `TOLERANCE_ULPS · η` (0 for backends that never underflow).
+pub fn absolute_tolerance(underflow_unit: f64) -> f64 {
+    TOLERANCE_ULPS * underflow_unit
+}
+
 /// The relative margin above which an inexact backend with unit roundoff `u` must agree
 /// exactly with the exact answer: twice its tolerance (the tolerance covers the backend's own
 /// rounding error, the second half makes the decision unambiguous).
@@ -41,7 +55,8 @@ pub fn decide<S: Scalar>(value: &S, magnitude: &S) -> Decision<Sign> {
     if S::CERTAIN_DECISIONS || sign == Sign::Zero {
         return Ok(sign);
     }
-    let bound = magnitude.abs() * S::from_f64(relative_tolerance(S::UNIT_ROUNDOFF)).unwrap_or_else(|_| S::zero());
+    let bound = magnitude.abs() * S::from_f64(relative_tolerance(S::UNIT_ROUNDOFF)).unwrap_or_else(|_| S::zero())
+        + S::from_f64(absolute_tolerance(S::UNDERFLOW_UNIT)).unwrap_or_else(|_| S::zero());
     if (value.abs() - bound).sign()? == Sign::Positive {
         Ok(sign)
     } else {
@@ -72,6 +87,19 @@ mod tests {
     }
 
     #[test]
+    fn f64_tolerance_covers_underflow_absolutely() {
+        // A subnormal rounding error against a subnormal magnitude is zero; a normal value is
+        // not, even against a zero magnitude.
+        let eta = f64::from_bits(1);
+        assert_eq!(absolute_tolerance(f64::UNDERFLOW_UNIT), 4096.0 * eta);
+        assert_eq!(decide(&-eta, &(16.0 * eta)), Ok(Sign::Zero));
+        assert_eq!(decide(&(4096.0 * eta), &0.0), Ok(Sign::Zero));
+        assert_eq!(decide(&(8192.0 * eta), &0.0), Ok(Sign::Positive));
+        assert_eq!(decide(&f64::MIN_POSITIVE, &0.0), Ok(Sign::Positive));
+        assert_eq!(decide(&1e-300, &1e-300), Ok(Sign::Positive));
+    }
+
+    #[test]
     fn the_f64_decision_is_the_policy_written_out() {
         // f64 overrides sign_scaled for speed: it must decide as `decide` does.
         let tol = f64::relative_tolerance();
@@ -83,6 +111,10 @@ mod tests {
             (0.0, 5.0),
             (1.0, f64::INFINITY),
             (1e300, 1e300),
+            (-5e-324, 8e-323),
+            (1e-300, 1e-300),
+            (absolute_tolerance(f64::UNDERFLOW_UNIT), 0.0),
+            (2.0 * absolute_tolerance(f64::UNDERFLOW_UNIT), 0.0),
         ] {
             assert_eq!(v.sign_scaled(|| m), decide(&v, &m), "{v} against {m}");
         }

@@ -96,12 +96,11 @@ pub fn check_distance_agreement(a: &Solid<f64>, b: &Solid<f64>) -> Result<Option
             })
         }
     };
-    let tolerance = BigRational::from_float(f64::relative_tolerance()).unwrap_or_default();
     let continuous = [Continuous {
         field: "distance_squared".into(),
         exact: e.squared_distance.clone(),
         fast: BigRational::from_float(f.squared_distance).unwrap_or_default(),
-        bound: tolerance * magnitude,
+        bound: crate::contract::f64_bound(&magnitude),
     }];
     check(&e.status, &f.status, &margin, b64, |_, _| true, &continuous).map(Some)
 }
