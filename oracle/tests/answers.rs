@@ -468,3 +468,23 @@ fn f64_refusals_within_its_tolerance_are_typed_and_agree() {
         );
     }
 }
+
+/// Found by the attack on the tool: |q|² of the quaternion (1e-200, 1e-200, 0, 0) underflowed
+/// in binary64, and f64 called it "zero". The rotation of q is that of any nonzero multiple,
+/// so f64 scales q by a power of two first; (1, 1, 0, 0) is a half turn about x.
+#[test]
+fn f64_quaternions_of_any_scale() {
+    for q in
+        [json!([1e-200, 1e-200, 0, 0]), json!([1e200, 1e200, 0, 0]), json!([5e-324, 5e-324, 0, 0]), json!([3, 3, 0, 0])]
+    {
+        let a =
+            ask(json!({"op": "transform_points", "backend": "both", "pose": {"quaternion": q}, "points": [[1, 1, 1]]}));
+        assert_eq!(a["points"], json!([["1", "-1", "1"]]), "{a}");
+        assert_eq!(a["f64"]["points"], json!([[1.0, -1.0, 1.0]]), "{a}");
+        assert_eq!(a["agreement"]["strict"], true, "{a}");
+    }
+    let zero = ask(
+        json!({"op": "transform_points", "backend": "f64", "pose": {"quaternion": [0, 0, 0, 0]}, "points": [[1, 1, 1]]}),
+    );
+    assert_eq!(zero["error"]["kind"], "invalid");
+}

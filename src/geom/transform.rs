@@ -15,7 +15,7 @@ use crate::scalar::{two, Scalar, Sign};
 /// assert_eq!(r * point::<BigRational>(1, 0, 0), point(0, 1, 0));
 /// ```
 pub fn quaternion_matrix<S: Scalar>(q: &[S; 4]) -> Result<Matrix3<S>, GeomError> {
-    let [w, x, y, z] = q.clone();
+    let [w, x, y, z] = if S::EXACT_VALUES { q.clone() } else { scaled_to_unit_exponent(q)? };
     let n = w.clone() * w.clone() + x.clone() * x.clone() + y.clone() * y.clone() + z.clone() * z.clone();
     if n.sign()? == Sign::Zero {
         return Err(GeomError::ZeroQuaternion);
@@ -35,6 +35,38 @@ pub fn quaternion_matrix<S: Scalar>(q: &[S; 4]) -> Result<Matrix3<S>, GeomError>
         sq(&w) - sq(&x) - sq(&y) + sq(&z),
     ];
     Ok(Matrix3::from_row_iterator(entries.into_iter().map(|e| e / n.clone())))
+}
+
+/// `q` times a power of two that brings its largest component near 1, for backends without
+/// exact values: the rotation is the same for every nonzero multiple of `q`, and the scaling
+/// is exact in binary arithmetic, but it keeps |q|² from underflowing (a quaternion of
+/// components 1e-200) or overflowing (1e200) in binary64. The power is chosen from `to_f64`
+/// (a choice of representative, not a decision: any power gives the same rotation). A zero
+/// quaternion, decided on the raw signs, is [`GeomError::ZeroQuaternion`].
+fn scaled_to_unit_exponent<S: Scalar>(q: &[S; 4]) -> Result<[S; 4], GeomError> {
+    let mut all_zero = true;
+    for c in q {
+        all_zero &= c.sign()? == Sign::Zero;
+    }
+    if all_zero {
+        return Err(GeomError::ZeroQuaternion);
+    }
+    let largest = q.iter().map(|c| c.to_f64().abs()).fold(0.0, f64::max);
+    if !(largest > 0.0 && largest.is_finite()) {
+        return Ok(q.clone());
+    }
+    // 2^-e with e the exponent of the largest component, applied in at most two exact steps
+    // (2^1074 is beyond binary64's range).
+    let e = largest.log2().floor() as i32;
+    let mut out = q.clone();
+    let mut left = -e;
+    while left != 0 {
+        let step = left.clamp(-1000, 1000);
+        let f = S::from_f64(2f64.powi(step)).map_err(|_| GeomError::ZeroQuaternion)?;
+        out = out.map(|c| c * f.clone());
+        left -= step;
+    }
+    Ok(out)
 }
 
 /// The affine map p ↦ linear · p + translation.
