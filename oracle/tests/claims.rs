@@ -170,6 +170,17 @@ fn distance_claims() {
         (check(&v, "status")["exact"].clone(), check(&v, "distance")["ok"].clone()),
         (json!("penetrating"), json!(true))
     );
+    // A triangulated cube (merged into the cube for V-Clip): the diagonal [1, 7] of its face
+    // x = 1 is an edge of the mesh and realises the distance 1 to b's face x = 2; the diagonal
+    // [0, 6] of its face x = −1 is an edge too, 3 away (found by the audit: mesh edges that
+    // are no edge of the merged solid were refused as "not a feature").
+    let tri = json!({"op": "distance", "a": {"polyhedron": {"vertices": [[-1,-1,-1],[1,-1,-1],[-1,1,-1],[1,1,-1],[-1,-1,1],[1,-1,1],[-1,1,1],[1,1,1]], "faces": [[0,2,3],[0,3,1],[4,5,7],[4,7,6],[0,1,5],[0,5,4],[2,6,7],[2,7,3],[0,4,6],[0,6,2],[1,3,7],[1,7,5]]}}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [3, 0, 0]}});
+    assert!(ok(tri.clone(), json!({"features": [{"edge": [1, 7]}, {"face": [0, 2, 4, 6]}]})));
+    assert!(ok(tri.clone(), json!({"features": [{"face": [1, 3, 7]}, {"vertex": 0}]})));
+    let v = verdict(tri.clone(), json!({"features": [{"edge": [0, 6]}, {"face": [0, 2, 4, 6]}]}));
+    assert!(check(&v, "features")["note"].as_str().unwrap().contains("are 9 apart"), "{v}");
+    let v = verdict(tri, json!({"features": [{"edge": [0, 7]}, {"face": [0, 2, 4, 6]}]}));
+    assert!(check(&v, "features")["note"].as_str().unwrap().contains("not a feature of a"), "{v}");
 }
 
 #[test]

@@ -166,10 +166,10 @@ impl<N: Scalar> Query for Distance<N> {
         if let Some([fa, fb]) = &claim.features {
             let exact_shown = Shown::Features(out.features.to_vec());
             let claimed = Shown::Features(vec![fa.clone(), fb.clone()]);
-            let (xa, xb) = (ca.feature_of(fa)?, cb.feature_of(fb)?);
+            let (xa, xb) = (ca.claimed_feature(fa)?, cb.claimed_feature(fb)?);
             let check = match (xa, xb) {
-                (Some(xa), Some(xb)) => {
-                    let d = feature_squared_distance(&ca.built.solid, &xa, &cb.built.solid, &xb)
+                (Some((sa, xa)), Some((sb, xb))) => {
+                    let d = feature_squared_distance(sa, &xa, sb, &xb)
                         .map_err(|e| QueryError::vclip("/claim/features", e))?;
                     let ok = &d == d2;
                     let check = Check {

@@ -384,18 +384,8 @@ impl<S: Scalar> ConvexPosed<S> {
     /// face, which names that face).
     pub fn feature_of(&self, id: &FeatureId) -> Result<Option<Feature>, QueryError> {
         let b = &self.built;
-        let vertex = |i: usize| b.ids.iter().position(|&x| x == i);
         Ok(match id {
-            FeatureId::Vertex(i) => vertex(*i).map(Feature::Vertex),
-            FeatureId::Edge(i, j) => match (vertex(*i), vertex(*j)) {
-                (Some(u), Some(v)) => b
-                    .solid
-                    .edges()
-                    .iter()
-                    .find(|&&(x, y)| (x, y) == (u, v) || (x, y) == (v, u))
-                    .map(|&(x, y)| Feature::Edge(x, y)),
-                _ => None,
-            },
+            FeatureId::Vertex(_) | FeatureId::Edge(..) => vertex_or_edge(b, id),
             FeatureId::Face(ids) => {
                 if ids.len() < 3 {
                     return Ok(None);
@@ -409,6 +399,49 @@ impl<S: Scalar> ConvexPosed<S> {
                 None
             }
         })
+    }
+
+    /// A claimed feature as a point set: [`ConvexPosed::feature_of`] on the strictly convex
+    /// solid, or else, when coplanar faces were merged, a vertex, edge or face of the shape as
+    /// given (a diagonal of a triangulated face is an edge of the mesh and a set of points on
+    /// the shape, though not an edge of the merged solid). The solid it belongs to comes with
+    /// it.
+    pub fn claimed_feature(&self, id: &FeatureId) -> Result<Option<(&Solid<S>, Feature)>, QueryError> {
+        if let Some(f) = self.feature_of(id)? {
+            return Ok(Some((&self.built.solid, f)));
+        }
+        let Some(all) = &self.all else { return Ok(None) };
+        let found = match id {
+            FeatureId::Vertex(_) | FeatureId::Edge(..) => vertex_or_edge(all, id),
+            FeatureId::Face(ids) => {
+                let mut sorted = ids.clone();
+                sorted.sort_unstable();
+                (0..all.solid.face_count()).find_map(|f| {
+                    let mut on: Vec<usize> = all.solid.face(f).iter().map(|&v| all.ids[v]).collect();
+                    on.sort_unstable();
+                    (on == sorted).then_some(Feature::Face(f))
+                })
+            }
+        };
+        Ok(found.map(|f| (&all.solid, f)))
+    }
+}
+
+/// The vertex or edge of `b` with format ids `id`, if any.
+fn vertex_or_edge<S: Scalar>(b: &BuiltSolid<S>, id: &FeatureId) -> Option<Feature> {
+    let vertex = |i: usize| b.ids.iter().position(|&x| x == i);
+    match id {
+        FeatureId::Vertex(i) => vertex(*i).map(Feature::Vertex),
+        FeatureId::Edge(i, j) => match (vertex(*i), vertex(*j)) {
+            (Some(u), Some(v)) => b
+                .solid
+                .edges()
+                .iter()
+                .find(|&&(x, y)| (x, y) == (u, v) || (x, y) == (v, u))
+                .map(|&(x, y)| Feature::Edge(x, y)),
+            _ => None,
+        },
+        FeatureId::Face(_) => None,
     }
 }
 
