@@ -81,7 +81,7 @@ fn shapes() -> Vec<(&'static str, Solid<Q>)> {
         ("cuboid", cuboid(q(1, 2), q(1, 1), q(3, 2)).expect("valid")),
         ("tetrahedron", tetrahedron()),
         ("octahedron", octahedron()),
-        ("icosahedron", icosahedron()),
+        ("icosahedron", icosahedron().unwrap()),
         ("triangular prism", extrusion(&grid(&[(-1, -1), (2, 0), (0, 2)]), q(-1, 1), q(1, 1)).expect("valid")),
         (
             "pentagonal prism",

@@ -18,80 +18,129 @@ fn counts<S: Scalar>(s: &Solid<S>) -> (usize, usize, usize) {
     (s.vertex_count(), s.edge_count(), s.face_count())
 }
 
+/// Whether `S` decides with certainty but holds inexact values (intervals): such a backend may
+/// answer `Uncertain` where the exact one decides, never something else.
+fn interval<S: Scalar>() -> bool {
+    S::CERTAIN_DECISIONS && !S::EXACT_VALUES
+}
+
+/// A built solid, or `None` when an interval backend could not decide it (any other error
+/// fails the test).
+fn built<S: Scalar>(name: &str, r: Result<Solid<S>, BrepError>) -> Option<Solid<S>> {
+    match r {
+        Ok(s) => Some(s),
+        Err(BrepError::Uncertain(touchstone::scalar::Uncertain::Close)) if interval::<S>() => None,
+        Err(e) => panic!("{name} ({}): {e}", S::NAME),
+    }
+}
+
 /// A builder's name, its solid, the expected (V, E, F) and convexity.
-type Case<S> = (&'static str, Solid<S>, (usize, usize, usize), bool);
+type Case<S> = (&'static str, Result<Solid<S>, BrepError>, (usize, usize, usize), bool);
 
 fn builders_validate_with_expected_counts<S: Scalar>() {
     let cases: Vec<Case<S>> = vec![
-        ("cube", cube(), (8, 12, 6), true),
-        ("cuboid", cuboid(ratio(1, 2), S::one(), ratio(7, 3)).unwrap(), (8, 12, 6), true),
-        ("tetrahedron", tetrahedron(), (4, 6, 4), true),
-        ("octahedron", octahedron(), (6, 12, 8), true),
+        ("cube", Ok(cube()), (8, 12, 6), true),
+        ("cuboid", cuboid(ratio(1, 2), S::one(), ratio(7, 3)), (8, 12, 6), true),
+        ("tetrahedron", Ok(tetrahedron()), (4, 6, 4), true),
+        ("octahedron", Ok(octahedron()), (6, 12, 8), true),
         ("icosahedron", icosahedron(), (12, 30, 20), true),
         ("dodecahedron", dodecahedron(), (20, 30, 12), true),
-        ("L", l_shape(), (12, 18, 8), false),
-        ("U", u_shape(), (16, 24, 10), false),
-        ("comb", comb(3).unwrap(), (24, 36, 14), false), // a 12-gon prism
+        ("L", Ok(l_shape()), (12, 18, 8), false),
+        ("U", Ok(u_shape()), (16, 24, 10), false),
+        ("comb", comb(3), (24, 36, 14), false), // a 12-gon prism
     ];
     for (name, s, expected, convex) in cases {
+        let Some(s) = built(name, s) else {
+            // Small integers are points of an interval: those shapes are always decided (the
+            // cuboid's 7/3, the icosahedron's exactly coplanar golden rectangles through
+            // φ² and the dodecahedron's pentagons need not be).
+            assert!(!["cube", "tetrahedron", "octahedron", "L", "U", "comb"].contains(&name), "{name} undecided");
+            continue;
+        };
         assert_well_formed(&s);
         assert_eq!(counts(&s), expected, "{name} ({})", S::NAME);
         assert_eq!(s.euler(), 2, "{name}");
-        assert_eq!(s.is_convex(), Ok(convex), "{name}");
+        assert!(common::decided::<S, _>(&s.is_convex(), &convex), "{name} ({})", S::NAME);
     }
 }
 
 /// Table 1 of Vaněček (1990): V + E + F of the k × k sphere and torus.
 fn table_1_entity_counts<S: Scalar>() {
+    let mut decided = 0;
     for (k, sphere, tor) in [(4, 58, 64), (6, 134, 144), (8, 242, 256), (10, 382, 400), (20, 1562, 1600)] {
-        let s = uv_sphere::<S>(k, k).unwrap();
-        let (v, e, f) = counts(&s);
-        assert_eq!(v + e + f, sphere, "sphere {k}");
-        assert_eq!(s.euler(), 2);
-        let t = torus::<S>(k, k, S::from_i64(3), S::one()).unwrap();
-        let (v, e, f) = counts(&t);
-        assert_eq!(v + e + f, tor, "torus {k}");
-        assert_eq!(t.euler(), 0);
-        if k <= 8 {
-            assert_well_formed(&s);
-            assert_well_formed(&t);
-            assert_eq!(s.is_convex(), Ok(true));
-            assert_eq!(t.is_convex(), Ok(false));
+        if let Some(s) = built(&format!("sphere {k}"), uv_sphere::<S>(k, k)) {
+            decided += 1;
+            let (v, e, f) = counts(&s);
+            assert_eq!(v + e + f, sphere, "sphere {k}");
+            assert_eq!(s.euler(), 2);
+            if k <= 8 {
+                assert_well_formed(&s);
+                assert!(common::decided::<S, _>(&s.is_convex(), &true), "sphere {k}");
+            }
+        }
+        if let Some(t) = built(&format!("torus {k}"), torus::<S>(k, k, S::from_i64(3), S::one())) {
+            decided += 1;
+            let (v, e, f) = counts(&t);
+            assert_eq!(v + e + f, tor, "torus {k}");
+            assert_eq!(t.euler(), 0);
+            if k <= 8 {
+                assert_well_formed(&t);
+                assert!(common::decided::<S, _>(&t.is_convex(), &false), "torus {k}");
+            }
         }
     }
+    assert!(interval::<S>() || decided == 10, "{} decided {decided} of 10", S::NAME);
 }
 
 fn sphere_vertices_are_exactly_on_the_sphere<S: Scalar>() {
-    let s = uv_sphere::<S>(7, 5).unwrap();
+    let Some(s) = built("sphere", uv_sphere::<S>(7, 5)) else { return };
     for p in s.vertices() {
         let r2 = p.coords.dot(&p.coords);
-        assert_eq!((r2 - S::one()).sign_scaled(S::one), Ok(touchstone::scalar::Sign::Zero));
+        let on = (r2 - S::one()).sign_scaled(S::one);
+        assert!(common::decided::<S, _>(&on, &touchstone::scalar::Sign::Zero), "{} {on:?}", S::NAME);
     }
 }
 
 fn rotated_builders_stay_valid<S: Scalar>() {
-    // Exact rational rotations keep faces planar exactly; f64 within its tolerance.
+    // Exact rational rotations keep faces planar exactly; f64 within its tolerance; an
+    // interval backend may not decide a rotated face planar (its vertices are no longer
+    // points), never decides it bent.
+    let mut decided = 0;
     for q in [[1, 2, 3, 4], [3, -1, 4, 1], [1, 1, 0, 0]] {
         let r = Affine::from_quaternion(&q.map(S::from_i64), Vector3::new(ratio(1, 3), S::from_i64(-2), ratio(5, 7)))
             .unwrap();
         let solids = [
-            cube::<S>(),
-            tetrahedron(),
-            octahedron(),
-            icosahedron(),
-            dodecahedron(),
-            l_shape(),
-            u_shape(),
-            comb(2).unwrap(),
-            uv_sphere(5, 4).unwrap(),
-            torus(6, 5, S::from_i64(2), S::one()).unwrap(),
+            ("cube", Ok(cube::<S>())),
+            ("tetrahedron", Ok(tetrahedron())),
+            ("octahedron", Ok(octahedron())),
+            ("icosahedron", icosahedron()),
+            ("dodecahedron", dodecahedron()),
+            ("L", Ok(l_shape())),
+            ("U", Ok(u_shape())),
+            ("comb", comb(2)),
+            ("sphere", uv_sphere(5, 4)),
+            ("torus", torus(6, 5, S::from_i64(2), S::one())),
         ];
-        for s in solids {
-            let moved = s.transformed(&r).unwrap();
+        for (name, s) in solids {
+            let Some(s) = built(name, s) else { continue };
+            let Some(moved) = built(name, s.transformed(&r)) else { continue };
+            if ["tetrahedron", "octahedron"].contains(&name) {
+                decided += 1;
+            }
             assert_well_formed(&moved);
-            assert_eq!(moved.is_convex(), s.is_convex());
+            let (before, after) = (s.is_convex(), moved.is_convex());
+            if interval::<S>() {
+                assert!(before.is_err() || after.is_err() || before == after, "{name}");
+            } else {
+                assert_eq!(after, before, "{name}");
+            }
         }
     }
+    // Shapes of triangles only (no planarity decision) with integer vertices: intervals decide
+    // them under the two general rotations (under the half turn, two vertices get the same
+    // inexact x = 1 + 1/3, and an interval cannot tell equal coordinates apart from close
+    // ones when sorting them).
+    assert!(decided >= 4, "{} decided {decided}", S::NAME);
 }
 
 fn adjacency<S: Scalar>() {
@@ -279,7 +328,7 @@ fn hull_of_a_polytope_with_interior_and_face_points_is_the_polytope() {
     assert_eq!(counts(&hull.solid), (6, 12, 8));
     assert_eq!(hull.input_index, (0..6).collect::<Vec<_>>());
     // The icosahedron's vertices in any order give 20 triangles; the dodecahedron's, 12 pentagons.
-    let d = dodecahedron::<Q>();
+    let d = dodecahedron::<Q>().unwrap();
     let mut pts = d.vertices().to_vec();
     pts.reverse();
     let hull = convex_hull(&pts).unwrap();

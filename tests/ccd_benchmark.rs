@@ -81,3 +81,24 @@ fn f64_agrees_with_exact_on_every_rounded_query() {
     assert!(failures.is_empty(), "{} breaches:\n{}", failures.len(), failures.join("\n"));
     assert!(strict > 100, "only {strict} queries were decided strictly");
 }
+
+/// The interval backend on every labelled query: the label, or `Uncertain` (never the wrong
+/// answer); most of them decided.
+#[test]
+fn intervals_give_the_label_or_uncertain() {
+    use touchstone::scalar::{Interval, Uncertain};
+    let iv = |p: &[Point3<num_rational::BigRational>; 4]| p.clone().map(|x| x.map(|c| Interval::from_rational(&c)));
+    let (mut decided, mut uncertain) = (0, 0);
+    for (file, i, q) in &all_queries() {
+        match ccd(q.kind, &iv(&q.t0), &iv(&q.t1)) {
+            Ok(r) => {
+                decided += 1;
+                assert_eq!(Some(r.collides()), q.label, "{file} #{i}: the interval backend decided wrongly");
+            }
+            Err(touchstone::poly::PolyError::Uncertain(Uncertain::Close)) => uncertain += 1,
+            Err(e) => panic!("{file} #{i}: {e}"),
+        }
+    }
+    println!("intervals decided {decided}, uncertain {uncertain}");
+    assert!(decided * 4 >= 3 * (decided + uncertain), "intervals decided only {decided} of {}", decided + uncertain);
+}

@@ -193,7 +193,7 @@ fn f64_nearly_parallel_edges() {
         parse("137438953473/137438953472"),
         parse("-1333084623670933/562949953421312"),
     ];
-    let b = shifted(&icosahedron::<Q>(), shift);
+    let b = shifted(&icosahedron::<Q>().unwrap(), shift);
     let warm = Some((Feature::Edge(1, 2), Feature::Edge(2, 6)));
     let expected = brute(&a, &b);
     agree_from(lin_canny::<Q>, &a, &b, &expected, warm.clone());

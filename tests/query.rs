@@ -110,8 +110,8 @@ fn every_error_kind_of_the_query_layer() {
     };
     let e = Validate::new(bent).answer::<Q>().unwrap_err();
     assert_eq!((e.kind, e.at.as_str()), (ErrorKind::Invalid, "/solid/polyhedron/faces/0"));
-    // limit: coefficients beyond the exact root finder's 4096 bits.
-    let huge = Q::new(1.into(), num_bigint::BigInt::from(3).pow(3000));
+    // limit: coefficients beyond the exact root finder's 16384 bits.
+    let huge = Q::new(1.into(), num_bigint::BigInt::from(3).pow(12000));
     let p = |x: Q, y: i64, z: i64| Point3::new(x, int(y), int(z));
     let ccd = Ccd {
         kind: CcdKind::VertexFace,

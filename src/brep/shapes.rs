@@ -94,7 +94,10 @@ pub fn octahedron<S: Scalar>() -> Solid<S> {
 
 /// The icosahedron (0, ±1, ±φ), (±1, ±φ, 0), (±φ, 0, ±1) with φ the binary64 golden ratio,
 /// taken exactly: slightly irregular, but every face is a triangle, so exactly planar.
-pub fn icosahedron<S: Scalar>() -> Solid<S> {
+///
+/// Errors: only [`BrepError::Uncertain`], on a backend that cannot decide its hull (an
+/// interval backend may not separate the products of φ).
+pub fn icosahedron<S: Scalar>() -> Result<Solid<S>, BrepError> {
     let phi = S::from_f64((1.0 + 5f64.sqrt()) / 2.0).expect("finite");
     let (o, z) = (S::one(), S::zero());
     let mut vertices = Vec::new();
@@ -104,14 +107,25 @@ pub fn icosahedron<S: Scalar>() -> Solid<S> {
         vertices.push(p(sa.clone(), sb.clone(), z.clone()));
         vertices.push(p(sb, z.clone(), sa));
     }
-    super::hull::convex_hull(&vertices).expect("the icosahedron's vertices span a solid").solid
+    use super::HullError as H;
+    match super::hull::convex_hull(&vertices) {
+        Ok(h) => Ok(h.solid),
+        Err(H::Uncertain(u)) => Err(BrepError::Uncertain(u)),
+        Err(H::Invalid(e)) => Err(e),
+        // Twelve points far from any plane, on backends whose decisions are right or
+        // uncertain: no hull error but those above can occur.
+        Err(_) => Err(BrepError::ZeroVolume),
+    }
 }
 
 /// The dodecahedron as the exact polar dual of [`icosahedron`]: vertex f is n_f / (−d_f) for
 /// the icosahedron's face plane n_f·x + d_f = 0, and face v collects the duals of the faces
 /// around icosahedron vertex v. Each face lies exactly on the plane v·x = 1.
-pub fn dodecahedron<S: Scalar>() -> Solid<S> {
-    let ico = icosahedron::<S>();
+///
+/// Errors: only [`BrepError::Uncertain`], on a backend that cannot decide it (an interval
+/// backend cannot prove its pentagons planar).
+pub fn dodecahedron<S: Scalar>() -> Result<Solid<S>, BrepError> {
+    let ico = icosahedron::<S>()?;
     let vertices = (0..ico.face_count())
         .map(|f| {
             let plane = ico.plane(f);
@@ -120,7 +134,7 @@ pub fn dodecahedron<S: Scalar>() -> Solid<S> {
         })
         .collect();
     let faces = (0..ico.vertex_count()).map(|v| ico.vertex_faces(v)).collect();
-    Solid::new(vertices, faces).expect("the polar dual of a convex polytope around the origin is valid")
+    Solid::new(vertices, faces)
 }
 
 /// The prism over a simple polygon (counterclockwise seen from +z) between heights z0 < z1:

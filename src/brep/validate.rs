@@ -173,17 +173,17 @@ fn fans(half_edges: &[HalfEdge], vertex_count: usize) -> Result<Vec<usize>, Brep
 fn face_plane<S: Scalar>(vertices: &[Point3<S>], face: &[usize], f: usize) -> Result<Plane<S>, BrepError> {
     let pts: Vec<&Point3<S>> = face.iter().map(|&v| &vertices[v]).collect();
     let (normal, magnitude) = newell(&pts);
-    let mut zero = true;
-    for i in 0..3 {
-        if normal[i].sign_scaled(|| magnitude[i].clone())? != Sign::Zero {
-            zero = false;
-        }
-    }
-    if zero {
+    if crate::scalar::all_zero((0..3).map(|i| normal[i].sign_scaled(|| magnitude[i].clone())))? {
         return Err(BrepError::ZeroAreaFace { face: f });
     }
     let offset = -normal.dot(&pts[0].coords);
     let plane = Plane { normal, offset };
+    if pts.len() == 3 {
+        // Three points always lie on a plane: the test would only ask whether the rounding of
+        // the plane's own construction is zero (undecidable for intervals, which then could not
+        // validate a triangle whose coordinates are not all small dyadics).
+        return Ok(plane);
+    }
     for (k, p) in pts.iter().enumerate().skip(1) {
         if plane.eval(p).sign_scaled(|| planarity_magnitude(&magnitude, pts[0], p))? != Sign::Zero {
             return Err(BrepError::NonPlanarFace { face: f, vertex: face[k] });
@@ -334,6 +334,7 @@ pub(crate) fn with_topology<S: Scalar, T: Scalar>(
 
 /// Check every internal invariant of a solid (for tests and fuzz targets): half-edge links,
 /// face loops, edge table, planes through their faces' vertices, positive volume.
+/// On an interval backend an undecided plane or volume test passes (it is never decided wrong).
 pub fn check_well_formed<S: Scalar>(s: &Solid<S>) -> Result<(), String> {
     let h = &s.half_edges;
     for (i, he) in h.iter().enumerate() {
@@ -358,7 +359,7 @@ pub fn check_well_formed<S: Scalar>(s: &Solid<S>) -> Result<(), String> {
         for &v in face {
             let p = &s.vertices[v];
             let magnitude = || planarity_magnitude(&m, pts[0], p);
-            if s.planes[f].eval(p).sign_scaled(magnitude) != Ok(Sign::Zero) {
+            if !admissible::<S>(s.planes[f].eval(p).sign_scaled(magnitude), Sign::Zero) {
                 return Err(format!("face {f}: vertex {v} off the plane"));
             }
         }
@@ -375,10 +376,21 @@ pub fn check_well_formed<S: Scalar>(s: &Solid<S>) -> Result<(), String> {
     if s.euler() % 2 != 0 {
         return Err(format!("odd Euler characteristic {}", s.euler()));
     }
-    if s.volume6().sign() != Ok(Sign::Positive) {
+    if !admissible::<S>(s.volume6().sign(), Sign::Positive) {
         return Err("volume not positive".into());
     }
     Ok(())
+}
+
+/// A decision of backend `S` that the invariant allows: the expected sign, or for a backend
+/// with certain decisions but inexact values (intervals) an undecided one (never the wrong
+/// sign).
+fn admissible<S: Scalar>(d: crate::scalar::Decision<Sign>, expected: Sign) -> bool {
+    match d {
+        Ok(s) => s == expected,
+        Err(crate::scalar::Uncertain::Close) => S::CERTAIN_DECISIONS && !S::EXACT_VALUES,
+        Err(_) => false,
+    }
 }
 
 /// Panic with a description when [`check_well_formed`] fails.

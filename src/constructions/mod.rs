@@ -23,12 +23,10 @@ pub fn plane_through<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>) -> 
     // Each component of the cross product is a 2×2 determinant, decided against its own
     // magnitude.
     let magnitude = |i: usize, j: usize| u[i].abs() * v[j].abs() + u[j].abs() * v[i].abs();
-    let zero = [(1, 2), (2, 0), (0, 1)]
-        .iter()
-        .zip(normal.iter())
-        .map(|(&(i, j), n)| n.sign_scaled(|| magnitude(i, j)).map(Sign::is_zero))
-        .collect::<Decision<Vec<bool>>>()?;
-    if zero.into_iter().all(|z| z) {
+    let zero = crate::scalar::all_zero(
+        [(1, 2), (2, 0), (0, 1)].iter().zip(normal.iter()).map(|(&(i, j), n)| n.sign_scaled(|| magnitude(i, j))),
+    )?;
+    if zero {
         return Err(GeomError::Collinear);
     }
     let offset = -normal.dot(&a.coords);

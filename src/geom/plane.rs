@@ -2,7 +2,7 @@
 
 use super::{dot_magnitude, Point3, Scaled, Vector3};
 use crate::error::GeomError;
-use crate::scalar::{Scalar, Sign};
+use crate::scalar::Scalar;
 
 /// The plane {p : normal · p + offset = 0}, with its positive side ("above") the side the
 /// normal points to. Never normalised: the coefficients are exactly what was computed.
@@ -58,12 +58,9 @@ impl<S: Scalar> Plane<S> {
     }
 }
 
-/// Whether every component of `v` is zero, decided on the raw signs.
+/// Whether every component of `v` is zero, decided on the raw signs: one component decided
+/// nonzero settles it, whatever the others (an interval backend may not decide a component
+/// that is exactly zero, and need not).
 pub fn is_zero_vector<S: Scalar>(v: &Vector3<S>) -> crate::scalar::Decision<bool> {
-    for c in v.iter() {
-        if c.sign()? != Sign::Zero {
-            return Ok(false);
-        }
-    }
-    Ok(true)
+    crate::scalar::all_zero(v.iter().map(|c| c.sign()))
 }

@@ -87,8 +87,13 @@ use crate::scalar::Uncertain;
 /// The largest degree accepted by the exact entry points and by [`float_roots`].
 pub const MAX_DEGREE: usize = 64;
 /// The largest bit size of a numerator or denominator of an input coefficient, interval
-/// endpoint or refinement width (4096 bits hold any product of a few `f64` values exactly).
-pub const MAX_COEFF_BITS: u64 = 4096;
+/// endpoint or refinement width. A binary64 value is a rational of at most 1,128 bits
+/// (numerator and denominator together), a difference of two at most about 2,100; the
+/// coefficients of the CCD and box-sweep polynomials are sums of products of up to six such
+/// factors, so binary64 inputs anywhere in the exponent range (1e-300 beside 5e-324, say) need
+/// up to about 13,000 bits. 4,096 bits refused such inputs in the agreement contract's exact
+/// computations; hostile exact inputs are bounded by the query's bit and time limits.
+pub const MAX_COEFF_BITS: u64 = 1 << 14;
 /// The most significant digits [`Algebraic::to_decimal`] prints (each bisection step gains one
 /// bit, and the evaluation cost grows with the bits of the interval's endpoints).
 pub const MAX_DECIMAL_DIGITS: u32 = 1000;

@@ -10,7 +10,9 @@ use crate::contract::{Agreement, Disagreement, Margin};
 use crate::geom::Point3;
 use crate::poly::RootScalar;
 use crate::scalar::Scalar;
+#[allow(unused_imports)] // named in the docs
 use crate::sweep::contract::check_ccd_answer;
+use crate::sweep::contract::{ccd_margined, check_ccd_margined};
 use crate::sweep::{ccd, CcdKind, CcdResult};
 
 /// `ccd`: whether a vertex meets a triangle, or an edge an edge, for some t ∈ [0, 1] (closed
@@ -90,14 +92,22 @@ impl<N: Scalar> Query for Ccd<N> {
         Ok(v)
     }
 
+    /// The CCD contract's margin ([`check_ccd_answer`]) of the binary64 roundings of the input
+    /// (what the `f64` path answers).
+    fn margin(&self, _: &Answer<BigRational, Self>) -> Result<Margin, QueryError> {
+        let (t0, t1) = self.rounded();
+        Ok(ccd_margined(self.kind, &t0, &t1).map_err(|e| QueryError::poly("", e))?.margin())
+    }
+
     /// The CCD contract ([`check_ccd_answer`]), on the binary64 roundings of the input: the
     /// `f64` path answers those, the exact one answers the input as given.
     fn agreement(
         &self,
         _: &Answer<BigRational, Self>,
         fast: &Result<Answer<f64, Self>, QueryError>,
-    ) -> (Margin, Result<Agreement, Disagreement>) {
+    ) -> Result<(Margin, Result<Agreement, Disagreement>), QueryError> {
         let (t0, t1) = self.rounded();
+        let m = ccd_margined(self.kind, &t0, &t1).map_err(|e| QueryError::poly("", e))?;
         let fast = match fast {
             Ok(a) => Ok(CcdResult { toi: a.output.toi }),
             Err(e) => Err(crate::poly::PolyError::NotFinite(if e.kind == super::ErrorKind::Overflow {
@@ -106,7 +116,7 @@ impl<N: Scalar> Query for Ccd<N> {
                 "the f64 answer"
             })),
         };
-        check_ccd_answer(self.kind, &t0, &t1, &fast)
+        Ok(check_ccd_margined(&m, self.kind, &t0, &t1, &fast))
     }
 }
 

@@ -105,11 +105,7 @@ impl<N: Scalar> Query for Distance<N> {
     /// relatively tiny and `f64` may collapse them: it then refuses with
     /// [`ErrorKind::Precision`](super::ErrorKind::Precision), which is admissible within the
     /// budget of these tests.
-    fn agreement(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        fast: &Result<Answer<f64, Self>, QueryError>,
-    ) -> (crate::contract::Margin, Result<crate::contract::Agreement, crate::contract::Disagreement>) {
+    fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<crate::contract::Margin, QueryError> {
         let mut margin = super::margin_of(&exact.decisive);
         if let Ok((ca, cb)) = self.posed::<BigRational>() {
             for s in [&ca.built.solid, &cb.built.solid] {
@@ -123,7 +119,7 @@ impl<N: Scalar> Query for Distance<N> {
                 margin = margin.min(super::margin_of(&shape));
             }
         }
-        super::agreement_at(margin, exact, fast)
+        Ok(margin)
     }
 
     fn discrete<S: RootScalar>(o: &DistanceOutput<S>) -> Status {

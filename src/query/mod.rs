@@ -175,15 +175,30 @@ pub trait Query {
         None
     }
 
+    /// The margin of the exact answer: how far, relatively, the input is from a configuration
+    /// where its discrete part would change (the agreement contract's margin). The default is
+    /// the least over the answer's [`Decisive`] tests. Ops override it where their decisions
+    /// are not all recorded there: `distance` adds the posed shapes' own tests; `ccd` and
+    /// `toi_boxes`, whose decisions are about times (roots, their order, grazes), compute it
+    /// by their contracts (slack at every candidate time up to the first contact).
+    ///
+    /// Errors: a limit of the exact computation behind the margin.
+    fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<Margin, QueryError> {
+        Ok(margin_of(&exact.decisive))
+    }
+
     /// Check the `f64` answer (or its error) against the exact one under the agreement
-    /// contract. The default takes the margin of the exact answer's [`Decisive`] tests and
-    /// compares its [`Bounded`] outputs by field name.
+    /// contract, with the margin. The default takes [`Query::margin`] and compares the
+    /// [`Bounded`] outputs by field name.
+    ///
+    /// Errors: the contract could not be evaluated (a limit of its exact computations): that
+    /// is no disagreement, and no agreement either.
     fn agreement(
         &self,
         exact: &Answer<BigRational, Self>,
         fast: &Result<Answer<f64, Self>, QueryError>,
-    ) -> (Margin, Result<Agreement, Disagreement>) {
-        default_agreement(exact, fast)
+    ) -> Result<(Margin, Result<Agreement, Disagreement>), QueryError> {
+        Ok(agreement_at(self.margin(exact)?, exact, fast))
     }
 }
 
@@ -203,16 +218,7 @@ pub fn margin_of(decisive: &[Decisive<BigRational>]) -> Margin {
     })
 }
 
-/// The default contract check (see [`Query::agreement`]).
-pub fn default_agreement<Q: Query + ?Sized>(
-    exact: &Answer<BigRational, Q>,
-    fast: &Result<Answer<f64, Q>, QueryError>,
-) -> (Margin, Result<Agreement, Disagreement>) {
-    agreement_at(margin_of(&exact.decisive), exact, fast)
-}
-
-/// The default contract check at a given margin (an op whose margin has tests beyond its
-/// answer's [`Decisive`] ones computes it and calls this).
+/// The default contract check (see [`Query::agreement`]) at a given margin.
 pub fn agreement_at<Q: Query + ?Sized>(
     margin: Margin,
     exact: &Answer<BigRational, Q>,
@@ -274,12 +280,13 @@ pub struct Both<Q: Query> {
 
 /// Answer exactly and in `f64`, and check the two under the agreement contract.
 ///
-/// Errors: the exact path's (the `f64` path's error is part of the result).
+/// Errors: the exact path's (the `f64` path's error is part of the result), and a limit hit
+/// while evaluating the contract ([`Query::agreement`]).
 pub fn both<Q: Query>(q: &Q) -> Result<Both<Q>, QueryError> {
     let exact = q.answer::<BigRational>()?;
     let fast = q.answer::<f64>();
     let fast_overflowed = fast.as_ref().is_err_and(|e| e.kind == ErrorKind::Overflow);
-    let (margin, agreement) = q.agreement(&exact, &fast);
+    let (margin, agreement) = q.agreement(&exact, &fast)?;
     let agreement = if fast_overflowed { Ok(Agreement::WithinTolerance) } else { agreement };
     Ok(Both { exact, fast, margin, agreement, fast_overflowed })
 }

@@ -12,7 +12,7 @@ use super::{Answer, Query};
 use crate::contract::{Agreement, Disagreement, Margin};
 use crate::poly::{order, RootScalar};
 use crate::scalar::Scalar;
-use crate::sweep::contract::check_sweep_answer_margined;
+use crate::sweep::contract::{check_sweep_margined, sweep_margined};
 use crate::sweep::{
     first_contact_bms, kind_of_pair, pair_touches, BoxFeature, BoxMotion, ContactKind, FeaturePair, SweepError,
 };
@@ -266,14 +266,22 @@ impl<N: Scalar> Query for ToiBoxes<N> {
         Ok(v)
     }
 
+    /// The sweep contract's margin (`check_sweep_answer`) of the binary64 roundings of the
+    /// input (what the `f64` path answers).
+    fn margin(&self, _: &Answer<BigRational, Self>) -> Result<Margin, QueryError> {
+        let (a, b, t0, t1) = self.on::<f64>();
+        Ok(sweep_margined(&a, &b, t0, t1).map_err(QueryError::sweep)?.margin())
+    }
+
     /// The sweep contract (`check_sweep_answer`): the margin of the exact problem on the
     /// binary64 roundings of the input, which the `f64` path answers.
     fn agreement(
         &self,
         _: &Answer<BigRational, Self>,
         fast: &Result<Answer<f64, Self>, QueryError>,
-    ) -> (Margin, Result<Agreement, Disagreement>) {
+    ) -> Result<(Margin, Result<Agreement, Disagreement>), QueryError> {
         let (a, b, t0, t1) = self.on::<f64>();
+        let m = sweep_margined(&a, &b, t0, t1).map_err(QueryError::sweep)?;
         let fast = match fast {
             Ok(f) => Ok(f.output.toi),
             Err(e) if e.kind == ErrorKind::Invalid => Err(SweepError::Singular { box_index: 0 }),
@@ -283,6 +291,6 @@ impl<N: Scalar> Query for ToiBoxes<N> {
                 crate::scalar::Uncertain::Close
             })),
         };
-        check_sweep_answer_margined(&a, &b, t0, t1, fast)
+        Ok(check_sweep_margined(&m, &a, &b, t0, t1, fast))
     }
 }

@@ -51,7 +51,7 @@ pub use interval::Interval;
 pub use order::{try_dedup_by, try_sort_by};
 pub use parse::{excerpt, parse_rational, NumberError, MAX_DECIMAL_EXPONENT, MAX_NUMBER_CHARS};
 pub use rational::exact_values_made;
-pub use sign::{Decision, Limit, Sign, Uncertain};
+pub use sign::{all_zero, Decision, Limit, Sign, Uncertain};
 
 /// An ordered field with fallible sign decisions: the one trait every algorithm is generic over.
 ///

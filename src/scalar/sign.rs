@@ -112,3 +112,19 @@ pub enum Limit {
 
 /// The result of a decision: a value, or [`Uncertain`].
 pub type Decision<T> = Result<T, Uncertain>;
+
+/// Whether every one of several signs is zero: one decided nonzero sign settles it (`false`)
+/// whatever the others; otherwise the first uncertainty, if any. For the degeneracy tests of a
+/// vector (a zero normal, a zero cross product): an interval backend often cannot decide a
+/// component that is exactly zero, and need not when another is clearly nonzero.
+pub fn all_zero(signs: impl IntoIterator<Item = Decision<Sign>>) -> Decision<bool> {
+    let mut undecided = None;
+    for s in signs {
+        match s {
+            Ok(Sign::Zero) => {}
+            Ok(_) => return Ok(false),
+            Err(u) => undecided = undecided.or(Some(u)),
+        }
+    }
+    undecided.map_or(Ok(true), Err)
+}

@@ -21,8 +21,10 @@
 use num_rational::BigRational;
 
 use super::ccd::{ccd_with_margin, valid_contact_at, CcdKind};
+use super::SweepError;
 use crate::contract::{budget, check, Agreement, Continuous, Disagreement, Margin};
 use crate::geom::Point3;
+use crate::poly::PolyError;
 
 type Q = BigRational;
 
@@ -64,15 +66,48 @@ pub fn check_ccd_answer(
 ) -> (Margin, Result<Agreement, Disagreement>) {
     let fail =
         |what: &str, e: String, f: String| Disagreement { what: what.into(), exact: e, fast: f, margin: String::new() };
-    let m = match ccd_with_margin(kind, t0, t1) {
-        Ok(m) => m,
-        Err(e) => return (Margin::Unbounded, Err(fail("exact CCD failed", e.to_string(), String::new()))),
-    };
-    let margin = if m.margin.is_finite() {
-        Margin::Finite(Q::from_float(m.margin).unwrap_or_default())
+    match ccd_margined(kind, t0, t1) {
+        Ok(m) => check_ccd_margined(&m, kind, t0, t1, fast),
+        Err(e) => (Margin::Unbounded, Err(fail("exact CCD failed", e.to_string(), String::new()))),
+    }
+}
+
+/// The exact CCD of binary64 inputs with its margin (see [`check_ccd_answer`]); a limit of the
+/// exact root finder is an error.
+pub fn ccd_margined(kind: CcdKind, t0: &[Point3<f64>; 4], t1: &[Point3<f64>; 4]) -> Result<CcdMargined, PolyError> {
+    ccd_with_margin(kind, t0, t1).map(CcdMargined)
+}
+
+/// The exact CCD answer of binary64 inputs and how far they are from a change of it.
+pub struct CcdMargined(super::ccd::Margined);
+
+impl CcdMargined {
+    /// The margin.
+    pub fn margin(&self) -> Margin {
+        f64_margin(self.0.margin)
+    }
+}
+
+fn f64_margin(m: f64) -> Margin {
+    if m.is_finite() {
+        Margin::Finite(Q::from_float(m).unwrap_or_default())
     } else {
         Margin::Unbounded
-    };
+    }
+}
+
+/// [`check_ccd_answer`] with the exact answer and margin computed ([`ccd_margined`]).
+pub fn check_ccd_margined(
+    m: &CcdMargined,
+    kind: CcdKind,
+    t0: &[Point3<f64>; 4],
+    t1: &[Point3<f64>; 4],
+    fast: &Result<super::CcdResult<f64>, crate::poly::PolyError>,
+) -> (Margin, Result<Agreement, Disagreement>) {
+    let fail =
+        |what: &str, e: String, f: String| Disagreement { what: what.into(), exact: e, fast: f, margin: String::new() };
+    let m = &m.0;
+    let margin = f64_margin(m.margin);
     let fast = match fast {
         Ok(f) => f,
         Err(e) => return (margin, Err(fail("f64 CCD failed", format!("{:?}", m.exact.toi), e.to_string()))),
@@ -199,16 +234,43 @@ pub fn check_sweep_answer_margined(
     t1: f64,
     fast: FastSweep,
 ) -> (Margin, Result<Agreement, Disagreement>) {
-    let m = match exact_sweep(a, b, t0, t1) {
-        Ok(m) => m,
-        Err(d) => return (Margin::Unbounded, Err(d)),
-    };
-    let margin = if m.margin.is_finite() {
-        Margin::Finite(Q::from_float(m.margin).unwrap_or_default())
-    } else {
-        Margin::Unbounded
-    };
-    (margin, check_fast_sweep(&m, a, b, t0, t1, fast))
+    match exact_sweep(a, b, t0, t1) {
+        Ok(m) => check_sweep_margined(&SweepMargined(m), a, b, t0, t1, fast),
+        Err(d) => (Margin::Unbounded, Err(d)),
+    }
+}
+
+/// The exact box sweep of binary64 boxes with its margin (see [`check_sweep_answer`]); a
+/// failure of the exact path (a limit, a singular motion) is an error.
+pub fn sweep_margined(
+    a: &super::BoxMotion<f64>,
+    b: &super::BoxMotion<f64>,
+    t0: f64,
+    t1: f64,
+) -> Result<SweepMargined, SweepError> {
+    super::sat::sat_with_margin(a, b, t0, t1).map(SweepMargined)
+}
+
+/// The exact box-sweep answer of binary64 boxes and how far they are from a change of it.
+pub struct SweepMargined(super::sat::SweepMargined);
+
+impl SweepMargined {
+    /// The margin.
+    pub fn margin(&self) -> Margin {
+        f64_margin(self.0.margin)
+    }
+}
+
+/// [`check_sweep_answer`] with the exact answer and margin computed ([`sweep_margined`]).
+pub fn check_sweep_margined(
+    m: &SweepMargined,
+    a: &super::BoxMotion<f64>,
+    b: &super::BoxMotion<f64>,
+    t0: f64,
+    t1: f64,
+    fast: FastSweep,
+) -> (Margin, Result<Agreement, Disagreement>) {
+    (m.margin(), check_fast_sweep(&m.0, a, b, t0, t1, fast))
 }
 
 /// Check both `f64` box-sweep routes, separating axes ([`first_contact_sat`]) and the

@@ -141,7 +141,7 @@ pub fn pair_shape(k: u8, cloud: &[[i8; 3]]) -> Solid<BigRational> {
         1 => cuboid(ratio(1, 2), ratio(1, 1), ratio(3, 2)).unwrap_or_else(|_| cube()),
         2 => tetrahedron(),
         3 => octahedron(),
-        4 => icosahedron(),
+        4 => icosahedron().unwrap_or_else(|_| cube()),
         _ => {
             let pts: Vec<Point3<BigRational>> = cloud
                 .iter()

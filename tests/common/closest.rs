@@ -190,7 +190,7 @@ pub fn shape(k: usize) -> Solid<Q> {
         1 => octahedron(),
         2 => tetrahedron(),
         3 => cuboid(q(1, 2), q(1, 1), q(3, 2)).unwrap(),
-        4 => icosahedron(),
+        4 => icosahedron().unwrap(),
         5 => octagonal_prism(),
         _ => extrusion(
             &[(q(0, 1), q(0, 1)), (q(2, 1), q(0, 1)), (q(3, 1), q(2, 1)), (q(1, 1), q(3, 1)), (q(-1, 1), q(1, 1))],

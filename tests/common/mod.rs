@@ -1,15 +1,33 @@
 //! Shared by the integration tests.
 
 /// Instantiate generic test bodies `fn body<S: Scalar>()` once per backend: `f64`,
-/// `BigRational`, and with `--features rug` `RugRational` and `BigFloat<256>`.
+/// `BigRational`, `Interval` (certain decisions: each decision the body checks must be the
+/// exact one or `Uncertain`, see [`decided`]), and with `--features rug` `RugRational` and
+/// `BigFloat<256>`.
 #[macro_export]
 macro_rules! for_each_backend {
     ($($body:ident),* $(,)?) => {
         mod f64_backend { $( #[test] fn $body() { super::$body::<f64>() } )* }
         mod big_rational { $( #[test] fn $body() { super::$body::<num_rational::BigRational>() } )* }
+        mod interval { $( #[test] fn $body() { super::$body::<touchstone::scalar::Interval>() } )* }
         #[cfg(feature = "rug")]
         mod rug_rational { $( #[test] fn $body() { super::$body::<touchstone::scalar::RugRational>() } )* }
         #[cfg(feature = "rug")]
         mod big_float_256 { $( #[test] fn $body() { super::$body::<touchstone::scalar::BigFloat<256>>() } )* }
     };
+}
+
+/// Whether a decision of backend `S` is admissible when the exact one is `expected`: equal, or
+/// for a backend with certain decisions but inexact values (intervals) `Uncertain::Close`
+/// (never a different answer).
+#[allow(dead_code)]
+pub fn decided<S: touchstone::scalar::Scalar, T: PartialEq>(
+    got: &Result<T, touchstone::scalar::Uncertain>,
+    expected: &T,
+) -> bool {
+    match got {
+        Ok(g) => g == expected,
+        Err(touchstone::scalar::Uncertain::Close) => S::CERTAIN_DECISIONS && !S::EXACT_VALUES,
+        Err(_) => false,
+    }
 }
