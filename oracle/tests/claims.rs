@@ -194,7 +194,16 @@ fn ccd_claims() {
     assert!(!ok(q.clone(), json!({"collides": false})));
     // Our own output is a valid claim.
     let own = ask(q.clone());
-    assert!(ok(q, json!({"toi": own["toi"]})));
+    assert!(ok(q.clone(), json!({"toi": own["toi"]})));
+    // A time claimed twice must be one number (found by the audit: {"decimal": "0.5", "f64": 0.7}
+    // passed on its decimal).
+    assert!(ok(q.clone(), json!({"toi": {"f64": 0.5}})));
+    let mut two = q.clone();
+    two["claim"] = json!({"toi": {"decimal": "0.5", "f64": 0.7}});
+    assert_eq!(ask(two)["error"]["at"], "/claim/toi");
+    let mut extra = q;
+    extra["claim"] = json!({"toi": {"decimal": "0.5", "digits": 3}});
+    assert_eq!(ask(extra)["error"]["at"], "/claim/toi/digits");
     // An irrational time 1/√2 (a tilting face): the nearest double passes the default
     // tolerance, and a zero tolerance fails every rational claim, decided exactly.
     let r = json!({"op": "ccd", "kind": "vertex_face",

@@ -17,17 +17,35 @@ use crate::input::{array, child, points, rationals, string, Fields, Number};
 pub fn claimed_time(f: &Fields, key: &str) -> Result<Option<BigRational>, QueryError> {
     let Some((v, at)) = f.optional(key) else { return Ok(None) };
     if let Value::Object(_) = v {
+        // The output's own form ({"decimal", "f64", "poly", "interval"}, so an answer can be
+        // sent back as a claim): `decimal` is judged, or `f64` alone. With both, they must
+        // denote the same binary64 number within an ulp (otherwise one could pass while the
+        // other is wrong); `poly` and `interval` are not judged.
         let o = Fields::of(v, &at, "a time")?;
-        for k in ["decimal", "f64"] {
-            if let Some((x, p)) = o.optional(k) {
-                return crate::input::rational(x, &p).map(Some);
+        o.only(&["decimal", "f64", "poly", "interval"])?;
+        let decimal = o.optional("decimal").map(|(x, p)| crate::input::rational(x, &p)).transpose()?;
+        let float = o.optional("f64").map(|(x, p)| crate::input::rational(x, &p)).transpose()?;
+        return match (decimal, float) {
+            (Some(d), Some(f)) => {
+                use num_traits::ToPrimitive;
+                let (d64, f64) = (d.to_f64().unwrap_or(f64::NAN), f.to_f64().unwrap_or(f64::NAN));
+                if f64.next_down() <= d64 && d64 <= f64.next_up() {
+                    Ok(Some(d))
+                } else {
+                    Err(QueryError::new(
+                        Kind::Invalid,
+                        &at,
+                        format!("the claimed time's decimal ({d64}) and f64 ({f64}) are different numbers: claim one"),
+                    ))
+                }
             }
-        }
-        return Err(QueryError::new(
-            Kind::Type,
-            &at,
-            "a claimed time is a number, a rational string, or {\"decimal\": ...}",
-        ));
+            (Some(x), None) | (None, Some(x)) => Ok(Some(x)),
+            (None, None) => Err(QueryError::new(
+                Kind::Type,
+                &at,
+                "a claimed time is a number, a rational string, or an object with \"decimal\" or \"f64\"",
+            )),
+        };
     }
     claimed_number(f, key)
 }
