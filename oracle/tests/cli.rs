@@ -189,11 +189,11 @@ fn help_documents_the_format() {
     let later = later.lines().nth(1).unwrap_or_default();
     let listed_later: Vec<&str> = later.split(',').map(str::trim).collect();
     let ops = touchstone_oracle::ops::ops();
-    let names = |answered: bool| ops.iter().filter(|o| o.answered == answered).map(|o| o.name).collect::<Vec<_>>();
+    let names = |answered: bool| ops.iter().filter(|o| o.answered() == answered).map(|o| o.name).collect::<Vec<_>>();
     assert_eq!(listed_answered, names(true));
     assert_eq!(listed_later, names(false));
     assert!(names(true).len() >= 9);
-    for op in ops.iter().filter(|o| o.answered) {
+    for op in ops.iter().filter(|o| o.answered()) {
         assert!(answered.contains(&format!("claim: {}", op.claim_fields.join(", "))), "{}'s claim fields", op.name);
         let a = touchstone_oracle::answer_line(
             &format!(r#"{{"op": "{}"}}"#, op.name),

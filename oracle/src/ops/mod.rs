@@ -340,7 +340,12 @@ fn parse_common(query: &Fields, ctx: &Context) -> Result<Common, QueryError> {
     Ok(Common { backend, digits, tolerance })
 }
 
-/// What `--help` and the error for an unknown op say about one op.
+/// How an answered op runs: the query's fields, its common settings, the run's context.
+pub type Runner = fn(&Fields, &Common, &Context) -> Result<Map<String, Value>, QueryError>;
+
+/// One op of the format: what `--help` and the error for an unknown op say about it, and how
+/// it is answered. [`answer`] dispatches through this table, so an op is answered exactly when
+/// it is listed as answered.
 #[derive(Clone, Copy, Debug)]
 pub struct OpInfo {
     /// The op's name.
@@ -349,34 +354,59 @@ pub struct OpInfo {
     pub fields: &'static [&'static str],
     /// Its claimable output fields (empty when not answered).
     pub claim_fields: &'static [&'static str],
-    /// Whether this version answers it.
-    pub answered: bool,
+    /// How this version answers it (`None`: planned, input checked, then `unsupported`).
+    pub run: Option<Runner>,
     /// A sentence.
     pub summary: &'static str,
 }
 
-const fn answered<O: OpJson>() -> OpInfo {
-    OpInfo { name: O::OP, fields: O::FIELDS, claim_fields: O::CLAIM_FIELDS, answered: true, summary: O::SUMMARY }
+impl OpInfo {
+    /// Whether this version answers the op.
+    pub fn answered(&self) -> bool {
+        self.run.is_some()
+    }
+}
+
+/// The table entry of an answered op: the float path reads the query's numbers straight into
+/// binary64 (`Q<f64>`); the other backends read them exactly.
+macro_rules! answered {
+    ($q:ident) => {{
+        type Exact = touchstone::query::$q<BigRational>;
+        fn run(fields: &Fields, common: &Common, ctx: &Context) -> Result<Map<String, Value>, QueryError> {
+            if common.backend == Backend::F64 {
+                execute::<touchstone::query::$q<f64>>(fields, common, ctx)
+            } else {
+                execute::<Exact>(fields, common, ctx)
+            }
+        }
+        OpInfo {
+            name: <Exact as Query>::OP,
+            fields: <Exact as OpJson>::FIELDS,
+            claim_fields: <Exact as OpJson>::CLAIM_FIELDS,
+            run: Some(run),
+            summary: <Exact as OpJson>::SUMMARY,
+        }
+    }};
 }
 
 /// Every op of the format: answered ones first, then those still to come.
 pub fn ops() -> Vec<OpInfo> {
     let mut v = vec![
-        answered::<touchstone::query::Orient3d>(),
-        answered::<touchstone::query::SideOfPlane>(),
-        answered::<touchstone::query::TransformPoints>(),
-        answered::<touchstone::query::SquaredDistance>(),
-        answered::<touchstone::query::SegmentPlane>(),
-        answered::<touchstone::query::Validate>(),
-        answered::<touchstone::query::Distance>(),
-        answered::<touchstone::query::Ccd>(),
-        answered::<touchstone::query::ToiBoxes>(),
+        answered!(Orient3d),
+        answered!(SideOfPlane),
+        answered!(TransformPoints),
+        answered!(SquaredDistance),
+        answered!(SegmentPlane),
+        answered!(Validate),
+        answered!(Distance),
+        answered!(Ccd),
+        answered!(ToiBoxes),
     ];
     v.extend(planned::PLANNED.iter().map(|&(name, fields, summary)| OpInfo {
         name,
         fields,
         claim_fields: &[],
-        answered: false,
+        run: None,
         summary,
     }));
     v
@@ -388,31 +418,12 @@ pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryE
     let (op, at) = fields.required("op")?;
     let op = string(op, &at, "op")?;
     let common = parse_common(&fields, ctx)?;
-    use touchstone::query as q;
-    // The float path reads the query's numbers straight into binary64 (Q<f64>); the other
-    // backends read them exactly.
-    macro_rules! run {
-        ($q:ident) => {
-            if common.backend == Backend::F64 {
-                execute::<q::$q<f64>>(&fields, &common, ctx)
-            } else {
-                execute::<q::$q<BigRational>>(&fields, &common, ctx)
-            }
-        };
-    }
-    match op {
-        "orient3d" => run!(Orient3d),
-        "side_of_plane" => run!(SideOfPlane),
-        "transform_points" => run!(TransformPoints),
-        "squared_distance" => run!(SquaredDistance),
-        "segment_plane" => run!(SegmentPlane),
-        "validate" => run!(Validate),
-        "distance" => run!(Distance),
-        "ccd" => run!(Ccd),
-        "toi_boxes" => run!(ToiBoxes),
-        other => planned::answer(other, &fields, &at, &COMMON_FIELDS, ctx).unwrap_or_else(|| {
-            let known: Vec<&str> = ops().iter().map(|o| o.name).collect();
-            Err(QueryError::new(Kind::Unknown, &at, format!("unknown op {other:?} (known: {})", known.join(", "))))
+    let table = ops();
+    match table.iter().find(|o| o.name == op) {
+        Some(OpInfo { run: Some(run), .. }) => run(&fields, &common, ctx),
+        _ => planned::answer(op, &fields, &at, &COMMON_FIELDS, ctx).unwrap_or_else(|| {
+            let known: Vec<&str> = table.iter().map(|o| o.name).collect();
+            Err(QueryError::new(Kind::Unknown, &at, format!("unknown op {op:?} (known: {})", known.join(", "))))
         }),
     }
 }
@@ -437,7 +448,7 @@ tolerance ({\"abs\", \"rel\"} for claimed numbers, default 1e-9 each).
 Ops answered (input fields -> claimable output fields):
 ",
     );
-    for op in ops().iter().filter(|o| o.answered) {
+    for op in ops().iter().filter(|o| o.answered()) {
         s.push_str(&format!(
             "  {:<17}{}\n  {:<17}  in: {}; claim: {}\n",
             op.name,
@@ -448,7 +459,7 @@ Ops answered (input fields -> claimable output fields):
         ));
     }
     s.push_str("\nOps of the format still to come (input checked, then an error of kind \"unsupported\"):\n");
-    let later: Vec<&str> = ops().iter().filter(|o| !o.answered).map(|o| o.name).collect();
+    let later: Vec<&str> = ops().iter().filter(|o| !o.answered()).map(|o| o.name).collect();
     s.push_str(&format!("  {}\n", later.join(", ")));
     let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
     s.push_str(&format!("\nError kinds: {}.\n", kinds.join(", ")));
