@@ -8,9 +8,11 @@ use touchstone_oracle::{answer_line, Options};
 
 fn coord() -> BoxedStrategy<Value> {
     prop_oneof![
-        (-8i32..=8).prop_map(|i| json!(i)),
-        (-64i32..=64, 0u32..=6).prop_map(|(m, k)| json!(m as f64 / (1u32 << k) as f64)),
-        (-9i32..=9, 1i32..=7).prop_map(|(p, q)| json!(format!("{p}/{q}"))),
+        8 => (-8i32..=8).prop_map(|i| json!(i)),
+        // Subnormal and tiny magnitudes beside ordinary ones (underflow inside the f64 path).
+        1 => proptest::sample::select(vec![5e-324, -5e-324, 1e-300, -2.2250738585072014e-308]).prop_map(|x| json!(x)),
+        8 => (-64i32..=64, 0u32..=6).prop_map(|(m, k)| json!(m as f64 / (1u32 << k) as f64)),
+        8 => (-9i32..=9, 1i32..=7).prop_map(|(p, q)| json!(format!("{p}/{q}"))),
     ]
     .boxed()
 }
@@ -73,11 +75,13 @@ fn query() -> BoxedStrategy<Value> {
         (point(), plane()).prop_map(|(p, pl)| json!({"op": "squared_distance", "point": p, "to_plane": pl})).boxed(),
         ([point(), point()], plane()).prop_map(|(s, pl)| json!({"op": "segment_plane", "segment": s, "plane": pl})).boxed(),
         solid().prop_map(|s| json!({"op": "validate", "solid": s})).boxed(),
-        (convex(), convex(), pose(), grid_point())
-            .prop_map(|(a, b, pose_b, t)| {
+        (convex(), convex(), pose(), grid_point(), proptest::sample::select(vec![0, 0, 0, 20, 45, 52, 60]))
+            .prop_map(|(a, b, pose_b, t, far)| {
                 let mut pose_b = pose_b;
                 if pose_b.get("quaternion").is_some() {
-                    pose_b["translation"] = t;
+                    // Sometimes far away: 2^far times a grid point (faces collapse in f64).
+                    let scale = (2f64).powi(far);
+                    pose_b["translation"] = json!(t.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() * scale).collect::<Vec<_>>());
                 }
                 json!({"op": "distance", "a": a, "b": b, "pose_b": pose_b})
             })
@@ -155,6 +159,59 @@ proptest! {
         let a = answer_line(&line, &Options::default());
         if let Some(e) = a.get("error") {
             // Only invalid input (a degenerate plane or pose) may be refused, by both paths.
+            prop_assert_eq!(&e["kind"], "invalid", "{}\n{}", line, a);
+            return Ok(());
+        }
+        prop_assert_eq!(&a["agreement"]["agree"], &json!(true), "replay: {}\nanswer: {}", line, a);
+    }
+}
+
+/// `q` with its geometric numbers multiplied by `2^k` (exactly, as rational strings for the
+/// exact ones; binary64 numbers may underflow or overflow, which is another valid input).
+/// Indices, times and settings are left alone.
+fn scaled(q: &Value, k: i32) -> Value {
+    fn go(v: &Value, k: i32) -> Value {
+        match v {
+            Value::Number(n) => {
+                let x = n.as_f64().unwrap() * 2f64.powi(k / 2) * 2f64.powi(k - k / 2);
+                if x.is_finite() {
+                    json!(x)
+                } else {
+                    v.clone()
+                }
+            }
+            Value::String(s) => {
+                let x = touchstone::scalar::parse_rational(s).unwrap();
+                let two = num_rational::BigRational::from_integer(2.into());
+                json!((x * num_traits::pow::Pow::pow(&two, k)).to_string())
+            }
+            Value::Array(a) => json!(a.iter().map(|x| go(x, k)).collect::<Vec<_>>()),
+            Value::Object(o) => Value::Object(
+                o.iter()
+                    .map(|(key, x)| {
+                        let keep = ["op", "kind", "faces", "interval", "digits", "id", "backend", "quaternion"];
+                        (key.clone(), if keep.contains(&key.as_str()) { x.clone() } else { go(x, k) })
+                    })
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+    go(q, k)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The same queries at extreme scales: f64 agrees with exact, or refuses for its range
+    /// (overflow) or precision within the contract.
+    #[test]
+    fn f64_agrees_with_exact_at_every_scale(q in query(), k in proptest::sample::select(vec![-1060, -900, -500, 500, 900, 1000])) {
+        let mut q = scaled(&q, k);
+        q["backend"] = json!("both");
+        let line = q.to_string();
+        let a = answer_line(&line, &Options::default());
+        if let Some(e) = a.get("error") {
             prop_assert_eq!(&e["kind"], "invalid", "{}\n{}", line, a);
             return Ok(());
         }

@@ -357,13 +357,13 @@ impl TPoly<f64> {
         self.m.as_ref().map(|m| m.eval(&t.abs())).unwrap_or_else(|| self.p.magnitude_at(&t))
     }
 
-    /// |p(t)| relative to its magnitude (∞ where the magnitude is 0): a decision's margin.
+    /// |p(t)| relative to its magnitude plus the contract's floor 2⁻¹⁰²¹
+    /// ([`crate::contract::magnitude_floor`]: below it `f64`'s tolerance is absolute, so values
+    /// at subnormal scales have small margins); ∞ for the zero polynomial (no decision).
     pub fn relative_at(&self, t: f64) -> f64 {
-        let m = self.magnitude_at(t);
-        if m > 0.0 {
-            self.p.eval(&t).abs() / m
-        } else {
-            f64::INFINITY
+        if self.p.coeffs().iter().all(|c| *c == 0.0) {
+            return f64::INFINITY;
         }
+        self.p.eval(&t).abs() / (self.magnitude_at(t) + 2.0 * f64::MIN_POSITIVE)
     }
 }

@@ -114,7 +114,7 @@ impl<N: Scalar> Query for Distance<N> {
                     .area
                     .into_iter()
                     .map(Decisive::AllOf)
-                    .chain(std::iter::once(Decisive::Test(tests.volume)))
+                    .chain(std::iter::once(Decisive::Test(posed_volume(s))))
                     .collect();
                 margin = margin.min(super::margin_of(&shape));
             }
@@ -247,4 +247,25 @@ impl<N: Scalar> Query for Distance<N> {
         }
         Ok(v)
     }
+}
+
+/// Six times the volume of a posed solid with the magnitude that bounds what rounding its
+/// *coordinates* does to it: per fan tetrahedron the permanent of its four homogeneous rows
+/// (x, y, z, 1), not of the edge vectors. A backend rounds a posed coordinate relative to its
+/// size (the translation's, far from the origin), so a small solid far away is relatively
+/// close to a flat one (a half-unit box 5.8·10¹⁷ away came out of zero volume in `f64`, while
+/// the edge vectors' permanent called its margin 0.49).
+fn posed_volume(s: &crate::brep::Solid<BigRational>) -> Scaled<BigRational> {
+    let v = s.vertices();
+    let row = |p: &Point3<BigRational>| [p.x.clone(), p.y.clone(), p.z.clone(), BigRational::from_integer(1.into())];
+    let mut magnitude = BigRational::default();
+    for f in 0..s.face_count() {
+        let face = s.face(f);
+        for k in 1..face.len() - 1 {
+            let rows = [row(&v[0]), row(&v[face[0]]), row(&v[face[k]]), row(&v[face[k + 1]])];
+            let m = crate::geom::Matrix4::from_fn(|i, j| rows[i][j].clone());
+            magnitude += crate::geom::permanent4(&m);
+        }
+    }
+    Scaled { value: s.volume6().value, magnitude }
 }

@@ -301,10 +301,17 @@ pub(crate) fn ccd_with_margin(
         let mut critical = vec![0.0, 1.0];
         let derivative = ef.p.derivative();
         if !derivative.is_zero() {
-            critical.extend(crate::poly::float_roots(&derivative, 0.0, 1.0)?);
+            match crate::poly::float_roots(&derivative, 0.0, 1.0) {
+                Ok(c) => critical.extend(c),
+                // The f64 family overflows: the fast path is outside its range here, and is
+                // held to nothing (margin 0; its own answer is an overflow refusal).
+                Err(PolyError::NotFinite(_)) => margin = 0.0,
+                Err(e) => return Err(e),
+            }
         }
         for t in critical {
-            margin = margin.min(ef.relative_at(t));
+            let r = ef.relative_at(t);
+            margin = if r.is_nan() { 0.0 } else { margin.min(r) };
         }
         for r in Q::roots_in(&e.p, &zero, &one)? {
             if exact.toi.as_ref().is_some_and(|first| r > *first) {
@@ -370,7 +377,9 @@ pub(crate) fn valid_contact_at(kind: CcdKind, t0: &[Point3<f64>; 4], t1: &[Point
     let fast_families = families::<f64>(kind, t0, t1);
     let allowed = |p: &TPoly<f64>| {
         let m = p.magnitude_at(t);
-        Q::from_float(2.0 * f64::relative_tolerance() * m).unwrap_or_default()
+        // Twice the tolerance, the absolute (underflow) part included: at subnormal scales the
+        // f64 families underflow to zero and only the absolute part bounds their error.
+        Q::from_float(2.0 * (f64::relative_tolerance() * m + f64::absolute_tolerance())).unwrap_or_default()
     };
     exact_families.iter().zip(&fast_families).any(|(fe, ff)| {
         let equalities = fe.equalities.iter().zip(&ff.equalities).all(|(e, ef)| {
