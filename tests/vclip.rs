@@ -14,37 +14,44 @@ use closest::*;
 
 #[test]
 fn parallel_faces_touching_and_near() {
-    closest::parallel_faces_touching_and_near(vclip::<Q>);
+    closest::parallel_faces_touching_and_near(VCLIP);
+    intervals_decided_at_least(0.15, "parallel_faces_touching_and_near");
 }
 
 #[test]
 fn penetrating_boxes() {
-    closest::penetrating_boxes(vclip::<Q>);
+    closest::penetrating_boxes(VCLIP);
+    intervals_decided_at_least(0.15, "penetrating_boxes");
 }
 
 #[test]
 fn parallel_edges() {
-    closest::parallel_edges(vclip::<Q>);
+    closest::parallel_edges(VCLIP);
+    intervals_decided_at_least(0.15, "parallel_edges");
 }
 
 #[test]
 fn vertex_on_voronoi_plane() {
-    closest::vertex_on_voronoi_plane(vclip::<Q>);
+    closest::vertex_on_voronoi_plane(VCLIP);
+    intervals_decided_at_least(0.15, "vertex_on_voronoi_plane");
 }
 
 #[test]
 fn touching_vertex_on_face_and_edge_on_face() {
-    closest::touching_vertex_on_face_and_edge_on_face(vclip::<Q>);
+    closest::touching_vertex_on_face_and_edge_on_face(VCLIP);
+    intervals_decided_at_least(0.15, "touching_vertex_on_face_and_edge_on_face");
 }
 
 #[test]
 fn rotated_cube_against_octahedron_and_tetrahedron() {
-    closest::rotated_cube_against_octahedron_and_tetrahedron(vclip::<Q>);
+    closest::rotated_cube_against_octahedron_and_tetrahedron(VCLIP);
+    intervals_decided_at_least(0.15, "rotated_cube_against_octahedron_and_tetrahedron");
 }
 
 #[test]
 fn every_warm_start_terminates() {
-    closest::every_warm_start_terminates(vclip::<Q>);
+    closest::every_warm_start_terminates(VCLIP);
+    intervals_decided_at_least(0.15, "every_warm_start_terminates");
 }
 
 #[test]
@@ -179,7 +186,7 @@ fn f64_tiny_penetration_cycle() {
     let warm = Some((Feature::Edge(3, 5), Feature::Edge(0, 1)));
     let expected = brute(&a, &b);
     assert_eq!(expected.squared_distance, q(0, 1));
-    agree_from(vclip::<Q>, &a, &b, &expected, warm.clone());
+    agree_from(VCLIP, &a, &b, &expected, warm.clone());
     let exact = vclip::<Q>(&a, &b, warm.clone()).unwrap();
     assert_eq!((exact.closest.status, exact.left_cycle), (Status::Penetrating, false));
     let (fa, fb) = (a.convert::<f64>().unwrap(), b.convert::<f64>().unwrap());
@@ -213,7 +220,7 @@ fn f64_cycles_between_nearly_parallel_prisms() {
         let a = moved(&tri, turn, [q(0, 1), q(0, 1), q(0, 1)]);
         let b = moved(&tri, turn, shift.map(|s| s.parse::<Q>().unwrap()));
         let expected = brute(&a, &b);
-        agree_from(vclip::<Q>, &a, &b, &expected, Some(warm.clone()));
+        agree_from(VCLIP, &a, &b, &expected, Some(warm.clone()));
         let (fa, fb) = (a.convert::<f64>().unwrap(), b.convert::<f64>().unwrap());
         let r = vclip(&fa, &fb, Some(warm)).unwrap();
         let exact = expected.squared_distance.to_f64();
@@ -235,7 +242,7 @@ fn f64_no_nan_decision() {
     let b = moved(&tetrahedron::<Q>(), [0, 2, 0, -2], shift);
     let warm = Some((Feature::Vertex(4), Feature::Vertex(2)));
     let expected = brute(&a, &b);
-    agree_from(vclip::<Q>, &a, &b, &expected, warm.clone());
+    agree_from(VCLIP, &a, &b, &expected, warm.clone());
     let (fa, fb) = (a.convert::<f64>().unwrap(), b.convert::<f64>().unwrap());
     let r = vclip(&fa, &fb, warm).unwrap();
     let exact = expected.squared_distance.to_f64();

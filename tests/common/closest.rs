@@ -6,15 +6,80 @@
 use num_rational::BigRational;
 use proptest::prelude::*;
 use touchstone::brep::shapes::{cube, cuboid, extrusion, icosahedron, octahedron, tetrahedron};
-use touchstone::brep::{Feature, Solid};
+use touchstone::brep::{BrepError, Feature, Solid};
 use touchstone::geom::{norm2, Affine, Vector3};
-use touchstone::scalar::{ratio, Scalar};
-use touchstone::vclip::{brute_force_distance, feature_squared_distance, ClosestPair, Status, VClipError, VClipResult};
+use touchstone::scalar::{ratio, Interval, Scalar, Uncertain};
+use touchstone::vclip::{
+    brute_force_distance, feature_squared_distance, lin_canny, vclip, ClosestPair, Status, VClipError, VClipResult,
+};
 
 pub type Q = BigRational;
 
-/// A closest-feature algorithm: V-Clip or Lin–Canny, from an optional warm start.
-pub type Algorithm = fn(&Solid<Q>, &Solid<Q>, Option<(Feature, Feature)>) -> Result<VClipResult<Q>, VClipError>;
+/// A closest-feature algorithm on backend `S`, from an optional warm start.
+pub type Run<S> = fn(&Solid<S>, &Solid<S>, Option<(Feature, Feature)>) -> Result<VClipResult<S>, VClipError>;
+
+/// A closest-feature algorithm, V-Clip or Lin–Canny: exactly, and on intervals (which must
+/// give the exact answer or `Uncertain`).
+#[derive(Clone, Copy)]
+pub struct Algorithm {
+    /// On exact rationals.
+    pub exact: Run<Q>,
+    /// On intervals.
+    pub interval: Run<Interval>,
+}
+
+/// V-Clip.
+pub const VCLIP: Algorithm = Algorithm { exact: vclip::<Q>, interval: vclip::<Interval> };
+/// Lin–Canny.
+pub const LIN_CANNY: Algorithm = Algorithm { exact: lin_canny::<Q>, interval: lin_canny::<Interval> };
+
+thread_local! {
+    /// How many interval runs of this thread decided (gave the exact answer) and how many were
+    /// uncertain.
+    pub static INTERVAL_RUNS: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// The interval run from `warm`: the exact status, a squared distance enclosing the exact one
+/// and features that realise it exactly, or `Uncertain` (solids whose coordinates are not all
+/// doubles may not even convert).
+fn interval_agrees(
+    algo: Algorithm,
+    a: &Solid<Q>,
+    b: &Solid<Q>,
+    expected: &ClosestPair<Q>,
+    warm: Option<(Feature, Feature)>,
+) {
+    let undecided = |e: &VClipError| matches!(e, VClipError::Uncertain(Uncertain::Close));
+    let run = || -> Result<VClipResult<Interval>, VClipError> {
+        let (ia, ib) = (a.convert::<Interval>(), b.convert::<Interval>());
+        let (ia, ib) = match (ia, ib) {
+            (Ok(x), Ok(y)) => (x, y),
+            (Err(BrepError::Uncertain(u)), _) | (_, Err(BrepError::Uncertain(u))) => {
+                return Err(VClipError::Uncertain(u))
+            }
+            (Err(e), _) | (_, Err(e)) => panic!("an exact solid fails to convert: {e}"),
+        };
+        (algo.interval)(&ia, &ib, warm.clone())
+    };
+    let (decided, uncertain) = INTERVAL_RUNS.with(|c| c.get());
+    match run() {
+        Ok(r) => {
+            INTERVAL_RUNS.with(|c| c.set((decided + 1, uncertain)));
+            let c = &r.closest;
+            assert_eq!(c.status, expected.status, "interval status from {warm:?}");
+            let d2 = &c.squared_distance;
+            let (lo, hi) = (Q::from_float(d2.lo()), Q::from_float(d2.hi()));
+            assert!(lo.is_none_or(|lo| lo <= expected.squared_distance), "{d2:?} ∌ {}", expected.squared_distance);
+            assert!(hi.is_none_or(|hi| expected.squared_distance <= hi), "{d2:?} ∌ {}", expected.squared_distance);
+            let d = feature_squared_distance(a, &c.features.0, b, &c.features.1).unwrap();
+            if c.status == Status::Separated {
+                assert_eq!(d, expected.squared_distance, "interval features from {warm:?}: {r:?}");
+            }
+        }
+        Err(e) if undecided(&e) => INTERVAL_RUNS.with(|c| c.set((decided, uncertain + 1))),
+        Err(e) => panic!("interval run from {warm:?}: {e}"),
+    }
+}
 
 /// The same on `f64` solids.
 pub type Algorithm64 = fn(&Solid<f64>, &Solid<f64>, Option<(Feature, Feature)>) -> Result<VClipResult<f64>, VClipError>;
@@ -53,7 +118,8 @@ pub fn agree_from(
     expected: &ClosestPair<Q>,
     warm: Option<(Feature, Feature)>,
 ) {
-    let r = algo(a, b, warm.clone()).unwrap_or_else(|e| panic!("from {warm:?}: {e}"));
+    interval_agrees(algo, a, b, expected, warm.clone());
+    let r = (algo.exact)(a, b, warm.clone()).unwrap_or_else(|e| panic!("from {warm:?}: {e}"));
     let c = &r.closest;
     assert_eq!(c.status, expected.status, "status from {warm:?}: {r:?}");
     assert_eq!(c.squared_distance, expected.squared_distance, "distance from {warm:?}: {r:?}");
@@ -64,6 +130,18 @@ pub fn agree_from(
     } else {
         assert_eq!(c.points.0, c.points.1);
     }
+}
+
+/// Assert that the interval runs of this test decided at least `share` of the cases (so that
+/// "always uncertain" fails), and print the counts.
+pub fn intervals_decided_at_least(share: f64, what: &str) {
+    let (decided, uncertain) = INTERVAL_RUNS.with(|c| c.get());
+    println!("{what}: intervals decided {decided}, uncertain {uncertain}");
+    assert!(
+        decided as f64 >= share * (decided + uncertain) as f64,
+        "{what}: intervals decided {decided} of {}",
+        decided + uncertain
+    );
 }
 
 pub fn agree(algo: Algorithm, a: &Solid<Q>, b: &Solid<Q>) -> ClosestPair<Q> {
