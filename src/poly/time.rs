@@ -351,6 +351,19 @@ impl<S: Scalar> Neg for TPoly<S> {
     }
 }
 
+/// Whether the `f64` twin of an exact polynomial lost a coefficient to underflow: a nonzero
+/// exact coefficient whose binary64 counterpart is zero or subnormal. The contracts measure
+/// margins on the `f64` twins; where one underflowed the fast path cannot see that geometry
+/// (products of coordinates near 1e-272 vanish), and it is held to nothing (margin 0).
+pub fn underflowed(exact: &Poly<BigRational>, fast: &Poly<f64>) -> bool {
+    use num_traits::Zero;
+    exact
+        .coeffs()
+        .iter()
+        .enumerate()
+        .any(|(i, c)| !c.is_zero() && fast.coeffs().get(i).is_none_or(|f| f.abs() < f64::MIN_POSITIVE))
+}
+
 impl TPoly<f64> {
     /// The magnitude of p(t): the magnitude polynomial at |t| (or Σ|cᵢ||t|ⁱ without one).
     pub fn magnitude_at(&self, t: f64) -> f64 {

@@ -292,6 +292,15 @@ pub(crate) fn ccd_with_margin(
     let mut margin = f64::INFINITY;
     let mut toi_bound = f64::INFINITY;
     let (zero, one) = (Q::from_integer(0.into()), Q::from_integer(1.into()));
+    let twins = |fe: &Family<Q>, ff: &Family<f64>| {
+        let pair = |e: &TPoly<Q>, f: &TPoly<f64>| crate::poly::underflowed(&e.p, &f.p);
+        fe.equalities.iter().zip(&ff.equalities).any(|(e, f)| pair(e, f))
+            || fe.inequalities.iter().zip(&ff.inequalities).any(|(e, f)| pair(e, f))
+            || matches!((&fe.nondegenerate, &ff.nondegenerate), (Some(e), Some(f)) if pair(e, f))
+    };
+    if exact_families.iter().zip(&fast_families).any(|(fe, ff)| twins(fe, ff)) {
+        margin = 0.0;
+    }
     for (fe, ff) in exact_families.iter().zip(&fast_families) {
         let Some(j) = fe.equalities.iter().position(|e| !e.p.is_zero()) else {
             margin = 0.0;

@@ -389,6 +389,14 @@ pub(crate) fn sat_with_margin(
     // nothing (margin 0: its own answer is an overflow refusal).
     let fast = || -> Result<(f64, f64), SweepError> {
         let (fast_axes, _) = prepare(a, b, &t0, &t1)?;
+        let underflowed = exact_axes
+            .iter()
+            .zip(&fast_axes)
+            .any(|(e, f)| e.terms().zip(f.terms()).any(|(x, y)| crate::poly::underflowed(&x.p, &y.p)));
+        if underflowed {
+            // The f64 axes lost terms to underflow: held to nothing (margin 0).
+            return Ok((0.0, f64::INFINITY));
+        }
         let last = exact.as_ref().map(|c| c.time.to_f64()).unwrap_or(t1);
         // The critical points of every axis's piece polynomials on [t0, last], in f64.
         // Each time comes with the axis whose critical point it is, if it is one.
