@@ -54,6 +54,11 @@ struct Active {
     steps_left: Option<u64>,
     bits_left: Option<u64>,
     until_clock: u32,
+    /// The current spacing of clock readings: doubles up to [`CLOCK_EVERY`] while ticks are
+    /// light, back to every tick when they are heavy.
+    spacing: u32,
+    /// When the clock was last read.
+    last_read: Instant,
     spent: Option<Limit>,
 }
 
@@ -61,9 +66,15 @@ thread_local! {
     static CURRENT: Cell<Option<Active>> = const { Cell::new(None) };
 }
 
-/// How many ticks pass between two readings of the clock (a reading costs tens of
-/// nanoseconds; a tick of the slowest loop, an exact bisection, costs microseconds).
+/// How many ticks pass between two readings of the clock while ticks are light (a reading
+/// costs tens of nanoseconds; a tick of an `f64` loop about as much).
 const CLOCK_EVERY: u32 = 64;
+
+/// Ticks are *heavy* when the ticks between two readings of the clock took longer than this:
+/// then the clock is read at every tick (and the spacing grows again, doubling from 1, when
+/// they are light), so that a loop of slow exact steps (huge numbers: one gcd of 10⁵-bit
+/// integers takes tens of milliseconds) overshoots its deadline by at most one step.
+const HEAVY: Duration = Duration::from_millis(1);
 
 /// Run `f` under `budget` on this thread (budgets nest: the inner one applies until `f`
 /// returns, then the outer one is back, also if `f` panics).
@@ -79,6 +90,8 @@ pub fn with_budget<T>(budget: Budget, f: impl FnOnce() -> T) -> T {
         steps_left: budget.steps,
         bits_left: budget.bits,
         until_clock: 0,
+        spacing: 0,
+        last_read: Instant::now(),
         spent: None,
     };
     let _restore = Restore(CURRENT.with(|c| c.replace(Some(active))));
@@ -102,10 +115,14 @@ pub fn tick() -> Decision<()> {
         }
         if a.spent.is_none() && a.deadline.is_some() {
             if a.until_clock == 0 {
-                a.until_clock = CLOCK_EVERY;
-                if a.deadline.is_some_and(|d| Instant::now() >= d) {
+                let now = Instant::now();
+                if a.deadline.is_some_and(|d| now >= d) {
                     a.spent = Some(Limit::Time);
                 }
+                a.spacing =
+                    if now.duration_since(a.last_read) > HEAVY { 0 } else { (2 * a.spacing).clamp(1, CLOCK_EVERY) };
+                a.until_clock = a.spacing;
+                a.last_read = now;
             } else {
                 a.until_clock -= 1;
             }
@@ -182,6 +199,25 @@ mod tests {
         assert_eq!(r, Uncertain::Exhausted(Limit::Time));
         let took = start.elapsed();
         assert!(took >= Duration::from_millis(20) && took < Duration::from_secs(5), "{took:?}");
+    }
+
+    #[test]
+    fn heavy_ticks_read_the_clock_every_time() {
+        // Ticks of 3 ms each: after the first heavy gap the clock is read at every tick, so a
+        // 20 ms budget ends within a tick or two of its deadline, not 64 ticks (190 ms) later.
+        let b = Budget { time: Some(Duration::from_millis(20)), steps: None, bits: None };
+        let start = Instant::now();
+        let ticks = with_budget(b, || {
+            let mut n = 0;
+            while tick().is_ok() {
+                std::thread::sleep(Duration::from_millis(3));
+                n += 1;
+            }
+            n
+        });
+        let took = start.elapsed();
+        assert!(took < Duration::from_millis(20 + 3 * 3 + 50), "{took:?} after {ticks} ticks");
+        assert!((6..=9).contains(&ticks), "{ticks} ticks");
     }
 
     #[test]

@@ -69,10 +69,10 @@ fn ring_operations_by_hand() {
 #[test]
 fn gcd_and_square_free_part() {
     let r = |v: &[i64]| Poly::from_roots(&v.iter().map(|&k| int(k)).collect::<Vec<_>>());
-    assert_eq!(r(&[1, 1, 2, 3]).gcd(&r(&[1, 3, 3, 7]).scale(&q(-5, 3))), r(&[1, 3]));
-    assert_eq!(r(&[1, 2]).gcd(&r(&[3])), Poly::constant(int(1)));
-    assert_eq!(r(&[4, 4, 4, -1, -1, 0]).square_free_part(), r(&[4, -1, 0]));
-    assert_eq!(Poly::<Q>::zero().square_free_part(), Poly::zero());
+    assert_eq!(r(&[1, 1, 2, 3]).gcd(&r(&[1, 3, 3, 7]).scale(&q(-5, 3))).unwrap(), r(&[1, 3]));
+    assert_eq!(r(&[1, 2]).gcd(&r(&[3])).unwrap(), Poly::constant(int(1)));
+    assert_eq!(r(&[4, 4, 4, -1, -1, 0]).square_free_part().unwrap(), r(&[4, -1, 0]));
+    assert_eq!(Poly::<Q>::zero().square_free_part().unwrap(), Poly::zero());
 }
 
 // ---------------------------------------------------------------------------------------------

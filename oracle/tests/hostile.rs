@@ -229,3 +229,88 @@ fn a_crlf_line_has_the_same_limit_as_an_lf_line() {
         assert_eq!(error(&out[0]).0, "limit", "{end:?}");
     }
 }
+
+/// A deterministic stream of numbers for the hostile inputs below (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A decimal integer of `digits` digits.
+    fn digits(&mut self, digits: usize) -> String {
+        let mut s = String::with_capacity(digits);
+        s.push(char::from(b'1' + (self.next() % 9) as u8));
+        while s.len() < digits {
+            s.push(char::from(b'0' + (self.next() % 10) as u8));
+        }
+        s
+    }
+
+    /// An odd fraction of two `digits`-digit integers.
+    fn fraction(&mut self, digits: usize) -> String {
+        format!("\"{}1/{}3\"", self.digits(digits - 1), self.digits(digits - 1))
+    }
+}
+
+/// Found by the attack on the tool: these ran 3 to 40 times past a 1 s limit (the hull's first
+/// conflict pass, the box sweep's setup products and polynomial gcds, and kernel ops on huge
+/// numbers did not check the budget). Each must now end in a `limit` error within twice the
+/// deadline (plus the process's start), and the next line is answered.
+#[test]
+fn slow_hulls_sweeps_and_kernel_ops_end_at_the_time_limit() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    // 3,000 points on a paraboloid with 60-digit integer coordinates: all extreme.
+    let hull: Vec<String> = (0..3000)
+        .map(|_| {
+            let (x, y) = (rng.digits(60), rng.digits(60));
+            let q = |s: &str| touchstone::scalar::parse_rational(s).unwrap();
+            let z = q(&x) * q(&x) + q(&y) * q(&y);
+            format!("[\"{x}\", \"{y}\", \"{z}\"]")
+        })
+        .collect();
+    let hull =
+        format!("{{\"id\": \"hull\", \"op\": \"validate\", \"solid\": {{\"convex_hull\": [{}]}}}}", hull.join(","));
+    // Two boxes whose motions have 22-digit fractions in every entry.
+    let mut m = |last: &str| {
+        let rows: Vec<String> =
+            (0..3).map(|_| format!("[{}]", (0..4).map(|_| rng.fraction(22)).collect::<Vec<_>>().join(","))).collect();
+        format!("[{}, [0, 0, 0, {last}]]", rows.join(","))
+    };
+    let sweep = format!(
+        "{{\"id\": \"sweep\", \"op\": \"toi_boxes\", \"a\": [1,1,1], \"b\": [1,1,1], \"motion_a\": [{}, {}, {}], \"motion_b\": [{}, {}, {}]}}",
+        m("1"),
+        m("0"),
+        m("0"),
+        m("1"),
+        m("0"),
+        m("0")
+    );
+    // A plane through three points with 1,200-digit fractions (just under the 8,192-bit cap
+    // per number), and a point: each exact step takes a good fraction of a second.
+    let mut rng = Rng(7);
+    let mut pt = || format!("[{}, {}, {}]", rng.fraction(1200), rng.fraction(1200), rng.fraction(1200));
+    let kernel = format!(
+        "{{\"id\": \"kernel\", \"op\": \"squared_distance\", \"point\": {}, \"to_plane\": {{\"points\": [{}, {}, {}]}}}}",
+        pt(),
+        pt(),
+        pt(),
+        pt()
+    );
+    // The kernel op takes about a second in all: a shorter limit; its steps (one exact
+    // operation on numbers of ~8,000 bits) take up to a few tenths of a second.
+    for (id, line, limit) in [("hull", hull, 1.0), ("sweep", sweep, 1.0), ("kernel", kernel, 0.3)] {
+        let started = Instant::now();
+        let (out, _) = run(&["--time-limit", &limit.to_string()], None, &format!("{line}\n{{\"id\": 2, {OK}}}\n"));
+        let took = started.elapsed();
+        assert_eq!(out[0]["id"], id);
+        let (kind, _, message) = error(&out[0]);
+        assert_eq!((kind.as_str(), message.contains("time limit")), ("limit", true), "{id}: {}", out[0]);
+        assert!(took < Duration::from_secs_f64(2.0 * limit + 0.3), "{id} took {took:?}");
+        assert_eq!(out[1]["orientation"], "positive");
+    }
+}

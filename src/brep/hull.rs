@@ -78,7 +78,11 @@ struct Builder<'a, S: Scalar> {
 }
 
 impl<S: Scalar> Builder<'_, S> {
+    /// Whether `q` is strictly above triangle `t`: one orientation test, the unit of the hull's
+    /// work (the conflict pass, the visible region, the orphans' reassignment), so one tick of
+    /// the budget.
     fn sees(&self, t: usize, q: usize) -> Decision<bool> {
+        crate::budget::tick()?;
         let [a, b, c] = self.tris[t].v;
         Ok(orient3d(&self.pts[a], &self.pts[b], &self.pts[c], &self.pts[q])? == Orientation::Positive)
     }

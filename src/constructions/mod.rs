@@ -86,7 +86,9 @@ pub fn squared_distance_point_segment<S: Scalar>(p: &Point3<S>, a: &Point3<S>, b
 /// The squared distance from `p` to `plane`: (n·p + d)² / |n|².
 pub fn squared_distance_point_plane<S: Scalar>(p: &Point3<S>, plane: &Plane<S>) -> Result<S, GeomError> {
     check_normal(plane)?;
-    Ok(plane_foot(p, plane).0)
+    // The distance of plane_foot, without its foot.
+    let e = plane.eval(p);
+    Ok(e.clone() * e / norm2(&plane.normal))
 }
 
 /// The orthogonal projection of `p` onto `plane`.

@@ -135,7 +135,7 @@ impl Algebraic {
             return Ok(sign(&q.eval(&r)));
         }
         q.check_limits()?;
-        let g = self.polynomial().gcd(q);
+        let g = self.polynomial().gcd(q)?;
         if let RootInterval::Open { lo, hi } = &self.interval {
             if g.degree().is_some_and(|d| d > 0) && sign(&g.eval(lo)) != sign(&g.eval(hi)) {
                 return Ok(Sign::Zero);
@@ -213,23 +213,27 @@ impl Algebraic {
     /// Provably right: the interval is refined until both of its endpoints truncate to the
     /// same string; truncation is monotone and the root lies between them. Since an open
     /// interval holds an irrational root, which is never a decimal, this terminates.
-    /// Errors: more than [`MAX_DECIMAL_DIGITS`].
+    /// Errors: more than [`MAX_DECIMAL_DIGITS`], a spent budget.
     pub fn to_decimal(&self, digits: u32) -> Result<String, PolyError> {
         if digits > MAX_DECIMAL_DIGITS {
             return Err(PolyError::TooManyDigits(digits));
         }
         let mut x = self.clone();
         let mut answer = None;
-        x.refine_while(|lo, hi| {
-            // Zero prints as "0" and no other value does, so equal strings exclude an
-            // interval with zero inside or at an end: lo and hi have one sign.
-            let (dl, dh) = (decimal_of_rational(lo, digits), decimal_of_rational(hi, digits));
-            let done = dl == dh;
-            if done {
-                answer = Some(dl);
-            }
-            !done
-        });
+        // Each bisection is a step of the query's budget (many digits of a huge number).
+        x.refine_loop(
+            |lo, hi| {
+                // Zero prints as "0" and no other value does, so equal strings exclude an
+                // interval with zero inside or at an end: lo and hi have one sign.
+                let (dl, dh) = (decimal_of_rational(lo, digits), decimal_of_rational(hi, digits));
+                let done = dl == dh;
+                if done {
+                    answer = Some(dl);
+                }
+                !done
+            },
+            true,
+        )?;
         Ok(match (answer, x.to_rational()) {
             (Some(s), _) => s,
             (None, Some(r)) => decimal_of_rational(&r, digits),
@@ -302,7 +306,11 @@ impl Algebraic {
                 // common root there must be both roots (each is alone in its interval); the
                 // gcd divides a square-free polynomial, so that root is simple (a sign change)
                 // and the overlap's ends, ends of the intervals, are not roots of the gcd.
-                let g = primitive(&a.poly.gcd(&b.poly));
+                let g = primitive(&a.poly.gcd(&b.poly).map_err(|e| match e {
+                    PolyError::Uncertain(u) => u,
+                    // Only a spent budget fails a gcd of nonzero polynomials.
+                    _ => crate::scalar::Uncertain::Close,
+                })?);
                 let (lo, hi) = (alo.max(blo), ahi.min(bhi));
                 if g.len() > 1 && sign_at(&g, lo) != sign_at(&g, hi) {
                     return Ok(Ordering::Equal);

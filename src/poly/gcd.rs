@@ -38,7 +38,8 @@ impl Poly<BigRational> {
     ///
     /// Each remainder is made monic, which keeps the rational coefficients from growing
     /// beyond what the subresultants bound. Cost `O(n²)` rational operations; check
-    /// [`Poly::check_limits`] first on untrusted input.
+    /// [`Poly::check_limits`] first on untrusted input. Fails only when the query's budget
+    /// runs out ([`crate::budget`]).
     ///
     /// ```
     /// use num_rational::BigRational;
@@ -47,26 +48,24 @@ impl Poly<BigRational> {
     /// let r = |n| ratio::<BigRational>(n, 1);
     /// let a = Poly::from_roots(&[r(1), r(2), r(3)]);
     /// let b = Poly::from_roots(&[r(2), r(3), r(5)]).scale(&r(7));
-    /// assert_eq!(a.gcd(&b), Poly::from_roots(&[r(2), r(3)]));
+    /// assert_eq!(a.gcd(&b), Ok(Poly::from_roots(&[r(2), r(3)])));
     /// ```
-    pub fn gcd(&self, other: &Self) -> Self {
+    pub fn gcd(&self, other: &Self) -> Result<Self, PolyError> {
         let mut a = self.monic();
         let mut b = other.monic();
         while !b.is_zero() {
-            // b is nonzero, so the division cannot fail; a zero remainder ends the loop.
-            let r = match a.div_rem(&b) {
-                Ok((_, r)) => r,
-                Err(_) => break,
-            };
+            // b is nonzero: the division fails only on a spent budget.
+            let (_, r) = a.div_rem(&b)?;
             a = b;
             b = r.monic();
         }
-        a
+        Ok(a)
     }
 
     /// The square-free part `p / gcd(p, p')`, monic: the same roots, each simple.
     ///
-    /// The zero polynomial stays zero; a nonzero constant gives `1`.
+    /// The zero polynomial stays zero; a nonzero constant gives `1`. Fails only when the
+    /// query's budget runs out.
     ///
     /// ```
     /// use num_rational::BigRational;
@@ -74,17 +73,14 @@ impl Poly<BigRational> {
     /// use touchstone::scalar::ratio;
     /// let r = |n| ratio::<BigRational>(n, 1);
     /// let p = Poly::from_roots(&[r(2), r(2), r(2), r(-1)]).scale(&r(3));
-    /// assert_eq!(p.square_free_part(), Poly::from_roots(&[r(2), r(-1)]));
+    /// assert_eq!(p.square_free_part(), Ok(Poly::from_roots(&[r(2), r(-1)])));
     /// ```
-    pub fn square_free_part(&self) -> Self {
+    pub fn square_free_part(&self) -> Result<Self, PolyError> {
         if self.is_zero() {
-            return Self::zero();
+            return Ok(Self::zero());
         }
-        let g = self.gcd(&self.derivative());
-        match self.div_rem(&g) {
-            Ok((q, _)) => q.monic(),
-            // g divides p and is nonzero for nonzero p; keep p itself rather than panic.
-            Err(_) => self.monic(),
-        }
+        // g divides p and is nonzero for nonzero p: the division fails only on a spent budget.
+        let g = self.gcd(&self.derivative())?;
+        Ok(self.div_rem(&g)?.0.monic())
     }
 }

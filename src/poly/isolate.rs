@@ -133,7 +133,7 @@ pub(crate) fn isolate(p: &Poly<BigRational>, lo: &BigRational, hi: &BigRational)
     if lo > hi {
         return Err(PolyError::EmptyInterval);
     }
-    let square_free = p.square_free_part();
+    let square_free = p.square_free_part()?;
     let integer = primitive(&square_free);
     let mut roots = Vec::new();
     if lo == hi {
@@ -198,7 +198,7 @@ pub(crate) fn isolate(p: &Poly<BigRational>, lo: &BigRational, hi: &BigRational)
     if root_at_hi {
         roots.push(RootInterval::Point(hi.clone()));
     }
-    exact_rational_roots(&integer, &mut roots);
+    exact_rational_roots(&integer, &mut roots)?;
     Ok(Isolation { square_free, integer, roots })
 }
 
@@ -207,17 +207,17 @@ pub(crate) fn isolate(p: &Poly<BigRational>, lo: &BigRational, hi: &BigRational)
 /// A rational root `n/d` of the primitive `q` has `d | L` (the leading coefficient), so it is
 /// a multiple of `1/L`; once the interval is narrower than `1/L` it holds at most one such
 /// multiple, which is tested exactly.
-fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) {
+fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) -> Result<(), PolyError> {
     if q.len() == 2 {
         // Linear: the root is -q₀/q₁ (q₁ > 0 after `primitive`).
         let r = BigRational::new(-q[0].clone(), q[1].clone());
         roots.iter_mut().for_each(|iv| *iv = RootInterval::Point(r.clone()));
-        return;
+        return Ok(());
     }
     if !may_have_rational_root(q) {
-        return;
+        return Ok(());
     }
-    let Some(lead) = q.last() else { return };
+    let Some(lead) = q.last() else { return Ok(()) };
     let step = BigRational::new(BigInt::one(), lead.clone());
     for iv in roots.iter_mut() {
         let RootInterval::Open { lo, hi } = iv else { continue };
@@ -225,6 +225,8 @@ fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) {
         let sign_lo = sign_at(q, &lo);
         let mut exact = None;
         while exact.is_none() && &hi - &lo >= step {
+            // Up to the leading coefficient's bits of bisections: steps of the budget.
+            crate::budget::tick()?;
             exact = bisect(q, &mut lo, &mut hi, sign_lo);
         }
         if exact.is_none() {
@@ -239,6 +241,7 @@ fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) {
             None => RootInterval::Open { lo, hi },
         };
     }
+    Ok(())
 }
 
 /// One bisection step of an open interval isolating a simple root of `q`, where `sign_lo` is

@@ -121,7 +121,8 @@ impl<S: Scalar> Poly<S> {
     /// Quotient and remainder: `self = q·d + r` with `deg r < deg d`.
     ///
     /// Over a field: exact for exact backends; for `f64` the remainder's cancelled leading terms
-    /// are dropped, not computed. Fails only for `d = 0`.
+    /// are dropped, not computed. Fails for `d = 0`, and when the query's budget
+    /// ([`crate::budget`]) runs out: each cancelled term is one step.
     pub fn div_rem(&self, d: &Self) -> Result<(Self, Self), PolyError> {
         let (dlc, dn) = match (d.leading(), d.degree()) {
             (Some(lc), Some(n)) => (lc.clone(), n),
@@ -133,6 +134,7 @@ impl<S: Scalar> Poly<S> {
         }
         let mut q = vec![S::zero(); r.len() - dn];
         for k in (0..q.len()).rev() {
+            crate::budget::tick()?;
             // The leading term of the running remainder is r[k + dn]; cancel it exactly.
             let c = r[k + dn].clone() / dlc.clone();
             for (j, dj) in d.coeffs.iter().enumerate().take(dn) {
@@ -222,6 +224,9 @@ impl<S: Scalar> Mul for &Poly<S> {
         }
         let mut coeffs = vec![S::zero(); self.coeffs.len() + rhs.coeffs.len() - 1];
         for (i, a) in self.coeffs.iter().enumerate() {
+            // A product cannot fail: a spent budget is recorded here and stops the query at its
+            // next fallible step (the degree is at most 64, so the product itself is bounded).
+            let _ = crate::budget::tick();
             for (j, b) in rhs.coeffs.iter().enumerate() {
                 coeffs[i + j] += a.clone() * b.clone();
             }

@@ -177,7 +177,9 @@ impl RootScalar for BigRational {
         Ok(roots.into_iter().filter(|r| r >= lo && r <= hi).collect())
     }
     fn remove_common_factor(ps: Vec<TPoly<Self>>) -> Vec<TPoly<Self>> {
-        let g = ps.iter().fold(Poly::zero(), |g: Poly<Self>, p| g.gcd(&p.p));
+        // A simplification: on a spent budget leave the polynomials as they are (the next
+        // fallible step reports the limit).
+        let Ok(g) = ps.iter().try_fold(Poly::zero(), |g: Poly<Self>, p| g.gcd(&p.p)) else { return ps };
         if g.degree().is_none_or(|d| d == 0) {
             return ps;
         }

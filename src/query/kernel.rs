@@ -143,6 +143,8 @@ impl<N: Scalar> Query for SideOfPlane<N> {
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let value = self.plane.eval_scaled(&to_backend::<S>(&self.point));
         let side = Side::from(value.sign()?);
+        // Huge exact numbers make each step slow: steps of the budget between them.
+        crate::budget::tick()?;
         let mut decisive = vec![Decisive::Test(value.clone())];
         decisive.extend(self.plane.degeneracy().map(Decisive::AllOf));
         Ok(Answer {
@@ -224,9 +226,14 @@ impl<N: Scalar> Query for TransformPoints<N> {
             (forward.clone(), S::one(), vec![])
         };
         let t_size = if self.inverse { sum(&mut forward.translation.iter().map(S::abs)) } else { S::zero() };
-        let images: Vec<Point3<S>> = self.points.iter().map(|p| map.apply_point(&to_backend(p))).collect();
+        let mut images: Vec<Point3<S>> = Vec::with_capacity(self.points.len());
+        for p in &self.points {
+            crate::budget::tick()?;
+            images.push(map.apply_point(&to_backend(p)));
+        }
         let mut continuous = Vec::new();
         for (k, (p, image)) in self.points.iter().zip(&images).enumerate() {
+            crate::budget::tick()?;
             let p_size = sum(&mut p.iter().map(|c| c.to_backend::<S>().abs()));
             for i in 0..3 {
                 let row = sum(&mut (0..3).map(|j| map.linear[(i, j)].abs()));
@@ -380,8 +387,11 @@ impl<N: Scalar> Query for SquaredDistance<N> {
             }
             Target::Plane(spec) => {
                 let plane = spec.plane::<S>().map_err(|e| QueryError::geom("/to_plane", e))?;
+                crate::budget::tick()?;
                 let d2 = squared_distance_point_plane(&p, &plane).map_err(|e| QueryError::geom("/to_plane", e))?;
+                crate::budget::tick()?;
                 let e = spec.eval_scaled(&p);
+                crate::budget::tick()?;
                 let n2 = plane.normal.dot(&plane.normal);
                 let m = e.magnitude.clone() * e.magnitude / n2;
                 (d2, Closest::Plane, None, m, spec.degeneracy().map(Decisive::AllOf).into_iter().collect())
@@ -495,7 +505,10 @@ impl<N: Scalar> Query for SegmentPlane<N> {
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let [p, q] = &self.segment;
-        let (ep, eq) = (self.plane.eval_scaled(&to_backend::<S>(p)), self.plane.eval_scaled(&to_backend::<S>(q)));
+        let ep = self.plane.eval_scaled(&to_backend::<S>(p));
+        crate::budget::tick()?;
+        let eq = self.plane.eval_scaled(&to_backend::<S>(q));
+        crate::budget::tick()?;
         let sides = (Side::from(ep.sign()?), Side::from(eq.sign()?));
         let t = match sides {
             (Side::On, Side::On) => None,
@@ -517,6 +530,7 @@ impl<N: Scalar> Query for SegmentPlane<N> {
                 continuous.push(Bounded::new("t", t.clone(), magnitude));
             }
         }
+        crate::budget::tick()?;
         let mut decisive = vec![Decisive::Test(ep), Decisive::Test(eq)];
         decisive.extend(self.plane.degeneracy().map(Decisive::AllOf));
         Ok(Answer { output: SegmentPlaneOutput { sides, intersection, t }, decisive, continuous })

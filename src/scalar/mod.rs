@@ -49,7 +49,7 @@ pub use decimal::{decimal_of_rational, sqrt_decimal_of_rational, Decimal};
 pub use gmp::{BigFloat, RugRational};
 pub use interval::Interval;
 pub use order::{try_dedup_by, try_sort_by};
-pub use parse::{excerpt, parse_rational, NumberError, MAX_DECIMAL_EXPONENT, MAX_NUMBER_CHARS};
+pub use parse::{excerpt, parse_rational, NumberError, MAX_DECIMAL_EXPONENT, MAX_NUMBER_BITS, MAX_NUMBER_CHARS};
 pub use rational::exact_values_made;
 pub use sign::{all_zero, Decision, Limit, Sign, Uncertain};
 

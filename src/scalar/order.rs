@@ -37,6 +37,8 @@ pub fn try_sort_by<T: Clone>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Decisio
             let end = (start + 2 * width).min(n);
             let (mut i, mut j, mut k) = (start, mid, start);
             while i < mid && j < end {
+                // A comparison of huge exact values can be slow: one step of the query's budget.
+                crate::budget::tick()?;
                 if cmp(&v[j], &v[i])? == Ordering::Less {
                     buf[k] = v[j].clone();
                     j += 1;

@@ -7,8 +7,16 @@ use num_traits::{One, Zero};
 /// The longest number text accepted (characters): longer input is a limit error, because exact
 /// arithmetic on hostile input can blow up in size.
 pub const MAX_NUMBER_CHARS: usize = 10_000;
-/// The largest |exponent| accepted in a decimal number (`1e10000` is accepted, `1e10001` not).
-pub const MAX_DECIMAL_EXPONENT: i64 = 10_000;
+/// The largest |exponent| accepted in a decimal number (`0.1e2501` is accepted, `1e2501` not:
+/// the limit is on the value's decimal scale). A checked bound before any power of ten is
+/// computed; 10²⁵⁰⁰ is beyond [`MAX_NUMBER_BITS`] anyway.
+pub const MAX_DECIMAL_EXPONENT: i64 = 2_500;
+/// The most bits a parsed number may have, numerator and denominator in lowest terms together.
+/// Every binary64 value needs at most 1,128 (5e-324 is 1/2¹⁰⁷⁴), so exact decimal expansions of
+/// doubles fit with room to spare; past it, one operation of exact arithmetic on such numbers
+/// (a gcd of 10⁵-bit integers takes tens of milliseconds, and the cost is quadratic) would make
+/// a single step of a query too long for its time limit to be honoured.
+pub const MAX_NUMBER_BITS: u64 = 8192;
 
 /// Why a number was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -36,12 +44,15 @@ pub enum NumberError {
     /// Exponent beyond [`MAX_DECIMAL_EXPONENT`].
     #[error("the number's decimal scale {0} is beyond the limit of 10^±{MAX_DECIMAL_EXPONENT}")]
     ExponentTooLarge(String),
+    /// More than [`MAX_NUMBER_BITS`] bits in lowest terms.
+    #[error("the number has {0} bits (numerator and denominator), over the limit of {MAX_NUMBER_BITS}")]
+    TooManyBits(u64),
 }
 
 impl NumberError {
     /// Whether the rejection is a size limit rather than malformed text.
     pub fn is_limit(&self) -> bool {
-        matches!(self, NumberError::TooLong(_) | NumberError::ExponentTooLarge(_))
+        matches!(self, NumberError::TooLong(_) | NumberError::ExponentTooLarge(_) | NumberError::TooManyBits(_))
     }
 }
 
@@ -71,6 +82,15 @@ pub fn excerpt(text: &str, n: usize) -> String {
 /// assert!(parse_rational("NaN").is_err());
 /// ```
 pub fn parse_rational(text: &str) -> Result<BigRational, NumberError> {
+    let q = parse_unchecked(text)?;
+    let bits = q.numer().bits() + q.denom().bits();
+    if bits > MAX_NUMBER_BITS {
+        return Err(NumberError::TooManyBits(bits));
+    }
+    Ok(q)
+}
+
+fn parse_unchecked(text: &str) -> Result<BigRational, NumberError> {
     super::rational::made_one();
     let s = text.trim();
     if s.is_empty() {
@@ -203,8 +223,11 @@ mod tests {
         assert_eq!(parse_rational("+4/-8").unwrap(), q(-1, 2));
         assert_eq!(parse_rational("-0").unwrap(), q(0, 1));
         assert_eq!(parse_rational(" 7 ").unwrap(), q(7, 1));
-        assert_eq!(parse_rational("1e10000").unwrap(), pow10(10_000));
-        assert_eq!(parse_rational("0.0001e10004").unwrap(), pow10(10_000));
+        assert_eq!(parse_rational("1e2400").unwrap(), pow10(2_400));
+        assert_eq!(parse_rational("0.0001e2404").unwrap(), pow10(2_400));
+        // 5e-324 exactly, as a decimal: 751 significant digits, 1,075 bits in lowest terms.
+        let tiny = format!("{}e-1074", num_bigint::BigInt::from(5).pow(1074));
+        assert_eq!(parse_rational(&tiny).unwrap(), BigRational::from_float(5e-324).unwrap());
     }
 
     #[test]
@@ -218,8 +241,12 @@ mod tests {
         assert!(matches!(parse_rational("1e"), Err(NumberError::Invalid { .. })));
         assert!(matches!(parse_rational("."), Err(NumberError::Invalid { .. })));
         assert!(matches!(parse_rational("1/2/3"), Err(NumberError::Invalid { .. })));
-        assert!(parse_rational("1e10001").unwrap_err().is_limit());
-        assert!(parse_rational("1e-10001").unwrap_err().is_limit());
+        assert!(parse_rational("1e2501").unwrap_err().is_limit());
+        assert!(parse_rational("1e-2501").unwrap_err().is_limit());
+        // Within the scale, beyond the bits: 10^2470 has 8,206 bits (plus 1 for the denominator).
+        assert_eq!(parse_rational("1e2470"), Err(NumberError::TooManyBits(8207)));
+        let huge = format!("{}/3", "7".repeat(2500));
+        assert!(matches!(parse_rational(&huge), Err(NumberError::TooManyBits(_))));
         assert!(parse_rational("1e99999999999999999999").unwrap_err().is_limit());
         assert!(parse_rational(&"1".repeat(MAX_NUMBER_CHARS + 1)).unwrap_err().is_limit());
     }
@@ -231,14 +258,14 @@ mod limit_tests {
 
     #[test]
     fn the_scale_limit_names_the_scale_whatever_the_split() {
-        assert!(parse_rational("1e-10000").is_ok());
-        assert!(parse_rational("10e-10001").is_ok());
-        let e = parse_rational("0.1e-10000").unwrap_err();
-        assert_eq!(e, NumberError::ExponentTooLarge("10^-10001".into()));
-        assert!(e.to_string().contains("10^-10001"), "{e}");
-        assert_eq!(parse_rational("1e-10001").unwrap_err(), e);
-        assert!(parse_rational("1e10000").is_ok());
-        assert_eq!(parse_rational("100e9999").unwrap_err(), NumberError::ExponentTooLarge("10^10001".into()));
+        assert!(parse_rational("1e-2400").is_ok());
+        assert!(parse_rational("10e-2401").is_ok());
+        let e = parse_rational("0.1e-2500").unwrap_err();
+        assert_eq!(e, NumberError::ExponentTooLarge("10^-2501".into()));
+        assert!(e.to_string().contains("10^-2501"), "{e}");
+        assert_eq!(parse_rational("1e-2501").unwrap_err(), e);
+        assert!(parse_rational("1e2400").is_ok());
+        assert_eq!(parse_rational("100e2499").unwrap_err(), NumberError::ExponentTooLarge("10^2501".into()));
     }
 
     #[test]

@@ -368,6 +368,9 @@ fn relative<S: RootScalar>(fa: &FrameOf<S>, fb: &FrameOf<S>, t0: &S) -> Result<R
     let l = [0, 1, 2].map(|m| apply(&fb.cols[m]).map(|p| p * fa.w.clone()));
     let rel = [0, 1, 2].map(|i| fb.origin[i].clone() * fa.w.clone() - fa.origin[i].clone() * fb.w.clone());
     let t = apply(&rel);
+    // The products above and below are the costly part with huge coefficients: steps of the
+    // budget between them (a product itself cannot stop).
+    crate::budget::tick().map_err(PolyError::from)?;
     let det_a = dot(&c[0], &adj[0]);
     let s = det_a.clone() * fb.w.clone();
     // Divide L, T and s by the gcd of their 13 entries where the backend can (it divides s: no
@@ -381,9 +384,11 @@ fn relative<S: RootScalar>(fa: &FrameOf<S>, fb: &FrameOf<S>, t0: &S) -> Result<R
     // b's face normals Nⱼ = Lⱼ₊₁ × Lⱼ₊₂ (the rows of adj L), divided by the gcd of their nine
     // entries where the backend can (det(adj L) = det(L)² ≠ 0, so the gcd has no roots in the
     // interval either).
+    crate::budget::tick().map_err(PolyError::from)?;
     let n_full = [cross(&l[1], &l[2]), cross(&l[2], &l[0]), cross(&l[0], &l[1])];
     let n_all = S::remove_common_factor(n_full.iter().flatten().cloned().collect());
     let n = [0, 1, 2].map(|j| [0, 1, 2].map(|i| n_all[3 * j + i].clone()));
+    crate::budget::tick().map_err(PolyError::from)?;
     let d = dot(&n[0], &l[0]);
     // s and d have no roots in the interval (the motions are nonsingular there: frame_of), so
     // their signs at t₀ hold throughout. An inexact backend may still call one zero under its
@@ -423,7 +428,9 @@ fn unit<S: RootScalar>(i: usize) -> V<S> {
     [0, 1, 2].map(|k| if k == i { TPoly::input(Poly::constant(S::one())) } else { TPoly::zero() })
 }
 
-fn axes<S: RootScalar>(rel: &Relative<S>) -> Vec<AxisTerms<S>> {
+/// The 15 axes' terms; each axis is a step of the query's budget (with huge coefficients the
+/// products here are the setup's main cost).
+fn axes<S: RootScalar>(rel: &Relative<S>) -> Result<Vec<AxisTerms<S>>, PolyError> {
     let mut normals: Vec<(Axis, V<S>)> = Vec::with_capacity(15);
     for i in 0..3 {
         normals.push((Axis::FaceOfA(i), unit(i)));
@@ -438,12 +445,10 @@ fn axes<S: RootScalar>(rel: &Relative<S>) -> Vec<AxisTerms<S>> {
     }
     normals
         .into_iter()
-        .map(|(axis, n)| (axis, canonical(n)))
-        .map(|(axis, n)| AxisTerms {
-            axis,
-            b_terms: [0, 1, 2].map(|m| dot(&n, &rel.l[m])),
-            centre: dot(&n, &rel.t),
-            a_terms: n,
+        .map(|(axis, n)| {
+            crate::budget::tick()?;
+            let n = canonical(n);
+            Ok(AxisTerms { axis, b_terms: [0, 1, 2].map(|m| dot(&n, &rel.l[m])), centre: dot(&n, &rel.t), a_terms: n })
         })
         .collect()
 }
@@ -826,7 +831,7 @@ fn setup<'a, S: RootScalar>(
     }
     let (fa, fb) = (frame_of(a, 0, t0, t1)?, frame_of(b, 1, t0, t1)?);
     let rel = relative(&fa, &fb, t0)?;
-    let axes = axes(&rel);
+    let axes = axes(&rel)?;
     Ok(Problem { a, b, rel, axes })
 }
 
