@@ -166,6 +166,18 @@ fn count_bits(q: &BigRational, path: &str) -> Result<(), QueryError> {
     })
 }
 
+/// Count a number read on backend `N` against the query's bit limit: exact values by their
+/// bits; binary64 values not at all (the limit bounds exact arithmetic's growth).
+pub fn count_number<N: Scalar>(x: &N, path: &str) -> Result<(), QueryError> {
+    if !N::EXACT_VALUES {
+        return Ok(());
+    }
+    match x.to_rational() {
+        Some(q) => count_bits(&q, path),
+        None => Ok(()),
+    }
+}
+
 /// An exact rational from a JSON number (the binary64 value it denotes, correctly rounded) or
 /// a JSON string (an exact rational), counted against the query's bit limit.
 pub fn rational(value: &Value, path: &str) -> Result<BigRational, QueryError> {
@@ -239,37 +251,10 @@ pub fn binary64(value: &Value, path: &str) -> Result<f64, QueryError> {
         Value::String(s) => s.as_str(),
         _ => return Err(QueryError::new(Kind::Type, path, "expected a number (a JSON number or a rational string)")),
     };
-    if text.len() > touchstone::scalar::MAX_NUMBER_CHARS {
-        return Err(QueryError::number(path, &touchstone::scalar::NumberError::TooLong(text.len())));
-    }
-    let plain = |t: &str| -> Option<f64> {
-        // Our number grammar: digits, one '.', an exponent; Rust's parser also takes "inf",
-        // "NaN" and "infinity", which are not numbers here.
-        let ok = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b));
-        if ok {
-            t.parse::<f64>().ok()
-        } else {
-            None
-        }
-    };
-    if let Some((p, q)) = text.split_once('/') {
-        let small = |x: f64| x.fract() == 0.0 && x.abs() <= 9_007_199_254_740_992.0;
-        if let (Some(p), Some(q)) = (plain(p), plain(q)) {
-            if small(p) && small(q) && q != 0.0 && !p.to_string().contains('e') {
-                return finite(p / q, text);
-            }
-        }
-        // Large or malformed fractions: the exact path decides and rounds once.
-        let exact = parse_rational(text).map_err(|e| QueryError::number(path, &e))?;
-        return finite(exact.to_f64(), text);
-    }
-    match plain(text) {
-        Some(x) => finite(x, text),
-        // Not a plain decimal: the exact parser names the defect.
-        None => {
-            let exact = parse_rational(text).map_err(|e| QueryError::number(path, &e))?;
-            finite(exact.to_f64(), text)
-        }
+    match f64::parse(text) {
+        Ok(x) => finite(x, text),
+        Err(touchstone::scalar::NumberError::NotFinite(_)) => finite(f64::INFINITY, text),
+        Err(e) => Err(QueryError::number(path, &e)),
     }
 }
 

@@ -63,7 +63,10 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     // `file` shapes are relative to the query file's folder.
-    let base_dir = cli.file.as_ref().filter(|p| p.as_os_str() != "-").and_then(|p| p.parent().map(|d| d.to_path_buf()));
+    // (A bare name "q.jsonl" has the parent "": the current folder.)
+    let base_dir = cli.file.as_ref().filter(|p| p.as_os_str() != "-").and_then(|p| {
+        p.parent().map(|d| if d.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { d.to_path_buf() })
+    });
     let time_limit = (cli.time_limit > 0.0 && cli.time_limit.is_finite())
         .then(|| std::time::Duration::from_secs_f64(cli.time_limit));
     let step_limit = (cli.step_limit > 0).then_some(cli.step_limit);

@@ -1,7 +1,7 @@
 //! Shapes of the format: parsed exactly, then built as solids on any backend.
 
 use serde_json::Value;
-use touchstone::brep::io::{read_mesh_limited, NumberMode};
+use touchstone::brep::io::{read_mesh_as, MeshFormat, NumberMode, ReadLimits};
 pub use touchstone::query::ShapeSpec;
 
 use crate::error::{Kind, QueryError};
@@ -108,34 +108,66 @@ fn parse_file<N: Number>(fields: &Fields, ctx: &Context) -> Result<ShapeSpec<N>,
         Some(dir) if std::path::Path::new(name).is_relative() => dir.join(name),
         _ => std::path::PathBuf::from(name),
     };
-    allowed(&path, ctx).map_err(|m| QueryError::new(Kind::Invalid, &at, m))?;
-    let mesh = read_mesh_limited(&path, mode, ctx.max_file_bytes).map_err(|e| QueryError::mesh(&at, &e))?;
-    if mesh.vertices.len() > ctx.max_vertices {
-        return Err(QueryError::new(
-            Kind::Limit,
-            &at,
-            format!(
-                "{} vertices exceed the limit of {} per shape (--max-vertices)",
-                mesh.vertices.len(),
-                ctx.max_vertices
-            ),
-        ));
+    // The format is the name's; the file read is the path as resolved and checked (not the
+    // name again: what it points to may change in between).
+    let format = MeshFormat::of(&path).map_err(|e| QueryError::mesh(&at, &e))?;
+    let real = allowed(&path, ctx).map_err(|m| QueryError::new(Kind::Invalid, &at, m))?;
+    let limits = ReadLimits { max_bytes: ctx.max_file_bytes, max_vertices: ctx.max_vertices as u64 };
+    let mesh = read_mesh_as::<N>(&real, format, mode, &limits).map_err(|e| QueryError::mesh(&at, &e.in_file(&path)))?;
+    // A file's numbers count against the query's bits like inline ones.
+    for v in &mesh.vertices {
+        for c in v.iter() {
+            crate::input::count_number(c, &at)?;
+        }
     }
     Ok(ShapeSpec::File { path, mesh })
 }
 
-/// Whether `path` may be read: after resolving `..` and symbolic links it lies under the
-/// file root (`--files`; by default the query file's folder, or the current directory).
-fn allowed(path: &std::path::Path, ctx: &Context) -> Result<(), String> {
+/// The real path of `path` when it may be read: after resolving `..` and symbolic links it lies
+/// under the file root (`--files`; by default the query file's folder, or the current
+/// directory). A path that is outside the root, by its name or by what its links resolve to,
+/// gets one message whether or not the file exists (a query must not probe for files outside
+/// the root).
+fn allowed(path: &std::path::Path, ctx: &Context) -> Result<std::path::PathBuf, String> {
     let root = ctx.file_root.clone().or_else(|| ctx.base_dir.clone()).unwrap_or_else(|| ".".into());
     let root = root.canonicalize().map_err(|e| format!("the file root {} cannot be resolved: {e}", root.display()))?;
-    let real = path.canonicalize().map_err(|e| format!("{}: {e}", path.display()))?;
-    if !real.starts_with(&root) {
-        return Err(format!(
-            "{} is outside the folder files may be read from ({}; widen it with --files)",
+    let outside = || {
+        format!(
+            "{} is not a file under the folder files may be read from ({}; widen it with --files)",
             path.display(),
             root.display()
-        ));
+        )
+    };
+    match path.canonicalize() {
+        Ok(real) if real.starts_with(&root) => Ok(real),
+        Ok(_) => Err(outside()),
+        // Not there: say so only when the name itself lies under the root.
+        Err(e) if lexically_under(path, &root) => Err(format!("{}: {e}", path.display())),
+        Err(_) => Err(outside()),
     }
-    Ok(())
+}
+
+/// Whether `path`, made absolute and with `.` and `..` removed by name (no links followed),
+/// lies under `root`.
+fn lexically_under(path: &std::path::Path, root: &std::path::Path) -> bool {
+    use std::path::Component;
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        match std::env::current_dir() {
+            Ok(d) => d.join(path),
+            Err(_) => return false,
+        }
+    };
+    let mut out = std::path::PathBuf::new();
+    for c in absolute.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out.starts_with(root)
 }

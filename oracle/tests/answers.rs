@@ -423,6 +423,12 @@ fn an_f64_answer_is_never_a_silent_null() {
     assert_eq!(a["f64"]["error"]["kind"], "overflow", "{a}");
     assert_eq!(a["agreement"]["agree"], true, "{a}");
     assert!(a.to_string().matches("null").count() == 1, "only the id is null: {a}");
+    // Nor an exact answer's nearest double: beyond the binary64 range the field is left out
+    // (it was written as null).
+    let big = json!({"op": "orient3d", "points": [[0,0,0],[1e300,0,0],[0,1e300,0],[0,0,1e300]]});
+    let a = ask(big);
+    assert_eq!(a["orientation"], "positive");
+    assert!(a.get("determinant_f64").is_none() && a.to_string().matches("null").count() == 1, "{a}");
 }
 
 /// Found by the audit of the query layer: `f64` refused valid inputs that are within its
@@ -452,7 +458,9 @@ fn f64_refusals_within_its_tolerance_are_typed_and_agree() {
         (json!("precision"), json!("/pose_b"))
     );
     assert_eq!((a["agreement"]["agree"].clone(), a["agreement"]["strict"].clone()), (json!(true), json!(false)), "{a}");
-    assert_eq!(a["agreement"]["margin"], "9.99999e-16", "4 (twice the face's area) over ≈ 4·10^15: {a}");
+    // The volume test decides: 48 (six times the volume) over the fans' homogeneous
+    // permanents, 12 tetrahedra of 4 · 10^15 · 6 each (the face areas give 4 over 4·10^15).
+    assert_eq!(a["agreement"]["margin"], "1.66666e-16", "48 / 2.88·10^17: {a}");
     // An overflow while a plane is read points at the backend, like every other overflow (it
     // was "/plane/backend").
     for q in [

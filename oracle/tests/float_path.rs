@@ -72,3 +72,53 @@ fn decimal_strings_are_rounded_correctly_on_the_float_path() {
         assert_eq!(a["error"]["at"], "/points/0/0", "{bad}: {a}");
     }
 }
+
+/// File shapes too: on `f64` a mesh file's numbers are read straight into binary64 (found by
+/// the attack on the tool: they were read as exact rationals and rounded, out of the counter's
+/// sight); exactly, they are counted.
+#[test]
+fn file_shapes_on_the_float_path_make_no_exact_number() {
+    let dir = std::env::temp_dir().join(format!("touchstone-float-path-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tetra = "OFF\n4 4 6\n0 0 0\n1 0 0\n0 1 0\n0 0 0.1\n3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n";
+    std::fs::write(dir.join("t.off"), tetra).unwrap();
+    std::fs::write(
+        dir.join("t.obj"),
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1/10\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n".replace("1/10", "0.1"),
+    )
+    .unwrap();
+    let facet = |a: [&str; 3], b: [&str; 3], c: [&str; 3]| {
+        format!(
+            "facet normal 0 0 0\nouter loop\nvertex {}\nvertex {}\nvertex {}\nendloop\nendfacet\n",
+            a.join(" "),
+            b.join(" "),
+            c.join(" ")
+        )
+    };
+    let (p0, p1, p2, p3) = (["0", "0", "0"], ["1", "0", "0"], ["0", "1", "0"], ["0", "0", "0.1"]);
+    let stl = format!(
+        "solid t\n{}{}{}{}endsolid t\n",
+        facet(p0, p2, p1),
+        facet(p0, p1, p3),
+        facet(p0, p3, p2),
+        facet(p1, p2, p3)
+    );
+    std::fs::write(dir.join("t.stl"), stl).unwrap();
+    let options = Options { base_dir: Some(dir.clone()), ..Options::default() };
+    for file in ["t.off", "t.obj", "t.stl"] {
+        for numbers in ["exact", "binary64"] {
+            let q = json!({"op": "distance", "a": {"file": file, "numbers": numbers}, "b": {"box": [1, 1, 1]},
+                           "pose_b": {"translation": [3, 0, 0]}});
+            let mut fast = q.clone();
+            fast["backend"] = json!("f64");
+            let before = exact_values_made();
+            let a = answer_line(&fast.to_string(), &options);
+            assert_eq!(exact_values_made(), before, "{fast} -> {a}");
+            assert_eq!(a["distance"], 1.0, "{fast} -> {a}");
+            let e = answer_line(&q.to_string(), &options);
+            assert!(exact_values_made() > before, "{q}");
+            assert_eq!(e["distance_squared"], "1", "{q} -> {e}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

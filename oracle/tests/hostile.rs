@@ -95,7 +95,7 @@ fn files_are_read_only_under_the_allowed_root() {
     for a in &out[1..5] {
         let (kind, at, message) = error(a);
         assert_eq!((kind.as_str(), at.as_str()), ("invalid", "/solid/file"), "{a}");
-        assert!(message.contains("outside the folder"), "{message}");
+        assert!(message.contains("not a file under the folder"), "{message}");
         assert!(!a.to_string().contains("SECRETHASH"), "a file's content leaked: {a}");
     }
     assert_eq!(out[5]["orientation"], "positive");
@@ -121,6 +121,46 @@ fn files_are_read_only_under_the_allowed_root() {
     let (kind, _, message) = error(&out[0]);
     assert_eq!(kind, "limit");
     assert!(message.contains("100 bytes"), "{message}");
+    // Found by the attack on the tool, each now a typed error or an answer:
+    // a file that does not exist outside the root gets the same message as one that does (no
+    // probing for files outside the root);
+    let missing = outside.join("nope.off");
+    let (out, _) = run(&[], Some(&dir.join("queries.jsonl")), &q("missing", missing.to_str().unwrap()));
+    assert!(error(&out[0]).2.contains("not a file under the folder"), "{}", out[0]);
+    // a FIFO in the root is refused unopened (opening it waited for a writer for ever);
+    let fifo = dir.join("fifo.off");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let started = Instant::now();
+    let (out, _) = run(
+        &["--time-limit", "1"],
+        Some(&dir.join("queries.jsonl")),
+        &format!("{}{{\"id\": 2, {OK}}}\n", q("fifo", "fifo.off")),
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(error(&out[0]).2.contains("not a regular file"), "{}", out[0]);
+    assert_eq!(out[1]["orientation"], "positive");
+    // a query file given by a bare name (its folder is then "") reads files from the current
+    // folder (every file line failed with "the file root  cannot be resolved");
+    std::fs::write(dir.join("queries.jsonl"), q("bare", "cube.off")).unwrap();
+    let bare = Command::new(env!("CARGO_BIN_EXE_touchstone"))
+        .current_dir(&dir)
+        .args(["--quiet", "queries.jsonl"])
+        .output()
+        .unwrap();
+    let answer: Value = serde_json::from_slice(&bare.stdout).unwrap();
+    assert_eq!(answer["valid"], true, "{answer}");
+    // a file's vertices count against --max-vertices as they are read, and its numbers against
+    // --max-bits like inline ones.
+    let (out, _) = run(&["--max-vertices", "7"], Some(&dir.join("queries.jsonl")), &q("vertices", "cube.off"));
+    let (kind, _, message) = error(&out[0]);
+    assert_eq!(kind, "limit", "{}", out[0]);
+    assert!(message.contains("8 vertices") && message.contains("limit of 7"), "{message}");
+    let big = format!("OFF\n4 4 0\n0 0 0\n1 0 0\n0 1 0\n0 0 {}\n3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n", "9".repeat(300));
+    std::fs::write(dir.join("big.off"), big).unwrap();
+    let (out, _) = run(&["--max-bits", "500"], Some(&dir.join("queries.jsonl")), &q("bits", "big.off"));
+    let (kind, _, message) = error(&out[0]);
+    assert_eq!(kind, "limit", "{}", out[0]);
+    assert!(message.contains("--max-bits"), "{message}");
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&outside);
 }

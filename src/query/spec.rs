@@ -98,8 +98,8 @@ pub enum ShapeSpec<N: Scalar = BigRational> {
     File {
         /// The path as resolved.
         path: std::path::PathBuf,
-        /// The mesh, read exactly (or as binary64).
-        mesh: Mesh,
+        /// The mesh, read into `N` (exactly, or as binary64 values).
+        mesh: Mesh<N>,
     },
 }
 
@@ -221,9 +221,7 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
             ShapeSpec::Polyhedron { vertices, .. } | ShapeSpec::ConvexHull(vertices) => {
                 vertices.iter().flat_map(|v| v.iter()).map(bits).sum()
             }
-            ShapeSpec::File { mesh, .. } => {
-                mesh.vertices.iter().flat_map(|v| v.iter()).map(|q| q.numer().bits() + q.denom().bits()).sum()
-            }
+            ShapeSpec::File { mesh, .. } => mesh.vertices.iter().flat_map(|v| v.iter()).map(bits).sum(),
         };
         // Each posed coordinate is a sum of products of a shape coordinate and pose entries
         // over the pose's common denominator: about (shape + 3·pose) bits per vertex.

@@ -28,6 +28,41 @@ impl Scalar for f64 {
         // to an infinity.
         ToPrimitive::to_f64(q).unwrap_or(f64::NAN)
     }
+    /// The binary64 value nearest the rational the text denotes, without a big number where
+    /// binary64 can round it itself: a decimal (`"0.1"`, `"1.5e-3"`) by Rust's correctly
+    /// rounded parse, `"p/q"` with integers below 2⁵³ by one division (exact operands, so one
+    /// rounding); other fractions and malformed text through the exact parser, which rounds
+    /// once or names the defect. Beyond the binary64 range is [`NumberError::NotFinite`].
+    fn parse(text: &str) -> Result<Self, NumberError> {
+        let text = text.trim();
+        if text.len() > super::MAX_NUMBER_CHARS {
+            return Err(NumberError::TooLong(text.len()));
+        }
+        let finite = |x: f64| if x.is_finite() { Ok(x) } else { Err(NumberError::NotFinite(super::excerpt(text, 24))) };
+        let plain = |t: &str| -> Option<f64> {
+            // The number grammar: digits, one '.', an exponent; Rust's parser also takes "inf",
+            // "NaN" and "infinity", which are not numbers here.
+            let ok = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b));
+            if ok {
+                t.parse::<f64>().ok()
+            } else {
+                None
+            }
+        };
+        if let Some((p, q)) = text.split_once('/') {
+            let small = |x: f64| x.fract() == 0.0 && x.abs() <= 9_007_199_254_740_992.0;
+            let integer = |t: &str| t.trim_start_matches(['+', '-']).bytes().all(|b| b.is_ascii_digit());
+            if let (Some(p), Some(q)) = (plain(p).filter(|_| integer(p)), plain(q).filter(|_| integer(q))) {
+                if small(p) && small(q) && q != 0.0 {
+                    return finite(p / q);
+                }
+            }
+        } else if let Some(x) = plain(text) {
+            return finite(x);
+        }
+        // Large or malformed: the exact parser decides (and names a defect), rounded once.
+        finite(Self::from_rational(&super::parse_rational(text)?))
+    }
     fn to_f64(&self) -> f64 {
         *self
     }

@@ -71,8 +71,11 @@ impl<N: Number> OpJson for Orient3d<N> {
     fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Map<String, Value>, QueryError> {
         let name = ORIENTATIONS.iter().find(|(_, o)| *o == out.orientation).map(|(n, _)| *n).unwrap_or_default();
         let mut m = object(json!({"orientation": name, "determinant": num(&out.determinant)}));
-        if S::EXACT_VALUES {
-            m.insert("determinant_f64".into(), json!(out.determinant.to_f64()));
+        // The nearest double, when there is one (beyond the binary64 range the field is left
+        // out rather than written as null).
+        let nearest = out.determinant.to_f64();
+        if S::EXACT_VALUES && nearest.is_finite() {
+            m.insert("determinant_f64".into(), json!(nearest));
         }
         Ok(m)
     }

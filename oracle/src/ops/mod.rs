@@ -89,12 +89,17 @@ pub fn algebraic_json(t: &Algebraic, digits: u32) -> Result<Value, QueryError> {
     let width = BigRational::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), digits as usize));
     t.refine(&width).map_err(limit)?;
     let coeffs: Vec<Value> = t.polynomial().coeffs().iter().map(|c| json!(c.to_string())).collect();
-    Ok(json!({
+    let mut out = json!({
         "decimal": t.to_decimal(digits).map_err(limit)?,
         "poly": coeffs,
         "interval": [t.interval().lo().to_string(), t.interval().hi().to_string()],
-        "f64": t.to_f64(),
-    }))
+    });
+    // The nearest double, when there is one (never a null).
+    let nearest = t.to_f64();
+    if nearest.is_finite() {
+        out["f64"] = json!(nearest);
+    }
+    Ok(out)
 }
 
 /// A time of backend `S` as output: exact ([`algebraic_json`]) or `{"f64": t}`.

@@ -54,8 +54,9 @@ impl MeshError {
         MeshError { file: None, at, kind }
     }
 
-    /// The same error, naming the file it was found in.
-    pub(crate) fn in_file(mut self, path: &Path) -> Self {
+    /// The same error, naming the file it was found in (for a caller that read a resolved
+    /// path and reports the name it was given).
+    pub fn in_file(mut self, path: &Path) -> Self {
         self.file = Some(path.to_path_buf());
         self
     }

@@ -84,6 +84,15 @@ pub enum MeshFormat {
 }
 
 impl MeshFormat {
+    /// The format a path's extension names, or the error naming the file and its extension
+    /// ([`MeshErrorKind::UnknownFormat`]).
+    pub fn of(path: &Path) -> Result<Self, MeshError> {
+        Self::from_path(path).ok_or_else(|| {
+            let extension = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
+            MeshError::new(Location::Input, MeshErrorKind::UnknownFormat { extension }).in_file(path)
+        })
+    }
+
     /// The format a path's extension names (`.off`, `.obj`, `.stl`, any case), if any.
     pub fn from_path(path: &Path) -> Option<Self> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
@@ -96,25 +105,50 @@ impl MeshFormat {
     }
 }
 
-/// A polygon mesh as read from a file, before validation: exact vertex coordinates and faces
-/// as vertex ids (0-based, in file order), counterclockwise seen from outside for a solid.
+/// A polygon mesh as read from a file, before validation: vertex coordinates on backend `N`
+/// (exact rationals by default; `f64` for the float path, read without any big number) and
+/// faces as vertex ids (0-based, in file order), counterclockwise seen from outside for a
+/// solid.
 ///
 /// A reader guarantees that every face index is in range; nothing else (faces may be
 /// degenerate, the surface open): [`Mesh::to_solid`] checks the rest.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Mesh {
-    /// Vertex coordinates, exactly.
-    pub vertices: Vec<Point3<BigRational>>,
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mesh<N: Scalar = BigRational> {
+    /// Vertex coordinates.
+    pub vertices: Vec<Point3<N>>,
     /// Faces as vertex ids.
     pub faces: Vec<Vec<usize>>,
 }
 
-impl Mesh {
+impl<N: Scalar> Default for Mesh<N> {
+    fn default() -> Self {
+        Mesh { vertices: Vec::new(), faces: Vec::new() }
+    }
+}
+
+impl<N: Scalar> Mesh<N> {
     /// Validate the mesh as a solid on backend `S` (coordinates converted exactly, or rounded
     /// for an inexact backend), with every check of [`Solid::new`].
     pub fn to_solid<S: Scalar>(&self) -> Result<Solid<S>, BrepError> {
-        let vertices = self.vertices.iter().map(|p| p.map(|c| S::from_rational(&c))).collect();
+        let vertices = self.vertices.iter().map(|p| p.map(|c| c.to_backend::<S>())).collect();
         Solid::new(vertices, self.faces.clone())
+    }
+}
+
+/// Limits of reading a mesh: refused as soon as they are seen to be exceeded (an OFF header's
+/// count before anything is read; OBJ and STL vertices as they come).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// The longest file, in bytes.
+    pub max_bytes: u64,
+    /// The most vertices (after welding, for STL).
+    pub max_vertices: u64,
+}
+
+impl Default for ReadLimits {
+    /// [`MAX_FILE_BYTES`] and [`MAX_ELEMENTS`].
+    fn default() -> Self {
+        ReadLimits { max_bytes: MAX_FILE_BYTES, max_vertices: MAX_ELEMENTS }
     }
 }
 
@@ -151,36 +185,61 @@ impl<S: Scalar> AsMesh for Solid<S> {
 /// Errors name the file: an unknown extension, an I/O error, or any error of
 /// [`read_mesh_from`].
 pub fn read_mesh(path: &Path, mode: NumberMode) -> Result<Mesh, MeshError> {
-    read_mesh_limited(path, mode, MAX_FILE_BYTES)
+    read_mesh_with(path, mode, &ReadLimits::default())
 }
 
-/// [`read_mesh`] with a byte limit: a file longer than `max_bytes` is refused
-/// ([`MeshErrorKind::TooLarge`]) after reading at most one byte more, and anything but a
-/// regular file ([`MeshErrorKind::NotAFile`]: a device such as `/dev/zero`, a FIFO, a folder)
-/// is refused unread.
-pub fn read_mesh_limited(path: &Path, mode: NumberMode, max_bytes: u64) -> Result<Mesh, MeshError> {
+/// [`read_mesh`] on backend `N` with limits: a file longer than `limits.max_bytes` is refused
+/// ([`MeshErrorKind::TooLarge`]) after reading at most one byte more, a mesh with more
+/// vertices than `limits.max_vertices` as soon as that is known ([`MeshErrorKind::TooMany`]),
+/// and anything but a regular file ([`MeshErrorKind::NotAFile`]: a device such as
+/// `/dev/zero`, a FIFO, a folder) unread: the kind of the file is checked before it is opened
+/// (opening a FIFO would wait for a writer), and again on the opened file.
+pub fn read_mesh_with<N: Scalar>(path: &Path, mode: NumberMode, limits: &ReadLimits) -> Result<Mesh<N>, MeshError> {
+    read_mesh_as(path, MeshFormat::of(path)?, mode, limits)
+}
+
+/// [`read_mesh_with`] in a given format, whatever the path's extension (a caller that resolved
+/// a symbolic link `x.off` to its target reads the target as OFF).
+pub fn read_mesh_as<N: Scalar>(
+    path: &Path,
+    format: MeshFormat,
+    mode: NumberMode,
+    limits: &ReadLimits,
+) -> Result<Mesh<N>, MeshError> {
     use std::io::Read;
     let fail = |kind: MeshErrorKind| MeshError::new(Location::Input, kind).in_file(path);
-    let format = MeshFormat::from_path(path).ok_or_else(|| {
-        let extension = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
-        fail(MeshErrorKind::UnknownFormat { extension })
-    })?;
-    let file = std::fs::File::open(path).map_err(|e| fail(MeshErrorKind::Io(e)))?;
+    if !std::fs::metadata(path).map_err(|e| fail(MeshErrorKind::Io(e)))?.is_file() {
+        return Err(fail(MeshErrorKind::NotAFile));
+    }
+    let file = open_nonblocking(path).map_err(|e| fail(MeshErrorKind::Io(e)))?;
     let meta = file.metadata().map_err(|e| fail(MeshErrorKind::Io(e)))?;
     if !meta.is_file() {
         return Err(fail(MeshErrorKind::NotAFile));
     }
-    if meta.len() > max_bytes {
-        return Err(fail(MeshErrorKind::TooLarge { limit: max_bytes }));
+    if meta.len() > limits.max_bytes {
+        return Err(fail(MeshErrorKind::TooLarge { limit: limits.max_bytes }));
     }
     // The length may change while reading (or lie, for special files): read at most one byte
     // beyond the limit.
     let mut bytes = Vec::new();
-    file.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| fail(MeshErrorKind::Io(e)))?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(fail(MeshErrorKind::TooLarge { limit: max_bytes }));
+    file.take(limits.max_bytes.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| fail(MeshErrorKind::Io(e)))?;
+    if bytes.len() as u64 > limits.max_bytes {
+        return Err(fail(MeshErrorKind::TooLarge { limit: limits.max_bytes }));
     }
-    read_mesh_from(&bytes, format, mode).map_err(|e| e.in_file(path))
+    read_mesh_from_with(&bytes, format, mode, limits).map_err(|e| e.in_file(path))
+}
+
+/// Open for reading without waiting: a FIFO swapped in after the check would otherwise block
+/// the open until a writer comes (on a regular file the flag changes nothing).
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 /// The default byte limit of [`read_mesh`]: 256 MiB.
@@ -208,9 +267,20 @@ pub const MAX_FILE_BYTES: u64 = 256 << 20;
 /// assert_eq!(mesh.vertices[3].z, BigRational::from_float(0.1).unwrap());
 /// ```
 pub fn read_mesh_from(bytes: &[u8], format: MeshFormat, mode: NumberMode) -> Result<Mesh, MeshError> {
+    read_mesh_from_with(bytes, format, mode, &ReadLimits::default())
+}
+
+/// [`read_mesh_from`] on backend `N` (numbers read straight into it: no big number for `f64`)
+/// with a vertex limit (`limits.max_vertices`; the byte limit is the caller's).
+pub fn read_mesh_from_with<N: Scalar>(
+    bytes: &[u8],
+    format: MeshFormat,
+    mode: NumberMode,
+    limits: &ReadLimits,
+) -> Result<Mesh<N>, MeshError> {
     match format {
-        MeshFormat::Off => off::read(bytes, mode),
-        MeshFormat::Obj => obj::read(bytes, mode),
-        MeshFormat::Stl => stl::read(bytes, mode),
+        MeshFormat::Off => off::read(bytes, mode, limits),
+        MeshFormat::Obj => obj::read(bytes, mode, limits),
+        MeshFormat::Stl => stl::read(bytes, mode, limits),
     }
 }

@@ -11,10 +11,9 @@
 //! * Refused: free-form geometry (`curv`, `surf`, ...), which would silently change the shape
 //!   if skipped, and unknown keywords. Line continuation with `\` is not supported.
 
-use num_traits::One;
-
 use super::text::{number, point, show, Lines};
-use super::{Location, Mesh, MeshError, MeshErrorKind, NumberMode};
+use super::{Location, Mesh, MeshError, MeshErrorKind, NumberMode, ReadLimits};
+use crate::scalar::Scalar;
 
 const IGNORED: &[&str] = &[
     "vt",
@@ -47,13 +46,17 @@ fn err(line: usize, kind: MeshErrorKind) -> MeshError {
 }
 
 /// Read an OBJ file.
-pub(super) fn read(bytes: &[u8], mode: NumberMode) -> Result<Mesh, MeshError> {
+pub(super) fn read<N: Scalar>(bytes: &[u8], mode: NumberMode, limits: &ReadLimits) -> Result<Mesh<N>, MeshError> {
     let mut mesh = Mesh::default();
     for (line, tokens) in Lines::new(bytes, Some(b'#')) {
         let (key, args) = (tokens[0], &tokens[1..]);
         match key {
             b"v" => {
                 let vertex = mesh.vertices.len();
+                if vertex as u64 >= limits.max_vertices {
+                    let limit = limits.max_vertices;
+                    return Err(err(line, MeshErrorKind::TooMany { what: "vertices", count: limit + 1, limit }));
+                }
                 if ![3, 4, 6].contains(&args.len()) {
                     let expected = "3, 4 (with w) or 6 (with a colour)";
                     return Err(err(line, MeshErrorKind::WrongCoordinateCount { vertex, found: args.len(), expected }));
@@ -61,7 +64,7 @@ pub(super) fn read(bytes: &[u8], mode: NumberMode) -> Result<Mesh, MeshError> {
                 let p = point([args[0], args[1], args[2]], mode, || format!("vertex {vertex}"));
                 mesh.vertices.push(p.map_err(|kind| err(line, kind))?);
                 if args.len() == 4 {
-                    check_weight(args[3], mode, vertex).map_err(|kind| err(line, kind))?;
+                    check_weight::<N>(args[3], mode, vertex).map_err(|kind| err(line, kind))?;
                 }
             }
             b"f" => {
@@ -85,10 +88,10 @@ pub(super) fn read(bytes: &[u8], mode: NumberMode) -> Result<Mesh, MeshError> {
 }
 
 /// Refuse a homogeneous weight other than 1.
-fn check_weight(token: &[u8], mode: NumberMode, vertex: usize) -> Result<(), MeshErrorKind> {
-    let w = number(token, mode)
+fn check_weight<N: Scalar>(token: &[u8], mode: NumberMode, vertex: usize) -> Result<(), MeshErrorKind> {
+    let w: N = number(token, mode)
         .map_err(|error| MeshErrorKind::BadNumber { element: format!("w of vertex {vertex}"), error })?;
-    if w.is_one() {
+    if w == N::one() {
         Ok(())
     } else {
         Err(MeshErrorKind::Unsupported {

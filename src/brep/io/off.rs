@@ -4,7 +4,8 @@
 //! header line. Variants with colours or normals per vertex (`COFF`, `NOFF`, ...) are refused.
 
 use super::text::{point, show, Lines};
-use super::{Location, Mesh, MeshError, MeshErrorKind, NumberMode, MAX_ELEMENTS};
+use super::{Location, Mesh, MeshError, MeshErrorKind, NumberMode, ReadLimits, MAX_ELEMENTS};
+use crate::scalar::Scalar;
 
 fn err(line: usize, kind: MeshErrorKind) -> MeshError {
     MeshError::new(Location::Line(line), kind)
@@ -14,18 +15,18 @@ fn eof(lines: &Lines<'_>, expected: String) -> MeshError {
     err(lines.last_line(), MeshErrorKind::UnexpectedEof { expected })
 }
 
-/// A count: a non-negative integer no larger than [`MAX_ELEMENTS`].
-fn count(token: &[u8], what: &str, plural: &'static str, line: usize) -> Result<usize, MeshError> {
+/// A count: a non-negative integer no larger than `limit`.
+fn count(token: &[u8], what: &str, plural: &'static str, line: usize, limit: u64) -> Result<usize, MeshError> {
     let bad = || err(line, MeshErrorKind::BadCount { what: what.to_string(), text: show(token) });
     let n: u64 = std::str::from_utf8(token).ok().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
-    if n > MAX_ELEMENTS {
-        return Err(err(line, MeshErrorKind::TooMany { what: plural, count: n, limit: MAX_ELEMENTS }));
+    if n > limit {
+        return Err(err(line, MeshErrorKind::TooMany { what: plural, count: n, limit }));
     }
     usize::try_from(n).map_err(|_| bad())
 }
 
 /// Read an OFF file.
-pub(super) fn read(bytes: &[u8], mode: NumberMode) -> Result<Mesh, MeshError> {
+pub(super) fn read<N: Scalar>(bytes: &[u8], mode: NumberMode, limits: &ReadLimits) -> Result<Mesh<N>, MeshError> {
     let mut lines = Lines::new(bytes, Some(b'#'));
     let (line, tokens) = lines.next().ok_or_else(|| eof(&lines, "the header OFF".into()))?;
     if tokens[0] != b"OFF" {
@@ -40,11 +41,12 @@ pub(super) fn read(bytes: &[u8], mode: NumberMode) -> Result<Mesh, MeshError> {
         let text = counts.iter().map(|t| show(t)).collect::<Vec<_>>().join(" ");
         return Err(err(line, MeshErrorKind::BadCount { what: "counts line 'vertices faces edges'".into(), text }));
     }
-    let nv = count(counts[0], "vertex count", "vertices", line)?;
-    let nf = count(counts[1], "face count", "faces", line)?;
+    // The vertex count is checked against the caller's cap before anything is read.
+    let nv = count(counts[0], "vertex count", "vertices", line, limits.max_vertices.min(MAX_ELEMENTS))?;
+    let nf = count(counts[1], "face count", "faces", line, MAX_ELEMENTS)?;
     if let Some(&ne) = counts.get(2) {
         // The edge count is informative only (many writers put 0), but must be a count.
-        count(ne, "edge count", "edges", line)?;
+        count(ne, "edge count", "edges", line, MAX_ELEMENTS)?;
     }
 
     // Capacities are bounded by the input size, not by the counts claimed.
@@ -63,7 +65,7 @@ pub(super) fn read(bytes: &[u8], mode: NumberMode) -> Result<Mesh, MeshError> {
     }
     for f in 0..nf {
         let (line, tokens) = lines.next().ok_or_else(|| eof(&lines, format!("face {f} of {nf}")))?;
-        let k = count(tokens[0], &format!("size of face {f}"), "face vertices", line)?;
+        let k = count(tokens[0], &format!("size of face {f}"), "face vertices", line, MAX_ELEMENTS)?;
         let found = tokens.len() - 1;
         if found < k {
             return Err(err(line, MeshErrorKind::MissingIndices { face: f, expected: k, found }));

@@ -12,9 +12,9 @@ use std::hash::Hash;
 use num_rational::BigRational;
 
 use super::text::{is_keyword, point, show, strip_bom, Tokens};
-use super::{Location, Mesh, MeshError, MeshErrorKind, NumberMode, MAX_ELEMENTS};
+use super::{Location, Mesh, MeshError, MeshErrorKind, NumberMode, ReadLimits, MAX_ELEMENTS};
 use crate::geom::Point3;
-use crate::scalar::NumberError;
+use crate::scalar::{NumberError, Scalar};
 
 const HEADER: usize = 84;
 const RECORD: usize = 50;
@@ -25,15 +25,15 @@ fn binary_count(bytes: &[u8]) -> Option<u64> {
 }
 
 /// Read an STL file, ASCII or binary.
-pub(super) fn read(bytes: &[u8], mode: NumberMode) -> Result<Mesh, MeshError> {
+pub(super) fn read<N: Scalar>(bytes: &[u8], mode: NumberMode, limits: &ReadLimits) -> Result<Mesh<N>, MeshError> {
     let binary_size = binary_count(bytes).map(|n| HEADER as u64 + RECORD as u64 * n);
     // Text never holds a NUL byte, and binary records nearly always do (a zero coordinate or
     // attribute): so a damaged binary file whose header starts with "solid" is reported as
     // binary, not as a puzzling ASCII syntax error.
     if binary_size == Some(bytes.len() as u64) || !starts_with_solid(bytes) || bytes.contains(&0) {
-        read_binary(bytes)
+        read_binary(bytes, limits)
     } else {
-        read_ascii(bytes, mode)
+        read_ascii(bytes, mode, limits)
     }
 }
 
@@ -44,28 +44,55 @@ fn starts_with_solid(bytes: &[u8]) -> bool {
     rest.get(..5).is_some_and(|w| is_keyword(w, "solid")) && rest.get(5).is_none_or(|b| b.is_ascii_whitespace())
 }
 
-/// Vertices welded by a key equal exactly when the coordinates are.
-struct Welder<K> {
+/// Vertices welded by a key equal exactly when the coordinates are, at most `max` of them.
+struct Welder<K, N: Scalar> {
     ids: HashMap<K, usize>,
-    mesh: Mesh,
+    mesh: Mesh<N>,
+    max: u64,
 }
 
-impl<K: Hash + Eq> Welder<K> {
-    fn new(capacity: usize) -> Self {
-        Welder { ids: HashMap::new(), mesh: Mesh { vertices: Vec::new(), faces: Vec::with_capacity(capacity) } }
+impl<K: Hash + Eq, N: Scalar> Welder<K, N> {
+    fn new(capacity: usize, limits: &ReadLimits) -> Self {
+        Welder {
+            ids: HashMap::new(),
+            mesh: Mesh { vertices: Vec::new(), faces: Vec::with_capacity(capacity) },
+            max: limits.max_vertices,
+        }
     }
 
-    fn id(&mut self, key: K, point: impl FnOnce() -> Point3<BigRational>) -> usize {
+    /// The id of the vertex with `key`, added when new; a vertex beyond the cap is an error.
+    fn id(&mut self, key: K, point: impl FnOnce() -> Point3<N>) -> Result<usize, MeshErrorKind> {
         let next = self.mesh.vertices.len();
         let id = *self.ids.entry(key).or_insert(next);
         if id == next {
+            if next as u64 >= self.max {
+                return Err(MeshErrorKind::TooMany { what: "vertices", count: self.max + 1, limit: self.max });
+            }
             self.mesh.vertices.push(point());
         }
-        id
+        Ok(id)
     }
 }
 
-fn read_binary(bytes: &[u8]) -> Result<Mesh, MeshError> {
+/// An exact key of a coordinate for welding: the exact value, or for `f64` its bits with the
+/// sign of zero cleared (-0 = 0).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Exact(BigRational),
+    Bits(u64),
+}
+
+fn key<N: Scalar>(x: &N) -> Key {
+    match x.to_rational() {
+        Some(q) if N::EXACT_VALUES => Key::Exact(q),
+        _ => {
+            let v = x.to_f64();
+            Key::Bits(if v == 0.0 { 0 } else { v.to_bits() })
+        }
+    }
+}
+
+fn read_binary<N: Scalar>(bytes: &[u8], limits: &ReadLimits) -> Result<Mesh<N>, MeshError> {
     let found = bytes.len() as u64;
     let Some(count) = binary_count(bytes) else {
         let kind = MeshErrorKind::TruncatedBinary { count: 0, expected: HEADER as u64, found };
@@ -87,7 +114,7 @@ fn read_binary(bytes: &[u8]) -> Result<Mesh, MeshError> {
     }
     // Equal f32 values have equal bits, except that -0 and +0 are equal: key on bits with the
     // sign of zero cleared (non-finite values are refused before).
-    let mut welder = Welder::<[u32; 3]>::new(count as usize);
+    let mut welder = Welder::<[u32; 3], N>::new(count as usize, limits);
     for (t, record) in bytes[HEADER..].chunks_exact(RECORD).enumerate() {
         let mut face = Vec::with_capacity(3);
         for corner in 0..3 {
@@ -104,9 +131,10 @@ fn read_binary(bytes: &[u8]) -> Result<Mesh, MeshError> {
                 key[c] = if v == 0.0 { 0 } else { v.to_bits() };
                 xyz[c] = v;
             }
-            // Finite f32 values are exact in f64 and exactly rational.
-            let exact = |v: f32| BigRational::from_float(f64::from(v)).unwrap_or_default();
-            face.push(welder.id(key, || Point3::new(exact(xyz[0]), exact(xyz[1]), exact(xyz[2]))));
+            // Finite f32 values are exact in f64 and held exactly by every backend here.
+            let exact = |v: f32| N::from_f64(f64::from(v)).unwrap_or_else(|_| N::zero());
+            let id = welder.id(key, || Point3::new(exact(xyz[0]), exact(xyz[1]), exact(xyz[2])));
+            face.push(id.map_err(|kind| MeshError::new(Location::Record(t), kind))?);
         }
         welder.mesh.faces.push(face);
     }
@@ -141,9 +169,9 @@ impl<'a> Ascii<'a> {
     }
 }
 
-fn read_ascii(bytes: &[u8], mode: NumberMode) -> Result<Mesh, MeshError> {
+fn read_ascii<N: Scalar>(bytes: &[u8], mode: NumberMode, limits: &ReadLimits) -> Result<Mesh<N>, MeshError> {
     let mut ascii = Ascii { tokens: Tokens::new(bytes) };
-    let mut welder = Welder::<[BigRational; 3]>::new(0);
+    let mut welder = Welder::<[Key; 3], N>::new(0, limits);
     ascii.keyword("solid")?;
     ascii.tokens.skip_line(); // the solid's name
     loop {
@@ -178,9 +206,9 @@ fn read_ascii(bytes: &[u8], mode: NumberMode) -> Result<Mesh, MeshError> {
             let (_, y) = ascii.next("coordinate y")?;
             let (_, z) = ascii.next("coordinate z")?;
             let owner = || format!("corner {corner} of facet {facet}");
-            let p = point([x, y, z], mode, owner).map_err(|kind| at_line(line, kind))?;
-            let key = [p.x.clone(), p.y.clone(), p.z.clone()];
-            face.push(welder.id(key, || p));
+            let p: Point3<N> = point([x, y, z], mode, owner).map_err(|kind| at_line(line, kind))?;
+            let k = [key(&p.x), key(&p.y), key(&p.z)];
+            face.push(welder.id(k, || p).map_err(|kind| at_line(line, kind))?);
         }
         ascii.keyword("endloop")?;
         ascii.keyword("endfacet")?;

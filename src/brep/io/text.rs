@@ -1,11 +1,9 @@
 //! Lines, tokens and numbers of the text formats, on raw bytes: a file need not be UTF-8
 //! (comments and names in other encodings are skipped unread), only its numbers and keywords.
 
-use num_rational::BigRational;
-
 use super::{MeshErrorKind, NumberMode};
 use crate::geom::Point3;
-use crate::scalar::{parse_rational, NumberError, MAX_NUMBER_CHARS};
+use crate::scalar::{NumberError, Scalar, MAX_NUMBER_CHARS};
 
 /// A UTF-8 byte order mark, skipped at the start of a text file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -112,17 +110,18 @@ pub(super) fn is_keyword(token: &[u8], word: &str) -> bool {
     token.eq_ignore_ascii_case(word.as_bytes())
 }
 
-/// Read one number in the given mode.
+/// Read one number in the given mode, straight into backend `N`.
 ///
-/// `Exact` takes the decimal text's exact value (integers, decimals with exponent, `p/q`);
-/// `Binary64` the double nearest to it (Rust's correctly rounded `f64` parse), then that
-/// double's exact value. Both refuse non-finite values (`1e400` overflows binary64, so it is
-/// refused in `Binary64` mode) and text longer than [`MAX_NUMBER_CHARS`].
-pub(super) fn number(token: &[u8], mode: NumberMode) -> Result<BigRational, NumberError> {
+/// `Exact` takes the decimal text's value (integers, decimals with exponent, `p/q`), exactly
+/// for exact backends and correctly rounded for `f64` ([`Scalar::parse`]); `Binary64` the
+/// double nearest to it (Rust's correctly rounded `f64` parse), held by `N`. Both refuse
+/// non-finite values (`1e400` overflows binary64, so it is refused in `Binary64` mode) and text
+/// longer than [`MAX_NUMBER_CHARS`].
+pub(super) fn number<N: Scalar>(token: &[u8], mode: NumberMode) -> Result<N, NumberError> {
     let text =
         std::str::from_utf8(token).map_err(|_| NumberError::Invalid { text: show(token), reason: "not ASCII text" })?;
     match mode {
-        NumberMode::Exact => parse_rational(text),
+        NumberMode::Exact => N::parse(text),
         NumberMode::Binary64 => {
             if text.len() > MAX_NUMBER_CHARS {
                 return Err(NumberError::TooLong(text.len()));
@@ -130,7 +129,7 @@ pub(super) fn number(token: &[u8], mode: NumberMode) -> Result<BigRational, Numb
             let v: f64 = text
                 .parse()
                 .map_err(|_| NumberError::Invalid { text: show(token), reason: "not a binary64 decimal number" })?;
-            BigRational::from_float(v).ok_or_else(|| NumberError::NotFinite(show(token)))
+            N::from_f64(v).map_err(|_| NumberError::NotFinite(show(token)))
         }
     }
 }
@@ -142,11 +141,11 @@ fn axis(c: usize) -> &'static str {
 
 /// The point with coordinates `xyz`; a bad number is named `coordinate x of <owner>`, with
 /// `owner` only formatted on error.
-pub(super) fn point(
+pub(super) fn point<N: Scalar>(
     xyz: [&[u8]; 3],
     mode: NumberMode,
     owner: impl Fn() -> String,
-) -> Result<Point3<BigRational>, MeshErrorKind> {
+) -> Result<Point3<N>, MeshErrorKind> {
     let coordinate = |c: usize| {
         number(xyz[c], mode).map_err(|error| MeshErrorKind::BadNumber {
             element: format!("coordinate {} of {}", axis(c), owner()),
