@@ -248,3 +248,26 @@ fn f64_no_nan_decision() {
     let exact = expected.squared_distance.to_f64();
     assert!((r.closest.squared_distance - exact).abs() <= 1e-9 * (1.0 + exact), "{r:?} vs {expected:?}");
 }
+
+/// Found by the oracle's differential test at every scale (a near-singular pose matrix): a
+/// unit-ish box against a long, thin parallelepiped (determinant 17/64 against entries up to
+/// 33). Exact V-Clip left a vertex-face state by the first violated face-edge plane, a far
+/// edge of the thin face (squared distance 76 → 820), and cycled until its step cap. Leaving
+/// by the nearest violated edge keeps the distance, as the termination argument needs.
+#[test]
+fn thin_parallelepiped_from_a_near_singular_pose_regression() {
+    use touchstone::geom::Affine;
+    let a = cuboid::<Q>(q(1, 2), q(1, 2), q(1, 2)).unwrap();
+    let rows = [
+        [q(-17, 2), q(-1, 1), q(29, 4), q(1, 1)],
+        [q(0, 1), q(-2, 1), q(51, 2), q(0, 1)],
+        [q(-17, 2), q(-3, 1), q(2097, 64), q(-1, 1)],
+    ];
+    let b = cuboid::<Q>(q(1, 1), q(1, 2), q(1, 2)).unwrap().transformed(&Affine::from_rows(&rows)).unwrap();
+    // The brute force: vertex 3 of a over face 3 of b, squared distance 2653641/31974148.
+    let expected = agree(VCLIP, &a, &b);
+    assert_eq!(expected.squared_distance, q(2653641, 31974148));
+    agree_from_everywhere(VCLIP, &a, &b);
+    agree_from_everywhere(VCLIP, &b, &a);
+    agree_from_everywhere(LIN_CANNY, &a, &b);
+}

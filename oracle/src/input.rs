@@ -188,26 +188,22 @@ pub fn rational(value: &Value, path: &str) -> Result<BigRational, QueryError> {
 
 fn rational_uncounted(value: &Value, path: &str) -> Result<BigRational, QueryError> {
     match value {
+        // serde_json parsed the number into the binary64 value it denotes (correctly rounded:
+        // feature float_roundtrip; a number beyond the range is refused while the line is read,
+        // see `json::parse_line`); its exact value is that double's.
         Value::Number(n) => {
-            let text = n.as_str();
-            if text.len() > touchstone::scalar::MAX_NUMBER_CHARS {
-                return Err(QueryError::number(path, &touchstone::scalar::NumberError::TooLong(text.len())));
-            }
-            // Rust's float parsing is correctly rounded; JSON's number grammar is a subset.
-            let x: f64 =
-                text.parse().map_err(|_| QueryError::new(Kind::Number, path, format!("not a number: {text}")))?;
-            if !x.is_finite() {
-                return Err(QueryError::new(
-                    Kind::Number,
-                    path,
-                    format!("{text} is beyond the binary64 range; write it as a string for its exact value"),
-                ));
-            }
+            let x = json_number(n);
             BigRational::from_f64(x).map_err(|e| QueryError::number(path, &e))
         }
         Value::String(s) => parse_rational(s).map_err(|e| QueryError::number(path, &e)),
         _ => Err(QueryError::new(Kind::Type, path, "expected a number (a JSON number or a rational string)")),
     }
+}
+
+/// The binary64 value of a JSON number (an integer beyond 2⁵³ rounded to the nearest double,
+/// as the format says a JSON number means).
+pub fn json_number(n: &serde_json::Number) -> f64 {
+    n.as_f64().unwrap_or(f64::NAN)
 }
 
 /// A scalar the oracle reads a query's numbers into: exact rationals ([`rational`]), or
@@ -247,7 +243,7 @@ pub fn binary64(value: &Value, path: &str) -> Result<f64, QueryError> {
         }
     };
     let text = match value {
-        Value::Number(n) => n.as_str(),
+        Value::Number(n) => return finite(json_number(n), "the number"),
         Value::String(s) => s.as_str(),
         _ => return Err(QueryError::new(Kind::Type, path, "expected a number (a JSON number or a rational string)")),
     };

@@ -64,7 +64,7 @@ impl Default for Options {
     fn default() -> Self {
         let ctx = ops::Context::default();
         Options {
-            max_line_bytes: 16 << 20,
+            max_line_bytes: 8 << 20,
             base_dir: None,
             time_limit: None,
             step_limit: None,

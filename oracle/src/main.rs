@@ -22,7 +22,7 @@ struct Cli {
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// The longest query line answered, in bytes; longer lines get a `limit` error line.
-    #[arg(long, default_value_t = 16 << 20)]
+    #[arg(long, default_value_t = 8 << 20)]
     max_line_bytes: usize,
     /// Seconds a query may take before it is answered with a `limit` error (0: no limit).
     #[arg(long, default_value_t = 60.0, value_parser = seconds)]

@@ -12,7 +12,9 @@ use crate::input::{array, child, index, points, rationals, string, Fields, Numbe
 const LATER: [&str; 6] = ["ball", "capsule", "round", "torus", "implicit", "bezier"];
 
 /// The points of a shape, at most `ctx.max_vertices` of them (counted before any is parsed).
-fn capped_points<N: Number>(
+/// A list of points, at most `--max-vertices` of them (a shape's vertices, a hull's points, the
+/// points a query transforms).
+pub fn capped_points<N: Number>(
     v: &Value,
     at: &str,
     ctx: &Context,
@@ -22,7 +24,7 @@ fn capped_points<N: Number>(
         return Err(QueryError::new(
             Kind::Limit,
             at,
-            format!("{n} vertices exceed the limit of {} per shape (--max-vertices)", ctx.max_vertices),
+            format!("{n} points exceed the limit of {} per shape or list (--max-vertices)", ctx.max_vertices),
         ));
     }
     points(v, at, None)

@@ -186,10 +186,13 @@ fn hostile_lines_end_in_typed_errors() {
     let started = Instant::now();
     let (out, peak) = run(&["--max-line-bytes", "20000000"], None, &input);
     assert!(started.elapsed() < Duration::from_secs(60));
-    assert!(peak < 1_500_000, "peak memory {peak} kB");
+    // A line's numbers take no allocation of their own: 400 MB for the 9 MB line of a million
+    // points (it took 1.2 GB when numbers were kept as text).
+    assert!(peak < 700_000, "peak memory {peak} kB");
     assert_eq!(out.len(), 6);
     assert_eq!(error(&out[0]).0, "json");
-    assert_eq!(error(&out[1]), ("limit".into(), "/points/3/2".into(), error(&out[1]).2));
+    // As a JSON number it denotes a value beyond binary64; as a string, text over the limit.
+    assert_eq!(error(&out[1]), ("number".into(), "/points/3/2".into(), error(&out[1]).2));
     assert_eq!(error(&out[2]).0, "limit");
     let (kind, at, message) = error(&out[3]);
     assert_eq!((kind.as_str(), at.as_str()), ("limit", "/solid/convex_hull"));

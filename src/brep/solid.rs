@@ -50,13 +50,21 @@ pub enum Convexity {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solid<S: Scalar> {
     pub(crate) vertices: Vec<Point3<S>>,
+    /// The combinatorial structure, shared by every solid moved from this one (a pose changes
+    /// the vertices and planes only: posing a box costs no copy of its half-edges).
+    pub(crate) topo: std::sync::Arc<Topology>,
+    pub(crate) planes: Vec<Plane<S>>,
+}
+
+/// The combinatorial part of a solid: faces, half-edges, edges, independent of coordinates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Topology {
     pub(crate) faces: Vec<Vec<usize>>,
     pub(crate) face_first: Vec<usize>,
     pub(crate) half_edges: Vec<HalfEdge>,
     pub(crate) vertex_out: Vec<usize>,
     pub(crate) edges: Vec<(usize, usize)>,
     pub(crate) edge_half: Vec<usize>,
-    pub(crate) planes: Vec<Plane<S>>,
 }
 
 impl<S: Scalar> Solid<S> {
@@ -83,15 +91,15 @@ impl<S: Scalar> Solid<S> {
     }
     /// The number of edges.
     pub fn edge_count(&self) -> usize {
-        self.edges.len()
+        self.topo.edges.len()
     }
     /// The number of faces.
     pub fn face_count(&self) -> usize {
-        self.faces.len()
+        self.topo.faces.len()
     }
     /// V − E + F (2 for each sphere-like shell, 0 for a torus).
     pub fn euler(&self) -> i64 {
-        self.vertices.len() as i64 - self.edges.len() as i64 + self.faces.len() as i64
+        self.vertices.len() as i64 - self.topo.edges.len() as i64 + self.topo.faces.len() as i64
     }
     /// Vertex `v`'s position.
     pub fn vertex(&self, v: usize) -> &Point3<S> {
@@ -103,11 +111,11 @@ impl<S: Scalar> Solid<S> {
     }
     /// Face `f`'s vertex ids, counterclockwise seen from outside.
     pub fn face(&self, f: usize) -> &[usize] {
-        &self.faces[f]
+        &self.topo.faces[f]
     }
     /// All faces.
     pub fn faces(&self) -> &[Vec<usize>] {
-        &self.faces
+        &self.topo.faces
     }
     /// Face `f`'s plane: unnormalised (Newell's normal, twice the area vector), pointing out.
     pub fn plane(&self, f: usize) -> &Plane<S> {
@@ -115,58 +123,58 @@ impl<S: Scalar> Solid<S> {
     }
     /// The edges as vertex id pairs, lower id first.
     pub fn edges(&self) -> &[(usize, usize)] {
-        &self.edges
+        &self.topo.edges
     }
     /// The half-edges.
     pub fn half_edges(&self) -> &[HalfEdge] {
-        &self.half_edges
+        &self.topo.half_edges
     }
     /// The index of edge (a, b) in [`Solid::edges`], in either order.
     pub fn edge_index(&self, a: usize, b: usize) -> Option<usize> {
         let key = (a.min(b), a.max(b));
-        self.edges.binary_search(&key).ok()
+        self.topo.edges.binary_search(&key).ok()
     }
     /// The half-edge of edge `e` that runs from its lower to its higher vertex id.
     pub fn edge_half_edge(&self, e: usize) -> usize {
-        self.edge_half[e]
+        self.topo.edge_half[e]
     }
     /// The two faces of edge `e`: the one whose boundary runs lower → higher id, then the other.
     pub fn edge_faces(&self, e: usize) -> (usize, usize) {
-        let h = &self.half_edges[self.edge_half[e]];
-        (h.face, self.half_edges[h.twin].face)
+        let h = &self.topo.half_edges[self.topo.edge_half[e]];
+        (h.face, self.topo.half_edges[h.twin].face)
     }
     /// The half-edges leaving vertex `v`, in order around it (counterclockwise seen from
     /// outside).
     pub fn outgoing(&self, v: usize) -> Vec<usize> {
-        let start = self.vertex_out[v];
+        let start = self.topo.vertex_out[v];
         let mut out = vec![start];
-        let mut h = self.half_edges[self.half_edges[start].prev].twin;
+        let mut h = self.topo.half_edges[self.topo.half_edges[start].prev].twin;
         while h != start {
             out.push(h);
-            h = self.half_edges[self.half_edges[h].prev].twin;
+            h = self.topo.half_edges[self.topo.half_edges[h].prev].twin;
         }
         out
     }
     /// The edges around vertex `v`, in order (counterclockwise seen from outside).
     pub fn vertex_edges(&self, v: usize) -> Vec<usize> {
-        self.outgoing(v).into_iter().map(|h| self.half_edges[h].edge).collect()
+        self.outgoing(v).into_iter().map(|h| self.topo.half_edges[h].edge).collect()
     }
     /// The faces around vertex `v`, in order (counterclockwise seen from outside).
     pub fn vertex_faces(&self, v: usize) -> Vec<usize> {
-        self.outgoing(v).into_iter().map(|h| self.half_edges[h].face).collect()
+        self.outgoing(v).into_iter().map(|h| self.topo.half_edges[h].face).collect()
     }
     /// The faces next to face `f`, across each of its edges in order.
     pub fn face_neighbours(&self, f: usize) -> Vec<usize> {
-        self.face_half_edges(f).into_iter().map(|h| self.half_edges[self.half_edges[h].twin].face).collect()
+        self.face_half_edges(f).into_iter().map(|h| self.topo.half_edges[self.topo.half_edges[h].twin].face).collect()
     }
     /// The half-edges of face `f`, in order.
     pub fn face_half_edges(&self, f: usize) -> Vec<usize> {
-        let start = self.face_first[f];
+        let start = self.topo.face_first[f];
         let mut out = vec![start];
-        let mut h = self.half_edges[start].next;
+        let mut h = self.topo.half_edges[start].next;
         while h != start {
             out.push(h);
-            h = self.half_edges[h].next;
+            h = self.topo.half_edges[h].next;
         }
         out
     }
@@ -184,8 +192,8 @@ impl<S: Scalar> Solid<S> {
 
     /// The value deciding [`Solid::edge_convexity`], (n₁ × n₂)·(b − a), with its magnitude.
     pub fn edge_convexity_scaled(&self, e: usize) -> Scaled<S> {
-        let h = &self.half_edges[self.edge_half[e]];
-        let t = &self.half_edges[h.twin];
+        let h = &self.topo.half_edges[self.topo.edge_half[e]];
+        let t = &self.topo.half_edges[h.twin];
         let (a, b) = (&self.vertices[h.origin], &self.vertices[t.origin]);
         let (n1, n2) = (&self.planes[h.face].normal, &self.planes[t.face].normal);
         let dir: Vector3<S> = b - a;
@@ -201,9 +209,9 @@ impl<S: Scalar> Solid<S> {
     /// the three components of its Newell normal (not all zero: nonzero area); per edge, the
     /// convexity value; the signed volume.
     pub fn validation_tests(&self) -> ValidationTests<S> {
-        let planarity = (0..self.faces.len())
+        let planarity = (0..self.topo.faces.len())
             .map(|f| {
-                let pts: Vec<&Point3<S>> = self.faces[f].iter().map(|&v| &self.vertices[v]).collect();
+                let pts: Vec<&Point3<S>> = self.topo.faces[f].iter().map(|&v| &self.vertices[v]).collect();
                 let (_, m) = super::validate::newell(&pts);
                 pts.iter()
                     .map(|p| Scaled {
@@ -214,6 +222,7 @@ impl<S: Scalar> Solid<S> {
             })
             .collect();
         let area = self
+            .topo
             .faces
             .iter()
             .map(|face| {
@@ -222,7 +231,7 @@ impl<S: Scalar> Solid<S> {
                 [0, 1, 2].map(|i| Scaled { value: n[i].clone(), magnitude: m[i].clone() }).to_vec()
             })
             .collect();
-        let convexity = (0..self.edges.len()).map(|e| self.edge_convexity_scaled(e)).collect();
+        let convexity = (0..self.topo.edges.len()).map(|e| self.edge_convexity_scaled(e)).collect();
         ValidationTests { planarity, area, convexity, volume: self.volume6() }
     }
 
@@ -232,7 +241,7 @@ impl<S: Scalar> Solid<S> {
         if self.shell_count() != 1 {
             return Ok(false);
         }
-        for e in 0..self.edges.len() {
+        for e in 0..self.topo.edges.len() {
             if self.edge_convexity(e)? == Convexity::Reflex {
                 return Ok(false);
             }
@@ -242,9 +251,9 @@ impl<S: Scalar> Solid<S> {
 
     /// The number of connected shells.
     pub fn shell_count(&self) -> usize {
-        let mut seen = vec![false; self.faces.len()];
+        let mut seen = vec![false; self.topo.faces.len()];
         let mut shells = 0;
-        for start in 0..self.faces.len() {
+        for start in 0..self.topo.faces.len() {
             if seen[start] {
                 continue;
             }
@@ -265,12 +274,12 @@ impl<S: Scalar> Solid<S> {
 
     /// Six times the signed volume, exactly (positive for a valid solid), with its magnitude.
     pub fn volume6(&self) -> Scaled<S> {
-        signed_volume6(&self.vertices, &self.faces)
+        signed_volume6(&self.vertices, &self.topo.faces)
     }
 
     /// The feature ids of face `f` in the format's convention: its vertex ids, ascending.
     pub fn face_feature_ids(&self, f: usize) -> Vec<usize> {
-        let mut ids = self.faces[f].clone();
+        let mut ids = self.topo.faces[f].clone();
         ids.sort_unstable();
         ids
     }
@@ -280,14 +289,14 @@ impl<S: Scalar> Solid<S> {
     pub fn convert<T: Scalar>(&self) -> Result<Solid<T>, BrepError> {
         let vertices =
             self.vertices.iter().map(|p| p.map(|c| crate::scalar::convert(&c).unwrap_or_else(T::zero))).collect();
-        Solid::new(vertices, self.faces.clone())
+        Solid::new(vertices, self.topo.faces.clone())
     }
 
     /// The solid moved by an affine map with positive determinant (a pose); checked again
     /// (rounding in an inexact backend can break planarity).
     pub fn transformed(&self, map: &crate::geom::Affine<S>) -> Result<Solid<S>, BrepError> {
         let vertices = self.vertices.iter().map(|p| map.apply_point(p)).collect();
-        Solid::new(vertices, self.faces.clone())
+        Solid::new(vertices, self.topo.faces.clone())
     }
 
     /// The solid moved by an affine map of positive determinant, keeping its topology: an

@@ -11,10 +11,15 @@ use crate::scalar::{compare_points, try_sort_by, Scalar, Sign};
 
 /// Newell's normal of a polygon (twice its area vector), with a magnitude per component.
 pub(crate) fn newell<S: Scalar>(pts: &[&Point3<S>]) -> (Vector3<S>, Vector3<S>) {
+    newell_of(pts.len(), |k| pts[k])
+}
+
+/// [`newell`] of the polygon whose `k`-th of `n` vertices is `at(k)` (no list is built).
+pub(crate) fn newell_of<'a, S: Scalar>(n_pts: usize, at: impl Fn(usize) -> &'a Point3<S>) -> (Vector3<S>, Vector3<S>) {
     let mut n = Vector3::from_element(S::zero());
     let mut m = Vector3::from_element(S::zero());
-    for (k, p) in pts.iter().enumerate() {
-        let q = pts[(k + 1) % pts.len()];
+    for k in 0..n_pts {
+        let (p, q) = (at(k), at((k + 1) % n_pts));
         for (axis, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
             let (d, s) = (p[i].clone() - q[i].clone(), p[j].clone() + q[j].clone());
             m[axis] += d.abs() * s.abs();
@@ -171,21 +176,22 @@ fn fans(half_edges: &[HalfEdge], vertex_count: usize) -> Result<Vec<usize>, Brep
 
 /// The plane of face `f`, checking area and planarity.
 fn face_plane<S: Scalar>(vertices: &[Point3<S>], face: &[usize], f: usize) -> Result<Plane<S>, BrepError> {
-    let pts: Vec<&Point3<S>> = face.iter().map(|&v| &vertices[v]).collect();
-    let (normal, magnitude) = newell(&pts);
+    let (normal, magnitude) = newell_of(face.len(), |k| &vertices[face[k]]);
     if crate::scalar::all_zero((0..3).map(|i| normal[i].sign_scaled(|| magnitude[i].clone())))? {
         return Err(BrepError::ZeroAreaFace { face: f });
     }
-    let offset = -normal.dot(&pts[0].coords);
+    let p0 = &vertices[face[0]];
+    let offset = -normal.dot(&p0.coords);
     let plane = Plane { normal, offset };
-    if pts.len() == 3 {
+    if face.len() == 3 {
         // Three points always lie on a plane: the test would only ask whether the rounding of
         // the plane's own construction is zero (undecidable for intervals, which then could not
         // validate a triangle whose coordinates are not all small dyadics).
         return Ok(plane);
     }
-    for (k, p) in pts.iter().enumerate().skip(1) {
-        if plane.eval(p).sign_scaled(|| planarity_magnitude(&magnitude, pts[0], p))? != Sign::Zero {
+    for (k, &v) in face.iter().enumerate().skip(1) {
+        let p = &vertices[v];
+        if plane.eval(p).sign_scaled(|| planarity_magnitude(&magnitude, p0, p))? != Sign::Zero {
             return Err(BrepError::NonPlanarFace { face: f, vertex: face[k] });
         }
     }
@@ -289,7 +295,9 @@ pub(crate) fn build<S: Scalar>(vertices: Vec<Point3<S>>, faces: Vec<Vec<usize>>)
         Sign::Zero => return Err(BrepError::ZeroVolume),
         Sign::Positive => {}
     }
-    Ok(Solid { vertices, faces, face_first, half_edges, vertex_out, edges, edge_half, planes })
+    let topo =
+        std::sync::Arc::new(super::solid::Topology { faces, face_first, half_edges, vertex_out, edges, edge_half });
+    Ok(Solid { vertices, topo, planes })
 }
 
 /// A solid with the topology of `template` (a valid solid, on any backend) and new vertex
@@ -310,33 +318,24 @@ pub(crate) fn with_topology<S: Scalar, T: Scalar>(
             return Err(BrepError::NonFinite { vertex: v, coordinate: c });
         }
     }
-    let mut planes = Vec::with_capacity(template.faces.len());
-    for (f, face) in template.faces.iter().enumerate() {
+    let mut planes = Vec::with_capacity(template.topo.faces.len());
+    for (f, face) in template.topo.faces.iter().enumerate() {
         crate::budget::tick()?;
         planes.push(face_plane(&vertices, face, f)?);
     }
-    match signed_volume6(&vertices, &template.faces).sign()? {
+    match signed_volume6(&vertices, &template.topo.faces).sign()? {
         Sign::Negative => return Err(BrepError::InsideOut),
         Sign::Zero => return Err(BrepError::ZeroVolume),
         Sign::Positive => {}
     }
-    Ok(Solid {
-        vertices,
-        faces: template.faces.clone(),
-        face_first: template.face_first.clone(),
-        half_edges: template.half_edges.clone(),
-        vertex_out: template.vertex_out.clone(),
-        edges: template.edges.clone(),
-        edge_half: template.edge_half.clone(),
-        planes,
-    })
+    Ok(Solid { vertices, topo: template.topo.clone(), planes })
 }
 
 /// Check every internal invariant of a solid (for tests and fuzz targets): half-edge links,
 /// face loops, edge table, planes through their faces' vertices, positive volume.
 /// On an interval backend an undecided plane or volume test passes (it is never decided wrong).
 pub fn check_well_formed<S: Scalar>(s: &Solid<S>) -> Result<(), String> {
-    let h = &s.half_edges;
+    let h = &s.topo.half_edges;
     for (i, he) in h.iter().enumerate() {
         let t = h.get(he.twin).ok_or(format!("half-edge {i}: twin out of range"))?;
         if t.twin != i || t.origin != h[he.next].origin || he.origin != h[t.next].origin {
@@ -345,11 +344,11 @@ pub fn check_well_formed<S: Scalar>(s: &Solid<S>) -> Result<(), String> {
         if h[he.next].prev != i || h[he.prev].next != i || h[he.next].face != he.face {
             return Err(format!("half-edge {i}: next/prev links broken"));
         }
-        if t.edge != he.edge || s.edges[he.edge] != (he.origin.min(t.origin), he.origin.max(t.origin)) {
+        if t.edge != he.edge || s.topo.edges[he.edge] != (he.origin.min(t.origin), he.origin.max(t.origin)) {
             return Err(format!("half-edge {i}: edge table broken"));
         }
     }
-    for (f, face) in s.faces.iter().enumerate() {
+    for (f, face) in s.topo.faces.iter().enumerate() {
         let loop_: Vec<usize> = s.face_half_edges(f).iter().map(|&x| h[x].origin).collect();
         if &loop_ != face {
             return Err(format!("face {f}: half-edge loop {loop_:?} differs from {face:?}"));
@@ -365,7 +364,7 @@ pub fn check_well_formed<S: Scalar>(s: &Solid<S>) -> Result<(), String> {
         }
     }
     for v in 0..s.vertices.len() {
-        if h[s.vertex_out[v]].origin != v {
+        if h[s.topo.vertex_out[v]].origin != v {
             return Err(format!("vertex {v}: outgoing half-edge starts elsewhere"));
         }
         let around = s.outgoing(v).len();

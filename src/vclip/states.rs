@@ -40,6 +40,34 @@ fn violated<S: Scalar>(planes: &[super::voronoi::VPlane<S>], x: &Point3<S>) -> D
     Ok(None)
 }
 
+/// The edge to leave a face by when `x` violates some of its face-edge planes: of the
+/// violated ones, the edge nearest to `x` (squared distances compared exactly). It holds the
+/// face's point closest to `x` (outside the face's prism that point is on the boundary, and a
+/// boundary point on an edge whose plane `x` does not violate is no nearer than one on an
+/// edge whose plane it does), so the update keeps the inter-feature distance, as V-Clip's
+/// termination argument needs. The first violated plane instead could be a far edge of a
+/// long thin face, and an exact V-Clip cycled on such a parallelepiped (distance 76 → 820 →
+/// … → 76; found by the scaled differential test, regression in tests/vclip.rs).
+fn nearest_violated_edge<S: Scalar>(planes: &[super::voronoi::VPlane<S>], x: &Point3<S>) -> Decision<Option<Feat>> {
+    let mut best: Option<(Feat, S)> = None;
+    for (k, pl) in planes.iter().enumerate() {
+        if pl.sign(x)? != Sign::Negative {
+            continue;
+        }
+        // The planes go around the face: plane k's edge runs from its point to the next's.
+        let (a, b) = (&pl.point, &planes[(k + 1) % planes.len()].point);
+        let (d2, _) = crate::constructions::squared_distance_point_segment(x, a, b)?;
+        let nearer = match &best {
+            None => true,
+            Some((_, d)) => cmp_sign(&d2, d, d2.abs(), d.abs())? == Sign::Negative,
+        };
+        if nearer {
+            best = Some((pl.neighbor, d2));
+        }
+    }
+    Ok(best.map(|(n, _)| n))
+}
+
 fn vv<S: Scalar>(p: &Solid<S>, v1: usize, q: &Solid<S>, v2: usize) -> Decision<Step<S>> {
     if let Some(n) = violated(&vertex_planes(p, v1), q.vertex(v2))? {
         return Ok(Step::First(n));
@@ -91,7 +119,7 @@ fn ee<S: Scalar>(p: &Solid<S>, e1: usize, q: &Solid<S>, e2: usize) -> Decision<S
 
 fn vf<S: Scalar>(p: &Solid<S>, v: usize, q: &Solid<S>, f: usize) -> Decision<Step<S>> {
     let x = p.vertex(v);
-    if let Some(n) = violated(&face_planes(q, f), x)? {
+    if let Some(n) = nearest_violated_edge(&face_planes(q, f), x)? {
         return Ok(Step::Second(n));
     }
     let plane = q.plane(f);

@@ -134,10 +134,10 @@ impl<N: Number> OpJson for TransformPoints<N> {
     const CLAIM_FIELDS: &'static [&'static str] = &["points"];
     const SUMMARY: &'static str = "points under a pose, or under its exact inverse";
 
-    fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
         let pose = parse_pose(f.optional("pose"))?;
         let (v, at) = f.required("points")?;
-        let pts = points(v, &at, None)?;
+        let pts = crate::shape::capped_points(v, &at, ctx)?;
         let inverse = match f.optional("inverse") {
             None => false,
             Some((v, at)) => {
