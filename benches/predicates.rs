@@ -1,4 +1,5 @@
-//! orient3d on f64, BigRational and (with `--features rug`) rug::Rational in one run, on
+//! orient3d on f64, Interval (the filter), Exact (the fast exact backend), BigRational (the
+//! reference) and (with `--features rug`) rug::Rational in one run, on
 //! generic binary64 inputs (full 53-bit mantissas: the costly case for rationals) and on small
 //! integer grids. Prints the exact/f64 cost ratios at the end.
 //!
@@ -54,13 +55,15 @@ fn bench_backend<S: Scalar>(c: &mut Criterion, workload: &str, pts: &[[Point3<f6
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
-    let mut backends = vec!["f64", "BigRational"];
+    let mut backends = vec!["f64", "interval", "Exact", "BigRational"];
     if cfg!(feature = "rug") {
         backends.push("rug_Rational");
     }
     for (workload, grid) in [("generic", false), ("grid", true)] {
         let pts = inputs(grid);
         bench_backend::<f64>(&mut c, workload, &pts);
+        bench_backend::<touchstone::scalar::Interval>(&mut c, workload, &pts);
+        bench_backend::<touchstone::scalar::Exact>(&mut c, workload, &pts);
         bench_backend::<BigRational>(&mut c, workload, &pts);
         #[cfg(feature = "rug")]
         bench_backend::<touchstone::scalar::RugRational>(&mut c, workload, &pts);

@@ -96,12 +96,14 @@ pub fn budget<S: Scalar>() -> f64 {
 }
 
 /// The stated error bound of a continuous output of `f64` whose expression has magnitude
-/// `magnitude`: its relative tolerance times the magnitude, plus its absolute (underflow)
-/// tolerance.
+/// `magnitude`: its relative tolerance times the magnitude plus the relative tolerance times
+/// the smallest normal double (`4096 · u · 2⁻¹⁰²²`, about 9·10⁻³⁰⁵): an output's intermediate
+/// products underflow to zero when they fall below the normal range (a squared distance of
+/// coordinates near 10⁻¹⁶⁰), so an output that small is held to an absolute bound only.
 pub fn f64_bound(magnitude: &BigRational) -> BigRational {
     let rel = BigRational::from_float(f64::relative_tolerance()).unwrap_or_default();
-    let abs = BigRational::from_float(f64::absolute_tolerance()).unwrap_or_default();
-    rel * Signed::abs(magnitude) + abs
+    let floor = BigRational::from_float(f64::relative_tolerance() * f64::MIN_POSITIVE).unwrap_or_default();
+    rel * Signed::abs(magnitude) + floor
 }
 
 /// A continuous output and its stated error bound.

@@ -18,7 +18,8 @@ pub use touchstone::query::error::child;
 /// Which arithmetic answers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Backend {
-    /// Exact; filtered (intervals first) once the filtered path exists, with the same answers.
+    /// Exact, filtered: intervals first, exact arithmetic (the fast exact backend) where a
+    /// decision is close; the same answers as the reference.
     #[default]
     Exact,
     /// Exact rational arithmetic throughout: the reference.

@@ -219,6 +219,22 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(800))]
+
+    /// The filtered exact path (intervals first, the fast exact backend on a close call) gives
+    /// the reference's answer, byte for byte, on every op, degenerate and extreme inputs alike.
+    #[test]
+    fn the_filtered_exact_path_gives_the_reference_answer(q in query(), k in proptest::sample::select(vec![0, 0, 0, -1060, 900])) {
+        let mut q = if k == 0 { q } else { scaled(&q, k) };
+        q["backend"] = json!("exact");
+        let filtered = answer_line(&q.to_string(), &Options::default());
+        q["backend"] = json!("exact-unfiltered");
+        let reference = answer_line(&q.to_string(), &Options::default());
+        prop_assert_eq!(&filtered, &reference, "replay: {}", q);
+    }
+}
+
 #[test]
 fn the_generator_covers_every_answered_op() {
     use proptest::strategy::ValueTree;

@@ -24,6 +24,26 @@ pub fn cuboid<S: Scalar>(hx: S, hy: S, hz: S) -> Result<Solid<S>, BrepError> {
 /// determinant: a pose), built directly with the cube's topology: the same solid as
 /// [`cuboid`] then [`Solid::moved`], without building the unmoved box.
 pub fn cuboid_mapped<S: Scalar>(h: [S; 3], map: impl Fn(Point3<S>) -> Point3<S>) -> Result<Solid<S>, BrepError> {
+    cuboid_posed(h, map, false)
+}
+
+/// [`cuboid_mapped`] for a map whose determinant the caller *decided* positive: on a backend
+/// with certain decisions the image of a box with positive half extents is a valid solid
+/// exactly, so nothing is checked (an interval backend could not decide its faces planar);
+/// on a tolerant backend it is checked as by [`cuboid_mapped`].
+pub(crate) fn cuboid_posed_decided<S: Scalar>(
+    h: [S; 3],
+    map: impl Fn(Point3<S>) -> Point3<S>,
+) -> Result<Solid<S>, BrepError> {
+    cuboid_posed(h, map, true)
+}
+
+fn cuboid_posed<S: Scalar>(
+    h: [S; 3],
+    map: impl Fn(Point3<S>) -> Point3<S>,
+    decided: bool,
+) -> Result<Solid<S>, BrepError> {
+    let trusted = decided && S::CERTAIN_DECISIONS && h.iter().all(|x| x.sign() == Ok(crate::scalar::Sign::Positive));
     let vertices: Vec<Point3<S>> = (0..8)
         .map(|i| {
             let c = |axis: usize| if i >> axis & 1 == 1 { h[axis].clone() } else { -h[axis].clone() };
@@ -39,6 +59,7 @@ pub fn cuboid_mapped<S: Scalar>(h: [S; 3], map: impl Fn(Point3<S>) -> Point3<S>)
         );
     }
     CUBE.with(|cube| match cube {
+        Ok(cube) if trusted => Ok(super::validate::with_topology_trusted(cube, vertices)),
         Ok(cube) => super::validate::with_topology(cube, vertices),
         Err(_) => Solid::new(vertices, cube_faces()),
     })

@@ -310,6 +310,34 @@ impl<S: Scalar> Solid<S> {
         let vertices = self.vertices.iter().map(|p| map.apply_point(p)).collect();
         super::validate::with_topology(self, vertices)
     }
+
+    /// The solid moved by `map`, whose determinant the caller has *decided* positive on a
+    /// backend with certain decisions (exact, or intervals): the image is a valid solid
+    /// exactly, so its planes are computed and nothing is checked. On a tolerant backend this
+    /// is [`Solid::moved`] (rounding can bend a face).
+    ///
+    /// Errors: [`Solid::moved`]'s, on tolerant backends only.
+    pub fn moved_decided(&self, map: &crate::geom::Affine<S>) -> Result<Solid<S>, BrepError> {
+        if !S::CERTAIN_DECISIONS {
+            return self.moved(map);
+        }
+        let vertices = self.vertices.iter().map(|p| map.apply_point(p)).collect();
+        Ok(super::validate::with_topology_trusted(self, vertices))
+    }
+
+    /// The same solid on backend `T` without validating it again, for a backend with certain
+    /// decisions (exact, or intervals): `T`'s vertices enclose (or are) these exactly, so the
+    /// solid is valid exactly whatever `T` could decide about it. On a tolerant `T` this is
+    /// [`Solid::convert`] (rounding can break planarity).
+    ///
+    /// Errors: [`Solid::convert`]'s, on tolerant backends only.
+    pub fn convert_decided<T: Scalar>(&self) -> Result<Solid<T>, BrepError> {
+        if !T::CERTAIN_DECISIONS {
+            return self.convert();
+        }
+        let vertices = self.vertices.iter().map(|p| p.map(|c| c.to_backend::<T>())).collect();
+        Ok(super::validate::with_topology_trusted(self, vertices))
+    }
 }
 
 /// The sign tests behind a solid's validity (see [`Solid::validation_tests`]).

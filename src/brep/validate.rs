@@ -331,6 +331,26 @@ pub(crate) fn with_topology<S: Scalar, T: Scalar>(
     Ok(Solid { vertices, topo: template.topo.clone(), planes })
 }
 
+/// A solid with `template`'s topology and these vertices, its planes computed and nothing
+/// checked: for vertices that are an exact affine image, of positive determinant, of a valid
+/// solid's (a pose decided on a backend with certain decisions). Such an image is a valid solid
+/// exactly: an affine map keeps faces planar and simple, and a positive determinant keeps the
+/// orientation and a positive volume. (An interval backend could not decide an exactly planar
+/// face whose coordinates are not doubles; an exact backend need not pay for the checks.)
+pub(crate) fn with_topology_trusted<S: Scalar, T: Scalar>(template: &Solid<T>, vertices: Vec<Point3<S>>) -> Solid<S> {
+    let planes = template
+        .topo
+        .faces
+        .iter()
+        .map(|face| {
+            let (normal, _) = newell_of(face.len(), |k| &vertices[face[k]]);
+            let offset = -normal.dot(&vertices[face[0]].coords);
+            Plane { normal, offset }
+        })
+        .collect();
+    Solid { vertices, topo: template.topo.clone(), planes }
+}
+
 /// Check every internal invariant of a solid (for tests and fuzz targets): half-edge links,
 /// face loops, edge table, planes through their faces' vertices, positive volume.
 /// On an interval backend an undecided plane or volume test passes (it is never decided wrong).

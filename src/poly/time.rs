@@ -18,7 +18,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 use num_rational::BigRational;
 
 use super::{float_roots, interval_roots, real_roots, Algebraic, Poly, PolyError};
-use crate::scalar::{try_dedup_by, try_sort_by, Decision, Interval, Scalar, Sign, Uncertain};
+use crate::scalar::{try_dedup_by, try_sort_by, Decision, Exact, Interval, Scalar, Sign, Uncertain};
 
 /// A backend whose polynomials' real roots can be found and whose signs at a root decided.
 pub trait RootScalar: Scalar {
@@ -194,6 +194,65 @@ impl RootScalar for BigRational {
         let Some(lc) = ps.iter().find_map(|p| p.p.leading().cloned()) else { return ps };
         let inv = BigRational::from_integer(1.into()) / Scalar::abs(&lc);
         ps.into_iter().map(|p| TPoly::input(p.p.scale(&inv))).collect()
+    }
+}
+
+/// The fast exact backend's polynomials as the reference backend's (the root finder works on
+/// reduced rationals).
+fn to_reference(p: &Poly<Exact>) -> Poly<BigRational> {
+    Poly::from_coeffs(p.coeffs().iter().map(Exact::to_big_rational).collect())
+}
+
+fn from_reference(p: &Poly<BigRational>) -> Poly<Exact> {
+    Poly::from_coeffs(p.coeffs().iter().map(Exact::from_big_rational).collect())
+}
+
+/// Times of the fast exact backend are the reference's algebraic numbers: every operation on
+/// them converts the polynomial once and delegates, so both backends give the same numbers.
+impl RootScalar for Exact {
+    type Time = Algebraic;
+
+    fn roots_in(p: &Poly<Self>, lo: &Self, hi: &Self) -> Result<Vec<Algebraic>, PolyError> {
+        real_roots(&to_reference(p), &lo.to_big_rational(), &hi.to_big_rational())
+    }
+    fn time(x: &Self) -> Algebraic {
+        Algebraic::from_rational(x.to_big_rational())
+    }
+    fn sign_at(p: &TPoly<Self>, t: &Algebraic) -> Result<Sign, PolyError> {
+        if let Some(r) = t.to_rational() {
+            // A rational time: evaluate without converting the polynomial.
+            return Ok(p.p.eval(&Exact::from_big_rational(&r)).sign()?);
+        }
+        t.sign_of(&to_reference(&p.p))
+    }
+    fn compare_times(a: &Algebraic, b: &Algebraic) -> Decision<Ordering> {
+        BigRational::compare_times(a, b)
+    }
+    fn time_to_f64(t: &Algebraic) -> f64 {
+        t.to_f64()
+    }
+    fn between(a: &Algebraic, b: &Algebraic) -> Result<Algebraic, PolyError> {
+        BigRational::between(a, b)
+    }
+    fn time_output(t: &Algebraic) -> TimeOutput {
+        TimeOutput::Exact(t.clone())
+    }
+    fn roots_between(
+        p: &Poly<Self>,
+        lo: &Algebraic,
+        hi: &Algebraic,
+        t0: &Self,
+        t1: &Self,
+    ) -> Result<Vec<Algebraic>, PolyError> {
+        BigRational::roots_between(&to_reference(p), lo, hi, &t0.to_big_rational(), &t1.to_big_rational())
+    }
+    fn remove_common_factor(ps: Vec<TPoly<Self>>) -> Vec<TPoly<Self>> {
+        let reference: Vec<TPoly<BigRational>> = ps.iter().map(|p| TPoly::input(to_reference(&p.p))).collect();
+        BigRational::remove_common_factor(reference).iter().map(|p| TPoly::input(from_reference(&p.p))).collect()
+    }
+    fn normalise_scale(ps: Vec<TPoly<Self>>) -> Vec<TPoly<Self>> {
+        let reference: Vec<TPoly<BigRational>> = ps.iter().map(|p| TPoly::input(to_reference(&p.p))).collect();
+        BigRational::normalise_scale(reference).iter().map(|p| TPoly::input(from_reference(&p.p))).collect()
     }
 }
 

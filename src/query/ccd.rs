@@ -9,7 +9,7 @@ use super::{Answer, Query};
 use crate::contract::{Agreement, Disagreement, Margin};
 use crate::geom::Point3;
 use crate::poly::RootScalar;
-use crate::scalar::Scalar;
+use crate::scalar::{Exact, Interval, Scalar};
 #[allow(unused_imports)] // named in the docs
 use crate::sweep::contract::check_ccd_answer;
 use crate::sweep::contract::{ccd_margined, check_ccd_margined};
@@ -56,6 +56,18 @@ impl<N: Scalar> Query for Ccd<N> {
     const OP: &'static str = "ccd";
     type Output<S: RootScalar> = CcdOutput<S>;
     type Discrete = bool;
+
+    /// A miss decided on intervals is the exact answer; a hit needs its exact time, from the
+    /// fast exact backend's run.
+    const FILTERED: bool = true;
+
+    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+        (!decided.output.collides).then(|| Ok(Answer::plain(CcdOutput { collides: false, toi: None })))
+    }
+
+    fn reference(o: CcdOutput<Exact>) -> CcdOutput<BigRational> {
+        CcdOutput { collides: o.collides, toi: o.toi }
+    }
     type Claim = CcdClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {

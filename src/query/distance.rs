@@ -5,11 +5,12 @@ use num_rational::BigRational;
 
 use super::claim::{Check, Shown, Tolerance, Verdict};
 use super::error::QueryError;
+use super::filtered::{point_reference, value_reference};
 use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed};
 use super::{Answer, Bounded, Decisive, Query};
 use crate::geom::{Point3, Scaled};
 use crate::poly::RootScalar;
-use crate::scalar::{decimal_of_rational, Scalar};
+use crate::scalar::{decimal_of_rational, Exact, Interval, Scalar};
 use crate::vclip::contract::distance_magnitude;
 use crate::vclip::{feature_squared_distance, point_squared_distance, vclip_prechecked, Status};
 
@@ -72,6 +73,50 @@ impl<N: Scalar> Query for Distance<N> {
     type Output<S: RootScalar> = DistanceOutput<S>;
     type Discrete = Status;
     type Claim = DistanceClaim;
+
+    /// The intervals decide the status, the closest features and the steps; the exact squared
+    /// distance and points are then V-Clip's on the exactly posed shapes, warm-started from
+    /// the decided features: the same state, so it stops at once with the reference's values
+    /// (checked: anything else falls back to the full exact run).
+    const FILTERED: bool = true;
+
+    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+        let construct = || -> Result<Answer<Exact, Self>, QueryError> {
+            let out = &decided.output;
+            let (ca, cb) = self.posed::<Exact>()?;
+            let mismatch =
+                || QueryError::new(super::ErrorKind::Internal, "", "the filter's answer is not the exact one");
+            let (Some(fa), Some(fb)) = (ca.feature_of(&out.features[0])?, cb.feature_of(&out.features[1])?) else {
+                return Err(mismatch());
+            };
+            let r = vclip_prechecked(&ca.built.solid, &cb.built.solid, Some((fa, fb)))
+                .map_err(|e| QueryError::vclip("/op", e))?;
+            let c = r.closest;
+            let features = [ca.feature_id(&c.features.0)?, cb.feature_id(&c.features.1)?];
+            if r.steps != 0 || c.status != out.status || features != out.features {
+                return Err(mismatch());
+            }
+            Ok(Answer::plain(DistanceOutput {
+                status: c.status,
+                distance_squared: c.squared_distance,
+                features,
+                points: [c.points.0, c.points.1],
+                steps: out.steps,
+            }))
+        };
+        Some(construct())
+    }
+
+    fn reference(o: DistanceOutput<Exact>) -> DistanceOutput<BigRational> {
+        let [p, q] = o.points;
+        DistanceOutput {
+            status: o.status,
+            distance_squared: value_reference(o.distance_squared),
+            features: o.features,
+            points: [point_reference(p), point_reference(q)],
+            steps: o.steps,
+        }
+    }
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let (ca, cb) = self.posed::<S>()?;

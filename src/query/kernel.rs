@@ -4,6 +4,7 @@ use num_rational::BigRational;
 
 use super::claim::{Check, Shown, Tolerance, Verdict};
 use super::error::{ErrorKind, QueryError};
+use super::filtered::{point_reference, value_reference};
 use super::spec::{to_backend, PlaneSpec, PoseSpec};
 use super::{Answer, Bounded, Decisive, Query};
 use crate::constructions::{
@@ -13,7 +14,7 @@ use crate::contract::weakened;
 use crate::geom::{dot_magnitude, permanent3, Point3, Scaled};
 use crate::poly::RootScalar;
 use crate::predicates::{orient3d_scaled, Orientation, Side};
-use crate::scalar::{Scalar, Sign};
+use crate::scalar::{Exact, Scalar, Sign};
 
 fn exact_of(x: &BigRational) -> Shown {
     Shown::Rational(x.clone())
@@ -67,6 +68,10 @@ impl<N: Scalar> Query for Orient3d<N> {
     const OP: &'static str = "orient3d";
     type Output<S: RootScalar> = Orient3dOutput<S>;
     type Discrete = Orientation;
+
+    fn reference(o: Orient3dOutput<Exact>) -> Orient3dOutput<BigRational> {
+        Orient3dOutput { orientation: o.orientation, determinant: value_reference(o.determinant) }
+    }
     type Claim = Orient3dClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
@@ -138,6 +143,10 @@ impl<N: Scalar> Query for SideOfPlane<N> {
     const OP: &'static str = "side_of_plane";
     type Output<S: RootScalar> = SideOfPlaneOutput<S>;
     type Discrete = Side;
+
+    fn reference(o: SideOfPlaneOutput<Exact>) -> SideOfPlaneOutput<BigRational> {
+        SideOfPlaneOutput { side: o.side, value: value_reference(o.value) }
+    }
     type Claim = SideOfPlaneClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
@@ -210,6 +219,10 @@ impl<N: Scalar> Query for TransformPoints<N> {
     const OP: &'static str = "transform_points";
     type Output<S: RootScalar> = TransformPointsOutput<S>;
     type Discrete = ();
+
+    fn reference(o: TransformPointsOutput<Exact>) -> TransformPointsOutput<BigRational> {
+        TransformPointsOutput { points: o.points.into_iter().map(point_reference).collect() }
+    }
     type Claim = TransformPointsClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
@@ -350,6 +363,14 @@ impl<N: Scalar> Query for SquaredDistance<N> {
     const OP: &'static str = "squared_distance";
     type Output<S: RootScalar> = SquaredDistanceOutput<S>;
     type Discrete = Closest;
+
+    fn reference(o: SquaredDistanceOutput<Exact>) -> SquaredDistanceOutput<BigRational> {
+        SquaredDistanceOutput {
+            closest: o.closest,
+            distance_squared: value_reference(o.distance_squared),
+            parameter: o.parameter.map(value_reference),
+        }
+    }
     type Claim = SquaredDistanceClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
@@ -393,7 +414,10 @@ impl<N: Scalar> Query for SquaredDistance<N> {
                 let e = spec.eval_scaled(&p);
                 crate::budget::tick()?;
                 let n2 = plane.normal.dot(&plane.normal);
-                let m = e.magnitude.clone() * e.magnitude / n2;
+                // (n·p + d)² / |n|²: the numerator's error, underflow included (the smallest
+                // normal double: products of tiny coefficients vanish), divided by |n|².
+                let floor = S::from_f64(f64::MIN_POSITIVE).unwrap_or_else(|_| S::zero());
+                let m = (e.magnitude.clone() * e.magnitude + floor) / n2;
                 (d2, Closest::Plane, None, m, spec.degeneracy().map(Decisive::AllOf).into_iter().collect())
             }
         };
@@ -501,6 +525,10 @@ impl<N: Scalar> Query for SegmentPlane<N> {
     const OP: &'static str = "segment_plane";
     type Output<S: RootScalar> = SegmentPlaneOutput<S>;
     type Discrete = (Side, Side);
+
+    fn reference(o: SegmentPlaneOutput<Exact>) -> SegmentPlaneOutput<BigRational> {
+        SegmentPlaneOutput { sides: o.sides, intersection: o.intersection, t: o.t.map(value_reference) }
+    }
     type Claim = SegmentPlaneClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {

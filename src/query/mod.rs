@@ -38,6 +38,7 @@ mod ccd;
 pub mod claim;
 mod distance;
 pub mod error;
+mod filtered;
 mod kernel;
 pub mod spec;
 mod toi_boxes;
@@ -50,12 +51,13 @@ use num_rational::BigRational;
 use crate::contract::{self, Agreement, Continuous, Disagreement, Margin};
 use crate::geom::Scaled;
 use crate::poly::RootScalar;
-use crate::scalar::Scalar;
+use crate::scalar::{Exact, Interval, Scalar};
 
 pub use ccd::{Ccd, CcdClaim, CcdOutput};
 pub use claim::{Check, Shown, Tolerance, Verdict};
 pub use distance::{Distance, DistanceClaim, DistanceOutput};
 pub use error::{ErrorKind, QueryError};
+pub use filtered::{exact_answer, filter_counts, FilterCounts};
 pub use kernel::{
     Closest, Orient3d, Orient3dClaim, Orient3dOutput, SegmentPlane, SegmentPlaneClaim, SegmentPlaneKind,
     SegmentPlaneOutput, SideOfPlane, SideOfPlaneClaim, SideOfPlaneOutput, SquaredDistance, SquaredDistanceClaim,
@@ -152,6 +154,23 @@ pub trait Query {
 
     /// The answer on backend `S`, as computed (callers use [`Query::answer`]).
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError>;
+
+    /// Whether the filtered exact path ([`exact_answer`]) runs this op on intervals first and
+    /// constructs the exact answer from that run ([`Query::exact_from_filter`]); `false`: the
+    /// op runs on the fast exact backend directly.
+    const FILTERED: bool = false;
+
+    /// The exact answer, on the fast exact backend, from an interval run that decided every
+    /// decision (so took the exact run's path): its discrete part as decided, its exact values
+    /// constructed once. `None`: construct nothing (the query then runs on the fast exact
+    /// backend); an error other than a limit also falls back to that run.
+    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+        let _ = decided;
+        None
+    }
+
+    /// An output of the fast exact backend as the reference backend's (the same values).
+    fn reference(output: Self::Output<Exact>) -> Self::Output<BigRational>;
 
     /// The discrete part of an output.
     fn discrete<S: RootScalar>(output: &Self::Output<S>) -> Self::Discrete;

@@ -240,27 +240,26 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
         if let Some(i) = h.iter().position(|x| x.sign() != Ok(Sign::Positive)) {
             return Err(QueryError::new(ErrorKind::Invalid, &child(&key, i), "a box half extent must be positive"));
         }
-        let solid = shapes::cuboid_mapped(h, |v| map.apply_point(&v)).map_err(|e| posed_error::<S, N>(p, e))?;
+        // The determinant was decided positive: on a backend with certain decisions the posed
+        // box is a valid solid exactly, unchecked.
+        let solid = shapes::cuboid_posed_decided(h, |v| map.apply_point(&v)).map_err(|e| posed_error::<S, N>(p, e))?;
         return Ok(ConvexPosed { built: BuiltSolid { solid, ids: (0..8).collect() }, all: None, pose_determinant });
     }
-    let built = build_solid::<S, N>(&p.shape, &p.at)?;
-    // Convexity and strict convexity are invariant under an invertible affine map: decided
-    // once, on the shape as built. A box (positive half extents) is strictly convex.
-    let strict = if matches!(p.shape, ShapeSpec::Box(_)) {
-        Ok(())
+    // The shape as given, validated, and its convexity: properties of the input, invariant
+    // under an invertible affine map, so decided once on the shape as built. On intervals they
+    // are decided exactly (the fast exact backend) and the solid is carried over unchecked:
+    // an interval cannot decide an exactly planar face whose coordinates are not doubles.
+    let (built, strict) = if S::CERTAIN_DECISIONS && !S::EXACT_VALUES {
+        let (exact, strict) = built_convex::<crate::scalar::Exact, N>(p)?;
+        let solid = exact.solid.convert_decided::<S>().map_err(|e| posed_error::<S, N>(p, e))?;
+        (BuiltSolid { solid, ids: exact.ids }, strict)
     } else {
-        if !built.solid.is_convex().map_err(|e| QueryError::uncertain(&p.at, e))? {
-            return Err(QueryError::new(
-                ErrorKind::Invalid,
-                &p.at,
-                "this op needs convex shapes; this one is not convex",
-            ));
-        }
-        check_strictly_convex(&built.solid, &built.solid)
+        built_convex::<S, N>(p)?
     };
     let posed = if det == Sign::Positive {
-        // Same topology, moved vertices: only the planes and the volume are checked again.
-        built.solid.moved(&map)
+        // Same topology, moved vertices: the planes are computed again (and checked on a
+        // tolerant backend, whose rounding can bend a face).
+        built.solid.moved_decided(&map)
     } else {
         // A pose of negative determinant mirrors the solid: reverse its faces to keep them
         // outward, and validate it whole.
@@ -283,6 +282,21 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
         }
         Err(e) => Err(QueryError::vclip(&p.at, e)),
     }
+}
+
+/// The shape as built, with its strict convexity (a box, with positive half extents, is
+/// strictly convex); a shape that is not convex is [`ErrorKind::Invalid`].
+#[allow(clippy::type_complexity)]
+fn built_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(BuiltSolid<S>, Result<(), VClipError>), QueryError> {
+    let built = build_solid::<S, N>(&p.shape, &p.at)?;
+    if matches!(p.shape, ShapeSpec::Box(_)) {
+        return Ok((built, Ok(())));
+    }
+    if !built.solid.is_convex().map_err(|e| QueryError::uncertain(&p.at, e))? {
+        return Err(QueryError::new(ErrorKind::Invalid, &p.at, "this op needs convex shapes; this one is not convex"));
+    }
+    let strict = check_strictly_convex(&built.solid, &built.solid);
+    Ok((built, strict))
 }
 
 /// A posed shape that is not a solid: an undecided decision (an overflow, say), or the pose

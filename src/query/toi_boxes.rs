@@ -11,7 +11,7 @@ use super::spec::FeatureId;
 use super::{Answer, Query};
 use crate::contract::{Agreement, Disagreement, Margin};
 use crate::poly::{order, RootScalar};
-use crate::scalar::Scalar;
+use crate::scalar::{Exact, Interval, Scalar};
 use crate::sweep::contract::{check_sweep_margined, sweep_margined};
 use crate::sweep::{
     first_contact_bms, kind_of_pair, pair_touches, BoxFeature, BoxMotion, ContactKind, FeaturePair, SweepError,
@@ -152,6 +152,19 @@ impl<N: Scalar> Query for ToiBoxes<N> {
     const OP: &'static str = "toi_boxes";
     type Output<S: RootScalar> = ToiBoxesOutput<S>;
     type Discrete = bool;
+
+    /// A miss decided on intervals is the exact answer; a hit needs its exact time and its
+    /// touching pair at that time, from the fast exact backend's run.
+    const FILTERED: bool = true;
+
+    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+        let miss = ToiBoxesOutput { collides: false, toi: None, at_start: None, pair: None };
+        (!decided.output.collides).then(|| Ok(Answer::plain(miss)))
+    }
+
+    fn reference(o: ToiBoxesOutput<Exact>) -> ToiBoxesOutput<BigRational> {
+        ToiBoxesOutput { collides: o.collides, toi: o.toi, at_start: o.at_start, pair: o.pair }
+    }
     type Claim = ToiBoxesClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {

@@ -7,7 +7,7 @@ use super::error::{ErrorKind, QueryError};
 use super::spec::{build_solid, ShapeSpec};
 use super::{Answer, Decisive, Query};
 use crate::poly::RootScalar;
-use crate::scalar::Scalar;
+use crate::scalar::{Exact, Interval, Scalar};
 
 /// `validate`: the solid of a shape, checked exactly (planar simple faces, a closed oriented
 /// 2-manifold, outward orientation, positive volume).
@@ -62,6 +62,18 @@ impl<N: Scalar> Query for Validate<N> {
     const OP: &'static str = "validate";
     type Output<S: RootScalar> = SolidReport;
     type Discrete = SolidReport;
+
+    /// Counts and convexity are the discrete answer: an interval run that decided them all
+    /// answers exactly, with no exact arithmetic at all.
+    const FILTERED: bool = true;
+
+    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+        Some(Ok(Answer::plain(decided.output)))
+    }
+
+    fn reference(o: SolidReport) -> SolidReport {
+        o
+    }
     type Claim = ValidateClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {

@@ -476,6 +476,14 @@ impl Scalar for Interval {
             Err(Uncertain::Close)
         }
     }
+    /// The interval of the larger value: [max(lo), max(hi)], exactly (no rounding).
+    fn maximum(&self, other: &Self) -> Decision<Self> {
+        Ok(Interval { lo: self.lo.max(other.lo), hi: self.hi.max(other.hi) })
+    }
+    /// The interval of the smaller value: [min(lo), min(hi)], exactly.
+    fn minimum(&self, other: &Self) -> Decision<Self> {
+        Ok(Interval { lo: self.lo.min(other.lo), hi: self.hi.min(other.hi) })
+    }
     /// The order of the two exact values: decided when the intervals are disjoint or the same
     /// point.
     fn compare(&self, other: &Self) -> Decision<Ordering> {

@@ -9,6 +9,7 @@
 //! | --- | --- | --- | --- |
 //! | binary64 | `f64` | no (tolerance, see [`tolerance`]) | always |
 //! | rationals, pure Rust | [`BigRational`] | yes | always (the reference) |
+//! | rationals, pure Rust, fast | [`Exact`]: `m · 2^e / d` without a gcd per operation (binary64 inputs need no denominator) | yes | always (the exact path's fallback) |
 //! | rationals, GMP | `RugRational` | yes | `rug` |
 //! | big floats, GMP | `BigFloat<PREC>` | no (tolerance at `PREC` bits) | `rug` |
 //! | intervals of binary64 | [`Interval`] | no, but decisions are certain: a sign or [`Uncertain`], never wrong (outward rounding, see [`interval`](Interval)) | always |
@@ -27,6 +28,7 @@
 //! ```
 
 mod decimal;
+mod exact;
 mod float;
 #[cfg(feature = "rug")]
 mod gmp;
@@ -45,6 +47,7 @@ pub use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 pub use decimal::{decimal_of_rational, sqrt_decimal_of_rational, Decimal};
+pub use exact::{Exact, REDUCE_BITS};
 #[cfg(feature = "rug")]
 pub use gmp::{BigFloat, RugRational};
 pub use interval::Interval;
@@ -155,6 +158,19 @@ pub trait Scalar:
     /// Raw comparison (no tolerance).
     fn compare(&self, other: &Self) -> Decision<Ordering> {
         Ok((self.clone() - other.clone()).sign()?.into())
+    }
+
+    /// The larger of two values (either when equal). Not a decision an answer depends on, so
+    /// an interval backend answers it always, with the interval of the maximum (two values
+    /// that tie exactly, as the heights of a face's vertices along its normal do, cannot be
+    /// ordered on intervals, and need not be).
+    fn maximum(&self, other: &Self) -> Decision<Self> {
+        Ok(if self.compare(other)? == Ordering::Less { other.clone() } else { self.clone() })
+    }
+
+    /// The smaller of two values (either when equal), like [`Scalar::maximum`].
+    fn minimum(&self, other: &Self) -> Decision<Self> {
+        Ok(if self.compare(other)? == Ordering::Greater { other.clone() } else { self.clone() })
     }
 
     /// The relative tolerance of [`Scalar::sign_scaled`]: 0 for backends with certain

@@ -78,15 +78,33 @@ fn diff_magnitude<S: Scalar>(u: &Vector3<S>, p: &Point3<S>, a: &Point3<S>) -> S 
 /// direction `u`: the sign of u · (p − c) with c the closest point of `x` to `p`, computed
 /// without division (for an edge, scaled by its squared length). Magnitudes count the terms
 /// of p − a (|p| + |a|), since `p` is a computed point.
-pub(crate) fn derivative_sign<S: Scalar>(s: &Solid<S>, x: Feat, p: &Point3<S>, u: &Vector3<S>) -> Decision<Sign> {
+///
+/// `on` is the neighbour of `x` whose Voronoi plane `p` lies on by construction (the plane
+/// that clipped the edge there). When `x` is an edge and `on` one of its endpoints, `p` is
+/// exactly on the plane through that endpoint normal to the edge, so the endpoint is the
+/// closest point: the test is u · (p − endpoint), instead of deciding that (p − a) · d is zero
+/// (certain in exact arithmetic, never decidable on intervals, where p is an enclosure).
+pub(crate) fn derivative_sign<S: Scalar>(
+    s: &Solid<S>,
+    x: Feat,
+    p: &Point3<S>,
+    u: &Vector3<S>,
+    on: Option<Feat>,
+) -> Decision<Sign> {
     match x {
         Feat::V(v) => {
             let a = s.vertex(v);
             u.dot(&(p - a)).sign_scaled(|| diff_magnitude(u, p, a))
         }
         Feat::E(e) => {
-            let (a, b) = edge_ends(s, e);
-            let (a, b) = (s.vertex(a), s.vertex(b));
+            let (ai, bi) = edge_ends(s, e);
+            let (a, b) = (s.vertex(ai), s.vertex(bi));
+            if let Some(Feat::V(w)) = on {
+                if w == ai || w == bi {
+                    let c = s.vertex(w);
+                    return u.dot(&(p - c)).sign_scaled(|| diff_magnitude(u, p, c));
+                }
+            }
             let (d, w): (Vector3<S>, Vector3<S>) = (b - a, p - a);
             let along_edge = w.dot(&d);
             let len2 = norm2(&d);
@@ -131,12 +149,12 @@ pub(crate) fn update_after_clip<S: Scalar>(
     }
     let u: Vector3<S> = h - t;
     if let Some(n) = c.n_lo {
-        if derivative_sign(s, x, &at(t, h, &c.lo), &u)? == Sign::Positive {
+        if derivative_sign(s, x, &at(t, h, &c.lo), &u, Some(n))? == Sign::Positive {
             return Ok(Some(n));
         }
     }
     if let Some(n) = c.n_hi {
-        if derivative_sign(s, x, &at(t, h, &c.hi), &u)? == Sign::Negative {
+        if derivative_sign(s, x, &at(t, h, &c.hi), &u, Some(n))? == Sign::Negative {
             return Ok(Some(n));
         }
     }

@@ -1,10 +1,11 @@
 //! Exact helpers shared by the brute force and V-Clip: signs of dot products, closest points
 //! of segments and faces, and the touching/penetrating decision at a common point.
 
+use super::voronoi::Feat;
 use super::Status;
 use crate::brep::Solid;
 use crate::geom::{dot_magnitude, is_zero_vector, norm2, Point3, Vector3};
-use crate::scalar::{Decision, Scalar, Sign};
+use crate::scalar::{Decision, Scalar, Sign, Uncertain};
 
 /// A squared distance with a closest point on each of two features.
 pub(crate) type PointPair<S> = (S, Point3<S>, Point3<S>);
@@ -141,16 +142,25 @@ pub(crate) fn point_face<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> De
 /// better (smaller) of the two gaps decides whether n separates them (Negative: strictly,
 /// Zero: weakly, Positive: not).
 pub(crate) fn overlap_along<S: Scalar>(a: &Solid<S>, b: &Solid<S>, n: &Vector3<S>) -> Decision<Sign> {
+    // The extremes along n, each with its magnitude. Ties (the vertices of a face whose normal
+    // n is) need no order: where an interval backend cannot order two values, it takes the
+    // interval of the extreme and the larger magnitude (Scalar::maximum) instead of failing.
     let extremes = |s: &Solid<S>| -> Decision<(S, S, S, S)> {
         let mut it = s.vertices().iter().map(|v| (n.dot(&v.coords), dot_magnitude(n, &v.coords)));
-        let first = it.next().expect("a solid has vertices");
+        let Some(first) = it.next() else { return Ok((S::zero(), S::zero(), S::zero(), S::zero())) };
         let (mut lo, mut hi) = (first.clone(), first);
         for (x, m) in it {
-            if cmp_sign(&x, &lo.0, m.clone(), lo.1.clone())? == Sign::Negative {
-                lo = (x.clone(), m.clone());
+            match cmp_sign(&x, &lo.0, m.clone(), lo.1.clone()) {
+                Ok(Sign::Negative) => lo = (x.clone(), m.clone()),
+                Ok(_) => {}
+                Err(Uncertain::Close) => lo = (lo.0.minimum(&x)?, lo.1.maximum(&m)?),
+                Err(e) => return Err(e),
             }
-            if cmp_sign(&x, &hi.0, m.clone(), hi.1.clone())? == Sign::Positive {
-                hi = (x, m);
+            match cmp_sign(&x, &hi.0, m.clone(), hi.1.clone()) {
+                Ok(Sign::Positive) => hi = (x, m),
+                Ok(_) => {}
+                Err(Uncertain::Close) => hi = (hi.0.maximum(&x)?, hi.1.maximum(&m)?),
+                Err(e) => return Err(e),
             }
         }
         Ok((lo.0, lo.1, hi.0, hi.1))
@@ -166,10 +176,33 @@ pub(crate) fn overlap_along<S: Scalar>(a: &Solid<S>, b: &Solid<S>, n: &Vector3<S
 /// `p` separates them weakly) or penetrate. The candidate planes are those of the Minkowski
 /// difference's facets through the origin: normals of the faces through `p` of either solid
 /// and cross products of an edge through `p` of each.
-pub(crate) fn contact_status<S: Scalar>(a: &Solid<S>, b: &Solid<S>, p: &Point3<S>) -> Decision<Status> {
-    let faces_at = |s: &Solid<S>| -> Decision<Vec<usize>> {
+///
+/// `on` names a feature of each solid that `p` lies on by construction (the crossing edge and
+/// face of a penetration, the features of a zero distance): the faces through that feature are
+/// known to hold `p` and are not tested (the test would decide that a constructed value is
+/// exactly zero, certain in exact arithmetic and never decidable on intervals).
+pub(crate) fn contact_status<S: Scalar>(
+    a: &Solid<S>,
+    b: &Solid<S>,
+    p: &Point3<S>,
+    on: (Option<Feat>, Option<Feat>),
+) -> Decision<Status> {
+    let faces_at = |s: &Solid<S>, on: Option<Feat>| -> Decision<Vec<usize>> {
+        let known: Vec<usize> = match on {
+            None => Vec::new(),
+            Some(Feat::V(v)) => s.vertex_faces(v),
+            Some(Feat::E(e)) => {
+                let (f, g) = s.edge_faces(e);
+                vec![f, g]
+            }
+            Some(Feat::F(f)) => vec![f],
+        };
         let mut out = Vec::new();
         for f in 0..s.face_count() {
+            if known.contains(&f) {
+                out.push(f);
+                continue;
+            }
             let pl = s.plane(f);
             if pl.eval(p).sign_scaled(|| pl.eval_magnitude(p))? == Sign::Zero {
                 out.push(f);
@@ -177,7 +210,7 @@ pub(crate) fn contact_status<S: Scalar>(a: &Solid<S>, b: &Solid<S>, p: &Point3<S
         }
         Ok(out)
     };
-    let (fa, fb) = (faces_at(a)?, faces_at(b)?);
+    let (fa, fb) = (faces_at(a, on.0)?, faces_at(b, on.1)?);
     let edges_at = |s: &Solid<S>, fs: &[usize]| -> Vec<Vector3<S>> {
         (0..s.edge_count())
             .filter(|&e| {

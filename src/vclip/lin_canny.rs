@@ -553,7 +553,7 @@ pub fn lin_canny<S: Scalar>(
         crate::budget::tick()?;
         let near = nearest(a, x.feat, b, y.feat)?;
         if distance_is_zero(&near.d, &near.p, &near.q)? {
-            let status = geometry::contact_status(a, b, &near.p)?;
+            let status = geometry::contact_status(a, b, &near.p, (None, None))?;
             let closest = ClosestPair {
                 status,
                 squared_distance: S::zero(),

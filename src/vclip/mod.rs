@@ -312,7 +312,15 @@ fn penetration<S: Scalar>(
     p: Point3<S>,
     steps: usize,
 ) -> Result<VClipResult<S>, VClipError> {
-    let status = geometry::contact_status(a, b, &p)?;
+    // p lies on both features when an edge crosses a face (E-F); when a vertex is strictly
+    // inside the other solid (V-F local minimum), on the vertex only.
+    let on = match (x, y) {
+        (Feat::E(_), _) | (_, Feat::E(_)) => (Some(x), Some(y)),
+        (Feat::V(_), _) => (Some(x), None),
+        (_, Feat::V(_)) => (None, Some(y)),
+        _ => (None, None),
+    };
+    let status = geometry::contact_status(a, b, &p, on)?;
     let features = (x.public(a), y.public(b));
     let closest = ClosestPair { status, squared_distance: S::zero(), features, points: (p.clone(), p) };
     Ok(VClipResult { closest, steps, left_cycle: false })
@@ -321,8 +329,12 @@ fn penetration<S: Scalar>(
 /// The closest points of the final features, computed once V-Clip has stopped, and the status.
 fn finish<S: Scalar>(a: &Solid<S>, x: Feat, b: &Solid<S>, y: Feat) -> Result<ClosestPair<S>, VClipError> {
     let (d, p, q) = closest_points(a, x, b, y)?;
-    let status =
-        if geometry::distance_is_zero(&d, &p, &q)? { geometry::contact_status(a, b, &p)? } else { Status::Separated };
+    let status = if geometry::distance_is_zero(&d, &p, &q)? {
+        // A zero distance: p (= q) lies on both final features.
+        geometry::contact_status(a, b, &p, (Some(x), Some(y)))?
+    } else {
+        Status::Separated
+    };
     let squared_distance = if status == Status::Separated { d } else { S::zero() };
     Ok(ClosestPair { status, squared_distance, features: (x.public(a), y.public(b)), points: (p, q) })
 }

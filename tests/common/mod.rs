@@ -1,7 +1,7 @@
 //! Shared by the integration tests.
 
 /// Instantiate generic test bodies `fn body<S: Scalar>()` once per backend: `f64`,
-/// `BigRational`, `Interval` (certain decisions: each decision the body checks must be the
+/// `BigRational`, `Exact` (the fast exact backend: the same exact answers), `Interval` (certain decisions: each decision the body checks must be the
 /// exact one or `Uncertain`, see [`decided`]), and with `--features rug` `RugRational` and
 /// `BigFloat<256>`.
 #[macro_export]
@@ -9,6 +9,7 @@ macro_rules! for_each_backend {
     ($($body:ident),* $(,)?) => {
         mod f64_backend { $( #[test] fn $body() { super::$body::<f64>() } )* }
         mod big_rational { $( #[test] fn $body() { super::$body::<num_rational::BigRational>() } )* }
+        mod exact { $( #[test] fn $body() { super::$body::<touchstone::scalar::Exact>() } )* }
         mod interval { $( #[test] fn $body() { super::$body::<touchstone::scalar::Interval>() } )* }
         #[cfg(feature = "rug")]
         mod rug_rational { $( #[test] fn $body() { super::$body::<touchstone::scalar::RugRational>() } )* }

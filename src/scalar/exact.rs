@@ -1,0 +1,447 @@
+//! The fast exact backend: rationals as `m · 2^e / d` with big integers, kept without a gcd.
+//!
+//! [`BigRational`] divides by a gcd after every operation, which for the inputs an engine
+//! holds (binary64 numbers: dyadic rationals with 53-bit numerators and power-of-two
+//! denominators up to 2¹⁰⁷⁴) is nearly all of its cost. [`Exact`] holds the same values as
+//!
+//! ```text
+//! x = m · 2^e / d        m, d big integers, d ≥ 1 odd (absent when 1), m odd or zero
+//! ```
+//!
+//! so that the common case, dyadic values, needs no denominator at all: a sum is a shift and
+//! an addition, a product a multiplication, and no gcd is ever taken. Only a division makes an
+//! odd denominator, and only a sum of two different denominators multiplies them; the
+//! fraction is reduced by a gcd only when numerator and denominator together grow past
+//! [`REDUCE_BITS`]. Every value is exact: [`Scalar::EXACT_VALUES`] and certain decisions, like
+//! the reference backend, whose answers it must reproduce (tests compare the two on every
+//! generic test body and on random expression trees).
+//!
+//! Why the representation is canonical enough for equality without a gcd: `m` is odd and `d`
+//! is odd, so the powers of two of a value sit in `e` alone, and `m₁·2^e₁/d₁ = m₂·2^e₂/d₂`
+//! holds iff `e₁ = e₂` and `m₁·d₂ = m₂·d₁`.
+//!
+//! ```
+//! use num_traits::One;
+//! use touchstone::scalar::{Exact, Scalar, Sign};
+//!
+//! let tenth = Exact::from_f64(0.1).unwrap(); // the double nearest 1/10, exactly
+//! let sum = tenth.clone() + tenth.clone() + tenth.clone();
+//! assert_ne!(sum, Exact::from_f64(0.3).unwrap()); // binary64 arithmetic would round both to the same double
+//! let third = Exact::one() / Exact::from_i64(3);
+//! assert_eq!((third * Exact::from_i64(3) - Exact::one()).sign(), Ok(Sign::Zero));
+//! assert_eq!(Exact::parse("-6/14").unwrap().to_string(), "-3/7");
+//! ```
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+use num_bigint::{BigInt, Sign as BigSign};
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+
+use super::{Decision, NumberError, Scalar, Sign};
+
+/// When numerator and denominator together exceed this many bits, a fraction is reduced by
+/// their gcd: large enough that the short computations of a query (posing, a plane, a
+/// distance) never pay for one, small enough that a long chain of divisions does not grow
+/// without bound.
+pub const REDUCE_BITS: u64 = 4096;
+
+/// An exact rational `m · 2^e / d` (see the [module docs](self)).
+#[derive(Clone)]
+pub struct Exact {
+    /// Odd, or zero (then `e = 0` and no `d`).
+    m: BigInt,
+    e: i64,
+    /// Odd and at least 3 when present (1 is absent).
+    d: Option<BigInt>,
+}
+
+impl Exact {
+    /// `m · 2^e / d` in canonical form: powers of two moved into `e`, a denominator of 1
+    /// dropped, zero as `0 · 2⁰`, and a fraction past [`REDUCE_BITS`] reduced.
+    fn new(mut m: BigInt, mut e: i64, d: Option<BigInt>) -> Self {
+        if m.is_zero() {
+            return Exact::zero();
+        }
+        if let Some(tz) = m.trailing_zeros() {
+            if tz > 0 {
+                m >>= tz;
+                e += tz as i64;
+            }
+        }
+        let d = match d {
+            None => None,
+            Some(mut d) => {
+                // d > 0 here (callers move the sign into m).
+                if let Some(tz) = d.trailing_zeros() {
+                    if tz > 0 {
+                        d >>= tz;
+                        e -= tz as i64;
+                    }
+                }
+                if m.bits() + d.bits() > REDUCE_BITS {
+                    let g = m.gcd(&d);
+                    if !g.is_one() {
+                        m /= &g;
+                        d /= &g;
+                    }
+                }
+                (!d.is_one()).then_some(d)
+            }
+        };
+        Exact { m, e, d }
+    }
+
+    /// The value as a reduced [`BigRational`] (a gcd only when there is a denominator).
+    pub fn to_big_rational(&self) -> BigRational {
+        let (mut num, mut den) = (self.m.clone(), self.d.clone().unwrap_or_else(BigInt::one));
+        if self.e >= 0 {
+            num <<= self.e as u64;
+        } else {
+            den <<= self.e.unsigned_abs();
+        }
+        if self.d.is_none() {
+            // An odd numerator over a power of two, or an integer: already in lowest terms.
+            BigRational::new_raw(num, den)
+        } else {
+            BigRational::new(num, den)
+        }
+    }
+
+    /// The exact value of a [`BigRational`] (no gcd: it is reduced already).
+    pub fn from_big_rational(q: &BigRational) -> Self {
+        Exact::new(q.numer().clone(), 0, (!q.denom().is_one()).then(|| q.denom().clone()))
+    }
+
+    /// Numerator times `2^shift` (shift ≥ 0).
+    fn shifted(m: &BigInt, shift: i64) -> BigInt {
+        if shift == 0 {
+            m.clone()
+        } else {
+            m << shift as u64
+        }
+    }
+
+    /// `self + sign · other`.
+    fn add_signed(&self, other: &Exact, negate: bool) -> Exact {
+        if other.m.is_zero() {
+            return self.clone();
+        }
+        let om = if negate { -&other.m } else { other.m.clone() };
+        if self.m.is_zero() {
+            return Exact { m: om, e: other.e, d: other.d.clone() };
+        }
+        let e = self.e.min(other.e);
+        let (a, b) = (Self::shifted(&self.m, self.e - e), Self::shifted(&om, other.e - e));
+        match (&self.d, &other.d) {
+            (None, None) => Exact::new(a + b, e, None),
+            (Some(d), None) => Exact::new(a + b * d, e, Some(d.clone())),
+            (None, Some(d)) => Exact::new(a * d + b, e, Some(d.clone())),
+            (Some(x), Some(y)) if x == y => Exact::new(a + b, e, Some(x.clone())),
+            (Some(x), Some(y)) => Exact::new(a * y + b * x, e, Some(x * y)),
+        }
+    }
+
+    fn product(&self, other: &Exact) -> Exact {
+        if self.m.is_zero() || other.m.is_zero() {
+            return Exact::zero();
+        }
+        let d = match (&self.d, &other.d) {
+            (None, None) => None,
+            (Some(x), None) | (None, Some(x)) => Some(x.clone()),
+            (Some(x), Some(y)) => Some(x * y),
+        };
+        Exact::new(&self.m * &other.m, self.e + other.e, d)
+    }
+
+    /// `self / other`; panics on a zero divisor, like the other exact backends (callers decide
+    /// the divisor's sign first).
+    fn quotient(&self, other: &Exact) -> Exact {
+        assert!(!other.m.is_zero(), "division of an exact value by zero");
+        if self.m.is_zero() {
+            return Exact::zero();
+        }
+        let mut num = match &other.d {
+            Some(d) => &self.m * d,
+            None => self.m.clone(),
+        };
+        let mut den = match &self.d {
+            Some(d) => d * &other.m,
+            None => other.m.clone(),
+        };
+        if den.sign() == BigSign::Minus {
+            num = -num;
+            den = -den;
+        }
+        Exact::new(num, self.e - other.e, Some(den))
+    }
+
+    /// The value as a double when it is one exactly: no denominator, an odd significand of at
+    /// most 53 bits, and `m · 2^e` within the binary64 range (subnormals included).
+    fn as_double(&self) -> Option<f64> {
+        if self.m.is_zero() {
+            return Some(0.0);
+        }
+        let fits = self.d.is_none() && self.m.bits() <= 53 && self.e >= -1074 && self.e + self.m.bits() as i64 <= 1024;
+        fits.then(|| ldexp(self.m.to_f64().unwrap_or(f64::NAN), self.e))
+    }
+
+    /// An approximation of `m / d` as an `f64` with a separate binary exponent: the top bits of
+    /// each (for [`Scalar::to_f64`], which need not be correctly rounded on exact backends).
+    fn approx(&self) -> f64 {
+        let top = |x: &BigInt| -> (f64, i64) {
+            let shift = x.bits().saturating_sub(64);
+            ((x >> shift).to_f64().unwrap_or(0.0), shift as i64)
+        };
+        let (m, sm) = top(&self.m);
+        let (d, sd) = self.d.as_ref().map(top).unwrap_or((1.0, 0));
+        ldexp(m / d, self.e + sm - sd)
+    }
+}
+
+/// `x · 2^k` without intermediate overflow or underflow (in steps that stay in range).
+fn ldexp(mut x: f64, mut k: i64) -> f64 {
+    while k > 1000 {
+        x *= 2f64.powi(1000);
+        k -= 1000;
+        if x.is_infinite() {
+            return x;
+        }
+    }
+    while k < -1000 {
+        x *= 2f64.powi(-1000);
+        k += 1000;
+        if x == 0.0 {
+            return x;
+        }
+    }
+    x * 2f64.powi(k as i32)
+}
+
+impl PartialEq for Exact {
+    fn eq(&self, other: &Exact) -> bool {
+        // m odd and d odd: the powers of two are in e alone (module docs).
+        if self.e != other.e {
+            return false;
+        }
+        match (&self.d, &other.d) {
+            (None, None) => self.m == other.m,
+            (Some(x), None) => self.m == &other.m * x,
+            (None, Some(y)) => &self.m * y == other.m,
+            (Some(x), Some(y)) => &self.m * y == &other.m * x,
+        }
+    }
+}
+
+impl fmt::Debug for Exact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Exact({})", self.to_big_rational())
+    }
+}
+
+impl fmt::Display for Exact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_big_rational())
+    }
+}
+
+impl Zero for Exact {
+    fn zero() -> Self {
+        Exact { m: BigInt::zero(), e: 0, d: None }
+    }
+    fn is_zero(&self) -> bool {
+        self.m.is_zero()
+    }
+}
+
+impl One for Exact {
+    fn one() -> Self {
+        Exact { m: BigInt::one(), e: 0, d: None }
+    }
+}
+
+impl Add for Exact {
+    type Output = Exact;
+    fn add(self, rhs: Exact) -> Exact {
+        self.add_signed(&rhs, false)
+    }
+}
+
+impl Sub for Exact {
+    type Output = Exact;
+    fn sub(self, rhs: Exact) -> Exact {
+        self.add_signed(&rhs, true)
+    }
+}
+
+impl Mul for Exact {
+    type Output = Exact;
+    fn mul(self, rhs: Exact) -> Exact {
+        self.product(&rhs)
+    }
+}
+
+impl Div for Exact {
+    type Output = Exact;
+    fn div(self, rhs: Exact) -> Exact {
+        self.quotient(&rhs)
+    }
+}
+
+impl Neg for Exact {
+    type Output = Exact;
+    fn neg(self) -> Exact {
+        Exact { m: -self.m, e: self.e, d: self.d }
+    }
+}
+
+macro_rules! assign {
+    ($tr:ident, $f:ident, $op:ident) => {
+        impl $tr for Exact {
+            fn $f(&mut self, rhs: Exact) {
+                *self = self.$op(&rhs);
+            }
+        }
+    };
+}
+
+impl Exact {
+    fn plus(&self, rhs: &Exact) -> Exact {
+        self.add_signed(rhs, false)
+    }
+    fn minus(&self, rhs: &Exact) -> Exact {
+        self.add_signed(rhs, true)
+    }
+}
+
+assign!(AddAssign, add_assign, plus);
+assign!(SubAssign, sub_assign, minus);
+assign!(MulAssign, mul_assign, product);
+assign!(DivAssign, div_assign, quotient);
+
+impl Scalar for Exact {
+    const EXACT_VALUES: bool = true;
+    const CERTAIN_DECISIONS: bool = true;
+    const NAME: &'static str = "Exact";
+    const UNIT_ROUNDOFF: f64 = 0.0;
+
+    fn from_i64(v: i64) -> Self {
+        super::rational::made_one();
+        Exact::new(BigInt::from(v), 0, None)
+    }
+    /// The binary64 value exactly: its integer significand and exponent, no big number made
+    /// beyond the significand.
+    fn from_f64(v: f64) -> Result<Self, NumberError> {
+        if !v.is_finite() {
+            return Err(NumberError::NotFinite(v.to_string()));
+        }
+        super::rational::made_one();
+        let bits = v.to_bits();
+        let negative = bits >> 63 == 1;
+        let biased = ((bits >> 52) & 0x7ff) as i64;
+        let fraction = bits & ((1u64 << 52) - 1);
+        let (significand, e) = if biased == 0 { (fraction, -1074) } else { (fraction | (1u64 << 52), biased - 1075) };
+        let m = BigInt::from(significand);
+        Ok(Exact::new(if negative { -m } else { m }, e, None))
+    }
+    fn from_rational(q: &BigRational) -> Self {
+        super::rational::made_one();
+        Exact::from_big_rational(q)
+    }
+    /// A value that is a double converts as one (no big number for an inexact backend);
+    /// otherwise through the reduced rational (exact, or correctly rounded).
+    fn to_backend<T: Scalar>(&self) -> T {
+        if let Some(x) = self.as_double() {
+            if let Ok(t) = T::from_f64(x) {
+                return t;
+            }
+        }
+        T::from_rational(&self.to_big_rational())
+    }
+    /// An approximation (within a few units in the last place; exact backends are not asked
+    /// for a correctly rounded `f64` by the algorithms, and outputs go through
+    /// [`Exact::to_big_rational`]).
+    fn to_f64(&self) -> f64 {
+        self.as_double().unwrap_or_else(|| self.approx())
+    }
+    fn to_rational(&self) -> Option<BigRational> {
+        Some(self.to_big_rational())
+    }
+    fn abs(&self) -> Self {
+        Exact { m: self.m.abs(), e: self.e, d: self.d.clone() }
+    }
+    fn sign(&self) -> Decision<Sign> {
+        Ok(match self.m.sign() {
+            BigSign::Minus => Sign::Negative,
+            BigSign::NoSign => Sign::Zero,
+            BigSign::Plus => Sign::Positive,
+        })
+    }
+    fn compare(&self, other: &Self) -> Decision<Ordering> {
+        Ok(self.minus(other).sign()?.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scalar::ratio;
+
+    fn q(p: i64, d: i64) -> BigRational {
+        BigRational::new(p.into(), d.into())
+    }
+
+    #[test]
+    fn values_round_trip_and_stay_canonical() {
+        for x in [q(0, 1), q(1, 1), q(-3, 7), q(6, 8), q(1, 1 << 40), q(5, 12), q(-1024, 3)] {
+            let e = Exact::from_big_rational(&x);
+            assert_eq!(e.to_big_rational(), x);
+            assert!(e.m.is_zero() || e.m.is_odd(), "{x}: m = {}", e.m);
+            assert!(e.d.as_ref().is_none_or(|d| d.is_odd() && !d.is_one()), "{x}");
+        }
+        for v in [0.1, -5e-324, 1e300, 3.0, -0.0, 2.5e-310, f64::MAX, f64::MIN_POSITIVE] {
+            let e = Exact::from_f64(v).unwrap();
+            assert_eq!(e.to_big_rational(), BigRational::from_float(v).unwrap(), "{v}");
+            assert_eq!(e.to_f64(), v, "{v}");
+            assert_eq!(e.d, None);
+        }
+    }
+
+    #[test]
+    fn arithmetic_matches_the_reference() {
+        let xs = [q(1, 3), q(-7, 5), q(1, 10), q(3, 1 << 20), q(0, 1), q(12, 1), q(-1, 6)];
+        for a in &xs {
+            for b in &xs {
+                let (ea, eb) = (Exact::from_big_rational(a), Exact::from_big_rational(b));
+                assert_eq!((ea.clone() + eb.clone()).to_big_rational(), a + b);
+                assert_eq!((ea.clone() - eb.clone()).to_big_rational(), a - b);
+                assert_eq!((ea.clone() * eb.clone()).to_big_rational(), a * b);
+                if !b.is_zero() {
+                    assert_eq!((ea.clone() / eb.clone()).to_big_rational(), a / b);
+                }
+                assert_eq!(ea == eb, a == b, "{a} == {b}");
+                assert_eq!(ea.compare(&eb), Ok(a.cmp(b)));
+            }
+        }
+        assert_eq!(ratio::<Exact>(1, 3) * Exact::from_i64(3), Exact::one());
+    }
+
+    #[test]
+    fn large_fractions_are_reduced_past_the_threshold() {
+        // (1/3)^k / (1/3)^k: the denominators multiply until reduced.
+        let third = ratio::<Exact>(1, 3);
+        let mut x = Exact::one();
+        for _ in 0..3000 {
+            x *= third.clone();
+        }
+        let mut y = x.clone();
+        for _ in 0..3000 {
+            y /= third.clone();
+        }
+        assert_eq!(y, Exact::one());
+        assert!(x.m.bits() + x.d.as_ref().map_or(0, |d| d.bits()) <= REDUCE_BITS + 2 * 1600);
+    }
+}

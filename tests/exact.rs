@@ -1,0 +1,86 @@
+//! The fast exact backend (`Exact`: `m · 2^e / d` without a gcd per operation) against the
+//! reference (`BigRational`): the same value after every operation of random expression trees
+//! over binary64 numbers from the whole exponent range (subnormals, near the overflow
+//! threshold) and small fractions, the same signs and orders, and values that round-trip.
+
+use num_rational::BigRational;
+use num_traits::Zero;
+use proptest::prelude::*;
+use touchstone::scalar::{Exact, Scalar};
+
+#[derive(Clone, Debug)]
+enum Expr {
+    Leaf(BigRational),
+    Add(Box<Expr>, Box<Expr>),
+    Sub(Box<Expr>, Box<Expr>),
+    Mul(Box<Expr>, Box<Expr>),
+    Div(Box<Expr>, Box<Expr>),
+}
+
+fn leaf() -> impl Strategy<Value = BigRational> {
+    prop_oneof![
+        // Doubles of every magnitude: a significand and an exponent from 2^-1074 to 2^1023.
+        (any::<i64>(), -1100i32..1000).prop_map(|(m, k)| {
+            let x = (m >> 11) as f64 * 2f64.powi(k.clamp(-1074, 971));
+            BigRational::from_float(if x.is_finite() { x } else { 1.0 }).unwrap()
+        }),
+        (-50i64..50, 1i64..50).prop_map(|(p, q)| BigRational::new(p.into(), q.into())),
+        Just(BigRational::zero()),
+    ]
+}
+
+fn expr() -> impl Strategy<Value = Expr> {
+    leaf().prop_map(Expr::Leaf).prop_recursive(5, 40, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::Add(Box::new(a), Box::new(b))),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::Sub(Box::new(a), Box::new(b))),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::Mul(Box::new(a), Box::new(b))),
+            (inner.clone(), inner).prop_map(|(a, b)| Expr::Div(Box::new(a), Box::new(b))),
+        ]
+    })
+}
+
+/// The value on backend `S`, or `None` for a division by zero.
+fn eval<S: Scalar>(e: &Expr) -> Option<S> {
+    Some(match e {
+        Expr::Leaf(q) => S::from_rational(q),
+        Expr::Add(a, b) => eval::<S>(a)? + eval::<S>(b)?,
+        Expr::Sub(a, b) => eval::<S>(a)? - eval::<S>(b)?,
+        Expr::Mul(a, b) => eval::<S>(a)? * eval::<S>(b)?,
+        Expr::Div(a, b) => {
+            let d = eval::<S>(b)?;
+            if d.is_zero() {
+                return None;
+            }
+            eval::<S>(a)? / d
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn every_expression_has_the_reference_value(e in expr(), f in expr()) {
+        let (Some(x), Some(y)) = (eval::<BigRational>(&e), eval::<BigRational>(&f)) else { return Ok(()) };
+        let (a, b) = (eval::<Exact>(&e).unwrap(), eval::<Exact>(&f).unwrap());
+        prop_assert_eq!(a.to_rational().unwrap(), x.clone());
+        prop_assert_eq!(a.sign(), x.sign());
+        prop_assert_eq!(a.compare(&b), x.compare(&y));
+        prop_assert_eq!(a == b, x == y);
+        prop_assert_eq!(Exact::from_rational(&x), a.clone());
+        // Conversions: to the reference exactly, to binary64 correctly rounded.
+        prop_assert_eq!(a.to_backend::<BigRational>(), x.clone());
+        prop_assert_eq!(a.to_backend::<f64>(), f64::from_rational(&x));
+    }
+
+    #[test]
+    fn doubles_are_held_exactly(bits in any::<u64>()) {
+        let v = f64::from_bits(bits);
+        prop_assume!(v.is_finite());
+        let e = Exact::from_f64(v).unwrap();
+        prop_assert_eq!(e.to_rational().unwrap(), BigRational::from_float(v).unwrap());
+        prop_assert_eq!(e.to_f64(), v);
+        prop_assert_eq!(e.to_backend::<f64>(), v);
+    }
+}

@@ -1,0 +1,146 @@
+//! The filtered exact path (`touchstone::query::exact_answer`: intervals first, the fast exact
+//! backend on a close call, exact values constructed from the decided answer) gives the
+//! reference's answer (`BigRational`) on every degenerate generator, falls back where inputs
+//! are degenerate, and decides by itself on generic inputs (the counters say which).
+
+use num_rational::BigRational;
+use touchstone::brep::Solid;
+use touchstone::geom::Point3;
+use touchstone::query::{
+    exact_answer, filter_counts, Ccd, Distance, FilterCounts, PoseSpec, Posed, Query, ShapeSpec, ToiBoxes, Validate,
+};
+use touchstone::scalar::Scalar;
+use touchstone::sweep::contract::{degenerate_boxes, degenerate_ccd, CcdConstruction};
+use touchstone::sweep::CcdKind;
+use touchstone::vclip::contract::{convex_pair, Placement};
+
+type Q = BigRational;
+
+/// A deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn int(&mut self, m: i64) -> i64 {
+        (self.next() % (2 * m as u64 + 1)) as i64 - m
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+}
+
+/// The filtered answer equals the reference's; the counts' change.
+fn same<Qy: Query + std::fmt::Debug>(q: &Qy) -> FilterCounts
+where
+    Qy::Output<Q>: PartialEq,
+{
+    let before = filter_counts();
+    let filtered = exact_answer(q).map(|a| a.output);
+    let after = filter_counts();
+    let reference = q.answer::<Q>().map(|a| a.output);
+    assert_eq!(filtered, reference, "{q:?}");
+    FilterCounts {
+        decided: after.decided - before.decided,
+        fallbacks: after.fallbacks - before.fallbacks,
+        direct: after.direct - before.direct,
+    }
+}
+
+fn add(total: &mut FilterCounts, c: FilterCounts) {
+    total.decided += c.decided;
+    total.fallbacks += c.fallbacks;
+    total.direct += c.direct;
+}
+
+fn polyhedron(s: &Solid<Q>) -> ShapeSpec {
+    ShapeSpec::Polyhedron { vertices: s.vertices().to_vec(), faces: s.faces().to_vec() }
+}
+
+#[test]
+fn distance_on_degenerate_pairs_and_generic_poses() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut degenerate = FilterCounts::default();
+    for i in 0..120 {
+        let mut side = || {
+            let k = rng.int(3).unsigned_abs() as u8 + 3 * (rng.int(1).unsigned_abs() as u8);
+            (k, [0; 4].map(|_| rng.int(3) as i8), [0; 3].map(|_| rng.int(24) as i8))
+        };
+        let (a, b) = (side(), side());
+        let cloud: Vec<[i8; 3]> = (0..10).map(|_| [0; 3].map(|_| rng.int(100) as i8)).collect();
+        let placement = [Placement::Free, Placement::TouchingAbove, Placement::Sunk][i % 3];
+        let (sa, sb) = convex_pair(a, b, &cloud, placement);
+        let q = Distance {
+            a: Posed::new("a", polyhedron(&sa), PoseSpec::identity()),
+            b: Posed::new("b", polyhedron(&sb), PoseSpec::identity()),
+        };
+        add(&mut degenerate, same(&q));
+    }
+    // Touching and penetrating by construction: many fall back, many are decided.
+    assert!(degenerate.fallbacks >= 10 && degenerate.decided >= 10, "{degenerate:?}");
+    // Boxes under binary64 quaternion poses, as an engine holds them: the filter decides.
+    let mut generic = FilterCounts::default();
+    for _ in 0..60 {
+        let f = |x: f64| Q::from_f64(x).unwrap();
+        let cube = || ShapeSpec::cuboid([1.0, 0.5, 2.0].map(f)).unwrap();
+        let mut pose = || {
+            let q = [0; 4].map(|_| f(rng.unit()));
+            let t = [0; 3].map(|_| f(3.0 * rng.unit()));
+            PoseSpec::quaternion(q, t).unwrap()
+        };
+        let q = Distance { a: Posed::new("a", cube(), pose()), b: Posed::new("b", cube(), pose()) };
+        add(&mut generic, same(&q));
+    }
+    assert_eq!(generic.fallbacks, 0, "{generic:?}");
+}
+
+#[test]
+fn validate_ccd_and_box_sweeps() {
+    let mut rng = Rng(7);
+    let mut counts = FilterCounts::default();
+    // Hulls of grid points (coplanar ties) and of generic doubles.
+    for i in 0..60 {
+        let n = 4 + (rng.next() % 8) as usize;
+        let pts: Vec<Point3<Q>> = (0..n)
+            .map(|_| {
+                if i % 2 == 0 {
+                    Point3::new(Q::from_i64(rng.int(2)), Q::from_i64(rng.int(2)), Q::from_i64(rng.int(2)))
+                } else {
+                    Point3::new(
+                        Q::from_f64(rng.unit()).unwrap(),
+                        Q::from_f64(rng.unit()).unwrap(),
+                        Q::from_f64(rng.unit()).unwrap(),
+                    )
+                }
+            })
+            .collect();
+        add(&mut counts, same(&Validate::new(ShapeSpec::ConvexHull(pts))));
+    }
+    // CCD: the degenerate constructions of the CCD contract.
+    for i in 0..120 {
+        let kind = if i % 2 == 0 { CcdKind::VertexFace } else { CcdKind::EdgeEdge };
+        let points = [0; 8].map(|_| [0; 3].map(|_| rng.int(6) as i8));
+        let construction = match i % 3 {
+            0 => CcdConstruction::Free,
+            1 => CcdConstruction::Coplanar,
+            _ => CcdConstruction::Through { target: (rng.next() % 6) as u8, when: (rng.next() % 3) as u8 },
+        };
+        let (t0, t1) = degenerate_ccd(kind, points, construction);
+        let exact = |p: [Point3<f64>; 4]| p.map(|x| x.map(|c| Q::from_f64(c).unwrap()));
+        add(&mut counts, same(&Ccd { kind, t0: exact(t0), t1: exact(t1) }));
+    }
+    // Box sweeps: translating and spinning boxes on grids (touching, grazing).
+    for _ in 0..40 {
+        let (ha, hb) = ([0; 3].map(|_| (rng.next() % 4) as u8), [0; 3].map(|_| (rng.next() % 4) as u8));
+        let spin = (rng.next() % 2 == 0).then(|| ([0; 4].map(|_| rng.int(2) as i8), [0; 4].map(|_| rng.int(2) as i8)));
+        let (c, v) = ([0; 3].map(|_| rng.int(6) as i8), [0; 3].map(|_| rng.int(6) as i8));
+        let (a, b) = degenerate_boxes(ha, hb, spin, c, v, [0; 3].map(|_| rng.int(2) as i8));
+        let q = ToiBoxes { a, b, interval: [Q::from_i64(0), Q::from_i64(1)] };
+        add(&mut counts, same(&q));
+    }
+    assert!(counts.decided >= 50 && counts.fallbacks >= 10, "{counts:?}");
+}
