@@ -65,6 +65,9 @@ proptest! {
         let (Some(x), Some(y)) = (eval::<BigRational>(&e), eval::<BigRational>(&f)) else { return Ok(()) };
         let (a, b) = (eval::<Exact>(&e).unwrap(), eval::<Exact>(&f).unwrap());
         prop_assert_eq!(a.to_rational().unwrap(), x.clone());
+        // In lowest terms, as the reference (a Ratio compares by value, so check the parts).
+        let r = a.to_rational().unwrap();
+        prop_assert_eq!((r.numer(), r.denom()), (x.numer(), x.denom()));
         prop_assert_eq!(a.sign(), x.sign());
         prop_assert_eq!(a.compare(&b), x.compare(&y));
         prop_assert_eq!(a == b, x == y);
@@ -72,6 +75,19 @@ proptest! {
         // Conversions: to the reference exactly, to binary64 correctly rounded.
         prop_assert_eq!(a.to_backend::<BigRational>(), x.clone());
         prop_assert_eq!(a.to_backend::<f64>(), f64::from_rational(&x));
+    }
+
+    /// Fractions with a large common odd factor, reduced exactly as num-rational reduces them.
+    #[test]
+    fn fractions_come_out_in_lowest_terms(n in any::<[u64; 3]>(), d in any::<[u64; 3]>(), g in any::<[u64; 2]>(), k in 0u32..200) {
+        use num_bigint::BigInt;
+        let big = |w: &[u64]| -> BigInt { w.iter().fold(BigInt::from(0), |acc, &x| (acc << 64) + BigInt::from(x)) };
+        let odd = |w: &[u64]| -> BigInt { big(w) * 2 + 1 };
+        let (n, d, g) = (big(&n) << k, odd(&d), odd(&g));
+        let reference = BigRational::new(n.clone() * &g, d.clone() * &g);
+        let exact = Exact::from_rational(&BigRational::new_raw(n * &g, BigInt::from(1))) / Exact::from_rational(&BigRational::new_raw(d * &g, BigInt::from(1)));
+        let r = exact.to_rational().unwrap();
+        prop_assert_eq!((r.numer(), r.denom()), (reference.numer(), reference.denom()));
     }
 
     #[test]

@@ -96,6 +96,26 @@ fn distance_on_degenerate_pairs_and_generic_poses() {
         add(&mut generic, same(&q));
     }
     assert_eq!(generic.fallbacks, 0, "{generic:?}");
+    // Hulls of doubles in general position under such poses: decided too (the hull is built
+    // on intervals), and the exact outputs constructed from the features equal the reference.
+    let mut hulls = FilterCounts::default();
+    for i in 0..40 {
+        let f = |x: f64| Q::from_f64(x).unwrap();
+        let mut hull = |n: usize| {
+            ShapeSpec::ConvexHull((0..n).map(|_| Point3::new(f(rng.unit()), f(rng.unit()), f(rng.unit()))).collect())
+        };
+        let (ha, hb) = (hull(6 + i % 10), hull(4 + i % 13));
+        let mut pose = |spread: f64| {
+            let q = [0; 4].map(|_| f(rng.unit()));
+            let t = [0; 3].map(|_| f(spread * rng.unit()));
+            PoseSpec::quaternion(q, t).unwrap()
+        };
+        // Near (overlapping often) and far apart.
+        let spread = if i % 2 == 0 { 0.8 } else { 3.0 };
+        let q = Distance { a: Posed::new("a", ha, pose(spread)), b: Posed::new("b", hb, pose(spread)) };
+        add(&mut hulls, same(&q));
+    }
+    assert_eq!(hulls.fallbacks, 0, "{hulls:?}");
 }
 
 #[test]

@@ -197,64 +197,81 @@ impl RootScalar for BigRational {
     }
 }
 
-/// The fast exact backend's polynomials as the reference backend's (the root finder works on
-/// reduced rationals).
-fn to_reference(p: &Poly<Exact>) -> Poly<BigRational> {
-    Poly::from_coeffs(p.coeffs().iter().map(Exact::to_big_rational).collect())
+/// A backend's polynomial as the reference backend's (the root finder works on reduced
+/// rationals). Only for exact backends, whose values are rationals.
+fn to_reference<S: Scalar>(p: &Poly<S>) -> Poly<BigRational> {
+    Poly::from_coeffs(p.coeffs().iter().map(|c| c.to_rational().unwrap_or_default()).collect())
 }
 
-fn from_reference(p: &Poly<BigRational>) -> Poly<Exact> {
-    Poly::from_coeffs(p.coeffs().iter().map(Exact::from_big_rational).collect())
+fn from_reference<S: Scalar>(p: &Poly<BigRational>) -> Poly<S> {
+    Poly::from_coeffs(p.coeffs().iter().map(S::from_rational).collect())
 }
 
-/// Times of the fast exact backend are the reference's algebraic numbers: every operation on
-/// them converts the polynomial once and delegates, so both backends give the same numbers.
-impl RootScalar for Exact {
-    type Time = Algebraic;
+/// Times of an exact backend other than the reference ([`Exact`], `rug`'s rationals) are the
+/// reference's algebraic numbers: every operation on them converts the polynomial once and
+/// delegates, so the backends give the same numbers.
+macro_rules! delegating_root_scalar {
+    ($t:ty) => {
+        impl RootScalar for $t {
+            type Time = Algebraic;
 
-    fn roots_in(p: &Poly<Self>, lo: &Self, hi: &Self) -> Result<Vec<Algebraic>, PolyError> {
-        real_roots(&to_reference(p), &lo.to_big_rational(), &hi.to_big_rational())
-    }
-    fn time(x: &Self) -> Algebraic {
-        Algebraic::from_rational(x.to_big_rational())
-    }
-    fn sign_at(p: &TPoly<Self>, t: &Algebraic) -> Result<Sign, PolyError> {
-        if let Some(r) = t.to_rational() {
-            // A rational time: evaluate without converting the polynomial.
-            return Ok(p.p.eval(&Exact::from_big_rational(&r)).sign()?);
+            fn roots_in(p: &Poly<Self>, lo: &Self, hi: &Self) -> Result<Vec<Algebraic>, PolyError> {
+                real_roots(&to_reference(p), &reference_value(lo), &reference_value(hi))
+            }
+            fn time(x: &Self) -> Algebraic {
+                Algebraic::from_rational(reference_value(x))
+            }
+            fn sign_at(p: &TPoly<Self>, t: &Algebraic) -> Result<Sign, PolyError> {
+                if let Some(r) = t.to_rational() {
+                    // A rational time: evaluate without converting the polynomial.
+                    return Ok(p.p.eval(&<$t as Scalar>::from_rational(&r)).sign()?);
+                }
+                t.sign_of(&to_reference(&p.p))
+            }
+            fn compare_times(a: &Algebraic, b: &Algebraic) -> Decision<Ordering> {
+                BigRational::compare_times(a, b)
+            }
+            fn time_to_f64(t: &Algebraic) -> f64 {
+                t.to_f64()
+            }
+            fn between(a: &Algebraic, b: &Algebraic) -> Result<Algebraic, PolyError> {
+                BigRational::between(a, b)
+            }
+            fn time_output(t: &Algebraic) -> TimeOutput {
+                TimeOutput::Exact(t.clone())
+            }
+            fn roots_between(
+                p: &Poly<Self>,
+                lo: &Algebraic,
+                hi: &Algebraic,
+                t0: &Self,
+                t1: &Self,
+            ) -> Result<Vec<Algebraic>, PolyError> {
+                BigRational::roots_between(&to_reference(p), lo, hi, &reference_value(t0), &reference_value(t1))
+            }
+            fn remove_common_factor(ps: Vec<TPoly<Self>>) -> Vec<TPoly<Self>> {
+                let reference: Vec<TPoly<BigRational>> = ps.iter().map(|p| TPoly::input(to_reference(&p.p))).collect();
+                BigRational::remove_common_factor(reference)
+                    .iter()
+                    .map(|p| TPoly::input(from_reference(&p.p)))
+                    .collect()
+            }
+            fn normalise_scale(ps: Vec<TPoly<Self>>) -> Vec<TPoly<Self>> {
+                let reference: Vec<TPoly<BigRational>> = ps.iter().map(|p| TPoly::input(to_reference(&p.p))).collect();
+                BigRational::normalise_scale(reference).iter().map(|p| TPoly::input(from_reference(&p.p))).collect()
+            }
         }
-        t.sign_of(&to_reference(&p.p))
-    }
-    fn compare_times(a: &Algebraic, b: &Algebraic) -> Decision<Ordering> {
-        BigRational::compare_times(a, b)
-    }
-    fn time_to_f64(t: &Algebraic) -> f64 {
-        t.to_f64()
-    }
-    fn between(a: &Algebraic, b: &Algebraic) -> Result<Algebraic, PolyError> {
-        BigRational::between(a, b)
-    }
-    fn time_output(t: &Algebraic) -> TimeOutput {
-        TimeOutput::Exact(t.clone())
-    }
-    fn roots_between(
-        p: &Poly<Self>,
-        lo: &Algebraic,
-        hi: &Algebraic,
-        t0: &Self,
-        t1: &Self,
-    ) -> Result<Vec<Algebraic>, PolyError> {
-        BigRational::roots_between(&to_reference(p), lo, hi, &t0.to_big_rational(), &t1.to_big_rational())
-    }
-    fn remove_common_factor(ps: Vec<TPoly<Self>>) -> Vec<TPoly<Self>> {
-        let reference: Vec<TPoly<BigRational>> = ps.iter().map(|p| TPoly::input(to_reference(&p.p))).collect();
-        BigRational::remove_common_factor(reference).iter().map(|p| TPoly::input(from_reference(&p.p))).collect()
-    }
-    fn normalise_scale(ps: Vec<TPoly<Self>>) -> Vec<TPoly<Self>> {
-        let reference: Vec<TPoly<BigRational>> = ps.iter().map(|p| TPoly::input(to_reference(&p.p))).collect();
-        BigRational::normalise_scale(reference).iter().map(|p| TPoly::input(from_reference(&p.p))).collect()
-    }
+    };
 }
+
+/// An exact backend's value as a reduced rational.
+fn reference_value<S: Scalar>(x: &S) -> BigRational {
+    x.to_rational().unwrap_or_default()
+}
+
+delegating_root_scalar!(Exact);
+#[cfg(feature = "rug")]
+delegating_root_scalar!(crate::scalar::RugRational);
 
 impl RootScalar for f64 {
     type Time = f64;

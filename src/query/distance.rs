@@ -6,9 +6,9 @@ use num_rational::BigRational;
 use super::claim::{Check, Shown, Tolerance, Verdict};
 use super::error::QueryError;
 use super::filtered::{point_reference, value_reference};
-use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed};
+use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed, ShapeSpec};
 use super::{Answer, Bounded, Decisive, Query};
-use crate::geom::{Point3, Scaled};
+use crate::geom::{Plane, Point3, Scaled, Vector3};
 use crate::poly::RootScalar;
 use crate::scalar::{decimal_of_rational, Exact, Interval, Scalar};
 use crate::vclip::contract::distance_magnitude;
@@ -68,6 +68,125 @@ impl<N: Scalar> Distance<N> {
     }
 }
 
+/// A decided feature, posed exactly: its vertex, its segment, or its face's plane.
+enum Piece {
+    V(Point3<Exact>),
+    E(Point3<Exact>, Point3<Exact>),
+    F(Plane<Exact>),
+}
+
+impl<N: Scalar> Distance<N> {
+    /// The exact outputs of a decided answer from its features alone: their vertices (inputs
+    /// of the shape, by format id) posed exactly, then the closest points V-Clip stops with,
+    /// which given the features are unique: a vertex and the closest point of an edge or the
+    /// foot on a face's plane (V-Clip stops in vertex–face only over the face), the closest
+    /// pair of two non-parallel edges, an edge crossing a face's plane where it meets it (a
+    /// penetration), a vertex inside the other shape (V-Clip answers the vertex twice; with
+    /// a zero distance the foot is the vertex too). `None` where the points would depend on
+    /// V-Clip's path (parallel edges, an edge in a face's plane) or a feature cannot be read:
+    /// the caller then verifies with exact V-Clip.
+    fn constructed_from(&self, out: &DistanceOutput<Interval>) -> Option<DistanceOutput<Exact>> {
+        let pa = piece(&self.a, &out.features[0])?;
+        let pb = piece(&self.b, &out.features[1])?;
+        let separated = out.status == Status::Separated;
+        let zero = Exact::from_i64(0);
+        let (d, p, q) = match (pa, pb) {
+            (Piece::V(p), Piece::V(q)) => (crate::geom::norm2(&(&p - &q)), p, q),
+            (Piece::V(p), Piece::E(t, h)) => {
+                let (d, c) = crate::vclip::geometry::point_segment(&p, &t, &h).ok()?;
+                (d, p, c)
+            }
+            (Piece::E(t, h), Piece::V(q)) => {
+                let (d, c) = crate::vclip::geometry::point_segment(&q, &t, &h).ok()?;
+                (d, c, q)
+            }
+            (Piece::E(t1, h1), Piece::E(t2, h2)) => {
+                let (u, v): (Vector3<Exact>, Vector3<Exact>) = (&h1 - &t1, &h2 - &t2);
+                if crate::geom::is_zero_vector(&u.cross(&v)).ok()? {
+                    return None;
+                }
+                crate::vclip::geometry::segment_segment(&t1, &h1, &t2, &h2).ok()?
+            }
+            (Piece::V(p), Piece::F(plane)) if separated => {
+                let (d, c) = crate::constructions::plane_foot(&p, &plane);
+                (d, p, c)
+            }
+            (Piece::F(plane), Piece::V(q)) if separated => {
+                let (d, c) = crate::constructions::plane_foot(&q, &plane);
+                (d, c, q)
+            }
+            (Piece::V(p), Piece::F(_)) | (Piece::F(_), Piece::V(p)) => (zero.clone(), p.clone(), p),
+            (Piece::E(t, h), Piece::F(plane)) | (Piece::F(plane), Piece::E(t, h)) if !separated => {
+                let (et, eh) = (plane.eval(&t), plane.eval(&h));
+                if et == eh {
+                    return None;
+                }
+                let v: Vector3<Exact> = &h - &t;
+                let c = &t + v * (et.clone() / (et - eh));
+                (zero.clone(), c.clone(), c)
+            }
+            _ => return None,
+        };
+        // A distance that is not zero for a contact would contradict the filter (never seen):
+        // leave it to the verifying route.
+        if !separated && d != zero {
+            return None;
+        }
+        Some(DistanceOutput {
+            status: out.status,
+            distance_squared: if separated { d } else { zero },
+            features: out.features.clone(),
+            points: [p, q],
+            steps: out.steps,
+        })
+    }
+}
+
+/// The input vertex `id` of a shape as given (a box's corner `id`: bit k set for +h along
+/// axis k, as the box is built).
+fn input_vertex<N: Scalar>(shape: &ShapeSpec<N>, id: usize) -> Option<Point3<Exact>> {
+    let p = |p: &Point3<N>| p.map(|x| x.to_backend::<Exact>());
+    match shape {
+        ShapeSpec::Box(h) if id < 8 => {
+            let c = |axis: usize| {
+                let x = h[axis].to_backend::<Exact>();
+                if id >> axis & 1 == 1 {
+                    x
+                } else {
+                    -x
+                }
+            };
+            Some(Point3::new(c(0), c(1), c(2)))
+        }
+        ShapeSpec::Box(_) => None,
+        ShapeSpec::Polyhedron { vertices, .. } | ShapeSpec::ConvexHull(vertices) => vertices.get(id).map(p),
+        ShapeSpec::File { mesh, .. } => mesh.vertices.get(id).map(p),
+    }
+}
+
+/// A decided feature of a posed shape, posed exactly (a face by the plane of three of its
+/// vertices that are not collinear).
+fn piece<N: Scalar>(posed: &Posed<N>, id: &FeatureId) -> Option<Piece> {
+    let map = posed.pose.affine::<Exact>().ok()?;
+    let at = |i: usize| input_vertex(&posed.shape, i).map(|p| map.apply_point(&p));
+    Some(match id {
+        FeatureId::Vertex(i) => Piece::V(at(*i)?),
+        FeatureId::Edge(i, j) => Piece::E(at(*i)?, at(*j)?),
+        FeatureId::Face(ids) => {
+            let (p0, p1) = (at(*ids.first()?)?, at(*ids.get(1)?)?);
+            let u: Vector3<Exact> = &p1 - &p0;
+            let plane = ids[2..].iter().find_map(|&k| {
+                let n = u.cross(&(&at(k)? - &p0));
+                match crate::geom::is_zero_vector(&n) {
+                    Ok(false) => Plane::through_point(&p0, n).ok(),
+                    _ => None,
+                }
+            })?;
+            Piece::F(plane)
+        }
+    })
+}
+
 impl<N: Scalar> Query for Distance<N> {
     const OP: &'static str = "distance";
     type Output<S: RootScalar> = DistanceOutput<S>;
@@ -81,8 +200,13 @@ impl<N: Scalar> Query for Distance<N> {
     const FILTERED: bool = true;
 
     fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+        let out = &decided.output;
+        // Most answers: only the decided features' vertices are posed exactly, and the
+        // outputs built from them (they are unique given the features).
+        if let Some(o) = self.constructed_from(out) {
+            return Some(Ok(Answer::plain(o)));
+        }
         let construct = || -> Result<Answer<Exact, Self>, QueryError> {
-            let out = &decided.output;
             let (ca, cb) = self.posed::<Exact>()?;
             let mismatch =
                 || QueryError::new(super::ErrorKind::Internal, "", "the filter's answer is not the exact one");

@@ -250,9 +250,18 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
     // are decided exactly (the fast exact backend) and the solid is carried over unchecked:
     // an interval cannot decide an exactly planar face whose coordinates are not doubles.
     let (built, strict) = if S::CERTAIN_DECISIONS && !S::EXACT_VALUES {
-        let (exact, strict) = built_convex::<crate::scalar::Exact, N>(p)?;
-        let solid = exact.solid.convert_decided::<S>().map_err(|e| posed_error::<S, N>(p, e))?;
-        (BuiltSolid { solid, ids: exact.ids }, strict)
+        // First on the backend itself (a hull of doubles in general position is decided in
+        // binary64 bounds); whatever it could not decide, on the exact backend.
+        match built_convex::<S, N>(p) {
+            Ok((b, strict @ (Ok(()) | Err(VClipError::FlatEdge { .. } | VClipError::StraightVertex { .. })))) => {
+                (b, strict)
+            }
+            _ => {
+                let (exact, strict) = built_convex::<crate::scalar::Exact, N>(p)?;
+                let solid = exact.solid.convert_decided::<S>().map_err(|e| posed_error::<S, N>(p, e))?;
+                (BuiltSolid { solid, ids: exact.ids }, strict)
+            }
+        }
     } else {
         built_convex::<S, N>(p)?
     };

@@ -204,6 +204,21 @@ fn quotient_bounds(x: f64, y: f64) -> (f64, f64) {
     around(r, residual)
 }
 
+/// The double `q` is when it is one with a normal magnitude and a power-of-two denominator
+/// (every binary64 input in practice): no big division, no search. `None` sends the caller
+/// the slow, general way.
+fn exact_double(q: &BigRational) -> Option<f64> {
+    let (n, d) = (q.numer(), q.denom());
+    let k = d.trailing_zeros().unwrap_or(0);
+    if d.bits() != k + 1 || n.bits() > 53 || k > 1022 {
+        return None;
+    }
+    let v = ToPrimitive::to_i64(n)? as f64; // exact: at most 53 bits
+                                            // 2^−k as a normal double (k ≤ 1022), and the product exact while it stays normal.
+    let x = v * f64::from_bits((1023 - k) << 52);
+    (v == 0.0 || x.abs() >= f64::MIN_POSITIVE).then_some(x)
+}
+
 impl Interval {
     /// The interval `[lo, hi]`; `None` when a bound is NaN, `lo > hi`, or the interval holds
     /// no real number (`lo = +∞` or `hi = −∞`). Infinite bounds mean unbounded.
@@ -272,6 +287,9 @@ impl Interval {
         // q, every step checked exactly: the result is sound even if that rounding were off,
         // and a step budget keeps a badly wrong start from looping (the fallbacks are sound).
         const STEPS: usize = 8;
+        if let Some(x) = exact_double(q) {
+            return Self::bounds(x, x);
+        }
         let start = ToPrimitive::to_f64(q).unwrap_or(0.0);
         let mut lo = if start.is_nan() { 0.0 } else { start.clamp(-f64::MAX, f64::MAX) };
         // `from_float` is `Some` for every finite double.

@@ -49,23 +49,36 @@ fn violated<S: Scalar>(planes: &[super::voronoi::VPlane<S>], x: &Point3<S>) -> D
 /// long thin face, and an exact V-Clip cycled on such a parallelepiped (distance 76 → 820 →
 /// … → 76; found by the scaled differential test, regression in tests/vclip.rs).
 fn nearest_violated_edge<S: Scalar>(planes: &[super::voronoi::VPlane<S>], x: &Point3<S>) -> Decision<Option<Feat>> {
-    let mut best: Option<(Feat, S)> = None;
+    // The best edge, its squared distance and, when its closest point is one of its ends, the
+    // index of that corner: two violated edges whose closest points are the corner they share
+    // (x beyond a corner of the face, the common case) tie exactly, which an interval backend
+    // could not decide from the two constructed distances.
+    let mut best: Option<(Feat, S, Option<usize>)> = None;
+    let n = planes.len();
     for (k, pl) in planes.iter().enumerate() {
         if pl.sign(x)? != Sign::Negative {
             continue;
         }
         // The planes go around the face: plane k's edge runs from its point to the next's.
-        let (a, b) = (&pl.point, &planes[(k + 1) % planes.len()].point);
-        let (d2, _) = crate::constructions::squared_distance_point_segment(x, a, b)?;
+        let (a, b) = (&pl.point, &planes[(k + 1) % n].point);
+        let (d2, t) = crate::constructions::squared_distance_point_segment(x, a, b)?;
+        let corner = if t.sign() == Ok(Sign::Zero) {
+            Some(k)
+        } else if (t - S::one()).sign() == Ok(Sign::Zero) {
+            Some((k + 1) % n)
+        } else {
+            None
+        };
         let nearer = match &best {
             None => true,
-            Some((_, d)) => cmp_sign(&d2, d, d2.abs(), d.abs())? == Sign::Negative,
+            Some((_, _, Some(c))) if corner == Some(*c) => false,
+            Some((_, d, _)) => cmp_sign(&d2, d, d2.abs(), d.abs())? == Sign::Negative,
         };
         if nearer {
-            best = Some((pl.neighbor, d2));
+            best = Some((pl.neighbor, d2, corner));
         }
     }
-    Ok(best.map(|(n, _)| n))
+    Ok(best.map(|(n, _, _)| n))
 }
 
 fn vv<S: Scalar>(p: &Solid<S>, v1: usize, q: &Solid<S>, v2: usize) -> Decision<Step<S>> {
