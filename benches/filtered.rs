@@ -30,7 +30,7 @@
 //! groups whose name contains SET).
 
 mod common;
-use common::mean_ns;
+use common::{mean_ns, Rng};
 
 use std::hint::black_box;
 
@@ -60,43 +60,6 @@ type Placed = (Shape, [f64; 4], [f64; 3]);
 type PosedPair = (Solid<Interval>, Solid<Interval>, Solid<f64>, Solid<f64>);
 /// A parry cast: half extents and pose of a, of b, and b's velocity.
 type Cast = ([f64; 3], Pose, [f64; 3], Pose, [f64; 3]);
-
-/// A deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn int(&mut self, m: i64) -> i64 {
-        ((self.next() >> 11) % (2 * m as u64 + 1)) as i64 - m
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-    /// A unit quaternion in binary64 (normalised in f64, so only nearly unit: an engine's).
-    fn rotation(&mut self) -> [f64; 4] {
-        loop {
-            let q = [0; 4].map(|_| self.unit());
-            let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
-            if n > 0.1 && n <= 1.0 {
-                return q.map(|x| x / n);
-            }
-        }
-    }
-    /// A point in the unit ball.
-    fn ball(&mut self) -> [f64; 3] {
-        loop {
-            let p = [0; 3].map(|_| self.unit());
-            if p.iter().map(|x| x * x).sum::<f64>() <= 1.0 {
-                return p;
-            }
-        }
-    }
-}
 
 fn num<N: Scalar>(x: f64) -> N {
     N::from_f64(x).unwrap()
@@ -448,7 +411,7 @@ fn group<'a>(c: &'a mut Criterion, name: &str, len: usize) -> BenchmarkGroup<'a,
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
-    let mut rng = Rng(0x5eed_2023_0023);
+    let mut rng = Rng::new(0x5eed_2023_0023);
     let mut sets: Vec<(&str, usize, f64)> = Vec::new();
 
     let boxes = distance_set(&mut rng, 64, |r| Shape::Box([0; 3].map(|_| 0.75 + 0.5 * r.unit())));

@@ -77,14 +77,14 @@ fn count(f: impl FnOnce(&mut FilterCounts)) {
 pub fn exact_answer<Q: Query>(q: &Q) -> Result<Answer<BigRational, Q>, QueryError> {
     if !Q::FILTERED {
         count(|c| c.direct += 1);
-        return q.answer::<Exact>().map(|a| reference(q, a));
+        return q.answer::<Exact>().map(|a| reference(a));
     }
     if let Ok(decided) = q.answer::<Interval>() {
         if let Some(exact) = q.exact_from_filter(&decided) {
             match exact {
                 Ok(a) => {
                     count(|c| c.decided += 1);
-                    return Ok(reference(q, a));
+                    return Ok(reference(a));
                 }
                 // A spent budget stops here; anything else is answered by the full run.
                 Err(e) if e.kind == ErrorKind::Limit => return Err(e),
@@ -94,11 +94,11 @@ pub fn exact_answer<Q: Query>(q: &Q) -> Result<Answer<BigRational, Q>, QueryErro
     }
     // Uncertain, or an error (rerun for the exact error and its message), or no construction.
     count(|c| c.fallbacks += 1);
-    q.answer::<Exact>().map(|a| reference(q, a))
+    q.answer::<Exact>().map(|a| reference(a))
 }
 
 /// An answer on the fast exact backend as the reference's (the same values).
-fn reference<Q: Query>(_: &Q, a: Answer<Exact, Q>) -> Answer<BigRational, Q> {
+fn reference<Q: Query>(a: Answer<Exact, Q>) -> Answer<BigRational, Q> {
     let scaled =
         |s: Scaled<Exact>| Scaled { value: s.value.to_big_rational(), magnitude: s.magnitude.to_big_rational() };
     Answer {
