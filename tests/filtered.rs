@@ -140,6 +140,14 @@ fn validate_ccd_and_box_sweeps() {
             .collect();
         add(&mut counts, same(&Validate::new(ShapeSpec::ConvexHull(pts))));
     }
+    // Hulls of 64 doubles in general position: decided on intervals alone.
+    let mut generic = FilterCounts::default();
+    for _ in 0..8 {
+        let f = |x: f64| Q::from_f64(x).unwrap();
+        let pts: Vec<Point3<Q>> = (0..64).map(|_| Point3::new(f(rng.unit()), f(rng.unit()), f(rng.unit()))).collect();
+        add(&mut generic, same(&Validate::new(ShapeSpec::ConvexHull(pts))));
+    }
+    assert_eq!(generic.fallbacks, 0, "{generic:?}");
     // CCD: the degenerate constructions of the CCD contract.
     for i in 0..120 {
         let kind = if i % 2 == 0 { CcdKind::VertexFace } else { CcdKind::EdgeEdge };

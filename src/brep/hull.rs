@@ -225,7 +225,11 @@ pub fn convex_hull<S: Scalar>(points: &[Point3<S>]) -> Result<ConvexHull<S>, Hul
     }
     let p2 = p2.ok_or(HullError::Collinear)?;
     let mut p3 = None;
-    for &i in &ids[2..] {
+    // After p2 only: p2 itself and the points before it (collinear with p0 and p1) are
+    // coplanar with the three by construction, which exact arithmetic decides and an
+    // interval backend cannot (every hull of doubles fell back on p2 itself).
+    let after_p2 = ids.iter().position(|&i| i == p2).map_or(ids.len(), |k| k + 1);
+    for &i in &ids[after_p2..] {
         let o = orient3d(&points[p0], &points[p1], &points[p2], &points[i])?;
         if o != Orientation::Coplanar {
             p3 = Some((i, o));
