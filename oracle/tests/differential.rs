@@ -153,17 +153,23 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(1200))]
 
     #[test]
-    fn f64_agrees_with_exact_on_every_op(mut q in query()) {
-        q["backend"] = json!("both");
-        let line = q.to_string();
-        let a = answer_line(&line, &Options::default());
-        if let Some(e) = a.get("error") {
-            // Only invalid input (a degenerate plane or pose) may be refused, by both paths.
-            prop_assert_eq!(&e["kind"], "invalid", "{}\n{}", line, a);
-            return Ok(());
-        }
-        prop_assert_eq!(&a["agreement"]["agree"], &json!(true), "replay: {}\nanswer: {}", line, a);
+    fn f64_agrees_with_exact_on_every_op(q in query()) {
+        agrees_on_both(q)?;
     }
+}
+
+/// `q` answered with `"backend": "both"`: the agreement holds, or both paths refused it as
+/// invalid input (a degenerate plane or pose), which is the only refusal allowed.
+fn agrees_on_both(mut q: Value) -> Result<(), TestCaseError> {
+    q["backend"] = json!("both");
+    let line = q.to_string();
+    let a = answer_line(&line, &Options::default());
+    if let Some(e) = a.get("error") {
+        prop_assert_eq!(&e["kind"], "invalid", "{}\n{}", line, a);
+        return Ok(());
+    }
+    prop_assert_eq!(&a["agreement"]["agree"], &json!(true), "replay: {}\nanswer: {}", line, a);
+    Ok(())
 }
 
 /// `q` with its geometric numbers multiplied by `2^k` (exactly, as rational strings for the
@@ -207,15 +213,7 @@ proptest! {
     /// (overflow) or precision within the contract.
     #[test]
     fn f64_agrees_with_exact_at_every_scale(q in query(), k in proptest::sample::select(vec![-1060, -900, -500, 500, 900, 1000])) {
-        let mut q = scaled(&q, k);
-        q["backend"] = json!("both");
-        let line = q.to_string();
-        let a = answer_line(&line, &Options::default());
-        if let Some(e) = a.get("error") {
-            prop_assert_eq!(&e["kind"], "invalid", "{}\n{}", line, a);
-            return Ok(());
-        }
-        prop_assert_eq!(&a["agreement"]["agree"], &json!(true), "replay: {}\nanswer: {}", line, a);
+        agrees_on_both(scaled(&q, k))?;
     }
 }
 
