@@ -374,6 +374,10 @@ fn assemble<S: Scalar>(points: &[Point3<S>], loops: Vec<Vec<usize>>) -> Result<C
     let compact: HashMap<usize, usize> = input_index.iter().enumerate().map(|(i, &v)| (v, i)).collect();
     let vertices = input_index.iter().map(|&v| points[v].clone()).collect();
     let faces = loops.into_iter().map(|f| f.into_iter().map(|v| compact[&v]).collect()).collect();
-    let solid = Solid::new(vertices, faces).map_err(HullError::Invalid)?;
+    let solid = Solid::new(vertices, faces).map_err(|e| match e {
+        // An undecided sign of the validation is undecided, not an invalid hull.
+        crate::brep::BrepError::Uncertain(u) => HullError::Uncertain(u),
+        e => HullError::Invalid(e),
+    })?;
     Ok(ConvexHull { solid, input_index })
 }
