@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use touchstone::brep::shapes::cuboid;
 use touchstone::geom::{Affine, Vector3};
 use touchstone::vclip::vclip_prechecked;
-use touchstone_oracle::{answer_line_limited, Options};
+use touchstone_oracle::{answer_fields_limited, Options};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -51,7 +51,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             out.clear();
             for line in &input {
-                let answer = answer_line_limited(line, &opts);
+                let answer = answer_fields_limited(line, &opts);
                 serde_json::to_writer(&mut out, &answer).ok();
                 out.push(b'\n');
             }

@@ -1,12 +1,12 @@
 //! Reading fields of a query, with the JSON pointer of every value for error messages.
 
+use crate::json::Json;
 use num_rational::BigRational;
-use serde_json::{Map, Value};
 use touchstone::geom::Point3;
 use touchstone::scalar::{parse_rational, Scalar};
 
 /// Three points.
-pub fn three_points<N: Number>(value: &Value, path: &str) -> Result<[Point3<N>; 3], QueryError> {
+pub fn three_points<N: Number>(value: &Json, path: &str) -> Result<[Point3<N>; 3], QueryError> {
     let p = points(value, path, Some(3))?;
     Ok([p[0].clone(), p[1].clone(), p[2].clone()])
 }
@@ -74,22 +74,27 @@ impl Default for Context {
 
 /// The fields of a JSON object, with their path, and the set of names an op accepts.
 pub struct Fields<'a> {
-    map: &'a Map<String, Value>,
+    map: &'a [(String, Json)],
     path: String,
 }
 
 impl<'a> Fields<'a> {
     /// The object at `path`, or a type error.
-    pub fn of(value: &'a Value, path: &str, what: &str) -> Result<Self, QueryError> {
+    pub fn of(value: &'a Json, path: &str, what: &str) -> Result<Self, QueryError> {
         match value {
-            Value::Object(map) => Ok(Fields { map, path: path.to_string() }),
+            Json::Object(map) => Ok(Fields { map, path: path.to_string() }),
             _ => Err(QueryError::new(Kind::Type, path, format!("{what} must be a JSON object"))),
         }
     }
 
     /// The keys present (null values included), in order.
     pub fn keys(&self) -> impl Iterator<Item = &'a str> {
-        self.map.keys().map(String::as_str)
+        self.map.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// The value of `key` as given, null included.
+    pub fn raw(&self, key: &str) -> Option<&'a Json> {
+        self.map.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
     /// The path of the object.
@@ -99,12 +104,18 @@ impl<'a> Fields<'a> {
 
     /// Reject names outside `allowed` (a misspelt field would otherwise be silently ignored).
     pub fn only(&self, allowed: &[&str]) -> Result<(), QueryError> {
-        for key in self.map.keys() {
-            if !allowed.contains(&key.as_str()) {
+        self.only_of(&[allowed])
+    }
+
+    /// Reject names outside the union of `allowed`.
+    pub fn only_of(&self, allowed: &[&[&str]]) -> Result<(), QueryError> {
+        for (key, _) in self.map {
+            if !allowed.iter().any(|a| a.contains(&key.as_str())) {
+                let all: Vec<&str> = allowed.iter().flat_map(|a| a.iter().copied()).collect();
                 return Err(QueryError::new(
                     Kind::Unknown,
                     &child(&self.path, key),
-                    format!("unknown field {key:?} here (accepted: {})", allowed.join(", ")),
+                    format!("unknown field {key:?} here (accepted: {})", all.join(", ")),
                 ));
             }
         }
@@ -112,21 +123,21 @@ impl<'a> Fields<'a> {
     }
 
     /// A field that may be absent (null counts as absent), with its path.
-    pub fn optional(&self, key: &str) -> Option<(&'a Value, String)> {
-        match self.map.get(key) {
-            None | Some(Value::Null) => None,
+    pub fn optional(&self, key: &str) -> Option<(&'a Json, String)> {
+        match self.raw(key) {
+            None | Some(Json::Null) => None,
             Some(v) => Some((v, child(&self.path, key))),
         }
     }
 
     /// A required field.
-    pub fn required(&self, key: &str) -> Result<(&'a Value, String), QueryError> {
+    pub fn required(&self, key: &str) -> Result<(&'a Json, String), QueryError> {
         self.optional(key)
             .ok_or_else(|| QueryError::new(Kind::Missing, &child(&self.path, key), format!("missing field {key:?}")))
     }
 
     /// The single key of a one-key object such as `{"box": [...]}`.
-    pub fn single_key(&self, what: &str) -> Result<(&'a str, &'a Value, String), QueryError> {
+    pub fn single_key(&self, what: &str) -> Result<(&'a str, &'a Json, String), QueryError> {
         let mut it = self.map.iter();
         match (it.next(), it.next()) {
             (Some((k, v)), None) => Ok((k.as_str(), v, child(&self.path, k))),
@@ -181,22 +192,22 @@ pub fn count_number<N: Scalar>(x: &N, path: &str) -> Result<(), QueryError> {
 
 /// An exact rational from a JSON number (the binary64 value it denotes, correctly rounded) or
 /// a JSON string (an exact rational), counted against the query's bit limit.
-pub fn rational(value: &Value, path: &str) -> Result<BigRational, QueryError> {
+pub fn rational(value: &Json, path: &str) -> Result<BigRational, QueryError> {
     let q = rational_uncounted(value, path)?;
     count_bits(&q, path)?;
     Ok(q)
 }
 
-fn rational_uncounted(value: &Value, path: &str) -> Result<BigRational, QueryError> {
+fn rational_uncounted(value: &Json, path: &str) -> Result<BigRational, QueryError> {
     match value {
         // serde_json parsed the number into the binary64 value it denotes (correctly rounded:
         // feature float_roundtrip; a number beyond the range is refused while the line is read,
         // see `json::parse_line`); its exact value is that double's.
-        Value::Number(n) => {
+        Json::Number(n) => {
             let x = json_number(n);
             BigRational::from_f64(x).map_err(|e| QueryError::number(path, &e))
         }
-        Value::String(s) => parse_rational(s).map_err(|e| QueryError::number(path, &e)),
+        Json::String(s) => parse_rational(s).map_err(|e| QueryError::number(path, &e)),
         _ => Err(QueryError::new(Kind::Type, path, "expected a number (a JSON number or a rational string)")),
     }
 }
@@ -211,18 +222,26 @@ pub fn json_number(n: &serde_json::Number) -> f64 {
 /// binary64 for the float path ([`binary64`]: no big number is made).
 pub trait Number: Scalar {
     /// The number at `path`: a JSON number or a rational string.
-    fn read(value: &Value, path: &str) -> Result<Self, QueryError>;
+    fn read(value: &Json, path: &str) -> Result<Self, QueryError>;
+    /// The number when it is read without a path (nothing to report): the float path's JSON
+    /// numbers. `None`: read it with [`Number::read`].
+    fn read_plain(_value: &Json) -> Option<Self> {
+        None
+    }
 }
 
 impl Number for BigRational {
-    fn read(value: &Value, path: &str) -> Result<Self, QueryError> {
+    fn read(value: &Json, path: &str) -> Result<Self, QueryError> {
         rational(value, path)
     }
 }
 
 impl Number for f64 {
-    fn read(value: &Value, path: &str) -> Result<Self, QueryError> {
+    fn read(value: &Json, path: &str) -> Result<Self, QueryError> {
         binary64(value, path)
+    }
+    fn read_plain(value: &Json) -> Option<Self> {
+        value.as_f64().filter(|x| x.is_finite())
     }
 }
 
@@ -231,7 +250,7 @@ impl Number for f64 {
 /// rounded quotient (in binary64 when p and q are integers below 2⁵³, which makes the one
 /// division exact-then-rounded; otherwise through the exact rational). Beyond the binary64
 /// range is an error, as for exact reading of a JSON number.
-pub fn binary64(value: &Value, path: &str) -> Result<f64, QueryError> {
+pub fn binary64(value: &Json, path: &str) -> Result<f64, QueryError> {
     let finite = |x: f64, text: &str| {
         if x.is_finite() {
             Ok(x)
@@ -244,8 +263,8 @@ pub fn binary64(value: &Value, path: &str) -> Result<f64, QueryError> {
         }
     };
     let text = match value {
-        Value::Number(n) => return finite(json_number(n), "the number"),
-        Value::String(s) => s.as_str(),
+        Json::Number(n) => return finite(json_number(n), "the number"),
+        Json::String(s) => s.as_str(),
         _ => return Err(QueryError::new(Kind::Type, path, "expected a number (a JSON number or a rational string)")),
     };
     match f64::parse(text) {
@@ -256,10 +275,10 @@ pub fn binary64(value: &Value, path: &str) -> Result<f64, QueryError> {
 }
 
 /// A JSON array of exactly `n` elements (any `n` when `None`).
-pub fn array<'a>(value: &'a Value, path: &str, n: Option<usize>, what: &str) -> Result<&'a Vec<Value>, QueryError> {
+pub fn array<'a>(value: &'a Json, path: &str, n: Option<usize>, what: &str) -> Result<&'a Vec<Json>, QueryError> {
     match value {
-        Value::Array(a) if n.is_none_or(|n| a.len() == n) => Ok(a),
-        Value::Array(a) => Err(QueryError::new(
+        Json::Array(a) if n.is_none_or(|n| a.len() == n) => Ok(a),
+        Json::Array(a) => Err(QueryError::new(
             Kind::Type,
             path,
             format!("{what} must have {} elements, not {}", n.unwrap_or(0), a.len()),
@@ -269,23 +288,38 @@ pub fn array<'a>(value: &'a Value, path: &str, n: Option<usize>, what: &str) -> 
 }
 
 /// `n` numbers from an array.
-pub fn rationals<N: Number>(value: &Value, path: &str, n: usize, what: &str) -> Result<Vec<N>, QueryError> {
-    array(value, path, Some(n), what)?.iter().enumerate().map(|(i, v)| N::read(v, &child(path, i))).collect()
+pub fn rationals<N: Number>(value: &Json, path: &str, n: usize, what: &str) -> Result<Vec<N>, QueryError> {
+    // A path is made only for a number that needs one (to report it, or to count its bits).
+    array(value, path, Some(n), what)?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| N::read_plain(v).map_or_else(|| N::read(v, &child(path, i)), Ok))
+        .collect()
 }
 
 /// A point `[x, y, z]`.
-pub fn point<N: Number>(value: &Value, path: &str) -> Result<Point3<N>, QueryError> {
+pub fn point<N: Number>(value: &Json, path: &str) -> Result<Point3<N>, QueryError> {
     let c = rationals::<N>(value, path, 3, "a point")?;
     Ok(Point3::new(c[0].clone(), c[1].clone(), c[2].clone()))
 }
 
 /// An array of points (exactly `n` when given).
-pub fn points<N: Number>(value: &Value, path: &str, n: Option<usize>) -> Result<Vec<Point3<N>>, QueryError> {
-    array(value, path, n, "a list of points")?.iter().enumerate().map(|(i, v)| point(v, &child(path, i))).collect()
+pub fn points<N: Number>(value: &Json, path: &str, n: Option<usize>) -> Result<Vec<Point3<N>>, QueryError> {
+    let plain = |v: &Json| match v {
+        Json::Array(c) if c.len() == 3 => {
+            Some(Point3::new(N::read_plain(&c[0])?, N::read_plain(&c[1])?, N::read_plain(&c[2])?))
+        }
+        _ => None,
+    };
+    array(value, path, n, "a list of points")?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| plain(v).map_or_else(|| point(v, &child(path, i)), Ok))
+        .collect()
 }
 
 /// A non-negative integer that fits `usize`, at most `max`.
-pub fn index(value: &Value, path: &str, max: usize, what: &str) -> Result<usize, QueryError> {
+pub fn index(value: &Json, path: &str, max: usize, what: &str) -> Result<usize, QueryError> {
     match value.as_u64() {
         Some(i) if (i as u128) < max as u128 => Ok(i as usize),
         Some(i) => Err(QueryError::new(Kind::Invalid, path, format!("{what} {i} is out of range (there are {max})"))),
@@ -294,6 +328,6 @@ pub fn index(value: &Value, path: &str, max: usize, what: &str) -> Result<usize,
 }
 
 /// A string field.
-pub fn string<'a>(value: &'a Value, path: &str, what: &str) -> Result<&'a str, QueryError> {
+pub fn string<'a>(value: &'a Json, path: &str, what: &str) -> Result<&'a str, QueryError> {
     value.as_str().ok_or_else(|| QueryError::new(Kind::Type, path, format!("{what} must be a string")))
 }

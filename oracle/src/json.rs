@@ -9,6 +9,7 @@
 //! line's numbers cost no allocation. A number beyond the binary64 range is refused with its
 //! JSON pointer (kind `number`).
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fmt;
 
@@ -18,10 +19,208 @@ use serde_json::{Map, Value};
 use crate::error::{Kind, QueryError};
 use crate::input::child;
 
+/// A parsed JSON value of a query line: objects keep their keys in order, in a vector (a
+/// query's objects have a handful of keys, so a lookup is a short scan, and reading a line
+/// hashes nothing); numbers are serde_json's (an unsigned or signed integer, or the binary64
+/// value the text denotes).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Json {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number.
+    Number(serde_json::Number),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Json>),
+    /// An object, its keys distinct, in the line's order.
+    Object(Vec<(String, Json)>),
+}
+
+static NULL: Json = Json::Null;
+
+impl Json {
+    /// The value of `key` in an object (`None` for a missing key or a non-object).
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(o) => o.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+    /// The fields of an object.
+    pub fn as_object(&self) -> Option<&[(String, Json)]> {
+        match self {
+            Json::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+    /// Whether this is an object.
+    pub fn is_object(&self) -> bool {
+        matches!(self, Json::Object(_))
+    }
+    /// Whether this is an array.
+    pub fn is_array(&self) -> bool {
+        matches!(self, Json::Array(_))
+    }
+    /// A boolean's value.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Json::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    /// An integer written as one that fits `i64` (as serde_json's `as_i64`).
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Json::Number(n) => n.as_i64(),
+            _ => None,
+        }
+    }
+    /// A string's text.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+    /// A non-negative integer written as one (as serde_json's `as_u64`).
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            Json::Number(n) => n.as_u64(),
+            _ => None,
+        }
+    }
+    /// A number's binary64 value.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Json::Number(n) => n.as_f64(),
+            _ => None,
+        }
+    }
+    /// The same value as a serde_json value (for echoing a query's parts in an answer).
+    pub fn to_value(&self) -> Value {
+        match self {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => Value::Number(n.clone()),
+            Json::String(s) => Value::String(s.clone()),
+            Json::Array(a) => Value::Array(a.iter().map(Json::to_value).collect()),
+            Json::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), v.to_value())).collect::<Map<_, _>>()),
+        }
+    }
+}
+
+impl std::ops::Index<&str> for Json {
+    type Output = Json;
+    fn index(&self, key: &str) -> &Json {
+        self.get(key).unwrap_or(&NULL)
+    }
+}
+
+impl std::ops::Index<usize> for Json {
+    type Output = Json;
+    fn index(&self, i: usize) -> &Json {
+        match self {
+            Json::Array(a) => a.get(i).unwrap_or(&NULL),
+            _ => &NULL,
+        }
+    }
+}
+
+/// An answer's fields in the order they are written (`id` first): an object that is built by
+/// pushing and written without hashing a key.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Out(Vec<(Cow<'static, str>, Value)>);
+
+impl Out {
+    /// No fields.
+    pub fn new() -> Self {
+        Out(Vec::new())
+    }
+    /// Set `key` (replacing its value, in place, when it is there already).
+    pub fn insert(&mut self, key: Cow<'static, str>, value: Value) -> Option<Value> {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => Some(std::mem::replace(v, value)),
+            None => {
+                self.0.push((key, value));
+                None
+            }
+        }
+    }
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+    /// The value of `key`, to change.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.0.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+    /// The values, in order.
+    pub fn values(&self) -> impl Iterator<Item = &Value> {
+        self.0.iter().map(|(_, v)| v)
+    }
+    /// The keys, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(k, _)| k.as_ref())
+    }
+    /// The fields as a JSON object.
+    pub fn into_value(self) -> Value {
+        Value::Object(self.0.into_iter().map(|(k, v)| (k.into_owned(), v)).collect())
+    }
+}
+
+impl From<Map<String, Value>> for Out {
+    fn from(m: Map<String, Value>) -> Self {
+        Out(m.into_iter().map(|(k, v)| (Cow::Owned(k), v)).collect())
+    }
+}
+
+impl From<Value> for Out {
+    /// An object's fields (anything else: none).
+    fn from(v: Value) -> Self {
+        match v {
+            Value::Object(m) => m.into(),
+            _ => Out::new(),
+        }
+    }
+}
+
+impl IntoIterator for Out {
+    type Item = (Cow<'static, str>, Value);
+    type IntoIter = std::vec::IntoIter<(Cow<'static, str>, Value)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl Extend<(Cow<'static, str>, Value)> for Out {
+    fn extend<I: IntoIterator<Item = (Cow<'static, str>, Value)>>(&mut self, iter: I) {
+        for (k, v) in iter {
+            self.insert(k, v);
+        }
+    }
+}
+
+impl serde::Serialize for Out {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k.as_ref(), v)?;
+        }
+        m.end()
+    }
+}
+
 /// Parse one line: a JSON value whose objects have distinct keys (one pass: the value is
 /// built by a visitor that refuses a repeated key; only then is the line walked again to name
 /// the repetition's path).
-pub fn parse_line(line: &str) -> Result<Value, QueryError> {
+pub fn parse_line(line: &str) -> Result<Json, QueryError> {
+    if let Some(v) = fast::parse(line) {
+        return Ok(v);
+    }
     let mut de = serde_json::Deserializer::from_str(line);
     let parsed = Build.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
     parsed.map_err(|e| {
@@ -42,60 +241,236 @@ pub fn parse_line(line: &str) -> Result<Value, QueryError> {
     })
 }
 
+/// A strict reader of the plain line (what engines and generators write): it gives the value
+/// serde_json's reading gives, or `None` for anything it does not handle (string escapes or
+/// control characters, integers beyond 64 bits, numbers beyond the binary64 range, `-0`,
+/// deep nesting, objects of many keys, repeated keys, any syntax error), which serde_json
+/// then reads, with its error messages. Numbers with a fraction or exponent are read by the
+/// standard library's correctly rounded parser, as serde_json's `float_roundtrip` reads them.
+mod fast {
+    use super::{Json, SCAN_KEYS};
+
+    /// Nesting deeper than this is left to serde_json (and its recursion limit).
+    const MAX_DEPTH: usize = 64;
+
+    pub fn parse(line: &str) -> Option<Json> {
+        let mut r = Reader { text: line, s: line.as_bytes(), i: 0 };
+        let v = r.value(0)?;
+        r.ws();
+        (r.i == r.s.len()).then_some(v)
+    }
+
+    struct Reader<'a> {
+        text: &'a str,
+        s: &'a [u8],
+        i: usize,
+    }
+
+    impl<'a> Reader<'a> {
+        fn ws(&mut self) {
+            while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.s.get(self.i) {
+                self.i += 1;
+            }
+        }
+        fn eat(&mut self, b: u8) -> bool {
+            self.ws();
+            if self.s.get(self.i) == Some(&b) {
+                self.i += 1;
+                true
+            } else {
+                false
+            }
+        }
+        fn literal(&mut self, word: &[u8], v: Json) -> Option<Json> {
+            self.s[self.i..].starts_with(word).then(|| {
+                self.i += word.len();
+                v
+            })
+        }
+        fn value(&mut self, depth: usize) -> Option<Json> {
+            self.ws();
+            match *self.s.get(self.i)? {
+                b'{' if depth < MAX_DEPTH => self.object(depth + 1),
+                b'[' if depth < MAX_DEPTH => self.array(depth + 1),
+                b'"' => self.string().map(|s| Json::String(s.to_owned())),
+                b't' => self.literal(b"true", Json::Bool(true)),
+                b'f' => self.literal(b"false", Json::Bool(false)),
+                b'n' => self.literal(b"null", Json::Null),
+                b'-' | b'0'..=b'9' => self.number(),
+                _ => None,
+            }
+        }
+        /// A string without escapes or control characters (the opening quote is next).
+        fn string(&mut self) -> Option<&'a str> {
+            let start = self.i + 1;
+            let len = self.s[start..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+            if self.s[start + len] != b'"' {
+                return None;
+            }
+            self.i = start + len + 1;
+            // Cut at ASCII bytes: char boundaries.
+            self.text.get(start..start + len)
+        }
+        fn digits(&mut self) -> usize {
+            let n = self.s[self.i..].iter().take_while(|b| b.is_ascii_digit()).count();
+            self.i += n;
+            n
+        }
+        fn number(&mut self) -> Option<Json> {
+            let start = self.i;
+            let negative = self.s[self.i] == b'-';
+            self.i += usize::from(negative);
+            let int_start = self.i;
+            let n = self.digits();
+            // JSON: no leading zero (a lone 0 is fine), at least one digit.
+            if n == 0 || (n > 1 && self.s[int_start] == b'0') {
+                return None;
+            }
+            let mut float = false;
+            if self.s.get(self.i) == Some(&b'.') {
+                self.i += 1;
+                if self.digits() == 0 {
+                    return None;
+                }
+                float = true;
+            }
+            if let Some(b'e' | b'E') = self.s.get(self.i) {
+                self.i += 1;
+                if let Some(b'+' | b'-') = self.s.get(self.i) {
+                    self.i += 1;
+                }
+                if self.digits() == 0 {
+                    return None;
+                }
+                float = true;
+            }
+            let text = self.text.get(start..self.i)?;
+            if float {
+                let x: f64 = text.parse().ok()?;
+                return serde_json::Number::from_f64(x).filter(|_| x.is_finite()).map(Json::Number);
+            }
+            if negative {
+                // serde_json reads -0 as the double -0.0: leave it to serde_json.
+                let i: i64 = text.parse().ok().filter(|&i| i != 0)?;
+                Some(Json::Number(i.into()))
+            } else {
+                let u: u64 = text.parse().ok()?;
+                Some(Json::Number(u.into()))
+            }
+        }
+        fn array(&mut self, depth: usize) -> Option<Json> {
+            self.i += 1;
+            let mut out = Vec::new();
+            if self.eat(b']') {
+                return Some(Json::Array(out));
+            }
+            loop {
+                out.push(self.value(depth)?);
+                if self.eat(b']') {
+                    return Some(Json::Array(out));
+                }
+                if !self.eat(b',') {
+                    return None;
+                }
+            }
+        }
+        fn object(&mut self, depth: usize) -> Option<Json> {
+            self.i += 1;
+            let mut out: Vec<(String, Json)> = Vec::new();
+            if self.eat(b'}') {
+                return Some(Json::Object(out));
+            }
+            loop {
+                self.ws();
+                if self.s.get(self.i) != Some(&b'"') || out.len() >= SCAN_KEYS {
+                    return None;
+                }
+                let key = self.string()?;
+                if out.iter().any(|(k, _)| k == key) || !self.eat(b':') {
+                    return None;
+                }
+                let v = self.value(depth)?;
+                out.push((key.to_owned(), v));
+                if self.eat(b'}') {
+                    return Some(Json::Object(out));
+                }
+                if !self.eat(b',') {
+                    return None;
+                }
+            }
+        }
+    }
+}
+
 /// Builds a value, refusing a repeated key.
 struct Build;
 
+/// Past this many keys an object's repetition check uses a hash set (below it, a scan).
+const SCAN_KEYS: usize = 16;
+
 impl<'de> DeserializeSeed<'de> for Build {
-    type Value = Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+    type Value = Json;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Json, D::Error> {
         d.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for Build {
-    type Value = Value;
+    type Value = Json;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON value")
     }
-    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::Bool(b))
+    fn visit_bool<E>(self, b: bool) -> Result<Json, E> {
+        Ok(Json::Bool(b))
     }
-    fn visit_i64<E>(self, i: i64) -> Result<Value, E> {
-        Ok(Value::from(i))
+    fn visit_i64<E>(self, i: i64) -> Result<Json, E> {
+        Ok(Json::Number(i.into()))
     }
-    fn visit_u64<E>(self, u: u64) -> Result<Value, E> {
-        Ok(Value::from(u))
+    fn visit_u64<E>(self, u: u64) -> Result<Json, E> {
+        Ok(Json::Number(u.into()))
     }
-    fn visit_f64<E: serde::de::Error>(self, x: f64) -> Result<Value, E> {
-        serde_json::Number::from_f64(x).map(Value::Number).ok_or_else(|| E::custom("not a finite number"))
+    fn visit_f64<E: serde::de::Error>(self, x: f64) -> Result<Json, E> {
+        serde_json::Number::from_f64(x).map(Json::Number).ok_or_else(|| E::custom("not a finite number"))
     }
-    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::String(s.to_owned()))
+    fn visit_str<E>(self, s: &str) -> Result<Json, E> {
+        Ok(Json::String(s.to_owned()))
     }
-    fn visit_string<E>(self, s: String) -> Result<Value, E> {
-        Ok(Value::String(s))
+    fn visit_string<E>(self, s: String) -> Result<Json, E> {
+        Ok(Json::String(s))
     }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
+    fn visit_unit<E>(self) -> Result<Json, E> {
+        Ok(Json::Null)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
         while let Some(v) = seq.next_element_seed(Build)? {
             out.push(v);
         }
-        Ok(Value::Array(out))
+        Ok(Json::Array(out))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut out: Vec<(String, Json)> = Vec::new();
+        // A hostile line's object of many keys is checked in linear time, not quadratic.
+        let mut seen: Option<std::collections::HashSet<String>> = None;
         while let Some(key) = map.next_key::<String>()? {
-            if out.contains_key(&key) {
+            let repeated = match &mut seen {
+                Some(set) => !set.insert(key.clone()),
+                None if out.len() < SCAN_KEYS => out.iter().any(|(k, _)| *k == key),
+                None => {
+                    let mut set: std::collections::HashSet<String> = out.iter().map(|(k, _)| k.clone()).collect();
+                    let repeated = !set.insert(key.clone());
+                    seen = Some(set);
+                    repeated
+                }
+            };
+            if repeated {
                 return Err(serde::de::Error::custom("repeated key"));
             }
             let v = map.next_value_seed(Build)?;
-            out.insert(key, v);
+            out.push((key, v));
         }
-        Ok(Value::Object(out))
+        Ok(Json::Object(out))
     }
 }
 
@@ -197,6 +572,119 @@ mod tests {
             parse_line(r#"{"a": 1e300, "b": [1, 2.5, -3, 123456789012345678901234567890], "c": {"d": null}}"#).is_ok()
         );
         assert_eq!(parse_line("[1,").unwrap_err().kind, Kind::Json);
+    }
+
+    /// serde_json's reading of a line (the path every line took before the fast reader).
+    fn by_serde(line: &str) -> Option<Json> {
+        let mut de = serde_json::Deserializer::from_str(line);
+        Build.deserialize(&mut de).and_then(|v| de.end().map(|()| v)).ok()
+    }
+
+    /// The fast reader gives serde_json's value (bit for bit: `{:?}` tells integers from
+    /// doubles and shows -0.0) or leaves the line to it.
+    fn agrees(line: &str) -> bool {
+        match fast::parse(line) {
+            None => true,
+            Some(v) => by_serde(line).is_some_and(|w| format!("{v:?}") == format!("{w:?}")),
+        }
+    }
+
+    #[test]
+    fn the_fast_reader_reads_as_serde_json_or_leaves_the_line_to_it() {
+        let taken = [
+            r#"{"id":0,"op":"distance","a":{"box":[1,0.5,2]},"pose_b":{"quaternion":[-0.12,1e-3,2E+2,7],"translation":[0,-1,18446744073709551615]}}"#,
+            " { \"a\" : [ ] , \"b\" : { } , \"c\" : [ true , false , null ] } \t\r\n",
+            r#"[-9223372036854775808, 0, 0.0, -0.0, 4.9e-324, 1.7976931348623157e308, 2.2250738585072011e-308, 9007199254740993.0, "é ☃"]"#,
+        ];
+        for line in taken {
+            assert!(fast::parse(line).is_some(), "{line}");
+            assert!(agrees(line), "{line}");
+        }
+        let left = [
+            r#"{"a":"x\ny"}"#,
+            "{\"a\":\"tab\there\"}",
+            "[-0]",
+            "[01]",
+            "[1.]",
+            "[.5]",
+            "[1e]",
+            "[+1]",
+            "[1e400]",
+            "[18446744073709551616]",
+            "[-9223372036854775809]",
+            r#"{"a":1,"a":2}"#,
+            "[1,]",
+            r#"{"a":1,}"#,
+            "[1] x",
+            "[nul]",
+            "",
+            "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        ];
+        for line in left {
+            assert!(fast::parse(line).is_none(), "{line}");
+        }
+        // Random token soups (mostly invalid) and random valid lines.
+        let tokens = [
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ":",
+            " ",
+            "\"k\"",
+            "\"j\"",
+            "\"\\u00e9\"",
+            "0",
+            "-0",
+            "7",
+            "-12",
+            "01",
+            "1.",
+            "2.50",
+            "1e5",
+            "-3E-2",
+            "1e400",
+            "-1e-400",
+            "18446744073709551616",
+            "true",
+            "null",
+            "nul",
+            "\"",
+            "\\",
+        ];
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut taken, mut total) = (0, 0);
+        for _ in 0..200_000 {
+            let len = 1 + next(12);
+            let line: String = (0..len).map(|_| tokens[next(tokens.len())]).collect();
+            assert!(agrees(&line), "{line}");
+            total += 1;
+            taken += usize::from(fast::parse(&line).is_some());
+        }
+        assert!(taken > 100, "the soup should hold some valid lines ({taken} of {total})");
+        fn tree(next: &mut impl FnMut(usize) -> usize, depth: usize) -> Value {
+            match next(if depth > 3 { 5 } else { 7 }) {
+                0 => Value::Null,
+                1 => Value::Bool(next(2) == 0),
+                2 => serde_json::json!((next(1 << 20) as i64 - (1 << 19)) as f64 / 64.0),
+                3 => serde_json::json!(next(1 << 30) as i64 - (1 << 29)),
+                4 => serde_json::json!(format!("s{}", next(100))),
+                5 => Value::Array((0..next(4)).map(|_| tree(next, depth + 1)).collect()),
+                _ => Value::Object((0..next(4)).map(|i| (format!("k{i}"), tree(next, depth + 1))).collect()),
+            }
+        }
+        for _ in 0..20_000 {
+            let line = tree(&mut next, 0).to_string();
+            assert!(fast::parse(&line).is_some(), "{line}");
+            assert!(agrees(&line), "{line}");
+        }
     }
 
     #[test]

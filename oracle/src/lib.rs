@@ -25,9 +25,10 @@ pub mod shape;
 use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use error::{error_json, Kind, QueryError};
+pub use json::Out;
 
 /// The format's contract version.
 pub const FORMAT_VERSION: u32 = 1;
@@ -80,10 +81,16 @@ impl Default for Options {
 
 /// Answer one line under the run's time and step limits (see [`Options::time_limit`]).
 pub fn answer_line_limited(line: &str, opts: &Options) -> Value {
+    answer_fields_limited(line, opts).into_value()
+}
+
+/// [`answer_line_limited`]'s fields in their order (`id` first), to write without building a
+/// JSON object: what [`run`] writes.
+pub fn answer_fields_limited(line: &str, opts: &Options) -> Out {
     use touchstone::budget::{with_budget, Budget, Limit};
     use touchstone::scalar::Uncertain;
     let budget = Budget { time: opts.time_limit, steps: opts.step_limit, bits: Some(opts.max_bits) };
-    let mut answer = with_budget(budget, || answer_line(line, opts));
+    let mut answer = with_budget(budget, || answer_fields(line, opts));
     // Name the limit with its value.
     if let Some(Value::String(m)) = answer.get_mut("error").and_then(|e| e.get_mut("message")) {
         if *m == Uncertain::Exhausted(Limit::Time).to_string() {
@@ -97,12 +104,20 @@ pub fn answer_line_limited(line: &str, opts: &Options) -> Value {
     answer
 }
 
-fn error_line(id: Value, e: &QueryError) -> Value {
-    json!({"id": id, "error": error_json(e)})
+fn error_line(id: Value, e: &QueryError) -> Out {
+    let mut out = Out::new();
+    out.insert("id".into(), id);
+    out.insert("error".into(), error_json(e));
+    out
 }
 
 /// Answer one line (without its newline). Never panics: a bug gives an `internal` error line.
 pub fn answer_line(line: &str, opts: &Options) -> Value {
+    answer_fields(line, opts).into_value()
+}
+
+/// [`answer_line`]'s fields in their order (`id` first).
+pub fn answer_fields(line: &str, opts: &Options) -> Out {
     if line.len() > opts.max_line_bytes {
         return error_line(
             Value::Null,
@@ -112,7 +127,7 @@ pub fn answer_line(line: &str, opts: &Options) -> Value {
     if line.trim().is_empty() {
         return error_line(Value::Null, &QueryError::new(Kind::Json, "", "empty line"));
     }
-    let query: Value = match json::parse_line(line) {
+    let query = match json::parse_line(line) {
         Ok(v) => v,
         Err(e) => {
             // A repeated key still leaves a readable id to echo.
@@ -123,7 +138,7 @@ pub fn answer_line(line: &str, opts: &Options) -> Value {
     if !query.is_object() {
         return error_line(Value::Null, &QueryError::new(Kind::Json, "", "a query must be a JSON object"));
     }
-    let id = query.get("id").cloned().unwrap_or(Value::Null);
+    let id = query.get("id").map_or(Value::Null, json::Json::to_value);
     let ctx = ops::Context {
         base_dir: opts.base_dir.clone(),
         file_root: opts.file_root.clone(),
@@ -133,10 +148,10 @@ pub fn answer_line(line: &str, opts: &Options) -> Value {
     };
     match catch_unwind(AssertUnwindSafe(|| input::with_bit_limit(opts.max_bits, || ops::answer(&query, &ctx)))) {
         Ok(Ok(fields)) => {
-            let mut out = Map::new();
+            let mut out = Out::new();
             out.insert("id".into(), id);
             out.extend(fields);
-            Value::Object(out)
+            out
         }
         Ok(Err(e)) => error_line(id, &e),
         Err(_) => {
@@ -189,7 +204,7 @@ pub fn run<R: BufRead, W: Write>(
     mut progress: impl FnMut(&Summary),
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
-    let mut buf = Vec::new();
+    let (mut buf, mut line_out) = (Vec::new(), Vec::new());
     // One byte more than the limit is read so that a CRLF line is not refused a byte earlier
     // than the same LF line.
     let max = opts.max_line_bytes;
@@ -204,7 +219,7 @@ pub fn run<R: BufRead, W: Write>(
             )
         } else {
             match std::str::from_utf8(&buf) {
-                Ok(line) => answer_line_limited(line, opts),
+                Ok(line) => answer_fields_limited(line, opts),
                 Err(e) => {
                     error_line(Value::Null, &QueryError::new(Kind::Json, "", format!("the line is not UTF-8: {e}")))
                 }
@@ -212,8 +227,11 @@ pub fn run<R: BufRead, W: Write>(
         };
         summary.lines += 1;
         summary.errors += u64::from(answer.get("error").is_some());
-        serde_json::to_writer(&mut output, &answer)?;
-        output.write_all(b"\n")?;
+        // The line is made in memory and written at once (serde_json writes token by token).
+        line_out.clear();
+        serde_json::to_writer(&mut line_out, &answer)?;
+        line_out.push(b'\n');
+        output.write_all(&line_out)?;
         if opts.flush_each {
             output.flush()?;
         }

@@ -1,13 +1,13 @@
 //! Poses: a rotation by a (not necessarily unit) quaternion and a translation, or a 3×4 matrix.
 
-use serde_json::Value;
+use crate::json::Json;
 pub use touchstone::query::PoseSpec;
 
 use crate::error::{Kind, QueryError};
 use crate::input::{array, child, rationals, Fields, Number};
 
 /// Parse an optional pose field (absent or null: identity).
-pub fn parse_pose<N: Number>(value: Option<(&Value, String)>) -> Result<PoseSpec<N>, QueryError> {
+pub fn parse_pose<N: Number>(value: Option<(&Json, String)>) -> Result<PoseSpec<N>, QueryError> {
     let Some((value, path)) = value else { return Ok(PoseSpec::identity()) };
     let f = Fields::of(value, &path, "a pose")?;
     f.only(&["translation", "quaternion", "matrix"])?;

@@ -1,6 +1,6 @@
 //! Shapes of the format: parsed exactly, then built as solids on any backend.
 
-use serde_json::Value;
+use crate::json::Json;
 use touchstone::brep::io::{read_mesh_as, MeshFormat, NumberMode, ReadLimits};
 pub use touchstone::query::ShapeSpec;
 
@@ -15,7 +15,7 @@ const LATER: [&str; 6] = ["ball", "capsule", "round", "torus", "implicit", "bezi
 /// A list of points, at most `--max-vertices` of them (a shape's vertices, a hull's points, the
 /// points a query transforms).
 pub fn capped_points<N: Number>(
-    v: &Value,
+    v: &Json,
     at: &str,
     ctx: &Context,
 ) -> Result<Vec<touchstone::geom::Point3<N>>, QueryError> {
@@ -31,7 +31,7 @@ pub fn capped_points<N: Number>(
 }
 
 /// Parse a shape at `path`.
-pub fn parse_shape<N: Number>(value: &Value, path: &str, ctx: &Context) -> Result<ShapeSpec<N>, QueryError> {
+pub fn parse_shape<N: Number>(value: &Json, path: &str, ctx: &Context) -> Result<ShapeSpec<N>, QueryError> {
     let fields = Fields::of(value, path, "a shape")?;
     if fields.optional("file").is_some() {
         return parse_file(&fields, ctx);

@@ -233,19 +233,74 @@ impl From<Uncertain> for QueryError {
     }
 }
 
+/// A key or an index in a JSON pointer.
+pub trait PathKey {
+    /// Append the key, unescaped.
+    fn push_to(&self, out: &mut String);
+}
+
+impl PathKey for str {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl PathKey for String {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl<T: PathKey + ?Sized> PathKey for &T {
+    fn push_to(&self, out: &mut String) {
+        (**self).push_to(out);
+    }
+}
+
+impl PathKey for usize {
+    fn push_to(&self, out: &mut String) {
+        // Decimal digits without the formatting machinery (paths are made on hot paths).
+        let mut digits = [0u8; 20];
+        let (mut n, mut k) = (*self, digits.len());
+        loop {
+            k -= 1;
+            digits[k] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        out.extend(digits[k..].iter().map(|&d| d as char));
+    }
+}
+
 /// The JSON pointer of `key` under `path` (`~` and `/` escaped).
-pub fn child(path: &str, key: impl std::fmt::Display) -> String {
-    use std::fmt::Write;
+pub fn child(path: &str, key: impl PathKey) -> String {
     let mut out = String::with_capacity(path.len() + 12);
     out.push_str(path);
     out.push('/');
     let start = out.len();
-    // Writing to a String cannot fail.
-    let _ = write!(out, "{key}");
+    key.push_to(&mut out);
     if out[start..].contains(['~', '/']) {
         let escaped = out[start..].replace('~', "~0").replace('/', "~1");
         out.truncate(start);
         out.push_str(&escaped);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::child;
+
+    #[test]
+    fn pointers_escape_keys_and_write_indices_in_decimal() {
+        assert_eq!(child("", "a"), "/a");
+        assert_eq!(child("/a", 0), "/a/0");
+        assert_eq!(child("/a", 9), "/a/9");
+        assert_eq!(child("/a", 10), "/a/10");
+        assert_eq!(child("/a", usize::MAX), format!("/a/{}", usize::MAX));
+        assert_eq!(child("/x", "m~n/o"), "/x/m~0n~1o");
+        assert_eq!(child("/x", String::from("é/")), "/x/é~1");
+    }
 }

@@ -1,6 +1,7 @@
 //! `distance`: closest features and the exact distance between two convex shapes.
 
-use serde_json::{json, Map, Value};
+use crate::json::Out;
+use serde_json::{json, Value};
 use touchstone::poly::RootScalar;
 use touchstone::query::{Distance, DistanceClaim, Posed};
 use touchstone::vclip::Status;
@@ -32,9 +33,9 @@ impl<N: Number> OpJson for Distance<N> {
         Ok(Distance { a: posed(f, "a", "pose_a", ctx)?, b: posed(f, "b", "pose_b", ctx)? })
     }
 
-    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Map<String, Value>, QueryError> {
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
         let status = STATUSES.iter().find(|(_, s)| *s == out.status).map(|(n, _)| *n).unwrap_or_default();
-        let mut m = Map::new();
+        let mut m = Out::new();
         m.insert("status".into(), json!(status));
         m.insert("distance_squared".into(), num(&out.distance_squared));
         m.insert("distance".into(), sqrt_json(&out.distance_squared, digits));

@@ -1,8 +1,9 @@
 //! Kernel ops (extensions of the format; see FORMAT.md): predicates, transforms and squared
 //! distances, as JSON.
 
+use crate::json::Out;
 use num_rational::BigRational;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use touchstone::poly::RootScalar;
 use touchstone::predicates::{Orientation, Side};
 use touchstone::query::{
@@ -15,11 +16,8 @@ use crate::error::{Kind, QueryError};
 use crate::input::{child, point, points, rational, rationals, string, three_points, Fields, Number};
 use crate::pose::parse_pose;
 
-fn object(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
+fn object(v: Value) -> Out {
+    Out::from(v)
 }
 
 /// A claimed name among `names` (each with its value).
@@ -68,7 +66,7 @@ impl<N: Number> OpJson for Orient3d<N> {
         Ok(Orient3d { points: [p[0].clone(), p[1].clone(), p[2].clone(), p[3].clone()] })
     }
 
-    fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Map<String, Value>, QueryError> {
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
         let name = ORIENTATIONS.iter().find(|(_, o)| *o == out.orientation).map(|(n, _)| *n).unwrap_or_default();
         let mut m = object(json!({"orientation": name, "determinant": num(&out.determinant)}));
         // The nearest double, when there is one (beyond the binary64 range the field is left
@@ -88,7 +86,7 @@ impl<N: Number> OpJson for Orient3d<N> {
     }
 }
 
-fn parse_plane_value<N: Number>(v: &Value, at: &str) -> Result<PlaneSpec<N>, QueryError> {
+fn parse_plane_value<N: Number>(v: &crate::json::Json, at: &str) -> Result<PlaneSpec<N>, QueryError> {
     let pf = Fields::of(v, at, "a plane")?;
     let (kind, body, bat) = pf.single_key("a plane ({\"points\": ...} or {\"coefficients\": ...})")?;
     match kind {
@@ -119,7 +117,7 @@ impl<N: Number> OpJson for SideOfPlane<N> {
         Ok(SideOfPlane { plane, point: point(v, &at)? })
     }
 
-    fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Map<String, Value>, QueryError> {
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
         let name = SIDES.iter().find(|(_, s)| *s == out.side).map(|(n, _)| *n).unwrap_or_default();
         Ok(object(json!({"side": name, "value": num(&out.value)})))
     }
@@ -147,7 +145,7 @@ impl<N: Number> OpJson for TransformPoints<N> {
         Ok(TransformPoints { pose, points: pts, inverse })
     }
 
-    fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Map<String, Value>, QueryError> {
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
         Ok(object(json!({"points": out.points.iter().map(point_json).collect::<Vec<_>>()})))
     }
 
@@ -189,7 +187,7 @@ impl<N: Number> OpJson for SquaredDistance<N> {
         Ok(SquaredDistance { point: p, target })
     }
 
-    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Map<String, Value>, QueryError> {
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
         let mut m = object(json!({
             "distance_squared": num(&out.distance_squared),
             "distance": sqrt_json(&out.distance_squared, digits),
@@ -226,7 +224,7 @@ impl<N: Number> OpJson for SegmentPlane<N> {
         Ok(SegmentPlane { segment: [s[0].clone(), s[1].clone()], plane: parse_plane(f)? })
     }
 
-    fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Map<String, Value>, QueryError> {
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
         let mut m = object(json!({ "intersection": out.intersection.as_str() }));
         if let Some(t) = &out.t {
             m.insert("t".into(), num(t));

@@ -8,8 +8,9 @@ mod planned;
 mod solids;
 mod sweep;
 
+use crate::json::Out;
 use num_rational::BigRational;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use touchstone::contract::Agreement;
 use touchstone::geom::Point3;
 use touchstone::poly::{Algebraic, RootScalar, TimeOutput};
@@ -18,6 +19,7 @@ use touchstone::scalar::{decimal_of_rational, Decimal, Scalar};
 
 use crate::error::{error_json, Kind, QueryError};
 use crate::input::{index, rational, string, Fields};
+use crate::json::Json;
 
 /// The largest accepted `digits`.
 pub const MAX_DIGITS: usize = 10_000;
@@ -51,7 +53,7 @@ pub trait OpJson: Query + Sized {
     /// Parse the op's fields into the typed query.
     fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError>;
     /// The output fields of an answer on backend `S`.
-    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Map<String, Value>, QueryError>;
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError>;
     /// Parse a claim (its field names are already checked against [`OpJson::CLAIM_FIELDS`]).
     fn parse_claim(f: &Fields) -> Result<Self::Claim, QueryError>;
 }
@@ -176,7 +178,7 @@ fn parse_claim<O: OpJson>(query: &Fields) -> Result<Option<(O::Claim, Value)>, Q
         }
         // Elsewhere a null field is an absent one; a claimed null would pass vacuously, and is
         // what an engine's NaN becomes: refuse it.
-        if let Some((_, Value::Null)) = v.as_object().and_then(|o| o.get_key_value(key)) {
+        if let Some(Json::Null) = f.raw(key) {
             return Err(QueryError::new(
                 Kind::Type,
                 &path,
@@ -184,7 +186,7 @@ fn parse_claim<O: OpJson>(query: &Fields) -> Result<Option<(O::Claim, Value)>, Q
             ));
         }
     }
-    Ok(Some((O::parse_claim(&f)?, v.clone())))
+    Ok(Some((O::parse_claim(&f)?, v.to_value())))
 }
 
 fn agreement_json(
@@ -208,7 +210,7 @@ fn judge<O: OpJson>(
     exact: &Answer<BigRational, O>,
     claim: &Option<(O::Claim, Value)>,
     common: &Common,
-    fields: &mut Map<String, Value>,
+    fields: &mut Out,
 ) -> Result<(), QueryError> {
     if let Some((c, raw)) = claim {
         let tolerance = common.tolerance.clone().unwrap_or_default();
@@ -218,9 +220,8 @@ fn judge<O: OpJson>(
     Ok(())
 }
 
-fn execute<O: OpJson>(query: &Fields, common: &Common, ctx: &Context) -> Result<Map<String, Value>, QueryError> {
-    let allowed: Vec<&str> = COMMON_FIELDS.iter().chain(O::FIELDS).copied().collect();
-    query.only(&allowed)?;
+fn execute<O: OpJson>(query: &Fields, common: &Common, ctx: &Context) -> Result<Out, QueryError> {
+    query.only_of(&[&COMMON_FIELDS, O::FIELDS])?;
     let q = O::parse(query, ctx)?;
     let claim = parse_claim::<O>(query)?;
     if claim.is_some() && common.backend == Backend::F64 {
@@ -258,7 +259,7 @@ fn execute<O: OpJson>(query: &Fields, common: &Common, ctx: &Context) -> Result<
             let mut fields = q.render(&b.exact.output, common.digits)?;
             let fast = match &b.fast {
                 Ok(f) => match q.render(&f.output, common.digits).and_then(rendered_finite) {
-                    Ok(m) => Value::Object(m),
+                    Ok(m) => m.into_value(),
                     Err(e) => json!({ "error": error_json(&e) }),
                 },
                 Err(e) => json!({ "error": error_json(e) }),
@@ -277,7 +278,7 @@ fn execute<O: OpJson>(query: &Fields, common: &Common, ctx: &Context) -> Result<
 
 /// An `f64` answer as rendered, refused when some number in it is not finite (JSON has no
 /// infinity or NaN: `num` writes them as null; no output field is ever null otherwise).
-fn rendered_finite(m: Map<String, Value>) -> Result<Map<String, Value>, QueryError> {
+fn rendered_finite(m: Out) -> Result<Out, QueryError> {
     fn has_null(v: &Value) -> bool {
         match v {
             Value::Null => true,
@@ -294,14 +295,10 @@ fn rendered_finite(m: Map<String, Value>) -> Result<Map<String, Value>, QueryErr
 
 /// The exact path refused the input: the error stands, unless the op judges a claim against it
 /// (`validate` with a claimed `valid`): then `{"valid": false, "defect": error, "verdict"}`.
-fn judged_error<O: OpJson>(
-    q: &O,
-    e: QueryError,
-    claim: &Option<(O::Claim, Value)>,
-) -> Result<Map<String, Value>, QueryError> {
+fn judged_error<O: OpJson>(q: &O, e: QueryError, claim: &Option<(O::Claim, Value)>) -> Result<Out, QueryError> {
     let Some((c, raw)) = claim else { return Err(e) };
     let Some(v) = q.judge_error(&e, c) else { return Err(e) };
-    let mut fields = Map::new();
+    let mut fields = Out::new();
     fields.insert("valid".into(), json!(false));
     fields.insert("defect".into(), error_json(&e));
     fields.insert("verdict".into(), verdict_json(&v, raw));
@@ -352,7 +349,7 @@ fn parse_common(query: &Fields, ctx: &Context) -> Result<Common, QueryError> {
 }
 
 /// How an answered op runs: the query's fields, its common settings, the run's context.
-pub type Runner = fn(&Fields, &Common, &Context) -> Result<Map<String, Value>, QueryError>;
+pub type Runner = fn(&Fields, &Common, &Context) -> Result<Out, QueryError>;
 
 /// One op of the format: what `--help` and the error for an unknown op say about it, and how
 /// it is answered. [`answer`] dispatches through this table, so an op is answered exactly when
@@ -383,7 +380,7 @@ impl OpInfo {
 macro_rules! answered {
     ($q:ident) => {{
         type Exact = touchstone::query::$q<BigRational>;
-        fn run(fields: &Fields, common: &Common, ctx: &Context) -> Result<Map<String, Value>, QueryError> {
+        fn run(fields: &Fields, common: &Common, ctx: &Context) -> Result<Out, QueryError> {
             if common.backend == Backend::F64 {
                 execute::<touchstone::query::$q<f64>>(fields, common, ctx)
             } else {
@@ -424,12 +421,13 @@ pub fn ops() -> Vec<OpInfo> {
 }
 
 /// Answer one parsed query (without its id).
-pub fn answer(query: &Value, ctx: &Context) -> Result<Map<String, Value>, QueryError> {
+pub fn answer(query: &Json, ctx: &Context) -> Result<Out, QueryError> {
     let fields = Fields::of(query, "", "a query")?;
     let (op, at) = fields.required("op")?;
     let op = string(op, &at, "op")?;
     let common = parse_common(&fields, ctx)?;
-    let table = ops();
+    static TABLE: std::sync::OnceLock<Vec<OpInfo>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(ops);
     match table.iter().find(|o| o.name == op) {
         Some(OpInfo { run: Some(run), .. }) => run(&fields, &common, ctx),
         _ => planned::answer(op, &fields, &at, &COMMON_FIELDS, ctx).unwrap_or_else(|| {
@@ -486,11 +484,11 @@ The full format: oracle/FORMAT.md in the source repository.",
 }
 
 /// A feature as written in the format: `{"vertex": i}`, `{"edge": [i, j]}`, `{"face": [...]}`.
-pub fn parse_feature(v: &Value, at: &str) -> Result<FeatureId, QueryError> {
+pub fn parse_feature(v: &Json, at: &str) -> Result<FeatureId, QueryError> {
     let f = Fields::of(v, at, "a feature")?;
     let (kind, body, bat) = f.single_key("a feature ({\"vertex\": i}, {\"edge\": [i, j]} or {\"face\": [...]})")?;
     // Any non-negative integer: an id the shape does not have makes the check fail, not the line.
-    let id = |v: &Value, p: &str| {
+    let id = |v: &Json, p: &str| {
         v.as_u64()
             .and_then(|i| usize::try_from(i).ok())
             .ok_or_else(|| QueryError::new(Kind::Type, p, "a vertex id must be a non-negative integer"))

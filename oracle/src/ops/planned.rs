@@ -1,8 +1,8 @@
 //! Ops of the format that this version does not answer yet: their inputs are parsed and
 //! checked (so that a bad query is reported precisely), then the answer is `unsupported`.
 
+use crate::json::Out;
 use num_rational::BigRational;
-use serde_json::Value;
 
 use crate::error::{Kind, QueryError};
 use crate::input::{point, points, rationals, Context, Fields};
@@ -55,25 +55,12 @@ fn interval(f: &Fields) -> Result<(), QueryError> {
 
 /// Check a planned op's input (the common fields are `common`), then answer `unsupported`;
 /// `None` when `op` is not a planned op.
-pub fn answer(
-    op: &str,
-    f: &Fields,
-    op_at: &str,
-    common: &[&str],
-    ctx: &Context,
-) -> Option<Result<serde_json::Map<String, Value>, QueryError>> {
+pub fn answer(op: &str, f: &Fields, op_at: &str, common: &[&str], ctx: &Context) -> Option<Result<Out, QueryError>> {
     let (_, own, _) = PLANNED.iter().find(|(name, _, _)| *name == op)?;
     Some(check(op, own, f, op_at, common, ctx))
 }
 
-fn check(
-    op: &str,
-    own: &[&str],
-    f: &Fields,
-    op_at: &str,
-    common: &[&str],
-    ctx: &Context,
-) -> Result<serde_json::Map<String, Value>, QueryError> {
+fn check(op: &str, own: &[&str], f: &Fields, op_at: &str, common: &[&str], ctx: &Context) -> Result<Out, QueryError> {
     let allowed: Vec<&str> = common.iter().chain(own.iter()).copied().collect();
     f.only(&allowed)?;
     for key in ["solid", "a", "b"] {

@@ -1,6 +1,7 @@
 //! Ops on solids: `validate`.
 
-use serde_json::{json, Map, Value};
+use crate::json::Out;
+use serde_json::json;
 use touchstone::poly::RootScalar;
 use touchstone::query::{SolidReport, Validate, ValidateClaim};
 
@@ -20,7 +21,7 @@ impl<N: Number> OpJson for Validate<N> {
         Ok(Validate { solid: parse_shape(v, &at, ctx)?, at })
     }
 
-    fn render<S: RootScalar>(&self, r: &SolidReport, _: u32) -> Result<Map<String, Value>, QueryError> {
+    fn render<S: RootScalar>(&self, r: &SolidReport, _: u32) -> Result<Out, QueryError> {
         let v = json!({
             "valid": true,
             "vertices": r.vertices,
@@ -29,10 +30,7 @@ impl<N: Number> OpJson for Validate<N> {
             "convex": r.convex,
             "euler": r.euler,
         });
-        Ok(match v {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        })
+        Ok(Out::from(v))
     }
 
     fn parse_claim(f: &Fields) -> Result<ValidateClaim, QueryError> {

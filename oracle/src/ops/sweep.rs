@@ -1,8 +1,9 @@
 //! Continuous-collision ops: `ccd` (linear vertex–face and edge–edge on t ∈ [0, 1]) and
 //! `toi_boxes` (boxes under quadratic 4×4 motions).
 
+use crate::json::Out;
 use num_rational::BigRational;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use touchstone::geom::Matrix4;
 use touchstone::poly::RootScalar;
 use touchstone::query::{box_feature_id, AtStart, Ccd, CcdClaim, ToiBoxes, ToiBoxesClaim};
@@ -16,7 +17,7 @@ use crate::input::{array, child, points, rationals, string, Fields, Number};
 /// A claimed time: a number, a rational string, or an output object with `decimal` or `f64`.
 pub fn claimed_time(f: &Fields, key: &str) -> Result<Option<BigRational>, QueryError> {
     let Some((v, at)) = f.optional(key) else { return Ok(None) };
-    if let Value::Object(_) = v {
+    if v.is_object() {
         // The output's own form ({"decimal", "f64", "poly", "interval"}, so an answer can be
         // sent back as a claim): `decimal` is judged, or `f64` alone. With both, they must
         // denote the same binary64 number within an ulp (otherwise one could pass while the
@@ -76,8 +77,8 @@ impl<N: Number> OpJson for Ccd<N> {
         Ok(Ccd { kind, t0: four("t0")?, t1: four("t1")? })
     }
 
-    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Map<String, Value>, QueryError> {
-        let mut m = Map::new();
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
+        let mut m = Out::new();
         m.insert("collides".into(), json!(out.collides));
         if let Some(t) = &out.toi {
             m.insert("toi".into(), time_json::<S>(t, digits)?);
@@ -149,8 +150,8 @@ impl<N: Number> OpJson for ToiBoxes<N> {
         Ok(ToiBoxes { a, b, interval })
     }
 
-    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Map<String, Value>, QueryError> {
-        let mut m = Map::new();
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
+        let mut m = Out::new();
         m.insert("collides".into(), json!(out.collides));
         if let Some(t) = &out.toi {
             m.insert("toi".into(), time_json::<S>(t, digits)?);
