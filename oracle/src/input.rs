@@ -94,7 +94,7 @@ impl<'a> Fields<'a> {
 
     /// The value of `key` as given, null included.
     pub fn raw(&self, key: &str) -> Option<&'a Json> {
-        self.map.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        crate::json::field(self.map, key)
     }
 
     /// The path of the object.

@@ -41,13 +41,15 @@ pub enum Json {
 
 static NULL: Json = Json::Null;
 
+/// The value of `key` among an object's fields (a short scan: see [`Json`]).
+pub fn field<'a>(fields: &'a [(String, Json)], key: &str) -> Option<&'a Json> {
+    fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
 impl Json {
     /// The value of `key` in an object (`None` for a missing key or a non-object).
     pub fn get(&self, key: &str) -> Option<&Json> {
-        match self {
-            Json::Object(o) => o.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
+        field(self.as_object()?, key)
     }
     /// The fields of an object.
     pub fn as_object(&self) -> Option<&[(String, Json)]> {

@@ -180,7 +180,7 @@ fn start_hint<N: Scalar, S: Scalar>(
     let (va, vb) = if S::CERTAIN_DECISIONS {
         let posed = |p: &Posed<N>, c: &ConvexPosed<S>| -> Option<Vec<[f64; 3]>> {
             let map = p.pose.affine::<f64>().ok()?;
-            let at = |id| Some(map.apply_point(&input_vertex::<N, f64>(&p.shape, id)?)).map(|q| [q.x, q.y, q.z]);
+            let at = |id| input_vertex::<N, f64>(&p.shape, id).map(|v| map.apply_point(&v)).map(|q| [q.x, q.y, q.z]);
             c.built.ids.iter().map(|&id| at(id)).collect()
         };
         (posed(pa, ca)?, posed(pb, cb)?)
