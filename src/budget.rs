@@ -53,7 +53,8 @@ struct Active {
     deadline: Option<Instant>,
     steps_left: Option<u64>,
     bits_left: Option<u64>,
-    until_clock: u32,
+    /// The ticks granted to pass unchecked at the last accounting (see [`FREE`]).
+    granted: u32,
     /// The current spacing of clock readings: doubles up to [`CLOCK_EVERY`] while ticks are
     /// light, back to every tick when they are heavy.
     spacing: u32,
@@ -64,6 +65,11 @@ struct Active {
 
 thread_local! {
     static CURRENT: Cell<Option<Active>> = const { Cell::new(None) };
+    /// How many more ticks may pass with no accounting: a tick that finds this positive only
+    /// decrements it (the hot path of every loop); one that finds it zero does the accounting
+    /// for the ticks that passed (steps, clock) and grants the next ones. Without a budget it
+    /// is refilled to `u32::MAX`.
+    static FREE: Cell<u32> = const { Cell::new(0) };
 }
 
 /// How many ticks pass between two readings of the clock while ticks are light (a reading
@@ -79,55 +85,82 @@ const HEAVY: Duration = Duration::from_millis(1);
 /// Run `f` under `budget` on this thread (budgets nest: the inner one applies until `f`
 /// returns, then the outer one is back, also if `f` panics).
 pub fn with_budget<T>(budget: Budget, f: impl FnOnce() -> T) -> T {
-    struct Restore(Option<Active>);
+    struct Restore(Option<Active>, u32);
     impl Drop for Restore {
         fn drop(&mut self) {
             CURRENT.with(|c| c.set(self.0));
+            FREE.with(|c| c.set(self.1));
         }
     }
+    let now = Instant::now();
     let active = Active {
-        deadline: budget.time.and_then(|t| Instant::now().checked_add(t)),
+        deadline: budget.time.and_then(|t| now.checked_add(t)),
         steps_left: budget.steps,
         bits_left: budget.bits,
-        until_clock: 0,
+        granted: 0,
         spacing: 0,
-        last_read: Instant::now(),
+        last_read: now,
         spent: None,
     };
-    let _restore = Restore(CURRENT.with(|c| c.replace(Some(active))));
+    let _restore = Restore(CURRENT.with(|c| c.replace(Some(active))), FREE.with(|c| c.replace(0)));
     f()
 }
 
 /// One step of a long loop: [`Uncertain::Exhausted`] once the current budget is spent (and on
 /// every later call under it).
+#[inline]
 pub fn tick() -> Decision<()> {
+    let free = FREE.with(Cell::get);
+    if free > 0 {
+        FREE.with(|c| c.set(free - 1));
+        return Ok(());
+    }
+    account()
+}
+
+/// The accounting of [`tick`] once its free ticks are used up: this tick and the `granted`
+/// ones before it are charged, the clock is read when a deadline is set, and the next free
+/// ticks are granted (at most the steps left, at most the clock spacing).
+#[cold]
+fn account() -> Decision<()> {
     CURRENT.with(|c| {
-        let Some(mut a) = c.get() else { return Ok(()) };
+        let Some(mut a) = c.get() else {
+            FREE.with(|f| f.set(u32::MAX));
+            return Ok(());
+        };
         if let Some(limit) = a.spent {
             return Err(Uncertain::Exhausted(limit));
         }
+        let charged = u64::from(a.granted) + 1;
+        a.granted = 0;
         if let Some(n) = a.steps_left.as_mut() {
-            if *n == 0 {
-                a.spent = Some(Limit::Steps);
-            } else {
-                *n -= 1;
+            match n.checked_sub(charged) {
+                Some(left) => *n = left,
+                None => a.spent = Some(Limit::Steps),
             }
         }
-        if a.spent.is_none() && a.deadline.is_some() {
-            if a.until_clock == 0 {
+        if a.spent.is_none() {
+            if let Some(deadline) = a.deadline {
                 let now = Instant::now();
-                if a.deadline.is_some_and(|d| now >= d) {
+                if now >= deadline {
                     a.spent = Some(Limit::Time);
                 }
                 a.spacing =
                     if now.duration_since(a.last_read) > HEAVY { 0 } else { (2 * a.spacing).clamp(1, CLOCK_EVERY) };
-                a.until_clock = a.spacing;
                 a.last_read = now;
+                a.granted = a.spacing;
             } else {
-                a.until_clock -= 1;
+                a.granted = u32::MAX;
+            }
+            if let Some(n) = a.steps_left {
+                a.granted = a.granted.min(u32::try_from(n).unwrap_or(u32::MAX));
             }
         }
+        if a.spent.is_some() {
+            a.granted = 0;
+        }
         c.set(Some(a));
+        FREE.with(|f| f.set(a.granted));
         match a.spent {
             Some(limit) => Err(Uncertain::Exhausted(limit)),
             None => Ok(()),
@@ -143,6 +176,8 @@ pub fn charge_bits(bits: u64) -> Decision<()> {
         if let Some(left) = a.bits_left.as_mut() {
             if bits > *left {
                 a.spent = Some(Limit::Bits);
+                // Every later tick fails: none passes unchecked.
+                FREE.with(|f| f.set(0));
             } else {
                 *left -= bits;
             }
@@ -176,6 +211,27 @@ mod tests {
             assert_eq!(spent(), Some(Limit::Steps));
         });
         assert_eq!((tick(), spent()), (Ok(()), None));
+    }
+
+    #[test]
+    fn steps_are_counted_exactly_with_a_deadline_and_across_a_nested_budget() {
+        // Free ticks are granted in runs (the clock spacing, the steps left): the count must
+        // still end on the exact tick, and an inner budget's ticks are not the outer's.
+        let b = Budget { time: Some(Duration::from_secs(3600)), steps: Some(1000), bits: None };
+        let ok = with_budget(b, || (0..2000).take_while(|_| tick().is_ok()).count());
+        assert_eq!(ok, 1000);
+        with_budget(Budget { time: None, steps: Some(100), bits: None }, || {
+            for _ in 0..30 {
+                assert_eq!(tick(), Ok(()));
+            }
+            let inner =
+                with_budget(Budget { time: Some(Duration::from_secs(3600)), steps: Some(50), bits: None }, || {
+                    (0..80).take_while(|_| tick().is_ok()).count()
+                });
+            assert_eq!(inner, 50);
+            let rest = (0..200).take_while(|_| tick().is_ok()).count();
+            assert_eq!(rest, 70);
+        });
     }
 
     #[test]

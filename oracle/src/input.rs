@@ -13,7 +13,53 @@ pub fn three_points<N: Number>(value: &Json, path: &str) -> Result<[Point3<N>; 3
 
 use crate::error::{Kind, QueryError};
 
-pub use touchstone::query::error::child;
+use touchstone::query::error::PathKey;
+
+/// A JSON pointer: inline up to 24 bytes (most of a query's), so making one allocates nothing.
+pub type Path = compact_str::CompactString;
+
+/// The JSON pointer of `key` under `path` (`~` and `/` escaped), as
+/// [`touchstone::query::error::child`] makes it, but inline: the oracle makes one for every
+/// field it reads, and keeps it only for an error message.
+pub fn child(path: &str, key: impl PathKey) -> Path {
+    let mut out = Path::with_capacity(path.len() + 12);
+    out.push_str(path);
+    out.push('/');
+    if let Some(mut n) = key.as_index() {
+        let mut digits = [0u8; 20];
+        let mut k = digits.len();
+        loop {
+            k -= 1;
+            digits[k] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        out.extend(digits[k..].iter().map(|&d| d as char));
+        return out;
+    }
+    let mut owned = String::new();
+    let text: &str = match key.as_str() {
+        Some(k) => k,
+        None => {
+            key.push_to(&mut owned);
+            &owned
+        }
+    };
+    if text.contains(['~', '/']) {
+        for c in text.chars() {
+            match c {
+                '~' => out.push_str("~0"),
+                '/' => out.push_str("~1"),
+                c => out.push(c),
+            }
+        }
+    } else {
+        out.push_str(text);
+    }
+    out
+}
 
 /// Which arithmetic answers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,13 +91,13 @@ impl Backend {
 
 /// What a query is answered in: settings of the run, not of the query.
 #[derive(Clone, Debug)]
-pub struct Context {
+pub struct Context<'a> {
     /// The folder `file` shapes are relative to (the query file's folder; `None`: the current
     /// directory).
-    pub base_dir: Option<std::path::PathBuf>,
+    pub base_dir: Option<&'a std::path::Path>,
     /// The folder `file` shapes must lie in, after resolving `..` and symbolic links (`None`:
     /// `base_dir`, or the current directory).
-    pub file_root: Option<std::path::PathBuf>,
+    pub file_root: Option<&'a std::path::Path>,
     /// The longest file read, in bytes.
     pub max_file_bytes: u64,
     /// The most vertices (or points) of one inline shape.
@@ -60,7 +106,7 @@ pub struct Context {
     pub default_backend: Backend,
 }
 
-impl Default for Context {
+impl Default for Context<'_> {
     fn default() -> Self {
         Context {
             base_dir: None,
@@ -74,15 +120,15 @@ impl Default for Context {
 
 /// The fields of a JSON object, with their path, and the set of names an op accepts.
 pub struct Fields<'a> {
-    map: &'a [(String, Json)],
-    path: String,
+    map: &'a [(compact_str::CompactString, Json)],
+    path: &'a str,
 }
 
 impl<'a> Fields<'a> {
     /// The object at `path`, or a type error.
-    pub fn of(value: &'a Json, path: &str, what: &str) -> Result<Self, QueryError> {
+    pub fn of(value: &'a Json, path: &'a str, what: &str) -> Result<Self, QueryError> {
         match value {
-            Json::Object(map) => Ok(Fields { map, path: path.to_string() }),
+            Json::Object(map) => Ok(Fields { map, path }),
             _ => Err(QueryError::new(Kind::Type, path, format!("{what} must be a JSON object"))),
         }
     }
@@ -98,8 +144,8 @@ impl<'a> Fields<'a> {
     }
 
     /// The path of the object.
-    pub fn path(&self) -> &str {
-        &self.path
+    pub fn path(&self) -> &'a str {
+        self.path
     }
 
     /// Reject names outside `allowed` (a misspelt field would otherwise be silently ignored).
@@ -114,7 +160,7 @@ impl<'a> Fields<'a> {
                 let all: Vec<&str> = allowed.iter().flat_map(|a| a.iter().copied()).collect();
                 return Err(QueryError::new(
                     Kind::Unknown,
-                    &child(&self.path, key),
+                    &child(self.path, key.as_str()),
                     format!("unknown field {key:?} here (accepted: {})", all.join(", ")),
                 ));
             }
@@ -123,25 +169,25 @@ impl<'a> Fields<'a> {
     }
 
     /// A field that may be absent (null counts as absent), with its path.
-    pub fn optional(&self, key: &str) -> Option<(&'a Json, String)> {
+    pub fn optional(&self, key: &str) -> Option<(&'a Json, Path)> {
         match self.raw(key) {
             None | Some(Json::Null) => None,
-            Some(v) => Some((v, child(&self.path, key))),
+            Some(v) => Some((v, child(self.path, key))),
         }
     }
 
     /// A required field.
-    pub fn required(&self, key: &str) -> Result<(&'a Json, String), QueryError> {
+    pub fn required(&self, key: &str) -> Result<(&'a Json, Path), QueryError> {
         self.optional(key)
-            .ok_or_else(|| QueryError::new(Kind::Missing, &child(&self.path, key), format!("missing field {key:?}")))
+            .ok_or_else(|| QueryError::new(Kind::Missing, &child(self.path, key), format!("missing field {key:?}")))
     }
 
     /// The single key of a one-key object such as `{"box": [...]}`.
-    pub fn single_key(&self, what: &str) -> Result<(&'a str, &'a Json, String), QueryError> {
+    pub fn single_key(&self, what: &str) -> Result<(&'a str, &'a Json, Path), QueryError> {
         let mut it = self.map.iter();
         match (it.next(), it.next()) {
-            (Some((k, v)), None) => Ok((k.as_str(), v, child(&self.path, k))),
-            _ => Err(QueryError::new(Kind::Type, &self.path, format!("{what} must be an object with exactly one key"))),
+            (Some((k, v)), None) => Ok((k.as_str(), v, child(self.path, k.as_str()))),
+            _ => Err(QueryError::new(Kind::Type, self.path, format!("{what} must be an object with exactly one key"))),
         }
     }
 }
@@ -330,4 +376,25 @@ pub fn index(value: &Json, path: &str, max: usize, what: &str) -> Result<usize, 
 /// A string field.
 pub fn string<'a>(value: &'a Json, path: &str, what: &str) -> Result<&'a str, QueryError> {
     value.as_str().ok_or_else(|| QueryError::new(Kind::Type, path, format!("{what} must be a string")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::child;
+
+    /// The inline pointer is the library's pointer, for text and index keys, escapes, and
+    /// paths too long to be inline.
+    #[test]
+    fn inline_pointers_are_the_library_pointers() {
+        let long = "/a".repeat(40);
+        for path in ["", "/a", "/pose_b/quaternion", long.as_str()] {
+            for key in ["b", "m~n/o", "é/", "", "translation"] {
+                assert_eq!(child(path, key), touchstone::query::error::child(path, key));
+                assert_eq!(child(path, String::from(key)), touchstone::query::error::child(path, String::from(key)));
+            }
+            for i in [0, 7, 10, 12345, usize::MAX] {
+                assert_eq!(child(path, i), touchstone::query::error::child(path, i));
+            }
+        }
+    }
 }

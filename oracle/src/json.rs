@@ -13,11 +13,12 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fmt;
 
+use compact_str::CompactString;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::error::{Kind, QueryError};
-use crate::input::child;
+use touchstone::query::error::child;
 
 /// A parsed JSON value of a query line: objects keep their keys in order, in a vector (a
 /// query's objects have a handful of keys, so a lookup is a short scan, and reading a line
@@ -31,18 +32,18 @@ pub enum Json {
     Bool(bool),
     /// A number.
     Number(serde_json::Number),
-    /// A string.
-    String(String),
+    /// A string (inline up to 24 bytes).
+    String(CompactString),
     /// An array.
     Array(Vec<Json>),
     /// An object, its keys distinct, in the line's order.
-    Object(Vec<(String, Json)>),
+    Object(Vec<(CompactString, Json)>),
 }
 
 static NULL: Json = Json::Null;
 
 /// The value of `key` among an object's fields (a short scan: see [`Json`]).
-pub fn field<'a>(fields: &'a [(String, Json)], key: &str) -> Option<&'a Json> {
+pub fn field<'a>(fields: &'a [(CompactString, Json)], key: &str) -> Option<&'a Json> {
     fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
@@ -52,7 +53,7 @@ impl Json {
         field(self.as_object()?, key)
     }
     /// The fields of an object.
-    pub fn as_object(&self) -> Option<&[(String, Json)]> {
+    pub fn as_object(&self) -> Option<&[(CompactString, Json)]> {
         match self {
             Json::Object(o) => Some(o),
             _ => None,
@@ -107,9 +108,11 @@ impl Json {
             Json::Null => Value::Null,
             Json::Bool(b) => Value::Bool(*b),
             Json::Number(n) => Value::Number(n.clone()),
-            Json::String(s) => Value::String(s.clone()),
+            Json::String(s) => Value::String(s.to_string()),
             Json::Array(a) => Value::Array(a.iter().map(Json::to_value).collect()),
-            Json::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), v.to_value())).collect::<Map<_, _>>()),
+            Json::Object(o) => {
+                Value::Object(o.iter().map(|(k, v)| (k.to_string(), v.to_value())).collect::<Map<_, _>>())
+            }
         }
     }
 }
@@ -139,7 +142,25 @@ pub struct Out(Vec<(Cow<'static, str>, Value)>);
 impl Out {
     /// No fields.
     pub fn new() -> Self {
-        Out(Vec::new())
+        // Room for an answer's usual fields (id, status, values, features, points, steps, ...)
+        // without regrowing.
+        Out(Vec::with_capacity(12))
+    }
+    /// Put `key` first, with `value` unless the fields have it already (then theirs is kept
+    /// and moved to the front).
+    pub fn put_first(&mut self, key: Cow<'static, str>, value: Value) {
+        match self.0.iter().position(|(k, _)| *k == key) {
+            Some(i) => {
+                let field = self.0.remove(i);
+                self.0.insert(0, field);
+            }
+            None => self.0.insert(0, (key, value)),
+        }
+    }
+    /// Add `key`, known not to be there yet (an op's own fields, written once each: no search).
+    pub fn push(&mut self, key: &'static str, value: Value) {
+        debug_assert!(self.get(key).is_none(), "field {key} written twice");
+        self.0.push((Cow::Borrowed(key), value));
     }
     /// Set `key` (replacing its value, in place, when it is there already).
     pub fn insert(&mut self, key: Cow<'static, str>, value: Value) -> Option<Value> {
@@ -250,7 +271,7 @@ pub fn parse_line(line: &str) -> Result<Json, QueryError> {
 /// then reads, with its error messages. Numbers with a fraction or exponent are read by the
 /// standard library's correctly rounded parser, as serde_json's `float_roundtrip` reads them.
 mod fast {
-    use super::{Json, SCAN_KEYS};
+    use super::{CompactString, Json, SCAN_KEYS};
 
     /// Nesting deeper than this is left to serde_json (and its recursion limit).
     const MAX_DEPTH: usize = 64;
@@ -294,7 +315,7 @@ mod fast {
             match *self.s.get(self.i)? {
                 b'{' if depth < MAX_DEPTH => self.object(depth + 1),
                 b'[' if depth < MAX_DEPTH => self.array(depth + 1),
-                b'"' => self.string().map(|s| Json::String(s.to_owned())),
+                b'"' => self.string().map(|s| Json::String(s.into())),
                 b't' => self.literal(b"true", Json::Bool(true)),
                 b'f' => self.literal(b"false", Json::Bool(false)),
                 b'n' => self.literal(b"null", Json::Null),
@@ -318,6 +339,7 @@ mod fast {
             self.i += n;
             n
         }
+        #[inline(always)]
         fn number(&mut self) -> Option<Json> {
             let start = self.i;
             let negative = self.s[self.i] == b'-';
@@ -367,7 +389,14 @@ mod fast {
                 return Some(Json::Array(out));
             }
             loop {
-                out.push(self.value(depth)?);
+                // Numbers (most of a query's array items) read here, not through the recursive
+                // `value`: its returned enum goes through memory and stalls the load after it.
+                self.ws();
+                let v = match self.s.get(self.i) {
+                    Some(b'-' | b'0'..=b'9') => self.number()?,
+                    _ => self.value(depth)?,
+                };
+                out.push(v);
                 if self.eat(b']') {
                     return Some(Json::Array(out));
                 }
@@ -378,7 +407,7 @@ mod fast {
         }
         fn object(&mut self, depth: usize) -> Option<Json> {
             self.i += 1;
-            let mut out: Vec<(String, Json)> = Vec::new();
+            let mut out: Vec<(CompactString, Json)> = Vec::new();
             if self.eat(b'}') {
                 return Some(Json::Object(out));
             }
@@ -392,7 +421,7 @@ mod fast {
                     return None;
                 }
                 let v = self.value(depth)?;
-                out.push((key.to_owned(), v));
+                out.push((key.into(), v));
                 if self.eat(b'}') {
                     return Some(Json::Object(out));
                 }
@@ -436,10 +465,10 @@ impl<'de> Visitor<'de> for Build {
         serde_json::Number::from_f64(x).map(Json::Number).ok_or_else(|| E::custom("not a finite number"))
     }
     fn visit_str<E>(self, s: &str) -> Result<Json, E> {
-        Ok(Json::String(s.to_owned()))
+        Ok(Json::String(s.into()))
     }
     fn visit_string<E>(self, s: String) -> Result<Json, E> {
-        Ok(Json::String(s))
+        Ok(Json::String(s.into()))
     }
     fn visit_unit<E>(self) -> Result<Json, E> {
         Ok(Json::Null)
@@ -452,15 +481,17 @@ impl<'de> Visitor<'de> for Build {
         Ok(Json::Array(out))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
-        let mut out: Vec<(String, Json)> = Vec::new();
+        let mut out: Vec<(CompactString, Json)> = Vec::new();
         // A hostile line's object of many keys is checked in linear time, not quadratic.
-        let mut seen: Option<std::collections::HashSet<String>> = None;
+        let mut seen: Option<std::collections::HashSet<CompactString>> = None;
         while let Some(key) = map.next_key::<String>()? {
+            let key = CompactString::from(key);
             let repeated = match &mut seen {
                 Some(set) => !set.insert(key.clone()),
                 None if out.len() < SCAN_KEYS => out.iter().any(|(k, _)| *k == key),
                 None => {
-                    let mut set: std::collections::HashSet<String> = out.iter().map(|(k, _)| k.clone()).collect();
+                    let mut set: std::collections::HashSet<CompactString> =
+                        out.iter().map(|(k, _)| k.clone()).collect();
                     let repeated = !set.insert(key.clone());
                     seen = Some(set);
                     repeated

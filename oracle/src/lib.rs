@@ -140,18 +140,16 @@ pub fn answer_fields(line: &str, opts: &Options) -> Out {
     }
     let id = query.get("id").map_or(Value::Null, json::Json::to_value);
     let ctx = ops::Context {
-        base_dir: opts.base_dir.clone(),
-        file_root: opts.file_root.clone(),
+        base_dir: opts.base_dir.as_deref(),
+        file_root: opts.file_root.as_deref(),
         max_file_bytes: opts.max_file_bytes,
         max_vertices: opts.max_vertices,
         default_backend: opts.default_backend,
     };
     match catch_unwind(AssertUnwindSafe(|| input::with_bit_limit(opts.max_bits, || ops::answer(&query, &ctx)))) {
-        Ok(Ok(fields)) => {
-            let mut out = Out::new();
-            out.insert("id".into(), id);
-            out.extend(fields);
-            out
+        Ok(Ok(mut fields)) => {
+            fields.put_first("id".into(), id);
+            fields
         }
         Ok(Err(e)) => error_line(id, &e),
         Err(_) => {

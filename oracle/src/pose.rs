@@ -7,7 +7,7 @@ use crate::error::{Kind, QueryError};
 use crate::input::{array, child, rationals, Fields, Number};
 
 /// Parse an optional pose field (absent or null: identity).
-pub fn parse_pose<N: Number>(value: Option<(&Json, String)>) -> Result<PoseSpec<N>, QueryError> {
+pub fn parse_pose<N: Number>(value: Option<(&Json, crate::input::Path)>) -> Result<PoseSpec<N>, QueryError> {
     let Some((value, path)) = value else { return Ok(PoseSpec::identity()) };
     let f = Fields::of(value, &path, "a pose")?;
     f.only(&["translation", "quaternion", "matrix"])?;

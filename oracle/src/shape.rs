@@ -131,7 +131,7 @@ fn parse_file<N: Number>(fields: &Fields, ctx: &Context) -> Result<ShapeSpec<N>,
 /// gets one message whether or not the file exists (a query must not probe for files outside
 /// the root).
 fn allowed(path: &std::path::Path, ctx: &Context) -> Result<std::path::PathBuf, String> {
-    let root = ctx.file_root.clone().or_else(|| ctx.base_dir.clone()).unwrap_or_else(|| ".".into());
+    let root = ctx.file_root.or(ctx.base_dir).unwrap_or_else(|| std::path::Path::new("."));
     let root = root.canonicalize().map_err(|e| format!("the file root {} cannot be resolved: {e}", root.display()))?;
     let outside = || {
         format!(

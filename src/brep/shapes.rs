@@ -17,37 +17,72 @@ fn p<S: Scalar>(x: S, y: S, z: S) -> Point3<S> {
 /// The axis-aligned box [−hx, hx] × [−hy, hy] × [−hz, hz]; vertex i = (x>0) + 2(y>0) + 4(z>0)
 /// as in the oracle's format.
 pub fn cuboid<S: Scalar>(hx: S, hy: S, hz: S) -> Result<Solid<S>, BrepError> {
-    cuboid_mapped([hx, hy, hz], |p| p)
+    cuboid_posed([hx, hy, hz], |p| p, Posing::Identity)
 }
 
 /// The box of half extents `h` with each corner mapped by `map` (an affine map of positive
 /// determinant: a pose), built directly with the cube's topology: the same solid as
 /// [`cuboid`] then [`Solid::moved`], without building the unmoved box.
 pub fn cuboid_mapped<S: Scalar>(h: [S; 3], map: impl Fn(Point3<S>) -> Point3<S>) -> Result<Solid<S>, BrepError> {
-    cuboid_posed(h, map, false)
+    cuboid_posed(h, map, Posing::Checked)
 }
 
 /// [`cuboid_mapped`] for a map whose determinant the caller *decided* positive: on a backend
 /// with certain decisions the image of a box with positive half extents is a valid solid
 /// exactly, so nothing is checked (an interval backend could not decide its faces planar);
-/// on a tolerant backend it is checked as by [`cuboid_mapped`].
+/// on a tolerant backend it is checked as by [`cuboid_mapped`]. `identity`: the map is the
+/// identity (then `map` is not called).
 pub(crate) fn cuboid_posed_decided<S: Scalar>(
     h: [S; 3],
     map: impl Fn(Point3<S>) -> Point3<S>,
+    identity: bool,
 ) -> Result<Solid<S>, BrepError> {
-    cuboid_posed(h, map, true)
+    cuboid_posed(h, map, if identity { Posing::Identity } else { Posing::Decided })
+}
+
+/// How a box's corners are placed, and so what must be checked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Posing {
+    /// By a map, everything checked.
+    Checked,
+    /// By a map of determinant decided positive: unchecked on backends with certain decisions.
+    Decided,
+    /// Not moved: the corners are ±h exactly.
+    Identity,
+}
+
+/// Whether the axis-aligned box of half extents `h` needs none of the solid checks on any
+/// backend: its corners ±h are exact, its faces exactly planar (each has one coordinate
+/// constant), and its planes and volume computed from them neither overflow nor underflow
+/// when every half extent lies in [2⁻²⁰⁰, 2²⁰⁰] (products of three coordinates stay within
+/// 2^±610, sums of a dozen within a few more bits). On a tolerant backend the checks would then
+/// pass and compute the same planes, so skipping them changes nothing but the time.
+fn moderate_box<S: Scalar>(h: &[S; 3]) -> bool {
+    const LOW: f64 = 6.223_015_277_861_142e-61; // 2⁻²⁰⁰
+    const HIGH: f64 = 1.606_938_044_258_990_3e60; // 2²⁰⁰
+    h.iter().all(|x| x.sign() == Ok(crate::scalar::Sign::Positive) && (LOW..=HIGH).contains(&x.to_f64()))
 }
 
 fn cuboid_posed<S: Scalar>(
     h: [S; 3],
     map: impl Fn(Point3<S>) -> Point3<S>,
-    decided: bool,
+    posing: Posing,
 ) -> Result<Solid<S>, BrepError> {
-    let trusted = decided && S::CERTAIN_DECISIONS && h.iter().all(|x| x.sign() == Ok(crate::scalar::Sign::Positive));
+    let positive = || h.iter().all(|x| x.sign() == Ok(crate::scalar::Sign::Positive));
+    let trusted = match posing {
+        Posing::Identity => S::CERTAIN_DECISIONS && positive() || moderate_box(&h),
+        Posing::Decided => S::CERTAIN_DECISIONS && positive(),
+        Posing::Checked => false,
+    };
     let vertices: Vec<Point3<S>> = (0..8)
         .map(|i| {
             let c = |axis: usize| if i >> axis & 1 == 1 { h[axis].clone() } else { -h[axis].clone() };
-            map(p(c(0), c(1), c(2)))
+            let corner = p(c(0), c(1), c(2));
+            if posing == Posing::Identity {
+                corner
+            } else {
+                map(corner)
+            }
         })
         .collect();
     // The topology is the unit cube's, validated once per thread; a box of any positive half
@@ -273,4 +308,44 @@ pub fn torus<S: Scalar>(major: usize, minor: usize, big_r: S, small_r: S) -> Res
         }
     }
     Solid::new(vertices, faces)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The unchecked box is the checked one: same corners, same planes, and the checks pass,
+    /// for half extents across the whole moderate range and its edges (mixed aspect ratios),
+    /// in binary64 and exactly; outside the range the checks run.
+    #[test]
+    fn an_unmoved_box_skips_only_checks_that_pass() {
+        let hs = [2f64.powi(-200), 2f64.powi(-100), 1e-30, 0.5, 1.0, 3.0, 1e30, 2f64.powi(200)];
+        let mut compared = 0;
+        for &x in &hs {
+            for &y in &hs {
+                for &z in &hs {
+                    let h = [x, y, z];
+                    assert!(moderate_box(&h));
+                    let fast = cuboid_posed(h, |p| p, Posing::Identity).unwrap();
+                    let checked = cuboid_posed(h, |p| p, Posing::Checked).unwrap();
+                    assert_eq!(fast.vertices(), checked.vertices());
+                    for f in 0..6 {
+                        assert_eq!(fast.plane(f), checked.plane(f), "h = {h:?}, face {f}");
+                    }
+                    let q = h.map(|c| crate::scalar::Scalar::from_f64(c).unwrap());
+                    let exact: Solid<num_rational::BigRational> =
+                        cuboid_posed(q.clone(), |p| p, Posing::Identity).unwrap();
+                    let exact_checked = cuboid_posed(q, |p| p, Posing::Checked).unwrap();
+                    assert_eq!(exact.vertices(), exact_checked.vertices());
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, 512);
+        // Beyond the range the checks decide (here: the planes' products overflow binary64).
+        for bad in [[2f64.powi(201), 1.0, 1.0], [1.0, 2f64.powi(-201), 1.0], [1e300, 1e300, 1e300]] {
+            assert!(!moderate_box(&bad));
+        }
+        assert!(cuboid(1e300, 1e300, 1e300).is_err());
+    }
 }

@@ -146,22 +146,21 @@ impl<S: Scalar> Solid<S> {
     /// The half-edges leaving vertex `v`, in order around it (counterclockwise seen from
     /// outside).
     pub fn outgoing(&self, v: usize) -> Vec<usize> {
+        self.outgoing_iter(v).collect()
+    }
+    /// [`Solid::outgoing`] as an iterator (no list is built).
+    pub(crate) fn outgoing_iter(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
         let start = self.topo.vertex_out[v];
-        let mut out = vec![start];
-        let mut h = self.topo.half_edges[self.topo.half_edges[start].prev].twin;
-        while h != start {
-            out.push(h);
-            h = self.topo.half_edges[self.topo.half_edges[h].prev].twin;
-        }
-        out
+        let hs = &self.topo.half_edges;
+        std::iter::successors(Some(start), move |&h| Some(hs[hs[h].prev].twin).filter(|&n| n != start))
     }
     /// The edges around vertex `v`, in order (counterclockwise seen from outside).
     pub fn vertex_edges(&self, v: usize) -> Vec<usize> {
-        self.outgoing(v).into_iter().map(|h| self.topo.half_edges[h].edge).collect()
+        self.outgoing_iter(v).map(|h| self.topo.half_edges[h].edge).collect()
     }
     /// The faces around vertex `v`, in order (counterclockwise seen from outside).
     pub fn vertex_faces(&self, v: usize) -> Vec<usize> {
-        self.outgoing(v).into_iter().map(|h| self.topo.half_edges[h].face).collect()
+        self.outgoing_iter(v).map(|h| self.topo.half_edges[h].face).collect()
     }
     /// The faces next to face `f`, across each of its edges in order.
     pub fn face_neighbours(&self, f: usize) -> Vec<usize> {
@@ -169,14 +168,13 @@ impl<S: Scalar> Solid<S> {
     }
     /// The half-edges of face `f`, in order.
     pub fn face_half_edges(&self, f: usize) -> Vec<usize> {
+        self.face_half_edges_iter(f).collect()
+    }
+    /// [`Solid::face_half_edges`] as an iterator (no list is built).
+    pub(crate) fn face_half_edges_iter(&self, f: usize) -> impl Iterator<Item = usize> + '_ {
         let start = self.topo.face_first[f];
-        let mut out = vec![start];
-        let mut h = self.topo.half_edges[start].next;
-        while h != start {
-            out.push(h);
-            h = self.topo.half_edges[h].next;
-        }
-        out
+        let hs = &self.topo.half_edges;
+        std::iter::successors(Some(start), move |&h| Some(hs[h].next).filter(|&n| n != start))
     }
 
     /// Whether the faces of edge `e` meet convexly, flat or reflexly, decided exactly: the

@@ -19,7 +19,8 @@ pub(crate) fn newell_of<'a, S: Scalar>(n_pts: usize, at: impl Fn(usize) -> &'a P
     let mut n = Vector3::from_element(S::zero());
     let mut m = Vector3::from_element(S::zero());
     for k in 0..n_pts {
-        let (p, q) = (at(k), at((k + 1) % n_pts));
+        // The next vertex, cyclically (no division in the loop).
+        let (p, q) = (at(k), at(if k + 1 == n_pts { 0 } else { k + 1 }));
         for (axis, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
             let (d, s) = (p[i].clone() - q[i].clone(), p[j].clone() + q[j].clone());
             m[axis] += d.abs() * s.abs();

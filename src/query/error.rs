@@ -237,11 +237,22 @@ impl From<Uncertain> for QueryError {
 pub trait PathKey {
     /// Append the key, unescaped.
     fn push_to(&self, out: &mut String);
+    /// The key as text when it is text already (no copy needed).
+    fn as_str(&self) -> Option<&str> {
+        None
+    }
+    /// The key as an array index when it is one.
+    fn as_index(&self) -> Option<usize> {
+        None
+    }
 }
 
 impl PathKey for str {
     fn push_to(&self, out: &mut String) {
         out.push_str(self);
+    }
+    fn as_str(&self) -> Option<&str> {
+        Some(self)
     }
 }
 
@@ -249,15 +260,27 @@ impl PathKey for String {
     fn push_to(&self, out: &mut String) {
         out.push_str(self);
     }
+    fn as_str(&self) -> Option<&str> {
+        Some(self)
+    }
 }
 
 impl<T: PathKey + ?Sized> PathKey for &T {
     fn push_to(&self, out: &mut String) {
         (**self).push_to(out);
     }
+    fn as_str(&self) -> Option<&str> {
+        (**self).as_str()
+    }
+    fn as_index(&self) -> Option<usize> {
+        (**self).as_index()
+    }
 }
 
 impl PathKey for usize {
+    fn as_index(&self) -> Option<usize> {
+        Some(*self)
+    }
     fn push_to(&self, out: &mut String) {
         // Decimal digits without the formatting machinery (paths are made on hot paths).
         let mut digits = [0u8; 20];

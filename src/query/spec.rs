@@ -49,6 +49,26 @@ impl<N: Scalar> PoseSpec<N> {
         PoseSpec::Quaternion { q: [N::one(), z(), z(), z()], t: [z(), z(), z()] }
     }
 
+    /// Whether this is exactly the identity: a quaternion (w, 0, 0, 0) with no translation, or
+    /// the identity matrix (decided exactly on the input numbers).
+    pub fn is_identity(&self) -> bool {
+        let is = |x: &N, s: Sign| x.sign() == Ok(s);
+        match self {
+            PoseSpec::Quaternion { q, t } => {
+                !is(&q[0], Sign::Zero) && q[1..].iter().chain(t).all(|x| is(x, Sign::Zero))
+            }
+            PoseSpec::Matrix(rows) => rows.iter().enumerate().all(|(i, r)| {
+                r.iter().enumerate().all(|(j, x)| {
+                    if i == j {
+                        (x.clone() - N::one()).sign() == Ok(Sign::Zero)
+                    } else {
+                        is(x, Sign::Zero)
+                    }
+                })
+            }),
+        }
+    }
+
     /// A rotation by the quaternion `q` then a translation by `t`; a zero quaternion is
     /// [`ErrorKind::Invalid`].
     pub fn quaternion(q: [N; 4], t: [N; 3]) -> Result<Self, QueryError> {
@@ -242,7 +262,8 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
         }
         // The determinant was decided positive: on a backend with certain decisions the posed
         // box is a valid solid exactly, unchecked.
-        let solid = shapes::cuboid_posed_decided(h, |v| map.apply_point(&v)).map_err(|e| posed_error::<S, N>(p, e))?;
+        let solid = shapes::cuboid_posed_decided(h, |v| map.apply_point(&v), p.pose.is_identity())
+            .map_err(|e| posed_error::<S, N>(p, e))?;
         return Ok(ConvexPosed { built: BuiltSolid { solid, ids: (0..8).collect() }, all: None, pose_determinant });
     }
     // The shape as given, validated, and its convexity: properties of the input, invariant

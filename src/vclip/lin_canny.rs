@@ -677,10 +677,10 @@ mod tests {
             type Split = (Vec<Cell<Q>>, Vec<VPlane<Q>>);
             let mut all: Vec<Split> = Vec::new();
             for f in 0..s.face_count() {
-                all.push((cells.face[f].clone(), super::super::voronoi::face_planes(s, f)));
+                all.push((cells.face[f].clone(), super::super::voronoi::face_planes(s, f).into_vec()));
             }
             for v in 0..s.vertex_count() {
-                all.push((cells.vertex[v].clone(), super::super::voronoi::vertex_planes(s, v)));
+                all.push((cells.vertex[v].clone(), super::super::voronoi::vertex_planes(s, v).into_vec()));
             }
             for (sub, whole) in all {
                 if sub.len() > 1 {

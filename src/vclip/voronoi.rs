@@ -65,16 +65,20 @@ impl<S: Scalar> VPlane<S> {
     }
 }
 
+/// The planes of a feature's Voronoi region: a handful, kept on the stack (a V-Clip step makes
+/// several such lists).
+pub(crate) type Planes<S> = smallvec::SmallVec<[VPlane<S>; 4]>;
+
 /// The endpoints (tail, head) of edge `e`: lower then higher vertex id.
 pub(crate) fn edge_ends<S: Scalar>(s: &Solid<S>, e: usize) -> (usize, usize) {
     s.edges()[e]
 }
 
 /// The planes of VR(vertex v): one per incident edge, normal v − w for its other end w.
-pub(crate) fn vertex_planes<S: Scalar>(s: &Solid<S>, v: usize) -> Vec<VPlane<S>> {
-    s.vertex_edges(v)
-        .into_iter()
-        .map(|e| {
+pub(crate) fn vertex_planes<S: Scalar>(s: &Solid<S>, v: usize) -> Planes<S> {
+    s.outgoing_iter(v)
+        .map(|h| {
+            let e = s.half_edges()[h].edge;
             let (a, b) = edge_ends(s, e);
             let w = if a == v { b } else { a };
             VPlane { normal: s.vertex(v) - s.vertex(w), point: s.vertex(v).clone(), neighbor: Feat::E(e) }
@@ -83,10 +87,10 @@ pub(crate) fn vertex_planes<S: Scalar>(s: &Solid<S>, v: usize) -> Vec<VPlane<S>>
 }
 
 /// The vertex–edge planes of VR(edge e): at the tail (normal h − t) and the head (t − h).
-pub(crate) fn edge_vertex_planes<S: Scalar>(s: &Solid<S>, e: usize) -> Vec<VPlane<S>> {
+pub(crate) fn edge_vertex_planes<S: Scalar>(s: &Solid<S>, e: usize) -> Planes<S> {
     let (t, h) = edge_ends(s, e);
     let (pt, ph) = (s.vertex(t), s.vertex(h));
-    vec![
+    smallvec::smallvec![
         VPlane { normal: ph - pt, point: pt.clone(), neighbor: Feat::V(t) },
         VPlane { normal: pt - ph, point: ph.clone(), neighbor: Feat::V(h) },
     ]
@@ -94,7 +98,7 @@ pub(crate) fn edge_vertex_planes<S: Scalar>(s: &Solid<S>, e: usize) -> Vec<VPlan
 
 /// The face–edge planes of VR(edge e): for each face f with half-edge a → b along e, normal
 /// (b − a) × n_f, pointing away from the face.
-pub(crate) fn edge_face_planes<S: Scalar>(s: &Solid<S>, e: usize) -> Vec<VPlane<S>> {
+pub(crate) fn edge_face_planes<S: Scalar>(s: &Solid<S>, e: usize) -> Planes<S> {
     let h0 = s.edge_half_edge(e);
     let hes = s.half_edges();
     [h0, hes[h0].twin]
@@ -108,7 +112,7 @@ pub(crate) fn edge_face_planes<S: Scalar>(s: &Solid<S>, e: usize) -> Vec<VPlane<
 }
 
 /// All four planes of VR(edge e).
-pub(crate) fn edge_planes<S: Scalar>(s: &Solid<S>, e: usize) -> Vec<VPlane<S>> {
+pub(crate) fn edge_planes<S: Scalar>(s: &Solid<S>, e: usize) -> Planes<S> {
     let mut out = edge_vertex_planes(s, e);
     out.extend(edge_face_planes(s, e));
     out
@@ -116,11 +120,10 @@ pub(crate) fn edge_planes<S: Scalar>(s: &Solid<S>, e: usize) -> Vec<VPlane<S>> {
 
 /// The side planes of VR(face f): for each boundary half-edge a → b, normal n_f × (b − a),
 /// pointing into the face. (The face's own plane bounds the region too; it is tested apart.)
-pub(crate) fn face_planes<S: Scalar>(s: &Solid<S>, f: usize) -> Vec<VPlane<S>> {
+pub(crate) fn face_planes<S: Scalar>(s: &Solid<S>, f: usize) -> Planes<S> {
     let n = &s.plane(f).normal;
     let hes = s.half_edges();
-    s.face_half_edges(f)
-        .into_iter()
+    s.face_half_edges_iter(f)
         .map(|k| {
             let he = &hes[k];
             let (a, b) = (s.vertex(he.origin), s.vertex(hes[he.next].origin));

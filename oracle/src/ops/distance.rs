@@ -21,7 +21,7 @@ pub fn posed<N: Number>(f: &Fields, key: &str, pose_key: &str, ctx: &Context) ->
     let (v, at) = f.required(key)?;
     let shape = parse_shape(v, &at, ctx)?;
     let pose = parse_pose(f.optional(pose_key))?;
-    Ok(Posed { shape, pose, at, pose_at: child(f.path(), pose_key) })
+    Ok(Posed { shape, pose, at: at.into(), pose_at: child(f.path(), pose_key).into() })
 }
 
 impl<N: Number> OpJson for Distance<N> {
@@ -36,12 +36,12 @@ impl<N: Number> OpJson for Distance<N> {
     fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
         let status = STATUSES.iter().find(|(_, s)| *s == out.status).map(|(n, _)| *n).unwrap_or_default();
         let mut m = Out::new();
-        m.insert("status".into(), json!(status));
-        m.insert("distance_squared".into(), num(&out.distance_squared));
-        m.insert("distance".into(), sqrt_json(&out.distance_squared, digits));
-        m.insert("features".into(), Value::Array(out.features.iter().map(feature_json).collect()));
-        m.insert("points".into(), json!([point_json(&out.points[0]), point_json(&out.points[1])]));
-        m.insert("steps".into(), json!(out.steps));
+        m.push("status", json!(status));
+        m.push("distance_squared", num(&out.distance_squared));
+        m.push("distance", sqrt_json(&out.distance_squared, digits));
+        m.push("features", Value::Array(out.features.iter().map(feature_json).collect()));
+        m.push("points", Value::Array(vec![point_json(&out.points[0]), point_json(&out.points[1])]));
+        m.push("steps", json!(out.steps));
         Ok(m)
     }
 

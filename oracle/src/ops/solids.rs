@@ -18,7 +18,7 @@ impl<N: Number> OpJson for Validate<N> {
 
     fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
         let (v, at) = f.required("solid")?;
-        Ok(Validate { solid: parse_shape(v, &at, ctx)?, at })
+        Ok(Validate { solid: parse_shape(v, &at, ctx)?, at: at.into() })
     }
 
     fn render<S: RootScalar>(&self, r: &SolidReport, _: u32) -> Result<Out, QueryError> {
