@@ -208,6 +208,44 @@ fn on_plane(a: &BoxMotion, b: &BoxMotion, pair: &FeaturePair, t: &Algebraic) -> 
 
 // ---- Hand-computed cases. ----
 
+/// Found by `f64_bms_within_the_contract`: in binary64, d = det L (degree 24) at t₀ = −2 is a
+/// value of 4,096 from terms of 10¹⁹, which the tolerance calls zero, and the sweep said the
+/// motion was singular. Its sign is that of its factors w_a³ · det(A_a)² · det A_b, decided
+/// well: now no contact, as exactly (and as the separating-axis route said all along).
+/// Replay: `{"op": "toi_boxes", "backend": "both", "a": [0.5, 0.5, 0.5], "b": [0.5, 0.5, 0.5], ...}`
+/// with the motions below and `"interval": [-2.0, -1.5]`.
+#[test]
+fn a_high_degree_determinant_that_cancels_in_binary64_is_not_a_singular_motion() {
+    let m = |r: [[f64; 4]; 4]| Matrix4::from_fn(|i, j| r[i][j]);
+    let a = BoxMotion {
+        half: [0.5; 3],
+        motion: [
+            m([[2.0, 4.0, 4.0, 0.0], [-4.0, 4.0, -2.0, 0.0], [-4.0, -2.0, 4.0, 0.0], [0.0, 0.0, 0.0, 6.0]]),
+            m([[0.0, 6.0, 6.0, 0.0], [-6.0, 4.0, -4.0, 0.0], [-6.0, -4.0, 4.0, 0.0], [0.0, 0.0, 0.0, 8.0]]),
+            m([[-1.0, 2.0, 2.0, 0.0], [-2.0, 1.0, -2.0, 0.0], [-2.0, -2.0, 1.0, 0.0], [0.0, 0.0, 0.0, 3.0]]),
+        ],
+    };
+    let b = BoxMotion {
+        half: [0.5; 3],
+        motion: [
+            m([[-2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 0.0, 2.0]]),
+            m([[-2.0, 0.0, 0.0, 0.0], [0.0, -2.0, 2.0, 0.5], [0.0, 2.0, 2.0, -0.5], [0.0, 0.0, 0.0, 2.0]]),
+            m([[-1.0, 0.0, 0.0, 0.0], [0.0, -1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.5], [0.0, 0.0, 0.0, 1.0]]),
+        ],
+    };
+    let exact = |x: &BoxMotion<f64>| BoxMotion {
+        half: x.half.map(|h| Q::from_float(h).unwrap()),
+        motion: x.motion.map(|mk| mk.map(|v| Q::from_float(v).unwrap())),
+    };
+    let (ea, eb) = (exact(&a), exact(&b));
+    let (t0, t1) = (Q::from_integer((-2).into()), Q::new((-3).into(), 2.into()));
+    assert!(first_contact_bms(&ea, &eb, &t0, &t1).unwrap().is_none());
+    let fast = first_contact_bms(&a, &b, &-2.0, &-1.5);
+    assert!(matches!(fast, Ok(None)), "{:?}", fast.map(|c| c.map(|c| c.time)));
+    let verdict = touchstone::sweep::contract::check_sweep_answer(&a, &b, -2.0, -1.5, fast.map(|c| c.map(|c| c.time)));
+    assert!(verdict.is_ok(), "{verdict:?}");
+}
+
 #[test]
 fn translating_boxes_meet_at_the_slab_time() {
     // B's centre x = 5 − 4t: the slabs |x| ≤ 1 and |x − (5 − 4t)| ≤ 1 meet at 5 − 4t = 2, t = 3/4

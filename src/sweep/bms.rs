@@ -399,7 +399,24 @@ fn relative<S: RootScalar>(fa: &FrameOf<S>, fb: &FrameOf<S>, t0: &S) -> Result<R
         let a_vanishes = sign_at(&det_a, &start)? == 0 || sign_at(&fa.w, &start)? == 0;
         Ok(SweepError::Singular { box_index: if a_vanishes { 0 } else { 1 } })
     };
-    let (sigma, d_sign) = (sign_at(&s, &start)?, sign_at(&d, &start)?);
+    let (mut sigma, mut d_sign) = (sign_at(&s, &start)?, sign_at(&d, &start)?);
+    if !S::EXACT_VALUES && (sigma == 0 || d_sign == 0) {
+        // An inexact backend may call s or d zero where it is not: d = det L is of degree up to
+        // 24, and in the monomial basis its terms cancel by many orders of magnitude (a value
+        // of 4,096 from terms of 10¹⁹). On these backends nothing was divided out (their
+        // `remove_common_factor` is the identity), so s = det A_a · w_b and
+        // d = w_a³ · det(A_a)² · det A_b: their signs are those of the factors, low-degree
+        // polynomials decided well at t₀ (each without roots in the interval: frame_of).
+        let det_b = dot(&fb.cols[0], &cross(&fb.cols[1], &fb.cols[2]));
+        let (w_a, w_b) = (fa.w_sign.as_i32(), fb.w_sign.as_i32());
+        let (sa, sb) = (sign_at(&det_a, &start)?, sign_at(&det_b, &start)?);
+        if sigma == 0 {
+            sigma = sa * w_b;
+        }
+        if d_sign == 0 {
+            d_sign = w_a * sb * (sa * sa);
+        }
+    }
     if sigma == 0 || d_sign == 0 {
         return Err(singular()?);
     }

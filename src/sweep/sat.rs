@@ -147,7 +147,7 @@ pub(super) struct FrameOf<S: RootScalar> {
     pub(super) cols: [V<S>; 3],
     pub(super) origin: V<S>,
     pub(super) w: P<S>,
-    w_sign: Sign,
+    pub(super) w_sign: Sign,
 }
 
 /// Validate a motion on [t0, t1] (affine last row, w and det A without roots) and split it.
