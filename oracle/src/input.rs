@@ -25,39 +25,7 @@ pub fn child(path: &str, key: impl PathKey) -> Path {
     let mut out = Path::with_capacity(path.len() + 12);
     out.push_str(path);
     out.push('/');
-    if let Some(mut n) = key.as_index() {
-        let mut digits = [0u8; 20];
-        let mut k = digits.len();
-        loop {
-            k -= 1;
-            digits[k] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        out.extend(digits[k..].iter().map(|&d| d as char));
-        return out;
-    }
-    let mut owned = String::new();
-    let text: &str = match key.as_str() {
-        Some(k) => k,
-        None => {
-            key.push_to(&mut owned);
-            &owned
-        }
-    };
-    if text.contains(['~', '/']) {
-        for c in text.chars() {
-            match c {
-                '~' => out.push_str("~0"),
-                '/' => out.push_str("~1"),
-                c => out.push(c),
-            }
-        }
-    } else {
-        out.push_str(text);
-    }
+    touchstone::query::error::push_segment(key, |s| out.push_str(s));
     out
 }
 

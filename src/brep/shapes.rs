@@ -30,14 +30,12 @@ pub fn cuboid_mapped<S: Scalar>(h: [S; 3], map: impl Fn(Point3<S>) -> Point3<S>)
 /// [`cuboid_mapped`] for a map whose determinant the caller *decided* positive: on a backend
 /// with certain decisions the image of a box with positive half extents is a valid solid
 /// exactly, so nothing is checked (an interval backend could not decide its faces planar);
-/// on a tolerant backend it is checked as by [`cuboid_mapped`]. `identity`: the map is the
-/// identity (then `map` is not called).
+/// on a tolerant backend it is checked as by [`cuboid_mapped`].
 pub(crate) fn cuboid_posed_decided<S: Scalar>(
     h: [S; 3],
     map: impl Fn(Point3<S>) -> Point3<S>,
-    identity: bool,
 ) -> Result<Solid<S>, BrepError> {
-    cuboid_posed(h, map, if identity { Posing::Identity } else { Posing::Decided })
+    cuboid_posed(h, map, Posing::Decided)
 }
 
 /// How a box's corners are placed, and so what must be checked.

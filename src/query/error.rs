@@ -235,55 +235,31 @@ impl From<Uncertain> for QueryError {
 
 /// A key or an index in a JSON pointer.
 pub trait PathKey {
-    /// Append the key, unescaped.
-    fn push_to(&self, out: &mut String);
-    /// The key as text when it is text already (no copy needed).
-    fn as_str(&self) -> Option<&str> {
-        None
-    }
-    /// The key as an array index when it is one.
-    fn as_index(&self) -> Option<usize> {
-        None
-    }
+    /// The key's text, unescaped: a name as it is, an index in decimal (written into `digits`,
+    /// without the formatting machinery: paths are made on hot paths).
+    fn text<'a>(&'a self, digits: &'a mut [u8; 20]) -> &'a str;
 }
 
 impl PathKey for str {
-    fn push_to(&self, out: &mut String) {
-        out.push_str(self);
-    }
-    fn as_str(&self) -> Option<&str> {
-        Some(self)
+    fn text<'a>(&'a self, _: &'a mut [u8; 20]) -> &'a str {
+        self
     }
 }
 
 impl PathKey for String {
-    fn push_to(&self, out: &mut String) {
-        out.push_str(self);
-    }
-    fn as_str(&self) -> Option<&str> {
-        Some(self)
+    fn text<'a>(&'a self, _: &'a mut [u8; 20]) -> &'a str {
+        self
     }
 }
 
 impl<T: PathKey + ?Sized> PathKey for &T {
-    fn push_to(&self, out: &mut String) {
-        (**self).push_to(out);
-    }
-    fn as_str(&self) -> Option<&str> {
-        (**self).as_str()
-    }
-    fn as_index(&self) -> Option<usize> {
-        (**self).as_index()
+    fn text<'a>(&'a self, digits: &'a mut [u8; 20]) -> &'a str {
+        (**self).text(digits)
     }
 }
 
 impl PathKey for usize {
-    fn as_index(&self) -> Option<usize> {
-        Some(*self)
-    }
-    fn push_to(&self, out: &mut String) {
-        // Decimal digits without the formatting machinery (paths are made on hot paths).
-        let mut digits = [0u8; 20];
+    fn text<'a>(&'a self, digits: &'a mut [u8; 20]) -> &'a str {
         let (mut n, mut k) = (*self, digits.len());
         loop {
             k -= 1;
@@ -293,7 +269,29 @@ impl PathKey for usize {
                 break;
             }
         }
-        out.extend(digits[k..].iter().map(|&d| d as char));
+        std::str::from_utf8(&digits[k..]).unwrap_or_default()
+    }
+}
+
+/// Append `key`'s pointer segment to a path being built (`~` and `/` escaped): the one
+/// writer of [`child`] and of any other string type a caller builds paths in.
+pub fn push_segment(key: impl PathKey, mut push: impl FnMut(&str)) {
+    let mut digits = [0u8; 20];
+    let text = key.text(&mut digits);
+    if text.contains(['~', '/']) {
+        for (i, part) in text.split('/').enumerate() {
+            if i > 0 {
+                push("~1");
+            }
+            for (j, piece) in part.split('~').enumerate() {
+                if j > 0 {
+                    push("~0");
+                }
+                push(piece);
+            }
+        }
+    } else {
+        push(text);
     }
 }
 
@@ -302,13 +300,7 @@ pub fn child(path: &str, key: impl PathKey) -> String {
     let mut out = String::with_capacity(path.len() + 12);
     out.push_str(path);
     out.push('/');
-    let start = out.len();
-    key.push_to(&mut out);
-    if out[start..].contains(['~', '/']) {
-        let escaped = out[start..].replace('~', "~0").replace('/', "~1");
-        out.truncate(start);
-        out.push_str(&escaped);
-    }
+    push_segment(key, |s| out.push_str(s));
     out
 }
 

@@ -262,8 +262,13 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
         }
         // The determinant was decided positive: on a backend with certain decisions the posed
         // box is a valid solid exactly, unchecked.
-        let solid = shapes::cuboid_posed_decided(h, |v| map.apply_point(&v), p.pose.is_identity())
-            .map_err(|e| posed_error::<S, N>(p, e))?;
+        let solid = if p.pose.is_identity() {
+            let [x, y, z] = h;
+            shapes::cuboid(x, y, z)
+        } else {
+            shapes::cuboid_posed_decided(h, |v| map.apply_point(&v))
+        }
+        .map_err(|e| posed_error::<S, N>(p, e))?;
         return Ok(ConvexPosed { built: BuiltSolid { solid, ids: (0..8).collect() }, all: None, pose_determinant });
     }
     // The shape as given, validated, and its convexity: properties of the input, invariant
