@@ -172,3 +172,104 @@ fn validate_ccd_and_box_sweeps() {
     }
     assert!(counts.decided >= 50 && counts.fallbacks >= 10, "{counts:?}");
 }
+
+#[test]
+fn generic_ccd_hits_are_decided_and_their_times_constructed() {
+    let mut rng = Rng(0x5eed_cafe);
+    let f = |x: f64| Q::from_f64(x).unwrap();
+    let mut counts = FilterCounts::default();
+    let mut hits = 0;
+    for i in 0..80 {
+        let mut jitter = |s: f64| s * rng.unit();
+        let p = |x: f64, y: f64, z: f64| Point3::new(f(x), f(y), f(z));
+        // A vertex falling through a tilted, drifting triangle; two edges crossing in flight.
+        let (t0, t1, kind) = if i % 2 == 0 {
+            let tri = [(-1.0, -1.0), (2.0, -1.0), (-1.0, 2.0)];
+            let mut at = |dz: f64| tri.map(|(x, y)| p(x + jitter(0.3), y + jitter(0.3), dz + jitter(0.4)));
+            let (f0, f1) = (at(0.0), at(0.1));
+            let v0 = p(jitter(0.4), jitter(0.4), 2.0 + jitter(0.5));
+            let v1 = p(jitter(0.4), jitter(0.4), -2.0 + jitter(0.5));
+            (
+                [v0, f0[0].clone(), f0[1].clone(), f0[2].clone()],
+                [v1, f1[0].clone(), f1[1].clone(), f1[2].clone()],
+                CcdKind::VertexFace,
+            )
+        } else {
+            let mut edge = |z: f64, along_x: bool| {
+                let (a, b) = (1.0 + jitter(0.2), jitter(0.3));
+                let (c, d) = (z + jitter(0.3), z + jitter(0.3));
+                if along_x {
+                    [p(-a, b, c), p(a, -b, d)]
+                } else {
+                    [p(b, -a, c), p(-b, a, d)]
+                }
+            };
+            let (a0, a1, b0, b1) = (edge(2.0, true), edge(-2.0, true), edge(0.0, false), edge(0.0, false));
+            (
+                [a0[0].clone(), a0[1].clone(), b0[0].clone(), b0[1].clone()],
+                [a1[0].clone(), a1[1].clone(), b1[0].clone(), b1[1].clone()],
+                CcdKind::EdgeEdge,
+            )
+        };
+        let q = Ccd { kind, t0, t1 };
+        let c = same(&q);
+        hits += usize::from(exact_answer(&q).unwrap().output.collides);
+        add(&mut counts, c);
+    }
+    // Nearly all collide, and every answer (hit or miss) came from the interval run, the hits'
+    // times constructed from its enclosures.
+    assert!(hits >= 60, "{hits} hits");
+    assert_eq!(counts.fallbacks, 0, "{counts:?}");
+    assert_eq!(counts.decided, 80, "{counts:?}");
+}
+
+/// `[R | t]` of a binary64 unit quaternion, computed in f64 (an engine's pose matrix).
+fn pose_matrix(q: [f64; 4], t: [f64; 3]) -> nalgebra::Matrix4<f64> {
+    let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let [w, x, y, z] = q.map(|c| c / n);
+    let r = [
+        [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - w * z), 2.0 * (x * z + w * y)],
+        [2.0 * (x * y + w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - w * x)],
+        [2.0 * (x * z - w * y), 2.0 * (y * z + w * x), 1.0 - 2.0 * (x * x + y * y)],
+    ];
+    let mut m = nalgebra::Matrix4::identity();
+    for i in 0..3 {
+        for j in 0..3 {
+            m[(i, j)] = r[i][j];
+        }
+        m[(i, 3)] = t[i];
+    }
+    m
+}
+
+#[test]
+fn generic_box_sweep_hits_are_decided_and_their_times_constructed() {
+    use touchstone::sweep::BoxMotion;
+    let mut rng = Rng(0xb0c5_5eed);
+    let zero = nalgebra::Matrix4::<f64>::zeros;
+    let mut counts = FilterCounts::default();
+    let mut hits = 0;
+    for _ in 0..24 {
+        // a at rest under a rotation, b translating toward it under another (as an engine's
+        // shape cast holds them), falling short or passing through at random.
+        let half = |rng: &mut Rng| [0; 3].map(|_| 0.75 + 0.5 * rng.unit());
+        let (ha, hb) = (half(&mut rng), half(&mut rng));
+        let (qa, qb) = ([0; 4].map(|_| rng.unit()), [0; 4].map(|_| rng.unit()));
+        let ta = [0; 3].map(|_| 0.5 * rng.unit());
+        let tb = [0; 3].map(|_| 6.0 * rng.unit());
+        let mut vel = zero();
+        for i in 0..3 {
+            vel[(i, 3)] = -tb[i] * (0.6 + 0.8 * rng.unit().abs()) + 0.5 * rng.unit();
+        }
+        let a = BoxMotion { half: ha, motion: [pose_matrix(qa, ta), zero(), zero()] };
+        let b = BoxMotion { half: hb, motion: [pose_matrix(qb, tb), vel, zero()] };
+        let q = ToiBoxes { a: a.to_exact(), b: b.to_exact(), interval: [Q::from_i64(0), Q::from_i64(1)] };
+        let c = same(&q);
+        hits += usize::from(exact_answer(&q).unwrap().output.collides);
+        add(&mut counts, c);
+    }
+    // Most collide; every answer came from the interval run, the hits' times constructed from
+    // its enclosures and the touching pairs as it decided them.
+    assert!(hits >= 12, "{hits} hits");
+    assert_eq!(counts.fallbacks, 0, "{counts:?}");
+}

@@ -10,10 +10,11 @@ use crate::contract::{Agreement, Disagreement, Margin};
 use crate::geom::Point3;
 use crate::poly::RootScalar;
 use crate::scalar::{Exact, Interval, Scalar};
+use crate::sweep::ccd::{ccd_sourced, exact_time, TimeSource};
 #[allow(unused_imports)] // named in the docs
 use crate::sweep::contract::check_ccd_answer;
 use crate::sweep::contract::{ccd_margined, check_ccd_margined};
-use crate::sweep::{ccd, CcdKind, CcdResult};
+use crate::sweep::{CcdKind, CcdResult};
 
 /// `ccd`: whether a vertex meets a triangle, or an edge an edge, for some t ∈ [0, 1] (closed
 /// primitives, closed interval: the public CCD benchmark's convention), under linear motion
@@ -29,12 +30,21 @@ pub struct Ccd<N: Scalar = BigRational> {
 }
 
 /// The answer of [`Ccd`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct CcdOutput<S: RootScalar> {
     /// Whether they meet.
     pub collides: bool,
     /// The first time of contact.
     pub toi: Option<S::Time>,
+    /// Which polynomial `toi` is a root of (how a run on intervals names its exact time; not
+    /// part of the answer, ignored by `==`).
+    source: Option<TimeSource>,
+}
+
+impl<S: RootScalar> PartialEq for CcdOutput<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.collides == other.collides && self.toi == other.toi
+    }
 }
 
 /// A claim on [`Ccd`].
@@ -57,23 +67,33 @@ impl<N: Scalar> Query for Ccd<N> {
     type Output<S: RootScalar> = CcdOutput<S>;
     type Discrete = bool;
 
-    /// A miss decided on intervals is the exact answer; a hit needs its exact time, from the
-    /// fast exact backend's run.
+    /// A miss decided on intervals is the exact answer; a hit's exact time is the root, in the
+    /// run's enclosure, of the exact polynomial the run's time is a root of
+    /// (`exact_time` of the CCD module).
     const FILTERED: bool = true;
 
     fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
-        (!decided.output.collides).then(|| Ok(Answer::plain(CcdOutput { collides: false, toi: None })))
+        let out = &decided.output;
+        let (Some(enclosure), Some(source)) = (&out.toi, out.source) else {
+            return (!out.collides).then(|| Ok(Answer::plain(CcdOutput { collides: false, toi: None, source: None })));
+        };
+        let (t0, t1) = (self.t0.each_ref().map(to_backend::<Exact>), self.t1.each_ref().map(to_backend::<Exact>));
+        Some(
+            exact_time(self.kind, &t0, &t1, source, enclosure)
+                .map(|t| Answer::plain(CcdOutput { collides: true, toi: Some(t), source: Some(source) }))
+                .map_err(|e| QueryError::poly("", e)),
+        )
     }
 
     fn reference(o: CcdOutput<Exact>) -> CcdOutput<BigRational> {
-        CcdOutput { collides: o.collides, toi: o.toi }
+        CcdOutput { collides: o.collides, toi: o.toi, source: o.source }
     }
     type Claim = CcdClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let (t0, t1) = (self.t0.each_ref().map(to_backend::<S>), self.t1.each_ref().map(to_backend::<S>));
-        let r = ccd(self.kind, &t0, &t1).map_err(|e| QueryError::poly("", e))?;
-        Ok(Answer::plain(CcdOutput { collides: r.collides(), toi: r.toi }))
+        let (r, source) = ccd_sourced(self.kind, &t0, &t1).map_err(|e| QueryError::poly("", e))?;
+        Ok(Answer::plain(CcdOutput { collides: r.collides(), toi: r.toi, source }))
     }
 
     fn discrete<S: RootScalar>(o: &CcdOutput<S>) -> bool {

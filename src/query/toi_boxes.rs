@@ -10,8 +10,9 @@ use super::error::{ErrorKind, QueryError};
 use super::spec::FeatureId;
 use super::{Answer, Query};
 use crate::contract::{Agreement, Disagreement, Margin};
-use crate::poly::{order, RootScalar};
+use crate::poly::{order, Algebraic, RootScalar};
 use crate::scalar::{Exact, Interval, Scalar};
+use crate::sweep::bms::{exact_contact_time, GapSource};
 use crate::sweep::contract::{check_sweep_margined, sweep_margined};
 use crate::sweep::{
     first_contact_bms, kind_of_pair, pair_touches, BoxFeature, BoxMotion, ContactKind, FeaturePair, SweepError,
@@ -48,7 +49,7 @@ impl AtStart {
 }
 
 /// The answer of [`ToiBoxes`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ToiBoxesOutput<S: RootScalar> {
     /// Whether the boxes meet in the interval.
     pub collides: bool,
@@ -58,6 +59,24 @@ pub struct ToiBoxesOutput<S: RootScalar> {
     pub at_start: Option<AtStart>,
     /// A pair of features touching at `toi` (vertex–face, face–vertex or edge–edge).
     pub pair: Option<FeaturePair>,
+    /// Which gap polynomial `toi` is a root of (how a run on intervals names its exact time;
+    /// not part of the answer, ignored by `==`).
+    source: Option<GapSource>,
+}
+
+impl<S: RootScalar> PartialEq for ToiBoxesOutput<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.collides == other.collides
+            && self.toi == other.toi
+            && self.at_start == other.at_start
+            && self.pair == other.pair
+    }
+}
+
+impl<S: RootScalar> ToiBoxesOutput<S> {
+    fn miss() -> Self {
+        ToiBoxesOutput { collides: false, toi: None, at_start: None, pair: None, source: None }
+    }
 }
 
 /// A claim on [`ToiBoxes`].
@@ -153,17 +172,37 @@ impl<N: Scalar> Query for ToiBoxes<N> {
     type Output<S: RootScalar> = ToiBoxesOutput<S>;
     type Discrete = bool;
 
-    /// A miss decided on intervals is the exact answer; a hit needs its exact time and its
-    /// touching pair at that time, from the fast exact backend's run.
+    /// A miss decided on intervals is the exact answer. A hit's discrete parts (at_start, the
+    /// touching pair) are the decided ones; its time is t0 when the boxes meet there, else the
+    /// root, in the run's enclosure, of the exact gap polynomial the run's time is a root of
+    /// (`exact_contact_time` of the box sweep).
     const FILTERED: bool = true;
 
     fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
-        let miss = ToiBoxesOutput { collides: false, toi: None, at_start: None, pair: None };
-        (!decided.output.collides).then(|| Ok(Answer::plain(miss)))
+        let out = &decided.output;
+        if !out.collides {
+            return Some(Ok(Answer::plain(ToiBoxesOutput::miss())));
+        }
+        let (a, b, t0, t1) = self.on::<Exact>();
+        let time = match (out.at_start, out.source, &out.toi) {
+            (Some(_), _, _) => Ok(Algebraic::from_rational(t0.to_big_rational())),
+            (None, Some(source), Some(enclosure)) => exact_contact_time(&a, &b, &t0, &t1, source, enclosure),
+            _ => return None,
+        };
+        Some(time.map_err(QueryError::sweep).map(|t| {
+            let output = ToiBoxesOutput {
+                collides: true,
+                toi: Some(t),
+                at_start: out.at_start,
+                pair: out.pair,
+                source: out.source,
+            };
+            Answer::plain(output)
+        }))
     }
 
     fn reference(o: ToiBoxesOutput<Exact>) -> ToiBoxesOutput<BigRational> {
-        ToiBoxesOutput { collides: o.collides, toi: o.toi, at_start: o.at_start, pair: o.pair }
+        ToiBoxesOutput { collides: o.collides, toi: o.toi, at_start: o.at_start, pair: o.pair, source: o.source }
     }
     type Claim = ToiBoxesClaim;
 
@@ -171,14 +210,14 @@ impl<N: Scalar> Query for ToiBoxes<N> {
         let (a, b, t0, t1) = self.on::<S>();
         let contact = first_contact_bms(&a, &b, &t0, &t1).map_err(QueryError::sweep)?;
         let output = match contact {
-            None => ToiBoxesOutput { collides: false, toi: None, at_start: None, pair: None },
+            None => ToiBoxesOutput::miss(),
             Some(c) => {
                 let at_start = match order::<S>(&c.time, &S::time(&t0))? {
                     Ordering::Equal if c.overlapping_at_start => Some(AtStart::Overlapping),
                     Ordering::Equal => Some(AtStart::Touching),
                     _ => None,
                 };
-                ToiBoxesOutput { collides: true, toi: Some(c.time), at_start, pair: c.contact }
+                ToiBoxesOutput { collides: true, toi: Some(c.time), at_start, pair: c.contact, source: c.source }
             }
         };
         Ok(Answer::plain(output))

@@ -191,8 +191,8 @@
 use num_rational::BigRational;
 
 use super::sat::{cross, dot, frame_of, BoxMotion, FrameOf, SweepError};
-use crate::poly::{earlier, order, sort_times, Poly, PolyError, RootScalar, TPoly};
-use crate::scalar::Sign;
+use crate::poly::{earlier, order, sort_times, Algebraic, Poly, PolyError, RootInterval, RootScalar, TPoly};
+use crate::scalar::{try_dedup_by, try_sort_by, Exact, Interval, Sign};
 
 type Q = BigRational;
 type P<S> = TPoly<S>;
@@ -297,7 +297,7 @@ pub struct FeaturePair {
 }
 
 /// The first contact found by the BMS route.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct BmsContact<S: RootScalar = Q> {
     /// The first time in [t₀, t₁] at which the closed boxes meet (exact backends: a real
     /// algebraic number; `f64`: a float root).
@@ -307,6 +307,17 @@ pub struct BmsContact<S: RootScalar = Q> {
     /// A pair of features touching at `time` (`None` when `overlapping_at_start`, and, on an
     /// inexact backend only, when no pair passed the tests under the tolerance).
     pub contact: Option<FeaturePair>,
+    /// Which gap polynomial `time` is a root of, when the run skipped that plane's own test
+    /// (how a run on intervals names its exact time; not part of the answer, ignored by `==`).
+    pub(crate) source: Option<GapSource>,
+}
+
+impl<S: RootScalar> PartialEq for BmsContact<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.time == other.time
+            && self.overlapping_at_start == other.overlapping_at_start
+            && self.contact == other.contact
+    }
 }
 
 /// One plane of a section's BMS.
@@ -360,7 +371,8 @@ fn signs_at<S: RootScalar>(v: &V<S>, t: &S::Time) -> Result<[i32; 3], PolyError>
     Ok([sign_at(&v[0], t)?, sign_at(&v[1], t)?, sign_at(&v[2], t)?])
 }
 
-fn relative<S: RootScalar>(fa: &FrameOf<S>, fb: &FrameOf<S>, t0: &S) -> Result<Relative<S>, SweepError> {
+fn relative<S: RootScalar>(fa: &FrameOf<S>, fb: &FrameOf<S>, t0: &S, reduce: bool) -> Result<Relative<S>, SweepError> {
+    let remove_common_factor = |ps: Vec<P<S>>| if reduce { S::remove_common_factor(ps) } else { ps };
     let c = &fa.cols;
     // Rows of adj(A_a): cross products of A_a's columns.
     let adj = [cross(&c[1], &c[2]), cross(&c[2], &c[0]), cross(&c[0], &c[1])];
@@ -377,7 +389,7 @@ fn relative<S: RootScalar>(fa: &FrameOf<S>, fb: &FrameOf<S>, t0: &S) -> Result<R
     // roots in the interval).
     let mut all: Vec<P<S>> = l.iter().flatten().chain(&t).cloned().collect();
     all.push(s);
-    let all = S::remove_common_factor(all);
+    let all = remove_common_factor(all);
     let l = [0, 1, 2].map(|m| [0, 1, 2].map(|i| all[3 * m + i].clone()));
     let t = [0, 1, 2].map(|i| all[9 + i].clone());
     let s = all[12].clone();
@@ -386,7 +398,7 @@ fn relative<S: RootScalar>(fa: &FrameOf<S>, fb: &FrameOf<S>, t0: &S) -> Result<R
     // interval either).
     crate::budget::tick().map_err(PolyError::from)?;
     let n_full = [cross(&l[1], &l[2]), cross(&l[2], &l[0]), cross(&l[0], &l[1])];
-    let n_all = S::remove_common_factor(n_full.iter().flatten().cloned().collect());
+    let n_all = remove_common_factor(n_full.iter().flatten().cloned().collect());
     let n = [0, 1, 2].map(|j| [0, 1, 2].map(|i| n_all[3 * j + i].clone()));
     crate::budget::tick().map_err(PolyError::from)?;
     let d = dot(&n[0], &l[0]);
@@ -447,7 +459,7 @@ fn unit<S: RootScalar>(i: usize) -> V<S> {
 
 /// The 15 axes' terms; each axis is a step of the query's budget (with huge coefficients the
 /// products here are the setup's main cost).
-fn axes<S: RootScalar>(rel: &Relative<S>) -> Result<Vec<AxisTerms<S>>, PolyError> {
+fn axes<S: RootScalar>(rel: &Relative<S>, reduce: bool) -> Result<Vec<AxisTerms<S>>, PolyError> {
     let mut normals: Vec<(Axis, V<S>)> = Vec::with_capacity(15);
     for i in 0..3 {
         normals.push((Axis::FaceOfA(i), unit(i)));
@@ -464,8 +476,18 @@ fn axes<S: RootScalar>(rel: &Relative<S>) -> Result<Vec<AxisTerms<S>>, PolyError
         .into_iter()
         .map(|(axis, n)| {
             crate::budget::tick()?;
-            let n = canonical(n);
-            Ok(AxisTerms { axis, b_terms: [0, 1, 2].map(|m| dot(&n, &rel.l[m])), centre: dot(&n, &rel.t), a_terms: n })
+            let n = if reduce { canonical(n) } else { n };
+            // Terms that vanish identically by construction are written as zero, not computed:
+            // Nⱼ·Lₘ = 0 for m ≠ j (Nⱼ is a row of adj L) and (eᵢ × Lⱼ)·Lⱼ = 0. Exactly the
+            // computation gives zero too; under rounding it leaves a residue whose sign an
+            // interval cannot decide (every generic sweep on intervals stopped there).
+            let structural_zero = |m: usize| match axis {
+                Axis::FaceOfB(j) => m != j,
+                Axis::EdgeEdge(_, j) => m == j,
+                Axis::FaceOfA(_) => false,
+            };
+            let b_terms = [0, 1, 2].map(|m| if structural_zero(m) { TPoly::zero() } else { dot(&n, &rel.l[m]) });
+            Ok(AxisTerms { axis, b_terms, centre: dot(&n, &rel.t), a_terms: n })
         })
         .collect()
 }
@@ -492,7 +514,28 @@ fn normalised<S: RootScalar>(p: P<S>) -> P<S> {
 struct Plane<S: RootScalar> {
     axis: usize,
     orient: i32,
+    /// The signs of the axis's a- and b-terms that resolved the radius's absolute values.
+    signs: ([i32; 3], [i32; 3]),
     gap: P<S>,
+}
+
+/// Which gap polynomial a contact time is a root of: plane (axis, orient) with the term signs
+/// of its section. With the enclosure of a run on intervals it names the exact time
+/// ([`exact_contact_time`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GapSource {
+    axis: usize,
+    orient: i32,
+    signs: ([i32; 3], [i32; 3]),
+}
+
+impl<S: RootScalar> Plane<S> {
+    fn source(&self) -> GapSource {
+        GapSource { axis: self.axis, orient: self.orient, signs: self.signs }
+    }
+    fn is(&self, own: Option<GapSource>) -> bool {
+        own == Some(self.source())
+    }
 }
 
 fn signed<S: RootScalar>(s: i32, p: &P<S>) -> P<S> {
@@ -531,18 +574,26 @@ impl<S: RootScalar> Problem<'_, S> {
                 continue;
             }
             let eb = signs_at(&ax.b_terms, sample)?;
-            let mut radius = TPoly::zero();
-            for l in 0..3 {
-                radius = radius + signed(ea[l], &ax.a_terms[l]).scale(&self.a.half[l]) * abs_s.clone();
-                radius = radius + signed(eb[l], &ax.b_terms[l]).scale(&self.b.half[l]);
-            }
+            let radius = self.radius(k, ea, eb, &abs_s);
             let c = signed(self.rel.sigma, &ax.centre);
             for orient in [1, -1] {
                 let gap = normalised(radius.clone() - signed(orient, &c));
-                out.push(Plane { axis: k, orient, gap });
+                out.push(Plane { axis: k, orient, signs: (ea, eb), gap });
             }
         }
         Ok(out)
+    }
+
+    /// The support radius of axis `k` (times |s|) with the absolute values of its terms
+    /// resolved by the signs `ea`, `eb`.
+    fn radius(&self, k: usize, ea: [i32; 3], eb: [i32; 3], abs_s: &P<S>) -> P<S> {
+        let ax = &self.axes[k];
+        let mut radius = TPoly::zero();
+        for l in 0..3 {
+            radius = radius + signed(ea[l], &ax.a_terms[l]).scale(&self.a.half[l]) * abs_s.clone();
+            radius = radius + signed(eb[l], &ax.b_terms[l]).scale(&self.b.half[l]);
+        }
+        radius
     }
 
     /// a's and b's support-feature signs for plane (axis, orient) at time `t`: a point of a
@@ -720,10 +771,17 @@ impl<S: RootScalar> Problem<'_, S> {
     /// and vertex, or two non-parallel edges) gives the pair. Otherwise the support features
     /// of each plane through c are searched for a touching sub-pair; a true facet of Z through
     /// c always has one (see the module docs).
-    fn features(&self, planes: &[Plane<S>], t: &S::Time) -> Result<Option<FeaturePair>, PolyError> {
+    ///
+    /// `own`: the plane whose root `t` is, known to vanish there (see [`Problem::inside`]).
+    fn features(
+        &self,
+        planes: &[Plane<S>],
+        t: &S::Time,
+        own: Option<GapSource>,
+    ) -> Result<Option<FeaturePair>, PolyError> {
         let mut degenerate: Vec<([i32; 3], [i32; 3])> = Vec::new();
         for p in planes {
-            if sign_at(&p.gap, t)? != 0 {
+            if !p.is(own) && sign_at(&p.gap, t)? != 0 {
                 continue;
             }
             let (sa, sb) = self.support_signs(p.axis, p.orient, t)?;
@@ -772,16 +830,19 @@ impl<S: RootScalar> Problem<'_, S> {
             }
         }
         if !touching {
-            return Ok(BmsContact { time, overlapping_at_start: true, contact: None });
+            return Ok(BmsContact { time, overlapping_at_start: true, contact: None, source: None });
         }
-        let contact = self.features(planes, &time)?;
-        Ok(BmsContact { time, overlapping_at_start: false, contact })
+        let contact = self.features(planes, &time, None)?;
+        Ok(BmsContact { time, overlapping_at_start: false, contact, source: None })
     }
 
     /// Whether every plane has gₙ(t) ≥ 0, i.e. the boxes meet at t.
-    fn inside(&self, planes: &[Plane<S>], t: &S::Time) -> Result<bool, PolyError> {
+    ///
+    /// `own`: the plane `t` is a root of, whose test is skipped (it vanishes there by
+    /// construction; on intervals a sign at an enclosure of one's own root is never decided).
+    fn inside(&self, planes: &[Plane<S>], t: &S::Time, own: Option<GapSource>) -> Result<bool, PolyError> {
         for p in planes {
-            if sign_at(&p.gap, t)? < 0 {
+            if !p.is(own) && sign_at(&p.gap, t)? < 0 {
                 return Ok(false);
             }
         }
@@ -835,6 +896,18 @@ fn setup<'a, S: RootScalar>(
     t0: &S,
     t1: &S,
 ) -> Result<Problem<'a, S>, SweepError> {
+    setup_with(a, b, t0, t1, true)
+}
+
+/// The problem, with the backend's reductions (common factors, canonical normals) when
+/// `reduce`, or exactly as a backend without them computes it (for [`exact_contact_time`]).
+fn setup_with<'a, S: RootScalar>(
+    a: &'a BoxMotion<S>,
+    b: &'a BoxMotion<S>,
+    t0: &S,
+    t1: &S,
+    reduce: bool,
+) -> Result<Problem<'a, S>, SweepError> {
     // Input data: raw signs, decided on every backend.
     if (t1.clone() - t0.clone()).sign().map_err(PolyError::from)? == Sign::Negative {
         return Err(SweepError::EmptyInterval);
@@ -847,8 +920,8 @@ fn setup<'a, S: RootScalar>(
         }
     }
     let (fa, fb) = (frame_of(a, 0, t0, t1)?, frame_of(b, 1, t0, t1)?);
-    let rel = relative(&fa, &fb, t0)?;
-    let axes = axes(&rel)?;
+    let rel = relative(&fa, &fb, t0, reduce)?;
+    let axes = axes(&rel, reduce)?;
     Ok(Problem { a, b, rel, axes })
 }
 
@@ -976,14 +1049,14 @@ pub fn first_contact_bms<S: RootScalar>(
         let (lo, hi) = (&w[0], &w[1]);
         let q = sample::<S>(lo, hi)?;
         let planes = pr.planes_at(&q)?;
-        if index == 0 && pr.inside(&planes, &start)? {
+        if index == 0 && pr.inside(&planes, &start, None)? {
             return Ok(Some(pr.at_start(&planes, t0)?));
         }
         // Roots of each distinct plane in the closed section; a plane negative on the whole
         // section puts b's centre outside throughout: skip the section. The section's start
         // needs no test: it is t₀ (tested above) or was the end of the previous section, where
         // a contact is a root of one of its planes.
-        let mut candidates = Vec::new();
+        let mut candidates: Vec<(S::Time, Option<GapSource>)> = Vec::new();
         let mut outside = false;
         let mut order: Vec<Plane<S>> = Vec::new();
         for k in distinct_gaps(&planes) {
@@ -1001,21 +1074,62 @@ pub fn first_contact_bms<S: RootScalar>(
             } else {
                 order.push(p.clone());
             }
-            candidates.extend(roots);
+            // On backends with certain decisions a root of a plane whose gap no other plane
+            // shares (as computed) skips that plane's own test. Shared gaps are tested: under
+            // rounding, equal representations need not mean equal polynomials.
+            let own =
+                (S::CERTAIN_DECISIONS && planes.iter().filter(|q| q.gap == p.gap).count() == 1).then(|| p.source());
+            candidates.extend(roots.into_iter().map(|t| (t, own)));
         }
         if outside {
             continue;
         }
-        sort_times::<S>(&mut candidates)?;
-        for t in candidates {
+        // Increasing; of equal times the first listed is kept (as `sort_times` keeps one).
+        try_sort_by(&mut candidates, |x, y| S::compare_times(&x.0, &y.0))?;
+        try_dedup_by(&mut candidates, |x, y| S::compare_times(&x.0, &y.0))?;
+        for (t, own) in candidates {
             crate::budget::tick()?;
-            if pr.inside(&order, &t)? {
-                let contact = pr.features(&planes, &t)?;
-                return Ok(Some(BmsContact { time: t, overlapping_at_start: false, contact }));
+            if pr.inside(&order, &t, own)? {
+                let contact = pr.features(&planes, &t, own)?;
+                return Ok(Some(BmsContact { time: t, overlapping_at_start: false, contact, source: own }));
             }
         }
     }
     Ok(None)
+}
+
+/// The exact first contact time, constructed from a run on intervals that decided it: the
+/// root, in the run's enclosure, of the exact gap polynomial the run's time is a root of.
+///
+/// That polynomial is the one the run computed, on exact numbers: the problem set up without
+/// the exact backend's reductions (which intervals do not make; a reduced gap may differ from
+/// it by a factor that changes sign), the same plane and term signs. The run's enclosure holds
+/// exactly one root of every polynomial with coefficients in its interval coefficients
+/// ([`crate::poly::interval_roots`]), this one among them, and its decisions are the exact
+/// ones, so that root is the exact first time. [`Algebraic::new`] checks that the enclosure
+/// isolates a root; an error means the construction does not apply and the caller runs the
+/// exact algorithm.
+pub(crate) fn exact_contact_time(
+    a: &BoxMotion<Exact>,
+    b: &BoxMotion<Exact>,
+    t0: &Exact,
+    t1: &Exact,
+    source: GapSource,
+    enclosure: &Interval,
+) -> Result<Algebraic, SweepError> {
+    let pr = setup_with(a, b, t0, t1, false)?;
+    let ax = pr.axes.get(source.axis).ok_or(PolyError::NotIsolating)?;
+    let abs_s = signed(pr.rel.sigma, &pr.rel.s);
+    let c = signed(pr.rel.sigma, &ax.centre);
+    let gap = pr.radius(source.axis, source.signs.0, source.signs.1, &abs_s) - signed(source.orient, &c);
+    let p = Poly::from_coeffs(gap.p.coeffs().iter().map(Exact::to_big_rational).collect());
+    let q = |x: f64| Q::from_float(x).ok_or(PolyError::NotIsolating);
+    let interval = if enclosure.is_point() {
+        RootInterval::Point(q(enclosure.lo())?)
+    } else {
+        RootInterval::Open { lo: q(enclosure.lo())?, hi: q(enclosure.hi())? }
+    };
+    Ok(Algebraic::new(&p, interval)?)
 }
 
 /// Whether feature `pair_a` of box a and feature `pair_b` of box b have a common point at

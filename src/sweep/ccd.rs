@@ -25,8 +25,8 @@
 use num_rational::BigRational;
 
 use crate::geom::Point3;
-use crate::poly::{earlier, sort_times, Poly, PolyError, RootScalar, TPoly};
-use crate::scalar::{Scalar, Sign};
+use crate::poly::{earlier, order, Algebraic, Poly, PolyError, RootInterval, RootScalar, TPoly};
+use crate::scalar::{try_dedup_by, try_sort_by, Exact, Interval, Scalar, Sign};
 
 type Q = BigRational;
 type V<S> = [TPoly<S>; 3];
@@ -84,22 +84,44 @@ struct Family<S: RootScalar> {
     nondegenerate: Option<TPoly<S>>,
 }
 
+/// Which polynomial of a family a candidate time is a root of (its own test is skipped there:
+/// the time is its root by construction, and on intervals a sign at an enclosure of one's own
+/// root is never decided).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Own {
+    /// The family's first equality that is not identically zero.
+    Equality(usize),
+    /// An inequality (when every equality vanishes identically).
+    Inequality(usize),
+    /// No polynomial: the time is the interval's start, t = 0.
+    Start,
+}
+
+/// Where a first time of contact comes from: a family (by its index in the kind's list) and
+/// the polynomial of that family it is a root of. With the enclosure of a run on intervals it
+/// names the exact time ([`exact_time`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TimeSource {
+    family: usize,
+    own: Own,
+}
+
 impl<S: RootScalar> Family<S> {
     fn holds_at(&self, t: &S::Time) -> Result<bool, PolyError> {
-        self.holds_at_root_of(t, None)
+        self.holds_at_root_of(t, Own::Start)
     }
 
-    /// Whether the family holds at `t`, a root of equality `own` (whose test is skipped: `t`
-    /// is its root by construction). Inequalities are tested first: a miss is usually decided
-    /// there, and on intervals an equality at a root enclosure is never decided.
-    fn holds_at_root_of(&self, t: &S::Time, own: Option<usize>) -> Result<bool, PolyError> {
-        for g in &self.inequalities {
-            if S::sign_at(g, t)? == Sign::Negative {
+    /// Whether the family holds at `t`, a root of its polynomial `own` (whose test is skipped:
+    /// `t` is its root by construction). Inequalities are tested first: a miss is usually
+    /// decided there, and on intervals an equality at a root enclosure is never decided.
+    fn holds_at_root_of(&self, t: &S::Time, own: Own) -> Result<bool, PolyError> {
+        for (k, g) in self.inequalities.iter().enumerate() {
+            if own != Own::Inequality(k) && S::sign_at(g, t)? == Sign::Negative {
                 return Ok(false);
             }
         }
         for (k, e) in self.equalities.iter().enumerate() {
-            if Some(k) != own && S::sign_at(e, t)? != Sign::Zero {
+            if own != Own::Equality(k) && S::sign_at(e, t)? != Sign::Zero {
                 return Ok(false);
             }
         }
@@ -109,33 +131,37 @@ impl<S: RootScalar> Family<S> {
         }
     }
 
-    /// The least t ∈ [0, 1] in this family's set, if any.
-    fn first(&self) -> Result<Option<S::Time>, PolyError> {
-        let (zero, one) = (S::zero(), S::one());
-        let mut equality = None;
+    /// The first equality that is not identically zero, if any.
+    fn equality(&self) -> Result<Option<(usize, &TPoly<S>)>, PolyError> {
         for (k, e) in self.equalities.iter().enumerate() {
             if !e.is_zero()? {
-                equality = Some((k, e));
-                break;
+                return Ok(Some((k, e)));
             }
         }
-        let mut candidates = match equality {
-            Some((_, e)) => S::roots_in(&e.p, &zero, &one)?,
+        Ok(None)
+    }
+
+    /// The least t ∈ [0, 1] in this family's set, if any, and the polynomial it is a root of.
+    fn first(&self) -> Result<Option<(S::Time, Own)>, PolyError> {
+        let (zero, one) = (S::zero(), S::one());
+        let mut candidates: Vec<(S::Time, Own)> = match self.equality()? {
+            Some((k, e)) => S::roots_in(&e.p, &zero, &one)?.into_iter().map(|t| (t, Own::Equality(k))).collect(),
             None => {
-                let mut c = vec![S::time(&zero)];
-                for g in &self.inequalities {
+                let mut c = vec![(S::time(&zero), Own::Start)];
+                for (k, g) in self.inequalities.iter().enumerate() {
                     if !g.is_zero()? {
-                        c.extend(S::roots_in(&g.p, &zero, &one)?);
+                        c.extend(S::roots_in(&g.p, &zero, &one)?.into_iter().map(|t| (t, Own::Inequality(k))));
                     }
                 }
                 c
             }
         };
-        sort_times::<S>(&mut candidates)?;
-        let own = equality.map(|(k, _)| k);
-        for t in candidates {
+        // Increasing; of equal times the first listed is kept (the start before a root at 0).
+        try_sort_by(&mut candidates, |a, b| order::<S>(&a.0, &b.0))?;
+        try_dedup_by(&mut candidates, |a, b| order::<S>(&a.0, &b.0))?;
+        for (t, own) in candidates {
             if self.holds_at_root_of(&t, own)? {
-                return Ok(Some(t));
+                return Ok(Some((t, own)));
             }
         }
         Ok(None)
@@ -159,19 +185,69 @@ fn point_on_point<S: RootScalar>(x: &V<S>, p: &V<S>) -> Family<S> {
 }
 
 fn first_of<S: RootScalar>(families: &[Family<S>]) -> Result<CcdResult<S>, PolyError> {
-    let mut best: Option<S::Time> = None;
-    for f in families {
-        if let Some(t) = f.first()? {
+    Ok(sourced_first_of(families)?.0)
+}
+
+/// The first time over the families, and where it comes from (the first family, in list
+/// order, of those that give it).
+fn sourced_first_of<S: RootScalar>(families: &[Family<S>]) -> Result<(CcdResult<S>, Option<TimeSource>), PolyError> {
+    let mut best: Option<(S::Time, TimeSource)> = None;
+    for (family, f) in families.iter().enumerate() {
+        if let Some((t, own)) = f.first()? {
             let better = match &best {
                 None => true,
-                Some(b) => earlier::<S>(&t, b)?,
+                Some((b, _)) => earlier::<S>(&t, b)?,
             };
             if better {
-                best = Some(t);
+                best = Some((t, TimeSource { family, own }));
             }
         }
     }
-    Ok(CcdResult { toi: best })
+    let source = best.as_ref().map(|(_, s)| *s);
+    Ok((CcdResult { toi: best.map(|(t, _)| t) }, source))
+}
+
+/// CCD of either kind, with where its first time comes from (see [`exact_time`]).
+pub(crate) fn ccd_sourced<S: RootScalar>(
+    kind: CcdKind,
+    t0: &[Point3<S>; 4],
+    t1: &[Point3<S>; 4],
+) -> Result<(CcdResult<S>, Option<TimeSource>), PolyError> {
+    sourced_first_of(&families(kind, t0, t1))
+}
+
+/// The exact first time of contact, constructed from a run on intervals that decided it: the
+/// root, in the run's enclosure, of the exact polynomial the run's time is a root of.
+///
+/// Sound because that run decided every sign exactly as the exact run would (an interval sign
+/// is the exact one or `Uncertain`), so the exact first time is the root of the same family's
+/// same polynomial, and the enclosure holds exactly one root of every polynomial whose
+/// coefficients lie in the interval coefficients, the exact one among them
+/// ([`crate::poly::interval_roots`]). Errors ([`PolyError::NotIsolating`]) mean the
+/// construction does not apply; the caller then runs the exact algorithm.
+pub(crate) fn exact_time(
+    kind: CcdKind,
+    t0: &[Point3<Exact>; 4],
+    t1: &[Point3<Exact>; 4],
+    source: TimeSource,
+    enclosure: &Interval,
+) -> Result<Algebraic, PolyError> {
+    let families = families::<Exact>(kind, t0, t1);
+    let family = families.get(source.family).ok_or(PolyError::NotIsolating)?;
+    let poly = match source.own {
+        Own::Start => return Ok(Algebraic::from_rational(Q::from_integer(0.into()))),
+        Own::Equality(k) => family.equalities.get(k),
+        Own::Inequality(k) => family.inequalities.get(k),
+    }
+    .ok_or(PolyError::NotIsolating)?;
+    let p = Poly::from_coeffs(poly.p.coeffs().iter().map(Exact::to_big_rational).collect());
+    let q = |x: f64| Q::from_float(x).ok_or(PolyError::NotIsolating);
+    let interval = if enclosure.is_point() {
+        RootInterval::Point(q(enclosure.lo())?)
+    } else {
+        RootInterval::Open { lo: q(enclosure.lo())?, hi: q(enclosure.hi())? }
+    };
+    Algebraic::new(&p, interval)
 }
 
 /// Vertex–face CCD: `t0` and `t1` are (v, f0, f1, f2) at t = 0 and t = 1.

@@ -4,7 +4,7 @@
 
 pub mod benchmark;
 pub mod bms;
-mod ccd;
+pub(crate) mod ccd;
 pub mod contract;
 pub(crate) mod sat;
 
