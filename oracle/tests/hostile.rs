@@ -318,14 +318,15 @@ fn slow_hulls_sweeps_and_kernel_ops_end_at_the_time_limit() {
         .collect();
     let hull =
         format!("{{\"id\": \"hull\", \"op\": \"validate\", \"solid\": {{\"convex_hull\": [{}]}}}}", hull.join(","));
-    // Two boxes whose motions have 22-digit fractions in every entry.
+    // Two boxes whose motions have 22-digit fractions in every entry, on the exact path with
+    // no filter (the filter decides this pair at once: they overlap at t0).
     let mut m = |last: &str| {
         let rows: Vec<String> =
             (0..3).map(|_| format!("[{}]", (0..4).map(|_| rng.fraction(22)).collect::<Vec<_>>().join(","))).collect();
         format!("[{}, [0, 0, 0, {last}]]", rows.join(","))
     };
     let sweep = format!(
-        "{{\"id\": \"sweep\", \"op\": \"toi_boxes\", \"a\": [1,1,1], \"b\": [1,1,1], \"motion_a\": [{}, {}, {}], \"motion_b\": [{}, {}, {}]}}",
+        "{{\"id\": \"sweep\", \"op\": \"toi_boxes\", \"backend\": \"exact-unfiltered\", \"a\": [1,1,1], \"b\": [1,1,1], \"motion_a\": [{}, {}, {}], \"motion_b\": [{}, {}, {}]}}",
         m("1"),
         m("0"),
         m("0"),

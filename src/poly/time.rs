@@ -433,8 +433,7 @@ impl<S: Scalar> Neg for TPoly<S> {
 /// exact coefficient whose binary64 counterpart is zero or subnormal. The contracts measure
 /// margins on the `f64` twins; where one underflowed the fast path cannot see that geometry
 /// (products of coordinates near 1e-272 vanish), and it is held to nothing (margin 0).
-pub fn underflowed(exact: &Poly<BigRational>, fast: &Poly<f64>) -> bool {
-    use num_traits::Zero;
+pub fn underflowed<S: Scalar>(exact: &Poly<S>, fast: &Poly<f64>) -> bool {
     exact
         .coeffs()
         .iter()

@@ -25,7 +25,7 @@
 use num_rational::BigRational;
 
 use crate::geom::Point3;
-use crate::poly::{earlier, order, Algebraic, Poly, PolyError, RootInterval, RootScalar, TPoly};
+use crate::poly::{earlier, order, Algebraic, Poly, PolyError, RootScalar, TPoly};
 use crate::scalar::{try_dedup_by, try_sort_by, Exact, Interval, Scalar, Sign};
 
 type Q = BigRational;
@@ -240,14 +240,19 @@ pub(crate) fn exact_time(
         Own::Inequality(k) => family.inequalities.get(k),
     }
     .ok_or(PolyError::NotIsolating)?;
-    let p = Poly::from_coeffs(poly.p.coeffs().iter().map(Exact::to_big_rational).collect());
+    // The exact run's own isolation of this polynomial on [0, 1] (so the number comes with the
+    // same certificate, polynomial and interval, as the reference prints), and of its roots
+    // the one in the enclosure: the enclosure holds exactly one root of the exact polynomial.
     let q = |x: f64| Q::from_float(x).ok_or(PolyError::NotIsolating);
-    let interval = if enclosure.is_point() {
-        RootInterval::Point(q(enclosure.lo())?)
-    } else {
-        RootInterval::Open { lo: q(enclosure.lo())?, hi: q(enclosure.hi())? }
-    };
-    Algebraic::new(&p, interval)
+    let (lo, hi) = (q(enclosure.lo())?, q(enclosure.hi())?);
+    let (zero, one) = (<Exact as num_traits::Zero>::zero(), <Exact as num_traits::One>::one());
+    let mut inside = Exact::roots_in(&poly.p, &zero, &one)?.into_iter().filter(|r| {
+        r.cmp_rational(&lo) != std::cmp::Ordering::Less && r.cmp_rational(&hi) != std::cmp::Ordering::Greater
+    });
+    match (inside.next(), inside.next()) {
+        (Some(r), None) => Ok(r),
+        _ => Err(PolyError::NotIsolating),
+    }
 }
 
 /// Vertex–face CCD: `t0` and `t1` are (v, f0, f1, f2) at t = 0 and t = 1.
@@ -360,16 +365,21 @@ pub(crate) fn ccd_with_margin(
     t0: &[Point3<f64>; 4],
     t1: &[Point3<f64>; 4],
 ) -> Result<Margined, PolyError> {
-    let q = |p: &[Point3<f64>; 4]| (*p).map(|x| x.map(|c| Q::from_float(c).unwrap_or_default()));
+    // The exact side on the fast exact backend (the same numbers as the reference's, with no
+    // gcd per operation): this is the differential checks' main cost.
+    let q = |p: &[Point3<f64>; 4]| {
+        (*p).map(|x| x.map(|c| Exact::from_f64(c).unwrap_or_else(|_| <Exact as num_traits::Zero>::zero())))
+    };
     let (e0, e1) = (q(t0), q(t1));
-    let exact_families = families::<Q>(kind, &e0, &e1);
+    let exact_families = families::<Exact>(kind, &e0, &e1);
     let fast_families = families::<f64>(kind, t0, t1);
     let exact = first_of(&exact_families)?;
+    let exact = CcdResult { toi: exact.toi };
     let mut margin = f64::INFINITY;
     let mut toi_bound = f64::INFINITY;
-    let (zero, one) = (Q::from_integer(0.into()), Q::from_integer(1.into()));
-    let twins = |fe: &Family<Q>, ff: &Family<f64>| {
-        let pair = |e: &TPoly<Q>, f: &TPoly<f64>| crate::poly::underflowed(&e.p, &f.p);
+    let (zero, one): (Exact, Exact) = (<Exact as num_traits::Zero>::zero(), <Exact as num_traits::One>::one());
+    let twins = |fe: &Family<Exact>, ff: &Family<f64>| {
+        let pair = |e: &TPoly<Exact>, f: &TPoly<f64>| crate::poly::underflowed(&e.p, &f.p);
         fe.equalities.iter().zip(&ff.equalities).any(|(e, f)| pair(e, f))
             || fe.inequalities.iter().zip(&ff.inequalities).any(|(e, f)| pair(e, f))
             || matches!((&fe.nondegenerate, &ff.nondegenerate), (Some(e), Some(f)) if pair(e, f))
@@ -398,7 +408,7 @@ pub(crate) fn ccd_with_margin(
             let r = ef.relative_at(t);
             margin = if r.is_nan() { 0.0 } else { margin.min(r) };
         }
-        for r in Q::roots_in(&e.p, &zero, &one)? {
+        for r in Exact::roots_in(&e.p, &zero, &one)? {
             if exact.toi.as_ref().is_some_and(|first| r > *first) {
                 break;
             }
@@ -411,21 +421,21 @@ pub(crate) fn ccd_with_margin(
                 }
                 if holds {
                     slack = 0.0;
-                } else if Q::sign_at(ek, &r)? != Sign::Zero {
+                } else if Exact::sign_at(ek, &r)? != Sign::Zero {
                     slack = slack.max(ekf.relative_at(rf));
                 }
             }
             for (g, gf) in fe.inequalities.iter().zip(&ff.inequalities) {
                 if holds {
                     slack = slack.min(gf.relative_at(rf));
-                } else if Q::sign_at(g, &r)? == Sign::Negative {
+                } else if Exact::sign_at(g, &r)? == Sign::Negative {
                     slack = slack.max(gf.relative_at(rf));
                 }
             }
             if let (Some(n), Some(nf)) = (&fe.nondegenerate, &ff.nondegenerate) {
                 if holds {
                     slack = slack.min(nf.relative_at(rf));
-                } else if Q::sign_at(n, &r)? == Sign::Zero {
+                } else if Exact::sign_at(n, &r)? == Sign::Zero {
                     // The family does not apply here: a lower one decides.
                     slack = f64::INFINITY;
                 }

@@ -22,7 +22,7 @@ use num_rational::BigRational;
 
 use crate::geom::Matrix4;
 use crate::poly::{earlier, order, sort_times, Poly, PolyError, RootScalar, TPoly};
-use crate::scalar::{try_dedup_by, Decision, Scalar, Sign};
+use crate::scalar::{try_dedup_by, Decision, Exact, Scalar, Sign};
 
 type Q = BigRational;
 type P<S> = TPoly<S>;
@@ -378,12 +378,15 @@ pub(crate) fn sat_with_margin(
     t0: f64,
     t1: f64,
 ) -> Result<SweepMargined, SweepError> {
-    let q = |x: f64| Q::from_float(x).unwrap_or_default();
+    // The exact side on the fast exact backend (the same numbers as the reference's, with no
+    // gcd per operation): this is the differential checks' main cost.
+    let q = |x: f64| Exact::from_f64(x).unwrap_or_else(|_| <Exact as num_traits::Zero>::zero());
     let exact_box = |m: &BoxMotion<f64>| BoxMotion { half: m.half.map(q), motion: m.motion.map(|x| x.map(q)) };
     let (ea, eb) = (exact_box(a), exact_box(b));
     let (qt0, qt1) = (q(t0), q(t1));
     let (exact_axes, candidates) = prepare(&ea, &eb, &qt0, &qt1)?;
-    let exact = decide(&exact_axes, candidates.clone(), &Q::time(&qt0))?;
+    let exact: Option<SatContact<Q>> = decide(&exact_axes, candidates.clone(), &Exact::time(&qt0))?
+        .map(|c| SatContact { time: c.time, axis: c.axis, overlapping_at_start: c.overlapping_at_start });
     // The margin and the time bound are measured against the f64 axes built from the same
     // numbers; when those overflow, the fast path is outside its range here and is held to
     // nothing (margin 0: its own answer is an overflow refusal).
