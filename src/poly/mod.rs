@@ -80,6 +80,7 @@ pub use float_roots::float_roots;
 pub use interval_roots::{interval_roots, MAX_DEPTH, MAX_PIECES};
 pub use isolate::{isolate_roots, real_roots, RootInterval};
 pub use ring::Poly;
+pub(crate) use time::sort_tagged_times;
 pub use time::{earlier, order, rational_between, sort_times, underflowed, RootScalar, TPoly, TimeOutput};
 
 use crate::scalar::Uncertain;

@@ -142,6 +142,13 @@ pub fn sort_times<S: RootScalar>(times: &mut Vec<S::Time>) -> Decision<()> {
     try_dedup_by(times, order::<S>)
 }
 
+/// Sort times that carry a tag (what each is a root of) increasing, keeping of equal times the
+/// first listed (the sort is stable; decided comparisons).
+pub(crate) fn sort_tagged_times<S: RootScalar, T: Clone>(times: &mut Vec<(S::Time, T)>) -> Decision<()> {
+    try_sort_by(times, |a, b| order::<S>(&a.0, &b.0))?;
+    try_dedup_by(times, |a, b| order::<S>(&a.0, &b.0))
+}
+
 impl RootScalar for BigRational {
     type Time = Algebraic;
 

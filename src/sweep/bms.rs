@@ -191,8 +191,10 @@
 use num_rational::BigRational;
 
 use super::sat::{cross, dot, frame_of, BoxMotion, FrameOf, SweepError};
-use crate::poly::{earlier, order, sort_times, Algebraic, Poly, PolyError, RootInterval, RootScalar, TPoly};
-use crate::scalar::{try_dedup_by, try_sort_by, Exact, Interval, Sign};
+use crate::poly::{
+    earlier, order, sort_tagged_times, sort_times, Algebraic, Poly, PolyError, RootInterval, RootScalar, TPoly,
+};
+use crate::scalar::{Exact, Interval, Sign};
 
 type Q = BigRational;
 type P<S> = TPoly<S>;
@@ -1084,9 +1086,8 @@ pub fn first_contact_bms<S: RootScalar>(
         if outside {
             continue;
         }
-        // Increasing; of equal times the first listed is kept (as `sort_times` keeps one).
-        try_sort_by(&mut candidates, |x, y| S::compare_times(&x.0, &y.0))?;
-        try_dedup_by(&mut candidates, |x, y| S::compare_times(&x.0, &y.0))?;
+        // Increasing; of equal times the first listed is kept.
+        sort_tagged_times::<S, _>(&mut candidates)?;
         for (t, own) in candidates {
             crate::budget::tick()?;
             if pr.inside(&order, &t, own)? {

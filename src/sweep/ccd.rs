@@ -25,8 +25,8 @@
 use num_rational::BigRational;
 
 use crate::geom::Point3;
-use crate::poly::{earlier, order, Algebraic, Poly, PolyError, RootScalar, TPoly};
-use crate::scalar::{try_dedup_by, try_sort_by, Exact, Interval, Scalar, Sign};
+use crate::poly::{earlier, sort_tagged_times, Algebraic, Poly, PolyError, RootScalar, TPoly};
+use crate::scalar::{Exact, Interval, Scalar, Sign};
 
 type Q = BigRational;
 type V<S> = [TPoly<S>; 3];
@@ -157,8 +157,7 @@ impl<S: RootScalar> Family<S> {
             }
         };
         // Increasing; of equal times the first listed is kept (the start before a root at 0).
-        try_sort_by(&mut candidates, |a, b| order::<S>(&a.0, &b.0))?;
-        try_dedup_by(&mut candidates, |a, b| order::<S>(&a.0, &b.0))?;
+        sort_tagged_times::<S, _>(&mut candidates)?;
         for (t, own) in candidates {
             if self.holds_at_root_of(&t, own)? {
                 return Ok(Some((t, own)));
