@@ -40,6 +40,16 @@ pub trait RootScalar: Scalar {
     fn time_to_f64(t: &Self::Time) -> f64;
     /// A value strictly between `a < b` (exact: a rational; `f64`: the midpoint), as a time.
     fn between(a: &Self::Time, b: &Self::Time) -> Result<Self::Time, PolyError>;
+
+    /// The least time enclosing both `a` and `b`, on a backend whose times are enclosures that
+    /// may fail to order ([`Interval`]: the hull of the two); `None` on the others, whose
+    /// times always order or are compared under a tolerance. Callers use it to group times
+    /// they cannot order, and must then prove by other means that nothing they look for
+    /// happens inside the group (the box sweep: the boxes are apart throughout it).
+    fn time_hull(a: &Self::Time, b: &Self::Time) -> Option<Self::Time> {
+        let _ = (a, b);
+        None
+    }
     /// The time as an output: exact backends give the [`Algebraic`] number, others a float
     /// (the default).
     fn time_output(t: &Self::Time) -> TimeOutput {
@@ -334,6 +344,10 @@ impl RootScalar for Interval {
     }
     /// A double strictly between two disjoint enclosures (in either order), as a point;
     /// [`Uncertain`] when they overlap or no double lies between them.
+    /// `[min lo, max hi]`.
+    fn time_hull(a: &Interval, b: &Interval) -> Option<Interval> {
+        Interval::new(a.lo().min(b.lo()), a.hi().max(b.hi()))
+    }
     fn between(a: &Interval, b: &Interval) -> Result<Interval, PolyError> {
         let (left, right) = match a.compare(b) {
             Ok(Ordering::Less) => (a.hi(), b.lo()),

@@ -838,6 +838,54 @@ impl<S: RootScalar> Problem<'_, S> {
         Ok(BmsContact { time, overlapping_at_start: false, contact, source: None })
     }
 
+    /// Whether the boxes are apart at every time of the enclosure `h` (a cluster's hull), by
+    /// one axis whose plane is negative throughout `h`.
+    ///
+    /// Over `h` some terms of an axis may change sign (the normals switching in the cluster),
+    /// so the radius Σ|termₖ| is not one polynomial there. It is the largest of the signed sums
+    /// Σ εₖ·termₖ over the sign choices ε of the undecided terms (the decided ones keep their
+    /// sign), so the plane is negative at every t of `h` when every choice's gap
+    /// Σ εₖ·termₖ − |centre| is negative over all of `h`. With no undecided terms this is the
+    /// plane's own test. Axes with more than four undecided terms are not tried.
+    fn apart_throughout(&self, h: &S::Time) -> Result<bool, PolyError> {
+        let decided = |p: &P<S>| -> Result<Option<i32>, PolyError> {
+            match sign_at(p, h) {
+                Ok(s) => Ok(Some(s)),
+                Err(PolyError::Uncertain(_)) => Ok(None),
+                Err(e) => Err(e),
+            }
+        };
+        let abs_s = signed(self.rel.sigma, &self.rel.s);
+        'axes: for (k, ax) in self.axes.iter().enumerate() {
+            let c = signed(self.rel.sigma, &ax.centre);
+            let orient = match decided(&c)? {
+                Some(o) if o != 0 => o,
+                _ => continue,
+            };
+            let mut terms = [None; 6];
+            for (slot, p) in terms.iter_mut().zip(ax.a_terms.iter().chain(&ax.b_terms)) {
+                *slot = decided(p)?;
+            }
+            let open: Vec<usize> = (0..6).filter(|&i| terms[i].is_none()).collect();
+            if open.len() > 4 {
+                continue;
+            }
+            for choice in 0..1u32 << open.len() {
+                let mut e = terms.map(|s| s.unwrap_or(1));
+                for (bit, &i) in open.iter().enumerate() {
+                    e[i] = if choice >> bit & 1 == 1 { -1 } else { 1 };
+                }
+                let (ea, eb) = ([e[0], e[1], e[2]], [e[3], e[4], e[5]]);
+                let gap = self.radius(k, ea, eb, &abs_s) - signed(orient, &c);
+                if decided(&gap)? != Some(-1) {
+                    continue 'axes;
+                }
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     /// Whether every plane has gₙ(t) ≥ 0, i.e. the boxes meet at t.
     ///
     /// `own`: the plane `t` is a root of, whose test is skipped (it vanishes there by
@@ -927,8 +975,24 @@ fn setup_with<'a, S: RootScalar>(
     Ok(Problem { a, b, rel, axes })
 }
 
-/// The octant-switch times in (t₀, t₁): roots of the 18 sign polynomials, sorted, distinct.
-fn switch_times<S: RootScalar>(rel: &Relative<S>, t0: &S, t1: &S) -> Result<Vec<S::Time>, PolyError> {
+/// A bound of the route's sections: t₀, t₁, an octant-switch time, or (on a backend whose
+/// times may fail to order, see [`RootScalar::time_hull`]) a *cluster*: switch times whose
+/// enclosures overlap, as their hull. Normals may switch octants inside a cluster in an order
+/// the backend cannot tell, so the route crosses a cluster only where it proves the boxes
+/// apart throughout it ([`Problem::apart_throughout`]).
+struct Bound<S: RootScalar> {
+    time: S::Time,
+    cluster: bool,
+}
+
+/// The octant-switch times in (t₀, t₁): roots of the 18 sign polynomials, sorted, distinct;
+/// on a backend with [`RootScalar::time_hull`], times it cannot order grouped as clusters.
+///
+/// Clusters are not rare on intervals: under a rigid rotation b's face normals are
+/// proportional to its edge directions (Nⱼ = c(t)·Lⱼ with c ≠ 0 on the interval), so
+/// entries of N and L switch at exactly the same times, and no enclosure can order two equal
+/// irrational times.
+fn switch_times<S: RootScalar>(rel: &Relative<S>, t0: &S, t1: &S) -> Result<Vec<Bound<S>>, PolyError> {
     let (start, end) = (S::time(t0), S::time(t1));
     let mut times = Vec::new();
     for col in rel.l.iter().chain(rel.n.iter()) {
@@ -944,8 +1008,36 @@ fn switch_times<S: RootScalar>(rel: &Relative<S>, t0: &S, t1: &S) -> Result<Vec<
             }
         }
     }
-    sort_times::<S>(&mut times)?;
-    Ok(times)
+    let mut sorted = times.clone();
+    match sort_times::<S>(&mut sorted) {
+        Ok(()) => Ok(sorted.into_iter().map(|time| Bound { time, cluster: false }).collect()),
+        Err(e) => clusters::<S>(times).ok_or(e.into()),
+    }
+}
+
+/// Times grouped into clusters of overlapping enclosures, in increasing order (`None` when
+/// the backend has no hulls). Sorted by their nearest doubles first; a time that the last
+/// group's hull does not precede joins it.
+fn clusters<S: RootScalar>(mut times: Vec<S::Time>) -> Option<Vec<Bound<S>>> {
+    times.sort_by(|a, b| S::time_to_f64(a).total_cmp(&S::time_to_f64(b)));
+    let mut out: Vec<Bound<S>> = Vec::new();
+    for t in times {
+        if let Some(last) = out.last_mut() {
+            match order::<S>(&last.time, &t) {
+                Ok(std::cmp::Ordering::Less) => {}
+                Ok(std::cmp::Ordering::Equal) => continue,
+                _ => {
+                    last.time = S::time_hull(&last.time, &t)?;
+                    last.cluster = true;
+                    continue;
+                }
+            }
+        }
+        out.push(Bound { time: t, cluster: false });
+    }
+    // Each time's double lies in its enclosure, so the groups come out increasing; checked.
+    let increasing = out.windows(2).all(|w| matches!(order::<S>(&w[0].time, &w[1].time), Ok(std::cmp::Ordering::Less)));
+    increasing.then_some(out)
 }
 
 /// A time strictly inside the section [lo, hi] (exact: a rational), lo itself when lo = hi.
@@ -956,14 +1048,15 @@ fn sample<S: RootScalar>(lo: &S::Time, hi: &S::Time) -> Result<S::Time, PolyErro
     S::between(lo, hi)
 }
 
-/// The section bounds t₀, the switch times, t₁ (t₀ twice for a zero-length interval).
-fn bounds<S: RootScalar>(rel: &Relative<S>, t0: &S, t1: &S) -> Result<Vec<S::Time>, PolyError> {
+/// The section bounds t₀, the switch times (or clusters), t₁ (t₀ twice for a zero-length
+/// interval).
+fn bounds<S: RootScalar>(rel: &Relative<S>, t0: &S, t1: &S) -> Result<Vec<Bound<S>>, PolyError> {
     let (start, end) = (S::time(t0), S::time(t1));
-    let mut b = vec![start.clone()];
+    let mut b = vec![Bound { time: start.clone(), cluster: false }];
     if earlier::<S>(&start, &end)? {
         b.extend(switch_times(rel, t0, t1)?);
     }
-    b.push(end);
+    b.push(Bound { time: end, cluster: false });
     Ok(b)
 }
 
@@ -1009,7 +1102,8 @@ pub fn bms_sections<S: RootScalar>(
     let bounds = bounds(&pr.rel, t0, t1)?;
     let mut out = Vec::new();
     for w in bounds.windows(2) {
-        let q = sample::<S>(&w[0], &w[1])?;
+        let (lo, hi) = (&w[0].time, &w[1].time);
+        let q = sample::<S>(lo, hi)?;
         let planes = pr.planes_at(&q)?;
         let mut list = Vec::new();
         for k in distinct_planes(&pr, &planes) {
@@ -1022,7 +1116,7 @@ pub fn bms_sections<S: RootScalar>(
                 gap: p.gap.clone(),
             });
         }
-        out.push(BmsSection { start: w[0].clone(), end: w[1].clone(), planes: list });
+        out.push(BmsSection { start: lo.clone(), end: hi.clone(), planes: list });
     }
     Ok(out)
 }
@@ -1048,7 +1142,12 @@ pub fn first_contact_bms<S: RootScalar>(
     let bounds = bounds(&pr.rel, t0, t1)?;
     for (index, w) in bounds.windows(2).enumerate() {
         crate::budget::tick()?;
-        let (lo, hi) = (&w[0], &w[1]);
+        let (lo, hi) = (&w[0].time, &w[1].time);
+        // Crossing a cluster of switch times (intervals only): no contact inside it, proved,
+        // or the run cannot decide.
+        if w[0].cluster && !pr.apart_throughout(lo)? {
+            return Err(PolyError::from(crate::scalar::Uncertain::Close).into());
+        }
         let q = sample::<S>(lo, hi)?;
         let planes = pr.planes_at(&q)?;
         if index == 0 && pr.inside(&planes, &start, None)? {
