@@ -12,7 +12,11 @@
 //! * `parry3d`: parry3d-f64 on the same question where it answers one (GJK `distance` on the
 //!   distance sets, shapes built once; `cast_shapes` on linear box sweeps);
 //! * `vclip_*` (distance sets): V-Clip alone on shapes posed beforehand, status and features:
-//!   on `f64`, on intervals (the filter's part of `filtered`), beside `parry3d`.
+//!   on `f64`, on intervals (the filter's part of `filtered`), beside `parry3d`;
+//! * `judge_enclosed` and `judge_exact` (box pairs, CCD, box sweeps): judging the `f64`
+//!   answer as another engine's claim, on the interval run's enclosures where it can
+//!   (`judge_claim`), or against the exact answer constructed first (what an oracle line
+//!   with a claim does).
 //!
 //! The sets: `boxes` (box pairs, binary64 unit-quaternion poses, as an engine holds them),
 //! `hull12` and `hull64` (hulls of 12 and 64 points in general position under such poses),
@@ -44,7 +48,8 @@ use touchstone::brep::{Feature, Solid};
 use touchstone::geom::{Matrix4, Point3};
 use touchstone::query::spec::posed_convex;
 use touchstone::query::{
-    exact_answer, filter_counts, Ccd, Distance, PoseSpec, Posed, Query, ShapeSpec, ToiBoxes, Validate,
+    exact_answer, filter_counts, judge_claim, Ccd, CcdClaim, Distance, DistanceClaim, PoseSpec, Posed, Query,
+    ShapeSpec, ToiBoxes, ToiBoxesClaim, Tolerance, Validate,
 };
 use touchstone::scalar::{Exact, Interval, Scalar};
 use touchstone::sweep::contract::{degenerate_boxes, degenerate_ccd, CcdConstruction};
@@ -163,6 +168,41 @@ fn rows<A: Query, B: Query>(g: &mut BenchmarkGroup<WallTime>, set: &[Pair<A, B>]
         })
     });
     fell / set.len() as f64
+}
+
+/// Judging an engine's answer (here our own `f64` answer, as a claim): `judge_enclosed`
+/// decides on the interval run's enclosures where it can (`judge_claim`), `judge_exact`
+/// constructs the exact answer first (`exact_answer`, then `judge`), as an oracle line does.
+fn judge_rows<A: Query, B: Query>(
+    g: &mut BenchmarkGroup<WallTime>,
+    set: &[Pair<A, B>],
+    claim: impl Fn(&B::Output<f64>) -> A::Claim,
+) {
+    let tol = Tolerance::default();
+    let claims: Vec<Option<A::Claim>> =
+        set.iter().map(|p| p.fast.answer::<f64>().ok().map(|a| claim(&a.output))).collect();
+    g.bench_function("judge_enclosed", |b| {
+        b.iter(|| {
+            for (p, c) in set.iter().zip(&claims) {
+                if let Some(c) = c {
+                    black_box(judge_claim(&p.exact, c, &tol, 12).map(|j| j.ok()).ok());
+                }
+            }
+        })
+    });
+    g.bench_function("judge_exact", |b| {
+        b.iter(|| {
+            for (p, c) in set.iter().zip(&claims) {
+                if let Some(c) = c {
+                    black_box(exact_answer(&p.exact).and_then(|e| p.exact.judge(&e, c, &tol, 12)).map(|v| v.ok()).ok());
+                }
+            }
+        })
+    });
+}
+
+fn rational(x: f64) -> Q {
+    Q::from_float(x).unwrap_or_default()
 }
 
 /// V-Clip alone on shapes posed beforehand (status and features), beside parry's GJK.
@@ -399,8 +439,19 @@ fn sweep_grid(rng: &mut Rng, n: usize) -> Vec<Pair<ToiBoxes<Q>, ToiBoxes<f64>>> 
         .collect()
 }
 
-const ROWS: [&str; 9] =
-    ["f64", "vclip_f64", "vclip_f64_warm", "vclip_interval", "parry3d", "filtered", "exact_only", "bigrational", "rug"];
+const ROWS: [&str; 11] = [
+    "f64",
+    "vclip_f64",
+    "vclip_f64_warm",
+    "vclip_interval",
+    "parry3d",
+    "filtered",
+    "judge_enclosed",
+    "judge_exact",
+    "exact_only",
+    "bigrational",
+    "rug",
+];
 
 fn group<'a>(c: &'a mut Criterion, name: &str, len: usize) -> BenchmarkGroup<'a, WallTime> {
     let mut g = c.benchmark_group(format!("filtered/{name}"));
@@ -421,6 +472,11 @@ fn main() {
         let mut g = group(&mut c, name, set.queries.len());
         let fell = rows(&mut g, &set.queries);
         vclip_rows(&mut g, set);
+        judge_rows(&mut g, &set.queries, |o| DistanceClaim {
+            status: Some(o.status),
+            distance: Some(rational(o.distance_squared.sqrt())),
+            ..Default::default()
+        });
         g.finish();
         sets.push((name, set.queries.len(), fell));
     }
@@ -445,12 +501,19 @@ fn main() {
     for (name, set) in [("ccd_generic", ccd_generic(&mut rng, 256)), ("ccd_grid", ccd_grid(&mut rng, 256))] {
         let mut g = group(&mut c, name, set.len());
         sets.push((name, set.len(), rows(&mut g, &set)));
+        judge_rows(&mut g, &set, |o| CcdClaim { collides: Some(o.collides), toi: o.toi.map(rational) });
         g.finish();
     }
 
     let linear = sweep_linear(&mut rng, 32);
     let mut g = group(&mut c, "sweep_linear", linear.queries.len());
     sets.push(("sweep_linear", linear.queries.len(), rows(&mut g, &linear.queries)));
+    let toi_claim = |o: &touchstone::query::ToiBoxesOutput<f64>| ToiBoxesClaim {
+        collides: Some(o.collides),
+        toi: o.toi.map(rational),
+        ..Default::default()
+    };
+    judge_rows(&mut g, &linear.queries, toi_claim);
     let options = ShapeCastOptions { max_time_of_impact: 1.0, ..ShapeCastOptions::default() };
     g.bench_function("parry3d", |b| {
         b.iter(|| {
@@ -466,6 +529,7 @@ fn main() {
     for (name, set) in [("sweep_spin", sweep_spin(&mut rng, 16)), ("sweep_grid", sweep_grid(&mut rng, 32))] {
         let mut g = group(&mut c, name, set.len());
         sets.push((name, set.len(), rows(&mut g, &set)));
+        judge_rows(&mut g, &set, toi_claim);
         g.finish();
     }
 

@@ -7,7 +7,8 @@ use num_rational::BigRational;
 use touchstone::brep::Solid;
 use touchstone::geom::Point3;
 use touchstone::query::{
-    exact_answer, filter_counts, Ccd, Distance, FilterCounts, PoseSpec, Posed, Query, ShapeSpec, ToiBoxes, Validate,
+    box_feature_id, exact_answer, filter_counts, judge_claim, Ccd, CcdClaim, Distance, DistanceClaim, FilterCounts,
+    Judged, PoseSpec, Posed, Query, ShapeSpec, ToiBoxes, ToiBoxesClaim, Tolerance, Validate,
 };
 use touchstone::scalar::Scalar;
 use touchstone::sweep::contract::{degenerate_boxes, degenerate_ccd, CcdConstruction};
@@ -48,6 +49,7 @@ where
         decided: after.decided - before.decided,
         fallbacks: after.fallbacks - before.fallbacks,
         direct: after.direct - before.direct,
+        enclosed: after.enclosed - before.enclosed,
     }
 }
 
@@ -334,4 +336,105 @@ fn generic_spinning_box_sweeps_are_decided() {
     }
     assert!(hits >= 4, "{hits} hits after t0");
     assert_eq!(counts.fallbacks, 0, "{counts:?}");
+}
+
+/// `judge_claim` gives the verdict of the exact judgement, decided on enclosures where it can;
+/// whether it was decided so.
+fn judged_alike<Qy: Query + std::fmt::Debug>(q: &Qy, claim: &Qy::Claim, tol: &Tolerance) -> bool {
+    let before = filter_counts().enclosed;
+    let quick = judge_claim(q, claim, tol, 12).unwrap();
+    let full = q.judge(&q.answer::<Q>().unwrap(), claim, tol, 12).unwrap();
+    assert_eq!(quick.ok(), full.ok(), "{q:?}\n{claim:?}\n{full:?}");
+    let failed: Vec<String> = full.checks.iter().filter(|c| !c.ok).map(|c| c.field.clone()).collect();
+    match &quick {
+        Judged::Enclosed { failed: f, .. } => assert_eq!(f, &failed, "{q:?}"),
+        Judged::Exact(v) => assert_eq!(v, &full),
+    }
+    filter_counts().enclosed > before
+}
+
+#[test]
+fn claims_are_judged_on_enclosures_with_the_exact_verdict() {
+    let mut rng = Rng(0xc1a1_5eed);
+    let f = |x: f64| Q::from_f64(x).unwrap();
+    let tol = Tolerance::default();
+    let (mut enclosed, mut total) = (0, 0);
+    let mut tally = |e: bool| {
+        total += 1;
+        enclosed += usize::from(e);
+    };
+    // Generic box pairs: an engine's answer (the exact one in binary64), a wrong distance, the
+    // decided features; a claim on the tolerance's very edge is left to the exact check.
+    for _ in 0..24 {
+        let cube = || ShapeSpec::cuboid([1.0, 0.5, 2.0].map(f)).unwrap();
+        let mut pose =
+            || PoseSpec::quaternion([0; 4].map(|_| f(rng.unit())), [0; 3].map(|_| f(3.0 * rng.unit()))).unwrap();
+        let q = Distance { a: Posed::new("a", cube(), pose()), b: Posed::new("b", cube(), pose()) };
+        let exact = q.answer::<Q>().unwrap().output;
+        let d = exact.distance_squared.to_f64().sqrt();
+        let good = DistanceClaim {
+            status: Some(exact.status),
+            distance: Some(f(d)),
+            features: Some(exact.features.clone()),
+            ..Default::default()
+        };
+        tally(judged_alike(&q, &good, &tol));
+        let wrong =
+            DistanceClaim { distance: Some(f(d + 1e-6)), distance_squared: Some(f(d * d)), ..Default::default() };
+        tally(judged_alike(&q, &wrong, &tol));
+        let edge = DistanceClaim { distance_squared: Some(&exact.distance_squared + &tol.abs), ..Default::default() };
+        let abs_only = Tolerance::new(tol.abs.clone(), Q::from_i64(0)).unwrap();
+        // (Apart: the squared distance is no double, and its enclosure has width.)
+        let decided = judged_alike(&q, &edge, &abs_only);
+        assert!(
+            !decided || exact.status != touchstone::vclip::Status::Separated,
+            "an edge claim needs the exact value"
+        );
+    }
+    // Degenerate pairs (touching, sunk): the interval run falls back, the verdicts still agree.
+    for i in 0..12 {
+        let mut side = || (3 + (i % 3) as u8, [0; 4].map(|_| rng.int(2) as i8), [0; 3].map(|_| rng.int(12) as i8));
+        let (a, b) = (side(), side());
+        let cloud: Vec<[i8; 3]> = (0..8).map(|_| [0; 3].map(|_| rng.int(50) as i8)).collect();
+        let (sa, sb) = convex_pair(a, b, &cloud, [Placement::TouchingAbove, Placement::Sunk][i % 2]);
+        let q = Distance {
+            a: Posed::new("a", polyhedron(&sa), PoseSpec::identity()),
+            b: Posed::new("b", polyhedron(&sb), PoseSpec::identity()),
+        };
+        let claim = DistanceClaim {
+            status: Some(touchstone::vclip::Status::Separated),
+            distance: Some(f(0.0)),
+            ..Default::default()
+        };
+        judged_alike(&q, &claim, &tol);
+    }
+    // Box sweeps and CCD: an engine's time (the exact one in binary64), and one 1e-6 late.
+    for _ in 0..6 {
+        let q = spinning_sweep(&mut rng);
+        let exact = q.answer::<Q>().unwrap().output;
+        let t = exact.toi.as_ref().map(|t| f(t.to_f64()));
+        let ids = exact.pair.map(|p| [box_feature_id(&p.a), box_feature_id(&p.b)]);
+        let good = ToiBoxesClaim {
+            collides: Some(exact.collides),
+            toi: t.clone(),
+            kind: exact.pair.map(|p| p.kind),
+            features: ids,
+            ..Default::default()
+        };
+        tally(judged_alike(&q, &good, &tol));
+        let late = ToiBoxesClaim { toi: Some(t.map_or(f(0.5), |t| t + f(1e-6))), ..Default::default() };
+        tally(judged_alike(&q, &late, &tol));
+    }
+    for i in 0..40 {
+        let kind = if i % 2 == 0 { CcdKind::VertexFace } else { CcdKind::EdgeEdge };
+        let mut p = || Point3::new(f(rng.unit()), f(rng.unit()), f(rng.unit()));
+        let q = Ccd { kind, t0: [0; 4].map(|_| p()), t1: [0; 4].map(|_| p()) };
+        let exact = q.answer::<Q>().unwrap().output;
+        let t = exact.toi.as_ref().map(|t| f(t.to_f64()));
+        tally(judged_alike(&q, &CcdClaim { collides: Some(exact.collides), toi: t.clone() }, &tol));
+        tally(judged_alike(&q, &CcdClaim { collides: Some(!exact.collides), toi: None }, &tol));
+    }
+    // Generic inputs: (nearly) every judgement decided on enclosures.
+    eprintln!("{enclosed} of {total} judged on enclosures");
+    assert!(enclosed * 10 >= total * 9, "{enclosed} of {total} judged on enclosures");
 }

@@ -124,6 +124,17 @@ impl<N: Scalar> Query for Ccd<N> {
         Ok(v)
     }
 
+    /// `collides` by the decided answer, `toi` on the run's enclosure of the exact time.
+    fn judge_enclosed(
+        &self,
+        decided: &Answer<Interval, Self>,
+        claim: &CcdClaim,
+        tol: &Tolerance,
+    ) -> Option<Vec<(String, bool)>> {
+        let out = &decided.output;
+        contact_enclosed((claim.collides, &claim.toi), (out.collides, &out.toi), tol)
+    }
+
     /// The CCD contract's margin ([`check_ccd_answer`]) of the binary64 roundings of the input
     /// (what the `f64` path answers).
     fn margin(&self, _: &Answer<BigRational, Self>) -> Result<Margin, QueryError> {
@@ -171,4 +182,25 @@ pub(super) fn contact_checks(
             None => Check::equal("toi", Shown::Rational(x.clone()), Shown::Absent).with_note(miss),
         });
     }
+}
+
+/// [`contact_checks`] on a decided interval run: `toi` on the enclosure of the exact time
+/// (`None` when it reaches across the tolerance's edge).
+pub(super) fn contact_enclosed(
+    (collides, toi): (Option<bool>, &Option<BigRational>),
+    (decided_collides, decided_toi): (bool, &Option<Interval>),
+    tol: &Tolerance,
+) -> Option<Vec<(String, bool)>> {
+    let mut v = Vec::new();
+    if let Some(c) = collides {
+        v.push(("collides".into(), c == decided_collides));
+    }
+    if let Some(x) = toi {
+        let ok = match decided_toi {
+            Some(t) => tol.admits_enclosed(x, t)?,
+            None => false,
+        };
+        v.push(("toi".into(), ok));
+    }
+    Some(v)
 }

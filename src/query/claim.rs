@@ -19,7 +19,7 @@ use super::error::{ErrorKind, QueryError};
 use super::spec::FeatureId;
 use crate::geom::Point3;
 use crate::poly::Algebraic;
-use crate::scalar::{decimal_of_rational, parse_rational, sqrt_decimal_of_rational};
+use crate::scalar::{decimal_of_rational, parse_rational, sqrt_decimal_of_rational, Interval};
 
 /// The tolerance of number checks: `|x − exact| ≤ max(abs, rel·|exact|)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,6 +76,44 @@ impl Tolerance {
             !x.is_negative() && x * x >= (&one - r) * (&one - r) * d
         };
         upper && lower
+    }
+
+    /// Whether `|x − e| ≤ max(abs, rel·|e|)` for the exact value `e` known only by an
+    /// enclosure: `Some(true)` when it holds for every value of the enclosure, `Some(false)`
+    /// when for none, `None` when the enclosure reaches across the tolerance's edge (judge the
+    /// exact value then).
+    ///
+    /// ```
+    /// use touchstone::query::Tolerance;
+    /// use touchstone::scalar::{ratio, Interval};
+    ///
+    /// let t = Tolerance::new(ratio(1, 100), ratio(0, 1)).unwrap();
+    /// let e = Interval::new(0.999, 1.001).unwrap();
+    /// assert_eq!(t.admits_enclosed(&ratio(1, 1), &e), Some(true));
+    /// assert_eq!(t.admits_enclosed(&ratio(2, 1), &e), Some(false));
+    /// assert_eq!(t.admits_enclosed(&ratio(101, 100), &e), None); // 1.01 − e straddles 0.01
+    /// ```
+    pub fn admits_enclosed(&self, x: &BigRational, e: &Interval) -> Option<bool> {
+        use crate::scalar::Scalar;
+        let enclose = <Interval as Scalar>::from_rational;
+        let err = Scalar::abs(&(enclose(x) - *e));
+        let rel = enclose(&self.rel) * Scalar::abs(e);
+        let allowed = Scalar::maximum(&enclose(&self.abs), &rel).ok()?;
+        if err.hi() <= allowed.lo() {
+            Some(true)
+        } else if err.lo() > allowed.hi() {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// [`Tolerance::admits_enclosed`] for a claimed `√d`, `d ≥ 0` known by an enclosure.
+    pub fn admits_sqrt_enclosed(&self, x: &BigRational, d: &Interval) -> Option<bool> {
+        // f64 square roots are correctly rounded: one step outward encloses the exact ones.
+        let lo = if d.lo() > 0.0 { d.lo().sqrt().next_down().max(0.0) } else { 0.0 };
+        let hi = d.hi().sqrt().next_up();
+        self.admits_enclosed(x, &Interval::new(lo, hi)?)
     }
 
     /// Whether `|√x − √d| ≤ max(abs, rel·√d)` for `x, d ≥ 0`, exactly (squaring twice).

@@ -356,6 +356,35 @@ impl<N: Scalar> Query for Distance<N> {
     /// Features pass when the exact distance between them is the exact optimum (any of several
     /// tied pairs, e.g. on parallel faces); points pass when each lies in its (closed) shape
     /// within `tolerance.abs` and their distance is within the tolerance of the exact distance.
+    /// `status` and `features` (the decided pair only: another may be a tie) by the decided
+    /// answer, `distance_squared` and `distance` on the run's enclosure of the exact squared
+    /// distance; claimed points are judged exactly.
+    fn judge_enclosed(
+        &self,
+        decided: &Answer<Interval, Self>,
+        claim: &DistanceClaim,
+        tol: &Tolerance,
+    ) -> Option<Vec<(String, bool)>> {
+        let out = &decided.output;
+        if claim.points.is_some() || claim.features.as_ref().is_some_and(|f| *f != out.features) {
+            return None;
+        }
+        let mut v = Vec::new();
+        if let Some(s) = claim.status {
+            v.push(("status".into(), s == out.status));
+        }
+        if let Some(x) = &claim.distance_squared {
+            v.push(("distance_squared".into(), tol.admits_enclosed(x, &out.distance_squared)?));
+        }
+        if let Some(x) = &claim.distance {
+            v.push(("distance".into(), tol.admits_sqrt_enclosed(x, &out.distance_squared)?));
+        }
+        if claim.features.is_some() {
+            v.push(("features".into(), true));
+        }
+        Some(v)
+    }
+
     fn judge(
         &self,
         exact: &Answer<BigRational, Self>,

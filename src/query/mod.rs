@@ -57,7 +57,7 @@ pub use ccd::{Ccd, CcdClaim, CcdOutput};
 pub use claim::{Check, Shown, Tolerance, Verdict};
 pub use distance::{Distance, DistanceClaim, DistanceOutput};
 pub use error::{ErrorKind, QueryError};
-pub use filtered::{exact_answer, filter_counts, FilterCounts};
+pub use filtered::{exact_answer, filter_counts, judge_claim, FilterCounts, Judged};
 pub use kernel::{
     Closest, Orient3d, Orient3dClaim, Orient3dOutput, SegmentPlane, SegmentPlaneClaim, SegmentPlaneKind,
     SegmentPlaneOutput, SideOfPlane, SideOfPlaneClaim, SideOfPlaneOutput, SquaredDistance, SquaredDistanceClaim,
@@ -186,6 +186,22 @@ pub trait Query {
         tol: &Tolerance,
         digits: u32,
     ) -> Result<Verdict, QueryError>;
+
+    /// Judge a claim on a run on intervals that decided every decision (the first stage of
+    /// [`exact_answer`]), without constructing the exact answer: per claimed field, whether it
+    /// passes, decided by the run's discrete answer (the exact one) and its enclosures of the
+    /// exact values. `None` when some field is not decided that way: a number whose enclosure
+    /// reaches across the tolerance's edge, or a claimed feature other than the decided one
+    /// (it may be a tie, which only the exact check can tell). The default decides nothing.
+    fn judge_enclosed(
+        &self,
+        decided: &Answer<Interval, Self>,
+        claim: &Self::Claim,
+        tol: &Tolerance,
+    ) -> Option<Vec<(String, bool)>> {
+        let _ = (decided, claim, tol);
+        None
+    }
 
     /// Judge a claim when the exact path refused the input with `error` (`None`: the error
     /// stands; `validate` judges a claimed `valid` against an invalid solid).

@@ -234,6 +234,38 @@ impl<N: Scalar> Query for ToiBoxes<N> {
     /// `features` pass when the claimed pair touches at the exact time (any touching pair: a
     /// face on a face has many); `kind` passes when some pair of that kind touches (and, with
     /// claimed features, when they are of that kind).
+    /// `collides`, `at_start`, and `kind` and `features` when they name the decided pair (or
+    /// there is none) by the decided answer; `toi` on the run's enclosure of the exact time.
+    /// Another pair may be a tie: judged exactly.
+    fn judge_enclosed(
+        &self,
+        decided: &Answer<Interval, Self>,
+        claim: &ToiBoxesClaim,
+        tol: &Tolerance,
+    ) -> Option<Vec<(String, bool)>> {
+        let out = &decided.output;
+        let mut v = super::ccd::contact_enclosed((claim.collides, &claim.toi), (out.collides, &out.toi), tol)?;
+        if let Some(s) = claim.at_start {
+            v.push(("at_start".into(), out.at_start == Some(s)));
+        }
+        let decided_ids = out.pair.map(|p| [box_feature_id(&p.a), box_feature_id(&p.b)]);
+        match (&out.pair, &claim.features) {
+            (Some(_), Some(f)) if Some(f) != decided_ids.as_ref() => return None,
+            _ => {}
+        }
+        if let Some(kind) = claim.kind {
+            match out.pair {
+                None => v.push(("kind".into(), false)),
+                Some(p) if p.kind == kind => v.push(("kind".into(), true)),
+                Some(_) => return None,
+            }
+        }
+        if claim.features.is_some() {
+            v.push(("features".into(), out.pair.is_some()));
+        }
+        Some(v)
+    }
+
     fn judge(
         &self,
         exact: &Answer<BigRational, Self>,
