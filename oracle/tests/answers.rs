@@ -496,3 +496,35 @@ fn f64_quaternions_of_any_scale() {
     );
     assert_eq!(zero["error"]["kind"], "invalid");
 }
+
+#[test]
+fn toi_answers_linear_shape_casts_exactly() {
+    // b turned by the exact rotation (2, 0, 0, 1) about z (extent 7/5 along x), 5 away,
+    // closing at 4: gap 13/5, first contact at 13/20, a's face on b's edge.
+    let a = ask(json!({"op": "toi", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]},
+        "pose_b": {"quaternion": [2, 0, 0, 1], "translation": [5, 0, 0]}, "velocity_b": [-4, 0, 0]}));
+    assert_eq!((a["collides"].clone(), a["toi"]["decimal"].clone()), (json!(true), json!("0.65")));
+    assert_eq!(a["toi"]["interval"], json!(["13/20", "13/20"]));
+    // The answer's own pair and time pass as a claim; a time 1e-6 late does not.
+    let claim = json!({"collides": true, "toi": "13/20", "features": a["features"].clone()});
+    let judged = ask(json!({"op": "toi", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]},
+        "pose_b": {"quaternion": [2, 0, 0, 1], "translation": [5, 0, 0]}, "velocity_b": [-4, 0, 0], "claim": claim}));
+    assert_eq!(judged["verdict"]["ok"], json!(true), "{judged}");
+    let late = ask(json!({"op": "toi", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]},
+        "pose_b": {"quaternion": [2, 0, 0, 1], "translation": [5, 0, 0]}, "velocity_b": [-4, 0, 0], "claim": {"toi": 0.650001}}));
+    assert_eq!(late["verdict"]["ok"], json!(false));
+    // Zero relative velocity, overlapping (the case parry's cast_shapes never reports): a hit
+    // at t0; on f64 and under the contract too.
+    let still = ask(json!({"op": "toi", "backend": "both", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]},
+        "pose_b": {"translation": [1, 0, 0]}, "velocity_a": {"linear": [1, 1, 1]}, "velocity_b": [1, 1, 1]}));
+    assert_eq!((still["collides"].clone(), still["at_start"].clone()), (json!(true), json!("overlapping")));
+    assert_eq!(still["f64"]["toi"]["f64"], json!(0.0));
+    assert_eq!(still["agreement"]["agree"], json!(true));
+    // Rotation is not linear motion.
+    let spin = ask(json!({"op": "toi", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]},
+        "velocity_b": {"linear": [1, 0, 0], "angular": [0, 0, 1]}}));
+    assert_eq!(
+        (spin["error"]["kind"].clone(), spin["error"]["at"].clone()),
+        (json!("unsupported"), json!("/velocity_b/angular"))
+    );
+}

@@ -353,9 +353,6 @@ impl<N: Scalar> Query for Distance<N> {
         true
     }
 
-    /// Features pass when the exact distance between them is the exact optimum (any of several
-    /// tied pairs, e.g. on parallel faces); points pass when each lies in its (closed) shape
-    /// within `tolerance.abs` and their distance is within the tolerance of the exact distance.
     /// `status` and `features` (the decided pair only: another may be a tie) by the decided
     /// answer, `distance_squared` and `distance` on the run's enclosure of the exact squared
     /// distance; claimed points are judged exactly.
@@ -385,6 +382,9 @@ impl<N: Scalar> Query for Distance<N> {
         Some(v)
     }
 
+    /// Features pass when the exact distance between them is the exact optimum (any of several
+    /// tied pairs, e.g. on parallel faces); points pass when each lies in its (closed) shape
+    /// within `tolerance.abs` and their distance is within the tolerance of the exact distance.
     fn judge(
         &self,
         exact: &Answer<BigRational, Self>,

@@ -41,6 +41,7 @@ pub mod error;
 mod filtered;
 mod kernel;
 pub mod spec;
+mod toi;
 mod toi_boxes;
 mod validate;
 
@@ -64,6 +65,7 @@ pub use kernel::{
     SquaredDistanceOutput, Target, TransformPoints, TransformPointsClaim, TransformPointsOutput,
 };
 pub use spec::{FeatureId, PlaneSpec, PoseSpec, Posed, ShapeSpec};
+pub use toi::{Toi, ToiClaim, ToiOutput};
 pub use toi_boxes::{box_feature_id, AtStart, ToiBoxes, ToiBoxesClaim, ToiBoxesOutput};
 pub use validate::{SolidReport, Validate, ValidateClaim};
 

@@ -231,9 +231,6 @@ impl<N: Scalar> Query for ToiBoxes<N> {
         exact == fast
     }
 
-    /// `features` pass when the claimed pair touches at the exact time (any touching pair: a
-    /// face on a face has many); `kind` passes when some pair of that kind touches (and, with
-    /// claimed features, when they are of that kind).
     /// `collides`, `at_start`, and `kind` and `features` when they name the decided pair (or
     /// there is none) by the decided answer; `toi` on the run's enclosure of the exact time.
     /// Another pair may be a tie: judged exactly.
@@ -266,6 +263,9 @@ impl<N: Scalar> Query for ToiBoxes<N> {
         Some(v)
     }
 
+    /// `features` pass when the claimed pair touches at the exact time (any touching pair: a
+    /// face on a face has many); `kind` passes when some pair of that kind touches (and, with
+    /// claimed features, when they are of that kind).
     fn judge(
         &self,
         exact: &Answer<BigRational, Self>,

@@ -409,6 +409,7 @@ pub fn ops() -> Vec<OpInfo> {
         answered!(Distance),
         answered!(Ccd),
         answered!(ToiBoxes),
+        answered!(Toi),
     ];
     v.extend(planned::PLANNED.iter().map(|&(name, fields, summary)| OpInfo {
         name,

@@ -10,7 +10,7 @@ use crate::pose::parse_pose;
 use crate::shape::parse_shape;
 
 /// The ops of the format that later versions answer, with their fields and a sentence.
-pub const PLANNED: [(&str, &[&str], &str); 6] = [
+pub const PLANNED: [(&str, &[&str], &str); 5] = [
     ("index_stats", &["solid"], "Brep-index figures"),
     ("classify_point", &["solid", "pose", "point"], "inside, outside or boundary of a solid"),
     ("classify_segment", &["solid", "pose", "segment"], "a segment's pieces inside, outside, on a solid"),
@@ -20,11 +20,6 @@ pub const PLANNED: [(&str, &[&str], &str); 6] = [
         "contact regions and normals of two solids",
     ),
     ("contact_forces", &["bodies", "gravity", "contacts", "static_speed"], "contact forces"),
-    (
-        "toi",
-        &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "interval"],
-        "first contact of convex shapes under linear velocities",
-    ),
 ];
 
 fn velocity(f: &Fields, key: &str) -> Result<(), QueryError> {
@@ -83,7 +78,7 @@ fn check(op: &str, own: &[&str], f: &Fields, op_at: &str, common: &[&str], ctx: 
             let (v, at) = f.required("segment")?;
             points::<BigRational>(v, &at, Some(2))?;
         }
-        "toi" | "contact" => {
+        "contact" => {
             velocity(f, "velocity_a")?;
             velocity(f, "velocity_b")?;
             interval(f)?;

@@ -5,8 +5,9 @@ use crate::json::Out;
 use num_rational::BigRational;
 use serde_json::{json, Value};
 use touchstone::geom::Matrix4;
+use touchstone::geom::Vector3;
 use touchstone::poly::RootScalar;
-use touchstone::query::{box_feature_id, AtStart, Ccd, CcdClaim, ToiBoxes, ToiBoxesClaim};
+use touchstone::query::{box_feature_id, AtStart, Ccd, CcdClaim, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim};
 use touchstone::sweep::{BoxMotion, CcdKind, ContactKind};
 
 use super::geometry::{claimed_bool, claimed_number, named};
@@ -174,6 +175,86 @@ impl<N: Number> OpJson for ToiBoxes<N> {
             toi: claimed_time(f, "toi")?,
             at_start: named(f, "at_start", &AT_START)?,
             kind: named(f, "kind", &KINDS)?,
+            features: parse_features(f)?,
+        })
+    }
+}
+
+/// A constant linear velocity: `[x, y, z]`, or `{"linear": [x, y, z]}` (an `angular` part must
+/// be zero: rotating shapes are `toi_boxes`' question). Absent: at rest.
+fn linear_velocity<N: Number>(f: &Fields, key: &str) -> Result<Vector3<N>, QueryError> {
+    let Some((v, at)) = f.optional(key) else { return Ok(Vector3::from_element(N::zero())) };
+    let three = |x: &crate::json::Json, p: &str| -> Result<Vector3<N>, QueryError> {
+        let c = rationals::<N>(x, p, 3, "a velocity [x, y, z]")?;
+        Ok(Vector3::new(c[0].clone(), c[1].clone(), c[2].clone()))
+    };
+    if v.is_array() {
+        return three(v, &at);
+    }
+    let vf = Fields::of(v, &at, "a velocity")?;
+    vf.only(&["linear", "angular"])?;
+    if let Some((w, p)) = vf.optional("angular") {
+        let w = three(w, &p)?;
+        if w.iter().any(|c| c.sign() != Ok(touchstone::scalar::Sign::Zero)) {
+            return Err(QueryError::new(
+                Kind::Unsupported,
+                &p,
+                "toi answers linear motion only; for rotating boxes use toi_boxes",
+            ));
+        }
+    }
+    match vf.optional("linear") {
+        Some((x, p)) => three(x, &p),
+        None => Ok(Vector3::from_element(N::zero())),
+    }
+}
+
+impl<N: Number> OpJson for Toi<N> {
+    const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "interval"];
+    const CLAIM_FIELDS: &'static [&'static str] = &["collides", "toi", "at_start", "features"];
+    const SUMMARY: &'static str =
+        "first contact of two convex shapes under constant linear velocities (exact rational time), with a touching pair";
+
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
+        let interval = match f.optional("interval") {
+            None => [N::zero(), N::one()],
+            Some((v, at)) => {
+                let t = rationals::<N>(v, &at, 2, "an interval [t0, t1]")?;
+                if t[1].compare(&t[0]) == Ok(std::cmp::Ordering::Less) {
+                    return Err(QueryError::new(Kind::Invalid, &at, "the interval ends before it starts (t1 < t0)"));
+                }
+                [t[0].clone(), t[1].clone()]
+            }
+        };
+        Ok(Toi {
+            a: super::distance::posed(f, "a", "pose_a", ctx)?,
+            b: super::distance::posed(f, "b", "pose_b", ctx)?,
+            velocity_a: linear_velocity(f, "velocity_a")?,
+            velocity_b: linear_velocity(f, "velocity_b")?,
+            interval,
+        })
+    }
+
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
+        let mut m = Out::new();
+        m.insert("collides".into(), json!(out.collides));
+        if let Some(t) = &out.toi {
+            m.insert("toi".into(), time_json::<S>(t, digits)?);
+        }
+        if let Some(s) = out.at_start {
+            m.insert("at_start".into(), json!(s.as_str()));
+        }
+        if let Some(f) = &out.features {
+            m.insert("features".into(), Value::Array(f.iter().map(feature_json).collect()));
+        }
+        Ok(m)
+    }
+
+    fn parse_claim(f: &Fields) -> Result<ToiClaim, QueryError> {
+        Ok(ToiClaim {
+            collides: claimed_bool(f, "collides")?,
+            toi: claimed_time(f, "toi")?,
+            at_start: named(f, "at_start", &AT_START)?,
             features: parse_features(f)?,
         })
     }
