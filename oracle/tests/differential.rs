@@ -101,6 +101,13 @@ fn query() -> BoxedStrategy<Value> {
                 json!({"op": "toi_boxes", "a": [1, 1, 1], "b": h, "motion_a": still, "motion_b": moving})
             })
             .boxed(),
+        // Shape casts on the grid: touching, sliding, grazing and zero relative velocity by
+        // chance.
+        (convex(), convex(), pose(), grid_point(), grid_point())
+            .prop_map(|(a, b, pose_b, va, vb)| {
+                json!({"op": "toi", "a": a, "b": b, "pose_b": pose_b, "velocity_a": va, "velocity_b": vb})
+            })
+            .boxed(),
     ]
     .boxed()
 }

@@ -327,20 +327,11 @@ impl<N: Scalar> Query for Distance<N> {
     /// [`ErrorKind::Precision`](super::ErrorKind::Precision), which is admissible within the
     /// budget of these tests.
     fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<crate::contract::Margin, QueryError> {
-        let mut margin = super::margin_of(&exact.decisive);
-        if let Ok((ca, cb)) = self.posed::<BigRational>() {
-            for s in [&ca.built.solid, &cb.built.solid] {
-                let tests = s.validation_tests();
-                let shape: Vec<Decisive<BigRational>> = tests
-                    .area
-                    .into_iter()
-                    .map(Decisive::AllOf)
-                    .chain(std::iter::once(Decisive::Test(posed_volume(s))))
-                    .collect();
-                margin = margin.min(super::margin_of(&shape));
-            }
-        }
-        Ok(margin)
+        let margin = super::margin_of(&exact.decisive);
+        Ok(match self.posed::<BigRational>() {
+            Ok((ca, cb)) => margin.min(posed_shapes_margin(&ca, &cb)),
+            Err(_) => margin,
+        })
     }
 
     fn discrete<S: RootScalar>(o: &DistanceOutput<S>) -> Status {
@@ -518,4 +509,24 @@ fn posed_volume(s: &crate::brep::Solid<BigRational>) -> Scaled<BigRational> {
         }
     }
     Scaled { value: s.volume6().value, magnitude }
+}
+
+/// The margin of two posed shapes' own tests: each face's area (its Newell normal) and the
+/// volume (a pose can bring a valid shape within `f64`'s tolerance of a degenerate one).
+pub(super) fn posed_shapes_margin(
+    ca: &ConvexPosed<BigRational>,
+    cb: &ConvexPosed<BigRational>,
+) -> crate::contract::Margin {
+    let mut margin = crate::contract::Margin::Unbounded;
+    for s in [&ca.built.solid, &cb.built.solid] {
+        let tests = s.validation_tests();
+        let shape: Vec<Decisive<BigRational>> = tests
+            .area
+            .into_iter()
+            .map(Decisive::AllOf)
+            .chain(std::iter::once(Decisive::Test(posed_volume(s))))
+            .collect();
+        margin = margin.min(super::margin_of(&shape));
+    }
+    margin
 }

@@ -83,11 +83,14 @@ struct End<S: Scalar> {
 
 /// Where the shapes (b moving by v relative to a) meet: the closed window [enter, exit]
 /// (`None`: unbounded on that side), whether some axis has them touching for all time (then
-/// they never overlap with positive depth), or `None` when they never meet.
+/// they never overlap with positive depth), or that they never meet; with the tests that
+/// decided it.
 struct Window<S: Scalar> {
     enter: Option<End<S>>,
     exit: Option<End<S>>,
     touching_throughout: bool,
+    /// Apart for all time along an axis that b does not move along.
+    never: bool,
     decisive: Vec<Decisive<S>>,
 }
 
@@ -107,7 +110,7 @@ fn sign<S: Scalar>(x: &S, magnitude: &S) -> Result<Sign, QueryError> {
     x.sign_scaled(|| magnitude.clone()).map_err(|u| QueryError::uncertain("", u))
 }
 
-fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Result<Option<Window<S>>, QueryError> {
+fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Result<Window<S>, QueryError> {
     let mut axes: Vec<Vector3<S>> = Vec::new();
     axes.extend((0..a.face_count()).map(|f| a.plane(f).normal.clone()));
     axes.extend((0..b.face_count()).map(|f| b.plane(f).normal.clone()));
@@ -130,7 +133,7 @@ fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Resu
             }
         }
     }
-    let mut window = Window { enter: None, exit: None, touching_throughout: false, decisive: Vec::new() };
+    let mut window = Window { enter: None, exit: None, touching_throughout: false, never: false, decisive: Vec::new() };
     for n in &axes {
         crate::budget::tick()?;
         let (a_lo, a_hi, ma) = project(a, n)?;
@@ -147,7 +150,8 @@ fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Resu
                 window.decisive.push(Decisive::Test(Scaled { value: low.clone(), magnitude: m.clone() }));
                 window.decisive.push(Decisive::Test(Scaled { value: high.clone(), magnitude: m.clone() }));
                 if sl == Sign::Positive || sh == Sign::Negative {
-                    return Ok(None);
+                    window.never = true;
+                    return Ok(window);
                 }
                 if sl == Sign::Zero || sh == Sign::Zero {
                     window.touching_throughout = true;
@@ -172,7 +176,7 @@ fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Resu
             }
         }
     }
-    Ok(Some(window))
+    Ok(window)
 }
 
 /// The later of two ends (either on a tie; not a decision on intervals: the hull of the two
@@ -228,8 +232,13 @@ impl<N: Scalar> Query for Toi<N> {
                 continuous: Vec::new(),
             })
         };
-        let Some(w) = meeting_window(a, b, &v)? else { return miss(Vec::new()) };
+        let poses = vec![Decisive::Test(ca.pose_determinant.clone()), Decisive::Test(cb.pose_determinant.clone())];
+        let w = meeting_window(a, b, &v)?;
         let mut decisive = w.decisive;
+        decisive.extend(poses);
+        if w.never {
+            return miss(decisive);
+        }
         let start = End { value: t0.clone(), magnitude: t0.abs() };
         let end = End { value: t1.clone(), magnitude: t1.abs() };
         // The first contact: max(enter, t0) if it is at most min(exit, t1).
@@ -278,6 +287,15 @@ impl<N: Scalar> Query for Toi<N> {
             output: ToiOutput { collides: true, toi: Some(S::time(&first.value)), at_start, features },
             decisive,
             continuous: vec![Bounded::new("toi", first.value.clone(), first.magnitude.clone())],
+        })
+    }
+
+    /// The answer's tests and the posed shapes' own (as for `distance`).
+    fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<crate::contract::Margin, QueryError> {
+        let margin = super::margin_of(&exact.decisive);
+        Ok(match self.posed::<BigRational>() {
+            Ok((ca, cb)) => margin.min(super::distance::posed_shapes_margin(&ca, &cb)),
+            Err(_) => margin,
         })
     }
 
