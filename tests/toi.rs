@@ -238,3 +238,39 @@ fn f64_agrees_with_exact_under_the_contract() {
         assert!(b.agreement.is_ok(), "{query:?}\n{:?}\n{:?}", b.exact.output, b.fast.map(|f| f.output));
     }
 }
+
+#[test]
+fn a_step_limit_ends_a_large_cast_with_a_limit_error() {
+    // Two hulls of 60 integer points near a sphere of radius 50 (nearly all of them corners):
+    // thousands of edge-pair axes, a step of the budget each.
+    let mut rng = Rng(0x11_3175);
+    let mut hull = || {
+        let pts = (0..60)
+            .map(|_| {
+                let d = [0; 3].map(|_| rng.int(1000) as f64);
+                let n = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt().max(1.0);
+                let c = d.map(|x| Q::from_i64((50.0 * x / n).round() as i64));
+                Point3::new(c[0].clone(), c[1].clone(), c[2].clone())
+            })
+            .collect();
+        ShapeSpec::ConvexHull(pts)
+    };
+    let query = Toi {
+        a: Posed::new("a", hull(), PoseSpec::identity()),
+        b: Posed::new("b", hull(), at([1, 0, 0, 0], [q(200, 1), q(0, 1), q(0, 1)])),
+        velocity_a: zero(),
+        velocity_b: vec3(q(-300, 1), q(0, 1), q(0, 1)),
+        interval: [q(0, 1), q(1, 1)],
+    };
+    let limited = touchstone::budget::Budget { time: None, steps: Some(20_000), bits: None };
+    // Within this budget both shapes are built (so the limit below is the axes' loop)...
+    let built = touchstone::budget::with_budget(limited, || {
+        posed_convex::<Q, Q>(&query.a).is_ok() && posed_convex::<Q, Q>(&query.b).is_ok()
+    });
+    assert!(built);
+    let (sa, sb) = (posed_convex::<Q, Q>(&query.a).unwrap(), posed_convex::<Q, Q>(&query.b).unwrap());
+    assert!(sa.built.solid.edge_count() * sb.built.solid.edge_count() > 20_000);
+    // ... and the cast stops at the limit with a typed error.
+    let e = touchstone::budget::with_budget(limited, || query.answer::<Q>()).unwrap_err();
+    assert_eq!(e.kind, touchstone::query::ErrorKind::Limit, "{e:?}");
+}

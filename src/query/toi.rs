@@ -111,12 +111,21 @@ fn sign<S: Scalar>(x: &S, magnitude: &S) -> Result<Sign, QueryError> {
 }
 
 fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Result<Window<S>, QueryError> {
-    let mut axes: Vec<Vector3<S>> = Vec::new();
-    axes.extend((0..a.face_count()).map(|f| a.plane(f).normal.clone()));
-    axes.extend((0..b.face_count()).map(|f| b.plane(f).normal.clone()));
+    let mut window = Window { enter: None, exit: None, touching_throughout: false, never: false, decisive: Vec::new() };
+    // Axes are taken one at a time (never collected: two large shapes have many edge pairs),
+    // each a step of the query's budget.
+    for f in 0..a.face_count() {
+        window.add_axis(a, b, v, &a.plane(f).normal)?;
+    }
+    for f in 0..b.face_count() {
+        window.add_axis(a, b, v, &b.plane(f).normal)?;
+    }
     let dir = |s: &Solid<S>, &(u, w): &(usize, usize)| s.vertex(w) - s.vertex(u);
     for ea in a.edges() {
         for eb in b.edges() {
+            if window.never {
+                return Ok(window);
+            }
             let (da, db) = (dir(a, ea), dir(b, eb));
             let n = da.cross(&db);
             let magnitude = dot_magnitude(&da.map(|x| x.abs()), &db.map(|x| x.abs()));
@@ -128,13 +137,22 @@ fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Resu
                     zero = false;
                 }
             }
-            if !zero {
-                axes.push(n);
+            if zero {
+                crate::budget::tick()?;
+            } else {
+                window.add_axis(a, b, v, &n)?;
             }
         }
     }
-    let mut window = Window { enter: None, exit: None, touching_throughout: false, never: false, decisive: Vec::new() };
-    for n in &axes {
+    Ok(window)
+}
+
+impl<S: Scalar> Window<S> {
+    /// Narrow the window by axis `n` (nothing once the shapes never meet).
+    fn add_axis(&mut self, a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>, n: &Vector3<S>) -> Result<(), QueryError> {
+        if self.never {
+            return Ok(());
+        }
         crate::budget::tick()?;
         let (a_lo, a_hi, ma) = project(a, n)?;
         let (b_lo, b_hi, mb) = project(b, n)?;
@@ -147,14 +165,14 @@ fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Resu
         match sign(&w, &mw)? {
             Sign::Zero => {
                 let (sl, sh) = (sign(&low, &m)?, sign(&high, &m)?);
-                window.decisive.push(Decisive::Test(Scaled { value: low.clone(), magnitude: m.clone() }));
-                window.decisive.push(Decisive::Test(Scaled { value: high.clone(), magnitude: m.clone() }));
+                self.decisive.push(Decisive::Test(Scaled { value: low.clone(), magnitude: m.clone() }));
+                self.decisive.push(Decisive::Test(Scaled { value: high.clone(), magnitude: m.clone() }));
                 if sl == Sign::Positive || sh == Sign::Negative {
-                    window.never = true;
-                    return Ok(window);
+                    self.never = true;
+                    return Ok(());
                 }
                 if sl == Sign::Zero || sh == Sign::Zero {
-                    window.touching_throughout = true;
+                    self.touching_throughout = true;
                 }
             }
             s => {
@@ -165,18 +183,18 @@ fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Resu
                     End { value, magnitude }
                 };
                 let (first, last) = (end(first), end(last));
-                window.enter = Some(match window.enter.take() {
+                self.enter = Some(match self.enter.take() {
                     None => first,
                     Some(e) => later(e, first)?,
                 });
-                window.exit = Some(match window.exit.take() {
+                self.exit = Some(match self.exit.take() {
                     None => last,
                     Some(e) => earlier(e, last)?,
                 });
             }
         }
+        Ok(())
     }
-    Ok(window)
 }
 
 /// The later of two ends (either on a tie; not a decision on intervals: the hull of the two
@@ -247,10 +265,12 @@ impl<N: Scalar> Query for Toi<N> {
             decisive.push(Decisive::Test(s));
             r
         };
-        let from_start = match &w.enter {
-            None => true,
-            Some(e) => test(difference(e, &start), &mut decisive)? != Sign::Positive,
+        // enter against t0, decided once: None when there is no entry (met since −∞).
+        let entry = match &w.enter {
+            None => None,
+            Some(e) => Some(test(difference(e, &start), &mut decisive)?),
         };
+        let from_start = entry != Some(Sign::Positive);
         let first = if from_start { start.clone() } else { w.enter.clone().unwrap_or(start.clone()) };
         let last = match &w.exit {
             None => end.clone(),
@@ -263,9 +283,7 @@ impl<N: Scalar> Query for Toi<N> {
         // along which they only ever touch.
         let overlapping = from_start
             && !w.touching_throughout
-            && w.enter
-                .as_ref()
-                .map_or(Ok(true), |e| test(difference(e, &start), &mut decisive).map(|s| s == Sign::Negative))?
+            && entry.is_none_or(|s| s == Sign::Negative)
             && w.exit
                 .as_ref()
                 .map_or(Ok(true), |x| test(difference(x, &start), &mut decisive).map(|s| s == Sign::Positive))?;

@@ -112,6 +112,16 @@ fn motion<N: Number>(f: &Fields, key: &str) -> Result<[Matrix4<N>; 3], QueryErro
     Ok([out[0].clone(), out[1].clone(), out[2].clone()])
 }
 
+/// `interval`: `[t0, t1]` with t0 ≤ t1; `[0, 1]` when absent.
+fn interval<N: Number>(f: &Fields) -> Result<[N; 2], QueryError> {
+    let Some((v, at)) = f.optional("interval") else { return Ok([N::zero(), N::one()]) };
+    let t = rationals::<N>(v, &at, 2, "an interval [t0, t1]")?;
+    if t[1].compare(&t[0]) == Ok(std::cmp::Ordering::Less) {
+        return Err(QueryError::new(Kind::Invalid, &at, "the interval ends before it starts (t1 < t0)"));
+    }
+    Ok([t[0].clone(), t[1].clone()])
+}
+
 const KINDS: [(&str, ContactKind); 3] = [
     ("vertex-face", ContactKind::VertexFace),
     ("face-vertex", ContactKind::FaceVertex),
@@ -138,16 +148,7 @@ impl<N: Number> OpJson for ToiBoxes<N> {
         };
         let a = BoxMotion { half: half("a")?, motion: motion(f, "motion_a")? };
         let b = BoxMotion { half: half("b")?, motion: motion(f, "motion_b")? };
-        let interval = match f.optional("interval") {
-            None => [N::zero(), N::one()],
-            Some((v, at)) => {
-                let t = rationals::<N>(v, &at, 2, "an interval [t0, t1]")?;
-                if t[1].compare(&t[0]) == Ok(std::cmp::Ordering::Less) {
-                    return Err(QueryError::new(Kind::Invalid, &at, "the interval ends before it starts (t1 < t0)"));
-                }
-                [t[0].clone(), t[1].clone()]
-            }
-        };
+        let interval = interval(f)?;
         Ok(ToiBoxes { a, b, interval })
     }
 
@@ -216,16 +217,7 @@ impl<N: Number> OpJson for Toi<N> {
         "first contact of two convex shapes under constant linear velocities (exact rational time), with a touching pair";
 
     fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
-        let interval = match f.optional("interval") {
-            None => [N::zero(), N::one()],
-            Some((v, at)) => {
-                let t = rationals::<N>(v, &at, 2, "an interval [t0, t1]")?;
-                if t[1].compare(&t[0]) == Ok(std::cmp::Ordering::Less) {
-                    return Err(QueryError::new(Kind::Invalid, &at, "the interval ends before it starts (t1 < t0)"));
-                }
-                [t[0].clone(), t[1].clone()]
-            }
-        };
+        let interval = interval(f)?;
         Ok(Toi {
             a: super::distance::posed(f, "a", "pose_a", ctx)?,
             b: super::distance::posed(f, "b", "pose_b", ctx)?,
