@@ -25,7 +25,8 @@
 //! `ccd_grid` (the CCD contract's degenerate constructions), `sweep_linear` (boxes under
 //! generic poses, one translating at constant velocity), `sweep_spin` (generic quadratic
 //! motions: a box spinning by q(t) = q₀ + q₁t while translating), `sweep_grid` (the box-sweep
-//! contract's degenerate motions), `validate_hull64`.
+//! contract's degenerate motions), `toi_casts` (the linear sweeps' casts through the `toi`
+//! op: poses and a constant velocity, beside parry's `cast_shapes`), `validate_hull64`.
 //!
 //! At the end it prints the mean time per query of each, its ratio to `f64`, and the share of
 //! the set the filter decided by itself (the rest fell back to the fast exact backend).
@@ -49,7 +50,7 @@ use touchstone::geom::{Matrix4, Point3};
 use touchstone::query::spec::posed_convex;
 use touchstone::query::{
     exact_answer, filter_counts, judge_claim, Ccd, CcdClaim, Distance, DistanceClaim, PoseSpec, Posed, Query,
-    ShapeSpec, ToiBoxes, ToiBoxesClaim, Tolerance, Validate,
+    ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, Tolerance, Validate,
 };
 use touchstone::scalar::{Exact, Interval, Scalar};
 use touchstone::sweep::contract::{degenerate_boxes, degenerate_ccd, CcdConstruction};
@@ -357,11 +358,14 @@ fn sweep_pair(a: BoxMotion<f64>, b: BoxMotion<f64>) -> Pair<ToiBoxes<Q>, ToiBoxe
 struct LinearSweeps {
     peer: Vec<Cast>,
     queries: Vec<Pair<ToiBoxes<Q>, ToiBoxes<f64>>>,
+    /// The same casts as `toi` queries (poses and a linear velocity).
+    casts: Vec<Pair<Toi<Q>, Toi<f64>>>,
 }
 
 fn sweep_linear(rng: &mut Rng, n: usize) -> LinearSweeps {
     let mut peer = Vec::new();
     let mut queries = Vec::new();
+    let mut casts = Vec::new();
     let zero = Matrix4::<f64>::zeros;
     for _ in 0..n {
         let (ha, hb) = ([0; 3].map(|_| 0.75 + 0.5 * rng.unit()), [0; 3].map(|_| 0.75 + 0.5 * rng.unit()));
@@ -378,8 +382,27 @@ fn sweep_linear(rng: &mut Rng, n: usize) -> LinearSweeps {
         let b = BoxMotion { half: hb, motion: [pose_matrix(qb, tb), vel, zero()] };
         queries.push(sweep_pair(a, b));
         peer.push((ha, parry_pose(qa, ta), hb, parry_pose(qb, tb), v));
+        fn cast<N: Scalar>(
+            ha: [f64; 3],
+            qa: [f64; 4],
+            ta: [f64; 3],
+            hb: [f64; 3],
+            qb: [f64; 4],
+            tb: [f64; 3],
+            v: [f64; 3],
+        ) -> Toi<N> {
+            let vel = |x: [f64; 3]| touchstone::geom::Vector3::new(num(x[0]), num(x[1]), num(x[2]));
+            Toi {
+                a: posed("a", &Shape::Box(ha), qa, ta),
+                b: posed("b", &Shape::Box(hb), qb, tb),
+                velocity_a: vel([0.0; 3]),
+                velocity_b: vel(v),
+                interval: [num(0.0), num(1.0)],
+            }
+        }
+        casts.push(Pair { exact: cast(ha, qa, ta, hb, qb, tb, v), fast: cast(ha, qa, ta, hb, qb, tb, v) });
     }
-    LinearSweeps { peer, queries }
+    LinearSweeps { peer, queries, casts }
 }
 
 /// Generic quadratic motions: b spins by q(t) = q₀ + q₁t about its centre, which moves by
@@ -514,6 +537,10 @@ fn main() {
         ..Default::default()
     };
     judge_rows(&mut g, &linear.queries, toi_claim);
+    g.finish();
+    // The same casts through the `toi` op (poses and a linear velocity), beside parry's.
+    let mut g = group(&mut c, "toi_casts", linear.casts.len());
+    sets.push(("toi_casts", linear.casts.len(), rows(&mut g, &linear.casts)));
     let options = ShapeCastOptions { max_time_of_impact: 1.0, ..ShapeCastOptions::default() };
     g.bench_function("parry3d", |b| {
         b.iter(|| {
