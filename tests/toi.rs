@@ -62,6 +62,13 @@ fn first_contacts_computed_by_hand() {
         ToiClaim { collides: Some(true), toi: Some(q(3, 4)), features: out.features.clone(), ..Default::default() };
     let exact = head_on.answer::<Q>().unwrap();
     assert!(head_on.judge(&exact, &claim, &Tolerance::default(), 12).unwrap().ok());
+    // Face on face: any touching pair passes (a tie), a's +x face with b's −x face among them
+    // (a box's vertex k has coordinate i positive when bit i of k is set); the far faces fail.
+    let face = |ids: [usize; 4]| touchstone::query::FeatureId::face(ids.to_vec());
+    let facing = ToiClaim { features: Some([face([1, 3, 5, 7]), face([0, 2, 4, 6])]), ..Default::default() };
+    assert!(head_on.judge(&exact, &facing, &Tolerance::default(), 12).unwrap().ok());
+    let far = ToiClaim { features: Some([face([0, 2, 4, 6]), face([1, 3, 5, 7])]), ..Default::default() };
+    assert!(!head_on.judge(&exact, &far, &Tolerance::default(), 12).unwrap().ok());
     // A time 1e-6 late fails.
     let late = ToiClaim { toi: Some(q(750_001, 1_000_000)), ..Default::default() };
     assert!(!head_on.judge(&exact, &late, &Tolerance::default(), 12).unwrap().ok());
