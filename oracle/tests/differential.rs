@@ -165,6 +165,42 @@ proptest! {
     }
 }
 
+/// Found by `f64_agrees_with_exact_on_every_op` in CI: a shape cast whose `f64` run called the
+/// shapes touching at t0 (the exact answer: they never meet, 0.578 apart). An edge–edge axis
+/// of `f64` had a third component of rounding noise (4.4e-16, exactly 0), and its `w = v·n`
+/// was judged nonzero against |v|·|n| (the noise scaled by itself) instead of by the magnitudes
+/// of the cross product's terms; its window ends (±10¹⁶) then lent their error to the exit time
+/// and the exit −2 could not be told from t0. Fixed by scaling every axis's tests by the axis's
+/// term magnitudes (cross products' and Newell normals').
+#[test]
+fn toi_noise_axis_regression() {
+    let q = json!({"op":"toi","a":{"convex_hull":[[0.0,0.0,0.0],[1.5,-0.5,0.0],[0.0,0.5,0.0],[0.0,0.0,0.5]]},
+        "b":{"box":[0.5,0.5,0.5]},
+        "pose_b":{"matrix":[[0,-1,4.0,1],[1.0,0,"-8/6",0],[1.0,-1.0,2.651041666666667,-1]]},
+        "velocity_a":[-1.0,-0.5,0.0],"velocity_b":[-1.0,-0.5,-0.5]});
+    agrees_on_both(q.clone()).unwrap();
+    let mut f = q;
+    f["backend"] = json!("f64");
+    assert_eq!(answer_line(&f.to_string(), &Options::default())["collides"], json!(false));
+}
+
+/// Found by the same test once the axes were scaled by their terms: an axis (0, −2⁻⁵², −1)
+/// whose middle component is exactly 0 came from edge directions that carried the rotation's
+/// rounding, and the terms' magnitudes, taken from those directions, were rounding noise too.
+/// The `f64` run called the shapes touching at t0 (exact: overlapping). Fixed by building the
+/// magnitudes from the vertices' coordinates (|p| + |q| for a difference p − q).
+#[test]
+fn toi_rotated_edge_noise_regression() {
+    let q = json!({"op":"toi","a":{"box":[0.5,0.5,1.5]},
+        "b":{"convex_hull":[[0.0,-1.0,1.5],[-0.5,-1.0,0.5],[0.0,0.0,0.0],[0.0,0.0,-0.5]]},
+        "pose_b":{"quaternion":[-1,1,4,3],"translation":[0,0,"0/1"]},
+        "velocity_a":[0.0,0.0,2.0],"velocity_b":[0.0,-0.5,2.0]});
+    agrees_on_both(q.clone()).unwrap();
+    let mut f = q;
+    f["backend"] = json!("f64");
+    assert_eq!(answer_line(&f.to_string(), &Options::default())["at_start"], json!("overlapping"));
+}
+
 /// `q` answered with `"backend": "both"`: the agreement holds, or both paths refused it as
 /// invalid input (a degenerate plane or pose), which is the only refusal allowed.
 fn agrees_on_both(mut q: Value) -> Result<(), TestCaseError> {

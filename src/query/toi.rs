@@ -94,7 +94,9 @@ struct Window<S: Scalar> {
     decisive: Vec<Decisive<S>>,
 }
 
-fn project<S: Scalar>(s: &Solid<S>, n: &Vector3<S>) -> Result<(S, S, S), QueryError> {
+/// The range of `s`'s projection on `n`, with the magnitude of its ends' error for an axis whose
+/// components are computed with magnitudes `nm`.
+fn project<S: Scalar>(s: &Solid<S>, n: &Vector3<S>, nm: &Vector3<S>) -> Result<(S, S, S), QueryError> {
     let mut it = s.vertices().iter().map(|p| p.coords.dot(n));
     let first = it.next().unwrap_or_else(S::zero);
     let (mut lo, mut hi) = (first.clone(), first);
@@ -102,8 +104,32 @@ fn project<S: Scalar>(s: &Solid<S>, n: &Vector3<S>) -> Result<(S, S, S), QueryEr
         lo = lo.minimum(&x).map_err(|u| QueryError::uncertain("", u))?;
         hi = hi.maximum(&x).map_err(|u| QueryError::uncertain("", u))?;
     }
-    let magnitude = s.vertices().iter().fold(S::zero(), |m, p| m + dot_magnitude(&p.coords, n));
+    let magnitude = s.vertices().iter().fold(S::zero(), |m, p| m + dot_magnitude(&p.coords, nm));
     Ok((lo, hi, magnitude))
+}
+
+/// Face `f`'s axis, its Newell normal, with a magnitude per component built from the face's
+/// coordinates: Σ (|p_i| + |q_i|)(|p_j| + |q_j|) over its edges pq.
+fn face_axis<S: Scalar>(s: &Solid<S>, f: usize) -> (Vector3<S>, Vector3<S>) {
+    let face = s.face(f);
+    let mut m = Vector3::from_element(S::zero());
+    for (k, &i) in face.iter().enumerate() {
+        let (p, q) = (s.vertex(i), s.vertex(face[(k + 1) % face.len()]));
+        for (axis, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
+            m[axis] += (p[i].abs() + q[i].abs()) * (p[j].abs() + q[j].abs());
+        }
+    }
+    (s.plane(f).normal.clone(), m)
+}
+
+/// The magnitudes of `a × b`'s components from magnitudes `a`, `b` of the factors:
+/// a_y b_z + a_z b_y, ….
+fn cross_magnitude<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> Vector3<S> {
+    Vector3::new(
+        a.y.clone() * b.z.clone() + a.z.clone() * b.y.clone(),
+        a.z.clone() * b.x.clone() + a.x.clone() * b.z.clone(),
+        a.x.clone() * b.y.clone() + a.y.clone() * b.x.clone(),
+    )
 }
 
 fn sign<S: Scalar>(x: &S, magnitude: &S) -> Result<Sign, QueryError> {
@@ -114,33 +140,40 @@ fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Resu
     let mut window = Window { enter: None, exit: None, touching_throughout: false, never: false, decisive: Vec::new() };
     // Axes are taken one at a time (never collected: two large shapes have many edge pairs),
     // each a step of the query's budget.
-    for f in 0..a.face_count() {
-        window.add_axis(a, b, v, &a.plane(f).normal)?;
+    // An axis's components are computed from the vertices, whose coordinates carry the error
+    // of posing them: the tests along an axis are scaled by magnitudes built from the
+    // coordinates (`|p| + |q|` for a difference `p − q`), never by the components themselves,
+    // which can cancel to rounding noise on `f64` where they are exactly zero.
+    for s in [a, b] {
+        for f in 0..s.face_count() {
+            let (n, nm) = face_axis(s, f);
+            window.add_axis(a, b, v, &n, &nm)?;
+        }
     }
-    for f in 0..b.face_count() {
-        window.add_axis(a, b, v, &b.plane(f).normal)?;
-    }
-    let dir = |s: &Solid<S>, &(u, w): &(usize, usize)| s.vertex(w) - s.vertex(u);
+    let dir = |s: &Solid<S>, &(u, w): &(usize, usize)| {
+        let (p, q) = (s.vertex(u), s.vertex(w));
+        (q - p, p.coords.map(|x| x.abs()) + q.coords.map(|x| x.abs()))
+    };
     for ea in a.edges() {
         for eb in b.edges() {
             if window.never {
                 return Ok(window);
             }
-            let (da, db) = (dir(a, ea), dir(b, eb));
+            let ((da, ma), (db, mb)) = (dir(a, ea), dir(b, eb));
             let n = da.cross(&db);
-            let magnitude = dot_magnitude(&da.map(|x| x.abs()), &db.map(|x| x.abs()));
+            let nm = cross_magnitude(&ma, &mb);
             // Parallel edges give no axis (exactly zero; within the tolerance on f64, where an
             // axis of rounding noise would judge nothing reliably).
             let mut zero = true;
-            for c in n.iter() {
-                if sign(c, &magnitude)? != Sign::Zero {
+            for (c, m) in n.iter().zip(nm.iter()) {
+                if sign(c, m)? != Sign::Zero {
                     zero = false;
                 }
             }
             if zero {
                 crate::budget::tick()?;
             } else {
-                window.add_axis(a, b, v, &n)?;
+                window.add_axis(a, b, v, &n, &nm)?;
             }
         }
     }
@@ -148,16 +181,24 @@ fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Resu
 }
 
 impl<S: Scalar> Window<S> {
-    /// Narrow the window by axis `n` (nothing once the shapes never meet).
-    fn add_axis(&mut self, a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>, n: &Vector3<S>) -> Result<(), QueryError> {
+    /// Narrow the window by axis `n`, computed with magnitudes `nm` (nothing once the shapes
+    /// never meet).
+    fn add_axis(
+        &mut self,
+        a: &Solid<S>,
+        b: &Solid<S>,
+        v: &Vector3<S>,
+        n: &Vector3<S>,
+        nm: &Vector3<S>,
+    ) -> Result<(), QueryError> {
         if self.never {
             return Ok(());
         }
         crate::budget::tick()?;
-        let (a_lo, a_hi, ma) = project(a, n)?;
-        let (b_lo, b_hi, mb) = project(b, n)?;
+        let (a_lo, a_hi, ma) = project(a, n, nm)?;
+        let (b_lo, b_hi, mb) = project(b, n, nm)?;
         let w = v.dot(n);
-        let mw = dot_magnitude(v, n);
+        let mw = dot_magnitude(v, nm);
         // Along n, b's projection at t is [b_lo + w·t, b_hi + w·t]: it meets a's when
         // a_lo − b_hi ≤ w·t ≤ a_hi − b_lo.
         let (low, high) = (a_lo - b_hi, a_hi - b_lo);
