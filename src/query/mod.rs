@@ -36,6 +36,7 @@
 
 mod ccd;
 pub mod claim;
+mod depth;
 mod distance;
 pub mod error;
 mod filtered;
@@ -56,6 +57,7 @@ use crate::scalar::{Exact, Interval, Scalar};
 
 pub use ccd::{Ccd, CcdClaim, CcdOutput};
 pub use claim::{Check, Shown, Tolerance, Verdict};
+pub use depth::{penetration_depth, Penetration};
 pub use distance::{Distance, DistanceClaim, DistanceOutput};
 pub use error::{ErrorKind, QueryError};
 pub use filtered::{exact_answer, filter_counts, judge_claim, FilterCounts, Judged};

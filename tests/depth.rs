@@ -1,0 +1,96 @@
+//! The exact penetration depth of two convex shapes (`query::penetration_depth`): depths of
+//! axis-aligned boxes computed by hand, and on rotated shapes an independent check: moving b
+//! by the answer leaves the shapes touching (V-Clip), and by less leaves them penetrating.
+
+use num_rational::BigRational;
+use touchstone::geom::Point3;
+use touchstone::query::{exact_answer, penetration_depth, Distance, PoseSpec, Posed, ShapeSpec};
+use touchstone::scalar::{ratio, Scalar};
+use touchstone::vclip::Status;
+
+type Q = BigRational;
+
+fn q(p: i64, d: i64) -> Q {
+    ratio(p, d)
+}
+
+fn boxed(h: [Q; 3]) -> ShapeSpec {
+    ShapeSpec::cuboid(h).unwrap()
+}
+
+fn pose(quat: [i64; 4], t: [Q; 3]) -> PoseSpec {
+    PoseSpec::quaternion(quat.map(Q::from_i64), t).unwrap()
+}
+
+fn half() -> [Q; 3] {
+    [q(1, 2), q(1, 2), q(1, 2)]
+}
+
+#[test]
+fn axis_aligned_depths_computed_by_hand() {
+    let a = Posed::new("a", boxed(half()), PoseSpec::identity());
+    // Overlaps along x, y, z: 1/4, 7/8, 1/8: the depth is 1/8, along −z (b is below).
+    let b = Posed::new("b", boxed(half()), pose([1, 0, 0, 0], [q(3, 4), q(1, 8), q(-7, 8)]));
+    let p = penetration_depth(&a, &b).unwrap();
+    assert_eq!(p.depth_squared, q(1, 64));
+    assert!(p.normal[2] < q(0, 1) && p.normal[0] == q(0, 1) && p.normal[1] == q(0, 1));
+    // Concentric unit cube and a 1 × 3 × 5 box: overlaps 1, 1, 1 along every axis... the
+    // shortest way out is along x or y (b's half extent 1/2 + a's 1/2 = 1).
+    let c = Posed::new("b", boxed([q(1, 2), q(3, 2), q(5, 2)]), PoseSpec::identity());
+    assert_eq!(penetration_depth(&a, &c).unwrap().depth_squared, q(1, 1));
+    // Touching face to face, and apart: no penetration.
+    for x in [q(1, 1), q(3, 2)] {
+        let d = Posed::new("b", boxed(half()), pose([1, 0, 0, 0], [x, q(0, 1), q(0, 1)]));
+        assert_eq!(penetration_depth(&a, &d).unwrap().depth_squared, q(0, 1));
+    }
+}
+
+fn status(a: &Posed, b: &Posed) -> Status {
+    exact_answer(&Distance { a: a.clone(), b: b.clone() }).unwrap().output.status
+}
+
+/// b moved by `k` times the depth along the answer's direction.
+fn moved(b: &Posed, t: [Q; 3], quat: [i64; 4], shift: [Q; 3]) -> Posed {
+    let t = [0, 1, 2].map(|i| t[i].clone() + shift[i].clone());
+    Posed::new("b", b.shape.clone(), pose(quat, t))
+}
+
+#[test]
+fn moving_b_by_the_depth_leaves_them_touching() {
+    let a = Posed::new("a", boxed(half()), PoseSpec::identity());
+    let tetra = ShapeSpec::ConvexHull(vec![
+        Point3::new(q(0, 1), q(0, 1), q(0, 1)),
+        Point3::new(q(1, 1), q(0, 1), q(0, 1)),
+        Point3::new(q(0, 1), q(1, 1), q(0, 1)),
+        Point3::new(q(0, 1), q(0, 1), q(1, 1)),
+    ]);
+    // Exact rational rotations (rotating edges, so edge–edge axes compete with face normals).
+    let mut checked = 0;
+    for quat in [[1, 0, 0, 0], [2, 0, 0, 1], [3, 1, -1, 2], [1, 1, 1, 1], [5, 2, 1, -3]] {
+        for t in [[q(1, 4), q(1, 8), q(0, 1)], [q(-1, 3), q(1, 5), q(1, 7)], [q(1, 2), q(-1, 2), q(1, 3)]] {
+            for shape in [boxed(half()), tetra.clone()] {
+                let b = Posed::new("b", shape, pose(quat, t.clone()));
+                if status(&a, &b) != Status::Penetrating {
+                    continue;
+                }
+                let p = penetration_depth(&a, &b).unwrap();
+                assert!(p.depth_squared > q(0, 1));
+                // The translation depth · n/|n| = o · n/|n|², rational: o² = depth² · |n|².
+                let n2 = p.normal.dot(&p.normal);
+                let o2 = p.depth_squared.clone() * n2.clone();
+                let o = sqrt_exact(&o2).expect("a rational overlap along the axis");
+                let shift = |k: Q| [0, 1, 2].map(|i| k.clone() * o.clone() * p.normal[i].clone() / n2.clone());
+                assert_eq!(status(&a, &moved(&b, t.clone(), quat, shift(q(1, 1)))), Status::Touching, "{quat:?} {t:?}");
+                assert_eq!(status(&a, &moved(&b, t.clone(), quat, shift(q(99, 100)))), Status::Penetrating);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} penetrating pairs");
+}
+
+/// √x when x is the square of a rational.
+fn sqrt_exact(x: &Q) -> Option<Q> {
+    let (n, d) = (x.numer().sqrt(), x.denom().sqrt());
+    (&n * &n == *x.numer() && &d * &d == *x.denom()).then(|| Q::new(n, d))
+}
