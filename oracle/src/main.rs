@@ -14,8 +14,10 @@ use touchstone_oracle::{run, Options, Summary};
 const ABOUT: &str = "Exact answers to polyhedral geometry queries written as JSON Lines.";
 
 #[derive(Parser, Debug)]
-#[command(name = "touchstone", version, about = ABOUT)]
+#[command(name = "touchstone", version, about = ABOUT, args_conflicts_with_subcommands = true)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Query file (JSON Lines); `-` or absent: standard input.
     file: Option<PathBuf>,
     /// Write answers to this file instead of standard output.
@@ -55,6 +57,36 @@ struct Cli {
     quiet: bool,
 }
 
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Run another engine on the queries of FILE, turn its answers into claims and judge them
+    /// exactly: per function, wrong answers, false positives and negatives, error
+    /// distributions and the worst cases as replayable lines.
+    CheckEngine {
+        /// The engine: parry3d (distance, contact, intersection_test, closest_points on
+        /// `distance` lines; cast_shapes on `toi` lines) or robust (orient3d lines).
+        engine: String,
+        /// Query file (JSON Lines); `-` or absent: standard input.
+        file: Option<PathBuf>,
+        /// Write every wrong answer's claim line (the query and the engine's claim) here.
+        #[arg(long, value_name = "PATH")]
+        findings: Option<PathBuf>,
+        /// Worst cases shown per function.
+        #[arg(long, default_value_t = 3)]
+        worst: usize,
+        /// Seconds the engine may take on one line before it counts as a hang (0: no limit).
+        #[arg(long, default_value_t = 10.0, value_parser = seconds)]
+        engine_time_limit: f64,
+    },
+    /// Check parry3d and robust on built-in degenerate scenarios and report, per scenario
+    /// class, where they are wrong and by how much.
+    Demo {
+        /// Print the scenarios as query lines instead (to check them with check-engine).
+        #[arg(long)]
+        scenarios: bool,
+    },
+}
+
 fn main() -> ExitCode {
     // The long help is generated from the op table, so it lists what this version answers.
     let matches = Cli::command().long_about(touchstone_oracle::ops::help_text()).get_matches();
@@ -67,6 +99,9 @@ fn main() -> ExitCode {
     let base_dir = cli.file.as_ref().filter(|p| p.as_os_str() != "-").and_then(|p| {
         p.parent().map(|d| if d.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { d.to_path_buf() })
     });
+    if let Some(command) = &cli.command {
+        return subcommand(command);
+    }
     let time_limit = (cli.time_limit > 0.0 && cli.time_limit.is_finite())
         .then(|| std::time::Duration::from_secs_f64(cli.time_limit));
     let step_limit = (cli.step_limit > 0).then_some(cli.step_limit);
@@ -127,6 +162,82 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("touchstone: {e}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `check-engine` and `demo`.
+fn subcommand(command: &Command) -> ExitCode {
+    use touchstone_oracle::check;
+    // An engine's panic is a finding, reported once in the report: not printed as it happens.
+    std::panic::set_hook(Box::new(|_| {}));
+    let opts = Options { time_limit: Some(std::time::Duration::from_secs(60)), ..Options::default() };
+    match command {
+        Command::Demo { scenarios } => {
+            if *scenarios {
+                let mut out = io::stdout().lock();
+                for line in check::demo::scenarios() {
+                    if writeln!(out, "{line}").is_err() {
+                        return ExitCode::from(2);
+                    }
+                }
+                return ExitCode::SUCCESS;
+            }
+            let start = std::time::Instant::now();
+            let results = check::demo::run(&opts, Some(std::time::Duration::from_secs(10)));
+            print!("{}", check::demo::render(&results, start.elapsed().as_secs_f64()));
+            ExitCode::SUCCESS
+        }
+        Command::CheckEngine { engine, file, findings, worst, engine_time_limit } => {
+            let Some(e) = check::engine(engine) else {
+                eprintln!("touchstone: unknown engine {engine:?} (known: {})", check::ENGINES.join(", "));
+                return ExitCode::from(2);
+            };
+            let input: Box<dyn io::BufRead> = match file {
+                None => Box::new(io::stdin().lock()),
+                Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),
+                Some(p) => match File::open(p) {
+                    Ok(f) => Box::new(BufReader::new(f)),
+                    Err(err) => {
+                        eprintln!("touchstone: cannot open {}: {err}", p.display());
+                        return ExitCode::from(2);
+                    }
+                },
+            };
+            let mut sink = match findings {
+                None => None,
+                Some(p) => match File::create(p) {
+                    Ok(f) => Some(BufWriter::new(f)),
+                    Err(err) => {
+                        eprintln!("touchstone: cannot create {}: {err}", p.display());
+                        return ExitCode::from(2);
+                    }
+                },
+            };
+            let limit = (*engine_time_limit > 0.0).then(|| std::time::Duration::from_secs_f64(*engine_time_limit));
+            let show = io::stderr().is_terminal();
+            let report = check::check(e, input, &opts, limit, sink.as_mut().map(|w| w as &mut dyn Write), |n| {
+                if show && n % 100 == 0 {
+                    eprint!("\rtouchstone: {n} lines checked");
+                }
+            });
+            if show {
+                eprint!("\r");
+            }
+            match report {
+                Ok(r) => {
+                    print!("{}", check::render(&r, *worst));
+                    if let Some(Err(err)) = sink.as_mut().map(Write::flush) {
+                        eprintln!("touchstone: writing the findings: {err}");
+                        return ExitCode::from(2);
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(err) => {
+                    eprintln!("touchstone: {err}");
+                    ExitCode::from(2)
+                }
+            }
         }
     }
 }

@@ -53,6 +53,9 @@ pub struct DistanceOutput<S: Scalar> {
 pub struct DistanceClaim {
     /// The claimed status.
     pub status: Option<Status>,
+    /// Whether the shapes are claimed to intersect (closed sets: touching or penetrating), as
+    /// an engine's boolean intersection test says.
+    pub intersecting: Option<bool>,
     /// The claimed squared distance.
     pub distance_squared: Option<BigRational>,
     /// The claimed distance.
@@ -361,6 +364,9 @@ impl<N: Scalar> Query for Distance<N> {
         if let Some(s) = claim.status {
             v.push(("status".into(), s == out.status));
         }
+        if let Some(i) = claim.intersecting {
+            v.push(("intersecting".into(), i == (out.status != Status::Separated)));
+        }
         if let Some(x) = &claim.distance_squared {
             v.push(("distance_squared".into(), tol.admits_enclosed(x, &out.distance_squared)?));
         }
@@ -389,6 +395,9 @@ impl<N: Scalar> Query for Distance<N> {
         if let Some(s) = claim.status {
             let name = |s| Shown::Text(status_name(s).into());
             v.checks.push(Check::equal("status", name(s), name(out.status)));
+        }
+        if let Some(i) = claim.intersecting {
+            v.checks.push(Check::equal("intersecting", Shown::Bool(i), Shown::Bool(out.status != Status::Separated)));
         }
         if let Some(x) = &claim.distance_squared {
             v.checks.push(Check::number("distance_squared", x, d2, tol));

@@ -26,7 +26,8 @@ pub fn posed<N: Number>(f: &Fields, key: &str, pose_key: &str, ctx: &Context) ->
 
 impl<N: Number> OpJson for Distance<N> {
     const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["status", "distance_squared", "distance", "features", "points"];
+    const CLAIM_FIELDS: &'static [&'static str] =
+        &["status", "intersecting", "distance_squared", "distance", "features", "points"];
     const SUMMARY: &'static str = "status, exact distance, closest features and points of two convex shapes (V-Clip)";
 
     fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
@@ -55,6 +56,7 @@ impl<N: Number> OpJson for Distance<N> {
         };
         Ok(DistanceClaim {
             status: named(f, "status", &STATUSES)?,
+            intersecting: super::geometry::claimed_bool(f, "intersecting")?,
             distance_squared: claimed_number(f, "distance_squared")?,
             distance: claimed_number(f, "distance")?,
             features: parse_features(f)?,

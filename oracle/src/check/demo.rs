@@ -1,0 +1,362 @@
+//! `touchstone demo`: degenerate scenarios built into the binary, checked on parry3d and
+//! `robust`, reported per scenario class in words.
+//!
+//! Every scenario is an oracle query line whose id names its class (`"face-on-face/2"`). The
+//! exact answers are the oracle's; the constructions only make the configurations exact
+//! (touching, gaps and depths of 2⁻ᵏ, exact rational rotations), so no expected value is
+//! written here by hand.
+
+use std::time::Duration;
+
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use rayon::prelude::*;
+use serde_json::{json, Value};
+
+use super::{badness, engine, judge_line, Engine, Judged, Outcome, ENGINES};
+use crate::Options;
+use touchstone::geom::{quaternion_matrix, Matrix3, Vector3};
+
+type Q = BigRational;
+
+fn q(n: i64, d: i64) -> Q {
+    Q::new(n.into(), d.into())
+}
+
+/// An exact rational as the format's string.
+fn s(x: &Q) -> Value {
+    json!(x.to_string())
+}
+
+fn v3(v: &Vector3<Q>) -> Value {
+    json!([s(&v.x), s(&v.y), s(&v.z)])
+}
+
+fn rot(quat: [i64; 4]) -> Matrix3<Q> {
+    quaternion_matrix::<Q>(&quat.map(|x| Q::from_integer(x.into()))).expect("a nonzero quaternion")
+}
+
+fn pow2(k: i32) -> Q {
+    if k >= 0 {
+        Q::from_integer(num_bigint::BigInt::one() << k as usize)
+    } else {
+        Q::new(1.into(), num_bigint::BigInt::one() << (-k) as usize)
+    }
+}
+
+/// A unit cube (half extents 1/2) as a shape.
+fn cube() -> Value {
+    json!({"box": ["1/2", "1/2", "1/2"]})
+}
+
+fn cube_vertices() -> Vec<Vector3<Q>> {
+    (0..8)
+        .map(|k| {
+            let c = |i: usize| if k & (1 << i) != 0 { q(1, 2) } else { q(-1, 2) };
+            Vector3::new(c(0), c(1), c(2))
+        })
+        .collect()
+}
+
+/// The largest coordinate `axis` of the cube rotated by `r`.
+fn extent(r: &Matrix3<Q>, axis: usize, vertices: &[Vector3<Q>]) -> Q {
+    vertices.iter().map(|v| (r * v)[axis].clone()).max().unwrap_or_else(Q::zero)
+}
+
+fn pose(quat: [i64; 4], t: &Vector3<Q>) -> Value {
+    json!({"quaternion": quat, "translation": v3(t)})
+}
+
+fn distance(id: String, a: Value, pose_a: Value, b: Value, pose_b: Value) -> Value {
+    json!({"id": id, "op": "distance", "a": a, "pose_a": pose_a, "b": b, "pose_b": pose_b})
+}
+
+const ROTATIONS: [[i64; 4]; 4] = [[1, 0, 0, 0], [2, 1, 0, 0], [3, 1, -1, 2], [5, 2, 1, -3]];
+
+/// The scenario classes, in the order the report shows them, with a sentence each.
+pub const CLASSES: &[(&str, &str)] = &[
+    ("face-on-face", "cubes touching face to face, both under the same exact rational rotation"),
+    ("edge-on-edge", "parallel edges touching, and crossing edges of two rotated cubes meeting at a point"),
+    ("vertex-contacts", "a tetrahedron's apex on a cube's face, on an edge, on a corner"),
+    ("touching-and-ulp", "cubes touching exactly, and apart by one ulp of their size (2⁻⁵²)"),
+    ("tiny-gaps", "a rotated cube's corner 2⁻¹ … 2⁻⁴⁵ away from a cube's face"),
+    ("tiny-penetrations", "the same corner 2⁻¹ … 2⁻⁴⁵ inside the face"),
+    ("rounded-rotations", "face-on-face contact under binary64 unit quaternions, as an engine holds them"),
+    ("overlapping-boxes", "axis-aligned integer boxes overlapping by whole units"),
+    ("zero-velocity", "shape casts with equal velocities: overlapping, touching, apart"),
+    ("grazing-impacts", "casts whose first contact is exact: at t = 1/2, at 1 − 2⁻²⁷, and a graze at t = 1"),
+    ("huge-and-tiny", "touching and separated cubes at 1e200 and 1e-200"),
+    ("slivers", "a sliver tetrahedron (height 2⁻³⁰) near a cube"),
+    ("well-separated", "rotated cubes a unit apart: nothing degenerate (a control)"),
+    ("orient3d-near-coplanar", "orient3d of nearly coplanar points at unit scale"),
+    ("orient3d-underflow", "orient3d of nearly coplanar points near 2⁻³⁴⁰, where products underflow"),
+];
+
+/// Every scenario line.
+pub fn scenarios() -> Vec<Value> {
+    let mut out = Vec::new();
+    let zero = Vector3::from_element(Q::zero());
+    let id = |c: &str, n: usize| format!("{c}/{n}");
+    let cv = cube_vertices();
+    // Face on face: b = a moved by R·(1, 0, 0) (and along y, z).
+    for (n, quat) in ROTATIONS.iter().enumerate() {
+        let r = rot(*quat);
+        for (m, axis) in
+            [Vector3::new(q(1, 1), q(0, 1), q(0, 1)), Vector3::new(q(0, 1), q(0, 1), q(-1, 1))].iter().enumerate()
+        {
+            let t = &r * axis;
+            out.push(distance(id("face-on-face", 2 * n + m), cube(), pose(*quat, &zero), cube(), pose(*quat, &t)));
+        }
+    }
+    // Parallel edges: b moved by (1, 1, 0) (and rotated together).
+    for (n, quat) in ROTATIONS.iter().enumerate() {
+        let r = rot(*quat);
+        let t = &r * Vector3::new(q(1, 1), q(1, 1), q(0, 1));
+        out.push(distance(id("edge-on-edge", n), cube(), pose(*quat, &zero), cube(), pose(*quat, &t)));
+    }
+    // Crossing edges: a turned about y (its top is an edge along y), b about x (its bottom an
+    // edge along x), b placed on top.
+    for (n, (qa, qb)) in
+        [([2, 0, 1, 0], [2, 1, 0, 0]), ([3, 0, 1, 0], [3, 1, 0, 0]), ([2, 0, 1, 0], [3, 1, 0, 0])].iter().enumerate()
+    {
+        let (ra, rb) = (rot(*qa), rot(*qb));
+        let top = extent(&ra, 2, &cv);
+        let bottom = -extent(&(-&rb), 2, &cv);
+        let t = Vector3::new(q(0, 1), q(0, 1), top - bottom);
+        out.push(distance(id("edge-on-edge", 4 + n), cube(), pose(*qa, &zero), cube(), pose(*qb, &t)));
+    }
+    // A tetrahedron's apex on a face, an edge, a corner.
+    let tetra = |apex: [Q; 3], dirs: [[i64; 3]; 3]| {
+        let p = |d: [i64; 3]| {
+            json!([
+                s(&(apex[0].clone() + q(d[0], 1))),
+                s(&(apex[1].clone() + q(d[1], 1))),
+                s(&(apex[2].clone() + q(d[2], 1)))
+            ])
+        };
+        json!({"convex_hull": [[s(&apex[0]), s(&apex[1]), s(&apex[2])], p(dirs[0]), p(dirs[1]), p(dirs[2])]})
+    };
+    let h = q(1, 2);
+    let contacts = [
+        tetra([q(1, 8), q(-1, 16), h.clone()], [[1, 0, 1], [-1, 1, 1], [0, -1, 1]]),
+        tetra([q(1, 8), h.clone(), h.clone()], [[1, 1, 1], [-1, 1, 1], [0, 2, 1]]),
+        tetra([h.clone(), h.clone(), h.clone()], [[2, 1, 1], [1, 2, 1], [1, 1, 2]]),
+    ];
+    for (n, t) in contacts.into_iter().enumerate() {
+        out.push(json!({"id": id("vertex-contacts", n), "op": "distance", "a": cube(), "b": t}));
+    }
+    // Touching exactly; one ulp apart; along rotated axes too.
+    for (n, quat) in ROTATIONS.iter().enumerate() {
+        let r = rot(*quat);
+        for (m, gap) in [Q::zero(), pow2(-52)].iter().enumerate() {
+            let t = &r * Vector3::new(q(1, 1) + gap, q(0, 1), q(0, 1));
+            out.push(distance(id("touching-and-ulp", 2 * n + m), cube(), pose(*quat, &zero), cube(), pose(*quat, &t)));
+        }
+    }
+    // A rotated cube's lowest corner 2⁻ᵏ above (or below) a's top face.
+    for (class, sign) in [("tiny-gaps", 1), ("tiny-penetrations", -1)] {
+        let mut n = 0;
+        for quat in &ROTATIONS[2..] {
+            let r = rot(*quat);
+            let bottom = -extent(&(-&r), 2, &cv);
+            for k in [1, 5, 10, 20, 30, 40, 45] {
+                let t = Vector3::new(q(1, 16), q(-1, 32), h.clone() - bottom.clone() + pow2(-k) * q(sign, 1));
+                out.push(distance(id(class, n), cube(), Value::Null, cube(), pose(*quat, &t)));
+                n += 1;
+            }
+        }
+    }
+    // Rounded rotations: the unit quaternion of each exact one, rounded to binary64; b is moved
+    // by that rotation's exact image of (1, 0, 0) so that the faces touch exactly.
+    for (n, quat) in ROTATIONS[1..].iter().enumerate() {
+        let norm = quat.iter().map(|x| (x * x) as f64).sum::<f64>().sqrt();
+        let unit = quat.map(|x| x as f64 / norm);
+        let exact = unit.map(|x| Q::from_float(x).expect("finite"));
+        let r = quaternion_matrix::<Q>(&exact).expect("nonzero");
+        let t = &r * Vector3::new(q(1, 1), q(0, 1), q(0, 1));
+        let p = |t: &Vector3<Q>| json!({"quaternion": unit, "translation": v3(t)});
+        out.push(distance(id("rounded-rotations", n), cube(), p(&zero), cube(), p(&t)));
+    }
+    // Integer boxes overlapping by whole units.
+    for (n, (hb, t)) in [
+        ([1, 1, 1], [1, 0, 0]),
+        ([2, 1, 1], [2, 1, 0]),
+        ([1, 1, 1], [0, 0, 0]),
+        ([3, 2, 1], [3, 2, 1]),
+        ([1, 1, 1], [1, 1, 1]),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let b = json!({"box": hb});
+        let tr = Vector3::new(q(t[0], 1), q(t[1], 1), q(t[2], 1));
+        out.push(distance(
+            id("overlapping-boxes", n),
+            json!({"box": [1, 1, 1]}),
+            Value::Null,
+            b,
+            pose([1, 0, 0, 0], &tr),
+        ));
+    }
+    // Shape casts with equal velocities.
+    for (n, x) in [q(1, 2), q(1, 1), q(2, 1)].iter().enumerate() {
+        let t = Vector3::new(x.clone(), q(0, 1), q(0, 1));
+        out.push(json!({"id": id("zero-velocity", n), "op": "toi", "a": cube(), "b": cube(), "pose_b": pose([1, 0, 0, 0], &t),
+            "velocity_a": [1, 2, 0], "velocity_b": [1, 2, 0]}));
+    }
+    // Exact first contacts: b 2 away closing at 2 (gap 1: t = 1/2); closing so that contact
+    // is at 1 − 2⁻²⁷; sliding past a's edge, touching only at t = 1.
+    let eps = pow2(-27);
+    let late = q(1, 1) / (q(1, 1) - eps.clone());
+    let casts = [
+        (Vector3::new(q(2, 1), q(0, 1), q(0, 1)), json!([-2, 0, 0])),
+        (Vector3::new(q(2, 1), q(0, 1), q(0, 1)), json!([format!("-{late}"), 0, 0])),
+        (Vector3::new(q(2, 1), q(1, 1), q(0, 1)), json!([-1, 0, 0])),
+        (Vector3::new(q(2, 1), q(1, 2), q(1, 2)), json!([-1, 0, 0])),
+    ];
+    for (n, (t, v)) in casts.into_iter().enumerate() {
+        out.push(json!({"id": id("grazing-impacts", n), "op": "toi", "a": cube(), "b": cube(),
+            "pose_b": pose([1, 0, 0, 0], &t), "velocity_b": v}));
+    }
+    // Huge and tiny: cubes of size 1e200 and 1e-200, touching and a quarter apart.
+    for (n, size) in [1e200f64, 1e-200].iter().enumerate() {
+        let half = Q::from_float(size / 2.0).expect("finite");
+        for (m, gap) in [q(0, 1), q(1, 4)].iter().enumerate() {
+            let x = half.clone() * (q(2, 1) + gap);
+            let b = json!({"box": [s(&half), s(&half), s(&half)]});
+            let t = Vector3::new(x, q(0, 1), q(0, 1));
+            out.push(distance(id("huge-and-tiny", 2 * n + m), b.clone(), Value::Null, b, pose([2, 1, 0, 0], &t)));
+        }
+    }
+    // A sliver: a flat tetrahedron of height 2⁻³⁰ near the top face.
+    for (n, gap) in [q(1, 8), q(0, 1)].iter().enumerate() {
+        let z = h.clone() + gap;
+        let flat = pow2(-30);
+        let sliver = json!({"convex_hull": [[0, 0, s(&z)], [1, 0, s(&z)], [0, 1, s(&z)], ["1/3", "1/3", s(&(z.clone() + flat))]]});
+        out.push(json!({"id": id("slivers", n), "op": "distance", "a": cube(), "b": sliver}));
+    }
+    // A control: rotated cubes apart by one unit and more.
+    for (n, quat) in ROTATIONS.iter().enumerate() {
+        let t = Vector3::new(q(3, 1), q(1, 3), q(-1, 5));
+        out.push(distance(id("well-separated", n), cube(), pose([1, 0, 0, 0], &zero), cube(), pose(*quat, &t)));
+    }
+    // orient3d: d just off the plane of a, b, c, at unit scale and at 2⁻³⁴⁰.
+    for (class, scale) in [("orient3d-near-coplanar", 0), ("orient3d-underflow", -340)] {
+        for (n, k) in [20, 40, 52, 60].iter().enumerate() {
+            let sc = 2f64.powi(scale);
+            let d = [1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0 + 2f64.powi(-k)].map(|x| x * sc);
+            out.push(json!({"id": id(class, n), "op": "orient3d",
+                "points": [[sc, 0.0, 0.0], [0.0, sc, 0.0], [0.0, 0.0, sc], d]}));
+        }
+    }
+    out
+}
+
+/// The class of a scenario id.
+pub fn class_of(id: &Value) -> &str {
+    id.as_str().and_then(|s| s.split('/').next()).unwrap_or("")
+}
+
+/// What the demo found in one class.
+#[derive(Clone, Debug, Default)]
+pub struct ClassResult {
+    /// Scenarios in the class.
+    pub scenarios: usize,
+    /// Answers judged (an engine answers several functions per scenario).
+    pub judged: usize,
+    /// The findings: wrong answers, panics, hangs.
+    pub findings: Vec<Judged>,
+}
+
+/// Check parry3d and robust on every scenario: per class, in [`CLASSES`] order.
+pub fn run(opts: &Options, limit: Option<Duration>) -> Vec<(&'static str, ClassResult)> {
+    let lines: Vec<String> = scenarios().iter().map(Value::to_string).collect();
+    let engines: Vec<&'static dyn Engine> = ENGINES.iter().filter_map(|e| engine(e)).collect();
+    // Each line with each engine, in parallel; the results keep the scenarios' order.
+    let judged: Vec<(usize, Vec<Judged>)> = lines
+        .par_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let all = engines.iter().flat_map(|e| judge_line(*e, i + 1, line, opts, limit)).collect();
+            (i, all)
+        })
+        .collect();
+    let mut out: Vec<(&'static str, ClassResult)> = CLASSES.iter().map(|(c, _)| (*c, ClassResult::default())).collect();
+    let values = scenarios();
+    for (i, js) in judged {
+        let class = class_of(&values[i]["id"]);
+        let Some((_, r)) = out.iter_mut().find(|(c, _)| *c == class) else { continue };
+        r.scenarios += 1;
+        for j in js {
+            r.judged += 1;
+            if matches!(j.outcome, Outcome::Wrong(_) | Outcome::Panic(_) | Outcome::Hang) {
+                r.findings.push(j);
+            }
+        }
+    }
+    out
+}
+
+/// The demo's report in words.
+pub fn render(results: &[(&'static str, ClassResult)], seconds: f64) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ =
+        writeln!(s, "touchstone demo: parry3d-f64 0.31 and robust 1.2 on degenerate configurations, judged exactly\n");
+    let mut total = 0;
+    for (class, r) in results {
+        let sentence = CLASSES.iter().find(|(c, _)| c == class).map_or("", |(_, t)| t);
+        total += r.findings.len();
+        if r.findings.is_empty() {
+            let _ = writeln!(
+                s,
+                "  ok     {class}: {sentence}\n         all {} answers right ({} scenarios)",
+                r.judged, r.scenarios
+            );
+            continue;
+        }
+        let mut by_function: Vec<(String, usize)> = Vec::new();
+        for j in &r.findings {
+            match by_function.iter_mut().find(|(f, _)| *f == j.function) {
+                Some((_, n)) => *n += 1,
+                None => by_function.push((j.function.clone(), 1)),
+            }
+        }
+        let counts: Vec<String> = by_function.iter().map(|(f, n)| format!("{f} {n}")).collect();
+        let _ = writeln!(
+            s,
+            "  WRONG  {class}: {sentence}\n         {} of {} answers wrong ({})",
+            r.findings.len(),
+            r.judged,
+            counts.join(", ")
+        );
+        // The worst: a wrong boolean first, else the largest error.
+        let worst = r
+            .findings
+            .iter()
+            .max_by(|x, y| badness(x).0.cmp(&badness(y).0).then(badness(x).1.total_cmp(&badness(y).1)))
+            .expect("a finding");
+        let off = match (worst.abs_error, worst.rel_error) {
+            (Some(a), Some(r)) => format!("; off by {a:.3e} ({:.3e} relative)", r),
+            (Some(a), None) => format!("; off by {a:.3e}"),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            s,
+            "         e.g. {} {}: {} said {}; exact: {}{off}",
+            worst.id.as_str().unwrap_or(""),
+            worst.function,
+            if worst.function == "orient3d" { "robust" } else { "parry3d" },
+            worst.said,
+            worst.truth
+        );
+    }
+    let _ = writeln!(s, "\n{total} findings in {seconds:.1} s.");
+    let _ = writeln!(
+        s,
+        "Replay one: `touchstone check-engine parry3d --findings wrong.jsonl demo.jsonl`, where demo.jsonl\n\
+         is `touchstone demo --scenarios`; each line of wrong.jsonl is a query with the engine's claim,\n\
+         which `touchstone wrong.jsonl` answers exactly with a verdict naming the wrong fields."
+    );
+    s
+}

@@ -1,0 +1,580 @@
+//! `check-engine`: another engine's answers to the same queries, judged by the exact path.
+//!
+//! An adapter ([`Engine`]) runs the engine on a query line (its own shapes, built from the
+//! line's numbers rounded to binary64, as an engine holds them) and states each answer as a
+//! claim on an oracle op. The claim line (the query, the claim, a tolerance scaled to the
+//! query) is answered by the oracle on the filtered exact backend, and its verdict is the
+//! judgement; numbers the format cannot claim yet (a penetration depth) are judged here
+//! against [`touchstone::query::penetration_depth`]. An engine that panics or runs past the
+//! time limit is a finding too.
+//!
+//! The tolerance of a claim: `abs = 1e-9 · scale`, `rel = 1e-9`, where the scale is the
+//! largest magnitude among the shapes' coordinates, extents and translations (a unit box has
+//! scale 1/2; a box at 1e200 has scale 1e200).
+
+pub mod demo;
+pub mod parry;
+pub mod robust;
+
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{json, Map, Value};
+
+use crate::{answer_line_limited, Options};
+
+/// What an engine answered with one of its functions, stated as a claim on an oracle op.
+#[derive(Clone, Debug)]
+pub struct Answered {
+    /// The engine's function (`"contact"`).
+    pub function: &'static str,
+    /// The oracle op that judges it (`"distance"`).
+    pub op: &'static str,
+    /// The claim, with the op's output field names (may be empty: judged here).
+    pub claim: Value,
+    /// The engine's answer in words (`"signed distance -2.3e-10"`).
+    pub said: String,
+    /// What else the check compares beside the claim.
+    pub extra: Extra,
+}
+
+/// Judgements beyond the claim's verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Extra {
+    /// None: the verdict decides.
+    None,
+    /// A signed distance (negative: penetration), judged against the exact distance or depth.
+    SignedDistance(f64),
+    /// A boolean that has false positives and negatives: intersecting, colliding.
+    Boolean(bool),
+}
+
+/// An engine under check.
+pub trait Engine: Sync {
+    /// Its name on the command line.
+    fn name(&self) -> &'static str;
+    /// Its answers to one query, or `None` when it has nothing for the op or cannot represent
+    /// the shapes (the line is skipped). Runs the engine: it may panic or not return.
+    fn answer(&self, query: &Value) -> Option<Result<Vec<Answered>, String>>;
+}
+
+/// The engines `check-engine` knows.
+pub fn engine(name: &str) -> Option<&'static dyn Engine> {
+    match name {
+        "parry3d" => Some(&parry::Parry),
+        "robust" => Some(&robust::Robust),
+        _ => None,
+    }
+}
+
+/// The engines' names.
+pub const ENGINES: &[&str] = &["parry3d", "robust"];
+
+/// How one answer fared.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Within the tolerance of the exact answer.
+    Right,
+    /// Wrong: the failing fields.
+    Wrong(Vec<String>),
+    /// The engine panicked (the message).
+    Panic(String),
+    /// The engine did not return within the time limit.
+    Hang,
+    /// The claim line could not be judged (an oracle error line: the input is invalid, or a
+    /// limit was reached).
+    Unjudged(String),
+}
+
+/// One judged answer.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// The input line's number (1-based).
+    pub line: usize,
+    /// The query's `id`.
+    pub id: Value,
+    /// The engine's function (`"panic"` or `"hang"` when the whole call failed).
+    pub function: String,
+    /// The outcome.
+    pub outcome: Outcome,
+    /// The engine's answer in words.
+    pub said: String,
+    /// The exact answer in words.
+    pub truth: String,
+    /// |claimed − exact| of the main number, when there is one.
+    pub abs_error: Option<f64>,
+    /// The same relative to |exact| (none when the exact value is zero).
+    pub rel_error: Option<f64>,
+    /// The query's scale ([`scale`]): errors are ranked relative to it.
+    pub scale: f64,
+    /// A false positive (`Some(true)`) or negative (`Some(false)`) of a boolean answer.
+    pub false_positive: Option<bool>,
+    /// The claim line that replays it (the query and the engine's claim).
+    pub replay: String,
+}
+
+/// The largest magnitude among a query's shape coordinates, extents and translations (not
+/// quaternions, velocities or times); 1 when there is none.
+pub fn scale(q: &Value) -> f64 {
+    fn walk(v: &Value, skip: bool, m: &mut f64) {
+        match v {
+            Value::Number(n) if !skip => *m = m.max(n.as_f64().unwrap_or(0.0).abs()),
+            Value::String(s) if !skip => {
+                if let Ok(x) = touchstone::scalar::parse_rational(s) {
+                    *m = m.max(num_traits::ToPrimitive::to_f64(&x).unwrap_or(0.0).abs());
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|x| walk(x, skip, m)),
+            Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, skip || k == "quaternion", m)),
+            _ => {}
+        }
+    }
+    let mut m = 0.0f64;
+    for key in ["a", "b", "pose_a", "pose_b", "points"] {
+        if let Some(v) = q.get(key) {
+            walk(v, false, &mut m);
+        }
+    }
+    if m > 0.0 && m.is_finite() {
+        m
+    } else {
+        1.0
+    }
+}
+
+/// The claim line for an answer: the query's fields for `op`, the claim and the tolerance.
+pub fn claim_line(q: &Value, a: &Answered) -> Value {
+    let mut m = Map::new();
+    if let Some(id) = q.get("id") {
+        m.insert("id".into(), id.clone());
+    }
+    m.insert("op".into(), json!(a.op));
+    let keep: &[&str] = match a.op {
+        "distance" => &["a", "pose_a", "b", "pose_b"],
+        "toi" => &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "interval"],
+        _ => &["points"],
+    };
+    if let Some(o) = q.as_object() {
+        for (k, v) in o {
+            if keep.contains(&k.as_str()) {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    if a.claim.as_object().is_some_and(|c| !c.is_empty()) {
+        m.insert("claim".into(), a.claim.clone());
+        let s = scale(q);
+        m.insert("tolerance".into(), json!({"abs": 1e-9 * s, "rel": 1e-9}));
+    }
+    Value::Object(m)
+}
+
+/// Run `f` on its own thread: its value, `Err(Some(message))` when it panicked, `Err(None)`
+/// when it did not return within `limit` (the thread is left to finish on its own).
+pub fn guarded<T: Send + 'static>(
+    limit: Option<Duration>,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, Option<String>> {
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new().name("engine".into()).spawn(move || {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        let _ = tx.send(r);
+    });
+    if spawned.is_err() {
+        return Err(Some("could not start a thread for the engine".into()));
+    }
+    let got = match limit {
+        Some(d) => rx.recv_timeout(d).map_err(|_| None),
+        None => rx.recv().map_err(|_| None),
+    };
+    match got {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(payload)) => Err(Some(panic_message(payload.as_ref()))),
+        Err(e) => Err(e),
+    }
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => {
+            touchstone::scalar::parse_rational(s).ok().and_then(|x| num_traits::ToPrimitive::to_f64(&x))
+        }
+        _ => None,
+    }
+}
+
+/// Judge one engine's answers to one query line.
+pub fn judge_line(
+    engine: &'static dyn Engine,
+    line_no: usize,
+    line: &str,
+    opts: &Options,
+    limit: Option<Duration>,
+) -> Vec<Judged> {
+    let Ok(q) = serde_json::from_str::<Value>(line) else { return Vec::new() };
+    if !q.is_object() {
+        return Vec::new();
+    }
+    let id = q.get("id").cloned().unwrap_or(Value::Null);
+    // The engine runs on its own thread: a panic or a hang is a finding, not the end of the run.
+    let query = q.clone();
+    let answers = guarded(limit, move || engine.answer(&query));
+    let fail = |function: &str, outcome: Outcome, said: String| Judged {
+        line: line_no,
+        id: id.clone(),
+        function: function.into(),
+        outcome,
+        said,
+        truth: String::new(),
+        abs_error: None,
+        rel_error: None,
+        scale: scale(&q),
+        false_positive: None,
+        replay: line.to_string(),
+    };
+    let answers = match answers {
+        Ok(None) => return Vec::new(),
+        Ok(Some(Err(e))) => return vec![fail("skipped", Outcome::Unjudged(e.clone()), e)],
+        Ok(Some(Ok(a))) => a,
+        Err(Some(m)) => return vec![fail("panic", Outcome::Panic(m.clone()), format!("panicked: {m}"))],
+        Err(None) => return vec![fail("hang", Outcome::Hang, "did not return".into())],
+    };
+    answers.iter().map(|a| judge_answer(&q, &id, line_no, a, opts)).collect()
+}
+
+fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Options) -> Judged {
+    let claim_q = claim_line(q, a);
+    let replay = claim_q.to_string();
+    let out = answer_line_limited(&replay, opts);
+    let mut j = Judged {
+        line: line_no,
+        id: id.clone(),
+        function: a.function.into(),
+        outcome: Outcome::Right,
+        said: a.said.clone(),
+        truth: String::new(),
+        abs_error: None,
+        rel_error: None,
+        scale: scale(q),
+        false_positive: None,
+        replay,
+    };
+    if let Some(e) = out.get("error") {
+        j.outcome =
+            Outcome::Unjudged(format!("{}: {}", e["kind"].as_str().unwrap_or(""), e["message"].as_str().unwrap_or("")));
+        return j;
+    }
+    let mut wrong: Vec<String> = Vec::new();
+    if let Some(checks) = out.get("verdict").and_then(|v| v["checks"].as_array()) {
+        for c in checks {
+            if c["ok"] == json!(false) {
+                wrong.push(c["field"].as_str().unwrap_or("").into());
+            }
+            if let (Some(e), Some(x)) = (c.get("abs_error").and_then(number), c.get("exact").and_then(number)) {
+                if j.abs_error.is_none_or(|m| e > m) {
+                    j.abs_error = Some(e);
+                    j.rel_error = (x != 0.0).then(|| e / x.abs());
+                }
+            }
+        }
+    }
+    j.truth = truth_words(a.op, &out);
+    let exact_intersecting = match a.op {
+        "distance" => out["status"].as_str().map(|s| s != "separated"),
+        "toi" => out["collides"].as_bool(),
+        _ => None,
+    };
+    match a.extra {
+        Extra::None => {}
+        Extra::Boolean(b) => {
+            if let Some(x) = exact_intersecting {
+                if b != x {
+                    j.false_positive = Some(b);
+                }
+            }
+        }
+        Extra::SignedDistance(d) => {
+            // The exact signed distance: the distance, or minus the penetration depth.
+            let exact = match out["status"].as_str() {
+                Some("penetrating") => depth(q, opts).map(|p| -p),
+                _ => out.get("distance").and_then(number),
+            };
+            if let Some(x) = exact {
+                let e = (d - x).abs();
+                j.abs_error = Some(e);
+                j.rel_error = (x != 0.0).then(|| e / x.abs());
+                let tol = (1e-9 * scale(q)).max(1e-9 * x.abs());
+                if e > tol && !wrong.iter().any(|w| w == "signed distance") {
+                    wrong.push("signed distance".into());
+                }
+                if out["status"] == json!("penetrating") {
+                    j.truth = format!("penetrating, depth {}", fmt(-x));
+                }
+            }
+        }
+    }
+    if !wrong.is_empty() {
+        j.outcome = Outcome::Wrong(wrong);
+    }
+    j
+}
+
+/// The exact penetration depth of a distance query's shapes, to binary64.
+fn depth(q: &Value, opts: &Options) -> Option<f64> {
+    use crate::ops::OpJson;
+    let json = crate::json::parse_line(&q.to_string()).ok()?;
+    let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
+    let ctx = crate::ops::Context {
+        base_dir: opts.base_dir.as_deref(),
+        file_root: opts.file_root.as_deref(),
+        max_file_bytes: opts.max_file_bytes,
+        max_vertices: opts.max_vertices,
+        default_backend: opts.default_backend,
+    };
+    let d = touchstone::query::Distance::<num_rational::BigRational>::parse(&fields, &ctx).ok()?;
+    let p = touchstone::query::penetration_depth(&d.a, &d.b).ok()?;
+    let d2 = num_traits::ToPrimitive::to_f64(&p.depth_squared)?;
+    Some(d2.sqrt())
+}
+
+fn fmt(x: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else if (1e-4..1e6).contains(&x.abs()) {
+        format!("{}", (x * 1e12).round() / 1e12)
+    } else {
+        format!("{x:.6e}")
+    }
+}
+
+/// The exact answer of a claim line in words.
+fn truth_words(op: &str, out: &Value) -> String {
+    match op {
+        "distance" => match out["status"].as_str() {
+            Some("separated") => format!("separated, distance {}", out["distance"].as_str().map_or("?".into(), short)),
+            Some(s) => s.to_string(),
+            None => String::new(),
+        },
+        "toi" => match (out["collides"].as_bool(), &out["toi"]) {
+            (Some(true), t) => format!(
+                "collide at t = {}{}",
+                t["decimal"].as_str().map_or("?".into(), short),
+                out["at_start"].as_str().map_or(String::new(), |s| format!(" ({s} at the start)"))
+            ),
+            (Some(false), _) => "do not collide".into(),
+            _ => String::new(),
+        },
+        "orient3d" => out["orientation"].as_str().unwrap_or("").to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A decimal string cut to 17 significant characters.
+fn short(s: &str) -> String {
+    if s.len() <= 20 {
+        s.to_string()
+    } else {
+        format!("{}…", &s[..18])
+    }
+}
+
+/// Counts and error distribution of one function.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Answers judged.
+    pub judged: u64,
+    /// Wrong answers.
+    pub wrong: u64,
+    /// False positives (said intersecting or colliding; they are not).
+    pub false_positives: u64,
+    /// False negatives.
+    pub false_negatives: u64,
+    /// Wrong answers by failing field.
+    pub fields: BTreeMap<String, u64>,
+    /// Absolute errors of the main number.
+    pub abs: Vec<f64>,
+    /// Relative errors.
+    pub rel: Vec<f64>,
+    /// The wrong answers, worst first once [`Report::finish`] ran.
+    pub worst: Vec<Judged>,
+}
+
+/// A check's report: per function.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// The engine.
+    pub engine: String,
+    /// Lines read.
+    pub lines: u64,
+    /// Lines the engine had nothing for.
+    pub skipped: u64,
+    /// Panics, hangs and unjudged answers.
+    pub failures: Vec<Judged>,
+    /// Per function.
+    pub functions: BTreeMap<String, Tally>,
+}
+
+impl Report {
+    /// Count one judged answer.
+    pub fn add(&mut self, j: Judged) {
+        match &j.outcome {
+            Outcome::Panic(_) | Outcome::Hang | Outcome::Unjudged(_) => {
+                self.failures.push(j);
+                return;
+            }
+            _ => {}
+        }
+        let t = self.functions.entry(j.function.clone()).or_default();
+        t.judged += 1;
+        if let Some(e) = j.abs_error {
+            t.abs.push(e);
+        }
+        if let Some(e) = j.rel_error {
+            t.rel.push(e);
+        }
+        match j.false_positive {
+            Some(true) => t.false_positives += 1,
+            Some(false) => t.false_negatives += 1,
+            None => {}
+        }
+        if let Outcome::Wrong(fields) = &j.outcome {
+            t.wrong += 1;
+            for f in fields {
+                *t.fields.entry(f.clone()).or_default() += 1;
+            }
+            t.worst.push(j);
+        }
+    }
+
+    /// Sort the errors and the worst cases (largest error first; wrong booleans first).
+    pub fn finish(&mut self) {
+        for t in self.functions.values_mut() {
+            t.abs.sort_by(f64::total_cmp);
+            t.rel.sort_by(f64::total_cmp);
+            t.worst.sort_by(|x, y| badness(y).0.cmp(&badness(x).0).then(badness(y).1.total_cmp(&badness(x).1)));
+        }
+    }
+
+    /// Findings: wrong answers, panics and hangs.
+    pub fn findings(&self) -> u64 {
+        self.functions.values().map(|t| t.wrong).sum::<u64>()
+            + self.failures.iter().filter(|j| matches!(j.outcome, Outcome::Panic(_) | Outcome::Hang)).count() as u64
+    }
+}
+
+/// How bad a wrong answer is, for ranking: a wrong boolean first, then the error relative to
+/// the query's scale (an unmeasured error counts as infinite).
+pub fn badness(j: &Judged) -> (bool, f64) {
+    (j.false_positive.is_some(), j.abs_error.map_or(f64::INFINITY, |e| e / j.scale))
+}
+
+/// The `p`-th quantile of sorted values.
+pub fn quantile(sorted: &[f64], p: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted.get(i).copied()
+}
+
+/// Check `engine` on every line of `input`; `worst` replay lines per function go in the
+/// report's text, every wrong answer's replay line to `findings` when given.
+pub fn check<R: BufRead>(
+    engine: &'static dyn Engine,
+    input: R,
+    opts: &Options,
+    limit: Option<Duration>,
+    mut findings: Option<&mut dyn Write>,
+    mut progress: impl FnMut(u64),
+) -> io::Result<Report> {
+    let mut report = Report { engine: engine.name().into(), ..Default::default() };
+    for (i, line) in input.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        report.lines += 1;
+        let judged = judge_line(engine, i + 1, &line, opts, limit);
+        if judged.is_empty() {
+            report.skipped += 1;
+        }
+        for j in judged {
+            if let (Some(w), Outcome::Wrong(_) | Outcome::Panic(_) | Outcome::Hang) =
+                (findings.as_deref_mut(), &j.outcome)
+            {
+                writeln!(w, "{}", j.replay)?;
+            }
+            report.add(j);
+        }
+        progress(report.lines);
+    }
+    report.finish();
+    Ok(report)
+}
+
+/// The report as text: per function the counts, the error distribution and the worst cases.
+pub fn render(report: &Report, worst: usize) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "check-engine {}: {} lines, {} skipped (nothing to ask the engine)",
+        report.engine, report.lines, report.skipped
+    );
+    let e = |x: Option<f64>| x.map_or("-".into(), |v| format!("{v:.3e}"));
+    for (name, t) in &report.functions {
+        let _ = writeln!(
+            s,
+            "\n{name}: {} judged, {} wrong ({:.1}%){}",
+            t.judged,
+            t.wrong,
+            100.0 * t.wrong as f64 / t.judged.max(1) as f64,
+            if t.false_positives + t.false_negatives > 0 {
+                format!(", {} false positives, {} false negatives", t.false_positives, t.false_negatives)
+            } else {
+                String::new()
+            }
+        );
+        if !t.fields.is_empty() {
+            let f: Vec<String> = t.fields.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            let _ = writeln!(s, "  wrong fields: {}", f.join(", "));
+        }
+        if !t.abs.is_empty() {
+            let _ = writeln!(
+                s,
+                "  abs error: max {}, median {}, p99 {}; rel error: max {}, median {}, p99 {}",
+                e(t.abs.last().copied()),
+                e(quantile(&t.abs, 0.5)),
+                e(quantile(&t.abs, 0.99)),
+                e(t.rel.last().copied()),
+                e(quantile(&t.rel, 0.5)),
+                e(quantile(&t.rel, 0.99)),
+            );
+        }
+        for j in t.worst.iter().take(worst) {
+            let _ = writeln!(s, "  line {}: engine said {}; exact: {}", j.line, j.said, j.truth);
+            let _ = writeln!(s, "    {}", j.replay);
+        }
+    }
+    for j in &report.failures {
+        let what = match &j.outcome {
+            Outcome::Panic(m) => format!("engine panicked: {m}"),
+            Outcome::Hang => "engine did not return within the time limit".into(),
+            Outcome::Unjudged(m) => format!("not judged: {m}"),
+            _ => continue,
+        };
+        let _ = writeln!(s, "\nline {} ({}): {what}\n    {}", j.line, j.function, j.replay);
+    }
+    let _ = writeln!(s, "\n{} findings", report.findings());
+    s
+}

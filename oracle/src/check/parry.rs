@@ -1,0 +1,195 @@
+//! The parry3d-f64 adapter: `distance`, `contact`, `intersection_test`, `closest_points` on
+//! `distance` lines, `cast_shapes` on `toi` lines.
+//!
+//! Shapes are built as an engine holds them: a box is a `Cuboid` of its half extents, a hull
+//! (or a convex polyhedron's vertices) a `ConvexPolyhedron::from_convex_hull`, all in binary64
+//! (the line's numbers rounded); a quaternion pose becomes parry's pose (the quaternion
+//! normalised, the translation rounded); a matrix pose (any invertible affine map, which parry
+//! cannot hold) is applied to the vertices, and the shape is their hull at the identity.
+//! parry's API takes glam types; they are made here and nowhere else.
+
+use parry3d_f64::math::{Pose, Rotation, Vector};
+use parry3d_f64::query::{ClosestPoints, ShapeCastOptions};
+use parry3d_f64::shape::{ConvexPolyhedron, Cuboid, Shape};
+use serde_json::{json, Value};
+use touchstone::geom::Point3;
+use touchstone::query::{PoseSpec, Posed, ShapeSpec};
+
+use super::{Answered, Engine, Extra};
+use crate::ops::OpJson;
+
+/// parry3d-f64 0.31.
+pub struct Parry;
+
+type Built = (Box<dyn Shape>, Pose);
+
+fn vector(p: &Point3<f64>) -> Vector {
+    Vector::new(p.x, p.y, p.z)
+}
+
+/// A shape's vertices in its own frame (none for a file shape).
+fn vertices(s: &ShapeSpec<f64>) -> Option<Vec<Point3<f64>>> {
+    match s {
+        ShapeSpec::Box(h) => Some(
+            (0..8)
+                .map(|k| {
+                    let c = |i: usize| if k & (1 << i) != 0 { h[i] } else { -h[i] };
+                    Point3::new(c(0), c(1), c(2))
+                })
+                .collect(),
+        ),
+        ShapeSpec::ConvexHull(p) => Some(p.clone()),
+        ShapeSpec::Polyhedron { vertices, .. } => Some(vertices.clone()),
+        _ => None,
+    }
+}
+
+fn hull(points: &[Point3<f64>]) -> Result<Box<dyn Shape>, String> {
+    let v: Vec<Vector> = points.iter().map(vector).collect();
+    ConvexPolyhedron::from_convex_hull(&v)
+        .map(|c| Box::new(c) as Box<dyn Shape>)
+        .ok_or_else(|| "parry could not build the convex hull".to_string())
+}
+
+/// parry's shape and pose for a posed shape.
+pub fn build(p: &Posed<f64>) -> Result<Built, String> {
+    match &p.pose {
+        PoseSpec::Quaternion { q, t } => {
+            let rotation = Rotation::from_xyzw(q[1], q[2], q[3], q[0]).normalize();
+            let pose = Pose::from_parts(Vector::new(t[0], t[1], t[2]), rotation);
+            let shape: Box<dyn Shape> = match &p.shape {
+                ShapeSpec::Box(h) => Box::new(Cuboid::new(Vector::new(h[0], h[1], h[2]))),
+                s => hull(&vertices(s).ok_or("a file shape (not read by the adapter)")?)?,
+            };
+            Ok((shape, pose))
+        }
+        PoseSpec::Matrix(m) => {
+            let moved: Vec<Point3<f64>> = vertices(&p.shape)
+                .ok_or("a file shape (not read by the adapter)")?
+                .iter()
+                .map(|v| {
+                    let r = |i: usize| m[i][0] * v.x + m[i][1] * v.y + m[i][2] * v.z + m[i][3];
+                    Point3::new(r(0), r(1), r(2))
+                })
+                .collect();
+            Ok((hull(&moved)?, Pose::IDENTITY))
+        }
+    }
+}
+
+fn parsed<Q: OpJson>(q: &Value) -> Option<Result<Q, String>> {
+    let json = crate::json::parse_line(&q.to_string()).ok()?;
+    let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
+    let ctx = crate::ops::Context {
+        base_dir: None,
+        file_root: None,
+        max_file_bytes: 0,
+        max_vertices: 100_000,
+        default_backend: crate::ops::Backend::F64,
+    };
+    Some(Q::parse(&fields, &ctx).map_err(|e| e.to_string()))
+}
+
+fn p3(v: Vector) -> Value {
+    json!([v.x, v.y, v.z])
+}
+
+impl Engine for Parry {
+    fn name(&self) -> &'static str {
+        "parry3d"
+    }
+
+    fn answer(&self, q: &Value) -> Option<Result<Vec<Answered>, String>> {
+        match q.get("op")?.as_str()? {
+            "distance" => {
+                let tol = 1e-9 * super::scale(q);
+                Some(parsed::<touchstone::query::Distance<f64>>(q)?.and_then(|d| distance_family(&d.a, &d.b, tol)))
+            }
+            "toi" => Some(parsed::<touchstone::query::Toi<f64>>(q)?.and_then(|t| cast(&t))),
+            _ => None,
+        }
+    }
+}
+
+fn unsupported(e: parry3d_f64::query::Unsupported) -> String {
+    format!("parry: unsupported ({e:?})")
+}
+
+/// parry's four proximity queries on one pair; `tol`: the claims' absolute tolerance.
+fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answered>, String> {
+    let ((ga, pa), (gb, pb)) = (build(a)?, build(b)?);
+    let (ga, gb) = (ga.as_ref(), gb.as_ref());
+    let mut out = Vec::new();
+    let d = parry3d_f64::query::distance(&pa, ga, &pb, gb).map_err(unsupported)?.distance;
+    out.push(Answered {
+        function: "distance",
+        op: "distance",
+        claim: json!({ "distance": d }),
+        said: format!("distance {d:e}"),
+        extra: Extra::None,
+    });
+    // A prediction large enough to report any pair, however far apart.
+    let c = parry3d_f64::query::contact(&pa, ga, &pb, gb, f64::MAX).map_err(unsupported)?;
+    match c {
+        Some(c) => {
+            // A penetration beyond the tolerance is claimed as a status (its depth is judged
+            // against the exact one below); within it, as a distance of zero.
+            let claim =
+                if c.dist < -tol { json!({ "status": "penetrating" }) } else { json!({ "distance": c.dist.max(0.0) }) };
+            out.push(Answered {
+                function: "contact",
+                op: "distance",
+                claim,
+                said: format!("signed distance {:e}", c.dist),
+                extra: Extra::SignedDistance(c.dist),
+            });
+        }
+        None => out.push(Answered {
+            function: "contact",
+            op: "distance",
+            claim: json!({ "status": "separated" }),
+            said: "no contact".into(),
+            extra: Extra::None,
+        }),
+    }
+    let i = parry3d_f64::query::intersection_test(&pa, ga, &pb, gb).map_err(unsupported)?.intersecting;
+    out.push(Answered {
+        function: "intersection_test",
+        op: "distance",
+        claim: json!({ "intersecting": i }),
+        said: format!("intersecting: {i}"),
+        extra: Extra::Boolean(i),
+    });
+    let cp = parry3d_f64::query::closest_points(&pa, ga, &pb, gb, f64::MAX).map_err(unsupported)?;
+    let (claim, said, b) = match cp {
+        ClosestPoints::Intersecting => (json!({ "intersecting": true }), "intersecting".to_string(), true),
+        ClosestPoints::WithinMargin(x, y) => (
+            json!({ "intersecting": false, "points": [p3(x), p3(y)] }),
+            format!("points {} and {}", p3(x), p3(y)),
+            false,
+        ),
+        ClosestPoints::Disjoint => (json!({ "intersecting": false }), "disjoint".to_string(), false),
+    };
+    out.push(Answered { function: "closest_points", op: "distance", claim, said, extra: Extra::Boolean(b) });
+    Ok(out)
+}
+
+/// `cast_shapes` on a `toi` line: poses at t0, the interval's length as the longest time.
+fn cast(t: &touchstone::query::Toi<f64>) -> Result<Vec<Answered>, String> {
+    let ((ga, pa), (gb, pb)) = (build(&t.a)?, build(&t.b)?);
+    let [t0, t1] = t.interval;
+    let (va, vb) = (t.velocity_a, t.velocity_b);
+    let (va, vb) = (Vector::new(va.x, va.y, va.z), Vector::new(vb.x, vb.y, vb.z));
+    let at = |p: Pose, v: Vector| Pose::from_parts(p.translation + v * t0, p.rotation);
+    let options = ShapeCastOptions::with_max_time_of_impact(t1 - t0);
+    let hit = parry3d_f64::query::cast_shapes(&at(pa, va), va, ga.as_ref(), &at(pb, vb), vb, gb.as_ref(), options)
+        .map_err(unsupported)?;
+    let (claim, said) = match hit {
+        Some(h) => {
+            let time = t0 + h.time_of_impact;
+            (json!({ "collides": true, "toi": time }), format!("impact at t = {time:e}"))
+        }
+        None => (json!({ "collides": false }), "no impact".to_string()),
+    };
+    Ok(vec![Answered { function: "cast_shapes", op: "toi", claim, said, extra: Extra::Boolean(hit.is_some()) }])
+}

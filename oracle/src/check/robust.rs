@@ -1,0 +1,61 @@
+//! The `robust` adapter: Shewchuk's adaptive `orient3d` (as geo and spade use it) on
+//! `orient3d` lines.
+//!
+//! Shewchuk's `orient3d(a, b, c, d)` is positive when d lies below the plane of a, b, c (seen
+//! from above they run counterclockwise); the format's `orientation` is `"positive"` when d is
+//! on the side the normal (b − a) × (c − a) points to: the opposite sign.
+
+use robust::Coord3D;
+use serde_json::{json, Value};
+
+use super::{Answered, Engine, Extra};
+
+/// robust 1.2.
+pub struct Robust;
+
+fn coords(p: &Value) -> Option<Coord3D<f64>> {
+    let c = |i: usize| -> Option<f64> {
+        match &p[i] {
+            Value::Number(n) => n.as_f64(),
+            Value::String(s) => num_traits::ToPrimitive::to_f64(&touchstone::scalar::parse_rational(s).ok()?),
+            _ => None,
+        }
+    };
+    Some(Coord3D { x: c(0)?, y: c(1)?, z: c(2)? })
+}
+
+impl Engine for Robust {
+    fn name(&self) -> &'static str {
+        "robust"
+    }
+
+    fn answer(&self, q: &Value) -> Option<Result<Vec<Answered>, String>> {
+        if q.get("op")?.as_str()? != "orient3d" {
+            return None;
+        }
+        let p = q.get("points")?.as_array()?;
+        if p.len() != 4 {
+            return Some(Err("orient3d needs four points".into()));
+        }
+        let Some([a, b, c, d]) =
+            p.iter().map(coords).collect::<Option<Vec<_>>>().and_then(|v| <[Coord3D<f64>; 4]>::try_from(v).ok())
+        else {
+            return Some(Err("a point is not three numbers".into()));
+        };
+        let s = -robust::orient3d(a, b, c, d);
+        let name = if s > 0.0 {
+            "positive"
+        } else if s < 0.0 {
+            "negative"
+        } else {
+            "coplanar"
+        };
+        Some(Ok(vec![Answered {
+            function: "orient3d",
+            op: "orient3d",
+            claim: json!({ "orientation": name }),
+            said: format!("{name} ({:e})", s),
+            extra: Extra::None,
+        }]))
+    }
+}
