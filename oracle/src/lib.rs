@@ -170,7 +170,7 @@ pub struct Summary {
 
 /// Read one line of at most `max` bytes into `buf` (the rest of a longer line is skipped).
 /// Returns `None` at the end of input, else whether the line was cut.
-fn read_line_bounded<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<Option<bool>> {
+pub(crate) fn read_line_bounded<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<Option<bool>> {
     buf.clear();
     let (mut any, mut cut) = (false, false);
     loop {

@@ -18,6 +18,7 @@ pub mod robust;
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
+
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -498,13 +499,21 @@ pub fn check<R: BufRead>(
     mut progress: impl FnMut(u64),
 ) -> io::Result<Report> {
     let mut report = Report { engine: engine.name().into(), ..Default::default() };
-    for (i, line) in input.lines().enumerate() {
-        let line = line?;
+    let (mut input, mut buf, mut i) = (input, Vec::new(), 0);
+    // Lines are read within --max-line-bytes (a longer one is skipped, not held in memory).
+    while let Some(cut) = crate::read_line_bounded(&mut input, &mut buf, opts.max_line_bytes.saturating_add(1))? {
+        i += 1;
+        let Ok(line) = std::str::from_utf8(&buf) else { continue };
+        let line = line.trim_end_matches('\r');
         if line.trim().is_empty() {
             continue;
         }
         report.lines += 1;
-        let judged = judge_line(engine, i + 1, &line, opts, limit);
+        if cut || line.len() > opts.max_line_bytes {
+            report.skipped += 1;
+            continue;
+        }
+        let judged = judge_line(engine, i, line, opts, limit);
         if judged.is_empty() {
             report.skipped += 1;
         }
