@@ -3,6 +3,9 @@
 //! reference's answer (`BigRational`) on every degenerate generator, falls back where inputs
 //! are degenerate, and decides by itself on generic inputs (the counters say which).
 
+mod common;
+use common::Rng;
+
 use num_rational::BigRational;
 use touchstone::brep::Solid;
 use touchstone::geom::Point3;
@@ -16,24 +19,6 @@ use touchstone::sweep::CcdKind;
 use touchstone::vclip::contract::{convex_pair, Placement};
 
 type Q = BigRational;
-
-/// A deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn int(&mut self, m: i64) -> i64 {
-        (self.next() % (2 * m as u64 + 1)) as i64 - m
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-}
 
 /// The filtered answer equals the reference's; the counts' change.
 fn same<Qy: Query + std::fmt::Debug>(q: &Qy) -> FilterCounts

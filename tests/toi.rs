@@ -2,6 +2,9 @@
 //! the exact answer against the primitive CCD over every vertex–face and edge–edge pair, and
 //! `f64` against exact under the agreement contract.
 
+mod common;
+use common::Rng;
+
 use num_rational::BigRational;
 use touchstone::geom::{Point3, Vector3};
 use touchstone::query::spec::posed_convex;
@@ -136,21 +139,6 @@ fn contacts_at_the_start_and_without_relative_motion() {
     assert_eq!(time(&point), Some(q(1, 2)));
 }
 
-/// A deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn int(&mut self, m: i64) -> i64 {
-        (self.next() % (2 * m as u64 + 1)) as i64 - m
-    }
-}
-
 /// The first time over every vertex–face (fan triangles) and edge–edge pair of the primitive
 /// CCD on [0, 1], the shapes' points moving by their velocities.
 fn primitive_first(query: &Toi) -> Option<Q> {
@@ -230,7 +218,7 @@ fn the_first_contact_is_the_primitive_ccd_minimum() {
 fn f64_agrees_with_exact_under_the_contract() {
     let mut rng = Rng(0xf64f_0011);
     for _ in 0..40 {
-        let f = |rng: &mut Rng| Q::from_f64((rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0).unwrap();
+        let f = |rng: &mut Rng| Q::from_f64(rng.unit()).unwrap();
         let quat = [0; 4].map(|_| f(&mut rng));
         let pos = [0; 3].map(|_| f(&mut rng) * Q::from_i64(4));
         let v = vec3(f(&mut rng) * Q::from_i64(-8), f(&mut rng) * Q::from_i64(8), f(&mut rng) * Q::from_i64(8));

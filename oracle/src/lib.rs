@@ -80,6 +80,19 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// The parsing context of a query under these options.
+    pub fn context(&self) -> ops::Context<'_> {
+        ops::Context {
+            base_dir: self.base_dir.as_deref(),
+            file_root: self.file_root.as_deref(),
+            max_file_bytes: self.max_file_bytes,
+            max_vertices: self.max_vertices,
+            default_backend: self.default_backend,
+        }
+    }
+}
+
 /// Answer one line under the run's time and step limits (see [`Options::time_limit`]).
 pub fn answer_line_limited(line: &str, opts: &Options) -> Value {
     answer_fields_limited(line, opts).into_value()
@@ -140,13 +153,7 @@ pub fn answer_fields(line: &str, opts: &Options) -> Out {
         return error_line(Value::Null, &QueryError::new(Kind::Json, "", "a query must be a JSON object"));
     }
     let id = query.get("id").map_or(Value::Null, json::Json::to_value);
-    let ctx = ops::Context {
-        base_dir: opts.base_dir.as_deref(),
-        file_root: opts.file_root.as_deref(),
-        max_file_bytes: opts.max_file_bytes,
-        max_vertices: opts.max_vertices,
-        default_backend: opts.default_backend,
-    };
+    let ctx = opts.context();
     match catch_unwind(AssertUnwindSafe(|| input::with_bit_limit(opts.max_bits, || ops::answer(&query, &ctx)))) {
         Ok(Ok(mut fields)) => {
             fields.put_first("id".into(), id);

@@ -120,17 +120,7 @@ fn main() -> ExitCode {
         max_bits: cli.max_bits,
         default_backend: cli.backend,
     };
-    let input: Box<dyn io::BufRead> = match &cli.file {
-        None => Box::new(io::stdin().lock()),
-        Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),
-        Some(p) => match File::open(p) {
-            Ok(f) => Box::new(BufReader::new(f)),
-            Err(e) => {
-                eprintln!("touchstone: cannot open {}: {e}", p.display());
-                return ExitCode::from(2);
-            }
-        },
-    };
+    let Some(input) = open_input(cli.file.as_ref()) else { return ExitCode::from(2) };
     let output: Box<dyn Write> = match &cli.output {
         None => Box::new(BufWriter::new(io::stdout().lock())),
         Some(p) => match File::create(p) {
@@ -166,6 +156,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// The query file, or standard input for none or `-`; `None` (after saying why) when it
+/// cannot be opened.
+fn open_input(file: Option<&PathBuf>) -> Option<Box<dyn io::BufRead>> {
+    match file {
+        None => Some(Box::new(io::stdin().lock())),
+        Some(p) if p.as_os_str() == "-" => Some(Box::new(io::stdin().lock())),
+        Some(p) => match File::open(p) {
+            Ok(f) => Some(Box::new(BufReader::new(f))),
+            Err(e) => {
+                eprintln!("touchstone: cannot open {}: {e}", p.display());
+                None
+            }
+        },
+    }
+}
+
 /// `check-engine` and `demo`.
 fn subcommand(command: &Command) -> ExitCode {
     use touchstone_oracle::check;
@@ -193,17 +199,7 @@ fn subcommand(command: &Command) -> ExitCode {
                 eprintln!("touchstone: unknown engine {engine:?} (known: {})", check::ENGINES.join(", "));
                 return ExitCode::from(2);
             };
-            let input: Box<dyn io::BufRead> = match file {
-                None => Box::new(io::stdin().lock()),
-                Some(p) if p.as_os_str() == "-" => Box::new(io::stdin().lock()),
-                Some(p) => match File::open(p) {
-                    Ok(f) => Box::new(BufReader::new(f)),
-                    Err(err) => {
-                        eprintln!("touchstone: cannot open {}: {err}", p.display());
-                        return ExitCode::from(2);
-                    }
-                },
-            };
+            let Some(input) = open_input(file.as_ref()) else { return ExitCode::from(2) };
             let mut sink = match findings {
                 None => None,
                 Some(p) => match File::create(p) {

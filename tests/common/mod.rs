@@ -32,3 +32,26 @@ pub fn decided<S: touchstone::scalar::Scalar, T: PartialEq>(
         Err(_) => false,
     }
 }
+
+/// A deterministic generator (xorshift) for the tests' generic inputs.
+#[allow(dead_code)]
+pub struct Rng(pub u64);
+
+#[allow(dead_code)]
+impl Rng {
+    /// The next 64 bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// An integer in [−m, m].
+    pub fn int(&mut self, m: i64) -> i64 {
+        (self.next() % (2 * m as u64 + 1)) as i64 - m
+    }
+    /// A binary64 in [−1, 1) with 53 random bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+}

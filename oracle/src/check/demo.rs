@@ -270,7 +270,8 @@ pub struct ClassResult {
 
 /// Check parry3d and robust on every scenario: per class, in [`CLASSES`] order.
 pub fn run(opts: &Options, limit: Option<Duration>) -> Vec<(&'static str, ClassResult)> {
-    let lines: Vec<String> = scenarios().iter().map(Value::to_string).collect();
+    let values = scenarios();
+    let lines: Vec<String> = values.iter().map(Value::to_string).collect();
     let engines: Vec<&'static dyn Engine> = ENGINES.iter().filter_map(|e| engine(e)).collect();
     // Each line with each engine, in parallel; the results keep the scenarios' order.
     let judged: Vec<(usize, Vec<Judged>)> = lines
@@ -282,7 +283,6 @@ pub fn run(opts: &Options, limit: Option<Duration>) -> Vec<(&'static str, ClassR
         })
         .collect();
     let mut out: Vec<(&'static str, ClassResult)> = CLASSES.iter().map(|(c, _)| (*c, ClassResult::default())).collect();
-    let values = scenarios();
     for (i, js) in judged {
         let class = class_of(&values[i]["id"]);
         let Some((_, r)) = out.iter_mut().find(|(c, _)| *c == class) else { continue };

@@ -121,12 +121,7 @@ pub struct Judged {
 pub fn scale(q: &Value) -> f64 {
     fn walk(v: &Value, skip: bool, m: &mut f64) {
         match v {
-            Value::Number(n) if !skip => *m = m.max(n.as_f64().unwrap_or(0.0).abs()),
-            Value::String(s) if !skip => {
-                if let Ok(x) = touchstone::scalar::parse_rational(s) {
-                    *m = m.max(num_traits::ToPrimitive::to_f64(&x).unwrap_or(0.0).abs());
-                }
-            }
+            Value::Number(_) | Value::String(_) if !skip => *m = m.max(number(v).unwrap_or(0.0).abs()),
             Value::Array(a) => a.iter().for_each(|x| walk(x, skip, m)),
             Value::Object(o) => o.iter().for_each(|(k, x)| walk(x, skip || k == "quaternion", m)),
             _ => {}
@@ -204,7 +199,8 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a panic without a message".into())
 }
 
-fn number(v: &Value) -> Option<f64> {
+/// A JSON number, or a rational string, as the nearest binary64.
+pub(crate) fn number(v: &Value) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
         Value::String(s) => {
@@ -335,14 +331,7 @@ fn depth(q: &Value, opts: &Options) -> Option<f64> {
     use crate::ops::OpJson;
     let json = crate::json::parse_line(&q.to_string()).ok()?;
     let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
-    let ctx = crate::ops::Context {
-        base_dir: opts.base_dir.as_deref(),
-        file_root: opts.file_root.as_deref(),
-        max_file_bytes: opts.max_file_bytes,
-        max_vertices: opts.max_vertices,
-        default_backend: opts.default_backend,
-    };
-    let d = touchstone::query::Distance::<num_rational::BigRational>::parse(&fields, &ctx).ok()?;
+    let d = touchstone::query::Distance::<num_rational::BigRational>::parse(&fields, &opts.context()).ok()?;
     let p = touchstone::query::penetration_depth(&d.a, &d.b).ok()?;
     let d2 = num_traits::ToPrimitive::to_f64(&p.depth_squared)?;
     Some(d2.sqrt())

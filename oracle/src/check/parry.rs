@@ -80,14 +80,9 @@ pub fn build(p: &Posed<f64>) -> Result<Built, String> {
 fn parsed<Q: OpJson>(q: &Value) -> Option<Result<Q, String>> {
     let json = crate::json::parse_line(&q.to_string()).ok()?;
     let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
-    let ctx = crate::ops::Context {
-        base_dir: None,
-        file_root: None,
-        max_file_bytes: 0,
-        max_vertices: 100_000,
-        default_backend: crate::ops::Backend::F64,
-    };
-    Some(Q::parse(&fields, &ctx).map_err(|e| e.to_string()))
+    // No file is read for the engine (max_file_bytes 0).
+    let opts = crate::Options { max_file_bytes: 0, ..crate::Options::default() };
+    Some(Q::parse(&fields, &opts.context()).map_err(|e| e.to_string()))
 }
 
 fn p3(v: Vector) -> Value {

@@ -14,13 +14,7 @@ use super::{Answered, Engine, Extra};
 pub struct Robust;
 
 fn coords(p: &Value) -> Option<Coord3D<f64>> {
-    let c = |i: usize| -> Option<f64> {
-        match &p[i] {
-            Value::Number(n) => n.as_f64(),
-            Value::String(s) => num_traits::ToPrimitive::to_f64(&touchstone::scalar::parse_rational(s).ok()?),
-            _ => None,
-        }
-    };
+    let c = |i: usize| super::number(&p[i]);
     Some(Coord3D { x: c(0)?, y: c(1)?, z: c(2)? })
 }
 

@@ -129,6 +129,24 @@ const KINDS: [(&str, ContactKind); 3] = [
 ];
 const AT_START: [(&str, AtStart); 2] = [("overlapping", AtStart::Overlapping), ("touching", AtStart::Touching)];
 
+/// `collides`, `toi` and `at_start`: the first fields of `toi_boxes` and `toi` answers.
+fn contact_fields<S: RootScalar>(
+    collides: bool,
+    toi: Option<&S::Time>,
+    at_start: Option<AtStart>,
+    digits: u32,
+) -> Result<Out, QueryError> {
+    let mut m = Out::new();
+    m.insert("collides".into(), json!(collides));
+    if let Some(t) = toi {
+        m.insert("toi".into(), time_json::<S>(t, digits)?);
+    }
+    if let Some(s) = at_start {
+        m.insert("at_start".into(), json!(s.as_str()));
+    }
+    Ok(m)
+}
+
 impl<N: Number> OpJson for ToiBoxes<N> {
     const FIELDS: &'static [&'static str] = &["a", "b", "motion_a", "motion_b", "interval"];
     const CLAIM_FIELDS: &'static [&'static str] = &["collides", "toi", "at_start", "kind", "features"];
@@ -153,14 +171,7 @@ impl<N: Number> OpJson for ToiBoxes<N> {
     }
 
     fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
-        let mut m = Out::new();
-        m.insert("collides".into(), json!(out.collides));
-        if let Some(t) = &out.toi {
-            m.insert("toi".into(), time_json::<S>(t, digits)?);
-        }
-        if let Some(s) = out.at_start {
-            m.insert("at_start".into(), json!(s.as_str()));
-        }
+        let mut m = contact_fields::<S>(out.collides, out.toi.as_ref(), out.at_start, digits)?;
         if let Some(pair) = &out.pair {
             m.insert("kind".into(), json!(pair.kind.as_str()));
             let features = [box_feature_id(&pair.a), box_feature_id(&pair.b)];
@@ -228,14 +239,7 @@ impl<N: Number> OpJson for Toi<N> {
     }
 
     fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
-        let mut m = Out::new();
-        m.insert("collides".into(), json!(out.collides));
-        if let Some(t) = &out.toi {
-            m.insert("toi".into(), time_json::<S>(t, digits)?);
-        }
-        if let Some(s) = out.at_start {
-            m.insert("at_start".into(), json!(s.as_str()));
-        }
+        let mut m = contact_fields::<S>(out.collides, out.toi.as_ref(), out.at_start, digits)?;
         if let Some(f) = &out.features {
             m.insert("features".into(), Value::Array(f.iter().map(feature_json).collect()));
         }
