@@ -3,7 +3,7 @@
 //! by the answer leaves the shapes touching (V-Clip), and by less leaves them penetrating.
 
 use num_rational::BigRational;
-use touchstone::geom::Point3;
+use touchstone::geom::{Affine, Point3, Vector3};
 use touchstone::query::{exact_answer, penetration_depth, Distance, PoseSpec, Posed, ShapeSpec};
 use touchstone::scalar::{ratio, Scalar};
 use touchstone::vclip::Status;
@@ -93,4 +93,54 @@ fn moving_b_by_the_depth_leaves_them_touching() {
 fn sqrt_exact(x: &Q) -> Option<Q> {
     let (n, d) = (x.numer().sqrt(), x.denom().sqrt());
     (&n * &n == *x.numer() && &d * &d == *x.denom()).then(|| Q::new(n, d))
+}
+
+/// A solid as a polyhedron shape at the identity.
+fn as_posed(name: &str, s: &touchstone::brep::Solid<Q>) -> Posed {
+    let shape = ShapeSpec::Polyhedron { vertices: s.vertices().to_vec(), faces: s.faces().to_vec() };
+    Posed::new(name, shape, PoseSpec::identity())
+}
+
+use proptest::prelude::*;
+use touchstone::vclip::contract::{convex_pair, Placement};
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The property tests' degenerate pairs (grid shapes under integer quaternions, coplanar
+    /// faces, placed touching or sunk by construction): touching gives depth 0; a sunk pair
+    /// a positive depth, and moving b by it leaves them touching.
+    #[test]
+    fn depth_on_degenerate_pairs(
+        ka in 0u8..6, kb in 0u8..6,
+        qa in prop::array::uniform4(-2i8..3), qb in prop::array::uniform4(-2i8..3),
+        ta in prop::array::uniform3(-8i8..9), tb in prop::array::uniform3(-8i8..9),
+        cloud in prop::collection::vec(prop::array::uniform3(any::<i8>()), 4..12),
+        sunk in any::<bool>(),
+    ) {
+        let placement = if sunk { Placement::Sunk } else { Placement::TouchingAbove };
+        let (sa, sb) = convex_pair((ka, qa, ta), (kb, qb, tb), &cloud, placement);
+        let (a, b) = (as_posed("a", &sa), as_posed("b", &sb));
+        let p = penetration_depth(&a, &b).unwrap();
+        if !sunk {
+            prop_assert_eq!(p.depth_squared, q(0, 1));
+            return Ok(());
+        }
+        prop_assert!(p.depth_squared > q(0, 1));
+        let n2 = p.normal.dot(&p.normal);
+        let o = sqrt_exact(&(p.depth_squared.clone() * n2.clone())).expect("a rational overlap");
+        let shift = Vector3::from(p.normal.map(|x| x * o.clone() / n2.clone()));
+        let moved = sb.transformed(&Affine::translation(shift)).unwrap();
+        prop_assert_eq!(status(&a, &as_posed("b", &moved)), Status::Touching);
+    }
+}
+
+#[test]
+fn a_step_limit_ends_it() {
+    use touchstone::budget::{with_budget, Budget};
+    let a = Posed::new("a", boxed(half()), PoseSpec::identity());
+    let b = Posed::new("b", boxed(half()), pose([3, 1, -1, 2], [q(1, 4), q(1, 8), q(0, 1)]));
+    let r = with_budget(Budget { time: None, steps: Some(10), bits: None }, || penetration_depth(&a, &b));
+    assert_eq!(r.unwrap_err().kind, touchstone::query::ErrorKind::Limit);
+    assert!(penetration_depth(&a, &b).unwrap().depth_squared > q(0, 1));
 }

@@ -294,3 +294,22 @@ fn toi_boxes_claims() {
         (json!(true), json!(true), json!(false))
     );
 }
+
+#[test]
+fn intersecting_claims() {
+    // Unit cubes (half extents 1) at x = 3, 2 (touching face on face), 1 (penetrating), and
+    // x = 2 + 2⁻⁵² (apart by one ulp of 2): closed shapes intersect when they touch.
+    let at = |x: &str| json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [x, 0, 0]}});
+    for (x, meets) in [("3", false), ("2", true), ("1", true), ("9007199254740993/4503599627370496", false)] {
+        assert!(ok(at(x), json!({"intersecting": meets})), "x = {x}");
+        assert!(!ok(at(x), json!({"intersecting": !meets})), "x = {x}");
+        let v = verdict(at(x), json!({"intersecting": !meets}));
+        assert_eq!(check(&v, "intersecting")["exact"], json!(meets));
+    }
+    // Edge on edge (b moved by (2, 2, 0)) and vertex on vertex ((2, 2, 2)): touching, so true.
+    for t in [[2, 2, 0], [2, 2, 2]] {
+        let q =
+            json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": t}});
+        assert!(ok(q, json!({"intersecting": true, "status": "touching"})));
+    }
+}
