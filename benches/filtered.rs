@@ -124,6 +124,53 @@ fn parry_pose(q: [f64; 4], t: [f64; 3]) -> Pose {
     Pose::from_parts(Vector::new(t[0], t[1], t[2]), Rotation::from_xyzw(q[1], q[2], q[3], q[0]))
 }
 
+/// parry's shape and pose of a placed shape.
+fn parry_shape((s, q, t): Placed) -> (Box<dyn parry3d_f64::shape::Shape>, Pose) {
+    let shape: Box<dyn parry3d_f64::shape::Shape> = match s {
+        Shape::Box(h) => Box::new(Cuboid::new(Vector::new(h[0], h[1], h[2]))),
+        Shape::Hull(p) => Box::new(
+            ConvexPolyhedron::from_convex_hull(&p.iter().map(|x| Vector::new(x[0], x[1], x[2])).collect::<Vec<_>>())
+                .unwrap(),
+        ),
+    };
+    (shape, parry_pose(q, t))
+}
+
+/// The exact penetration depth (what check-engine judges parry's `contact` by) of box pairs
+/// sunk into each other under binary64 unit-quaternion poses, beside parry's `contact` (EPA).
+fn depth_rows(c: &mut Criterion, rng: &mut Rng) {
+    let pairs: Vec<(Distance<Q>, [Placed; 2])> = (0..16)
+        .map(|_| {
+            let side = |rng: &mut Rng| {
+                (Shape::Box([0; 3].map(|_| 0.75 + 0.5 * rng.unit())), rng.rotation(), [0; 3].map(|_| 0.5 * rng.unit()))
+            };
+            let pair = [side(rng), side(rng)];
+            let p = |i: usize| {
+                let (s, r, t) = &pair[i];
+                posed(["a", "b"][i], s, *r, *t)
+            };
+            (Distance { a: p(0), b: p(1) }, pair.clone())
+        })
+        .collect();
+    let mut g = group(c, "depth_boxes", pairs.len());
+    g.bench_function("exact_depth", |b| {
+        b.iter(|| {
+            for (d, _) in &pairs {
+                black_box(touchstone::query::penetration_depth(&d.a, &d.b).is_ok());
+            }
+        })
+    });
+    let peer: Vec<_> = pairs.iter().map(|(_, pair)| pair.clone().map(parry_shape)).collect();
+    g.bench_function("parry3d_contact", |b| {
+        b.iter(|| {
+            for [(x, px), (y, py)] in &peer {
+                black_box(parry3d_f64::query::contact(px, x.as_ref(), py, y.as_ref(), 0.0).ok());
+            }
+        })
+    });
+    g.finish();
+}
+
 /// The f64, filtered, exact-only, BigRational (and rug) rows of a set; the fallback share.
 fn rows<A: Query, B: Query>(g: &mut BenchmarkGroup<WallTime>, set: &[Pair<A, B>]) -> f64 {
     let before = filter_counts();
@@ -237,24 +284,7 @@ fn vclip_rows(g: &mut BenchmarkGroup<WallTime>, set: &DistanceSet) {
             }
         })
     });
-    let peer: Vec<_> = set
-        .shapes
-        .iter()
-        .map(|pair| {
-            pair.clone().map(|(s, q, t)| {
-                let shape: Box<dyn parry3d_f64::shape::Shape> = match s {
-                    Shape::Box(h) => Box::new(Cuboid::new(Vector::new(h[0], h[1], h[2]))),
-                    Shape::Hull(p) => Box::new(
-                        ConvexPolyhedron::from_convex_hull(
-                            &p.iter().map(|x| Vector::new(x[0], x[1], x[2])).collect::<Vec<_>>(),
-                        )
-                        .unwrap(),
-                    ),
-                };
-                (shape, parry_pose(q, t))
-            })
-        })
-        .collect();
+    let peer: Vec<_> = set.shapes.iter().map(|pair| pair.clone().map(parry_shape)).collect();
     g.bench_function("parry3d", |b| {
         b.iter(|| {
             for [(x, px), (y, py)] in &peer {
@@ -503,6 +533,8 @@ fn main() {
         g.finish();
         sets.push((name, set.queries.len(), fell));
     }
+    // Its own generator: the sets after it keep their inputs.
+    depth_rows(&mut c, &mut Rng::new(0xdeb7_5eed));
     let grid = grid_set(&mut rng, 48);
     let mut g = group(&mut c, "grid", grid.len());
     sets.push(("grid", grid.len(), rows(&mut g, &grid)));
