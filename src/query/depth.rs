@@ -12,14 +12,17 @@
 //! This is what a claimed penetration (an engine's negative signed distance, parry's
 //! `contact`) is judged by in `check-engine`.
 
+use std::cmp::Ordering;
+
 use num_rational::BigRational;
 use num_traits::Zero;
 
 use super::error::QueryError;
+use super::filtered::value_reference;
 use super::spec::{posed_convex, Posed};
 use crate::brep::Solid;
 use crate::geom::Vector3;
-use crate::scalar::Scalar;
+use crate::scalar::{Exact, Scalar, Sign};
 
 /// The penetration depth's square and a direction of the shortest separating translation of
 /// `b` (not normalised; out of `a` toward `b`).
@@ -51,27 +54,34 @@ pub struct Penetration {
 /// assert_eq!(p.depth_squared, r(1, 16));
 /// ```
 pub fn penetration_depth<N: Scalar>(a: &Posed<N>, b: &Posed<N>) -> Result<Penetration, QueryError> {
-    let (ca, cb) = (posed_convex::<BigRational, N>(a)?, posed_convex::<BigRational, N>(b)?);
+    // On the fast exact backend (no gcd on every operation), converted once at the end.
+    let (ca, cb) = (posed_convex::<Exact, N>(a)?, posed_convex::<Exact, N>(b)?);
     let (a, b) = (&ca.built.solid, &cb.built.solid);
-    let mut best: Option<(BigRational, Vector3<BigRational>)> = None;
-    let none =
-        || Penetration { depth_squared: BigRational::zero(), normal: Vector3::from_element(BigRational::zero()) };
-    let mut axis = |n: Vector3<BigRational>| -> Result<bool, QueryError> {
+    let mut best: Option<(Exact, Vector3<Exact>)> = None;
+    let none = || Penetration { depth_squared: BigRational::zero(), normal: Vector3::from_element(BigRational::zero()) };
+    let less = |x: &Exact, y: &Exact| -> Result<bool, QueryError> {
+        Ok(x.compare(y).map_err(|u| QueryError::uncertain("", u))? == Ordering::Less)
+    };
+    let mut axis = |n: Vector3<Exact>| -> Result<bool, QueryError> {
         crate::budget::tick()?;
         let n2 = n.dot(&n);
-        if n2.is_zero() {
+        if n2.sign().map_err(|u| QueryError::uncertain("", u))? == Sign::Zero {
             return Ok(true);
         }
-        let (a_lo, a_hi) = range(a, &n);
-        let (b_lo, b_hi) = range(b, &n);
+        let (a_lo, a_hi) = range(a, &n)?;
+        let (b_lo, b_hi) = range(b, &n)?;
         // Moving b along +n by (a_hi − b_lo)/|n|, or along −n by (b_hi − a_lo)/|n|, separates.
         let (plus, minus) = (a_hi - b_lo, b_hi - a_lo);
-        let (o, dir) = if plus <= minus { (plus, n) } else { (minus, -n) };
-        if o <= BigRational::zero() {
+        let (o, dir) = if less(&minus, &plus)? { (minus, -n) } else { (plus, n) };
+        if o.sign().map_err(|u| QueryError::uncertain("", u))? != Sign::Positive {
             return Ok(false);
         }
-        let d2 = &o * &o / n2;
-        if best.as_ref().is_none_or(|(b, _)| d2 < *b) {
+        let d2 = o.clone() * o / n2;
+        let better = match &best {
+            None => true,
+            Some((b, _)) => less(&d2, b)?,
+        };
+        if better {
             best = Some((d2, dir));
         }
         Ok(true)
@@ -83,7 +93,7 @@ pub fn penetration_depth<N: Scalar>(a: &Posed<N>, b: &Posed<N>) -> Result<Penetr
             }
         }
     }
-    let dir = |s: &Solid<BigRational>, &(u, w): &(usize, usize)| s.vertex(w) - s.vertex(u);
+    let dir = |s: &Solid<Exact>, &(u, w): &(usize, usize)| s.vertex(w) - s.vertex(u);
     for ea in a.edges() {
         for eb in b.edges() {
             if !axis(dir(a, ea).cross(&dir(b, eb)))? {
@@ -92,22 +102,21 @@ pub fn penetration_depth<N: Scalar>(a: &Posed<N>, b: &Posed<N>) -> Result<Penetr
         }
     }
     Ok(match best {
-        Some((depth_squared, normal)) => Penetration { depth_squared, normal },
+        Some((d2, normal)) => {
+            Penetration { depth_squared: value_reference(d2), normal: normal.map(value_reference) }
+        }
         None => none(),
     })
 }
 
 /// The range of `s`'s projection on `n`.
-fn range(s: &Solid<BigRational>, n: &Vector3<BigRational>) -> (BigRational, BigRational) {
+fn range(s: &Solid<Exact>, n: &Vector3<Exact>) -> Result<(Exact, Exact), QueryError> {
     let mut it = s.vertices().iter().map(|p| p.coords.dot(n));
-    let first = it.next().unwrap_or_else(BigRational::zero);
-    it.fold((first.clone(), first), |(lo, hi), x| {
-        if x < lo {
-            (x, hi)
-        } else if x > hi {
-            (lo, x)
-        } else {
-            (lo, hi)
-        }
-    })
+    let first = it.next().unwrap_or_else(Exact::zero);
+    let (mut lo, mut hi) = (first.clone(), first);
+    for x in it {
+        lo = lo.minimum(&x).map_err(|u| QueryError::uncertain("", u))?;
+        hi = hi.maximum(&x).map_err(|u| QueryError::uncertain("", u))?;
+    }
+    Ok((lo, hi))
 }
