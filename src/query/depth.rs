@@ -58,7 +58,8 @@ pub fn penetration_depth<N: Scalar>(a: &Posed<N>, b: &Posed<N>) -> Result<Penetr
     let (ca, cb) = (posed_convex::<Exact, N>(a)?, posed_convex::<Exact, N>(b)?);
     let (a, b) = (&ca.built.solid, &cb.built.solid);
     let mut best: Option<(Exact, Vector3<Exact>)> = None;
-    let none = || Penetration { depth_squared: BigRational::zero(), normal: Vector3::from_element(BigRational::zero()) };
+    let none =
+        || Penetration { depth_squared: BigRational::zero(), normal: Vector3::from_element(BigRational::zero()) };
     let less = |x: &Exact, y: &Exact| -> Result<bool, QueryError> {
         Ok(x.compare(y).map_err(|u| QueryError::uncertain("", u))? == Ordering::Less)
     };
@@ -102,9 +103,7 @@ pub fn penetration_depth<N: Scalar>(a: &Posed<N>, b: &Posed<N>) -> Result<Penetr
         }
     }
     Ok(match best {
-        Some((d2, normal)) => {
-            Penetration { depth_squared: value_reference(d2), normal: normal.map(value_reference) }
-        }
+        Some((d2, normal)) => Penetration { depth_squared: value_reference(d2), normal: normal.map(value_reference) },
         None => none(),
     })
 }

@@ -306,6 +306,10 @@ fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Opti
                 Some("penetrating") => depth(q, opts).map(|p| -p),
                 _ => out.get("distance").and_then(number),
             };
+            if exact.is_none() {
+                j.outcome = Outcome::Unjudged("the exact signed distance is over the run's limits".into());
+                return j;
+            }
             if let Some(x) = exact {
                 let e = (d - x).abs();
                 j.abs_error = Some(e);
@@ -326,13 +330,17 @@ fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Opti
     j
 }
 
-/// The exact penetration depth of a distance query's shapes, to binary64.
+/// The exact penetration depth of a distance query's shapes, to binary64 (`None` past the
+/// run's time, step or bit limits).
 fn depth(q: &Value, opts: &Options) -> Option<f64> {
     use crate::ops::OpJson;
     let json = crate::json::parse_line(&q.to_string()).ok()?;
     let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
     let d = touchstone::query::Distance::<num_rational::BigRational>::parse(&fields, &opts.context()).ok()?;
-    let p = touchstone::query::penetration_depth(&d.a, &d.b).ok()?;
+    // Under the run's limits, as any query: a depth over them is left unjudged.
+    use touchstone::budget::{with_budget, Budget};
+    let budget = Budget { time: opts.time_limit, steps: opts.step_limit, bits: Some(opts.max_bits) };
+    let p = with_budget(budget, || touchstone::query::penetration_depth(&d.a, &d.b)).ok()?;
     let d2 = num_traits::ToPrimitive::to_f64(&p.depth_squared)?;
     Some(d2.sqrt())
 }
