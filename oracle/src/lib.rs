@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod check;
 pub mod error;
 pub mod input;
@@ -167,12 +168,43 @@ pub fn answer_fields(line: &str, opts: &Options) -> Out {
 }
 
 /// Counts of a run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     /// Lines answered.
     pub lines: u64,
     /// Of which error lines.
     pub errors: u64,
+    /// The error lines by kind (`json`, `limit`, ...), in the kinds' alphabetical order.
+    pub by_kind: std::collections::BTreeMap<&'static str, u64>,
+}
+
+impl Summary {
+    /// Count one answer line: an error of `kind`, or an answer (`None`).
+    pub fn count(&mut self, kind: Option<&'static str>) {
+        self.lines += 1;
+        if let Some(k) = kind {
+            self.errors += 1;
+            *self.by_kind.entry(k).or_default() += 1;
+        }
+    }
+}
+
+impl std::fmt::Display for Summary {
+    /// `12 lines answered, 3 of them errors (json 1, limit 2)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} lines answered, {} of them errors", self.lines, self.errors)?;
+        if !self.by_kind.is_empty() {
+            let kinds: Vec<String> = self.by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            write!(f, " ({})", kinds.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// The error kind of an answer line, if it is an error line.
+pub(crate) fn error_kind(answer: &Out) -> Option<&'static str> {
+    let kind = answer.get("error")?.get("kind")?.as_str()?;
+    Some(Kind::ALL.iter().map(|k| k.as_str()).find(|k| *k == kind).unwrap_or("internal"))
 }
 
 /// Read one line of at most `max` bytes into `buf` (the rest of a longer line is skipped).
@@ -202,7 +234,25 @@ pub(crate) fn read_line_bounded<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: u
     }
 }
 
-/// Answer every line of `input` to `output`, in order; `progress` is called after each line.
+/// Answer the line read into `buf` (`cut`: it was longer than the read limit) as [`run`] does.
+fn answer_read_line(buf: &mut Vec<u8>, cut: bool, opts: &Options) -> Out {
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    if cut || buf.len() > opts.max_line_bytes {
+        return error_line(
+            Value::Null,
+            &QueryError::new(Kind::Limit, "", format!("the line is longer than {} bytes", opts.max_line_bytes)),
+        );
+    }
+    match std::str::from_utf8(buf) {
+        Ok(line) => answer_fields_limited(line, opts),
+        Err(e) => error_line(Value::Null, &QueryError::new(Kind::Json, "", format!("the line is not UTF-8: {e}"))),
+    }
+}
+
+/// Answer every line of `input` to `output`, in order, one at a time; `progress` is called
+/// after each line. [`batch::run_parallel`] answers on several threads with the same output.
 pub fn run<R: BufRead, W: Write>(
     mut input: R,
     mut output: W,
@@ -215,24 +265,8 @@ pub fn run<R: BufRead, W: Write>(
     // than the same LF line.
     let max = opts.max_line_bytes;
     while let Some(cut) = read_line_bounded(&mut input, &mut buf, max.saturating_add(1))? {
-        if buf.last() == Some(&b'\r') {
-            buf.pop();
-        }
-        let answer = if cut || buf.len() > max {
-            error_line(
-                Value::Null,
-                &QueryError::new(Kind::Limit, "", format!("the line is longer than {} bytes", opts.max_line_bytes)),
-            )
-        } else {
-            match std::str::from_utf8(&buf) {
-                Ok(line) => answer_fields_limited(line, opts),
-                Err(e) => {
-                    error_line(Value::Null, &QueryError::new(Kind::Json, "", format!("the line is not UTF-8: {e}")))
-                }
-            }
-        };
-        summary.lines += 1;
-        summary.errors += u64::from(answer.get("error").is_some());
+        let answer = answer_read_line(&mut buf, cut, opts);
+        summary.count(error_kind(&answer));
         // The line is made in memory and written at once (serde_json writes token by token).
         line_out.clear();
         serde_json::to_writer(&mut line_out, &answer)?;

@@ -55,6 +55,10 @@ struct Cli {
     /// Print no summary on standard error.
     #[arg(short, long)]
     quiet: bool,
+    /// Threads answering lines (0: one per core). The output is in input order whatever the
+    /// number.
+    #[arg(short, long, default_value_t = 0)]
+    jobs: usize,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -132,20 +136,27 @@ fn main() -> ExitCode {
         },
     };
     let show_progress = cli.progress || (!cli.quiet && io::stderr().is_terminal());
-    let progress = |s: &Summary| {
-        if show_progress && s.lines % 1000 == 0 {
-            eprint!("\rtouchstone: {} lines answered, {} errors", s.lines, s.errors);
-        }
+    let input_bytes = cli.file.as_ref().filter(|_| from_file).and_then(|p| p.metadata().ok()).map(|m| m.len());
+    let start = std::time::Instant::now();
+    let jobs = if cli.jobs == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { cli.jobs };
+    // The parallel run reports the input bytes consumed; the one-at-a-time run, lines.
+    let bar = progress_bar(show_progress, input_bytes.filter(|_| jobs > 1));
+    let result = if jobs > 1 {
+        touchstone_oracle::batch::run_parallel(input, output, &opts, jobs, |s, consumed| {
+            bar.set_position(if input_bytes.is_some() { consumed } else { s.lines });
+            bar.set_message(errors_message(s));
+        })
+    } else {
+        run(input, output, &opts, |s| {
+            bar.set_position(s.lines);
+            bar.set_message(errors_message(s));
+        })
     };
-    match run(input, output, &opts, progress) {
+    bar.finish_and_clear();
+    match result {
         Ok(s) => {
             if !cli.quiet {
-                eprintln!(
-                    "{}touchstone: {} lines answered, {} of them errors",
-                    if show_progress { "\r" } else { "" },
-                    s.lines,
-                    s.errors
-                );
+                eprintln!("touchstone: {s} in {:.2} s", start.elapsed().as_secs_f64());
             }
             ExitCode::SUCCESS
         }
@@ -156,12 +167,39 @@ fn main() -> ExitCode {
     }
 }
 
+/// A progress bar on standard error: input bytes of a file, or lines of a stream; hidden
+/// unless `show`.
+fn progress_bar(show: bool, input_bytes: Option<u64>) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let (bar, template) = match input_bytes {
+        Some(n) => (ProgressBar::new(n), "{bar:30} {bytes}/{total_bytes} {elapsed} (eta {eta}) {msg}"),
+        None => (ProgressBar::new_spinner(), "{spinner} {pos} lines {per_sec} {elapsed} {msg}"),
+    };
+    bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(4));
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// The progress bar's message: the errors so far.
+fn errors_message(s: &Summary) -> String {
+    if s.errors == 0 {
+        String::new()
+    } else {
+        format!("{} errors", s.errors)
+    }
+}
+
 /// The query file, or standard input for none or `-`; `None` (after saying why) when it
 /// cannot be opened.
-fn open_input(file: Option<&PathBuf>) -> Option<Box<dyn io::BufRead>> {
+fn open_input(file: Option<&PathBuf>) -> Option<Box<dyn io::BufRead + Send>> {
     match file {
-        None => Some(Box::new(io::stdin().lock())),
-        Some(p) if p.as_os_str() == "-" => Some(Box::new(io::stdin().lock())),
+        None => Some(Box::new(BufReader::new(io::stdin()))),
+        Some(p) if p.as_os_str() == "-" => Some(Box::new(BufReader::new(io::stdin()))),
         Some(p) => match File::open(p) {
             Ok(f) => Some(Box::new(BufReader::new(f))),
             Err(e) => {

@@ -244,7 +244,7 @@ fn one_line_in_one_answer_out_and_nothing_left_running_after_a_limit() {
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_touchstone"))
-        .args(["--time-limit", "0.3", "--quiet"])
+        .args(["--time-limit", "0.3", "--quiet", "--jobs", "1"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

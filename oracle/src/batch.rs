@@ -1,0 +1,142 @@
+//! Batch mode: lines answered on several threads, written in input order.
+//!
+//! One thread reads lines, a rayon pool answers them, and the calling thread writes each
+//! answer as soon as every earlier one is written, so the output is byte for byte that of the
+//! one-at-a-time [`run`](crate::run) whatever the costs of the lines: a sharded run
+//! concatenates to one run, and a driver that writes a line and waits for its answer gets it
+//! (the reader never waits for more input before a line is answered). At most `window` lines
+//! are read ahead of the last one written, so memory stays bounded by `window` times the line
+//! limit however slow one line is. Each line runs under the run's own limits
+//! ([`Options::time_limit`](crate::Options)), on the thread that answers it.
+//!
+//! ```
+//! use touchstone_oracle::{batch::run_parallel, Options};
+//! let input = "{\"id\": 1, \"op\": \"orient3d\", \"points\": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]]}\n{\"id\": 2}\n";
+//! let mut out = Vec::new();
+//! let summary = run_parallel(input.as_bytes(), &mut out, &Options::default(), 2, |_, _| {}).unwrap();
+//! assert_eq!(summary.to_string(), "2 lines answered, 1 of them errors (missing 1)");
+//! let text = String::from_utf8(out).unwrap();
+//! assert!(text.starts_with("{\"id\":1,"));
+//! ```
+
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{channel, sync_channel};
+use std::sync::Arc;
+
+use crate::{answer_read_line, error_kind, read_line_bounded, Options, Summary};
+
+/// The stack of each answering thread: that of a main thread, so deep inputs that the
+/// one-at-a-time run answers are answered here too.
+const STACK_BYTES: usize = 8 << 20;
+
+/// The line of a line whose answer could not be made (a bug: never seen).
+const INTERNAL: &str = "{\"id\":null,\"error\":{\"kind\":\"internal\",\"message\":\"touchstone panicked writing this answer; please report it\",\"at\":\"\"}}\n";
+
+/// What the reader and the answering threads tell the writer.
+enum Message {
+    /// Line `index`'s answer (with its newline), its error kind, and the input bytes it took.
+    Answer { index: u64, bytes: Vec<u8>, kind: Option<&'static str>, consumed: u64 },
+    /// The input could not be read after the lines already sent.
+    ReadError(io::Error),
+}
+
+/// Answer every line of `input` to `output` on `jobs` threads (0: one per core), in input
+/// order; `progress` is called after each line written, with the counts so far and the input
+/// bytes consumed (about: a line's own bytes and its newline). Same output as [`run`](crate::run); returns the counts, or the first error
+/// reading the input or writing the output (the lines before it are written).
+pub fn run_parallel<R: BufRead + Send, W: Write>(
+    mut input: R,
+    mut output: W,
+    opts: &Options,
+    jobs: usize,
+    mut progress: impl FnMut(&Summary, u64),
+) -> io::Result<Summary> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .stack_size(STACK_BYTES)
+        .thread_name(|i| format!("touchstone-{i}"))
+        .build()
+        .map_err(io::Error::other)?;
+    let threads = pool.current_num_threads();
+    // Lines in flight: enough to keep every thread busy behind one slow line, few enough that
+    // `window` lines of the maximum size fit in memory.
+    let window = (4 * threads).max(8);
+    let opts = Arc::new(opts.clone());
+    let (credit_tx, credit_rx) = sync_channel::<()>(window);
+    for _ in 0..window {
+        credit_tx.send(()).map_err(io::Error::other)?;
+    }
+    let (tx, rx) = channel::<Message>();
+    std::thread::scope(|scope| {
+        let reader_opts = Arc::clone(&opts);
+        scope.spawn(move || {
+            let mut buf = Vec::new();
+            let max = reader_opts.max_line_bytes.saturating_add(1);
+            let mut index = 0u64;
+            loop {
+                // Wait for room: the writer returns a credit per line written (and drops its
+                // sender when it stops, which stops the reader too).
+                if credit_rx.recv().is_err() {
+                    return;
+                }
+                let cut = match read_line_bounded(&mut input, &mut buf, max) {
+                    Ok(Some(cut)) => cut,
+                    Ok(None) => return,
+                    Err(e) => {
+                        let _ = tx.send(Message::ReadError(e));
+                        return;
+                    }
+                };
+                let mut line = std::mem::take(&mut buf);
+                let consumed = line.len() as u64 + 1;
+                let (tx, opts) = (tx.clone(), Arc::clone(&reader_opts));
+                pool.spawn(move || {
+                    // A panic here would abort the process (rayon's default): answer it as
+                    // the one-at-a-time run answers a caught panic, with an internal error.
+                    let answered = catch_unwind(AssertUnwindSafe(|| {
+                        let answer = answer_read_line(&mut line, cut, &opts);
+                        let mut bytes = Vec::with_capacity(256);
+                        serde_json::to_writer(&mut bytes, &answer).ok()?;
+                        bytes.push(b'\n');
+                        Some((bytes, error_kind(&answer)))
+                    }));
+                    let (bytes, kind) =
+                        answered.ok().flatten().unwrap_or_else(|| (INTERNAL.as_bytes().to_vec(), Some("internal")));
+                    let _ = tx.send(Message::Answer { index, bytes, kind, consumed });
+                });
+                index += 1;
+            }
+        });
+        // The writer: answers come in any order and leave in input order.
+        let mut summary = Summary::default();
+        let (mut pending, mut next, mut consumed) = (BTreeMap::new(), 0u64, 0u64);
+        let mut read_error = None;
+        let credits = credit_tx;
+        for message in rx {
+            match message {
+                Message::ReadError(e) => read_error = Some(e),
+                Message::Answer { index, bytes, kind, consumed: c } => {
+                    pending.insert(index, (bytes, kind, c));
+                }
+            }
+            while let Some((bytes, kind, c)) = pending.remove(&next) {
+                output.write_all(&bytes)?;
+                if opts.flush_each {
+                    output.flush()?;
+                }
+                summary.count(kind);
+                consumed += c;
+                next += 1;
+                let _ = credits.send(());
+                progress(&summary, consumed);
+            }
+        }
+        output.flush()?;
+        match read_error {
+            Some(e) => Err(e),
+            None => Ok(summary),
+        }
+    })
+}

@@ -1,0 +1,255 @@
+//! Batch mode: lines answered on several threads come out in input order, byte for byte as the
+//! one-at-a-time run writes them, whatever the lines cost; and a sharded run concatenates to
+//! one run.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use touchstone_oracle::batch::run_parallel;
+use touchstone_oracle::{run, Options};
+
+/// xorshift64*: the same lines on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Line `i` of a mixed file: mostly cheap predicates, some exact box distances under rotated
+/// poses (hundreds of times dearer), a few hulls over the step limit, and error lines of every
+/// stage (bad JSON, bad UTF-8, missing fields, over-long lines), in shuffled order.
+fn line(i: usize, rng: &mut Rng) -> Vec<u8> {
+    let roll = rng.below(1000);
+    let text = if roll < 15 {
+        // Exact distance of two boxes, the second rotated by an integer quaternion.
+        let (a, b, c) = (rng.below(5) + 1, rng.below(7), rng.below(3) + 1);
+        format!(
+            r#"{{"id": {i}, "op": "distance", "a": {{"box": [1, 2, 3]}}, "b": {{"box": [1, "1/{c}", 1]}}, "pose_b": {{"translation": [{}, "{b}/3", 1], "quaternion": [{a}, 1, 2, {b}]}}}}"#,
+            4 + rng.below(3)
+        )
+    } else if roll < 20 {
+        // A hull over the run's step limit: a `limit` error, deterministic (steps, not time).
+        let pts: Vec<String> =
+            (0..120).map(|k| format!("[{}, {}, {}]", (k + i) % 7, (k * 13) % 11, (k * 29 + i) % 17)).collect();
+        format!(r#"{{"id": {i}, "op": "validate", "solid": {{"convex_hull": [{}]}}}}"#, pts.join(", "))
+    } else if roll < 25 {
+        return [format!(r#"{{"id": {i}, "op": "#).into_bytes(), vec![0xff, 0xfe], b"}".to_vec()].concat();
+    } else if roll < 30 {
+        format!(r#"{{"id": {i}, "op": "orient3d", "points": [[0,0,0]]}}"#)
+    } else if roll < 35 {
+        format!(r#"{{"id": {i}, "op": "orient3d", "points": [[{}]]}}"#, "1,".repeat(600))
+    } else if roll < 40 {
+        format!("{{\"id\": {i}, \"op\": \"orient3d\"\r")
+    } else {
+        let z = rng.below(3) as i64 - 1;
+        format!(r#"{{"id": {i}, "op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],["1/3", "1/7", {z}]]}}"#)
+    };
+    text.into_bytes()
+}
+
+fn mixed_file(n: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng(seed);
+    let mut bytes = Vec::new();
+    for i in 0..n {
+        bytes.extend(line(i, &mut rng));
+        // Some lines end in CRLF.
+        bytes.extend_from_slice(if i % 17 == 0 { b"\r\n" } else { b"\n" });
+    }
+    bytes
+}
+
+fn options() -> Options {
+    Options { max_line_bytes: 1000, step_limit: Some(2_000), ..Options::default() }
+}
+
+#[test]
+fn ten_thousand_lines_of_shuffled_costs_keep_their_order() {
+    let input = mixed_file(10_000, 0x5eed_ba7c);
+    let opts = options();
+    let mut one = Vec::new();
+    let s1 = run(&input[..], &mut one, &opts, |_| {}).unwrap();
+    let mut many = Vec::new();
+    let mut calls = 0u64;
+    let s4 = run_parallel(&input[..], &mut many, &opts, 4, |s, _| {
+        calls += 1;
+        assert_eq!(s.lines, calls, "progress is reported once per line written, in order");
+    })
+    .unwrap();
+    assert_eq!(s1, s4);
+    assert_eq!(s4.lines, 10_000);
+    assert!(one == many, "the parallel output differs from the one-at-a-time output");
+    // The ids come back in input order (lines whose id could not be read answer null), and
+    // every kind of line occurred.
+    let text = String::from_utf8(many).unwrap();
+    let mut kinds = std::collections::BTreeSet::new();
+    for (i, l) in text.lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        if !v["id"].is_null() {
+            assert_eq!(v["id"], i, "{l}");
+        }
+        kinds.insert(v["error"]["kind"].as_str().unwrap_or(v["status"].as_str().unwrap_or("answer")).to_string());
+    }
+    for k in ["json", "limit", "type", "separated", "answer"] {
+        assert!(kinds.contains(k), "no {k} line in {kinds:?}");
+    }
+    assert_eq!(
+        s4.by_kind.values().sum::<u64>(),
+        s4.errors,
+        "every error line is counted under its kind: {:?}",
+        s4.by_kind
+    );
+    assert!(s4.by_kind["limit"] > 0 && s4.by_kind["json"] > 0, "{:?}", s4.by_kind);
+}
+
+#[test]
+fn one_thread_and_edge_inputs() {
+    let opts = options();
+    for input in [&b""[..], b"\n", b"{}", b"{\"id\": 1}\n\n\n", &mixed_file(300, 7)[..]] {
+        let mut one = Vec::new();
+        run(input, &mut one, &opts, |_| {}).unwrap();
+        for jobs in [1, 2, 3] {
+            let mut many = Vec::new();
+            run_parallel(input, &mut many, &opts, jobs, |_, _| {}).unwrap();
+            assert!(one == many, "jobs {jobs} on {:?}", String::from_utf8_lossy(input));
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_is_answered_by_the_pool_threads_as_by_the_main_thread() {
+    // The parser's depth limit answers this; the pool's threads have a main thread's stack.
+    let deep = format!("{{\"id\": 1, \"op\": {}1{}}}\n", "[".repeat(5000), "]".repeat(5000));
+    let opts = Options::default();
+    let mut one = Vec::new();
+    run(deep.as_bytes(), &mut one, &opts, |_| {}).unwrap();
+    let mut many = Vec::new();
+    run_parallel(deep.as_bytes(), &mut many, &opts, 2, |_, _| {}).unwrap();
+    assert_eq!(String::from_utf8(one).unwrap(), String::from_utf8(many).unwrap());
+}
+
+/// A reader that fails after its first lines.
+struct Failing(std::io::Cursor<Vec<u8>>);
+
+impl std::io::Read for Failing {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match std::io::Read::read(&mut self.0, buf)? {
+            0 => Err(std::io::Error::other("the disk went away")),
+            n => Ok(n),
+        }
+    }
+}
+
+#[test]
+fn a_read_error_is_returned_after_the_lines_before_it() {
+    let input = mixed_file(50, 3);
+    let mut out = Vec::new();
+    let e = run_parallel(
+        BufReader::with_capacity(64, Failing(std::io::Cursor::new(input))),
+        &mut out,
+        &options(),
+        2,
+        |_, _| {},
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("the disk went away"));
+    assert_eq!(String::from_utf8(out).unwrap().lines().count(), 50);
+}
+
+fn binary(args: &[&str], input: &[u8]) -> (Vec<u8>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_touchstone"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    (out.stdout, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn the_binary_answers_in_order_on_every_job_count_and_sums_up_the_errors_by_kind() {
+    let input = mixed_file(2_000, 11);
+    let args = ["--max-line-bytes", "1000", "--step-limit", "2000"];
+    let (one, summary) = binary(&[&args[..], &["--jobs", "1"]].concat(), &input);
+    let (two, summary2) = binary(&[&args[..], &["--jobs", "2"]].concat(), &input);
+    let (all, _) = binary(&args, &input);
+    assert!(one == two && one == all);
+    // "touchstone: 2000 lines answered, 61 of them errors (json 21, limit 25, type 15) in 0.52 s"
+    let counts = |s: &str| s.split(" in ").next().unwrap().to_string();
+    assert_eq!(counts(&summary), counts(&summary2));
+    assert!(summary.starts_with("touchstone: 2000 lines answered, "), "{summary}");
+    for kind in ["json ", "limit ", "type "] {
+        assert!(summary.contains(kind), "{summary}");
+    }
+    assert!(summary.trim_end().ends_with(" s"), "{summary}");
+}
+
+#[test]
+fn a_driver_that_waits_for_each_answer_gets_it_from_the_parallel_run() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_touchstone"))
+        .args(["--jobs", "2", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for i in 0..20 {
+        writeln!(stdin, r#"{{"id": {i}, "op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,{i}]]}}"#).unwrap();
+        stdin.flush().unwrap();
+        let mut answer = String::new();
+        stdout.read_line(&mut answer).unwrap();
+        assert!(answer.starts_with(&format!("{{\"id\":{i},")), "{answer}");
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+/// The sharding recipe of the README, run as written: split a file into line-aligned shards,
+/// answer them in parallel processes, concatenate in shard order.
+#[test]
+fn a_sharded_run_concatenates_to_one_run() {
+    let dir = std::env::temp_dir().join(format!("touchstone-shards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = mixed_file(3_000, 23);
+    std::fs::write(dir.join("queries.jsonl"), &input).unwrap();
+    let (one, _) = binary(&["--max-line-bytes", "1000", "--step-limit", "2000"], &input);
+    // The README's recipe, with the binary's path for `touchstone`.
+    let recipe = r#"
+set -eu
+split -n l/4 -d queries.jsonl shard-
+ls shard-?? | xargs -P 4 -I{} sh -c "$TOUCHSTONE --quiet --jobs 1 --max-line-bytes 1000 --step-limit 2000 {} > {}.out"
+cat shard-??.out > answers.jsonl
+"#;
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(recipe)
+        .current_dir(&dir)
+        .env("TOUCHSTONE", env!("CARGO_BIN_EXE_touchstone"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let shards = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".out"))
+        .count();
+    assert_eq!(shards, 4);
+    let sharded = std::fs::read(dir.join("answers.jsonl")).unwrap();
+    assert!(sharded == one, "the sharded answers differ from one run");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
