@@ -354,3 +354,103 @@ pub enum SweepInput {
     /// Two boxes.
     Boxes(BoxInput),
 }
+
+/// The input of the `predicates_diff` fuzz target: an `orient3d` or a side-of-plane case.
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub enum PredicateCase {
+    /// Four points for `orient3d`.
+    Orient(FourPoints),
+    /// A plane and a point for `side_of_plane`.
+    Side(PlaneAndPoint),
+}
+
+impl MeshInput {
+    /// The oracle query that validates this mesh as a polyhedron on both backends.
+    pub fn oracle_line((vertices, faces): &Mesh64) -> String {
+        let v: Vec<String> = vertices.iter().map(crate::replay::json_point).collect();
+        let f: Vec<String> = faces
+            .iter()
+            .map(|f| format!("[{}]", f.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")))
+            .collect();
+        format!(
+            r#"{{"op": "validate", "backend": "both", "solid": {{"polyhedron": {{"vertices": [{}], "faces": [{}]}}}}}}"#,
+            v.join(", "),
+            f.join(", ")
+        )
+    }
+}
+
+/// The library's cargo-fuzz targets whose inputs [`replay_line`] decodes (`oracle_parse`
+/// takes raw bytes: its artifact's lines are the queries themselves).
+pub const FUZZ_TARGETS: [&str; 5] = ["predicates_diff", "brep_build", "hull_diff", "vclip_diff", "sweep_diff"];
+
+/// Why a fuzz artifact has no oracle line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// Not one of [`FUZZ_TARGETS`].
+    #[error("unknown fuzz target {0:?} (known: {known})", known = FUZZ_TARGETS.join(", "))]
+    UnknownTarget(String),
+    /// The bytes do not decode to the target's input (the target skips them too).
+    #[error("the {target} target cannot decode these {len} bytes: {why}")]
+    Undecodable {
+        /// The target.
+        target: String,
+        /// How many bytes.
+        len: usize,
+        /// The decoder's reason.
+        why: String,
+    },
+    /// The input decodes but the target rejects it before any check (not a case).
+    #[error("the {0} target rejects this input before checking anything (a non-finite number, or no solid)")]
+    Rejected(String),
+}
+
+/// Decode `bytes` exactly as the fuzz target `target` does (libfuzzer-sys: the input type's
+/// minimum size, then `arbitrary_take_rest`) and give the case as the oracle query line the
+/// target prints when it fails, to replay with `touchstone`.
+///
+/// ```
+/// use touchstone::arbitrary::replay_line;
+/// // A handful of zero bytes is a valid (and degenerate) case for every target.
+/// let line = replay_line("hull_diff", &[0; 64]).unwrap();
+/// assert!(line.starts_with(r#"{"op": "validate""#), "{line}");
+/// assert!(replay_line("no_such_target", &[]).is_err());
+/// ```
+pub fn replay_line(target: &str, bytes: &[u8]) -> Result<String, DecodeError> {
+    fn decode<'a, T: Arbitrary<'a>>(target: &str, bytes: &'a [u8]) -> Result<T, DecodeError> {
+        let undecodable = |why: String| DecodeError::Undecodable { target: target.into(), len: bytes.len(), why };
+        if bytes.len() < T::size_hint(0).0 {
+            return Err(undecodable(format!("the input is shorter than the {} bytes it needs", T::size_hint(0).0)));
+        }
+        T::arbitrary_take_rest(arbitrary::Unstructured::new(bytes)).map_err(|e| undecodable(e.to_string()))
+    }
+    let rejected = || DecodeError::Rejected(target.into());
+    match target {
+        "predicates_diff" => match decode::<PredicateCase>(target, bytes)? {
+            PredicateCase::Orient(p) => Ok(crate::replay::orient3d_query(&p.points().ok_or_else(rejected)?)),
+            PredicateCase::Side(s) => {
+                let (c, q) = s.plane_and_point().ok_or_else(rejected)?;
+                Ok(crate::replay::side_of_plane_query(&c, &q))
+            }
+        },
+        "brep_build" => Ok(MeshInput::oracle_line(&decode::<MeshInput>(target, bytes)?.mesh().ok_or_else(rejected)?)),
+        "hull_diff" => {
+            Ok(PointCloud::oracle_line(&decode::<PointCloud>(target, bytes)?.points().ok_or_else(rejected)?))
+        }
+        "vclip_diff" => {
+            let (a, b) = decode::<ConvexPairInput>(target, bytes)?.solids().ok_or_else(rejected)?;
+            Ok(crate::vclip::contract::oracle_line(&a, &b))
+        }
+        "sweep_diff" => match decode::<SweepInput>(target, bytes)? {
+            SweepInput::Ccd(c) => {
+                let (kind, t0, t1) = c.case();
+                Ok(crate::sweep::contract::oracle_line(kind, &t0, &t1))
+            }
+            SweepInput::Boxes(b) => {
+                let (a, b) = b.boxes();
+                Ok(crate::sweep::contract::sweep_oracle_line(&a, &b, 0.0, 1.0))
+            }
+        },
+        _ => Err(DecodeError::UnknownTarget(target.into())),
+    }
+}

@@ -3,21 +3,14 @@
 //! by construction). A breach panics with the oracle line that reproduces it.
 #![no_main]
 
-use arbitrary::Arbitrary;
 use libfuzzer_sys::{fuzz_target, Corpus};
 use num_rational::BigRational;
-use touchstone::arbitrary::{FourPoints, PlaneAndPoint};
+use touchstone::arbitrary::PredicateCase as Case;
 use touchstone::contract::{budget, check, weakened, Margin};
 use touchstone::geom::{Plane, Point3};
 use touchstone::predicates::{orient3d, orient3d_scaled, side_of_plane, Orientation, Side};
 use touchstone::replay::{orient3d_query, side_of_plane_query};
 use touchstone::scalar::Scalar;
-
-#[derive(Arbitrary, Debug)]
-enum Case {
-    Orient(FourPoints),
-    Side(PlaneAndPoint),
-}
 
 fn exact(p: &[f64; 3]) -> Point3<BigRational> {
     Point3::from(p.map(|x| BigRational::from_f64(x).expect("finite by construction")))

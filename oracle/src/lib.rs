@@ -18,6 +18,7 @@
 pub mod batch;
 pub mod check;
 pub mod error;
+pub mod explain;
 pub mod input;
 pub mod json;
 pub mod ops;
@@ -209,7 +210,7 @@ pub(crate) fn error_kind(answer: &Out) -> Option<&'static str> {
 
 /// Read one line of at most `max` bytes into `buf` (the rest of a longer line is skipped).
 /// Returns `None` at the end of input, else whether the line was cut.
-pub(crate) fn read_line_bounded<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<Option<bool>> {
+pub fn read_line_bounded<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, max: usize) -> io::Result<Option<bool>> {
     buf.clear();
     let (mut any, mut cut) = (false, false);
     loop {

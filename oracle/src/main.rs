@@ -82,6 +82,22 @@ enum Command {
         #[arg(long, default_value_t = 10.0, value_parser = seconds)]
         engine_time_limit: f64,
     },
+    /// Answer each query of FILE on every backend side by side (exact, exact-unfiltered, f64),
+    /// with MISMATCH where they disagree, the agreement contract's verdict, and for
+    /// `distance` V-Clip's feature walk step by step.
+    Explain {
+        /// Query file (JSON Lines); `-` or absent: standard input.
+        file: Option<PathBuf>,
+    },
+    /// Print a cargo-fuzz artifact as the query line that replays it (the line the target
+    /// prints when it fails): `touchstone decode vclip_diff crash-... | touchstone explain`.
+    Decode {
+        /// The fuzz target that found it: predicates_diff, brep_build, hull_diff, vclip_diff,
+        /// sweep_diff, or oracle_parse (whose artifact's lines are the queries themselves).
+        target: String,
+        /// The artifact (fuzz/artifacts/TARGET/crash-...).
+        artifact: PathBuf,
+    },
     /// Check parry3d and robust on built-in degenerate scenarios and report, per scenario
     /// class, where they are wrong and by how much.
     Demo {
@@ -231,6 +247,69 @@ fn subcommand(command: &Command) -> ExitCode {
             let results = check::demo::run(&opts, Some(std::time::Duration::from_secs(10)));
             print!("{}", check::demo::render(&results, start.elapsed().as_secs_f64()));
             ExitCode::SUCCESS
+        }
+        Command::Decode { target, artifact } => {
+            // An artifact is small (libFuzzer's -max_len); refuse anything that is not.
+            let bytes = match std::fs::metadata(artifact).and_then(|m| {
+                if m.len() > 16 << 20 {
+                    Err(io::Error::other(format!("{} bytes is no fuzz artifact (at most 16 MiB)", m.len())))
+                } else {
+                    std::fs::read(artifact)
+                }
+            }) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("touchstone: cannot read {}: {e}", artifact.display());
+                    return ExitCode::from(2);
+                }
+            };
+            let mut out = io::stdout().lock();
+            let written = if target == "oracle_parse" {
+                out.write_all(&bytes).and_then(|()| if bytes.ends_with(b"\n") { Ok(()) } else { out.write_all(b"\n") })
+            } else {
+                match touchstone::arbitrary::replay_line(target, &bytes) {
+                    Ok(line) => writeln!(out, "{line}"),
+                    Err(e) => {
+                        eprintln!("touchstone: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            };
+            if written.is_err() {
+                return ExitCode::from(2);
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Explain { file } => {
+            let Some(mut input) = open_input(file.as_ref()) else { return ExitCode::from(2) };
+            let mut out = io::stdout().lock();
+            let mut buf = Vec::new();
+            let mut n = 0;
+            loop {
+                match touchstone_oracle::read_line_bounded(&mut input, &mut buf, opts.max_line_bytes) {
+                    Ok(None) => return ExitCode::SUCCESS,
+                    Ok(Some(cut)) => {
+                        n += 1;
+                        let text = if cut {
+                            format!("the line is longer than {} bytes\n", opts.max_line_bytes)
+                        } else {
+                            let line = String::from_utf8_lossy(&buf);
+                            let line = line.trim_end_matches('\r');
+                            if line.trim().is_empty() {
+                                continue;
+                            }
+                            touchstone_oracle::explain::explain(line, &opts)
+                        };
+                        if write!(out, "{}line {n}: {text}", if n > 1 { "\n" } else { "" }).is_err() {
+                            return ExitCode::from(2);
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("touchstone: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
         }
         Command::CheckEngine { engine, file, findings, worst, engine_time_limit } => {
             let Some(e) = check::engine(engine) else {

@@ -259,6 +259,48 @@ pub fn vclip_prechecked<S: Scalar>(
     b: &Solid<S>,
     warm_start: Option<(Feature, Feature)>,
 ) -> Result<VClipResult<S>, VClipError> {
+    walk(a, b, warm_start, |_, _| {})
+}
+
+/// [`vclip`] with its walk: every feature pair the search stood on, from the start pair to
+/// the final one (a step moves one of the two features), for explaining a run. The walk has
+/// `steps + 1` pairs; that of a run that left a cycle ([`VClipResult::left_cycle`], inexact
+/// backends only) stops before the repeated pair, and its answer is the exhaustive one.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::brep::shapes::cube;
+/// use touchstone::brep::Feature;
+/// use touchstone::geom::{Affine, Vector3};
+/// use touchstone::vclip::vclip_walk;
+/// let q = |x: i64| BigRational::from_integer(x.into());
+/// let b = cube::<BigRational>().transformed(&Affine::translation(Vector3::new(q(3), q(0), q(0)))).unwrap();
+/// let (walk, r) = vclip_walk(&cube(), &b, None).unwrap();
+/// assert_eq!(walk.first(), Some(&(Feature::Vertex(0), Feature::Vertex(0))));
+/// assert_eq!(walk.last(), Some(&r.closest.features));
+/// assert_eq!(walk.len(), r.steps + 1);
+/// ```
+pub fn vclip_walk<S: Scalar>(
+    a: &Solid<S>,
+    b: &Solid<S>,
+    warm_start: Option<(Feature, Feature)>,
+) -> Result<(Walk, VClipResult<S>), VClipError> {
+    check_strictly_convex(a, b)?;
+    let mut pairs = Vec::new();
+    let r = walk(a, b, warm_start, |x, y| pairs.push((x.public(a), y.public(b))))?;
+    Ok((pairs, r))
+}
+
+/// The feature pairs a V-Clip run stood on, in order ([`vclip_walk`]).
+pub type Walk = Vec<(Feature, Feature)>;
+
+/// The V-Clip loop; `visit` sees every state, the start included.
+fn walk<S: Scalar>(
+    a: &Solid<S>,
+    b: &Solid<S>,
+    warm_start: Option<(Feature, Feature)>,
+    mut visit: impl FnMut(Feat, Feat),
+) -> Result<VClipResult<S>, VClipError> {
     let (mut x, mut y) = start_pair(a, b, warm_start)?;
     let cap = step_cap(feature_count(a), feature_count(b));
     let mut steps = 0;
@@ -267,6 +309,7 @@ pub fn vclip_prechecked<S: Scalar>(
     let (mut checkpoint, mut power, mut run) = ((x, y), 1usize, 0usize);
     loop {
         crate::budget::tick()?;
+        visit(x, y);
         match states::step(a, x, b, y)? {
             Step::First(n) => x = n,
             Step::Second(n) => y = n,
