@@ -21,6 +21,7 @@ const WRONG: &[(&str, &[&str])] = &[
     ("zero-velocity", &["cast_shapes"]),
     ("huge-and-tiny", &["panic", "contact", "distance", "closest_points"]),
     ("orient3d-underflow", &["orient3d"]),
+    ("orient2d-underflow", &["orient2d"]),
 ];
 
 #[test]
@@ -48,6 +49,12 @@ fn the_demo_finds_the_engines_wrong_exactly_where_they_are() {
     assert!(class("zero-velocity").findings.iter().all(|j| j.false_positive == Some(false)));
     let o = &class("orient3d-underflow").findings[0];
     assert!(o.said.starts_with("coplanar") && o.truth == "negative", "{o:?}");
+    // And an underflowing orient2d collinear, where c lies off the line through a and b
+    // (2⁻²⁰ … 2⁻⁴⁰ of the scale beyond it: clockwise, negative).
+    for o in &class("orient2d-underflow").findings {
+        assert!(o.said.starts_with("collinear") && o.truth != "collinear", "{o:?}");
+    }
+    assert!(class("orient2d-underflow").findings.iter().any(|o| o.truth == "negative"));
     // The touching-and-ulp false positives are the one-ulp gaps: separated by 2⁻⁵².
     assert!(class("touching-and-ulp")
         .findings

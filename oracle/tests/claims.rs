@@ -29,6 +29,34 @@ fn check<'a>(v: &'a Value, field: &str) -> &'a Value {
 }
 
 #[test]
+fn orient2d_claims() {
+    // Counterclockwise: (1, 0) × (0, 1) = 1.
+    let q = json!({"op": "orient2d", "points": [[0,0],[1,0],[0,1]]});
+    let a = ask(q.clone());
+    assert_eq!((a["orientation"].clone(), a["determinant"].clone()), (json!("positive"), json!("1")));
+    assert!(ok(q.clone(), json!({"orientation": "positive", "determinant": 0.9999999999999})));
+    let v = verdict(q, json!({"orientation": "collinear"}));
+    assert_eq!((check(&v, "orientation")["exact"].clone(), v["ok"].clone()), (json!("positive"), json!(false)));
+    // Clockwise: (1, 0) × (1/2, −1/3) = −1/3.
+    let q = json!({"op": "orient2d", "points": [[0,0],[1,0],["1/2","-1/3"]]});
+    assert_eq!(ask(q.clone())["determinant"], "-1/3");
+    assert!(!ok(q.clone(), json!({"determinant": -0.3333})));
+    assert!(ok(q, json!({"orientation": "negative", "determinant": -0.3333333333333333})));
+    // (1/3, 1/6) is on the line through 0 and (2, 1), and so are the binary64 numbers 0.1 and
+    // 0.05 (halving is exact).
+    let q = json!({"op": "orient2d", "points": [[0,0],[2,1],["1/3","1/6"]]});
+    assert!(ok(q, json!({"orientation": "collinear", "determinant": 0})));
+    let q = json!({"op": "orient2d", "points": [[0,0],[2,1],[0.1,0.05]]});
+    assert_eq!(ask(q)["orientation"], "collinear");
+    // 0.3 is not 3 × 0.1 in binary64: the double 0.3 is 0.29999999999999998890, three times
+    // the double 0.1 is 0.30000000000000001665, so the determinant 1·y − 3·x is negative.
+    let q = json!({"op": "orient2d", "points": [[0,0],[1,3],[0.1,0.3]]});
+    let a = ask(q.clone());
+    assert_eq!(a["orientation"], "negative", "{a}");
+    assert!(!ok(q, json!({"orientation": "collinear"})));
+}
+
+#[test]
 fn orient3d_claims() {
     let q = json!({"op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]]});
     assert!(ok(q.clone(), json!({"orientation": "positive", "determinant": 1})));

@@ -21,6 +21,10 @@ fn point() -> BoxedStrategy<Value> {
     [coord(), coord(), coord()].prop_map(|c| json!(c)).boxed()
 }
 
+fn point2() -> BoxedStrategy<Value> {
+    [coord(), coord()].prop_map(|c| json!(c)).boxed()
+}
+
 fn quaternion() -> impl Strategy<Value = Value> {
     [-4i32..=4, -4i32..=4, -4i32..=4, -4i32..=4]
         .prop_filter("nonzero", |q| q.iter().any(|&x| x != 0))
@@ -62,6 +66,15 @@ fn query() -> BoxedStrategy<Value> {
         // The fourth point an affine combination of the first three: coplanar by construction.
         ([point(), point(), point()], -4i32..=4, -4i32..=4)
             .prop_map(|(p, s, t)| json!({"op": "orient3d", "points": [p[0], p[1], p[2], combination(&p, s, t)]}))
+            .boxed(),
+        [point2(), point2(), point2()].prop_map(|p| json!({"op": "orient2d", "points": p})).boxed(),
+        // The third point on the line of the first two: collinear by construction.
+        ([point(), point()], -8i32..=8)
+            .prop_map(|(p, s)| {
+                let line = combination(&[p[0].clone(), p[1].clone(), p[0].clone()], s, 0);
+                let xy = |v: &Value| json!([v[0], v[1]]);
+                json!({"op": "orient2d", "points": [xy(&p[0]), xy(&p[1]), xy(&line)]})
+            })
             .boxed(),
         (plane(), point()).prop_map(|(pl, p)| json!({"op": "side_of_plane", "plane": pl, "point": p})).boxed(),
         ([point(), point(), point()], -4i32..=4, -4i32..=4)

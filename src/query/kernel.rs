@@ -11,9 +11,9 @@ use crate::constructions::{
     squared_distance_point_plane, squared_distance_point_point, squared_distance_point_segment,
 };
 use crate::contract::weakened;
-use crate::geom::{dot_magnitude, permanent3, Point3, Scaled};
+use crate::geom::{dot_magnitude, permanent3, Point2, Point3, Scaled};
 use crate::poly::RootScalar;
-use crate::predicates::{orient3d_scaled, Orientation, Side};
+use crate::predicates::{orient2d_scaled, orient3d_scaled, Orientation, Side};
 use crate::scalar::{Exact, Scalar, Sign};
 
 fn exact_of(x: &BigRational) -> Shown {
@@ -103,6 +103,70 @@ impl<N: Scalar> Query for Orient3d<N> {
         let mut v = Verdict::default();
         if let Some(o) = claim.orientation {
             let name = |o| Shown::Text(orientation_name(o).into());
+            v.checks.push(Check::equal("orientation", name(o), name(exact.output.orientation)));
+        }
+        if let Some(d) = &claim.determinant {
+            v.checks.push(Check::number("determinant", d, &exact.output.determinant, tol));
+        }
+        Ok(v)
+    }
+}
+
+/// `orient2d`: the orientation of three points in the plane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Orient2d<N: Scalar = BigRational> {
+    /// a, b, c.
+    pub points: [Point2<N>; 3],
+}
+
+/// The answer of [`Orient2d`]: `Positive` when a, b, c turn counterclockwise, `Coplanar` when
+/// they are collinear.
+pub type Orient2dOutput<S> = Orient3dOutput<S>;
+
+impl<N: Scalar> Query for Orient2d<N> {
+    const OP: &'static str = "orient2d";
+    type Output<S: RootScalar> = Orient3dOutput<S>;
+    type Discrete = Orientation;
+
+    fn reference(o: Orient3dOutput<Exact>) -> Orient3dOutput<BigRational> {
+        Orient3dOutput { orientation: o.orientation, determinant: value_reference(o.determinant) }
+    }
+    type Claim = Orient3dClaim;
+
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let p = self.points.each_ref().map(|p| p.map(|c| c.to_backend::<S>()));
+        let det = orient2d_scaled(&p[0], &p[1], &p[2]);
+        let orientation = Orientation::from(det.sign()?);
+        Ok(Answer {
+            output: Orient3dOutput { orientation, determinant: det.value.clone() },
+            continuous: vec![Bounded::new("determinant", det.value.clone(), det.magnitude.clone())],
+            decisive: vec![Decisive::Test(det)],
+        })
+    }
+
+    fn discrete<S: RootScalar>(o: &Orient3dOutput<S>) -> Orientation {
+        o.orientation
+    }
+
+    fn valid_within_tolerance(exact: &Orientation, fast: &Orientation) -> bool {
+        weakened(exact, fast, &Orientation::Coplanar)
+    }
+
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &Orient3dClaim,
+        tol: &Tolerance,
+        _: u32,
+    ) -> Result<Verdict, QueryError> {
+        let mut v = Verdict::default();
+        if let Some(o) = claim.orientation {
+            let name = |o| {
+                Shown::Text(match o {
+                    Orientation::Coplanar => "collinear".into(),
+                    o => orientation_name(o).into(),
+                })
+            };
             v.checks.push(Check::equal("orientation", name(o), name(exact.output.orientation)));
         }
         if let Some(d) = &claim.determinant {

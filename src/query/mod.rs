@@ -62,9 +62,9 @@ pub use distance::{Distance, DistanceClaim, DistanceOutput};
 pub use error::{ErrorKind, QueryError};
 pub use filtered::{exact_answer, filter_counts, judge_claim, FilterCounts, Judged};
 pub use kernel::{
-    Closest, Orient3d, Orient3dClaim, Orient3dOutput, SegmentPlane, SegmentPlaneClaim, SegmentPlaneKind,
-    SegmentPlaneOutput, SideOfPlane, SideOfPlaneClaim, SideOfPlaneOutput, SquaredDistance, SquaredDistanceClaim,
-    SquaredDistanceOutput, Target, TransformPoints, TransformPointsClaim, TransformPointsOutput,
+    Closest, Orient2d, Orient2dOutput, Orient3d, Orient3dClaim, Orient3dOutput, SegmentPlane, SegmentPlaneClaim,
+    SegmentPlaneKind, SegmentPlaneOutput, SideOfPlane, SideOfPlaneClaim, SideOfPlaneOutput, SquaredDistance,
+    SquaredDistanceClaim, SquaredDistanceOutput, Target, TransformPoints, TransformPointsClaim, TransformPointsOutput,
 };
 pub use spec::{FeatureId, PlaneSpec, PoseSpec, Posed, ShapeSpec};
 pub use toi::{Toi, ToiClaim, ToiOutput};

@@ -90,6 +90,8 @@ pub const CLASSES: &[(&str, &str)] = &[
     ("well-separated", "rotated cubes a unit apart: nothing degenerate (a control)"),
     ("orient3d-near-coplanar", "orient3d of nearly coplanar points at unit scale"),
     ("orient3d-underflow", "orient3d of nearly coplanar points near 2⁻³⁴⁰, where products underflow"),
+    ("orient2d-near-collinear", "orient2d of nearly collinear points at unit scale"),
+    ("orient2d-underflow", "orient2d of nearly collinear points near 2⁻⁵²⁰, where products underflow"),
 ];
 
 /// Every scenario line.
@@ -249,6 +251,14 @@ pub fn scenarios() -> Vec<Value> {
                 "points": [[sc, 0.0, 0.0], [0.0, sc, 0.0], [0.0, 0.0, sc], d]}));
         }
     }
+    // orient2d: c just off the line through a and b, at unit scale and at 2⁻⁵²⁰.
+    for (class, scale) in [("orient2d-near-collinear", 0), ("orient2d-underflow", -520)] {
+        for (n, k) in [20, 40, 52, 60].iter().enumerate() {
+            let sc = 2f64.powi(scale);
+            let c = [1.0 / 3.0, 2.0 / 3.0 + 2f64.powi(-k)].map(|x| x * sc);
+            out.push(json!({"id": id(class, n), "op": "orient2d", "points": [[sc, 0.0], [0.0, sc], c]}));
+        }
+    }
     out
 }
 
@@ -346,7 +356,7 @@ pub fn render(results: &[(&'static str, ClassResult)], seconds: f64) -> String {
             "         e.g. {} {}: {} said {}; exact: {}{off}",
             worst.id.as_str().unwrap_or(""),
             worst.function,
-            if worst.function == "orient3d" { "robust" } else { "parry3d" },
+            if worst.function.starts_with("orient") { "robust" } else { "parry3d" },
             worst.said,
             worst.truth
         );

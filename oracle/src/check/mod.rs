@@ -372,7 +372,7 @@ fn truth_words(op: &str, out: &Value) -> String {
             (Some(false), _) => "do not collide".into(),
             _ => String::new(),
         },
-        "orient3d" => out["orientation"].as_str().unwrap_or("").to_string(),
+        "orient3d" | "orient2d" => out["orientation"].as_str().unwrap_or("").to_string(),
         _ => String::new(),
     }
 }

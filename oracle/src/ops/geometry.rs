@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use touchstone::poly::RootScalar;
 use touchstone::predicates::{Orientation, Side};
 use touchstone::query::{
-    Orient3d, Orient3dClaim, PlaneSpec, SegmentPlane, SegmentPlaneClaim, SegmentPlaneKind, SideOfPlane,
+    Orient2d, Orient3d, Orient3dClaim, PlaneSpec, SegmentPlane, SegmentPlaneClaim, SegmentPlaneKind, SideOfPlane,
     SideOfPlaneClaim, SquaredDistance, SquaredDistanceClaim, Target, TransformPoints, TransformPointsClaim,
 };
 
@@ -81,6 +81,43 @@ impl<N: Number> OpJson for Orient3d<N> {
     fn parse_claim(f: &Fields) -> Result<Orient3dClaim, QueryError> {
         Ok(Orient3dClaim {
             orientation: named(f, "orientation", &ORIENTATIONS)?,
+            determinant: claimed_number(f, "determinant")?,
+        })
+    }
+}
+
+const ORIENTATIONS_2D: [(&str, Orientation); 3] =
+    [("positive", Orientation::Positive), ("negative", Orientation::Negative), ("collinear", Orientation::Coplanar)];
+
+impl<N: Number> OpJson for Orient2d<N> {
+    const FIELDS: &'static [&'static str] = &["points"];
+    const CLAIM_FIELDS: &'static [&'static str] = &["orientation", "determinant"];
+    const SUMMARY: &'static str = "the orientation of three points in the plane";
+
+    fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
+        let (v, at) = f.required("points")?;
+        let list = crate::input::array(v, &at, Some(3), "a list of points")?;
+        let mut p = Vec::with_capacity(3);
+        for (i, v) in list.iter().enumerate() {
+            let c = rationals::<N>(v, &crate::input::child(&at, i), 2, "a point [x, y]")?;
+            p.push(touchstone::geom::Point2::new(c[0].clone(), c[1].clone()));
+        }
+        Ok(Orient2d { points: [p[0].clone(), p[1].clone(), p[2].clone()] })
+    }
+
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
+        let name = ORIENTATIONS_2D.iter().find(|(_, o)| *o == out.orientation).map(|(n, _)| *n).unwrap_or_default();
+        let mut m = object(json!({"orientation": name, "determinant": num(&out.determinant)}));
+        let nearest = out.determinant.to_f64();
+        if S::EXACT_VALUES && nearest.is_finite() {
+            m.insert("determinant_f64".into(), json!(nearest));
+        }
+        Ok(m)
+    }
+
+    fn parse_claim(f: &Fields) -> Result<Orient3dClaim, QueryError> {
+        Ok(Orient3dClaim {
+            orientation: named(f, "orientation", &ORIENTATIONS_2D)?,
             determinant: claimed_number(f, "determinant")?,
         })
     }

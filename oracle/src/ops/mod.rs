@@ -401,6 +401,7 @@ macro_rules! answered {
 pub fn ops() -> Vec<OpInfo> {
     let mut v = vec![
         answered!(Orient3d),
+        answered!(Orient2d),
         answered!(SideOfPlane),
         answered!(TransformPoints),
         answered!(SquaredDistance),
