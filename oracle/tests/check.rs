@@ -161,6 +161,28 @@ fn panics_and_hangs_are_findings_and_the_run_goes_on() {
 }
 
 #[test]
+fn parry_contact_witness_points_are_judged_when_separated() {
+    // Unit cubes 1 apart along x: parry's contact points are (1, y, z) on a and (2, y, z) on b
+    // for some y, z in [-1, 1]; the claim carries them, and they pass. Moved onto a wrong
+    // point they fail.
+    let q = json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [3, 0, 0]}});
+    let parry = check::engine("parry3d").unwrap();
+    let answers = parry.answer(&q).unwrap().unwrap();
+    let contact = answers.iter().find(|a| a.function == "contact").unwrap();
+    let pts = contact.claim["points"].as_array().expect("witness points on a separated contact");
+    assert_eq!((pts[0][0].as_f64(), pts[1][0].as_f64()), (Some(1.0), Some(2.0)), "{}", contact.claim);
+    let judged = check::judge_line(parry, 1, &q.to_string(), &Options::default(), None);
+    let j = judged.iter().find(|j| j.function == "contact").unwrap();
+    assert_eq!(j.outcome, Outcome::Right, "{j:?}");
+    assert!(j.replay.contains("\"points\""), "{}", j.replay);
+    // The same claim with b's point moved off b: a wrong `points` field.
+    let mut wrong: serde_json::Value = serde_json::from_str(&j.replay).unwrap();
+    wrong["claim"]["points"][1][0] = json!(2.5);
+    let a = touchstone_oracle::answer_line(&wrong.to_string(), &Options::default());
+    assert_eq!(a["verdict"]["ok"], false, "{a}");
+}
+
+#[test]
 fn robust_orientation_convention() {
     // d above the plane of a, b, c (counterclockwise seen from +z): the format's "positive".
     let q = json!({"op": "orient3d", "points": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]});

@@ -1,4 +1,5 @@
-//! The parry3d-f64 adapter: `distance`, `contact`, `intersection_test`, `closest_points` on
+//! The parry3d-f64 adapter: `distance`, `contact` (signed distance, and witness points when
+//! separated), `intersection_test`, `closest_points` on
 //! `distance` lines, `cast_shapes` on `toi` lines.
 //!
 //! Shapes are built as an engine holds them: a box is a `Cuboid` of its half extents, a hull
@@ -128,9 +129,16 @@ fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answe
     match c {
         Some(c) => {
             // A penetration beyond the tolerance is claimed as a status (its depth is judged
-            // against the exact one below); within it, as a distance of zero.
-            let claim =
-                if c.dist < -tol { json!({ "status": "penetrating" }) } else { json!({ "distance": c.dist.max(0.0) }) };
+            // against the exact one below); within it, as a distance of zero; a separation
+            // beyond it as a distance with its witness points (world space), which must lie on
+            // the shapes and realise the exact distance.
+            let claim = if c.dist < -tol {
+                json!({ "status": "penetrating" })
+            } else if c.dist > tol {
+                json!({ "distance": c.dist, "points": [p3(c.point1), p3(c.point2)] })
+            } else {
+                json!({ "distance": c.dist.max(0.0) })
+            };
             out.push(Answered {
                 function: "contact",
                 op: "distance",
