@@ -55,9 +55,9 @@ struct Cli {
     /// Print no summary on standard error.
     #[arg(short, long)]
     quiet: bool,
-    /// Threads answering lines (0: one per core). The output is in input order whatever the
-    /// number.
-    #[arg(short, long, default_value_t = 0)]
+    /// Threads answering lines (0: one per core; at most 1024). The output is in input order
+    /// whatever the number.
+    #[arg(short, long, default_value_t = 0, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=1024))]
     jobs: usize,
 }
 

@@ -253,3 +253,10 @@ cat shard-??.out > answers.jsonl
     assert!(sharded == one, "the sharded answers differ from one run");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_absurd_thread_count_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_touchstone")).args(["--jobs", "5000"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not in 0..=1024"));
+}
