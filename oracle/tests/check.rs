@@ -85,7 +85,10 @@ fn every_claim_line_gets_the_unfiltered_exact_verdict() {
                     })
                     .unwrap_or_default();
                 let claimed_wrong: Vec<String> = match &j.outcome {
-                    Outcome::Wrong(f) => f.iter().filter(|f| *f != "signed distance").cloned().collect(),
+                    // Judged outside the verdict: the signed distance and the normal.
+                    Outcome::Wrong(f) => {
+                        f.iter().filter(|f| *f != "signed distance" && *f != "normal").cloned().collect()
+                    }
                     _ => Vec::new(),
                 };
                 assert_eq!(failing, claimed_wrong, "{}", j.replay);
@@ -180,6 +183,49 @@ fn parry_contact_witness_points_are_judged_when_separated() {
     wrong["claim"]["points"][1][0] = json!(2.5);
     let a = touchstone_oracle::answer_line(&wrong.to_string(), &Options::default());
     assert_eq!(a["verdict"]["ok"], false, "{a}");
+}
+
+/// An engine that answers `contact` with a fixed signed distance and normal.
+struct Normal(f64, [f64; 3]);
+impl Engine for Normal {
+    fn name(&self) -> &'static str {
+        "normal"
+    }
+    fn answer(&self, q: &Value) -> Option<Result<Vec<Answered>, String>> {
+        let (d, n) = (self.0, self.1);
+        (q["op"] == "distance").then(|| {
+            Ok(vec![Answered {
+                function: "contact",
+                op: "distance",
+                claim: json!({"distance": d}),
+                said: format!("{d} along {n:?}"),
+                extra: Extra::Contact(d, n),
+            }])
+        })
+    }
+}
+
+#[test]
+fn a_contact_normal_is_judged_against_the_unique_exact_direction() {
+    // b is a's copy moved by (4, 3, 0): the closest points are on a's edge x = 1, y = 1 and
+    // b's edge x = 3, y = 2, so the gap is (2, 1, 0) and the distance √5.
+    let line =
+        r#"{"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [4, 3, 0]}}"#;
+    let opts = Options::default();
+    let d = 5f64.sqrt();
+    let judge = |e: &'static Normal| check::judge_line(e, 1, line, &opts, None).remove(0);
+    let right: &'static Normal = Box::leak(Box::new(Normal(d, [2.0 / d, 1.0 / d, 0.0])));
+    assert_eq!(judge(right).outcome, Outcome::Right);
+    // Not unit, same direction: right (a normal is a direction).
+    let scaled: &'static Normal = Box::leak(Box::new(Normal(d, [4.0, 2.0, 0.0])));
+    assert_eq!(judge(scaled).outcome, Outcome::Right);
+    // The face normal of a's face x = 1: the distance is right, the normal is not.
+    let face: &'static Normal = Box::leak(Box::new(Normal(d, [1.0, 0.0, 0.0])));
+    assert_eq!(judge(face).outcome, Outcome::Wrong(vec!["normal".into()]));
+    // Off by 1e-7 radians over a distance of √5 at scale 4: beyond 1e-9 · 4 / √5 + 1e-9.
+    let tilt = 1e-7;
+    let off: &'static Normal = Box::leak(Box::new(Normal(d, [2.0 / d - tilt / d, 1.0 / d + 2.0 * tilt / d, 0.0])));
+    assert_eq!(judge(off).outcome, Outcome::Wrong(vec!["normal".into()]));
 }
 
 #[test]

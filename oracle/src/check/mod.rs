@@ -48,6 +48,12 @@ pub enum Extra {
     None,
     /// A signed distance (negative: penetration), judged against the exact distance or depth.
     SignedDistance(f64),
+    /// A signed distance and the contact normal (on the first shape, pointing to the second):
+    /// the distance as [`Extra::SignedDistance`]; on separated shapes the normal is unique
+    /// (the direction from a's closest point to b's, the same for every closest pair of two
+    /// convex shapes) and must be within 1e-9 · scale / distance of it, the error a point
+    /// tolerance of 1e-9 of the scale allows in a direction over that distance.
+    Contact(f64, [f64; 3]),
     /// A boolean that has false positives and negatives: intersecting, colliding.
     Boolean(bool),
 }
@@ -300,7 +306,7 @@ fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Opti
                 }
             }
         }
-        Extra::SignedDistance(d) => {
+        Extra::SignedDistance(d) | Extra::Contact(d, _) => {
             // The exact signed distance: the distance, or minus the penetration depth.
             let exact = match out["status"].as_str() {
                 Some("penetrating") => depth(q, opts).map(|p| -p),
@@ -309,6 +315,14 @@ fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Opti
             if exact.is_none() {
                 j.outcome = Outcome::Unjudged("the exact signed distance is over the run's limits".into());
                 return j;
+            }
+            if let (Extra::Contact(_, n), Some("separated")) = (&a.extra, out["status"].as_str()) {
+                if let Some(off) = normal_error(n, &out) {
+                    let distance = out.get("distance").and_then(number).unwrap_or(0.0);
+                    if distance > 0.0 && off > 1e-9 * scale(q) / distance + 1e-9 {
+                        wrong.push("normal".into());
+                    }
+                }
             }
             if let Some(x) = exact {
                 let e = (d - x).abs();
@@ -375,6 +389,26 @@ fn truth_words(op: &str, out: &Value) -> String {
         "orient3d" | "orient2d" => out["orientation"].as_str().unwrap_or("").to_string(),
         _ => String::new(),
     }
+}
+
+/// How far the unit `normal` is from the exact direction between the exact closest points of
+/// a `distance` answer (computed exactly, then rounded): `None` without points.
+fn normal_error(normal: &[f64; 3], out: &Value) -> Option<f64> {
+    use touchstone::scalar::parse_rational;
+    let point = |i: usize| -> Option<Vec<num_rational::BigRational>> {
+        out["points"][i].as_array()?.iter().map(|c| parse_rational(c.as_str()?).ok()).collect()
+    };
+    let (p, q) = (point(0)?, point(1)?);
+    let d: Vec<f64> =
+        p.iter().zip(&q).map(|(a, b)| num_traits::ToPrimitive::to_f64(&(b - a)).unwrap_or(f64::NAN)).collect();
+    let unit = |v: &[f64]| {
+        let m = v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let w: Vec<f64> = v.iter().map(|x| x / m).collect();
+        let l = w.iter().map(|x| x * x).sum::<f64>().sqrt();
+        w.into_iter().map(move |x| x / l)
+    };
+    let off = unit(&d).zip(unit(normal)).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
+    off.is_finite().then_some(off)
 }
 
 /// A decimal string cut to 17 significant characters.

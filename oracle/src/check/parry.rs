@@ -144,7 +144,7 @@ fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answe
                 op: "distance",
                 claim,
                 said: format!("signed distance {:e}", c.dist),
-                extra: Extra::SignedDistance(c.dist),
+                extra: Extra::Contact(c.dist, [c.normal1.x, c.normal1.y, c.normal1.z]),
             });
         }
         None => out.push(Answered {
