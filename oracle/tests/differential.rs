@@ -88,6 +88,11 @@ fn query() -> BoxedStrategy<Value> {
         (point(), plane()).prop_map(|(p, pl)| json!({"op": "squared_distance", "point": p, "to_plane": pl})).boxed(),
         ([point(), point()], plane()).prop_map(|(s, pl)| json!({"op": "segment_plane", "segment": s, "plane": pl})).boxed(),
         solid().prop_map(|s| json!({"op": "validate", "solid": s})).boxed(),
+        // Grid points against grid shapes: many on faces, edges and vertices by chance.
+        (convex(), pose(), grid_point())
+            .prop_map(|(s, pose, p)| json!({"op": "classify_point", "solid": s, "pose": pose, "point": p}))
+            .boxed(),
+        (convex(), grid_point()).prop_map(|(s, p)| json!({"op": "classify_point", "solid": s, "point": p})).boxed(),
         (convex(), convex(), pose(), grid_point(), proptest::sample::select(vec![0, 0, 0, 20, 45, 52, 60]))
             .prop_map(|(a, b, pose_b, t, far)| {
                 let mut pose_b = pose_b;

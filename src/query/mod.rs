@@ -36,6 +36,7 @@
 
 mod ccd;
 pub mod claim;
+mod classify;
 mod depth;
 mod distance;
 pub mod error;
@@ -57,6 +58,7 @@ use crate::scalar::{Exact, Interval, Scalar};
 
 pub use ccd::{Ccd, CcdClaim, CcdOutput};
 pub use claim::{Check, Shown, Tolerance, Verdict};
+pub use classify::{ClassifyPoint, ClassifyPointClaim, ClassifyPointOutput, PointClass};
 pub use depth::{penetration_depth, Penetration};
 pub use distance::{Distance, DistanceClaim, DistanceOutput};
 pub use error::{ErrorKind, QueryError};

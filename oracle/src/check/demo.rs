@@ -90,6 +90,7 @@ pub const CLASSES: &[(&str, &str)] = &[
     ("well-separated", "rotated cubes a unit apart: nothing degenerate (a control)"),
     ("orient3d-near-coplanar", "orient3d of nearly coplanar points at unit scale"),
     ("orient3d-underflow", "orient3d of nearly coplanar points near 2⁻³⁴⁰, where products underflow"),
+    ("point-containment", "points on a box's faces, edges and corners, one ulp out, and on translated boxes' faces as binary64 rounds them"),
     ("orient2d-near-collinear", "orient2d of nearly collinear points at unit scale"),
     ("orient2d-underflow", "orient2d of nearly collinear points near 2⁻⁵²⁰, where products underflow"),
 ];
@@ -250,6 +251,39 @@ pub fn scenarios() -> Vec<Value> {
             out.push(json!({"id": id(class, n), "op": "orient3d",
                 "points": [[sc, 0.0, 0.0], [0.0, sc, 0.0], [0.0, 0.0, sc], d]}));
         }
+    }
+    // Point containment: on the faces, edges and corners of the unit box and a tetrahedron
+    // (contained: the solids are closed), one ulp outside and inside; and the point t + 1/2
+    // computed in binary64 on the face x = t + 1/2 of a box translated by t, which rounds to
+    // just outside (an engine that works in the box's frame rounds it back onto the face).
+    let class = "point-containment";
+    let mut n = 0;
+    let mut point_line = |solid: Value, pose: Option<Value>, p: [f64; 3]| {
+        let mut l = json!({"id": id(class, n), "op": "classify_point", "solid": solid, "point": p});
+        if let Some(pose) = pose {
+            l["pose"] = pose;
+        }
+        out.push(l);
+        n += 1;
+    };
+    let up = 1.0 + f64::EPSILON;
+    for p in [
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [1.0, 1.0, 1.0],
+        [0.5, -1.0, 0.25],
+        [up, 0.0, 0.0],
+        [1.0, up, 0.5],
+        [1.0 - f64::EPSILON / 2.0, 0.0, 0.0],
+    ] {
+        point_line(json!({"box": [1, 1, 1]}), None, p);
+    }
+    let tetra = json!({"convex_hull": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]});
+    point_line(tetra.clone(), None, [0.25, 0.25, 0.5]);
+    point_line(tetra, None, [0.25, 0.25, 0.25]);
+    for t in [0.3, 1e-3] {
+        let pose = json!({"quaternion": [1, 0, 0, 0], "translation": [t, t, t]});
+        point_line(json!({"box": [0.5, 0.5, 0.5]}), Some(pose), [t + 0.5, t, t]);
     }
     // orient2d: c just off the line through a and b, at unit scale and at 2⁻⁵²⁰.
     for (class, scale) in [("orient2d-near-collinear", 0), ("orient2d-underflow", -520)] {

@@ -153,11 +153,8 @@ pub fn claim_line(q: &Value, a: &Answered) -> Value {
         m.insert("id".into(), id.clone());
     }
     m.insert("op".into(), json!(a.op));
-    let keep: &[&str] = match a.op {
-        "distance" => &["a", "pose_a", "b", "pose_b"],
-        "toi" => &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "interval"],
-        _ => &["points"],
-    };
+    // The op's own input fields, as the op table lists them.
+    let keep: &[&str] = crate::ops::ops().iter().find(|o| o.name == a.op).map_or(&[], |o| o.fields);
     if let Some(o) = q.as_object() {
         for (k, v) in o {
             if keep.contains(&k.as_str()) {
@@ -295,6 +292,7 @@ fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Opti
     let exact_intersecting = match a.op {
         "distance" => out["status"].as_str().map(|s| s != "separated"),
         "toi" => out["collides"].as_bool(),
+        "classify_point" => out["class"].as_str().map(|c| c != "outside"),
         _ => None,
     };
     match a.extra {
@@ -387,6 +385,11 @@ fn truth_words(op: &str, out: &Value) -> String {
             _ => String::new(),
         },
         "orient3d" | "orient2d" => out["orientation"].as_str().unwrap_or("").to_string(),
+        "classify_point" => match (out["class"].as_str(), out.get("feature")) {
+            (Some(c), Some(f)) => format!("{c}, on {f}"),
+            (Some(c), None) => c.to_string(),
+            _ => String::new(),
+        },
         _ => String::new(),
     }
 }

@@ -102,6 +102,7 @@ impl Engine for Parry {
                 Some(parsed::<touchstone::query::Distance<f64>>(q)?.and_then(|d| distance_family(&d.a, &d.b, tol)))
             }
             "toi" => Some(parsed::<touchstone::query::Toi<f64>>(q)?.and_then(|t| cast(&t))),
+            "classify_point" => Some(parsed::<touchstone::query::ClassifyPoint<f64>>(q)?.and_then(|c| contains(&c))),
             _ => None,
         }
     }
@@ -175,6 +176,19 @@ fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answe
     };
     out.push(Answered { function: "closest_points", op: "distance", claim, said, extra: Extra::Boolean(b) });
     Ok(out)
+}
+
+/// `contains_point` on a `classify_point` line: a claim that the closed solid holds the point.
+fn contains(c: &touchstone::query::ClassifyPoint<f64>) -> Result<Vec<Answered>, String> {
+    let (shape, pose) = build(&c.solid)?;
+    let inside = shape.contains_point(&pose, vector(&c.point));
+    Ok(vec![Answered {
+        function: "contains_point",
+        op: "classify_point",
+        claim: json!({ "contains": inside }),
+        said: format!("contains: {inside}"),
+        extra: Extra::Boolean(inside),
+    }])
 }
 
 /// `cast_shapes` on a `toi` line: poses at t0, the interval's length as the longest time.

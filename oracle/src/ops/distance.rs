@@ -3,7 +3,7 @@
 use crate::json::Out;
 use serde_json::{json, Value};
 use touchstone::poly::RootScalar;
-use touchstone::query::{Distance, DistanceClaim, Posed};
+use touchstone::query::{ClassifyPoint, ClassifyPointClaim, Distance, DistanceClaim, PointClass, Posed};
 use touchstone::vclip::Status;
 
 use super::geometry::{claimed_number, named};
@@ -61,6 +61,38 @@ impl<N: Number> OpJson for Distance<N> {
             distance: claimed_number(f, "distance")?,
             features: parse_features(f)?,
             points: pts,
+        })
+    }
+}
+
+const CLASSES: [(&str, PointClass); 3] =
+    [("inside", PointClass::Inside), ("outside", PointClass::Outside), ("boundary", PointClass::Boundary)];
+
+impl<N: Number> OpJson for ClassifyPoint<N> {
+    const FIELDS: &'static [&'static str] = &["solid", "pose", "point"];
+    const CLAIM_FIELDS: &'static [&'static str] = &["class", "contains", "feature"];
+    const SUMMARY: &'static str = "inside, outside or boundary of a solid (convex solids in this version)";
+
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
+        let (v, at) = f.required("point")?;
+        let point = crate::input::point::<N>(v, &at)?;
+        Ok(ClassifyPoint { solid: posed(f, "solid", "pose", ctx)?, point })
+    }
+
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
+        let mut m = Out::new();
+        m.push("class", json!(out.class.name()));
+        if let Some(f) = &out.feature {
+            m.push("feature", feature_json(f));
+        }
+        Ok(m)
+    }
+
+    fn parse_claim(f: &Fields) -> Result<ClassifyPointClaim, QueryError> {
+        Ok(ClassifyPointClaim {
+            class: named(f, "class", &CLASSES)?,
+            contains: super::geometry::claimed_bool(f, "contains")?,
+            feature: f.optional("feature").map(|(v, at)| super::parse_feature(v, &at)).transpose()?,
         })
     }
 }

@@ -411,6 +411,7 @@ pub fn ops() -> Vec<OpInfo> {
         answered!(Ccd),
         answered!(ToiBoxes),
         answered!(Toi),
+        answered!(ClassifyPoint),
     ];
     v.extend(planned::PLANNED.iter().map(|&(name, fields, summary)| OpInfo {
         name,

@@ -5,14 +5,13 @@ use crate::json::Out;
 use num_rational::BigRational;
 
 use crate::error::{Kind, QueryError};
-use crate::input::{point, points, rationals, Context, Fields};
+use crate::input::{points, rationals, Context, Fields};
 use crate::pose::parse_pose;
 use crate::shape::parse_shape;
 
 /// The ops of the format that later versions answer, with their fields and a sentence.
-pub const PLANNED: [(&str, &[&str], &str); 5] = [
+pub const PLANNED: [(&str, &[&str], &str); 4] = [
     ("index_stats", &["solid"], "Brep-index figures"),
-    ("classify_point", &["solid", "pose", "point"], "inside, outside or boundary of a solid"),
     ("classify_segment", &["solid", "pose", "segment"], "a segment's pieces inside, outside, on a solid"),
     (
         "contact",
@@ -70,10 +69,6 @@ fn check(op: &str, own: &[&str], f: &Fields, op_at: &str, common: &[&str], ctx: 
         }
     }
     match op {
-        "classify_point" => {
-            let (v, at) = f.required("point")?;
-            point::<BigRational>(v, &at)?;
-        }
         "classify_segment" => {
             let (v, at) = f.required("segment")?;
             points::<BigRational>(v, &at, Some(2))?;

@@ -1,0 +1,246 @@
+//! `classify_point`: inside, outside or on the boundary of a posed solid, with the feature of
+//! the boundary the point lies in.
+//!
+//! This version answers convex solids, by the point's side of every face plane (exact with
+//! zero tolerance on exact backends): outside when it is above one, inside when below all,
+//! else on the boundary, in the relative interior of the feature the zero planes meet in (one
+//! plane: that face; two: their common edge; three or more: their common vertex; the solid
+//! is strictly convex, coplanar faces merged). Solids that are not convex need the
+//! Brep-index (MSP tree) and are answered `unsupported` until it lands.
+
+use num_rational::BigRational;
+
+use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::error::{ErrorKind, QueryError};
+use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed};
+use super::{Answer, Decisive, Query};
+use crate::brep::Feature;
+use crate::geom::{Point3, Scaled};
+use crate::poly::RootScalar;
+use crate::scalar::{Exact, Scalar, Sign};
+
+/// Where a point lies with respect to a solid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PointClass {
+    /// In the interior.
+    Inside,
+    /// In the exterior.
+    Outside,
+    /// On the boundary.
+    Boundary,
+}
+
+impl PointClass {
+    /// The format's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            PointClass::Inside => "inside",
+            PointClass::Outside => "outside",
+            PointClass::Boundary => "boundary",
+        }
+    }
+}
+
+/// `classify_point` of `point` against `solid` under its pose.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassifyPoint<N: Scalar = BigRational> {
+    /// The solid with its pose (`/solid`, `/pose`).
+    pub solid: Posed<N>,
+    /// The point, in world coordinates.
+    pub point: Point3<N>,
+}
+
+/// The answer of [`ClassifyPoint`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassifyPointOutput<S> {
+    /// Inside, outside or boundary.
+    pub class: PointClass,
+    /// On the boundary: the feature whose relative interior holds the point.
+    pub feature: Option<FeatureId>,
+    /// The backend (the output has no continuous values).
+    pub backend: std::marker::PhantomData<S>,
+}
+
+/// A claim on [`ClassifyPoint`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClassifyPointClaim {
+    /// The claimed class.
+    pub class: Option<PointClass>,
+    /// Whether the closed solid is claimed to contain the point (inside or boundary), as an
+    /// engine's boolean containment test says.
+    pub contains: Option<bool>,
+    /// A claimed feature: passes when the point lies on it (closed).
+    pub feature: Option<FeatureId>,
+}
+
+impl<N: Scalar> ClassifyPoint<N> {
+    fn posed<S: Scalar>(&self) -> Result<ConvexPosed<S>, QueryError> {
+        posed_convex::<S, N>(&self.solid).map_err(|e| {
+            if e.kind == ErrorKind::Invalid && e.message.contains("not convex") {
+                QueryError::new(
+                    ErrorKind::Unsupported,
+                    &self.solid.at,
+                    "classify_point answers convex solids in this version; others need the Brep-index",
+                )
+            } else {
+                e
+            }
+        })
+    }
+}
+
+/// The feature of a strictly convex solid in whose relative interior lie the points on
+/// exactly the faces `zero` (and below the others).
+fn feature_of_faces<S: Scalar>(c: &ConvexPosed<S>, zero: &[usize]) -> Option<Feature> {
+    let s = &c.built.solid;
+    match zero {
+        [] => None,
+        [f] => Some(Feature::Face(*f)),
+        [f, g] => {
+            let (a, b) = (s.face(*f), s.face(*g));
+            let common: Vec<usize> = a.iter().copied().filter(|v| b.contains(v)).collect();
+            match common[..] {
+                [u, v] => s
+                    .edges()
+                    .iter()
+                    .find(|&&(x, y)| (x, y) == (u, v) || (x, y) == (v, u))
+                    .map(|&(x, y)| Feature::Edge(x, y)),
+                _ => None,
+            }
+        }
+        [f, rest @ ..] => {
+            let common: Vec<usize> =
+                s.face(*f).iter().copied().filter(|v| rest.iter().all(|g| s.face(*g).contains(v))).collect();
+            match common[..] {
+                [v] => Some(Feature::Vertex(v)),
+                _ => None,
+            }
+        }
+    }
+}
+
+impl<N: Scalar> Query for ClassifyPoint<N> {
+    const OP: &'static str = "classify_point";
+    type Output<S: RootScalar> = ClassifyPointOutput<S>;
+    type Discrete = (PointClass, Option<FeatureId>);
+    type Claim = ClassifyPointClaim;
+
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let c = self.posed::<S>()?;
+        let s = &c.built.solid;
+        let p: Point3<S> = self.point.map(|x| x.to_backend::<S>());
+        let mut decisive = vec![Decisive::Test(c.pose_determinant.clone())];
+        let (mut zero, mut above) = (Vec::new(), false);
+        for f in 0..s.face_count() {
+            crate::budget::tick().map_err(|u| QueryError::uncertain("", u))?;
+            let plane = s.plane(f);
+            let t = Scaled { value: plane.eval(&p), magnitude: plane.eval_magnitude(&p) };
+            match t.sign().map_err(|u| QueryError::uncertain("/point", u))? {
+                Sign::Positive => above = true,
+                Sign::Zero => zero.push(f),
+                Sign::Negative => {}
+            }
+            decisive.push(Decisive::Test(t));
+        }
+        let (class, feature) = if above {
+            (PointClass::Outside, None)
+        } else if zero.is_empty() {
+            (PointClass::Inside, None)
+        } else {
+            let f = feature_of_faces(&c, &zero).ok_or_else(|| {
+                // Exact planes of a strictly convex solid always meet so; tolerant ones may
+                // not, within their tolerance.
+                QueryError::new(
+                    ErrorKind::Precision,
+                    "/point",
+                    "the point is within this backend's tolerance of faces that share no feature",
+                )
+            })?;
+            (PointClass::Boundary, Some(c.feature_id(&f)?))
+        };
+        let output = ClassifyPointOutput { class, feature, backend: std::marker::PhantomData };
+        Ok(Answer { output, continuous: Vec::new(), decisive })
+    }
+
+    fn reference(o: ClassifyPointOutput<Exact>) -> ClassifyPointOutput<BigRational> {
+        ClassifyPointOutput { class: o.class, feature: o.feature, backend: std::marker::PhantomData }
+    }
+
+    fn discrete<S: RootScalar>(o: &ClassifyPointOutput<S>) -> Self::Discrete {
+        (o.class, o.feature.clone())
+    }
+
+    /// Near the boundary, `f64` may call a point on it (with any feature it is near), or
+    /// inside or outside when it is exactly on it.
+    fn valid_within_tolerance(exact: &Self::Discrete, fast: &Self::Discrete) -> bool {
+        exact.0 == PointClass::Boundary || fast.0 == PointClass::Boundary || exact == fast
+    }
+
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &ClassifyPointClaim,
+        _: &Tolerance,
+        _: u32,
+    ) -> Result<Verdict, QueryError> {
+        let mut v = Verdict::default();
+        let class = exact.output.class;
+        if let Some(c) = claim.class {
+            v.checks.push(Check::equal("class", Shown::Text(c.name().into()), Shown::Text(class.name().into())));
+        }
+        if let Some(b) = claim.contains {
+            let truth = class != PointClass::Outside;
+            v.checks.push(Check::equal("contains", Shown::Text(b.to_string()), Shown::Text(truth.to_string())));
+        }
+        if let Some(id) = &claim.feature {
+            let exact_id = exact.output.feature.clone();
+            let shown = |f: &Option<FeatureId>| Shown::Text(f.as_ref().map_or("none".into(), |f| f.to_string()));
+            let mut check = Check::equal("feature", shown(&Some(id.clone())), shown(&exact_id));
+            if !check.ok && exact_id.is_some() {
+                // A claimed feature passes when the point lies on it: when the exact feature
+                // (the one whose relative interior holds it) is part of the claimed one's
+                // closure.
+                let c = self.posed::<BigRational>()?;
+                let on =
+                    match (c.claimed_feature(id)?, exact_id.as_ref().map(|e| c.feature_of(e)).transpose()?.flatten()) {
+                        (Some((solid, claimed)), Some(found)) => {
+                            std::ptr::eq(solid, &c.built.solid) && in_closure(solid, &found, &claimed)
+                        }
+                        _ => false,
+                    };
+                if on {
+                    check.ok = true;
+                    check.note = Some("the point lies on this feature's boundary".into());
+                }
+            }
+            v.checks.push(check);
+        }
+        Ok(v)
+    }
+}
+
+/// Whether feature `part` lies in the closure of feature `whole` of one solid.
+fn in_closure<S: Scalar>(s: &crate::brep::Solid<S>, part: &Feature, whole: &Feature) -> bool {
+    let vertices = |f: &Feature| -> Vec<usize> {
+        match *f {
+            Feature::Vertex(v) => vec![v],
+            Feature::Edge(u, v) => vec![u, v],
+            Feature::Face(f) => s.face(f).to_vec(),
+        }
+    };
+    let (p, w) = (vertices(part), vertices(whole));
+    // A feature of a strictly convex solid is in the closure of another exactly when all its
+    // vertices are the other's (a face's edges join consecutive vertices of it).
+    p.iter().all(|v| w.contains(v))
+        && match (part, whole) {
+            (Feature::Edge(u, v), Feature::Face(f)) => {
+                let face = s.face(*f);
+                let n = face.len();
+                (0..n).any(|i| {
+                    let (a, b) = (face[i], face[(i + 1) % n]);
+                    (a, b) == (*u, *v) || (a, b) == (*v, *u)
+                })
+            }
+            _ => true,
+        }
+}
