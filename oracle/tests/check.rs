@@ -203,7 +203,8 @@ impl Engine for Normal {
             Ok(vec![Answered {
                 function: "contact",
                 op: "distance",
-                claim: json!({"distance": d}),
+                // As the parry adapter states it: a penetration as a status.
+                claim: if d < 0.0 { json!({"status": "penetrating"}) } else { json!({"distance": d}) },
                 said: format!("{d} along {n:?}"),
                 extra: Extra::Contact(d, n),
             }])
@@ -232,6 +233,23 @@ fn a_contact_normal_is_judged_against_the_unique_exact_direction() {
     let tilt = 1e-7;
     let off: &'static Normal = Box::leak(Box::new(Normal(d, [2.0 / d - tilt / d, 1.0 / d + 2.0 * tilt / d, 0.0])));
     assert_eq!(judge(off).outcome, Outcome::Wrong(vec!["normal".into()]));
+}
+
+#[test]
+fn a_penetration_normal_passes_when_it_is_an_optimal_direction() {
+    // Unit cubes overlapping by 1/2 in x and in y (b at (3/2, 3/2, 0)): the depth is 1/2,
+    // reached along +x and along +y (a tie); along the diagonal b must move 1/√2, along −x 7/2.
+    let line = r#"{"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [1.5, 1.5, 0]}}"#;
+    let opts = Options::default();
+    let judge = |n: [f64; 3]| {
+        let e: &'static Normal = Box::leak(Box::new(Normal(-0.5, n)));
+        check::judge_line(e, 1, line, &opts, None).remove(0).outcome
+    };
+    assert_eq!(judge([1.0, 0.0, 0.0]), Outcome::Right);
+    assert_eq!(judge([0.0, 2.0, 0.0]), Outcome::Right);
+    assert_eq!(judge([1.0, 1.0, 0.0]), Outcome::Wrong(vec!["normal".into()]));
+    assert_eq!(judge([-1.0, 0.0, 0.0]), Outcome::Wrong(vec!["normal".into()]));
+    assert_eq!(judge([0.0, 0.0, 1.0]), Outcome::Wrong(vec!["normal".into()]));
 }
 
 #[test]
@@ -290,4 +308,22 @@ fn check_engine_and_demo_from_the_command_line() {
     let (_, err, code) = touchstone(&["check-engine", "bullet", "-"], "");
     assert_eq!(code, 2);
     assert!(err.contains("unknown engine") && err.contains("parry3d"), "{err}");
+    // A missing query file, a findings file that cannot be created, a bad time limit.
+    let (_, err, code) = touchstone(&["check-engine", "robust", "/no/such/queries.jsonl"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot open"), "{err}");
+    let (_, err, code) = touchstone(&["check-engine", "robust", "--findings", "/no/such/dir/wrong.jsonl", "-"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot create"), "{err}");
+    let (_, err, code) = touchstone(&["check-engine", "robust", "--engine-time-limit", "nan", "-"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("time limit"), "{err}");
+    // Lines the engine has nothing for, and lines that are not queries: skipped and counted,
+    // the run goes on.
+    let (report, _, code) = touchstone(
+        &["check-engine", "robust", "-"],
+        "not json\n{\"op\": \"validate\", \"solid\": {\"box\": [1, 1, 1]}}\n",
+    );
+    assert_eq!(code, 0);
+    assert!(report.contains("2 lines"), "{report}");
 }

@@ -52,7 +52,9 @@ pub enum Extra {
     /// the distance as [`Extra::SignedDistance`]; on separated shapes the normal is unique
     /// (the direction from a's closest point to b's, the same for every closest pair of two
     /// convex shapes) and must be within 1e-9 · scale / distance of it, the error a point
-    /// tolerance of 1e-9 of the scale allows in a direction over that distance.
+    /// tolerance of 1e-9 of the scale allows in a direction over that distance; on
+    /// penetrating shapes it must be an optimal direction: moving b along it by the exact
+    /// depth (within the tolerance) separates them.
     Contact(f64, [f64; 3]),
     /// A boolean that has false positives and negatives: intersecting, colliding.
     Boolean(bool),
@@ -332,6 +334,15 @@ fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Opti
                 }
                 if out["status"] == json!("penetrating") {
                     j.truth = format!("penetrating, depth {}", fmt(-x));
+                    // The normal must be an optimal direction: moving b along it by the depth
+                    // separates the shapes (ties between directions all pass).
+                    if let Extra::Contact(_, n) = &a.extra {
+                        if let Some(sep) = separation_along(q, n, opts) {
+                            if sep - (-x) > (1e-9 * scale(q)).max(1e-9 * x.abs()) {
+                                wrong.push("normal".into());
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -355,6 +366,34 @@ fn depth(q: &Value, opts: &Options) -> Option<f64> {
     let p = with_budget(budget, || touchstone::query::penetration_depth(&d.a, &d.b)).ok()?;
     let d2 = num_traits::ToPrimitive::to_f64(&p.depth_squared)?;
     Some(d2.sqrt())
+}
+
+/// How far b must move along `normal` (a's outward normal of the contact, pointing to b) to
+/// leave a: max over a of v·n − min over b of v·n, over |n|, with the posed vertices exact and
+/// n as given (the engine's binary64 numbers). The least over all directions is the
+/// penetration depth, reached exactly along the optimal ones.
+fn separation_along(q: &Value, normal: &[f64; 3], opts: &Options) -> Option<f64> {
+    use crate::ops::OpJson;
+    use num_rational::BigRational;
+    use touchstone::budget::{with_budget, Budget};
+    let json = crate::json::parse_line(&q.to_string()).ok()?;
+    let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
+    let d = touchstone::query::Distance::<BigRational>::parse(&fields, &opts.context()).ok()?;
+    let n: Vec<BigRational> = normal.iter().map(|x| BigRational::from_float(*x)).collect::<Option<_>>()?;
+    let length = normal.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if length == 0.0 || !length.is_finite() {
+        return None;
+    }
+    let budget = Budget { time: opts.time_limit, steps: opts.step_limit, bits: Some(opts.max_bits) };
+    let sep = with_budget(budget, || -> Option<BigRational> {
+        let a = touchstone::query::spec::posed_convex::<BigRational, _>(&d.a).ok()?;
+        let b = touchstone::query::spec::posed_convex::<BigRational, _>(&d.b).ok()?;
+        let dot = |p: &touchstone::geom::Point3<BigRational>| &p.x * &n[0] + &p.y * &n[1] + &p.z * &n[2];
+        let max_a = a.built.solid.vertices().iter().map(dot).max()?;
+        let min_b = b.built.solid.vertices().iter().map(dot).min()?;
+        Some(max_a - min_b)
+    })?;
+    Some(num_traits::ToPrimitive::to_f64(&sep)? / length)
 }
 
 fn fmt(x: f64) -> String {
