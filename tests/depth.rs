@@ -128,6 +128,9 @@ proptest! {
         }
         prop_assert!(p.depth_squared > q(0, 1));
         let n2 = p.normal.dot(&p.normal);
+        // Along the depth's own direction b must move exactly the depth.
+        let along = touchstone::query::separation_along(&a, &b, &p.normal).unwrap();
+        prop_assert_eq!(along.clone() * along / n2.clone(), p.depth_squared.clone());
         let o = sqrt_exact(&(p.depth_squared.clone() * n2.clone())).expect("a rational overlap");
         let shift = Vector3::from(p.normal.map(|x| x * o.clone() / n2.clone()));
         let moved = sb.transformed(&Affine::translation(shift)).unwrap();

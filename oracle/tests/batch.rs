@@ -8,20 +8,8 @@ use std::process::{Command, Stdio};
 use touchstone_oracle::batch::run_parallel;
 use touchstone_oracle::{run, Options};
 
-/// xorshift64*: the same lines on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+mod common;
+use common::{run_binary, Rng};
 
 /// Line `i` of a mixed file: mostly cheap predicates, some exact box distances under rotated
 /// poses (hundreds of times dearer), a few hulls over the step limit, and error lines of every
@@ -164,20 +152,9 @@ fn a_read_error_is_returned_after_the_lines_before_it() {
 }
 
 fn binary(args: &[&str], input: &[u8]) -> (Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchstone"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    (out.stdout, String::from_utf8_lossy(&out.stderr).into_owned())
+    let (stdout, stderr, code) = run_binary(args, input);
+    assert_eq!(code, 0, "{stderr}");
+    (stdout, stderr)
 }
 
 #[test]

@@ -3,13 +3,13 @@
 //! others; every judged claim line gets the same verdict from the unfiltered exact backend;
 //! a panicking or hanging engine is a finding; the subcommands end to end.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use touchstone_oracle::check::{self, demo, Answered, Engine, Extra, Outcome};
 use touchstone_oracle::{answer_line, Options};
+
+mod common;
 
 /// The classes where the engines are wrong, with the functions found wrong there.
 const WRONG: &[(&str, &[&str])] = &[
@@ -263,16 +263,8 @@ fn robust_orientation_convention() {
 }
 
 fn touchstone(args: &[&str], input: &str) -> (String, String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchstone"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap(), out.status.code().unwrap_or(-1))
+    let (stdout, stderr, code) = common::run_binary(args, input.as_bytes());
+    (String::from_utf8(stdout).unwrap(), stderr, code)
 }
 
 #[test]

@@ -1,23 +1,16 @@
 //! The `touchstone` binary: order, id echo, every error kind, files and standard input.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+
 fn run_with(args: &[&str], input: &[u8]) -> (Vec<Value>, String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchstone"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let (stdout, stderr, code) = common::run_binary(args, input);
+    let stdout = String::from_utf8(stdout).unwrap();
     let lines = stdout.lines().map(|l| serde_json::from_str(l).expect("every output line is JSON")).collect();
-    (lines, String::from_utf8_lossy(&out.stderr).into_owned(), out.status.code().unwrap_or(-1))
+    (lines, stderr, code)
 }
 
 fn run(input: &str) -> Vec<Value> {

@@ -1,7 +1,7 @@
 //! `explain` (every backend side by side, the contract's verdict, V-Clip's walk) and `decode`
 //! (a fuzz artifact as its replay line), through the library and the binary.
 
-use std::process::Command;
+mod common;
 
 use touchstone_oracle::explain::explain_value;
 use touchstone_oracle::{answer_line, Options};
@@ -55,21 +55,8 @@ fn errors_and_declines_are_explained_not_hidden() {
 }
 
 fn touchstone(args: &[&str], stdin: &[u8]) -> (String, String, i32) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_touchstone"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    let (stdout, stderr, code) = common::run_binary(args, stdin);
+    (String::from_utf8_lossy(&stdout).into_owned(), stderr, code)
 }
 
 #[test]
@@ -85,17 +72,9 @@ fn explain_on_the_command_line_numbers_each_line() {
     assert!(err.contains("cannot open"), "{err}");
 }
 
-/// xorshift64*.
+/// `n` bytes from seed `seed`.
 fn bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed;
-    (0..n)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-        })
-        .collect()
+    common::Rng(seed).bytes(n)
 }
 
 /// Every target's artifacts decode to a line the oracle answers (no format error), and the

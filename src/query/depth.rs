@@ -108,6 +108,36 @@ pub fn penetration_depth<N: Scalar>(a: &Posed<N>, b: &Posed<N>) -> Result<Penetr
     })
 }
 
+/// How far `b` must move along `n` to leave `a` (their interiors disjoint), in units of `|n|`:
+/// `max_A n·x − min_B n·y`, with the posed shapes exact (negative when they are apart along
+/// `n` by more than touching). Over `|n|`, its least over all directions is the penetration
+/// depth ([`penetration_depth`]), reached exactly along the optimal ones: what an engine's
+/// contact normal is judged by.
+///
+/// ```
+/// use touchstone::geom::Vector3;
+/// use touchstone::query::{separation_along, PoseSpec, Posed, ShapeSpec};
+/// use num_rational::BigRational;
+/// let r = |n: i64| BigRational::from_integer(n.into());
+/// let cube = |x: i64| {
+///     let q = [r(1), r(0), r(0), r(0)];
+///     Posed::new("a", ShapeSpec::Box([r(1), r(1), r(1)]), PoseSpec::quaternion(q, [r(x), r(0), r(0)]).unwrap())
+/// };
+/// // Unit cubes 1 apart in x overlap by 1 along x, and b must move 4 along −x.
+/// assert_eq!(separation_along(&cube(0), &cube(1), &Vector3::new(r(1), r(0), r(0))).unwrap(), r(1));
+/// assert_eq!(separation_along(&cube(0), &cube(1), &Vector3::new(r(-1), r(0), r(0))).unwrap(), r(3));
+/// ```
+pub fn separation_along<N: Scalar>(
+    a: &Posed<N>,
+    b: &Posed<N>,
+    n: &Vector3<BigRational>,
+) -> Result<BigRational, QueryError> {
+    let (ca, cb) = (posed_convex::<Exact, N>(a)?, posed_convex::<Exact, N>(b)?);
+    let n = n.map(|x| Exact::from_rational(&x));
+    let ((_, a_hi), (b_lo, _)) = (range(&ca.built.solid, &n)?, range(&cb.built.solid, &n)?);
+    Ok(value_reference(a_hi - b_lo))
+}
+
 /// The range of `s`'s projection on `n`.
 fn range(s: &Solid<Exact>, n: &Vector3<Exact>) -> Result<(Exact, Exact), QueryError> {
     let mut it = s.vertices().iter().map(|p| p.coords.dot(n));

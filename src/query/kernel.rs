@@ -100,15 +100,33 @@ impl<N: Scalar> Query for Orient3d<N> {
         tol: &Tolerance,
         _: u32,
     ) -> Result<Verdict, QueryError> {
-        let mut v = Verdict::default();
-        if let Some(o) = claim.orientation {
-            let name = |o| Shown::Text(orientation_name(o).into());
-            v.checks.push(Check::equal("orientation", name(o), name(exact.output.orientation)));
-        }
-        if let Some(d) = &claim.determinant {
-            v.checks.push(Check::number("determinant", d, &exact.output.determinant, tol));
-        }
-        Ok(v)
+        Ok(orientation_verdict(&exact.output, claim, tol, orientation_name))
+    }
+}
+
+/// The verdict of an orientation claim (`orient3d`, `orient2d`), orientations shown by `name`.
+fn orientation_verdict(
+    exact: &Orient3dOutput<BigRational>,
+    claim: &Orient3dClaim,
+    tol: &Tolerance,
+    name: fn(Orientation) -> &'static str,
+) -> Verdict {
+    let mut v = Verdict::default();
+    if let Some(o) = claim.orientation {
+        let shown = |o| Shown::Text(name(o).into());
+        v.checks.push(Check::equal("orientation", shown(o), shown(exact.orientation)));
+    }
+    if let Some(d) = &claim.determinant {
+        v.checks.push(Check::number("determinant", d, &exact.determinant, tol));
+    }
+    v
+}
+
+/// The format's name of a 2D orientation (`"collinear"` for three points on a line).
+pub fn orientation_name_2d(o: Orientation) -> &'static str {
+    match o {
+        Orientation::Coplanar => "collinear",
+        o => orientation_name(o),
     }
 }
 
@@ -159,20 +177,7 @@ impl<N: Scalar> Query for Orient2d<N> {
         tol: &Tolerance,
         _: u32,
     ) -> Result<Verdict, QueryError> {
-        let mut v = Verdict::default();
-        if let Some(o) = claim.orientation {
-            let name = |o| {
-                Shown::Text(match o {
-                    Orientation::Coplanar => "collinear".into(),
-                    o => orientation_name(o).into(),
-                })
-            };
-            v.checks.push(Check::equal("orientation", name(o), name(exact.output.orientation)));
-        }
-        if let Some(d) = &claim.determinant {
-            v.checks.push(Check::number("determinant", d, &exact.output.determinant, tol));
-        }
-        Ok(v)
+        Ok(orientation_verdict(&exact.output, claim, tol, orientation_name_2d))
     }
 }
 

@@ -59,7 +59,7 @@ use crate::scalar::{Exact, Interval, Scalar};
 pub use ccd::{Ccd, CcdClaim, CcdOutput};
 pub use claim::{Check, Shown, Tolerance, Verdict};
 pub use classify::{ClassifyPoint, ClassifyPointClaim, ClassifyPointOutput, PointClass};
-pub use depth::{penetration_depth, Penetration};
+pub use depth::{penetration_depth, separation_along, Penetration};
 pub use distance::{Distance, DistanceClaim, DistanceOutput};
 pub use error::{ErrorKind, QueryError};
 pub use filtered::{exact_answer, filter_counts, judge_claim, FilterCounts, Judged};

@@ -307,42 +307,43 @@ fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Opti
             }
         }
         Extra::SignedDistance(d) | Extra::Contact(d, _) => {
-            // The exact signed distance: the distance, or minus the penetration depth.
-            let exact = match out["status"].as_str() {
-                Some("penetrating") => depth(q, opts).map(|p| -p),
-                _ => out.get("distance").and_then(number),
+            let normal = match &a.extra {
+                Extra::Contact(_, n) => Some(n),
+                _ => None,
             };
-            if exact.is_none() {
+            // The exact signed distance: the distance, or minus the penetration depth (with,
+            // for a claimed normal, how far b must move along it).
+            let (exact, along) = match out["status"].as_str() {
+                Some("penetrating") => match penetration(q, normal, opts) {
+                    Some((depth, along)) => (Some(-depth), along),
+                    None => (None, None),
+                },
+                _ => (out.get("distance").and_then(number), None),
+            };
+            let Some(x) = exact else {
                 j.outcome = Outcome::Unjudged("the exact signed distance is over the run's limits".into());
                 return j;
-            }
-            if let (Extra::Contact(_, n), Some("separated")) = (&a.extra, out["status"].as_str()) {
+            };
+            if let (Some(n), Some("separated")) = (normal, out["status"].as_str()) {
                 if let Some(off) = normal_error(n, &out) {
-                    let distance = out.get("distance").and_then(number).unwrap_or(0.0);
-                    if distance > 0.0 && off > 1e-9 * scale(q) / distance + 1e-9 {
+                    if x > 0.0 && off > 1e-9 * scale(q) / x + 1e-9 {
                         wrong.push("normal".into());
                     }
                 }
             }
-            if let Some(x) = exact {
-                let e = (d - x).abs();
-                j.abs_error = Some(e);
-                j.rel_error = (x != 0.0).then(|| e / x.abs());
-                let tol = (1e-9 * scale(q)).max(1e-9 * x.abs());
-                if e > tol && !wrong.iter().any(|w| w == "signed distance") {
-                    wrong.push("signed distance".into());
-                }
-                if out["status"] == json!("penetrating") {
-                    j.truth = format!("penetrating, depth {}", fmt(-x));
-                    // The normal must be an optimal direction: moving b along it by the depth
-                    // separates the shapes (ties between directions all pass).
-                    if let Extra::Contact(_, n) = &a.extra {
-                        if let Some(sep) = separation_along(q, n, opts) {
-                            if sep - (-x) > (1e-9 * scale(q)).max(1e-9 * x.abs()) {
-                                wrong.push("normal".into());
-                            }
-                        }
-                    }
+            let e = (d - x).abs();
+            j.abs_error = Some(e);
+            j.rel_error = (x != 0.0).then(|| e / x.abs());
+            let tol = (1e-9 * scale(q)).max(1e-9 * x.abs());
+            if e > tol && !wrong.iter().any(|w| w == "signed distance") {
+                wrong.push("signed distance".into());
+            }
+            if out["status"] == json!("penetrating") {
+                j.truth = format!("penetrating, depth {}", fmt(-x));
+                // The normal must be an optimal direction: moving b along it by the depth
+                // separates the shapes (ties between directions all pass).
+                if along.is_some_and(|sep| sep - (-x) > tol) {
+                    wrong.push("normal".into());
                 }
             }
         }
@@ -355,45 +356,33 @@ fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Opti
 
 /// The exact penetration depth of a distance query's shapes, to binary64 (`None` past the
 /// run's time, step or bit limits).
-fn depth(q: &Value, opts: &Options) -> Option<f64> {
-    use crate::ops::OpJson;
-    let json = crate::json::parse_line(&q.to_string()).ok()?;
-    let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
-    let d = touchstone::query::Distance::<num_rational::BigRational>::parse(&fields, &opts.context()).ok()?;
-    // Under the run's limits, as any query: a depth over them is left unjudged.
-    use touchstone::budget::{with_budget, Budget};
-    let budget = Budget { time: opts.time_limit, steps: opts.step_limit, bits: Some(opts.max_bits) };
-    let p = with_budget(budget, || touchstone::query::penetration_depth(&d.a, &d.b)).ok()?;
-    let d2 = num_traits::ToPrimitive::to_f64(&p.depth_squared)?;
-    Some(d2.sqrt())
-}
-
-/// How far b must move along `normal` (a's outward normal of the contact, pointing to b) to
-/// leave a: max over a of v·n − min over b of v·n, over |n|, with the posed vertices exact and
-/// n as given (the engine's binary64 numbers). The least over all directions is the
-/// penetration depth, reached exactly along the optimal ones.
-fn separation_along(q: &Value, normal: &[f64; 3], opts: &Options) -> Option<f64> {
+/// The exact penetration depth of a `distance` line's shapes, and for `normal` (an engine's
+/// contact normal, a's outward) how far b must move along it to leave a
+/// ([`touchstone::query::separation_along`]), both over the unit direction and rounded; under
+/// the run's limits (`None` over them: unjudged).
+fn penetration(q: &Value, normal: Option<&[f64; 3]>, opts: &Options) -> Option<(f64, Option<f64>)> {
     use crate::ops::OpJson;
     use num_rational::BigRational;
+    use num_traits::ToPrimitive;
     use touchstone::budget::{with_budget, Budget};
     let json = crate::json::parse_line(&q.to_string()).ok()?;
     let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
     let d = touchstone::query::Distance::<BigRational>::parse(&fields, &opts.context()).ok()?;
-    let n: Vec<BigRational> = normal.iter().map(|x| BigRational::from_float(*x)).collect::<Option<_>>()?;
-    let length = normal.iter().map(|x| x * x).sum::<f64>().sqrt();
-    if length == 0.0 || !length.is_finite() {
-        return None;
-    }
     let budget = Budget { time: opts.time_limit, steps: opts.step_limit, bits: Some(opts.max_bits) };
-    let sep = with_budget(budget, || -> Option<BigRational> {
-        let a = touchstone::query::spec::posed_convex::<BigRational, _>(&d.a).ok()?;
-        let b = touchstone::query::spec::posed_convex::<BigRational, _>(&d.b).ok()?;
-        let dot = |p: &touchstone::geom::Point3<BigRational>| &p.x * &n[0] + &p.y * &n[1] + &p.z * &n[2];
-        let max_a = a.built.solid.vertices().iter().map(dot).max()?;
-        let min_b = b.built.solid.vertices().iter().map(dot).min()?;
-        Some(max_a - min_b)
-    })?;
-    Some(num_traits::ToPrimitive::to_f64(&sep)? / length)
+    with_budget(budget, || {
+        let p = touchstone::query::penetration_depth(&d.a, &d.b).ok()?;
+        let along = normal.and_then(|n| {
+            let length = n.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let exact = touchstone::geom::Vector3::new(
+                BigRational::from_float(n[0])?,
+                BigRational::from_float(n[1])?,
+                BigRational::from_float(n[2])?,
+            );
+            let sep = touchstone::query::separation_along(&d.a, &d.b, &exact).ok()?;
+            (length > 0.0 && length.is_finite()).then(|| sep.to_f64().map(|s| s / length)).flatten()
+        });
+        Some((p.depth_squared.to_f64()?.sqrt(), along))
+    })
 }
 
 fn fmt(x: f64) -> String {

@@ -7,8 +7,9 @@ use serde_json::{json, Value};
 use touchstone::poly::RootScalar;
 use touchstone::predicates::{Orientation, Side};
 use touchstone::query::{
-    Orient2d, Orient3d, Orient3dClaim, PlaneSpec, SegmentPlane, SegmentPlaneClaim, SegmentPlaneKind, SideOfPlane,
-    SideOfPlaneClaim, SquaredDistance, SquaredDistanceClaim, Target, TransformPoints, TransformPointsClaim,
+    Orient2d, Orient3d, Orient3dClaim, Orient3dOutput, PlaneSpec, SegmentPlane, SegmentPlaneClaim, SegmentPlaneKind,
+    SideOfPlane, SideOfPlaneClaim, SquaredDistance, SquaredDistanceClaim, Target, TransformPoints,
+    TransformPointsClaim,
 };
 
 use super::{num, point_json, sqrt_json, Context, OpJson};
@@ -67,23 +68,30 @@ impl<N: Number> OpJson for Orient3d<N> {
     }
 
     fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
-        let name = ORIENTATIONS.iter().find(|(_, o)| *o == out.orientation).map(|(n, _)| *n).unwrap_or_default();
-        let mut m = object(json!({"orientation": name, "determinant": num(&out.determinant)}));
-        // The nearest double, when there is one (beyond the binary64 range the field is left
-        // out rather than written as null).
-        let nearest = out.determinant.to_f64();
-        if S::EXACT_VALUES && nearest.is_finite() {
-            m.insert("determinant_f64".into(), json!(nearest));
-        }
-        Ok(m)
+        Ok(render_orientation(out, &ORIENTATIONS))
     }
 
     fn parse_claim(f: &Fields) -> Result<Orient3dClaim, QueryError> {
-        Ok(Orient3dClaim {
-            orientation: named(f, "orientation", &ORIENTATIONS)?,
-            determinant: claimed_number(f, "determinant")?,
-        })
+        parse_orientation_claim(f, &ORIENTATIONS)
     }
+}
+
+/// An orientation answer (`orient3d`, `orient2d`) with its names.
+fn render_orientation<S: RootScalar>(out: &Orient3dOutput<S>, names: &[(&str, Orientation)]) -> Out {
+    let name = names.iter().find(|(_, o)| *o == out.orientation).map(|(n, _)| *n).unwrap_or_default();
+    let mut m = object(json!({"orientation": name, "determinant": num(&out.determinant)}));
+    // The nearest double, when there is one (beyond the binary64 range the field is left
+    // out rather than written as null).
+    let nearest = out.determinant.to_f64();
+    if S::EXACT_VALUES && nearest.is_finite() {
+        m.insert("determinant_f64".into(), json!(nearest));
+    }
+    m
+}
+
+/// An orientation claim with its names.
+fn parse_orientation_claim(f: &Fields, names: &[(&str, Orientation)]) -> Result<Orient3dClaim, QueryError> {
+    Ok(Orient3dClaim { orientation: named(f, "orientation", names)?, determinant: claimed_number(f, "determinant")? })
 }
 
 const ORIENTATIONS_2D: [(&str, Orientation); 3] =
@@ -106,20 +114,11 @@ impl<N: Number> OpJson for Orient2d<N> {
     }
 
     fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
-        let name = ORIENTATIONS_2D.iter().find(|(_, o)| *o == out.orientation).map(|(n, _)| *n).unwrap_or_default();
-        let mut m = object(json!({"orientation": name, "determinant": num(&out.determinant)}));
-        let nearest = out.determinant.to_f64();
-        if S::EXACT_VALUES && nearest.is_finite() {
-            m.insert("determinant_f64".into(), json!(nearest));
-        }
-        Ok(m)
+        Ok(render_orientation(out, &ORIENTATIONS_2D))
     }
 
     fn parse_claim(f: &Fields) -> Result<Orient3dClaim, QueryError> {
-        Ok(Orient3dClaim {
-            orientation: named(f, "orientation", &ORIENTATIONS_2D)?,
-            determinant: claimed_number(f, "determinant")?,
-        })
+        parse_orientation_claim(f, &ORIENTATIONS_2D)
     }
 }
 
