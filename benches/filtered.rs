@@ -49,8 +49,8 @@ use touchstone::brep::{Feature, Solid};
 use touchstone::geom::{Matrix4, Point3};
 use touchstone::query::spec::posed_convex;
 use touchstone::query::{
-    exact_answer, filter_counts, judge_claim, Ccd, CcdClaim, Distance, DistanceClaim, PoseSpec, Posed, Query,
-    ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, Tolerance, Validate,
+    exact_answer, filter_counts, judge_claim, Ccd, CcdClaim, ClassifyPoint, ClassifyPointClaim, Distance,
+    DistanceClaim, Orient2d, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, Tolerance, Validate,
 };
 use touchstone::scalar::{Exact, Interval, Scalar};
 use touchstone::sweep::contract::{degenerate_boxes, degenerate_ccd, CcdConstruction};
@@ -165,6 +165,43 @@ fn depth_rows(c: &mut Criterion, rng: &mut Rng) {
         b.iter(|| {
             for [(x, px), (y, py)] in &peer {
                 black_box(parry3d_f64::query::contact(px, x.as_ref(), py, y.as_ref(), 0.0).ok());
+            }
+        })
+    });
+    g.finish();
+}
+
+/// Points against posed boxes (`classify_point`), beside parry's `contains_point`: half in a
+/// ball around the box (decided at once), half on a face's centre or an edge's midpoint moved
+/// by the pose in binary64 (within rounding of the boundary: the filter falls back).
+fn classify_rows(c: &mut Criterion, rng: &mut Rng, sets: &mut Vec<(&str, usize, f64)>) {
+    let mut queries = Vec::new();
+    let mut peer = Vec::new();
+    for i in 0..64 {
+        let placed: Placed =
+            (Shape::Box([0; 3].map(|_| 0.75 + 0.5 * rng.unit())), rng.rotation(), [0; 3].map(|_| rng.unit()));
+        let (Shape::Box(h), q, t) = &placed else { unreachable!() };
+        let p = if i % 2 == 0 {
+            rng.ball().map(|x| 2.0 * x)
+        } else {
+            // A boundary point of the box in its frame, posed in binary64.
+            let local = [h[0], if i % 4 == 1 { 0.0 } else { h[1] }, 0.0];
+            let m = pose_matrix(*q, *t);
+            [0, 1, 2].map(|r| m[(r, 0)] * local[0] + m[(r, 1)] * local[1] + m[(r, 2)] * local[2] + m[(r, 3)])
+        };
+        queries.push(Pair {
+            exact: ClassifyPoint::<Q> { solid: posed("solid", &placed.0, *q, *t), point: point(p) },
+            fast: ClassifyPoint::<f64> { solid: posed("solid", &placed.0, *q, *t), point: point(p) },
+        });
+        peer.push((parry_shape(placed.clone()), Vector::new(p[0], p[1], p[2])));
+    }
+    let mut g = group(c, "classify_point", queries.len());
+    sets.push(("classify_point", queries.len(), rows(&mut g, &queries)));
+    judge_rows(&mut g, &queries, |o| ClassifyPointClaim { class: Some(o.class), ..Default::default() });
+    g.bench_function("parry3d", |b| {
+        b.iter(|| {
+            for ((shape, pose), p) in &peer {
+                black_box(shape.contains_point(pose, *p));
             }
         })
     });
@@ -533,8 +570,22 @@ fn main() {
         g.finish();
         sets.push((name, set.queries.len(), fell));
     }
-    // Its own generator: the sets after it keep their inputs.
+    // Their own generators: the sets after them keep their inputs.
     depth_rows(&mut c, &mut Rng::new(0xdeb7_5eed));
+    classify_rows(&mut c, &mut Rng::new(0xc1a5_51f7), &mut sets);
+    // orient2d of nearly collinear points: c on the line through a and b, rounded to binary64.
+    let orient2d: Vec<_> = (0..256)
+        .map(|_| {
+            let (a, b, t) = ([rng.unit(), rng.unit()], [rng.unit(), rng.unit()], rng.unit());
+            let c = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+            let p = |x: [f64; 2]| nalgebra::Point2::new(x[0], x[1]);
+            let e = |x: [f64; 2]| nalgebra::Point2::new(num::<Q>(x[0]), num::<Q>(x[1]));
+            Pair { exact: Orient2d { points: [e(a), e(b), e(c)] }, fast: Orient2d { points: [p(a), p(b), p(c)] } }
+        })
+        .collect();
+    let mut g = group(&mut c, "orient2d_near_collinear", orient2d.len());
+    sets.push(("orient2d_near_collinear", orient2d.len(), rows(&mut g, &orient2d)));
+    g.finish();
     let grid = grid_set(&mut rng, 48);
     let mut g = group(&mut c, "grid", grid.len());
     sets.push(("grid", grid.len(), rows(&mut g, &grid)));

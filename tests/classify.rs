@@ -10,8 +10,8 @@ use proptest::prelude::*;
 use touchstone::brep::shapes::l_shape;
 use touchstone::geom::{Affine, Point3, Vector3};
 use touchstone::query::{
-    both, ClassifyPoint, ClassifyPointClaim, ErrorKind, FeatureId, PointClass, PoseSpec, Posed, Query, ShapeSpec,
-    Tolerance,
+    both, exact_answer, judge_claim, ClassifyPoint, ClassifyPointClaim, ErrorKind, FeatureId, Judged, PointClass,
+    PoseSpec, Posed, Query, ShapeSpec, Tolerance,
 };
 use touchstone::scalar::{Interval, Scalar};
 
@@ -139,9 +139,27 @@ proptest! {
         prop_assert_eq!(ids, if class == PointClass::Boundary { expected_feature(c, 2) } else { None });
         if let Ok(i) = query.answer::<Interval>() {
             prop_assert_eq!(i.output.class, a.output.class);
-            prop_assert_eq!(i.output.feature, a.output.feature);
+            prop_assert_eq!(&i.output.feature, &a.output.feature);
         }
         let b = both(&query).unwrap();
         prop_assert!(b.agreement.is_ok(), "{:?}", b.agreement);
+        // The filtered path (intervals first) gives the reference answer, and judges claims
+        // as the exact check does: right ones, wrong ones, and a face claimed for a point on
+        // its edge or corner (a tie only the exact check decides).
+        prop_assert_eq!(&exact_answer(&query).unwrap().output, &a.output);
+        let claims = [
+            ClassifyPointClaim { class: Some(class), contains: Some(class != PointClass::Outside), feature: a.output.feature.clone() },
+            ClassifyPointClaim { class: Some(PointClass::Inside), ..Default::default() },
+            ClassifyPointClaim { contains: Some(class == PointClass::Outside), ..Default::default() },
+            ClassifyPointClaim { feature: Some(FeatureId::face(vec![1, 3, 5, 7])), ..Default::default() },
+        ];
+        for claim in claims {
+            let exact = query.judge(&a, &claim, &Tolerance::default(), 6).unwrap().ok();
+            let filtered = match judge_claim(&query, &claim, &Tolerance::default(), 6).unwrap() {
+                Judged::Enclosed { ok, .. } => ok,
+                Judged::Exact(v) => v.ok(),
+            };
+            prop_assert_eq!(exact, filtered, "{:?}", claim);
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! The whole line path of the float backend (parse, answer, print) for box–box `distance`
 //! lines under `f64` quaternion poses, beside serde_json's parse-and-print of the same lines
-//! and the bare `f64` V-Clip call on the same posed boxes, in one run:
+//! and the bare `f64` V-Clip call on the same posed boxes; and batch mode (exact lines on one
+//! thread and on two), in one run:
 //!
 //! ```sh
 //! cargo bench -p touchstone-oracle --bench lines
@@ -85,6 +86,29 @@ fn bench(c: &mut Criterion) {
                 steps += vclip_prechecked(&a, b, None).map(|r| r.steps).unwrap_or(0);
             }
             steps
+        })
+    });
+    g.finish();
+    // Batch mode: the same exact lines (rotated boxes, exact backend) answered one at a time
+    // and on two threads, output in order either way.
+    let exact: String = lines(200)
+        .iter()
+        .map(|l| l.replace(r#""backend": "f64", "#, "").replace(r#""backend":"f64","#, "") + "\n")
+        .collect();
+    let mut g = c.benchmark_group("batch_exact_200_lines");
+    g.sample_size(10);
+    g.bench_function("run (one thread)", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(1 << 20);
+            touchstone_oracle::run(exact.as_bytes(), &mut out, &opts, |_| {}).map(|s| s.lines).ok()
+        })
+    });
+    g.bench_function("run_parallel (two threads)", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(1 << 20);
+            touchstone_oracle::batch::run_parallel(exact.as_bytes(), &mut out, &opts, 2, |_, _| {})
+                .map(|s| s.lines)
+                .ok()
         })
     });
     g.finish();

@@ -17,7 +17,7 @@ use super::{Answer, Decisive, Query};
 use crate::brep::Feature;
 use crate::geom::{Point3, Scaled};
 use crate::poly::RootScalar;
-use crate::scalar::{Exact, Scalar, Sign};
+use crate::scalar::{Exact, Interval, Scalar, Sign};
 
 /// Where a point lies with respect to a solid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -160,6 +160,42 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
         };
         let output = ClassifyPointOutput { class, feature, backend: std::marker::PhantomData };
         Ok(Answer { output, continuous: Vec::new(), decisive })
+    }
+
+    /// Every output is discrete: an interval run that decided every face's side is the
+    /// exact answer.
+    const FILTERED: bool = true;
+
+    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+        let o = &decided.output;
+        let output =
+            ClassifyPointOutput { class: o.class, feature: o.feature.clone(), backend: std::marker::PhantomData };
+        Some(Ok(Answer::plain(output)))
+    }
+
+    fn judge_enclosed(
+        &self,
+        decided: &Answer<Interval, Self>,
+        claim: &ClassifyPointClaim,
+        _: &Tolerance,
+    ) -> Option<Vec<(String, bool)>> {
+        let out = &decided.output;
+        // A claimed feature other than the decided one may still hold the point (its closure):
+        // only the exact check tells.
+        if claim.feature.as_ref().is_some_and(|f| Some(f) != out.feature.as_ref()) {
+            return None;
+        }
+        let mut v = Vec::new();
+        if let Some(c) = claim.class {
+            v.push(("class".into(), c == out.class));
+        }
+        if let Some(b) = claim.contains {
+            v.push(("contains".into(), b == (out.class != PointClass::Outside)));
+        }
+        if claim.feature.is_some() {
+            v.push(("feature".into(), true));
+        }
+        Some(v)
     }
 
     fn reference(o: ClassifyPointOutput<Exact>) -> ClassifyPointOutput<BigRational> {
