@@ -34,6 +34,7 @@ pub mod constructions;
 pub mod contract;
 pub mod error;
 pub mod geom;
+pub mod msp;
 pub mod poly;
 pub mod predicates;
 pub mod query;

@@ -1,0 +1,134 @@
+//! A brute-force classifier, independent of the index: every face tested, then a ray cast.
+
+use std::cmp::Ordering;
+
+use super::geom::{most_aligned_axis, orientation_sign, project};
+use super::Class;
+use crate::brep::{Feature, Solid};
+use crate::geom::{Point2, Point3, Vector3};
+use crate::predicates::{orient2d, Orientation};
+use crate::scalar::{compare_points, ratio, Decision, Scalar, Sign, Uncertain};
+
+/// Where `p` lies on the closed face `f`, if on it: the vertex, edge or (open) face.
+fn on_face<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<Feature>> {
+    if s.plane(f).eval_scaled(p).sign()? != Sign::Zero {
+        return Ok(None);
+    }
+    in_face(s, f, p)
+}
+
+/// Where `p`, a point of face `f`'s plane, lies in the closed face.
+fn in_face<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<Feature>> {
+    let face = s.face(f);
+    for &v in face {
+        if compare_points(s.vertex(v), p)? == Ordering::Equal {
+            return Ok(Some(Feature::Vertex(v)));
+        }
+    }
+    let k = most_aligned_axis(&s.plane(f).normal);
+    let pp = project(p, k);
+    let m = face.len();
+    let mut winding = 0i32;
+    for i in 0..m {
+        let (a, b) = (face[i], face[(i + 1) % m]);
+        let (pa, pb) = (project(s.vertex(a), k), project(s.vertex(b), k));
+        let o = orient2d(&pa, &pb, &pp)?;
+        if o == Orientation::Coplanar && between(&pa, &pb, &pp)? {
+            return Ok(Some(Feature::Edge(a.min(b), a.max(b))));
+        }
+        let (ya, yb) = (pa.y.compare(&pp.y)?, pb.y.compare(&pp.y)?);
+        if ya != Ordering::Greater && yb == Ordering::Greater && o == Orientation::Positive {
+            winding += 1;
+        } else if yb != Ordering::Greater && ya == Ordering::Greater && o == Orientation::Negative {
+            winding -= 1;
+        }
+    }
+    Ok((winding != 0).then_some(Feature::Face(f)))
+}
+
+/// Whether collinear `p` lies in the closed segment from `a` to `b`.
+fn between<S: Scalar>(a: &Point2<S>, b: &Point2<S>, p: &Point2<S>) -> Decision<bool> {
+    Ok((p - a).dot(&(p - b)).sign()? != Sign::Positive)
+}
+
+/// Classify `p` against `solid` by brute force: on the boundary when some closed face holds it
+/// (with the lowest-dimensional feature), else by the parity of a ray's crossings, with rays
+/// tried until one meets no edge or vertex and lies in no face's plane. Meant for exact
+/// backends (the reference the index is checked against).
+pub fn brute_force_classify<S: Scalar>(solid: &Solid<S>, p: &Point3<S>) -> Decision<Class> {
+    let mut found: Option<Feature> = None;
+    for f in 0..solid.face_count() {
+        crate::budget::tick()?;
+        if let Some(feature) = on_face(solid, f, p)? {
+            let rank = |x: &Feature| match x {
+                Feature::Vertex(_) => 0,
+                Feature::Edge(..) => 1,
+                Feature::Face(_) => 2,
+            };
+            if found.as_ref().is_none_or(|g| rank(&feature) < rank(g)) {
+                found = Some(feature);
+            }
+        }
+    }
+    if let Some(f) = found {
+        return Ok(Class::On(f));
+    }
+    'rays: for i in 0..64i64 {
+        let d = Vector3::new(
+            S::from_i64(1 + (i * 7) % 13),
+            S::from_i64(2 + (i * 5) % 11) * ratio(if i % 2 == 0 { 1 } else { -1 }, 3),
+            S::from_i64(3 + (i * 3) % 17) * ratio(if i % 3 == 0 { -1 } else { 1 }, 7),
+        );
+        let mut crossings = 0;
+        for f in 0..solid.face_count() {
+            crate::budget::tick()?;
+            let plane = solid.plane(f);
+            let denom = plane.normal.dot(&d);
+            let num = -plane.eval(p);
+            if denom.sign()? == Sign::Zero {
+                if num.sign()? == Sign::Zero {
+                    continue 'rays;
+                }
+                continue;
+            }
+            let t = num / denom;
+            if t.sign()? != Sign::Positive {
+                continue;
+            }
+            let h = p + d.clone() * t;
+            match in_face(solid, f, &h)? {
+                None => {}
+                Some(Feature::Face(_)) => crossings += 1,
+                Some(_) => continue 'rays,
+            }
+        }
+        return Ok(if crossings % 2 == 1 { Class::Inside } else { Class::Outside });
+    }
+    Err(Uncertain::Close)
+}
+
+/// Exact points in the relative interior of face `f`: the centroid of each triangle of an ear
+/// clipping and, in each triangle, a point near each corner.
+pub fn face_sample_points<S: Scalar>(solid: &Solid<S>, f: usize) -> Decision<Vec<Point3<S>>> {
+    let face = solid.face(f);
+    let n = &solid.plane(f).normal;
+    let k = most_aligned_axis(n);
+    let up = n[k].sign()?;
+    let turn = |a: usize, b: usize, c: usize| -> Result<Sign, super::MspError> {
+        let o = orient2d(&project(solid.vertex(a), k), &project(solid.vertex(b), k), &project(solid.vertex(c), k))?;
+        Ok(orientation_sign(o) * up)
+    };
+    let (triangles, _) = super::build::ear_clip(face, &turn).map_err(|e| match e {
+        super::MspError::Uncertain(u) => u,
+        super::MspError::Precision(_) => Uncertain::Close,
+    })?;
+    let mut out = Vec::new();
+    for t in triangles {
+        let [a, b, c] = [t[0], t[1], t[2]].map(|v| solid.vertex(v).coords.clone());
+        out.push(Point3::from((a.clone() + b.clone() + c.clone()) / S::from_i64(3)));
+        for (x, y, z) in [(&a, &b, &c), (&b, &c, &a), (&c, &a, &b)] {
+            out.push(Point3::from((x.clone() * S::from_i64(14) + y.clone() + z.clone()) / S::from_i64(16)));
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,95 @@
+//! The index's validator: leaves consistent with their ancestors, entities reached by exactly
+//! their points, checked against the brute-force classifier.
+
+use super::brute::{brute_force_classify, face_sample_points};
+use super::geom::side_of_point;
+use super::{Class, Leaf, Link, MspTree};
+use crate::brep::{Feature, Solid};
+use crate::geom::Point3;
+use crate::scalar::{Decision, Scalar, Sign};
+
+/// A defect the validator found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IndexDefect {
+    /// A leaf's witness point (a point of the piece that fills its region) is not on the side of
+    /// an ancestor's cut plane that its path took.
+    Region {
+        /// The leaf's parent node and which child the leaf is (0 above, 1 on, 2 below).
+        leaf: (usize, u8),
+        /// The ancestor whose plane the witness is on the wrong side of.
+        ancestor: usize,
+    },
+    /// A leaf's witness point is not on the leaf's entity (by brute force).
+    Witness {
+        /// The leaf.
+        leaf: (usize, u8),
+        /// The leaf's entity.
+        leaf_class: Class,
+        /// The brute-force class of the witness.
+        brute: Class,
+    },
+    /// A point of an entity (a vertex, a point inside an edge or a face) classified otherwise.
+    Entity {
+        /// The entity.
+        feature: Feature,
+        /// The index's class of the point.
+        found: Class,
+    },
+    /// Edge or vertex pieces that reached a 3-dimensional leaf.
+    Lost(usize),
+}
+
+/// Validate `index` as the index of `solid`: every witness (built with
+/// [`Options::witnesses`](super::Options)) lies on the side of each ancestor's plane its path
+/// took and on its leaf's entity (brute force); every vertex, two points inside every edge and
+/// sample points inside every face classify to that entity. The defects, empty when valid.
+pub fn validate_index<S: Scalar>(solid: &Solid<S>, index: &MspTree<S>) -> Decision<Vec<IndexDefect>> {
+    let mut defects = Vec::new();
+    if index.stats.lost > 0 {
+        defects.push(IndexDefect::Lost(index.stats.lost));
+    }
+    for (n, c, p) in &index.witnesses {
+        crate::budget::tick()?;
+        let leaf_class = match &index.nodes[*n].children[*c as usize] {
+            Link::Leaf(Leaf::On(f)) => Class::On(f.clone()),
+            _ => continue,
+        };
+        let (mut node, mut child) = (*n, *c);
+        loop {
+            let expected = [Sign::Positive, Sign::Zero, Sign::Negative][child as usize];
+            if side_of_point(&index.nodes[node].plane, p)? != expected {
+                defects.push(IndexDefect::Region { leaf: (*n, *c), ancestor: node });
+                break;
+            }
+            match index.parent[node] {
+                Some((up, k)) => (node, child) = (up, k),
+                None => break,
+            }
+        }
+        let brute = brute_force_classify(solid, p)?;
+        if brute != leaf_class {
+            defects.push(IndexDefect::Witness { leaf: (*n, *c), leaf_class, brute });
+        }
+    }
+    let mut expect = |feature: Feature, p: &Point3<S>| -> Decision<()> {
+        let found = index.classify_point(p)?.class;
+        if found != Class::On(feature.clone()) {
+            defects.push(IndexDefect::Entity { feature, found });
+        }
+        Ok(())
+    };
+    for v in 0..solid.vertex_count() {
+        expect(Feature::Vertex(v), solid.vertex(v))?;
+    }
+    for &(u, v) in solid.edges() {
+        let (a, b) = (solid.vertex(u).coords.clone(), solid.vertex(v).coords.clone());
+        expect(Feature::Edge(u, v), &Point3::from((a.clone() + b.clone()) / S::from_i64(2)))?;
+        expect(Feature::Edge(u, v), &Point3::from((a * S::from_i64(2) + b) / S::from_i64(3)))?;
+    }
+    for f in 0..solid.face_count() {
+        for p in face_sample_points(solid, f)? {
+            expect(Feature::Face(f), &p)?;
+        }
+    }
+    Ok(defects)
+}

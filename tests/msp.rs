@@ -1,0 +1,294 @@
+//! The Brep-index (MSP tree): figures from the papers, validation on convex and nonconvex
+//! solids (also under an exact rational rotation), point and segment classification against
+//! the brute-force classifier, and the f64 index against the exact one.
+
+use num_rational::BigRational;
+use touchstone::brep::{shapes, Feature, Solid};
+use touchstone::geom::{point, Affine, Point3, Vector3};
+use touchstone::msp::{brute_force_classify, validate_index, Class, MspTree, Options, Split};
+use touchstone::scalar::{ratio, Scalar};
+
+type Q = BigRational;
+
+fn opts(split: Split) -> Options {
+    Options { split, measure_bits: false, witnesses: true }
+}
+
+const SPLITS: [Split; 3] = [Split::Autopartition, Split::HYBRID, Split::Hybrid { max_faces: 2, max_regular: 6 }];
+
+fn check_valid(name: &str, s: &Solid<Q>, split: Split) -> MspTree<Q> {
+    let t = MspTree::build(s, &opts(split)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let defects = validate_index(s, &t).unwrap();
+    assert!(
+        defects.is_empty(),
+        "{name} ({split:?}): {} defects, first {:?}",
+        defects.len(),
+        &defects[..defects.len().min(3)]
+    );
+    assert_eq!(t.stats().lost, 0);
+    t
+}
+
+/// A prism over a polygon with two sides on the line y = 1 facing opposite ways: two coplanar
+/// faces of the solid with opposite normals.
+fn zigzag<S: Scalar>() -> Solid<S> {
+    let poly = [(0, 0), (2, 0), (2, 1), (4, 1), (4, 2), (1, 2), (1, 1), (0, 1)];
+    let poly: Vec<(S, S)> = poly.iter().map(|&(x, y)| (S::from_i64(x), S::from_i64(y))).collect();
+    shapes::extrusion(&poly, S::zero(), S::one()).unwrap()
+}
+
+/// The exact rotation by the quaternion (1, 2, 3, 4) (entries over 30) and a shift by (1/3, 0, −1/7).
+fn rotation() -> Affine<Q> {
+    let q = [1, 2, 3, 4].map(Q::from_i64);
+    Affine::from_quaternion(&q, Vector3::new(ratio(1, 3), Q::from_i64(0), ratio(-1, 7))).unwrap()
+}
+
+fn solids() -> Vec<(&'static str, Solid<Q>)> {
+    let base = vec![
+        ("l", shapes::l_shape::<Q>()),
+        ("u", shapes::u_shape()),
+        ("comb", shapes::comb(3).unwrap()),
+        ("zigzag", zigzag()),
+        ("torus", shapes::torus(5, 4, Q::from_i64(3), Q::from_i64(1)).unwrap()),
+        ("sphere", shapes::uv_sphere(6, 5).unwrap()),
+    ];
+    let r = rotation();
+    let mut all = base.clone();
+    for (name, s) in base.into_iter().take(4) {
+        let moved = s.transformed(&r).unwrap();
+        all.push((name, moved));
+    }
+    all
+}
+
+#[test]
+fn a_convex_solid_has_v_plus_e_plus_f_nodes() {
+    // 1992 §4.2: a tetrahedron's index has 14 internal nodes.
+    let t = check_valid("tetrahedron", &shapes::tetrahedron(), Split::Autopartition);
+    assert_eq!(t.stats().nodes, 14);
+    for (name, s) in [
+        ("cube", shapes::cube::<Q>()),
+        ("octahedron", shapes::octahedron()),
+        ("icosahedron", shapes::icosahedron().unwrap()),
+        ("sphere 4", shapes::uv_sphere(4, 4).unwrap()),
+        ("rotated cube", shapes::cube::<Q>().transformed(&rotation()).unwrap()),
+    ] {
+        let t = check_valid(name, &s, Split::Autopartition);
+        let vef = s.vertex_count() + s.edge_count() + s.face_count();
+        assert_eq!(t.stats().nodes, vef, "{name}");
+        // Every pseudo entity was reduced away: none was made.
+        assert_eq!(t.stats().pseudo, [0, 0], "{name}");
+    }
+    // Table 1's first sphere (k = 4): 58 nodes and height 16, as in the paper.
+    let t = check_valid("sphere 4", &shapes::uv_sphere(4, 4).unwrap(), Split::Autopartition);
+    assert_eq!((t.stats().nodes, t.stats().height), (58, 16));
+}
+
+/// Every leaf's witness lies in its region and on its entity; every vertex, edge point and
+/// face point of convex and nonconvex solids, rotated exactly or not, classifies to its
+/// entity, under every split heuristic.
+#[test]
+fn nonconvex_and_rotated_solids_validate() {
+    for split in SPLITS {
+        for (name, s) in solids() {
+            let t = check_valid(name, &s, split);
+            if name != "sphere" {
+                assert!(t.stats().pseudo[0] + t.stats().pseudo[1] > 0, "{name}: nonconvex solids fragment");
+            }
+        }
+    }
+}
+
+/// Grid points (step 1/2, so many lie on faces, edges and vertices, and on the cut planes)
+/// classify as the brute-force classifier says.
+#[test]
+fn grid_points_classify_as_brute_force() {
+    let mut counts = [0usize; 3];
+    for split in SPLITS {
+        for (name, s) in solids().into_iter().filter(|(n, _)| *n != "torus" && *n != "sphere") {
+            let t = MspTree::build(&s, &opts(split)).unwrap();
+            for x in -1..=9 {
+                for y in -1..=9 {
+                    for z in -1..=3 {
+                        let p = Point3::new(ratio(x, 2), ratio(y, 2), ratio(z, 2));
+                        let brute = brute_force_classify(&s, &p).unwrap();
+                        let got = t.classify_point(&p).unwrap().class;
+                        assert_eq!(got, brute, "{name} {split:?} at {p:?}");
+                        counts[match brute {
+                            Class::Inside => 0,
+                            Class::Outside => 1,
+                            Class::On(_) => 2,
+                        }] += 1;
+                    }
+                }
+            }
+        }
+    }
+    // The grid hits all three kinds, the boundary often.
+    assert!(counts.iter().all(|&c| c > 200), "{counts:?}");
+}
+
+/// Check a segment's classification: the pieces tile [0, 1] in order, neighbours differ, and
+/// points of every piece (its ends for a point piece, three inner points for an open one)
+/// classify as the piece says, by brute force.
+fn check_segment(s: &Solid<Q>, t: &MspTree<Q>, p: &Point3<Q>, q: &Point3<Q>) -> Vec<(Q, Q, Class)> {
+    let a = t.classify_segment(p, q).unwrap();
+    let at = |u: &Q| -> Point3<Q> { p + (q - p) * u.clone() };
+    let mut expect_from = Q::from_i64(0);
+    for (i, piece) in a.pieces.iter().enumerate() {
+        assert_eq!(piece.from, expect_from, "pieces tile the segment");
+        assert!(piece.from <= piece.to);
+        if i > 0 {
+            assert_ne!(piece.class, a.pieces[i - 1].class, "neighbours are merged");
+        }
+        let samples: Vec<Q> = if piece.from == piece.to {
+            vec![piece.from.clone()]
+        } else {
+            (1..4).map(|k| piece.from.clone() + (piece.to.clone() - piece.from.clone()) * ratio::<Q>(k, 4)).collect()
+        };
+        for u in samples {
+            assert_eq!(brute_force_classify(s, &at(&u)).unwrap(), piece.class, "piece {i} at t = {u}");
+        }
+        expect_from = piece.to.clone();
+    }
+    assert_eq!(expect_from, Q::from_i64(1));
+    a.pieces.into_iter().map(|p| (p.from, p.to, p.class)).collect()
+}
+
+#[test]
+fn a_segment_along_an_edge_of_the_cube() {
+    let cube = shapes::cube::<Q>();
+    let t = check_valid("cube", &cube, Split::Autopartition);
+    let id = |x: i64, y: i64, z: i64| (0..8).find(|&v| *cube.vertex(v) == point(x, y, z)).unwrap();
+    let (a, b) = (id(-1, -1, -1), id(1, -1, -1));
+    let pieces = check_segment(&cube, &t, &point(-2, -1, -1), &point(2, -1, -1));
+    let expect = vec![
+        (Q::from_i64(0), ratio(1, 4), Class::Outside),
+        (ratio(1, 4), ratio(1, 4), Class::On(Feature::Vertex(a))),
+        (ratio(1, 4), ratio(3, 4), Class::On(Feature::Edge(a.min(b), a.max(b)))),
+        (ratio(3, 4), ratio(3, 4), Class::On(Feature::Vertex(b))),
+        (ratio(3, 4), Q::from_i64(1), Class::Outside),
+    ];
+    assert_eq!(pieces, expect);
+    // Across a face and through the interior: outside, face, inside, face, outside.
+    let pieces = check_segment(&cube, &t, &point(-3, 0, 0), &point(3, 0, 0));
+    let classes: Vec<&Class> = pieces.iter().map(|p| &p.2).collect();
+    assert_eq!(classes.len(), 5);
+    assert_eq!((classes[0], classes[2], classes[4]), (&Class::Outside, &Class::Inside, &Class::Outside));
+    assert_eq!((pieces[1].0.clone(), pieces[3].0.clone()), (ratio(1, 3), ratio(2, 3)));
+}
+
+/// Segments through vertices, along edges, lying in faces, grazing reflex edges (the notch of
+/// the U), on rotated solids too: every piece confirmed by brute force.
+#[test]
+fn degenerate_segments_classify_as_brute_force() {
+    let mut pieces = 0;
+    for split in [Split::Autopartition, Split::HYBRID] {
+        for (name, s) in solids().into_iter().filter(|(n, _)| *n != "sphere") {
+            let t = MspTree::build(&s, &opts(split)).unwrap();
+            let v = |i: usize| s.vertex(i % s.vertex_count()).clone();
+            let mid =
+                |a: &Point3<Q>, b: &Point3<Q>| Point3::from((a.coords.clone() + b.coords.clone()) / Q::from_i64(2));
+            let far = |a: &Point3<Q>, b: &Point3<Q>| {
+                Point3::from(b.coords.clone() * Q::from_i64(3) - a.coords.clone() * Q::from_i64(2))
+            };
+            let mut cases = Vec::new();
+            for &(a, b) in s.edges().iter().step_by(3) {
+                // Along the edge's line, beyond both ends.
+                cases.push((far(&v(b), &v(a)), far(&v(a), &v(b))));
+                // From a vertex through the midpoint of a far edge.
+                cases.push((v(a), mid(&v(b + 3), &v(b + 5))));
+            }
+            for f in (0..s.face_count()).step_by(2) {
+                // In the face's plane: from one vertex across to the far side and beyond.
+                let face = s.face(f);
+                cases.push((v(face[0]), far(&v(face[0]), &mid(&v(face[1]), &v(face[2])))));
+            }
+            for (p, q) in cases {
+                if p != q {
+                    pieces += check_segment(&s, &t, &p, &q).len();
+                }
+            }
+            let _ = name;
+        }
+    }
+    assert!(pieces > 500, "{pieces}");
+}
+
+/// The U's notch: a segment along the line of a reflex edge grazes it (the solid touches the
+/// line only along that edge), and one across the notch at the reflex edges' height.
+#[test]
+fn segments_graze_the_reflex_edges_of_the_u() {
+    let u = shapes::u_shape::<Q>();
+    let t = check_valid("u", &u, Split::Autopartition);
+    // Reflex edge from (1,1,0) to (1,1,1): the line x = 1, y = 1.
+    let pieces = check_segment(&u, &t, &point(1, 1, -1), &point(1, 1, 2));
+    let edge = u
+        .edges()
+        .iter()
+        .find(|&&(a, b)| {
+            u.vertex(a).x == Q::from_i64(1)
+                && u.vertex(b).x == Q::from_i64(1)
+                && u.vertex(a).y == Q::from_i64(1)
+                && u.vertex(b).y == Q::from_i64(1)
+        })
+        .copied()
+        .unwrap();
+    let classes: Vec<Class> = pieces.iter().map(|p| p.2.clone()).collect();
+    assert_eq!(classes[2], Class::On(Feature::Edge(edge.0, edge.1)));
+    assert_eq!(classes.len(), 5);
+    // Across the notch through both reflex edges' midpoints, in the plane of the notch's floor:
+    // inside, reflex edge, the floor (a face), reflex edge, inside.
+    let half = ratio::<Q>(1, 2);
+    let p = Point3::new(ratio(1, 2), Q::from_i64(1), half.clone());
+    let q = Point3::new(ratio(5, 2), Q::from_i64(1), half);
+    let pieces = check_segment(&u, &t, &p, &q);
+    let kinds: Vec<&str> = pieces
+        .iter()
+        .map(|p| match &p.2 {
+            Class::Inside => "in",
+            Class::Outside => "out",
+            Class::On(Feature::Edge(..)) => "edge",
+            Class::On(Feature::Face(_)) => "face",
+            Class::On(Feature::Vertex(_)) => "vertex",
+        })
+        .collect();
+    assert_eq!(kinds, ["in", "edge", "face", "edge", "in"]);
+    assert_eq!((pieces[1].0.clone(), pieces[3].0.clone()), (ratio(1, 4), ratio(3, 4)));
+    // Half a unit higher, across the notch: inside, a wall, outside, the other wall, inside.
+    let p = Point3::new(ratio(1, 2), Q::from_i64(2), ratio(1, 2));
+    let q = Point3::new(ratio(5, 2), Q::from_i64(2), ratio(1, 2));
+    let kinds: Vec<bool> = check_segment(&u, &t, &p, &q).iter().map(|p| p.2 == Class::Outside).collect();
+    assert_eq!(kinds, [false, false, true, false, false]);
+}
+
+/// The f64 index agrees with the exact one under the agreement contract: the same class,
+/// unless one of them says the point is on the boundary.
+#[test]
+fn f64_agrees_with_exact_under_the_contract() {
+    let mut same = 0;
+    for split in [Split::Autopartition, Split::HYBRID] {
+        for (name, s) in solids().into_iter().take(5) {
+            let fast_solid: Solid<f64> = s.convert().unwrap();
+            let exact = MspTree::build(&s, &opts(split)).unwrap();
+            let fast = MspTree::build(&fast_solid, &Options { split, ..Options::default() }).unwrap();
+            for x in -1..=9 {
+                for y in -1..=9 {
+                    for z in -1..=3 {
+                        let p = Point3::new(ratio::<Q>(x, 2), ratio(y, 2), ratio(z, 2));
+                        let pf = Point3::new(x as f64 / 2.0, y as f64 / 2.0, z as f64 / 2.0);
+                        let e = exact.classify_point(&p).unwrap().class;
+                        let f = fast.classify_point(&pf).unwrap().class;
+                        let boundary = |c: &Class| matches!(c, Class::On(_));
+                        assert!(
+                            e == f || boundary(&e) || boundary(&f),
+                            "{name} {split:?} at {pf:?}: exact {e:?}, f64 {f:?}"
+                        );
+                        same += (e == f) as usize;
+                    }
+                }
+            }
+        }
+    }
+    assert!(same > 4000, "{same}");
+}
