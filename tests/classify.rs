@@ -10,8 +10,8 @@ use proptest::prelude::*;
 use touchstone::brep::shapes::l_shape;
 use touchstone::geom::{Affine, Point3, Vector3};
 use touchstone::query::{
-    both, exact_answer, judge_claim, ClassifyPoint, ClassifyPointClaim, ErrorKind, FeatureId, Judged, PointClass,
-    PoseSpec, Posed, Query, ShapeSpec, Tolerance,
+    both, exact_answer, judge_claim, ClassifyPoint, ClassifyPointClaim, FeatureId, Judged, PointClass, PoseSpec, Posed,
+    Query, ShapeSpec, Tolerance,
 };
 use touchstone::scalar::{Interval, Scalar};
 
@@ -93,16 +93,32 @@ fn claims_contains_and_features_on_the_closure() {
     assert!(!judge(class(PointClass::Inside)).ok());
 }
 
+/// Solids that are not convex are answered through the Brep-index, with their features as
+/// given; the filtered exact path gives the reference's answers.
 #[test]
-fn solids_that_are_not_convex_are_unsupported_for_now() {
+fn solids_that_are_not_convex_are_answered_through_the_index() {
     let l = l_shape::<Q>();
     let shape = ShapeSpec::Polyhedron { vertices: l.vertices().to_vec(), faces: l.faces().to_vec() };
-    let c = ClassifyPoint {
-        solid: Posed::new("solid", shape, PoseSpec::identity()),
-        point: Point3::new(q(0, 1), q(0, 1), q(0, 1)),
+    let at = |x: Q, y: Q, z: Q| ClassifyPoint {
+        solid: Posed::new("solid", shape.clone(), PoseSpec::identity()),
+        point: Point3::new(x, y, z),
     };
-    let e = c.answer::<Q>().unwrap_err();
-    assert_eq!((e.kind, e.at.as_str()), (ErrorKind::Unsupported, "/solid"), "{e:?}");
+    // The L (0,0) (2,0) (2,1) (1,1) (1,2) (0,2), height 1: vertex 0 is the origin; (3/2, 3/2)
+    // is in the notch; the reflex edge runs up from (1, 1) (vertices 3 and 9).
+    let cases = [
+        (at(q(0, 1), q(0, 1), q(0, 1)), PointClass::Boundary, Some(FeatureId::Vertex(0))),
+        (at(q(3, 2), q(3, 2), q(1, 2)), PointClass::Outside, None),
+        (at(q(1, 2), q(1, 2), q(1, 2)), PointClass::Inside, None),
+        (at(q(1, 1), q(1, 1), q(1, 2)), PointClass::Boundary, Some(FeatureId::edge(3, 9))),
+        (at(q(3, 2), q(1, 1), q(1, 2)), PointClass::Boundary, Some(FeatureId::face(vec![2, 3, 8, 9]))),
+    ];
+    for (c, class, feature) in cases {
+        let a = c.answer::<Q>().unwrap();
+        assert_eq!((a.output.class, a.output.feature.clone()), (class, feature), "{:?}", c.point);
+        let filtered = exact_answer(&c).unwrap();
+        assert_eq!((filtered.output.class, filtered.output.feature), (a.output.class, a.output.feature));
+        assert!(both(&c).unwrap().agreement.is_ok());
+    }
 }
 
 #[test]

@@ -93,6 +93,20 @@ fn query() -> BoxedStrategy<Value> {
             .prop_map(|(s, pose, p)| json!({"op": "classify_point", "solid": s, "pose": pose, "point": p}))
             .boxed(),
         (convex(), grid_point()).prop_map(|(s, p)| json!({"op": "classify_point", "solid": s, "point": p})).boxed(),
+        // Solids that are not convex, through the Brep-index.
+        (nonconvex(), pose(), grid_point())
+            .prop_map(|(s, pose, p)| json!({"op": "classify_point", "solid": s, "pose": pose, "point": p}))
+            .boxed(),
+        (nonconvex(), grid_point()).prop_map(|(s, p)| json!({"op": "classify_point", "solid": s, "point": p})).boxed(),
+        (prop_oneof![convex(), nonconvex()], pose(), grid_point(), grid_point())
+            .prop_map(|(s, pose, p, q)| json!({"op": "classify_segment", "solid": s, "pose": pose, "segment": [p, q]}))
+            .boxed(),
+        (nonconvex(), grid_point(), grid_point())
+            .prop_map(|(s, p, q)| json!({"op": "classify_segment", "solid": s, "segment": [p, q]}))
+            .boxed(),
+        (prop_oneof![solid(), nonconvex()], any::<bool>())
+            .prop_map(|(s, auto)| json!({"op": "index_stats", "solid": s, "split": if auto { "autopartition" } else { "hybrid" }}))
+            .boxed(),
         (convex(), convex(), pose(), grid_point(), proptest::sample::select(vec![0, 0, 0, 20, 45, 52, 60]))
             .prop_map(|(a, b, pose_b, t, far)| {
                 let mut pose_b = pose_b;
@@ -142,6 +156,34 @@ fn convex() -> BoxedStrategy<Value> {
         proptest::collection::vec(grid_point(), 4..10).prop_map(|p| json!({ "convex_hull": p })),
     ]
     .boxed()
+}
+
+/// A nonconvex prism over a grid polygon (an L, a U, a zigzag with two coplanar sides facing
+/// opposite ways), scaled by k/2, between two grid heights.
+fn nonconvex() -> BoxedStrategy<Value> {
+    let polygons: Vec<Vec<(i32, i32)>> = vec![
+        vec![(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)],
+        vec![(0, 0), (3, 0), (3, 3), (2, 3), (2, 1), (1, 1), (1, 3), (0, 3)],
+        vec![(0, 0), (2, 0), (2, 1), (4, 1), (4, 2), (1, 2), (1, 1), (0, 1)],
+    ];
+    (proptest::sample::select(polygons), 1i32..=3, -2i32..=0, 1i32..=2)
+        .prop_map(|(poly, k, z0, z1)| {
+            let n = poly.len();
+            let mut v: Vec<Value> = Vec::new();
+            for z in [z0, z1] {
+                v.extend(
+                    poly.iter()
+                        .map(|&(x, y)| json!([x as f64 * k as f64 / 2.0, y as f64 * k as f64 / 2.0, z as f64 / 2.0])),
+                );
+            }
+            let mut faces = vec![(0..n).rev().collect::<Vec<_>>(), (n..2 * n).collect()];
+            for j in 0..n {
+                let k = (j + 1) % n;
+                faces.push(vec![j, k, n + k, n + j]);
+            }
+            json!({"polyhedron": {"vertices": v, "faces": faces}})
+        })
+        .boxed()
 }
 
 /// A solid that may be invalid: a convex shape, or a tetrahedron with any orientation.
@@ -256,7 +298,8 @@ fn scaled(q: &Value, k: i32) -> Value {
             Value::Object(o) => Value::Object(
                 o.iter()
                     .map(|(key, x)| {
-                        let keep = ["op", "kind", "faces", "interval", "digits", "id", "backend", "quaternion"];
+                        let keep =
+                            ["op", "kind", "faces", "interval", "digits", "id", "backend", "quaternion", "split"];
                         (key.clone(), if keep.contains(&key.as_str()) { x.clone() } else { go(x, k) })
                     })
                     .collect(),

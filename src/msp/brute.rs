@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use super::geom::{most_aligned_axis, orientation_sign, project};
+use super::geom::{nonzero_axis, orientation_sign, project};
 use super::Class;
 use crate::brep::{Feature, Solid};
 use crate::geom::{Point2, Point3, Vector3};
@@ -25,7 +25,7 @@ fn in_face<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<
             return Ok(Some(Feature::Vertex(v)));
         }
     }
-    let k = most_aligned_axis(&s.plane(f).normal);
+    let k = nonzero_axis(&s.plane(f).normal)?.ok_or(Uncertain::Close)?;
     let pp = project(p, k);
     let m = face.len();
     let mut winding = 0i32;
@@ -112,7 +112,7 @@ pub fn brute_force_classify<S: Scalar>(solid: &Solid<S>, p: &Point3<S>) -> Decis
 pub fn face_sample_points<S: Scalar>(solid: &Solid<S>, f: usize) -> Decision<Vec<Point3<S>>> {
     let face = solid.face(f);
     let n = &solid.plane(f).normal;
-    let k = most_aligned_axis(n);
+    let k = nonzero_axis(n)?.ok_or(Uncertain::Close)?;
     let up = n[k].sign()?;
     let turn = |a: usize, b: usize, c: usize| -> Result<Sign, super::MspError> {
         let o = orient2d(&project(solid.vertex(a), k), &project(solid.vertex(b), k), &project(solid.vertex(c), k))?;

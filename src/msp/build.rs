@@ -2,8 +2,8 @@
 //! a convex solid is as deep as it has faces), then attaching and reducing (§2.2–2.3).
 
 use super::geom::{
-    axis, bits, least_aligned_axis, line_planes, meet, most_aligned_axis, orientation_sign, pencil, project, side,
-    through, HPoint,
+    axis, bits, line_planes, meet, nonzero_axis, orientation_sign, pencil, project, side, through, transverse_axis,
+    HPoint,
 };
 use super::{Leaf, Link, MspError, MspTree, Node, Options, Split, Stats};
 use crate::brep::{Feature, Solid};
@@ -274,11 +274,8 @@ impl<S: Scalar> Builder<'_, S> {
         for f in 0..s.face_count() {
             let face = s.face(f);
             let n = &s.plane(f).normal;
-            let k = most_aligned_axis(n);
+            let k = nonzero_axis(n)?.ok_or_else(|| self.precision("a face's normal"))?;
             let up = n[k].sign()?;
-            if up == Sign::Zero {
-                return Err(self.precision("a face's normal"));
-            }
             let turn = |a: usize, b: usize, c: usize| -> Result<Sign, MspError> {
                 let o = orient2d(&project(s.vertex(a), k), &project(s.vertex(b), k), &project(s.vertex(c), k))?;
                 Ok(orientation_sign(o) * up)
@@ -428,7 +425,7 @@ impl<S: Scalar> Builder<'_, S> {
                         q
                     } else if let Some(v) = task.sets.pts.first().cloned() {
                         let n = self.planes[pi as usize].normal.clone();
-                        let u = n.cross(&axis::<S>(least_aligned_axis(&n)));
+                        let u = n.cross(&axis::<S>(transverse_axis(&n)?));
                         let q = through(&u, &self.points[v.p as usize]);
                         let q = self.push_plane(q);
                         self.check_on(q, &[v.p])?;

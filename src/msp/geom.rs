@@ -75,6 +75,37 @@ pub(crate) fn most_aligned_axis<S: Scalar>(n: &Vector3<S>) -> usize {
     (0..3).max_by(|&i, &j| a[i].total_cmp(&a[j])).unwrap_or(2)
 }
 
+/// An axis along which `n` has a nonzero component: the most aligned by binary64 magnitude
+/// when that component is nonzero exactly, else the first nonzero one (binary64 images of tiny
+/// values are all zero). `None` for the zero vector.
+pub(crate) fn nonzero_axis<S: Scalar>(n: &Vector3<S>) -> Decision<Option<usize>> {
+    let k = most_aligned_axis(n);
+    if n[k].sign()? != Sign::Zero {
+        return Ok(Some(k));
+    }
+    for i in 0..3 {
+        if n[i].sign()? != Sign::Zero {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
+
+/// An axis not parallel to nonzero `n` (n × e_k ≠ 0): the least aligned by binary64 magnitude
+/// when exactly transverse, else the first that is.
+pub(crate) fn transverse_axis<S: Scalar>(n: &Vector3<S>) -> Decision<usize> {
+    let k = least_aligned_axis(n);
+    if !crate::geom::is_zero_vector(&n.cross(&axis::<S>(k)))? {
+        return Ok(k);
+    }
+    for i in 0..3 {
+        if !crate::geom::is_zero_vector(&n.cross(&axis::<S>(i)))? {
+            return Ok(i);
+        }
+    }
+    Ok(k)
+}
+
 /// The unit vector of axis `k`.
 pub(crate) fn axis<S: Scalar>(k: usize) -> Vector3<S> {
     let mut v = Vector3::from_element(S::zero());
@@ -87,15 +118,7 @@ pub(crate) fn axis<S: Scalar>(k: usize) -> Vector3<S> {
 /// degree in the coordinates, offsets two). `None` when the points coincide.
 pub(crate) fn line_planes<S: Scalar>(p: &Point3<S>, q: &Point3<S>) -> Decision<Option<[Plane<S>; 2]>> {
     let d: Vector3<S> = q - p;
-    let k = most_aligned_axis(&d);
-    if d[k].sign()? == Sign::Zero {
-        // The most aligned component is zero only when d is (or, for a tolerant backend,
-        // a tiny d whose binary64 image is): check the others.
-        if crate::geom::is_zero_vector(&d)? {
-            return Ok(None);
-        }
-    }
-    let k = if d[k].sign()? == Sign::Zero { (0..3).find(|&i| d[i].sign() != Ok(Sign::Zero)).unwrap_or(k) } else { k };
+    let Some(k) = nonzero_axis(&d)? else { return Ok(None) };
     let plane = |i: usize| {
         let n = d.cross(&axis::<S>(i));
         Plane { offset: -n.dot(&p.coords), normal: n }

@@ -1,18 +1,18 @@
 //! `classify_point`: inside, outside or on the boundary of a posed solid, with the feature of
 //! the boundary the point lies in.
 //!
-//! This version answers convex solids, by the point's side of every face plane (exact with
-//! zero tolerance on exact backends): outside when it is above one, inside when below all,
-//! else on the boundary, in the relative interior of the feature the zero planes meet in (one
-//! plane: that face; two: their common edge; three or more: their common vertex; the solid
-//! is strictly convex, coplanar faces merged). Solids that are not convex need the
-//! Brep-index (MSP tree) and are answered `unsupported` until it lands.
+//! Convex solids are answered by the point's side of every face plane (exact with zero
+//! tolerance on exact backends): outside when it is above one, inside when below all, else on
+//! the boundary, in the relative interior of the feature the zero planes meet in (one plane:
+//! that face; two: their common edge; three or more: their common vertex; the solid is
+//! strictly convex, coplanar faces merged). Other solids through their Brep-index
+//! ([`crate::msp`], hybrid split), with faces as given.
 
 use num_rational::BigRational;
 
 use super::claim::{Check, Shown, Tolerance, Verdict};
 use super::error::{ErrorKind, QueryError};
-use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed};
+use super::spec::{posed_convex, posed_solid, ConvexPosed, FeatureId, Posed};
 use super::{Answer, Decisive, Query};
 use crate::brep::Feature;
 use crate::geom::{Point3, Scaled};
@@ -74,18 +74,31 @@ pub struct ClassifyPointClaim {
 }
 
 impl<N: Scalar> ClassifyPoint<N> {
-    fn posed<S: Scalar>(&self) -> Result<ConvexPosed<S>, QueryError> {
-        posed_convex::<S, N>(&self.solid).map_err(|e| {
-            if e.kind == ErrorKind::Invalid && e.message.contains("not convex") {
-                QueryError::new(
-                    ErrorKind::Unsupported,
-                    &self.solid.at,
-                    "classify_point answers convex solids in this version; others need the Brep-index",
-                )
-            } else {
-                e
-            }
-        })
+    /// The solid posed and made strictly convex, or `None` when it is not convex.
+    fn posed<S: Scalar>(&self) -> Result<Option<ConvexPosed<S>>, QueryError> {
+        match posed_convex::<S, N>(&self.solid) {
+            Ok(c) => Ok(Some(c)),
+            Err(e) if e.kind == ErrorKind::Invalid && e.message.contains("not convex") => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A solid that is not convex, through its Brep-index.
+    fn compute_general<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let g = posed_solid::<S, N>(&self.solid)?;
+        let index = super::index::index_of(&g, &self.solid.at)?;
+        let p: Point3<S> = self.point.map(|x| x.to_backend::<S>());
+        let class = index.classify_point(&p).map_err(|u| QueryError::uncertain("/point", u))?.class;
+        let mut decisive = vec![Decisive::Test(g.pose_determinant.clone())];
+        // The contract's margin: the point's distance to the nearest face plane (relative to
+        // its terms); f64 may disagree only near the boundary's planes.
+        for f in 0..g.built.solid.face_count() {
+            let plane = g.built.solid.plane(f);
+            decisive.push(Decisive::Test(plane.eval_scaled(&p)));
+        }
+        let (class, feature) = super::index::point_class(&g, class);
+        let output = ClassifyPointOutput { class, feature, backend: std::marker::PhantomData };
+        Ok(Answer { output, continuous: Vec::new(), decisive })
     }
 }
 
@@ -126,7 +139,7 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
     type Claim = ClassifyPointClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
-        let c = self.posed::<S>()?;
+        let Some(c) = self.posed::<S>()? else { return self.compute_general() };
         let s = &c.built.solid;
         let p: Point3<S> = self.point.map(|x| x.to_backend::<S>());
         let mut decisive = vec![Decisive::Test(c.pose_determinant.clone())];
@@ -236,14 +249,24 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
                 // A claimed feature passes when the point lies on it: when the exact feature
                 // (the one whose relative interior holds it) is part of the claimed one's
                 // closure.
-                let c = self.posed::<BigRational>()?;
-                let on =
-                    match (c.claimed_feature(id)?, exact_id.as_ref().map(|e| c.feature_of(e)).transpose()?.flatten()) {
+                let on = match self.posed::<BigRational>()? {
+                    Some(c) => match (
+                        c.claimed_feature(id)?,
+                        exact_id.as_ref().map(|e| c.feature_of(e)).transpose()?.flatten(),
+                    ) {
                         (Some((solid, claimed)), Some(found)) => {
                             std::ptr::eq(solid, &c.built.solid) && in_closure(solid, &found, &claimed)
                         }
                         _ => false,
-                    };
+                    },
+                    None => {
+                        let g = posed_solid::<BigRational, N>(&self.solid)?;
+                        match (g.feature_of(id), exact_id.as_ref().and_then(|e| g.feature_of(e))) {
+                            (Some(claimed), Some(found)) => in_closure(&g.built.solid, &found, &claimed),
+                            _ => false,
+                        }
+                    }
+                };
                 if on {
                     check.ok = true;
                     check.note = Some("the point lies on this feature's boundary".into());
@@ -256,7 +279,7 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
 }
 
 /// Whether feature `part` lies in the closure of feature `whole` of one solid.
-fn in_closure<S: Scalar>(s: &crate::brep::Solid<S>, part: &Feature, whole: &Feature) -> bool {
+pub(super) fn in_closure<S: Scalar>(s: &crate::brep::Solid<S>, part: &Feature, whole: &Feature) -> bool {
     let vertices = |f: &Feature| -> Vec<usize> {
         match *f {
             Feature::Vertex(v) => vec![v],
@@ -265,8 +288,9 @@ fn in_closure<S: Scalar>(s: &crate::brep::Solid<S>, part: &Feature, whole: &Feat
         }
     };
     let (p, w) = (vertices(part), vertices(whole));
-    // A feature of a strictly convex solid is in the closure of another exactly when all its
-    // vertices are the other's (a face's edges join consecutive vertices of it).
+    // A feature is in the closure of another exactly when all its vertices are the other's and,
+    // for an edge in a face, it is a side of the face (a face's closure holds its own sides;
+    // a nonconvex face may have a diagonal between its vertices that is an edge elsewhere).
     p.iter().all(|v| w.contains(v))
         && match (part, whole) {
             (Feature::Edge(u, v), Feature::Face(f)) => {

@@ -41,6 +41,7 @@ mod depth;
 mod distance;
 pub mod error;
 mod filtered;
+mod index;
 mod kernel;
 pub mod spec;
 mod toi;
@@ -63,6 +64,10 @@ pub use depth::{penetration_depth, separation_along, Penetration};
 pub use distance::{Distance, DistanceClaim, DistanceOutput};
 pub use error::{ErrorKind, QueryError};
 pub use filtered::{exact_answer, filter_counts, judge_claim, FilterCounts, Judged};
+pub use index::{
+    ClaimedPiece, ClassifySegment, ClassifySegmentClaim, ClassifySegmentOutput, IndexStats, IndexStatsClaim,
+    IndexStatsOutput, Piece,
+};
 pub use kernel::{
     Closest, Orient2d, Orient2dOutput, Orient3d, Orient3dClaim, Orient3dOutput, SegmentPlane, SegmentPlaneClaim,
     SegmentPlaneKind, SegmentPlaneOutput, SideOfPlane, SideOfPlaneClaim, SideOfPlaneOutput, SquaredDistance,

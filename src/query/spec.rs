@@ -228,30 +228,7 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
     let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
     let det = map.check_invertible().map_err(|e| QueryError::geom(&p.pose_at, e))?;
     let pose_determinant = Scaled { value: map.determinant(), magnitude: crate::geom::permanent3(&map.linear) };
-    if S::EXACT_VALUES {
-        // A pose multiplies the coordinates' size: charge the posed vertices' bits to the
-        // query's budget (cheaply estimated from the pose's and the shape's own bits).
-        let bits = |x: &N| x.to_rational().map_or(0, |q| q.numer().bits() + q.denom().bits());
-        let pose_bits: u64 = match &p.pose {
-            PoseSpec::Quaternion { q, t } => q.iter().chain(t).map(bits).sum(),
-            PoseSpec::Matrix(rows) => rows.iter().flatten().map(bits).sum(),
-        };
-        let shape_bits: u64 = match &p.shape {
-            ShapeSpec::Box(h) => h.iter().map(bits).sum::<u64>() * 8,
-            ShapeSpec::Polyhedron { vertices, .. } | ShapeSpec::ConvexHull(vertices) => {
-                vertices.iter().flat_map(|v| v.iter()).map(bits).sum()
-            }
-            ShapeSpec::File { mesh, .. } => mesh.vertices.iter().flat_map(|v| v.iter()).map(bits).sum(),
-        };
-        // Each posed coordinate is a sum of products of a shape coordinate and pose entries
-        // over the pose's common denominator: about (shape + 3·pose) bits per vertex.
-        let vertices = match &p.shape {
-            ShapeSpec::Box(_) => 8,
-            ShapeSpec::Polyhedron { vertices, .. } | ShapeSpec::ConvexHull(vertices) => vertices.len() as u64,
-            ShapeSpec::File { mesh, .. } => mesh.vertices.len() as u64,
-        };
-        crate::budget::charge_bits(shape_bits.saturating_add(vertices.saturating_mul(3 * pose_bits)))?;
-    }
+    charge_pose_bits::<S, N>(p)?;
     if let (ShapeSpec::Box(h), Sign::Positive) = (&p.shape, det) {
         // The common case, directly: a box's corners posed, with the cube's topology (a box is
         // strictly convex, and a positive pose keeps it so).
@@ -316,6 +293,123 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
             })
         }
         Err(e) => Err(QueryError::vclip(&p.at, e)),
+    }
+}
+
+/// Charge a posed shape's coordinates' bits to the query's budget (exact backends): a pose
+/// multiplies the coordinates' size (cheaply estimated from the pose's and the shape's own
+/// bits).
+fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(), QueryError> {
+    if S::EXACT_VALUES {
+        // A pose multiplies the coordinates' size: charge the posed vertices' bits to the
+        // query's budget (cheaply estimated from the pose's and the shape's own bits).
+        let bits = |x: &N| x.to_rational().map_or(0, |q| q.numer().bits() + q.denom().bits());
+        let pose_bits: u64 = match &p.pose {
+            PoseSpec::Quaternion { q, t } => q.iter().chain(t).map(bits).sum(),
+            PoseSpec::Matrix(rows) => rows.iter().flatten().map(bits).sum(),
+        };
+        let shape_bits: u64 = match &p.shape {
+            ShapeSpec::Box(h) => h.iter().map(bits).sum::<u64>() * 8,
+            ShapeSpec::Polyhedron { vertices, .. } | ShapeSpec::ConvexHull(vertices) => {
+                vertices.iter().flat_map(|v| v.iter()).map(bits).sum()
+            }
+            ShapeSpec::File { mesh, .. } => mesh.vertices.iter().flat_map(|v| v.iter()).map(bits).sum(),
+        };
+        // Each posed coordinate is a sum of products of a shape coordinate and pose entries
+        // over the pose's common denominator: about (shape + 3·pose) bits per vertex.
+        let vertices = match &p.shape {
+            ShapeSpec::Box(_) => 8,
+            ShapeSpec::Polyhedron { vertices, .. } | ShapeSpec::ConvexHull(vertices) => vertices.len() as u64,
+            ShapeSpec::File { mesh, .. } => mesh.vertices.len() as u64,
+        };
+        crate::budget::charge_bits(shape_bits.saturating_add(vertices.saturating_mul(3 * pose_bits)))?;
+    }
+    Ok(())
+}
+
+/// Any solid (convex or not) posed in the world, with the format ids of its vertices.
+#[derive(Clone, Debug)]
+pub struct SolidPosed<S: Scalar> {
+    /// The posed solid, faces as given (none merged), with the format id of each vertex.
+    pub built: BuiltSolid<S>,
+    /// The pose's determinant with its magnitude.
+    pub pose_determinant: Scaled<S>,
+}
+
+/// Build and pose a shape, convex or not (a pose of negative determinant reverses the faces).
+/// On a backend with certain but inexact decisions (intervals) the shape is built and posed
+/// exactly and carried over decided.
+pub fn posed_solid<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<SolidPosed<S>, QueryError> {
+    if S::CERTAIN_DECISIONS && !S::EXACT_VALUES {
+        let exact = posed_solid::<crate::scalar::Exact, N>(p)?;
+        let solid = exact.built.solid.convert_decided::<S>().map_err(|e| posed_error::<S, N>(p, e))?;
+        let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
+        let pose_determinant = Scaled { value: map.determinant(), magnitude: crate::geom::permanent3(&map.linear) };
+        return Ok(SolidPosed { built: BuiltSolid { solid, ids: exact.built.ids }, pose_determinant });
+    }
+    let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
+    let det = map.check_invertible().map_err(|e| QueryError::geom(&p.pose_at, e))?;
+    let pose_determinant = Scaled { value: map.determinant(), magnitude: crate::geom::permanent3(&map.linear) };
+    charge_pose_bits::<S, N>(p)?;
+    let built = build_solid::<S, N>(&p.shape, &p.at)?;
+    if p.pose.is_identity() {
+        return Ok(SolidPosed { built, pose_determinant });
+    }
+    let posed = if det == Sign::Positive {
+        built.solid.moved_decided(&map)
+    } else {
+        let faces =
+            (0..built.solid.face_count()).map(|f| built.solid.face(f).iter().rev().copied().collect()).collect();
+        let vertices = built.solid.vertices().iter().map(|v| map.apply_point(v)).collect();
+        Solid::new(vertices, faces)
+    };
+    let solid = match posed {
+        Ok(s) => s,
+        // A binary64 pose whose products leave the range (entries or coordinates beyond
+        // 2^±300: a face's area underflows) bends no solid exactly: the range, not the input.
+        Err(_)
+            if !S::EXACT_VALUES
+                && !in_product_range(map.linear.iter().chain(built.solid.vertices().iter().flat_map(|v| v.iter()))) =>
+        {
+            return Err(QueryError::uncertain(&p.pose_at, crate::scalar::Uncertain::Overflow));
+        }
+        Err(e) => return Err(posed_error::<S, N>(p, e)),
+    };
+    Ok(SolidPosed { built: BuiltSolid { solid, ids: built.ids }, pose_determinant })
+}
+
+/// Whether every nonzero value lies in [2^-300, 2^300] (a product of three stays in binary64's
+/// normal range).
+pub(crate) fn in_product_range<'a, S: Scalar + 'a>(xs: impl IntoIterator<Item = &'a S>) -> bool {
+    xs.into_iter().all(|x| {
+        let a = x.to_f64().abs();
+        a == 0.0 || (a > 2f64.powi(-300) && a < 2f64.powi(300))
+    })
+}
+
+impl<S: Scalar> SolidPosed<S> {
+    /// The format's name of a feature of the solid.
+    pub fn feature_id(&self, f: &Feature) -> FeatureId {
+        let b = &self.built;
+        match *f {
+            Feature::Vertex(v) => FeatureId::Vertex(b.ids[v]),
+            Feature::Edge(u, v) => FeatureId::edge(b.ids[u], b.ids[v]),
+            Feature::Face(f) => FeatureId::face(b.solid.face(f).iter().map(|&v| b.ids[v]).collect()),
+        }
+    }
+
+    /// The feature a format name denotes, if any: a vertex, an edge of the solid, a face by
+    /// its ids (or by three or more ids that all lie on one face).
+    pub fn feature_of(&self, id: &FeatureId) -> Option<Feature> {
+        let b = &self.built;
+        match id {
+            FeatureId::Vertex(_) | FeatureId::Edge(..) => vertex_or_edge(b, id),
+            FeatureId::Face(ids) if ids.len() >= 3 => (0..b.solid.face_count()).find_map(|f| {
+                let on: Vec<usize> = b.solid.face(f).iter().map(|&v| b.ids[v]).collect();
+                ids.iter().all(|i| on.contains(i)).then_some(Feature::Face(f))
+            }),
+            FeatureId::Face(_) => None,
+        }
     }
 }
 

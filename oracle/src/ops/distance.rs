@@ -65,13 +65,14 @@ impl<N: Number> OpJson for Distance<N> {
     }
 }
 
-const CLASSES: [(&str, PointClass); 3] =
+pub(super) const CLASSES: [(&str, PointClass); 3] =
     [("inside", PointClass::Inside), ("outside", PointClass::Outside), ("boundary", PointClass::Boundary)];
 
 impl<N: Number> OpJson for ClassifyPoint<N> {
     const FIELDS: &'static [&'static str] = &["solid", "pose", "point"];
     const CLAIM_FIELDS: &'static [&'static str] = &["class", "contains", "feature"];
-    const SUMMARY: &'static str = "inside, outside or boundary of a solid (convex solids in this version)";
+    const SUMMARY: &'static str =
+        "inside, outside or boundary of a solid, with the feature (convex: face planes; others: the Brep-index)";
 
     fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
         let (v, at) = f.required("point")?;

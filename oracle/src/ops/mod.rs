@@ -4,6 +4,7 @@
 
 mod distance;
 mod geometry;
+mod index;
 mod planned;
 mod solids;
 mod sweep;
@@ -412,6 +413,8 @@ pub fn ops() -> Vec<OpInfo> {
         answered!(ToiBoxes),
         answered!(Toi),
         answered!(ClassifyPoint),
+        answered!(ClassifySegment),
+        answered!(IndexStats),
     ];
     v.extend(planned::PLANNED.iter().map(|&(name, fields, summary)| OpInfo {
         name,

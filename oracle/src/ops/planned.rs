@@ -5,14 +5,12 @@ use crate::json::Out;
 use num_rational::BigRational;
 
 use crate::error::{Kind, QueryError};
-use crate::input::{points, rationals, Context, Fields};
+use crate::input::{rationals, Context, Fields};
 use crate::pose::parse_pose;
 use crate::shape::parse_shape;
 
 /// The ops of the format that later versions answer, with their fields and a sentence.
-pub const PLANNED: [(&str, &[&str], &str); 4] = [
-    ("index_stats", &["solid"], "Brep-index figures"),
-    ("classify_segment", &["solid", "pose", "segment"], "a segment's pieces inside, outside, on a solid"),
+pub const PLANNED: [(&str, &[&str], &str); 2] = [
     (
         "contact",
         &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "previous"],
@@ -68,17 +66,10 @@ fn check(op: &str, own: &[&str], f: &Fields, op_at: &str, common: &[&str], ctx: 
             parse_pose::<BigRational>(f.optional(key))?;
         }
     }
-    match op {
-        "classify_segment" => {
-            let (v, at) = f.required("segment")?;
-            points::<BigRational>(v, &at, Some(2))?;
-        }
-        "contact" => {
-            velocity(f, "velocity_a")?;
-            velocity(f, "velocity_b")?;
-            interval(f)?;
-        }
-        _ => {}
+    if op == "contact" {
+        velocity(f, "velocity_a")?;
+        velocity(f, "velocity_b")?;
+        interval(f)?;
     }
     Err(QueryError::new(
         Kind::Unsupported,

@@ -1,0 +1,311 @@
+//! The ops of the Brep-index: `classify_segment` and `index_stats` (and `classify_point` of a
+//! solid that is not convex, in [`super::classify`]).
+
+use num_rational::BigRational;
+
+use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::classify::{in_closure, PointClass};
+use super::error::{ErrorKind, QueryError};
+use super::spec::{build_solid, posed_solid, FeatureId, Posed, ShapeSpec, SolidPosed};
+use super::{agreement_at, Answer, Decisive, Query};
+use crate::contract::{Agreement, Disagreement, Margin};
+use crate::geom::Point3;
+use crate::msp::{Class, MspError, MspTree, Options, Split};
+use crate::poly::RootScalar;
+use crate::scalar::{Exact, Scalar};
+
+/// The index the ops build: the hybrid split ([`Split::HYBRID`]).
+pub(super) fn index_of<S: Scalar>(g: &SolidPosed<S>, at: &str) -> Result<MspTree<S>, QueryError> {
+    build_index(&g.built.solid, Split::HYBRID, at)
+}
+
+fn build_index<S: Scalar>(s: &crate::brep::Solid<S>, split: Split, at: &str) -> Result<MspTree<S>, QueryError> {
+    MspTree::build(s, &Options { split, ..Options::default() }).map_err(|e| match e {
+        MspError::Uncertain(u) => QueryError::uncertain(at, u),
+        // The index multiplies plane coefficients three deep: with numbers beyond 2^±300 a
+        // binary64 product leaves the range (underflows to zero or overflows), which is what
+        // its degenerate decision then was.
+        MspError::Precision(_) if !S::EXACT_VALUES && !in_product_range(s) => {
+            QueryError::uncertain(at, crate::scalar::Uncertain::Overflow)
+        }
+        MspError::Precision(m) => QueryError::new(ErrorKind::Precision, at, m),
+    })
+}
+
+/// Whether every nonzero coordinate and plane coefficient of `s` lies in [2^-300, 2^300].
+fn in_product_range<S: Scalar>(s: &crate::brep::Solid<S>) -> bool {
+    super::spec::in_product_range(s.vertices().iter().flat_map(|v| v.iter()))
+        && (0..s.face_count())
+            .all(|f| super::spec::in_product_range(s.plane(f).normal.iter().chain(std::iter::once(&s.plane(f).offset))))
+}
+
+/// An index class in the format's terms.
+pub(super) fn point_class<S: Scalar>(g: &SolidPosed<S>, c: Class) -> (PointClass, Option<FeatureId>) {
+    match c {
+        Class::Inside => (PointClass::Inside, None),
+        Class::Outside => (PointClass::Outside, None),
+        Class::On(f) => (PointClass::Boundary, Some(g.feature_id(&f))),
+    }
+}
+
+/// `classify_segment`: the pieces of the closed segment `segment` inside, outside and on the
+/// boundary of `solid` under its pose, in order, with exact parameters along it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassifySegment<N: Scalar = BigRational> {
+    /// The solid with its pose (`/solid`, `/pose`).
+    pub solid: Posed<N>,
+    /// The segment's ends, in world coordinates (`/segment`).
+    pub segment: [Point3<N>; 2],
+}
+
+/// A piece of a classified segment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Piece<S> {
+    /// Inside, outside or boundary.
+    pub class: PointClass,
+    /// On the boundary: the feature whose relative interior holds the piece.
+    pub feature: Option<FeatureId>,
+    /// Where the piece starts (0 is the first end).
+    pub from: S,
+    /// Where it ends (equal to `from` for a point piece).
+    pub to: S,
+}
+
+/// The answer of [`ClassifySegment`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassifySegmentOutput<S> {
+    /// The pieces in order; neighbours differ.
+    pub pieces: Vec<Piece<S>>,
+}
+
+/// A claim on [`ClassifySegment`]: the pieces, each with a class, optionally a feature and its
+/// parameters.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClassifySegmentClaim {
+    /// The claimed pieces.
+    pub pieces: Option<Vec<ClaimedPiece>>,
+}
+
+/// One claimed piece.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClaimedPiece {
+    /// Its class.
+    pub class: PointClass,
+    /// Its feature (passes when the piece lies on it: the exact feature is in its closure).
+    pub feature: Option<FeatureId>,
+    /// Where it starts (within the tolerance).
+    pub from: Option<BigRational>,
+    /// Where it ends.
+    pub to: Option<BigRational>,
+}
+
+impl<N: Scalar> Query for ClassifySegment<N> {
+    const OP: &'static str = "classify_segment";
+    type Output<S: RootScalar> = ClassifySegmentOutput<S>;
+    type Discrete = Vec<(PointClass, Option<FeatureId>)>;
+    type Claim = ClassifySegmentClaim;
+
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let g = posed_solid::<S, N>(&self.solid)?;
+        let index = index_of(&g, &self.solid.at)?;
+        let [p, q] = self.segment.each_ref().map(|p| p.map(|x| x.to_backend::<S>()));
+        let a = index.classify_segment(&p, &q).map_err(|u| QueryError::uncertain("/segment", u))?;
+        let pieces = a
+            .pieces
+            .into_iter()
+            .map(|piece| {
+                let (class, feature) = point_class(&g, piece.class);
+                Piece { class, feature, from: piece.from, to: piece.to }
+            })
+            .collect();
+        // Off the boundary, the margin is the ends' least relative distance to a face plane
+        // (and the pose's), as for a point; see [`Query::agreement`] below.
+        let mut decisive = vec![Decisive::Test(g.pose_determinant.clone())];
+        for f in 0..g.built.solid.face_count() {
+            let plane = g.built.solid.plane(f);
+            decisive.push(Decisive::Test(plane.eval_scaled(&p)));
+            decisive.push(Decisive::Test(plane.eval_scaled(&q)));
+        }
+        Ok(Answer { output: ClassifySegmentOutput { pieces }, continuous: Vec::new(), decisive })
+    }
+
+    fn reference(o: ClassifySegmentOutput<Exact>) -> ClassifySegmentOutput<BigRational> {
+        let pieces = o
+            .pieces
+            .into_iter()
+            .map(|p| Piece {
+                class: p.class,
+                feature: p.feature,
+                from: p.from.to_rational().unwrap_or_default(),
+                to: p.to.to_rational().unwrap_or_default(),
+            })
+            .collect();
+        ClassifySegmentOutput { pieces }
+    }
+
+    fn discrete<S: RootScalar>(o: &ClassifySegmentOutput<S>) -> Self::Discrete {
+        o.pieces.iter().map(|p| (p.class, p.feature.clone())).collect()
+    }
+
+    /// Where either answer touches the boundary, `f64` may see it elsewhere (a graze missed or
+    /// made, a crossing at another feature): the in/out pattern off the boundary must agree.
+    fn valid_within_tolerance(exact: &Self::Discrete, fast: &Self::Discrete) -> bool {
+        let off = |d: &Self::Discrete| {
+            let mut v: Vec<PointClass> = d.iter().map(|p| p.0).filter(|c| *c != PointClass::Boundary).collect();
+            v.dedup();
+            v
+        };
+        off(exact) == off(fast)
+    }
+
+    /// The contract's margin: zero when either answer touches the boundary (a segment's
+    /// crossings are decided near the boundary's planes), else that of the decisive tests (the
+    /// pose, the ends against the face planes: `f64` must agree exactly unless one is close).
+    fn agreement(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        fast: &Result<Answer<f64, Self>, QueryError>,
+    ) -> Result<(Margin, Result<Agreement, Disagreement>), QueryError> {
+        let touches = |d: &Self::Discrete| d.iter().any(|p| p.0 == PointClass::Boundary);
+        let near =
+            touches(&Self::discrete(&exact.output)) || fast.as_ref().is_ok_and(|f| touches(&Self::discrete(&f.output)));
+        let margin = if near { Margin::Finite(BigRational::default()) } else { super::margin_of(&exact.decisive) };
+        Ok(agreement_at(margin, exact, fast))
+    }
+
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &ClassifySegmentClaim,
+        tol: &Tolerance,
+        _: u32,
+    ) -> Result<Verdict, QueryError> {
+        let mut v = Verdict::default();
+        let Some(claimed) = &claim.pieces else { return Ok(v) };
+        let exact = &exact.output.pieces;
+        v.checks.push(Check::equal("pieces/length", Shown::Int(claimed.len() as i64), Shown::Int(exact.len() as i64)));
+        let g = posed_solid::<BigRational, N>(&self.solid)?;
+        for (i, (c, e)) in claimed.iter().zip(exact).enumerate() {
+            let at = |k: &str| format!("pieces/{i}/{k}");
+            v.checks.push(Check::equal(
+                &at("class"),
+                Shown::Text(c.class.name().into()),
+                Shown::Text(e.class.name().into()),
+            ));
+            if let Some(id) = &c.feature {
+                let shown = |f: &Option<FeatureId>| f.clone().map_or(Shown::Absent, Shown::Feature);
+                let mut check = Check::equal(&at("feature"), shown(&c.feature), shown(&e.feature));
+                if !check.ok {
+                    if let (Some(claimed), Some(found)) =
+                        (g.feature_of(id), e.feature.as_ref().and_then(|f| g.feature_of(f)))
+                    {
+                        if in_closure(&g.built.solid, &found, &claimed) {
+                            check.ok = true;
+                            check.note = Some("the piece lies on this feature's boundary".into());
+                        }
+                    }
+                }
+                v.checks.push(check);
+            }
+            if let Some(x) = &c.from {
+                v.checks.push(Check::number(&at("from"), x, &e.from, tol));
+            }
+            if let Some(x) = &c.to {
+                v.checks.push(Check::number(&at("to"), x, &e.to, tol));
+            }
+        }
+        Ok(v)
+    }
+}
+
+/// `index_stats`: the figures of a solid's Brep-index (Table 1 of Vaněček 1990).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexStats<N: Scalar = BigRational> {
+    /// The solid (`/solid`), in its own coordinates.
+    pub solid: ShapeSpec<N>,
+    /// The split heuristic (`/split`: `"hybrid"`, the default, or `"autopartition"`).
+    pub split: Split,
+}
+
+/// The answer of [`IndexStats`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexStatsOutput<S> {
+    /// The figures.
+    pub stats: crate::msp::Stats,
+    /// The backend (the output has no continuous values).
+    pub backend: std::marker::PhantomData<S>,
+}
+
+/// A claim on [`IndexStats`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IndexStatsClaim {
+    /// Internal nodes.
+    pub nodes: Option<u64>,
+    /// Height.
+    pub height: Option<u64>,
+    /// Average height (within the tolerance).
+    pub average_height: Option<BigRational>,
+}
+
+impl<N: Scalar> Query for IndexStats<N> {
+    const OP: &'static str = "index_stats";
+    type Output<S: RootScalar> = IndexStatsOutput<S>;
+    type Discrete = (usize, usize);
+    type Claim = IndexStatsClaim;
+
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let built = if S::CERTAIN_DECISIONS && !S::EXACT_VALUES {
+            let exact = build_solid::<Exact, N>(&self.solid, "/solid")?;
+            exact.solid.convert_decided::<S>().map_err(|e| QueryError::brep("/solid", e))?
+        } else {
+            build_solid::<S, N>(&self.solid, "/solid")?.solid
+        };
+        let index = build_index(&built, self.split, "/solid")?;
+        Ok(Answer::plain(IndexStatsOutput { stats: index.stats().clone(), backend: std::marker::PhantomData }))
+    }
+
+    fn reference(o: IndexStatsOutput<Exact>) -> IndexStatsOutput<BigRational> {
+        IndexStatsOutput { stats: o.stats, backend: std::marker::PhantomData }
+    }
+
+    fn discrete<S: RootScalar>(o: &IndexStatsOutput<S>) -> Self::Discrete {
+        (o.stats.nodes, o.stats.height)
+    }
+
+    /// The `f64` index cuts as the exact one except where its tolerance merges or separates
+    /// near-coincident pieces: its figures are reported beside the exact ones, not held to
+    /// them.
+    fn valid_within_tolerance(_: &Self::Discrete, _: &Self::Discrete) -> bool {
+        true
+    }
+
+    fn agreement(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        fast: &Result<Answer<f64, Self>, QueryError>,
+    ) -> Result<(Margin, Result<Agreement, Disagreement>), QueryError> {
+        Ok(agreement_at(Margin::Finite(BigRational::default()), exact, fast))
+    }
+
+    fn judge(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        claim: &IndexStatsClaim,
+        tol: &Tolerance,
+        _: u32,
+    ) -> Result<Verdict, QueryError> {
+        let mut v = Verdict::default();
+        let s = &exact.output.stats;
+        if let Some(n) = claim.nodes {
+            v.checks.push(Check::equal("nodes", Shown::Int(n as i64), Shown::Int(s.nodes as i64)));
+        }
+        if let Some(h) = claim.height {
+            v.checks.push(Check::equal("height", Shown::Int(h as i64), Shown::Int(s.height as i64)));
+        }
+        if let Some(a) = &claim.average_height {
+            let exact_avg = BigRational::from_float(s.average_height).unwrap_or_default();
+            v.checks.push(Check::number("average_height", a, &exact_avg, tol));
+        }
+        Ok(v)
+    }
+}
