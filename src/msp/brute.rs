@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use super::geom::{nonzero_axis, orientation_sign, project};
+use super::geom::{nonzero_axis, project};
 use super::Class;
 use crate::brep::{Feature, Solid};
 use crate::geom::{Point2, Point3, Vector3};
@@ -111,17 +111,12 @@ pub fn brute_force_classify<S: Scalar>(solid: &Solid<S>, p: &Point3<S>) -> Decis
 /// clipping and, in each triangle, a point near each corner.
 pub fn face_sample_points<S: Scalar>(solid: &Solid<S>, f: usize) -> Decision<Vec<Point3<S>>> {
     let face = solid.face(f);
-    let n = &solid.plane(f).normal;
-    let k = nonzero_axis(n)?.ok_or(Uncertain::Close)?;
-    let up = n[k].sign()?;
-    let turn = |a: usize, b: usize, c: usize| -> Result<Sign, super::MspError> {
-        let o = orient2d(&project(solid.vertex(a), k), &project(solid.vertex(b), k), &project(solid.vertex(c), k))?;
-        Ok(orientation_sign(o) * up)
-    };
-    let (triangles, _) = super::build::ear_clip(face, &turn).map_err(|e| match e {
+    let as_decision = |e: super::MspError| match e {
         super::MspError::Uncertain(u) => u,
         super::MspError::Precision(_) => Uncertain::Close,
-    })?;
+    };
+    let turn = super::build::face_turn(solid, f).map_err(as_decision)?;
+    let (triangles, _) = super::build::ear_clip(face, &turn).map_err(as_decision)?;
     let mut out = Vec::new();
     for t in triangles {
         let [a, b, c] = [t[0], t[1], t[2]].map(|v| solid.vertex(v).coords.clone());

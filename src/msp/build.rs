@@ -273,13 +273,7 @@ impl<S: Scalar> Builder<'_, S> {
         sets.pts = (0..s.vertex_count()).map(|v| Pt { ent: Entity::Vertex(v as u32), p: v as u32 }).collect();
         for f in 0..s.face_count() {
             let face = s.face(f);
-            let n = &s.plane(f).normal;
-            let k = nonzero_axis(n)?.ok_or_else(|| self.precision("a face's normal"))?;
-            let up = n[k].sign()?;
-            let turn = |a: usize, b: usize, c: usize| -> Result<Sign, MspError> {
-                let o = orient2d(&project(s.vertex(a), k), &project(s.vertex(b), k), &project(s.vertex(c), k))?;
-                Ok(orientation_sign(o) * up)
-            };
+            let turn = face_turn(s, f)?;
             let m = face.len();
             let mut convex = true;
             for i in 0..m {
@@ -750,6 +744,22 @@ fn is_face_side(face: &[usize], a: usize, b: usize) -> bool {
     (0..m).any(|i| {
         let (x, y) = (face[i], face[(i + 1) % m]);
         (x, y) == (a, b) || (x, y) == (b, a)
+    })
+}
+
+/// The turn of three vertices of face `f` in its plane: positive when they run
+/// counterclockwise seen from outside (in the projection along an axis the face's normal
+/// has a nonzero component on, signed by that component).
+pub(super) fn face_turn<S: Scalar>(
+    s: &Solid<S>,
+    f: usize,
+) -> Result<impl Fn(usize, usize, usize) -> Result<Sign, MspError> + '_, MspError> {
+    let n = &s.plane(f).normal;
+    let k = nonzero_axis(n)?.ok_or_else(|| MspError::Precision("a face's normal is zero".into()))?;
+    let up = n[k].sign()?;
+    Ok(move |a: usize, b: usize, c: usize| -> Result<Sign, MspError> {
+        let o = orient2d(&project(s.vertex(a), k), &project(s.vertex(b), k), &project(s.vertex(c), k))?;
+        Ok(orientation_sign(o) * up)
     })
 }
 

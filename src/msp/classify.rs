@@ -103,12 +103,14 @@ impl<S: Scalar> MspTree<S> {
         }
     }
 
-    fn finish_point(&self, leaf: Leaf, p: &Point3<S>, dots: &mut usize) -> Decision<Class> {
+    /// The class of the points of a leaf's region; `free` is a point of it, classified by
+    /// perturbation when the region holds no boundary.
+    fn leaf_class(&self, leaf: &Leaf, free: impl FnOnce() -> Point3<S>, dots: &mut usize) -> Decision<Class> {
         Ok(match leaf {
             Leaf::Inside => Class::Inside,
             Leaf::Outside => Class::Outside,
-            Leaf::On(f) => Class::On(f),
-            Leaf::Free => self.perturbed(p, dots)?,
+            Leaf::On(f) => Class::On(f.clone()),
+            Leaf::Free => self.perturbed(&free(), dots)?,
         })
     }
 
@@ -117,7 +119,7 @@ impl<S: Scalar> MspTree<S> {
     pub fn classify_point(&self, p: &Point3<S>) -> Decision<PointAnswer> {
         let mut dots = 0;
         let leaf = self.descend(usize::MAX, p, &mut dots)?;
-        let class = self.finish_point(leaf, p, &mut dots)?;
+        let class = self.leaf_class(&leaf, || p.clone(), &mut dots)?;
         Ok(PointAnswer { class, dots })
     }
 
@@ -140,18 +142,13 @@ impl<S: Scalar> MspTree<S> {
                     Step::Point(l, t) => {
                         let r = at(&t);
                         let leaf = self.descend(l, &r, &mut dots)?;
-                        let class = self.finish_point(leaf, &r, &mut dots)?;
+                        let class = self.leaf_class(&leaf, || r.clone(), &mut dots)?;
                         items.push((t.clone(), t, class));
                     }
                     Step::Open(l, t0, t1) => match self.link(l) {
                         Link::Leaf(leaf) => {
-                            let class = match leaf {
-                                Leaf::Free => {
-                                    let mid = (t0.clone() + t1.clone()) / crate::scalar::two::<S>();
-                                    self.perturbed(&at(&mid), &mut dots)?
-                                }
-                                leaf => self.finish_point(leaf.clone(), p, &mut dots)?,
-                            };
+                            let mid = || at(&((t0.clone() + t1.clone()) / crate::scalar::two::<S>()));
+                            let class = self.leaf_class(leaf, mid, &mut dots)?;
                             items.push((t0, t1, class));
                         }
                         Link::Node(n) => {

@@ -12,7 +12,7 @@ use num_rational::BigRational;
 
 use super::claim::{Check, Shown, Tolerance, Verdict};
 use super::error::{ErrorKind, QueryError};
-use super::spec::{posed_convex, posed_solid, ConvexPosed, FeatureId, Posed};
+use super::spec::{posed_convex, posed_solid, ConvexPosed, FeatureId, Posed, SolidPosed};
 use super::{Answer, Decisive, Query};
 use crate::brep::Feature;
 use crate::geom::{Point3, Scaled};
@@ -89,13 +89,7 @@ impl<N: Scalar> ClassifyPoint<N> {
         let index = super::index::index_of(&g, &self.solid.at)?;
         let p: Point3<S> = self.point.map(|x| x.to_backend::<S>());
         let class = index.classify_point(&p).map_err(|u| QueryError::uncertain("/point", u))?.class;
-        let mut decisive = vec![Decisive::Test(g.pose_determinant.clone())];
-        // The contract's margin: the point's distance to the nearest face plane (relative to
-        // its terms); f64 may disagree only near the boundary's planes.
-        for f in 0..g.built.solid.face_count() {
-            let plane = g.built.solid.plane(f);
-            decisive.push(Decisive::Test(plane.eval_scaled(&p)));
-        }
+        let decisive = super::index::face_tests(&g, std::slice::from_ref(&p));
         let (class, feature) = super::index::point_class(&g, class);
         let output = ClassifyPointOutput { class, feature, backend: std::marker::PhantomData };
         Ok(Answer { output, continuous: Vec::new(), decisive })
@@ -259,13 +253,7 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
                         }
                         _ => false,
                     },
-                    None => {
-                        let g = posed_solid::<BigRational, N>(&self.solid)?;
-                        match (g.feature_of(id), exact_id.as_ref().and_then(|e| g.feature_of(e))) {
-                            (Some(claimed), Some(found)) => in_closure(&g.built.solid, &found, &claimed),
-                            _ => false,
-                        }
-                    }
+                    None => lies_on(&posed_solid::<BigRational, N>(&self.solid)?, exact_id.as_ref(), id),
                 };
                 if on {
                     check.ok = true;
@@ -278,8 +266,17 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
     }
 }
 
+/// Whether the exact feature `found` of a posed solid lies on the `claimed` one (in its
+/// closure): how a claimed feature passes that is not the exact one.
+pub(super) fn lies_on<S: Scalar>(g: &SolidPosed<S>, found: Option<&FeatureId>, claimed: &FeatureId) -> bool {
+    match (g.feature_of(claimed), found.and_then(|f| g.feature_of(f))) {
+        (Some(claimed), Some(found)) => in_closure(&g.built.solid, &found, &claimed),
+        _ => false,
+    }
+}
+
 /// Whether feature `part` lies in the closure of feature `whole` of one solid.
-pub(super) fn in_closure<S: Scalar>(s: &crate::brep::Solid<S>, part: &Feature, whole: &Feature) -> bool {
+fn in_closure<S: Scalar>(s: &crate::brep::Solid<S>, part: &Feature, whole: &Feature) -> bool {
     let vertices = |f: &Feature| -> Vec<usize> {
         match *f {
             Feature::Vertex(v) => vec![v],

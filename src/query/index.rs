@@ -4,7 +4,7 @@
 use num_rational::BigRational;
 
 use super::claim::{Check, Shown, Tolerance, Verdict};
-use super::classify::{in_closure, PointClass};
+use super::classify::{lies_on, PointClass};
 use super::error::{ErrorKind, QueryError};
 use super::spec::{build_solid, posed_solid, FeatureId, Posed, ShapeSpec, SolidPosed};
 use super::{agreement_at, Answer, Decisive, Query};
@@ -37,6 +37,18 @@ fn in_product_range<S: Scalar>(s: &crate::brep::Solid<S>) -> bool {
     super::spec::in_product_range(s.vertices().iter().flat_map(|v| v.iter()))
         && (0..s.face_count())
             .all(|f| super::spec::in_product_range(s.plane(f).normal.iter().chain(std::iter::once(&s.plane(f).offset))))
+}
+
+/// The decisive tests of an answer about points of a posed solid: the pose's determinant and
+/// each point against each face plane (the contract's margin is the least relative distance
+/// of a point to a face plane: `f64` may disagree only near the boundary's planes).
+pub(super) fn face_tests<S: Scalar>(g: &SolidPosed<S>, points: &[Point3<S>]) -> Vec<Decisive<S>> {
+    let s = &g.built.solid;
+    let mut tests = vec![Decisive::Test(g.pose_determinant.clone())];
+    for f in 0..s.face_count() {
+        tests.extend(points.iter().map(|p| Decisive::Test(s.plane(f).eval_scaled(p))));
+    }
+    tests
 }
 
 /// An index class in the format's terms.
@@ -120,12 +132,7 @@ impl<N: Scalar> Query for ClassifySegment<N> {
             .collect();
         // Off the boundary, the margin is the ends' least relative distance to a face plane
         // (and the pose's), as for a point; see [`Query::agreement`] below.
-        let mut decisive = vec![Decisive::Test(g.pose_determinant.clone())];
-        for f in 0..g.built.solid.face_count() {
-            let plane = g.built.solid.plane(f);
-            decisive.push(Decisive::Test(plane.eval_scaled(&p)));
-            decisive.push(Decisive::Test(plane.eval_scaled(&q)));
-        }
+        let decisive = face_tests(&g, &[p, q]);
         Ok(Answer { output: ClassifySegmentOutput { pieces }, continuous: Vec::new(), decisive })
     }
 
@@ -195,15 +202,9 @@ impl<N: Scalar> Query for ClassifySegment<N> {
             if let Some(id) = &c.feature {
                 let shown = |f: &Option<FeatureId>| f.clone().map_or(Shown::Absent, Shown::Feature);
                 let mut check = Check::equal(&at("feature"), shown(&c.feature), shown(&e.feature));
-                if !check.ok {
-                    if let (Some(claimed), Some(found)) =
-                        (g.feature_of(id), e.feature.as_ref().and_then(|f| g.feature_of(f)))
-                    {
-                        if in_closure(&g.built.solid, &found, &claimed) {
-                            check.ok = true;
-                            check.note = Some("the piece lies on this feature's boundary".into());
-                        }
-                    }
+                if !check.ok && lies_on(&g, e.feature.as_ref(), id) {
+                    check.ok = true;
+                    check.note = Some("the piece lies on this feature's boundary".into());
                 }
                 v.checks.push(check);
             }

@@ -227,7 +227,7 @@ pub struct ConvexPosed<S: Scalar> {
 pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>, QueryError> {
     let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
     let det = map.check_invertible().map_err(|e| QueryError::geom(&p.pose_at, e))?;
-    let pose_determinant = Scaled { value: map.determinant(), magnitude: crate::geom::permanent3(&map.linear) };
+    let pose_determinant = pose_determinant(&map);
     charge_pose_bits::<S, N>(p)?;
     if let (ShapeSpec::Box(h), Sign::Positive) = (&p.shape, det) {
         // The common case, directly: a box's corners posed, with the cube's topology (a box is
@@ -268,19 +268,7 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
     } else {
         built_convex::<S, N>(p)?
     };
-    let posed = if det == Sign::Positive {
-        // Same topology, moved vertices: the planes are computed again (and checked on a
-        // tolerant backend, whose rounding can bend a face).
-        built.solid.moved_decided(&map)
-    } else {
-        // A pose of negative determinant mirrors the solid: reverse its faces to keep them
-        // outward, and validate it whole.
-        let faces =
-            (0..built.solid.face_count()).map(|f| built.solid.face(f).iter().rev().copied().collect()).collect();
-        let vertices = built.solid.vertices().iter().map(|v| map.apply_point(v)).collect();
-        Solid::new(vertices, faces)
-    };
-    let solid = posed.map_err(|e| posed_error::<S, N>(p, e))?;
+    let solid = pose_solid(&built.solid, &map, det).map_err(|e| posed_error::<S, N>(p, e))?;
     match strict {
         Ok(()) => Ok(ConvexPosed { built: BuiltSolid { solid, ids: built.ids }, all: None, pose_determinant }),
         Err(VClipError::FlatEdge { .. } | VClipError::StraightVertex { .. }) => {
@@ -327,6 +315,23 @@ fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(), QueryError
     Ok(())
 }
 
+/// A solid under an invertible map whose determinant has sign `det`. Positive: the same
+/// topology with moved vertices (the planes computed again, and checked on a tolerant backend,
+/// whose rounding can bend a face). Negative: the map mirrors the solid, so its faces are
+/// reversed to stay outward, and it is validated whole.
+fn pose_solid<S: Scalar>(solid: &Solid<S>, map: &Affine<S>, det: Sign) -> Result<Solid<S>, crate::brep::BrepError> {
+    if det == Sign::Positive {
+        return solid.moved_decided(map);
+    }
+    let faces = (0..solid.face_count()).map(|f| solid.face(f).iter().rev().copied().collect()).collect();
+    Solid::new(solid.vertices().iter().map(|v| map.apply_point(v)).collect(), faces)
+}
+
+/// A pose's determinant with its magnitude (the permanent).
+fn pose_determinant<S: Scalar>(map: &Affine<S>) -> Scaled<S> {
+    Scaled { value: map.determinant(), magnitude: crate::geom::permanent3(&map.linear) }
+}
+
 /// Any solid (convex or not) posed in the world, with the format ids of its vertices.
 #[derive(Clone, Debug)]
 pub struct SolidPosed<S: Scalar> {
@@ -344,26 +349,18 @@ pub fn posed_solid<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<SolidPosed<S>, 
         let exact = posed_solid::<crate::scalar::Exact, N>(p)?;
         let solid = exact.built.solid.convert_decided::<S>().map_err(|e| posed_error::<S, N>(p, e))?;
         let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
-        let pose_determinant = Scaled { value: map.determinant(), magnitude: crate::geom::permanent3(&map.linear) };
+        let pose_determinant = pose_determinant(&map);
         return Ok(SolidPosed { built: BuiltSolid { solid, ids: exact.built.ids }, pose_determinant });
     }
     let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
     let det = map.check_invertible().map_err(|e| QueryError::geom(&p.pose_at, e))?;
-    let pose_determinant = Scaled { value: map.determinant(), magnitude: crate::geom::permanent3(&map.linear) };
+    let pose_determinant = pose_determinant(&map);
     charge_pose_bits::<S, N>(p)?;
     let built = build_solid::<S, N>(&p.shape, &p.at)?;
     if p.pose.is_identity() {
         return Ok(SolidPosed { built, pose_determinant });
     }
-    let posed = if det == Sign::Positive {
-        built.solid.moved_decided(&map)
-    } else {
-        let faces =
-            (0..built.solid.face_count()).map(|f| built.solid.face(f).iter().rev().copied().collect()).collect();
-        let vertices = built.solid.vertices().iter().map(|v| map.apply_point(v)).collect();
-        Solid::new(vertices, faces)
-    };
-    let solid = match posed {
+    let solid = match pose_solid(&built.solid, &map, det) {
         Ok(s) => s,
         // A binary64 pose whose products leave the range (entries or coordinates beyond
         // 2^±300: a face's area underflows) bends no solid exactly: the range, not the input.
