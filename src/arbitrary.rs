@@ -382,7 +382,8 @@ impl MeshInput {
 
 /// The library's cargo-fuzz targets whose inputs [`replay_line`] decodes (`oracle_parse`
 /// takes raw bytes: its artifact's lines are the queries themselves).
-pub const FUZZ_TARGETS: [&str; 5] = ["predicates_diff", "brep_build", "hull_diff", "vclip_diff", "sweep_diff"];
+pub const FUZZ_TARGETS: [&str; 6] =
+    ["predicates_diff", "brep_build", "hull_diff", "vclip_diff", "sweep_diff", "msp_diff"];
 
 /// Why a fuzz artifact has no oracle line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -451,6 +452,96 @@ pub fn replay_line(target: &str, bytes: &[u8]) -> Result<String, DecodeError> {
                 Ok(crate::sweep::contract::sweep_oracle_line(&a, &b, 0.0, 1.0))
             }
         },
+        "msp_diff" => {
+            let (solid, p) = decode::<MspInput>(target, bytes)?.case().ok_or_else(rejected)?;
+            Ok(MspInput::oracle_line(&solid, &p))
+        }
         _ => Err(DecodeError::UnknownTarget(target.into())),
+    }
+}
+
+/// A point against a nonconvex solid, for the Brep-index: an L, U, zigzag (two coplanar faces
+/// facing opposite ways) or two-tooth comb prism, scaled by k/4, turned by a rotation exact in
+/// binary64 (quaternions with |q|² ∈ {1, 2, 4}: quarter, half and third turns), shifted on a
+/// 1/8 grid; the point is a vertex, an edge's midpoint, a face's sample point or a 1/4-grid
+/// point, so it lies on the boundary and on the index's cut planes often.
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub struct MspInput {
+    /// Which prism.
+    pub shape: u8,
+    /// Scale k/4, k in 1..=8.
+    pub scale: u8,
+    /// Which rotation (of the 24 + 1 listed) and signs.
+    pub turn: u8,
+    /// The shift, in 1/8.
+    pub shift: [i8; 3],
+    /// How the point is chosen (vertex, edge midpoint, face point, grid) and which.
+    pub pick: (u8, u16),
+    /// The grid point, in 1/4 (when picked).
+    pub grid: [i8; 3],
+}
+
+impl MspInput {
+    /// The solid (binary64 coordinates, exact in them) and the point, or `None` when the
+    /// choice gives no valid case.
+    pub fn case(&self) -> Option<(crate::brep::Solid<f64>, Point3<f64>)> {
+        use crate::brep::shapes;
+        let base: crate::brep::Solid<f64> = match self.shape % 4 {
+            0 => shapes::l_shape(),
+            1 => shapes::u_shape(),
+            2 => {
+                let poly = [(0, 0), (2, 0), (2, 1), (4, 1), (4, 2), (1, 2), (1, 1), (0, 1)];
+                shapes::extrusion(&poly.map(|(x, y)| (x as f64, y as f64)), 0.0, 1.0).ok()?
+            }
+            _ => shapes::comb(2).ok()?,
+        };
+        let quaternions: [[f64; 4]; 4] =
+            [[1.0, 0.0, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 1.0, 0.0]];
+        let mut q = quaternions[(self.turn % 4) as usize];
+        // Signs and a cyclic shift of the vector part: more exact turns.
+        let (signs, roll) = (self.turn / 4, (self.turn / 64) % 3);
+        for (i, c) in q.iter_mut().enumerate().skip(1) {
+            if signs & (1 << i) != 0 {
+                *c = -*c;
+            }
+        }
+        q[1..].rotate_left(roll as usize);
+        let k = (self.scale % 8 + 1) as f64 / 4.0;
+        let t = Vector3::from(self.shift.map(|x| x as f64 / 8.0));
+        let map = Affine::from_quaternion(&q, t).ok()?;
+        let scaled: Vec<Point3<f64>> = base.vertices().iter().map(|v| map.apply_point(&(v * k))).collect();
+        let solid = crate::brep::Solid::new(scaled, base.faces().to_vec()).ok()?;
+        let i = self.pick.1 as usize;
+        let mid = |a: &Point3<f64>, b: &Point3<f64>| Point3::from((a.coords + b.coords) / 2.0);
+        let p = match self.pick.0 % 4 {
+            0 => *solid.vertex(i % solid.vertex_count()),
+            1 => {
+                let (a, b) = solid.edges()[i % solid.edge_count()];
+                mid(solid.vertex(a), solid.vertex(b))
+            }
+            2 => {
+                let f = i % solid.face_count();
+                let points = crate::msp::face_sample_points(&solid, f).ok()?;
+                points[(i / solid.face_count()) % points.len()]
+            }
+            _ => Point3::from(self.grid.map(|x| (x % 33) as f64 / 4.0)),
+        };
+        Some((solid, p))
+    }
+
+    /// The oracle query that classifies the point on both backends.
+    pub fn oracle_line(solid: &crate::brep::Solid<f64>, p: &Point3<f64>) -> String {
+        let v: Vec<String> = solid.vertices().iter().map(|v| crate::replay::json_point(&[v.x, v.y, v.z])).collect();
+        let f: Vec<String> = solid
+            .faces()
+            .iter()
+            .map(|f| format!("[{}]", f.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")))
+            .collect();
+        format!(
+            r#"{{"op": "classify_point", "backend": "both", "solid": {{"polyhedron": {{"vertices": [{}], "faces": [{}]}}}}, "point": {}}}"#,
+            v.join(", "),
+            f.join(", "),
+            crate::replay::json_point(&[p.x, p.y, p.z])
+        )
     }
 }

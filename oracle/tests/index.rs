@@ -118,6 +118,19 @@ fn index_stats_reports_the_papers_figures() {
     let a = ask(json!({"op": "index_stats", "solid": u_shape(), "claim": {"nodes": 1}}));
     assert_eq!(a["verdict"]["ok"], false, "{a}");
     assert!(a["pseudo"]["edges"].as_u64().unwrap() > 0, "the U's caps are split: {a}");
+    // The average height is a ratio of whole numbers, judged exactly: with zero tolerance the
+    // exact fraction passes and its binary64 rounding does not.
+    let a = ask(json!({"op": "index_stats", "solid": {"box": [1, 2, 3]}}));
+    let avg = a["average_height"].as_f64().unwrap();
+    let exact = "129/26";
+    assert_eq!(avg, 129.0 / 26.0, "{a}");
+    let judge = |claimed: Value| {
+        ask(json!({"op": "index_stats", "solid": {"box": [1, 2, 3]}, "tolerance": {"abs": 0, "rel": 0},
+            "claim": {"average_height": claimed, "nodes": 26}}))["verdict"]["ok"]
+            .clone()
+    };
+    assert_eq!(judge(json!(exact)), true);
+    assert_eq!(judge(json!(avg)), false);
     let bad = ask(json!({"op": "index_stats", "solid": tetra, "split": "bsp"}));
     assert_eq!(bad["error"]["kind"], "unknown", "{bad}");
     assert_eq!(bad["error"]["at"], "/split", "{bad}");

@@ -723,6 +723,7 @@ impl<S: Scalar> Builder<'_, S> {
         self.stats.pseudo = [self.carrier_e.len(), self.carrier_v.len()];
         let on = self.stats.leaves[2];
         self.stats.average_height = if on == 0 { 0.0 } else { self.depth_sum as f64 / on as f64 };
+        self.stats.entity_depths = self.depth_sum;
         let witnesses = std::mem::take(&mut self.witnesses)
             .into_iter()
             .filter_map(|(slot, p)| slot.map(|(n, c)| (n, c, p)))

@@ -189,6 +189,8 @@ pub struct Stats {
     pub height: usize,
     /// The mean number of internal nodes above the leaves that hold an entity of the solid.
     pub average_height: f64,
+    /// The sum of those numbers (the average is exactly this over `leaves[2]`).
+    pub entity_depths: usize,
     /// Leaves, by kind: inside, outside, on an entity, free.
     pub leaves: [usize; 4],
     /// Pseudo edges and pseudo vertices made by splitting (all reduced away).

@@ -304,7 +304,12 @@ impl<N: Scalar> Query for IndexStats<N> {
             v.checks.push(Check::equal("height", Shown::Int(h as i64), Shown::Int(s.height as i64)));
         }
         if let Some(a) = &claim.average_height {
-            let exact_avg = BigRational::from_float(s.average_height).unwrap_or_default();
+            // Exactly: the sum of the depths over the number of entity leaves.
+            let exact_avg = if s.leaves[2] == 0 {
+                BigRational::default()
+            } else {
+                BigRational::new(s.entity_depths.into(), s.leaves[2].into())
+            };
             v.checks.push(Check::number("average_height", a, &exact_avg, tol));
         }
         Ok(v)
