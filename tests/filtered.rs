@@ -10,8 +10,9 @@ use num_rational::BigRational;
 use touchstone::brep::Solid;
 use touchstone::geom::Point3;
 use touchstone::query::{
-    box_feature_id, exact_answer, filter_counts, judge_claim, Ccd, CcdClaim, Distance, DistanceClaim, FilterCounts,
-    Judged, PoseSpec, Posed, Query, ShapeSpec, ToiBoxes, ToiBoxesClaim, Tolerance, Validate,
+    box_feature_id, exact_answer, filter_counts, judge_claim, Answer, Ccd, CcdClaim, Distance, DistanceClaim,
+    FilterCounts, Judged, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim, Tolerance,
+    Validate,
 };
 use touchstone::scalar::Scalar;
 use touchstone::sweep::contract::{degenerate_boxes, degenerate_ccd, CcdConstruction};
@@ -326,9 +327,19 @@ fn generic_spinning_box_sweeps_are_decided() {
 /// `judge_claim` gives the verdict of the exact judgement, decided on enclosures where it can;
 /// whether it was decided so.
 fn judged_alike<Qy: Query + std::fmt::Debug>(q: &Qy, claim: &Qy::Claim, tol: &Tolerance) -> bool {
+    judged_alike_on(q, &q.answer::<Q>().unwrap(), claim, tol)
+}
+
+/// [`judged_alike`] with the reference answer computed once.
+fn judged_alike_on<Qy: Query + std::fmt::Debug>(
+    q: &Qy,
+    reference: &Answer<Q, Qy>,
+    claim: &Qy::Claim,
+    tol: &Tolerance,
+) -> bool {
     let before = filter_counts().enclosed;
     let quick = judge_claim(q, claim, tol, 12).unwrap();
-    let full = q.judge(&q.answer::<Q>().unwrap(), claim, tol, 12).unwrap();
+    let full = q.judge(reference, claim, tol, 12).unwrap();
     assert_eq!(quick.ok(), full.ok(), "{q:?}\n{claim:?}\n{full:?}");
     let failed: Vec<String> = full.checks.iter().filter(|c| !c.ok).map(|c| c.field.clone()).collect();
     match &quick {
@@ -422,4 +433,77 @@ fn claims_are_judged_on_enclosures_with_the_exact_verdict() {
     // Generic inputs: (nearly) every judgement decided on enclosures.
     eprintln!("{enclosed} of {total} judged on enclosures");
     assert!(enclosed * 10 >= total * 9, "{enclosed} of {total} judged on enclosures");
+}
+
+/// A shape cast (`toi`): b, under `pose`, moving at `v` towards a, at rest.
+fn cast(a: ShapeSpec, b: ShapeSpec, pose: PoseSpec, v: [Q; 3]) -> Toi<Q> {
+    let [x, y, z] = v;
+    Toi {
+        a: Posed::new("a", a, PoseSpec::identity()),
+        b: Posed::new("b", b, pose),
+        velocity_a: nalgebra::Vector3::new(Q::from_i64(0), Q::from_i64(0), Q::from_i64(0)),
+        velocity_b: nalgebra::Vector3::new(x, y, z),
+        interval: [Q::from_i64(0), Q::from_i64(1)],
+    }
+}
+
+#[test]
+fn shape_casts_on_grids_and_generic_poses() {
+    let mut rng = Rng(0x70_1f17);
+    // Grid hulls (coplanar ties) and boxes under small integer quaternions moving on a grid:
+    // face on face, edge on edge, grazes and ties between axes' entry times.
+    let mut degenerate = FilterCounts::default();
+    for i in 0..48 {
+        let mut shape = |k: usize| {
+            if k % 2 == 0 {
+                ShapeSpec::cuboid([0; 3].map(|_| Q::from_i64(1 + rng.int(1).abs()))).unwrap()
+            } else {
+                let pts = (0..6)
+                    .map(|_| Point3::new(Q::from_i64(rng.int(2)), Q::from_i64(rng.int(2)), Q::from_i64(rng.int(2))));
+                ShapeSpec::ConvexHull(pts.collect())
+            }
+        };
+        let (a, b) = (shape(i), shape(i / 2));
+        let quat = [1 + rng.int(1).abs(), rng.int(1), rng.int(1), rng.int(1)].map(Q::from_i64);
+        let pose = PoseSpec::quaternion(quat, [0; 3].map(|_| Q::from_i64(rng.int(6)))).unwrap();
+        let q = cast(a, b, pose, [0; 3].map(|_| Q::from_i64(rng.int(9))));
+        if q.answer::<Q>().is_err() {
+            continue; // a flat hull
+        }
+        add(&mut degenerate, same(&q));
+    }
+    assert!(degenerate.decided >= 5 && degenerate.fallbacks >= 5, "{degenerate:?}");
+    // Boxes under binary64 quaternion poses, cast at binary64 velocities (an engine's shape
+    // cast): decided on intervals, hits and misses alike; the exact time constructed.
+    let mut generic = FilterCounts::default();
+    let (mut hits, mut enclosed) = (0, 0);
+    for _ in 0..10 {
+        let f = |x: f64| Q::from_f64(x).unwrap();
+        let cube = || ShapeSpec::cuboid([1.0, 0.5, 2.0].map(f)).unwrap();
+        let pose = PoseSpec::quaternion([0; 4].map(|_| f(rng.unit())), [f(6.0), f(rng.unit()), f(rng.unit())]).unwrap();
+        let q = cast(cube(), cube(), pose, [f(-8.0 * rng.unit().abs()), f(rng.unit()), f(rng.unit())]);
+        let before = filter_counts();
+        let exact = exact_answer(&q).unwrap();
+        let reference = q.answer::<Q>().unwrap();
+        assert_eq!(exact.output, reference.output, "{q:?}");
+        generic.fallbacks += filter_counts().fallbacks - before.fallbacks;
+        // An engine's answer (the exact time in binary64) and one 1e-6 late: judged on the
+        // enclosures, with the exact verdict.
+        let exact = exact.output;
+        hits += usize::from(exact.collides);
+        let t = exact.toi.as_ref().map(|t| f(t.to_f64()));
+        let good =
+            ToiClaim { collides: Some(exact.collides), toi: t.clone(), at_start: exact.at_start, features: None };
+        enclosed += usize::from(judged_alike_on(&q, &reference, &good, &Tolerance::default()));
+        let late = ToiClaim { toi: Some(t.map_or(f(0.5), |t| t + f(1e-6))), ..Default::default() };
+        enclosed += usize::from(judged_alike_on(&q, &reference, &late, &Tolerance::default()));
+        // A claimed pair is judged exactly (the intervals name none).
+        if let Some(features) = exact.features {
+            let pair = ToiClaim { features: Some(features), ..Default::default() };
+            assert!(!judged_alike_on(&q, &reference, &pair, &Tolerance::default()));
+        }
+    }
+    assert_eq!(generic.fallbacks, 0, "{generic:?}");
+    assert!(hits >= 4, "{hits} hits");
+    assert!(enclosed >= 18, "{enclosed} of 20 judged on enclosures");
 }

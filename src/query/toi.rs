@@ -20,6 +20,8 @@
 //! CCD over every vertex–face and edge–edge pair, and `f64` against exact under the agreement
 //! contract.
 
+use std::cmp::Ordering;
+
 use num_rational::BigRational;
 
 use super::claim::{Check, Shown, Tolerance, Verdict};
@@ -30,7 +32,7 @@ use super::{Answer, Bounded, Decisive, Query};
 use crate::brep::Solid;
 use crate::geom::{dot_magnitude, Affine, Scaled, Vector3};
 use crate::poly::{Algebraic, RootScalar};
-use crate::scalar::{Exact, Scalar, Sign};
+use crate::scalar::{Exact, Interval, Scalar, Sign};
 use crate::vclip::{feature_squared_distance, vclip_prechecked};
 
 /// Two convex shapes with poses, moving at constant linear velocities, on [t0, t1].
@@ -49,7 +51,7 @@ pub struct Toi<N: Scalar = BigRational> {
 }
 
 /// The answer of [`Toi`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ToiOutput<S: RootScalar> {
     /// Whether the shapes meet in the closed interval.
     pub collides: bool,
@@ -59,6 +61,32 @@ pub struct ToiOutput<S: RootScalar> {
     pub at_start: Option<AtStart>,
     /// A feature of a and one of b touching at `toi` (none when overlapping at t0).
     pub features: Option<[FeatureId; 2]>,
+    /// The axes whose entry time may be the first contact (how a run on intervals names its
+    /// exact time; not part of the answer, ignored by `==`).
+    entry: Vec<Axis>,
+}
+
+impl<S: RootScalar> PartialEq for ToiOutput<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.collides == other.collides
+            && self.toi == other.toi
+            && self.at_start == other.at_start
+            && self.features == other.features
+    }
+}
+
+impl<S: RootScalar> ToiOutput<S> {
+    fn miss() -> Self {
+        ToiOutput { collides: false, toi: None, at_start: None, features: None, entry: Vec::new() }
+    }
+}
+
+/// An axis of the separating-axis test: face `f` of shape `s` (0: a, 1: b), or the cross
+/// product of edge `i` of a with edge `j` of b (indices into [`Solid::edges`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Axis {
+    Face(u8, usize),
+    Edges(usize, usize),
 }
 
 /// A claim on [`Toi`].
@@ -87,6 +115,9 @@ struct End<S: Scalar> {
 /// decided it.
 struct Window<S: Scalar> {
     enter: Option<End<S>>,
+    /// The axes whose entry may be `enter` (one on exact backends; on intervals every axis
+    /// whose entry could not be ordered below another's), with their entry times.
+    entry: Vec<(Axis, S)>,
     exit: Option<End<S>>,
     touching_throughout: bool,
     /// Apart for all time along an axis that b does not move along.
@@ -137,77 +168,117 @@ fn sign<S: Scalar>(x: &S, magnitude: &S) -> Result<Sign, QueryError> {
 }
 
 fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Result<Window<S>, QueryError> {
-    let mut window = Window { enter: None, exit: None, touching_throughout: false, never: false, decisive: Vec::new() };
+    let mut window = Window {
+        enter: None,
+        entry: Vec::new(),
+        exit: None,
+        touching_throughout: false,
+        never: false,
+        decisive: Vec::new(),
+    };
     // Axes are taken one at a time (never collected: two large shapes have many edge pairs),
     // each a step of the query's budget.
-    // An axis's components are computed from the vertices, whose coordinates carry the error
-    // of posing them: the tests along an axis are scaled by magnitudes built from the
-    // coordinates (`|p| + |q|` for a difference `p − q`), never by the components themselves,
-    // which can cancel to rounding noise on `f64` where they are exactly zero.
-    for s in [a, b] {
+    for (k, s) in [a, b].into_iter().enumerate() {
         for f in 0..s.face_count() {
-            let (n, nm) = face_axis(s, f);
-            window.add_axis(a, b, v, &n, &nm)?;
+            window.add_axis(a, b, v, Axis::Face(k as u8, f))?;
         }
     }
-    let dir = |s: &Solid<S>, &(u, w): &(usize, usize)| {
-        let (p, q) = (s.vertex(u), s.vertex(w));
-        (q - p, p.coords.map(|x| x.abs()) + q.coords.map(|x| x.abs()))
-    };
-    for ea in a.edges() {
-        for eb in b.edges() {
+    for i in 0..a.edges().len() {
+        for j in 0..b.edges().len() {
             if window.never {
                 return Ok(window);
             }
-            let ((da, ma), (db, mb)) = (dir(a, ea), dir(b, eb));
-            let n = da.cross(&db);
-            let nm = cross_magnitude(&ma, &mb);
-            // Parallel edges give no axis (exactly zero; within the tolerance on f64, where an
-            // axis of rounding noise would judge nothing reliably).
-            let mut zero = true;
-            for (c, m) in n.iter().zip(nm.iter()) {
-                if sign(c, m)? != Sign::Zero {
-                    zero = false;
-                }
-            }
-            if zero {
-                crate::budget::tick()?;
-            } else {
-                window.add_axis(a, b, v, &n, &nm)?;
-            }
+            window.add_axis(a, b, v, Axis::Edges(i, j))?;
         }
     }
     Ok(window)
 }
 
+/// The direction of edge `(u, w)` of `s`, with magnitudes of its components.
+fn edge_direction<S: Scalar>(s: &Solid<S>, &(u, w): &(usize, usize)) -> (Vector3<S>, Vector3<S>) {
+    let (p, q) = (s.vertex(u), s.vertex(w));
+    (q - p, p.coords.map(|x| x.abs()) + q.coords.map(|x| x.abs()))
+}
+
+/// The direction of `axis` with a magnitude per component; `None` for parallel edges, which
+/// give no axis.
+///
+/// An axis's components are computed from the vertices, whose coordinates carry the error of
+/// posing them: the tests along an axis are scaled by magnitudes built from the coordinates
+/// (`|p| + |q|` for a difference `p − q`), never by the components themselves, which can cancel
+/// to rounding noise on `f64` where they are exactly zero.
+#[allow(clippy::type_complexity)]
+fn axis_of<S: Scalar>(a: &Solid<S>, b: &Solid<S>, axis: Axis) -> Result<Option<(Vector3<S>, Vector3<S>)>, QueryError> {
+    let (i, j) = match axis {
+        Axis::Face(0, f) => return Ok(Some(face_axis(a, f))),
+        Axis::Face(_, f) => return Ok(Some(face_axis(b, f))),
+        Axis::Edges(i, j) => (i, j),
+    };
+    let ((da, ma), (db, mb)) = (edge_direction(a, &a.edges()[i]), edge_direction(b, &b.edges()[j]));
+    let n = da.cross(&db);
+    let nm = cross_magnitude(&ma, &mb);
+    // Parallel edges give no axis (exactly zero; within the tolerance on f64, where an axis of
+    // rounding noise would judge nothing reliably).
+    let mut zero = true;
+    for (c, m) in n.iter().zip(nm.iter()) {
+        if sign(c, m)? != Sign::Zero {
+            zero = false;
+        }
+    }
+    Ok((!zero).then_some((n, nm)))
+}
+
+/// Where b (moving by v relative to a) overlaps a along one axis.
+enum AlongAxis<S: Scalar> {
+    /// b does not move along the axis: it overlaps a for all time when `low ≤ 0 ≤ high`, never
+    /// otherwise (the tests' magnitude `m`).
+    Still { low: S, high: S, m: S },
+    /// b moves along it: they overlap from `first` to `last`.
+    Moving { first: End<S>, last: End<S> },
+}
+
+/// The overlap of a and b along axis `n` with component magnitudes `nm`.
+fn along_axis<S: Scalar>(
+    a: &Solid<S>,
+    b: &Solid<S>,
+    v: &Vector3<S>,
+    (n, nm): &(Vector3<S>, Vector3<S>),
+) -> Result<AlongAxis<S>, QueryError> {
+    let (a_lo, a_hi, ma) = project(a, n, nm)?;
+    let (b_lo, b_hi, mb) = project(b, n, nm)?;
+    let w = v.dot(n);
+    let mw = dot_magnitude(v, nm);
+    // Along n, b's projection at t is [b_lo + w·t, b_hi + w·t]: it meets a's when
+    // a_lo − b_hi ≤ w·t ≤ a_hi − b_lo.
+    let (low, high) = (a_lo - b_hi, a_hi - b_lo);
+    let m = ma + mb;
+    Ok(match sign(&w, &mw)? {
+        Sign::Zero => AlongAxis::Still { low, high, m },
+        s => {
+            let (first, last) = if s == Sign::Positive { (low, high) } else { (high, low) };
+            let end = |x: S| {
+                let value = x / w.clone();
+                let magnitude = (m.clone() + value.abs() * mw.clone()) / w.abs();
+                End { value, magnitude }
+            };
+            AlongAxis::Moving { first: end(first), last: end(last) }
+        }
+    })
+}
+
 impl<S: Scalar> Window<S> {
-    /// Narrow the window by axis `n`, computed with magnitudes `nm` (nothing once the shapes
-    /// never meet).
-    fn add_axis(
-        &mut self,
-        a: &Solid<S>,
-        b: &Solid<S>,
-        v: &Vector3<S>,
-        n: &Vector3<S>,
-        nm: &Vector3<S>,
-    ) -> Result<(), QueryError> {
+    /// Narrow the window by `axis` (nothing once the shapes never meet).
+    fn add_axis(&mut self, a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>, axis: Axis) -> Result<(), QueryError> {
         if self.never {
             return Ok(());
         }
         crate::budget::tick()?;
-        let (a_lo, a_hi, ma) = project(a, n, nm)?;
-        let (b_lo, b_hi, mb) = project(b, n, nm)?;
-        let w = v.dot(n);
-        let mw = dot_magnitude(v, nm);
-        // Along n, b's projection at t is [b_lo + w·t, b_hi + w·t]: it meets a's when
-        // a_lo − b_hi ≤ w·t ≤ a_hi − b_lo.
-        let (low, high) = (a_lo - b_hi, a_hi - b_lo);
-        let m = ma + mb;
-        match sign(&w, &mw)? {
-            Sign::Zero => {
+        let Some(n) = axis_of(a, b, axis)? else { return Ok(()) };
+        match along_axis(a, b, v, &n)? {
+            AlongAxis::Still { low, high, m } => {
                 let (sl, sh) = (sign(&low, &m)?, sign(&high, &m)?);
-                self.decisive.push(Decisive::Test(Scaled { value: low.clone(), magnitude: m.clone() }));
-                self.decisive.push(Decisive::Test(Scaled { value: high.clone(), magnitude: m.clone() }));
+                self.decisive.push(Decisive::Test(Scaled { value: low, magnitude: m.clone() }));
+                self.decisive.push(Decisive::Test(Scaled { value: high, magnitude: m }));
                 if sl == Sign::Positive || sh == Sign::Negative {
                     self.never = true;
                     return Ok(());
@@ -216,18 +287,8 @@ impl<S: Scalar> Window<S> {
                     self.touching_throughout = true;
                 }
             }
-            s => {
-                let (first, last) = if s == Sign::Positive { (low, high) } else { (high, low) };
-                let end = |x: S| {
-                    let value = x / w.clone();
-                    let magnitude = (m.clone() + value.abs() * mw.clone()) / w.abs();
-                    End { value, magnitude }
-                };
-                let (first, last) = (end(first), end(last));
-                self.enter = Some(match self.enter.take() {
-                    None => first,
-                    Some(e) => later(e, first)?,
-                });
+            AlongAxis::Moving { first, last } => {
+                self.enter_by(axis, first)?;
                 self.exit = Some(match self.exit.take() {
                     None => last,
                     Some(e) => earlier(e, last)?,
@@ -236,14 +297,36 @@ impl<S: Scalar> Window<S> {
         }
         Ok(())
     }
-}
 
-/// The later of two ends (either on a tie; not a decision on intervals: the hull of the two
-/// when they cannot be ordered), with the larger magnitude.
-fn later<S: Scalar>(x: End<S>, y: End<S>) -> Result<End<S>, QueryError> {
-    let value = x.value.maximum(&y.value).map_err(|u| QueryError::uncertain("", u))?;
-    let magnitude = x.magnitude.maximum(&y.magnitude).map_err(|u| QueryError::uncertain("", u))?;
-    Ok(End { value, magnitude })
+    /// The window's entry after an axis entering at `first`: the later of the two, and the
+    /// axes it may come from. Two entries that cannot be ordered (on intervals) give the hull
+    /// of both, and both axes stay candidates (each until another is known to enter later).
+    fn enter_by(&mut self, axis: Axis, first: End<S>) -> Result<(), QueryError> {
+        let Some(e) = self.enter.take() else {
+            self.entry = vec![(axis, first.value.clone())];
+            self.enter = Some(first);
+            return Ok(());
+        };
+        let magnitude = e.magnitude.maximum(&first.magnitude).map_err(|u| QueryError::uncertain("", u))?;
+        let value = match first.value.compare(&e.value) {
+            Ok(Ordering::Greater) => {
+                self.entry = vec![(axis, first.value.clone())];
+                first.value
+            }
+            // On a tie either end is the entry: keep the first.
+            Ok(_) => e.value,
+            Err(_) => {
+                let x = first.value.clone();
+                if !self.entry.iter().any(|(_, y)| x.compare(y) == Ok(Ordering::Less)) {
+                    self.entry.retain(|(_, y)| y.compare(&x) != Ok(Ordering::Less));
+                    self.entry.push((axis, x));
+                }
+                e.value.maximum(&first.value).map_err(|u| QueryError::uncertain("", u))?
+            }
+        };
+        self.enter = Some(End { value, magnitude });
+        Ok(())
+    }
 }
 
 /// The earlier of two ends.
@@ -268,11 +351,73 @@ fn difference<S: Scalar>(x: &End<S>, y: &End<S>) -> Scaled<S> {
     Scaled { value: x.value.clone() - y.value.clone(), magnitude: x.magnitude.clone() + y.magnitude.clone() }
 }
 
+/// A feature of a and one of b that touch at time `t`, when the shapes moved there touch:
+/// V-Clip's closest pair on the moved shapes.
+fn touching_pair<S: RootScalar>(
+    ca: &ConvexPosed<S>,
+    cb: &ConvexPosed<S>,
+    (va, vb): (&Vector3<S>, &Vector3<S>),
+    t: &S,
+) -> Result<[FeatureId; 2], QueryError> {
+    let moved = |s: &Solid<S>, vel: &Vector3<S>| {
+        s.moved_decided(&Affine::translation(vel.map(|c| c * t.clone())))
+            .map_err(|e| QueryError::new(ErrorKind::Precision, "", format!("moving a shape to the first contact: {e}")))
+    };
+    let (ma, mb) = (moved(&ca.built.solid, va)?, moved(&cb.built.solid, vb)?);
+    let r = vclip_prechecked(&ma, &mb, None).map_err(|e| QueryError::vclip("/op", e))?;
+    Ok([ca.feature_id(&r.closest.features.0)?, cb.feature_id(&r.closest.features.1)?])
+}
+
 impl<N: Scalar> Query for Toi<N> {
     const OP: &'static str = "toi";
     type Output<S: RootScalar> = ToiOutput<S>;
     type Discrete = (bool, Option<AtStart>);
     type Claim = ToiClaim;
+
+    /// A miss decided on intervals is the exact answer. A hit's `collides` and `at_start` are
+    /// the decided ones; its time is t0 when the shapes meet there, else the latest exact entry
+    /// time of the axes the run could not rule out (one, unless entries tie or nearly tie); the
+    /// touching pair is V-Clip's on the shapes moved there exactly (as in the exact run).
+    const FILTERED: bool = true;
+
+    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+        let out = &decided.output;
+        if !out.collides {
+            return Some(Ok(Answer::plain(ToiOutput::miss())));
+        }
+        let construct = || -> Result<Answer<Exact, Self>, QueryError> {
+            let (ca, cb) = self.posed::<Exact>()?;
+            let (a, b) = (&ca.built.solid, &cb.built.solid);
+            let (va, vb) = self.velocities::<Exact>();
+            let v = vb.clone() - va.clone();
+            let mismatch = || QueryError::new(ErrorKind::Internal, "", "the filter's answer is not the exact one");
+            let t = if out.at_start.is_some() {
+                self.interval[0].to_backend::<Exact>()
+            } else {
+                let mut latest: Option<Exact> = None;
+                for &axis in &out.entry {
+                    let n = axis_of(a, b, axis)?.ok_or_else(mismatch)?;
+                    let AlongAxis::Moving { first, .. } = along_axis(a, b, &v, &n)? else { return Err(mismatch()) };
+                    latest = Some(match latest {
+                        Some(l)
+                            if l.compare(&first.value).map_err(|u| QueryError::uncertain("", u))? != Ordering::Less =>
+                        {
+                            l
+                        }
+                        _ => first.value,
+                    });
+                }
+                latest.ok_or_else(mismatch)?
+            };
+            let features = match out.at_start {
+                Some(AtStart::Overlapping) => None,
+                _ => Some(touching_pair(&ca, &cb, (&va, &vb), &t)?),
+            };
+            let toi = Some(Exact::time(&t));
+            Ok(Answer::plain(ToiOutput { collides: true, toi, at_start: out.at_start, features, entry: Vec::new() }))
+        };
+        Some(construct())
+    }
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let [t0, t1] = self.interval.clone().map(|x| x.to_backend::<S>());
@@ -284,13 +429,7 @@ impl<N: Scalar> Query for Toi<N> {
         let (a, b) = (&ca.built.solid, &cb.built.solid);
         let (va, vb) = self.velocities::<S>();
         let v = vb.clone() - va.clone();
-        let miss = |decisive| {
-            Ok(Answer {
-                output: ToiOutput { collides: false, toi: None, at_start: None, features: None },
-                decisive,
-                continuous: Vec::new(),
-            })
-        };
+        let miss = |decisive| Ok(Answer { output: ToiOutput::miss(), decisive, continuous: Vec::new() });
         let poses = vec![Decisive::Test(ca.pose_determinant.clone()), Decisive::Test(cb.pose_determinant.clone())];
         let w = meeting_window(a, b, &v)?;
         let mut decisive = w.decisive;
@@ -329,21 +468,17 @@ impl<N: Scalar> Query for Toi<N> {
                 .as_ref()
                 .map_or(Ok(true), |x| test(difference(x, &start), &mut decisive).map(|s| s == Sign::Positive))?;
         let at_start = from_start.then_some(if overlapping { AtStart::Overlapping } else { AtStart::Touching });
-        let features = if overlapping {
+        // The touching pair is V-Clip's on the shapes moved to the first contact, where they
+        // touch: the distance it decides is exactly zero, never decided on intervals, so a run
+        // on intervals leaves it to the exact construction (`exact_from_filter`).
+        let features = if overlapping || (S::CERTAIN_DECISIONS && !S::EXACT_VALUES) {
             None
         } else {
-            // The shapes moved to the first contact touch there: V-Clip names a touching pair.
-            let moved = |s: &Solid<S>, vel: &Vector3<S>| {
-                s.moved_decided(&Affine::translation(vel.map(|c| c * first.value.clone()))).map_err(|e| {
-                    QueryError::new(ErrorKind::Precision, "", format!("moving a shape to the first contact: {e}"))
-                })
-            };
-            let (ma, mb) = (moved(a, &va)?, moved(b, &vb)?);
-            let r = vclip_prechecked(&ma, &mb, None).map_err(|e| QueryError::vclip("/op", e))?;
-            Some([ca.feature_id(&r.closest.features.0)?, cb.feature_id(&r.closest.features.1)?])
+            Some(touching_pair(&ca, &cb, (&va, &vb), &first.value)?)
         };
+        let entry = if from_start { Vec::new() } else { w.entry.into_iter().map(|(axis, _)| axis).collect() };
         Ok(Answer {
-            output: ToiOutput { collides: true, toi: Some(S::time(&first.value)), at_start, features },
+            output: ToiOutput { collides: true, toi: Some(S::time(&first.value)), at_start, features, entry },
             decisive,
             continuous: vec![Bounded::new("toi", first.value.clone(), first.magnitude.clone())],
         })
@@ -359,7 +494,7 @@ impl<N: Scalar> Query for Toi<N> {
     }
 
     fn reference(o: ToiOutput<Exact>) -> ToiOutput<BigRational> {
-        ToiOutput { collides: o.collides, toi: o.toi, at_start: o.at_start, features: o.features }
+        ToiOutput { collides: o.collides, toi: o.toi, at_start: o.at_start, features: o.features, entry: o.entry }
     }
 
     fn discrete<S: RootScalar>(o: &ToiOutput<S>) -> (bool, Option<AtStart>) {
@@ -370,6 +505,25 @@ impl<N: Scalar> Query for Toi<N> {
         // Within the budget of a grazing contact (or of touching at t0) any of these is
         // admissible; the time is still checked as a continuous output.
         true
+    }
+
+    /// `collides`, `toi` (on the run's enclosure of the exact time) and `at_start` by the
+    /// decided answer; claimed features are judged exactly (the run names no pair).
+    fn judge_enclosed(
+        &self,
+        decided: &Answer<Interval, Self>,
+        claim: &ToiClaim,
+        tol: &Tolerance,
+    ) -> Option<Vec<(String, bool)>> {
+        if claim.features.is_some() {
+            return None;
+        }
+        let out = &decided.output;
+        let mut v = super::ccd::contact_enclosed((claim.collides, &claim.toi), (out.collides, &out.toi), tol)?;
+        if let Some(s) = claim.at_start {
+            v.push(("at_start".into(), out.at_start == Some(s)));
+        }
+        Some(v)
     }
 
     /// `features` pass when the claimed pair touches at the exact time (a face on a face has
