@@ -204,11 +204,17 @@ fn the_first_contact_is_the_primitive_ccd_minimum() {
             interval: [q(0, 1), q(1, 1)],
         };
         let Ok(exact) = query.answer::<Q>() else { continue }; // a flat hull: not a solid
-        let out = exact.output;
+        let out = exact.output.clone();
         if out.at_start == Some(AtStart::Overlapping) {
             continue; // no boundary contact need start it
         }
         assert_eq!(time(&out), primitive_first(&query), "{query:?}");
+        // The pair it names touches at that time (judged exactly: their distance there is 0).
+        if out.collides {
+            let claim = ToiClaim { features: out.features.clone(), ..Default::default() };
+            let verdict = query.judge(&exact, &claim, &Tolerance::default(), 12).unwrap();
+            assert!(out.features.is_some() && verdict.ok(), "{query:?}\n{verdict:?}");
+        }
         checked += 1;
     }
     assert!(checked >= 8, "{checked} checked");

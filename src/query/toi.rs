@@ -12,9 +12,11 @@
 //! exact backends. Shapes already touching or overlapping at t0 collide at t0, with zero
 //! relative velocity too.
 //!
-//! At the first contact the touching features come from V-Clip on the shapes moved to that
-//! time (exactly; they touch there), unless they overlap with positive depth at t0 (no pair
-//! touches then).
+//! The touching features: for a first contact after t0, the extreme features along the axis
+//! that enters last (a's vertices at its extreme towards b make a vertex, an edge or a face, and
+//! b's towards a): at that time the plane between the extremes separates the shapes, so every
+//! common point lies in both. For a contact at t0, V-Clip's closest pair on the shapes there
+//! (they touch). None when they overlap with positive depth at t0.
 //!
 //! The same code runs on `f64`; `tests/toi.rs` checks the exact answer against the primitive
 //! CCD over every vertex–face and edge–edge pair, and `f64` against exact under the agreement
@@ -29,7 +31,7 @@ use super::error::{ErrorKind, QueryError};
 use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed};
 use super::toi_boxes::AtStart;
 use super::{Answer, Bounded, Decisive, Query};
-use crate::brep::Solid;
+use crate::brep::{Feature, Solid};
 use crate::geom::{dot_magnitude, Affine, Scaled, Vector3};
 use crate::poly::{Algebraic, RootScalar};
 use crate::scalar::{Exact, Interval, Scalar, Sign};
@@ -368,6 +370,59 @@ fn touching_pair<S: RootScalar>(
     Ok([ca.feature_id(&r.closest.features.0)?, cb.feature_id(&r.closest.features.1)?])
 }
 
+/// The features of a and b that meet first along `axis`, through which b (moving by `v`
+/// relative to a) enters: a's vertices at its extreme towards b and b's at its extreme
+/// towards a, each set as the feature it makes. At the entry time the plane between the two
+/// extremes separates the shapes and every common point lies on it, in both sets: so when the
+/// entry is the first contact, the two features touch.
+fn entry_pair<S: Scalar>(
+    ca: &ConvexPosed<S>,
+    cb: &ConvexPosed<S>,
+    v: &Vector3<S>,
+    axis: Axis,
+) -> Result<[FeatureId; 2], QueryError> {
+    let (a, b) = (&ca.built.solid, &cb.built.solid);
+    let internal = || QueryError::new(ErrorKind::Internal, "", "the entry axis is no axis");
+    let (n, nm) = axis_of(a, b, axis)?.ok_or_else(internal)?;
+    // b moving along +n meets a's lowest side with its highest.
+    let up = sign(&v.dot(&n), &dot_magnitude(v, &nm))? == Sign::Positive;
+    Ok([ca.feature_id(&extreme_feature(a, &n, &nm, !up)?)?, cb.feature_id(&extreme_feature(b, &n, &nm, up)?)?])
+}
+
+/// The feature of the strictly convex `s` made of its vertices extreme along `n` (the highest,
+/// or the lowest): a vertex, an edge or a face. (A tolerant backend's ties may make no
+/// feature: then the first extreme vertex.)
+fn extreme_feature<S: Scalar>(
+    s: &Solid<S>,
+    n: &Vector3<S>,
+    nm: &Vector3<S>,
+    highest: bool,
+) -> Result<Feature, QueryError> {
+    let (lo, hi, m) = project(s, n, nm)?;
+    let extreme = if highest { hi } else { lo };
+    let mut on = Vec::new();
+    for (i, p) in s.vertices().iter().enumerate() {
+        if sign(&(p.coords.dot(n) - extreme.clone()), &m)? == Sign::Zero {
+            on.push(i);
+        }
+    }
+    let feature = match on.as_slice() {
+        [v] => Some(Feature::Vertex(*v)),
+        &[u, w] => s.edge_index(u, w).map(|e| {
+            let (u, w) = s.edges()[e];
+            Feature::Edge(u, w)
+        }),
+        _ => (0..s.face_count())
+            .find(|&f| s.face(f).len() == on.len() && s.face(f).iter().all(|v| on.contains(v)))
+            .map(Feature::Face),
+    };
+    match (feature, on.first()) {
+        (Some(f), _) => Ok(f),
+        (None, Some(&v)) if !S::CERTAIN_DECISIONS => Ok(Feature::Vertex(v)),
+        _ => Err(QueryError::new(ErrorKind::Internal, "", "the extreme vertices make no feature")),
+    }
+}
+
 impl<N: Scalar> Query for Toi<N> {
     const OP: &'static str = "toi";
     type Output<S: RootScalar> = ToiOutput<S>;
@@ -376,8 +431,9 @@ impl<N: Scalar> Query for Toi<N> {
 
     /// A miss decided on intervals is the exact answer. A hit's `collides` and `at_start` are
     /// the decided ones; its time is t0 when the shapes meet there, else the latest exact entry
-    /// time of the axes the run could not rule out (one, unless entries tie or nearly tie); the
-    /// touching pair is V-Clip's on the shapes moved there exactly (as in the exact run).
+    /// time of the axes the run could not rule out (one, unless entries tie or nearly tie), and
+    /// the touching pair is that axis's extreme features, as in the exact run (a contact at t0:
+    /// V-Clip's pair on the shapes posed exactly).
     const FILTERED: bool = true;
 
     fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
@@ -391,26 +447,30 @@ impl<N: Scalar> Query for Toi<N> {
             let (va, vb) = self.velocities::<Exact>();
             let v = vb.clone() - va.clone();
             let mismatch = || QueryError::new(ErrorKind::Internal, "", "the filter's answer is not the exact one");
-            let t = if out.at_start.is_some() {
-                self.interval[0].to_backend::<Exact>()
+            let (axis, t) = if out.at_start.is_some() {
+                (None, self.interval[0].to_backend::<Exact>())
             } else {
-                let mut latest: Option<Exact> = None;
+                // The latest entry, the first axis in the run's order on a tie (as the exact
+                // run takes it).
+                let mut latest: Option<(Axis, Exact)> = None;
                 for &axis in &out.entry {
                     let n = axis_of(a, b, axis)?.ok_or_else(mismatch)?;
                     let AlongAxis::Moving { first, .. } = along_axis(a, b, &v, &n)? else { return Err(mismatch()) };
-                    latest = Some(match latest {
-                        Some(l)
-                            if l.compare(&first.value).map_err(|u| QueryError::uncertain("", u))? != Ordering::Less =>
-                        {
-                            l
+                    let later = match &latest {
+                        None => true,
+                        Some((_, l)) => {
+                            first.value.compare(l).map_err(|u| QueryError::uncertain("", u))? == Ordering::Greater
                         }
-                        _ => first.value,
-                    });
+                    };
+                    if later {
+                        latest = Some((axis, first.value));
+                    }
                 }
-                latest.ok_or_else(mismatch)?
+                latest.map(|(axis, t)| (Some(axis), t)).ok_or_else(mismatch)?
             };
-            let features = match out.at_start {
-                Some(AtStart::Overlapping) => None,
+            let features = match (out.at_start, axis) {
+                (Some(AtStart::Overlapping), _) => None,
+                (None, Some(axis)) => Some(entry_pair(&ca, &cb, &v, axis)?),
                 _ => Some(touching_pair(&ca, &cb, (&va, &vb), &t)?),
             };
             let toi = Some(Exact::time(&t));
@@ -473,6 +533,8 @@ impl<N: Scalar> Query for Toi<N> {
         // on intervals leaves it to the exact construction (`exact_from_filter`).
         let features = if overlapping || (S::CERTAIN_DECISIONS && !S::EXACT_VALUES) {
             None
+        } else if let (false, Some(&(axis, _))) = (from_start, w.entry.first()) {
+            Some(entry_pair(&ca, &cb, &v, axis)?)
         } else {
             Some(touching_pair(&ca, &cb, (&va, &vb), &first.value)?)
         };
