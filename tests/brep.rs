@@ -277,6 +277,10 @@ fn geometric_validation_errors() {
     );
     let symmetric = [(0, 0), (2, 2), (2, 0), (0, 2)].map(|(x, y)| (Q::from_i64(x), Q::from_i64(y)));
     assert_eq!(extrusion(&symmetric, Q::from_i64(0), Q::from_i64(1)).unwrap_err(), BrepError::ZeroAreaFace { face: 0 });
+    // A pentagram: every turn to the same side, but it winds twice (the convex shortcut must
+    // not take it; the pairwise check finds the crossing).
+    let star = [(0, 4), (2, -3), (-4, 1), (4, 1), (-2, -3)].map(|(x, y)| (Q::from_i64(x), Q::from_i64(y)));
+    assert!(matches!(extrusion(&star, Q::from_i64(0), Q::from_i64(1)), Err(BrepError::FaceNotSimple { face: 0, .. })));
     // A spike: an edge that doubles back along the previous one.
     let spike = [(0, 0), (2, 0), (2, 2), (2, 1)].map(|(x, y)| (Q::from_i64(x), Q::from_i64(y)));
     assert!(matches!(extrusion(&spike, Q::from_i64(0), Q::from_i64(1)), Err(BrepError::FaceNotSimple { face: 0, .. })));

@@ -233,6 +233,37 @@ fn segments_meet<S: Scalar>(
         || (o4 == Col && on_segment(c, d, b)?))
 }
 
+/// Whether the closed polygon `p` is strictly convex and winds once, in O(n): then it is simple.
+///
+/// Every turn strictly to the same side means the edge directions rotate one way, each step by
+/// less than π, through 2πk in all for a polygon that winds k ≥ 1 times. The x component of the
+/// direction then changes sign 2k times around the polygon (once per half-turn; an edge with
+/// zero x component lies on such a crossing and is skipped, and two in a row would be a turn of
+/// 0 or π, which is no strict turn). So exactly two sign changes mean k = 1: a convex polygon,
+/// in which no two edges meet but adjacent ones at their common vertex. `false` decides
+/// nothing (the pairwise check follows).
+fn convex_once<S: Scalar>(p: &[Point2<S>]) -> crate::scalar::Decision<bool> {
+    let n = p.len();
+    let mut side = None;
+    for k in 0..n {
+        let turn = orient2d(&p[k], &p[(k + 1) % n], &p[(k + 2) % n])?;
+        if turn == Orientation::Coplanar || side.is_some_and(|s| s != turn) {
+            return Ok(false);
+        }
+        side = Some(turn);
+    }
+    let mut signs = Vec::with_capacity(n);
+    for k in 0..n {
+        let (a, b) = (&p[k], &p[(k + 1) % n]);
+        match b.x.compare(&a.x)? {
+            std::cmp::Ordering::Equal => {}
+            o => signs.push(o),
+        }
+    }
+    let changes = (0..signs.len()).filter(|&k| signs[k] != signs[(k + 1) % signs.len()]).count();
+    Ok(changes == 2)
+}
+
 /// A face is simple when no two non-adjacent edges meet and no two adjacent edges overlap.
 fn simple<S: Scalar>(vertices: &[Point3<S>], face: &[usize], normal: &Vector3<S>, f: usize) -> Result<(), BrepError> {
     // Project along the normal's largest component: injective on the face's plane.
@@ -246,6 +277,9 @@ fn simple<S: Scalar>(vertices: &[Point3<S>], face: &[usize], normal: &Vector3<S>
     let (i, j) = ((axis + 1) % 3, (axis + 2) % 3);
     let p: Vec<Point2<S>> = face.iter().map(|&v| Point2::new(vertices[v][i].clone(), vertices[v][j].clone())).collect();
     let n = p.len();
+    if convex_once(&p)? {
+        return Ok(());
+    }
     for k in 0..n {
         let (a, b, c) = (&p[k], &p[(k + 1) % n], &p[(k + 2) % n]);
         // Adjacent edges ab, bc overlap when a, b, c are collinear and c turns back toward a.
