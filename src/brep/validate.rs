@@ -442,7 +442,7 @@ pub fn check_well_formed<S: Scalar>(s: &Solid<S>) -> Result<(), String> {
 fn admissible<S: Scalar>(d: crate::scalar::Decision<Sign>, expected: Sign) -> bool {
     match d {
         Ok(s) => s == expected,
-        Err(crate::scalar::Uncertain::Close) => S::CERTAIN_DECISIONS && !S::EXACT_VALUES,
+        Err(crate::scalar::Uncertain::Close) => S::FILTER,
         Err(_) => false,
     }
 }

@@ -255,7 +255,7 @@ impl<N: Scalar> Query for IndexStats<N> {
     type Claim = IndexStatsClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
-        let built = if S::CERTAIN_DECISIONS && !S::EXACT_VALUES {
+        let built = if S::FILTER {
             let exact = build_solid::<Exact, N>(&self.solid, "/solid")?;
             exact.solid.convert_decided::<S>().map_err(|e| QueryError::brep("/solid", e))?
         } else {

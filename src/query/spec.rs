@@ -252,7 +252,7 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
     // under an invertible affine map, so decided once on the shape as built. On intervals they
     // are decided exactly (the fast exact backend) and the solid is carried over unchecked:
     // an interval cannot decide an exactly planar face whose coordinates are not doubles.
-    let (built, strict) = if S::CERTAIN_DECISIONS && !S::EXACT_VALUES {
+    let (built, strict) = if S::FILTER {
         // First on the backend itself (a hull of doubles in general position is decided in
         // binary64 bounds); whatever it could not decide, on the exact backend.
         match built_convex::<S, N>(p) {
@@ -345,7 +345,7 @@ pub struct SolidPosed<S: Scalar> {
 /// On a backend with certain but inexact decisions (intervals) the shape is built and posed
 /// exactly and carried over decided.
 pub fn posed_solid<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<SolidPosed<S>, QueryError> {
-    if S::CERTAIN_DECISIONS && !S::EXACT_VALUES {
+    if S::FILTER {
         let exact = posed_solid::<crate::scalar::Exact, N>(p)?;
         let solid = exact.built.solid.convert_decided::<S>().map_err(|e| posed_error::<S, N>(p, e))?;
         let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;

@@ -106,6 +106,7 @@ pub struct Interval {
 
 /// The exponent of the lowest set bit of a finite nonzero `x`: `x` is an integer multiple of
 /// `2^unit_exp(x)`, which is at least `η = 2⁻¹⁰⁷⁴` (`η` also for zero, where it is unused).
+#[inline]
 fn unit_exp(x: f64) -> i32 {
     let bits = x.to_bits();
     let biased = ((bits >> 52) & 0x7ff) as i32;
@@ -124,6 +125,7 @@ fn unit_exp(x: f64) -> i32 {
 const RESIDUAL_EXP_MIN: i32 = -1074;
 
 /// Bounds around `r = RN(v)` given the sign of `v − r` (`None`: unknown, widen both ways).
+#[inline]
 fn around(r: f64, residual: Option<Ordering>) -> (f64, f64) {
     match residual {
         Some(Ordering::Equal) => (r, r),
@@ -135,6 +137,7 @@ fn around(r: f64, residual: Option<Ordering>) -> (f64, f64) {
 
 /// The sign of a residual computed by `RN`: trustworthy when nonzero; when zero, trustworthy
 /// only if the exact residual is known to be a multiple of `η` (`exact_if_zero`).
+#[inline]
 fn residual_sign(e: f64, exact_if_zero: bool) -> Option<Ordering> {
     if e > 0.0 {
         Some(Ordering::Greater)
@@ -148,6 +151,7 @@ fn residual_sign(e: f64, exact_if_zero: bool) -> Option<Ordering> {
 }
 
 /// An enclosure `(lo, hi)` of the exact `x + y`, for `x, y` not NaN and not `+∞ + −∞`.
+#[inline]
 fn sum_bounds(x: f64, y: f64) -> (f64, f64) {
     let r = x + y;
     if !x.is_finite() || !y.is_finite() {
@@ -165,6 +169,7 @@ fn sum_bounds(x: f64, y: f64) -> (f64, f64) {
 }
 
 /// An enclosure of the exact `x · y` for non-NaN `x, y`, with `0 · ∞ = 0`.
+#[inline]
 fn product_bounds(x: f64, y: f64) -> (f64, f64) {
     if x == 0.0 || y == 0.0 {
         return (0.0, 0.0);
@@ -174,7 +179,8 @@ fn product_bounds(x: f64, y: f64) -> (f64, f64) {
         return (r, r);
     }
     let e = x.mul_add(y, -r);
-    let exact_if_zero = unit_exp(x) + unit_exp(y) >= RESIDUAL_EXP_MIN;
+    // (The units matter only for a zero residual.)
+    let exact_if_zero = e == 0.0 && unit_exp(x) + unit_exp(y) >= RESIDUAL_EXP_MIN;
     let (lo, hi) = around(r, residual_sign(e, exact_if_zero));
     if r == 0.0 {
         // Underflowed to zero: the product's sign is known, keep it.
@@ -185,6 +191,7 @@ fn product_bounds(x: f64, y: f64) -> (f64, f64) {
 
 /// An enclosure of the exact `x / y` for non-NaN `x` and nonzero non-NaN `y`, with the limits
 /// `x / ±∞ = 0` and `±∞ / ±∞` = the half line of its sign.
+#[inline]
 fn quotient_bounds(x: f64, y: f64) -> (f64, f64) {
     if x == 0.0 {
         return (0.0, 0.0);
@@ -331,7 +338,13 @@ impl Interval {
 
 impl Add for Interval {
     type Output = Interval;
+    #[inline]
     fn add(self, o: Interval) -> Interval {
+        if self.is_point() && o.is_point() {
+            // One sum encloses both bounds.
+            let (lo, hi) = sum_bounds(self.lo, o.lo);
+            return Interval::bounds(lo, hi);
+        }
         // lo + lo never meets +∞ (no lo is +∞), hi + hi never −∞: no ∞ − ∞.
         Interval::bounds(sum_bounds(self.lo, o.lo).0, sum_bounds(self.hi, o.hi).1)
     }
@@ -346,7 +359,12 @@ impl Neg for Interval {
 
 impl Sub for Interval {
     type Output = Interval;
+    #[inline]
     fn sub(self, o: Interval) -> Interval {
+        if self.is_point() && o.is_point() {
+            let (lo, hi) = sum_bounds(self.lo, -o.lo);
+            return Interval::bounds(lo, hi);
+        }
         // [a, b] − [c, d] = [a − d, b − c]; −d is never +∞ and −c never −∞, as for a sum.
         Interval::bounds(sum_bounds(self.lo, -o.hi).0, sum_bounds(self.hi, -o.lo).1)
     }
@@ -354,7 +372,49 @@ impl Sub for Interval {
 
 impl Mul for Interval {
     type Output = Interval;
+    /// The extremes of the product over the box are among its four corners; the signs of the
+    /// bounds tell which two (all four only when both operands straddle zero). A bound of zero
+    /// fits either case it falls in: its products are zero (also with an unbounded side,
+    /// `0 · ∞ = 0`).
+    #[inline]
     fn mul(self, o: Interval) -> Interval {
+        let (a, b, c, d) = (self.lo, self.hi, o.lo, o.hi);
+        if a == b && c == d {
+            let (lo, hi) = product_bounds(a, c);
+            return Interval::bounds(lo, hi);
+        }
+        let down = |x: f64, y: f64| product_bounds(x, y).0;
+        let up = |x: f64, y: f64| product_bounds(x, y).1;
+        let (lo, hi) = if a >= 0.0 {
+            if c >= 0.0 {
+                (down(a, c), up(b, d))
+            } else if d <= 0.0 {
+                (down(b, c), up(a, d))
+            } else {
+                (down(b, c), up(b, d))
+            }
+        } else if b <= 0.0 {
+            if c >= 0.0 {
+                (down(a, d), up(b, c))
+            } else if d <= 0.0 {
+                (down(b, d), up(a, c))
+            } else {
+                (down(a, d), up(a, c))
+            }
+        } else if c >= 0.0 {
+            (down(a, d), up(b, d))
+        } else if d <= 0.0 {
+            (down(b, c), up(a, c))
+        } else {
+            return self.mul_corners(o);
+        };
+        Interval::bounds(lo, hi)
+    }
+}
+
+impl Interval {
+    /// The product by all four corners (both operands straddle zero).
+    fn mul_corners(self, o: Interval) -> Interval {
         let corners = [
             product_bounds(self.lo, o.lo),
             product_bounds(self.lo, o.hi),

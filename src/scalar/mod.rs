@@ -93,6 +93,11 @@ pub trait Scalar:
     /// [`Uncertain`], never a wrong one, and use no tolerance. True for the exact backends and
     /// for intervals; false for the tolerant floating-point backends.
     const CERTAIN_DECISIONS: bool;
+    /// Whether this is a filter backend (intervals): certain decisions on inexact values. Its
+    /// runs are the first stage of the filtered exact path, which keeps their decisions and
+    /// enclosures and reads neither the tests' magnitudes (which only tolerant decisions and
+    /// the agreement contract's margins need) nor exact values (it constructs them after).
+    const FILTER: bool = Self::CERTAIN_DECISIONS && !Self::EXACT_VALUES;
     /// A short name for reports (`"f64"`, `"BigRational"`, ...).
     const NAME: &'static str;
     /// The unit roundoff of one arithmetic operation: 0 for exact backends, 2⁻⁵³ for `f64`.
