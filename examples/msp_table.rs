@@ -89,15 +89,15 @@ fn main() {
         let t = MspTree::build(&torus, &Options { split, ..Options::default() }).unwrap();
         let mut dots = 0;
         let mut state = 0x9e3779b97f4a7c15u64;
-        let mut next = || {
+        // A coordinate in [-h, h] on a grid of 1/64: the torus's box is [-4, 4]² × [-1, 1].
+        let mut next = |h: u64| {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            // A coordinate in [-4.5, 4.5] on a grid of 1/64: inside the torus's box.
-            Exact::from_i64((state % 577) as i64 - 288) / Exact::from_i64(64)
+            Exact::from_i64((state % (128 * h + 1)) as i64 - 64 * h as i64) / Exact::from_i64(64)
         };
         for _ in 0..100 {
-            let p = Point3::new(next(), next(), next());
+            let p = Point3::new(next(4), next(4), next(1));
             dots += t.classify_point(&p).unwrap().dots;
         }
         println!("100 points in the box of the 1600-entity torus, {split:?}: {dots} plane evaluations (paper: 1260)");

@@ -408,7 +408,8 @@ pub enum DecodeError {
 
 /// Decode `bytes` exactly as the fuzz target `target` does (libfuzzer-sys: the input type's
 /// minimum size, then `arbitrary_take_rest`) and give the case as the oracle query line the
-/// target prints when it fails, to replay with `touchstone`.
+/// target prints when it fails (`msp_diff`: two lines, the point's and the segment's query), to
+/// replay with `touchstone`.
 ///
 /// ```
 /// use touchstone::arbitrary::replay_line;
@@ -453,39 +454,55 @@ pub fn replay_line(target: &str, bytes: &[u8]) -> Result<String, DecodeError> {
             }
         },
         "msp_diff" => {
-            let (solid, p) = decode::<MspInput>(target, bytes)?.case().ok_or_else(rejected)?;
-            Ok(MspInput::oracle_line(&solid, &p))
+            let case = decode::<MspInput>(target, bytes)?.case().ok_or_else(rejected)?;
+            Ok(MspInput::oracle_lines(&case).join("\n"))
         }
         _ => Err(DecodeError::UnknownTarget(target.into())),
     }
 }
 
-/// A point against a nonconvex solid, for the Brep-index: an L, U, zigzag (two coplanar faces
-/// facing opposite ways) or two-tooth comb prism, scaled by k/4, turned by a rotation exact in
-/// binary64 (quaternions with |q|² ∈ {1, 2, 4}: quarter, half and third turns), shifted on a
-/// 1/8 grid; the point is a vertex, an edge's midpoint, a face's sample point or a 1/4-grid
-/// point, so it lies on the boundary and on the index's cut planes often.
+/// A point and a segment against a nonconvex solid, for the Brep-index: an L, U, zigzag (two
+/// coplanar faces facing opposite ways) or two-tooth comb prism, scaled by k/4, under a pose
+/// whose quaternion has small integer parts (oblique turns such as (1, 2, 3, 4), exact
+/// rationals that binary64 cannot pose exactly: the f64 path poses with rounding) and a shift
+/// on a 1/8 grid; the point is a posed vertex, an edge's midpoint, a face's sample point or a
+/// 1/4-grid point (exact rationals), so it lies on the boundary and on the index's cut planes
+/// often; the segment runs from it to another such point.
 #[derive(Arbitrary, Clone, Debug, PartialEq)]
 pub struct MspInput {
     /// Which prism.
     pub shape: u8,
     /// Scale k/4, k in 1..=8.
     pub scale: u8,
-    /// Which rotation (of the 24 + 1 listed) and signs.
-    pub turn: u8,
+    /// The quaternion's parts, each in −3..=3 (the zero quaternion is rejected).
+    pub turn: [i8; 4],
     /// The shift, in 1/8.
     pub shift: [i8; 3],
-    /// How the point is chosen (vertex, edge midpoint, face point, grid) and which.
-    pub pick: (u8, u16),
-    /// The grid point, in 1/4 (when picked).
-    pub grid: [i8; 3],
+    /// How each point is chosen (vertex, edge midpoint, face point, grid) and which.
+    pub pick: [(u8, u16); 2],
+    /// The grid points, in 1/4 (when picked).
+    pub grid: [[i8; 3]; 2],
+}
+
+/// A case of [`MspInput`]: the solid in its own coordinates (exact in binary64), its pose's
+/// quaternion and shift, and two points in world coordinates (exact rationals).
+#[derive(Clone, Debug)]
+pub struct MspCase {
+    /// The solid, unposed.
+    pub solid: crate::brep::Solid<f64>,
+    /// The pose's quaternion (w, x, y, z).
+    pub quaternion: [i64; 4],
+    /// The pose's translation.
+    pub translation: [f64; 3],
+    /// The point classified, and the segment's other end.
+    pub points: [Point3<num_rational::BigRational>; 2],
 }
 
 impl MspInput {
-    /// The solid (binary64 coordinates, exact in them) and the point, or `None` when the
-    /// choice gives no valid case.
-    pub fn case(&self) -> Option<(crate::brep::Solid<f64>, Point3<f64>)> {
+    /// The case, or `None` when the choice gives no valid one.
+    pub fn case(&self) -> Option<MspCase> {
         use crate::brep::shapes;
+        use num_rational::BigRational;
         let base: crate::brep::Solid<f64> = match self.shape % 4 {
             0 => shapes::l_shape(),
             1 => shapes::u_shape(),
@@ -495,53 +512,66 @@ impl MspInput {
             }
             _ => shapes::comb(2).ok()?,
         };
-        let quaternions: [[f64; 4]; 4] =
-            [[1.0, 0.0, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 1.0, 0.0]];
-        let mut q = quaternions[(self.turn % 4) as usize];
-        // Signs and a cyclic shift of the vector part: more exact turns.
-        let (signs, roll) = (self.turn / 4, (self.turn / 64) % 3);
-        for (i, c) in q.iter_mut().enumerate().skip(1) {
-            if signs & (1 << i) != 0 {
-                *c = -*c;
-            }
-        }
-        q[1..].rotate_left(roll as usize);
         let k = (self.scale % 8 + 1) as f64 / 4.0;
-        let t = Vector3::from(self.shift.map(|x| x as f64 / 8.0));
+        let solid =
+            crate::brep::Solid::new(base.vertices().iter().map(|v| v * k).collect(), base.faces().to_vec()).ok()?;
+        let quaternion = self.turn.map(|x| i64::from(x % 4));
+        if quaternion == [0; 4] {
+            return None;
+        }
+        let translation = self.shift.map(|x| x as f64 / 8.0);
+        let q = quaternion.map(BigRational::from_i64);
+        let t = Vector3::from(translation.map(|x| BigRational::from_f64(x).expect("a small dyadic")));
         let map = Affine::from_quaternion(&q, t).ok()?;
-        let scaled: Vec<Point3<f64>> = base.vertices().iter().map(|v| map.apply_point(&(v * k))).collect();
-        let solid = crate::brep::Solid::new(scaled, base.faces().to_vec()).ok()?;
-        let i = self.pick.1 as usize;
-        let mid = |a: &Point3<f64>, b: &Point3<f64>| Point3::from((a.coords + b.coords) / 2.0);
-        let p = match self.pick.0 % 4 {
-            0 => *solid.vertex(i % solid.vertex_count()),
-            1 => {
-                let (a, b) = solid.edges()[i % solid.edge_count()];
-                mid(solid.vertex(a), solid.vertex(b))
-            }
-            2 => {
-                let f = i % solid.face_count();
-                let points = crate::msp::face_sample_points(&solid, f).ok()?;
-                points[(i / solid.face_count()) % points.len()]
-            }
-            _ => Point3::from(self.grid.map(|x| (x % 33) as f64 / 4.0)),
+        let exact: crate::brep::Solid<BigRational> = solid.convert().ok()?;
+        let posed = exact.transformed(&map).ok()?;
+        let two = BigRational::from_i64(2);
+        let pick = |(how, i): (u8, u16), grid: [i8; 3]| -> Option<Point3<BigRational>> {
+            let i = i as usize;
+            let mid =
+                |a: &Point3<BigRational>, b: &Point3<BigRational>| Point3::from((&a.coords + &b.coords) / two.clone());
+            Some(match how % 4 {
+                0 => posed.vertex(i % posed.vertex_count()).clone(),
+                1 => {
+                    let (a, b) = posed.edges()[i % posed.edge_count()];
+                    mid(posed.vertex(a), posed.vertex(b))
+                }
+                2 => {
+                    let f = i % posed.face_count();
+                    let points = crate::msp::face_sample_points(&posed, f).ok()?;
+                    points.get((i / posed.face_count()) % points.len().max(1))?.clone()
+                }
+                _ => Point3::from(grid.map(|x| crate::scalar::ratio::<BigRational>(i64::from(x % 33), 4))),
+            })
         };
-        Some((solid, p))
+        let points = [pick(self.pick[0], self.grid[0])?, pick(self.pick[1], self.grid[1])?];
+        Some(MspCase { solid, quaternion, translation, points })
     }
 
-    /// The oracle query that classifies the point on both backends.
-    pub fn oracle_line(solid: &crate::brep::Solid<f64>, p: &Point3<f64>) -> String {
+    /// The oracle lines of a case: the point and the segment classified on both backends.
+    pub fn oracle_lines(case: &MspCase) -> [String; 2] {
+        let solid = &case.solid;
         let v: Vec<String> = solid.vertices().iter().map(|v| crate::replay::json_point(&[v.x, v.y, v.z])).collect();
         let f: Vec<String> = solid
             .faces()
             .iter()
             .map(|f| format!("[{}]", f.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")))
             .collect();
-        format!(
-            r#"{{"op": "classify_point", "backend": "both", "solid": {{"polyhedron": {{"vertices": [{}], "faces": [{}]}}}}, "point": {}}}"#,
+        let exact = |p: &Point3<num_rational::BigRational>| {
+            let c: Vec<String> = p.iter().map(|x| format!("\"{x}\"")).collect();
+            format!("[{}]", c.join(", "))
+        };
+        let [w, x, y, z] = case.quaternion;
+        let common = format!(
+            r#""backend": "both", "solid": {{"polyhedron": {{"vertices": [{}], "faces": [{}]}}}}, "pose": {{"quaternion": [{w}, {x}, {y}, {z}], "translation": {}}}"#,
             v.join(", "),
             f.join(", "),
-            crate::replay::json_point(&[p.x, p.y, p.z])
-        )
+            crate::replay::json_point(&case.translation)
+        );
+        let [p, q] = &case.points;
+        [
+            format!(r#"{{"op": "classify_point", {common}, "point": {}}}"#, exact(p)),
+            format!(r#"{{"op": "classify_segment", {common}, "segment": [{}, {}]}}"#, exact(p), exact(q)),
+        ]
     }
 }

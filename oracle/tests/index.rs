@@ -106,6 +106,23 @@ fn classify_segment_gives_exact_pieces() {
     };
     assert_eq!(claim(0.25), true);
     assert_eq!(claim(0.26), false);
+    // A claimed feature the piece does not lie on fails (the edge lies on faces [0, 1, 4, 5]
+    // and [0, 1, 2, 3], not on the far face).
+    let feature = |f: Value| {
+        let q = json!({"op": "classify_segment", "solid": {"box": [1, 1, 1]}, "segment": [[-2, -1, -1], [2, -1, -1]],
+            "claim": {"pieces": [{"class": "outside"}, {"class": "boundary"}, {"class": "boundary", "feature": f}, {"class": "boundary"}, {"class": "outside"}]}});
+        ask(q)["verdict"]["ok"].clone()
+    };
+    assert_eq!(feature(json!({"face": [0, 1, 2, 3]})), true);
+    assert_eq!(feature(json!({"face": [4, 5, 6, 7]})), false);
+    assert_eq!(feature(json!({"vertex": 7})), false);
+    // The cost of the query: one plane evaluation per node visited (a cube's index: 26 nodes).
+    let dots = a_dots(&q);
+    assert!((5..100).contains(&dots), "{dots}");
+}
+
+fn a_dots(q: &Value) -> u64 {
+    ask(q.clone())["dots"].as_u64().expect("dots")
 }
 
 #[test]
@@ -131,6 +148,11 @@ fn index_stats_reports_the_papers_figures() {
     };
     assert_eq!(judge(json!(exact)), true);
     assert_eq!(judge(json!(avg)), false);
+    // The cuts by phase (a convex solid: each face, edge and vertex once) and no piece lost.
+    let a = ask(json!({"op": "index_stats", "solid": tetra, "split": "autopartition", "backend": "both"}));
+    assert_eq!(a["cuts"], json!({"face": 4, "edge": 6, "vertex_on_line": 4, "vertex_in_plane": 0}), "{a}");
+    assert_eq!((a["lost"].clone(), a["f64"]["lost"].clone()), (json!(0), json!(0)), "{a}");
+    assert_eq!(a["agreement"]["agree"], true, "{a}");
     let bad = ask(json!({"op": "index_stats", "solid": tetra, "split": "bsp"}));
     assert_eq!(bad["error"]["kind"], "unknown", "{bad}");
     assert_eq!(bad["error"]["at"], "/split", "{bad}");

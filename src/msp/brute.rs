@@ -108,8 +108,12 @@ pub fn brute_force_classify<S: Scalar>(solid: &Solid<S>, p: &Point3<S>) -> Decis
 }
 
 /// Exact points in the relative interior of face `f`: the centroid of each triangle of an ear
-/// clipping and, in each triangle, a point near each corner.
+/// clipping and, in each triangle, a point near each corner. None for a face the solid does
+/// not have.
 pub fn face_sample_points<S: Scalar>(solid: &Solid<S>, f: usize) -> Decision<Vec<Point3<S>>> {
+    if f >= solid.face_count() {
+        return Ok(Vec::new());
+    }
     let face = solid.face(f);
     let as_decision = |e: super::MspError| match e {
         super::MspError::Uncertain(u) => u,

@@ -481,6 +481,16 @@ impl<S: Scalar> Builder<'_, S> {
             };
             let id = self.node(&task, plane, dim);
             self.stats.regular_cuts += regular;
+            let phase = match (task.region, chosen) {
+                (Region::D3(_), Chosen::None) => None,
+                (Region::D3(_), _) => Some(0),
+                (Region::D2(_), Chosen::Seg) => Some(1),
+                (Region::D2(_), _) => Some(3),
+                _ => Some(2),
+            };
+            if let Some(k) = phase {
+                self.stats.cuts[k] += 1;
+            }
             let [above, on, below] = self.split(plane, task.sets, cross, chosen)?;
             let next = |region, sets, c: u8| Task {
                 region,

@@ -165,6 +165,10 @@ impl<S: Scalar> MspTree<S> {
                             } else {
                                 let (fp, fq) = (plane.eval(p), plane.eval(q));
                                 let tx = fp.clone() / (fp - fq);
+                                // Exactly, the crossing lies strictly between the ends whose
+                                // sides differ; a tolerant backend's quotient may not: clamp it,
+                                // so the pieces stay in order.
+                                let tx = if S::CERTAIN_DECISIONS { tx } else { tx.maximum(&t0)?.minimum(&t1)? };
                                 stack.push(Step::Open(base + child(s1), tx.clone(), t1));
                                 stack.push(Step::Point(base + 1, tx.clone()));
                                 stack.push(Step::Open(base + child(s0), t0, tx));

@@ -197,6 +197,11 @@ pub struct Stats {
     pub pseudo: [usize; 2],
     /// Regular (non-face) cuts of the hybrid split.
     pub regular_cuts: usize,
+    /// Cuts by phase: through a face piece's plane, through an edge piece (perpendicular to
+    /// the region's plane), through a vertex on a line (perpendicular to it), through a vertex
+    /// in a plane with no edge there (perpendicular to the plane; the second case of our
+    /// vertex phase). With the regular cuts they are every node.
+    pub cuts: [usize; 4],
     /// The largest bit size of a derived value (when measured, on exact backends; else 0).
     pub max_bits: u64,
     /// Edge and vertex pieces that reached a 3-dimensional leaf: never on an exact backend (the

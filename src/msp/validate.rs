@@ -35,6 +35,17 @@ pub enum IndexDefect {
         /// The index's class of the point.
         found: Class,
     },
+    /// A point just off a face (a sample point of the face moved a little along its normal,
+    /// to either side) that the index classifies otherwise than the brute force: a wrong
+    /// inside or outside leaf.
+    Volume {
+        /// The face the point is next to.
+        face: usize,
+        /// The index's class.
+        found: Class,
+        /// The brute-force class.
+        brute: Class,
+    },
     /// Edge or vertex pieces that reached a 3-dimensional leaf.
     Lost(usize),
 }
@@ -42,7 +53,10 @@ pub enum IndexDefect {
 /// Validate `index` as the index of `solid`: every witness (built with
 /// [`Options::witnesses`](super::Options)) lies on the side of each ancestor's plane its path
 /// took and on its leaf's entity (brute force); every vertex, two points inside every edge and
-/// sample points inside every face classify to that entity. The defects, empty when valid.
+/// sample points inside every face classify to that entity; and the centroids of the faces'
+/// triangles moved off their face by 2⁻²⁰ of the normal's 1-norm to either side (points in the
+/// 3-dimensional regions along the whole boundary) classify as the brute force says. The defects, empty when
+/// valid.
 pub fn validate_index<S: Scalar>(solid: &Solid<S>, index: &MspTree<S>) -> Decision<Vec<IndexDefect>> {
     let mut defects = Vec::new();
     if index.stats.lost > 0 {
@@ -91,5 +105,66 @@ pub fn validate_index<S: Scalar>(solid: &Solid<S>, index: &MspTree<S>) -> Decisi
             expect(Feature::Face(f), &p)?;
         }
     }
+    for f in 0..solid.face_count() {
+        let n = &solid.plane(f).normal;
+        let norm1 = n.iter().fold(S::zero(), |a, c| a + c.abs());
+        let step = n.clone() / (norm1 * S::from_i64(1 << 20));
+        // The triangles' centroids (every fourth sample point).
+        for p in face_sample_points(solid, f)?.into_iter().step_by(4) {
+            for q in [&p + &step, &p - &step] {
+                let (found, brute) = (index.classify_point(&q)?.class, brute_force_classify(solid, &q)?);
+                if found != brute {
+                    defects.push(IndexDefect::Volume { face: f, found, brute });
+                }
+            }
+        }
+    }
     Ok(defects)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brep::shapes;
+    use crate::msp::{MspTree, Options};
+    use num_rational::BigRational;
+
+    /// The validator finds a wrong leaf: the cube's index with one entity leaf pointing at
+    /// another entity, and with an inside leaf called outside.
+    #[test]
+    fn a_corrupted_index_has_defects() {
+        let cube = shapes::cube::<BigRational>();
+        let options = Options { witnesses: true, ..Options::default() };
+        let good = MspTree::build(&cube, &options).unwrap();
+        assert_eq!(validate_index(&cube, &good).unwrap(), vec![]);
+        // An entity leaf naming another vertex.
+        let mut bad = good.clone();
+        let (n, c) = bad
+            .nodes
+            .iter()
+            .enumerate()
+            .find_map(|(n, node)| {
+                node.children.iter().position(|l| matches!(l, Link::Leaf(Leaf::On(Feature::Vertex(_))))).map(|c| (n, c))
+            })
+            .unwrap();
+        let Link::Leaf(Leaf::On(Feature::Vertex(v))) = bad.nodes[n].children[c] else { unreachable!() };
+        bad.nodes[n].children[c] = Link::Leaf(Leaf::On(Feature::Vertex((v + 1) % 8)));
+        let defects = validate_index(&cube, &bad).unwrap();
+        assert!(defects.iter().any(|d| matches!(d, IndexDefect::Witness { .. })), "{defects:?}");
+        assert!(defects
+            .iter()
+            .any(|d| matches!(d, IndexDefect::Entity { feature: Feature::Vertex(w), .. } if *w == v)));
+        // Inside leaves called outside: every entity leaf and witness is still right; the
+        // points just off the faces find it.
+        let mut flipped = good.clone();
+        for node in &mut flipped.nodes {
+            for l in &mut node.children {
+                if *l == Link::Leaf(Leaf::Inside) {
+                    *l = Link::Leaf(Leaf::Outside);
+                }
+            }
+        }
+        let defects = validate_index(&cube, &flipped).unwrap();
+        assert!(defects.iter().any(|d| matches!(d, IndexDefect::Volume { .. })), "{defects:?}");
+    }
 }

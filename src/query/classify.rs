@@ -57,6 +57,9 @@ pub struct ClassifyPointOutput<S> {
     pub class: PointClass,
     /// On the boundary: the feature whose relative interior holds the point.
     pub feature: Option<FeatureId>,
+    /// The plane evaluations (dot products) it took: one per face of a convex solid, one per
+    /// node visited in a Brep-index (§2.4's cost measure).
+    pub dots: usize,
     /// The backend (the output has no continuous values).
     pub backend: std::marker::PhantomData<S>,
 }
@@ -88,10 +91,10 @@ impl<N: Scalar> ClassifyPoint<N> {
         let g = posed_solid::<S, N>(&self.solid)?;
         let index = super::index::index_of(&g, &self.solid.at)?;
         let p: Point3<S> = self.point.map(|x| x.to_backend::<S>());
-        let class = index.classify_point(&p).map_err(|u| QueryError::uncertain("/point", u))?.class;
+        let a = index.classify_point(&p).map_err(|u| QueryError::uncertain("/point", u))?;
         let decisive = super::index::face_tests(&g, std::slice::from_ref(&p));
-        let (class, feature) = super::index::point_class(&g, class);
-        let output = ClassifyPointOutput { class, feature, backend: std::marker::PhantomData };
+        let (class, feature) = super::index::point_class(&g, a.class);
+        let output = ClassifyPointOutput { class, feature, dots: a.dots, backend: std::marker::PhantomData };
         Ok(Answer { output, continuous: Vec::new(), decisive })
     }
 }
@@ -165,7 +168,7 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
             })?;
             (PointClass::Boundary, Some(c.feature_id(&f)?))
         };
-        let output = ClassifyPointOutput { class, feature, backend: std::marker::PhantomData };
+        let output = ClassifyPointOutput { class, feature, dots: s.face_count(), backend: std::marker::PhantomData };
         Ok(Answer { output, continuous: Vec::new(), decisive })
     }
 
@@ -173,10 +176,24 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
     /// exact answer.
     const FILTERED: bool = true;
 
+    /// The answer's tests (the pose, the point against each face plane) and the posed solid's
+    /// own (faces' areas, the volume), as for `distance`.
+    fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<crate::contract::Margin, QueryError> {
+        let margin = super::margin_of(&exact.decisive);
+        Ok(match posed_solid::<BigRational, N>(&self.solid) {
+            Ok(g) => margin.min(super::distance::solid_margin(&g.built.solid)),
+            Err(_) => margin,
+        })
+    }
+
     fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
         let o = &decided.output;
-        let output =
-            ClassifyPointOutput { class: o.class, feature: o.feature.clone(), backend: std::marker::PhantomData };
+        let output = ClassifyPointOutput {
+            class: o.class,
+            feature: o.feature.clone(),
+            dots: o.dots,
+            backend: std::marker::PhantomData,
+        };
         Some(Ok(Answer::plain(output)))
     }
 
@@ -206,7 +223,7 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
     }
 
     fn reference(o: ClassifyPointOutput<Exact>) -> ClassifyPointOutput<BigRational> {
-        ClassifyPointOutput { class: o.class, feature: o.feature, backend: std::marker::PhantomData }
+        ClassifyPointOutput { class: o.class, feature: o.feature, dots: o.dots, backend: std::marker::PhantomData }
     }
 
     fn discrete<S: RootScalar>(o: &ClassifyPointOutput<S>) -> Self::Discrete {

@@ -526,16 +526,16 @@ pub(super) fn posed_shapes_margin(
     ca: &ConvexPosed<BigRational>,
     cb: &ConvexPosed<BigRational>,
 ) -> crate::contract::Margin {
-    let mut margin = crate::contract::Margin::Unbounded;
-    for s in [&ca.built.solid, &cb.built.solid] {
-        let tests = s.validation_tests();
-        let shape: Vec<Decisive<BigRational>> = tests
-            .area
-            .into_iter()
-            .map(Decisive::AllOf)
-            .chain(std::iter::once(Decisive::Test(posed_volume(s))))
-            .collect();
-        margin = margin.min(super::margin_of(&shape));
-    }
-    margin
+    solid_margin(&ca.built.solid).min(solid_margin(&cb.built.solid))
+}
+
+/// The margin of a posed solid's own tests: each face's area (its Newell normal) and the
+/// volume. A pose that keeps a valid shape valid exactly may still make it so thin, relative
+/// to its coordinates, that binary64 collapses it (a box under a matrix with a column of
+/// 10⁻³⁰⁰): the `f64` path's `precision` refusal is then admissible.
+pub(super) fn solid_margin(s: &crate::brep::Solid<BigRational>) -> crate::contract::Margin {
+    let tests = s.validation_tests();
+    let shape: Vec<Decisive<BigRational>> =
+        tests.area.into_iter().map(Decisive::AllOf).chain(std::iter::once(Decisive::Test(posed_volume(s)))).collect();
+    super::margin_of(&shape)
 }

@@ -88,6 +88,9 @@ pub struct Piece<S> {
 pub struct ClassifySegmentOutput<S> {
     /// The pieces in order; neighbours differ.
     pub pieces: Vec<Piece<S>>,
+    /// The plane evaluations (dot products) the index took (§2.4's cost measure; not compared
+    /// between backends).
+    pub dots: usize,
 }
 
 /// A claim on [`ClassifySegment`]: the pieces, each with a class, optionally a feature and its
@@ -122,7 +125,7 @@ impl<N: Scalar> Query for ClassifySegment<N> {
         let index = index_of(&g, &self.solid.at)?;
         let [p, q] = self.segment.each_ref().map(|p| p.map(|x| x.to_backend::<S>()));
         let a = index.classify_segment(&p, &q).map_err(|u| QueryError::uncertain("/segment", u))?;
-        let pieces = a
+        let pieces: Vec<Piece<S>> = a
             .pieces
             .into_iter()
             .map(|piece| {
@@ -130,10 +133,20 @@ impl<N: Scalar> Query for ClassifySegment<N> {
                 Piece { class, feature, from: piece.from, to: piece.to }
             })
             .collect();
+        // The parameters, in [0, 1]: compared between backends where the pieces agree (the
+        // contract compares fields of the same name).
+        let continuous = pieces
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| {
+                [("from", &p.from), ("to", &p.to)]
+                    .map(|(k, x)| super::Bounded::new(format!("pieces/{i}/{k}"), x.clone(), S::one()))
+            })
+            .collect();
         // Off the boundary, the margin is the ends' least relative distance to a face plane
         // (and the pose's), as for a point; see [`Query::agreement`] below.
         let decisive = face_tests(&g, &[p, q]);
-        Ok(Answer { output: ClassifySegmentOutput { pieces }, continuous: Vec::new(), decisive })
+        Ok(Answer { output: ClassifySegmentOutput { pieces, dots: a.dots }, continuous, decisive })
     }
 
     fn reference(o: ClassifySegmentOutput<Exact>) -> ClassifySegmentOutput<BigRational> {
@@ -147,7 +160,7 @@ impl<N: Scalar> Query for ClassifySegment<N> {
                 to: p.to.to_rational().unwrap_or_default(),
             })
             .collect();
-        ClassifySegmentOutput { pieces }
+        ClassifySegmentOutput { pieces, dots: o.dots }
     }
 
     fn discrete<S: RootScalar>(o: &ClassifySegmentOutput<S>) -> Self::Discrete {
@@ -167,7 +180,8 @@ impl<N: Scalar> Query for ClassifySegment<N> {
 
     /// The contract's margin: zero when either answer touches the boundary (a segment's
     /// crossings are decided near the boundary's planes), else that of the decisive tests (the
-    /// pose, the ends against the face planes: `f64` must agree exactly unless one is close).
+    /// pose, the ends against the face planes: `f64` must agree exactly unless one is close)
+    /// and of the posed solid's own (faces' areas, the volume).
     fn agreement(
         &self,
         exact: &Answer<BigRational, Self>,
@@ -176,7 +190,13 @@ impl<N: Scalar> Query for ClassifySegment<N> {
         let touches = |d: &Self::Discrete| d.iter().any(|p| p.0 == PointClass::Boundary);
         let near =
             touches(&Self::discrete(&exact.output)) || fast.as_ref().is_ok_and(|f| touches(&Self::discrete(&f.output)));
-        let margin = if near { Margin::Finite(BigRational::default()) } else { super::margin_of(&exact.decisive) };
+        let margin = if near {
+            Margin::Finite(BigRational::default())
+        } else {
+            let shape = posed_solid::<BigRational, N>(&self.solid)
+                .map_or(Margin::Unbounded, |g| super::distance::solid_margin(&g.built.solid));
+            super::margin_of(&exact.decisive).min(shape)
+        };
         Ok(agreement_at(margin, exact, fast))
     }
 
@@ -251,7 +271,8 @@ pub struct IndexStatsClaim {
 impl<N: Scalar> Query for IndexStats<N> {
     const OP: &'static str = "index_stats";
     type Output<S: RootScalar> = IndexStatsOutput<S>;
-    type Discrete = (usize, usize);
+    /// Nodes, height, and the edge and vertex pieces lost (which must be none).
+    type Discrete = (usize, usize, usize);
     type Claim = IndexStatsClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
@@ -270,14 +291,16 @@ impl<N: Scalar> Query for IndexStats<N> {
     }
 
     fn discrete<S: RootScalar>(o: &IndexStatsOutput<S>) -> Self::Discrete {
-        (o.stats.nodes, o.stats.height)
+        (o.stats.nodes, o.stats.height, o.stats.lost)
     }
 
     /// The `f64` index cuts as the exact one except where its tolerance merges or separates
-    /// near-coincident pieces: its figures are reported beside the exact ones, not held to
-    /// them.
-    fn valid_within_tolerance(_: &Self::Discrete, _: &Self::Discrete) -> bool {
-        true
+    /// near-coincident pieces, and every input has such decisions (a face's own vertices lie on
+    /// its cut plane, exactly zero), so the margin is zero: its figures are reported beside the
+    /// exact ones, not held to them. What is held: it must lose no edge or vertex piece into a
+    /// 3-dimensional region (then points on those entities would be misclassified).
+    fn valid_within_tolerance(_: &Self::Discrete, fast: &Self::Discrete) -> bool {
+        fast.2 == 0
     }
 
     fn agreement(

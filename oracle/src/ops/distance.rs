@@ -86,6 +86,7 @@ impl<N: Number> OpJson for ClassifyPoint<N> {
         if let Some(f) = &out.feature {
             m.push("feature", feature_json(f));
         }
+        m.push("dots", json!(out.dots));
         Ok(m)
     }
 

@@ -42,6 +42,7 @@ impl<N: Number> OpJson for ClassifySegment<N> {
             .collect();
         let mut m = Out::new();
         m.push("pieces", Value::Array(pieces));
+        m.push("dots", json!(out.dots));
         Ok(m)
     }
 
@@ -102,6 +103,11 @@ impl<N: Number> OpJson for IndexStats<N> {
         );
         m.push("pseudo", json!({"edges": s.pseudo[0], "vertices": s.pseudo[1]}));
         m.push("regular_cuts", json!(s.regular_cuts));
+        m.push(
+            "cuts",
+            json!({"face": s.cuts[0], "edge": s.cuts[1], "vertex_on_line": s.cuts[2], "vertex_in_plane": s.cuts[3]}),
+        );
+        m.push("lost", json!(s.lost));
         Ok(m)
     }
 
