@@ -474,3 +474,64 @@ fn a_step_limit_ends_a_build() {
     assert_eq!(e.kind, touchstone::query::ErrorKind::Limit, "{e:?}");
     assert!(q.answer::<Q>().is_ok());
 }
+
+/// `classify_boundary` (Intersect with SplitRegions): the pieces of another solid's boundary
+/// tile each of its entities (face areas and edge lengths add up exactly) and each piece has
+/// the brute-force class of its representative point; the other solid is a copy of a test
+/// solid moved by half-grid steps (touching, overlapping, coplanar faces) or turned exactly.
+#[test]
+fn boundary_pieces_tile_the_entities_and_classify_as_brute_force() {
+    use touchstone::msp::PieceShape;
+    let all = solids();
+    let mut on = 0;
+    for (i, (name, s)) in all.iter().enumerate().filter(|(_, (n, _))| *n != "torus" && *n != "sphere") {
+        let t = MspTree::build(s, &opts(Split::HYBRID)).unwrap();
+        let (other_name, o) = &all[(i + 2) % all.len()];
+        for shift in [[1, 0, 0], [0, 1, 2], [2, 1, 1], [1, 1, 0]] {
+            let moved = o
+                .transformed(&Affine::translation(Vector3::new(
+                    ratio(shift[0], 2),
+                    ratio(shift[1], 2),
+                    ratio(shift[2], 2),
+                )))
+                .unwrap();
+            let pieces = t.classify_boundary(&moved).unwrap();
+            // Areas (Newell normals) of a face's polygon pieces sum to the face's.
+            let newell = |ps: &[Point3<Q>]| {
+                let mut n = Vector3::new(Q::from_i64(0), Q::from_i64(0), Q::from_i64(0));
+                for k in 0..ps.len() {
+                    n += ps[k].coords.cross(&ps[(k + 1) % ps.len()].coords);
+                }
+                n
+            };
+            for f in 0..moved.face_count() {
+                let whole: Vec<Point3<Q>> = moved.face(f).iter().map(|&v| moved.vertex(v).clone()).collect();
+                let mut sum = Vector3::new(Q::from_i64(0), Q::from_i64(0), Q::from_i64(0));
+                for p in pieces.iter().filter(|p| p.of == Feature::Face(f)) {
+                    if let PieceShape::Polygon(v) = &p.shape {
+                        sum += newell(v);
+                    }
+                }
+                assert_eq!(sum, newell(&whole), "{name} vs {other_name} {shift:?}: face {f}");
+            }
+            // Segment pieces of an edge cover it: their lengths along it add up to one.
+            for &(u, v) in moved.edges() {
+                let d = moved.vertex(v) - moved.vertex(u);
+                let dd = d.dot(&d);
+                let mut total = Q::from_i64(0);
+                for p in pieces.iter().filter(|p| p.of == Feature::Edge(u, v)) {
+                    if let PieceShape::Segment([a, b]) = &p.shape {
+                        total += ((b - a).dot(&d) / dd.clone()).abs();
+                    }
+                }
+                assert_eq!(total, Q::from_i64(1), "{name} vs {other_name} {shift:?}: edge {u}-{v}");
+            }
+            for p in &pieces {
+                let brute = brute_force_classify(s, &p.shape.representative()).unwrap();
+                assert_eq!(brute, p.class, "{name} vs {other_name} {shift:?}: {p:?}");
+                on += usize::from(matches!(p.class, Class::On(_)));
+            }
+        }
+    }
+    assert!(on > 50, "{on} pieces on the boundary");
+}

@@ -111,30 +111,117 @@ struct Builder<'a, S: Scalar> {
 }
 
 pub(super) fn build<S: Scalar>(solid: &Solid<S>, options: &Options) -> Result<MspTree<S>, MspError> {
-    let mut b = Builder {
-        solid,
-        options: *options,
-        planes: (0..solid.face_count()).map(|f| solid.plane(f).clone()).collect(),
-        points: solid.vertices().iter().map(HPoint::from_point).collect(),
-        approx_planes: Vec::new(),
-        approx_points: Vec::new(),
-        cache: Vec::new(),
-        stamp: 0,
-        carrier_v: Vec::new(),
-        carrier_e: Vec::new(),
-        nodes: Vec::new(),
-        parent: Vec::new(),
-        root: None,
-        attached: Vec::new(),
-        witnesses: Vec::new(),
-        stats: Stats::default(),
-        depth_sum: 0,
-    };
-    b.approx_planes = b.planes.iter().map(|p| approx4([&p.normal.x, &p.normal.y, &p.normal.z, &p.offset])).collect();
-    b.approx_points = b.points.iter().map(|p| approx4([&p.x.x, &p.x.y, &p.x.z, &p.w])).collect();
+    let mut b = Builder::new(solid, options);
     let sets = b.initial_sets()?;
     b.run(sets)?;
     b.finish()
+}
+
+/// The pieces of `other`'s boundary (its vertices, open edges and open faces, the faces cut
+/// into convex pieces) as `tree` partitions them, with the leaf each falls in: the walk of
+/// `Intersect` with `SplitRegions` (Bouma and Vaněček 1992 §4.3), every derived point the meet
+/// of three planes (homogeneous, never chained), every cut plane the tree's own.
+pub(super) fn boundary_pieces<S: Scalar>(
+    tree: &MspTree<S>,
+    other: &Solid<S>,
+) -> Result<Vec<super::intersect::BoundaryPiece<S>>, MspError> {
+    use super::intersect::{BoundaryPiece, PieceShape};
+    let mut b = Builder::new(other, &Options::default());
+    let sets = b.initial_sets()?;
+    let mut node_plane: Vec<Option<u32>> = vec![None; tree.nodes.len()];
+    let mut out = Vec::new();
+    let mut stack = vec![(&tree.root, sets)];
+    while let Some((link, sets)) = stack.pop() {
+        crate::budget::tick()?;
+        if sets.faces.is_empty() && sets.segs.is_empty() && sets.pts.is_empty() {
+            continue;
+        }
+        match link {
+            Link::Node(n) => {
+                let plane = match node_plane[*n] {
+                    Some(p) => p,
+                    None => {
+                        let p = b.push_plane(tree.nodes[*n].plane.clone());
+                        node_plane[*n] = Some(p);
+                        p
+                    }
+                };
+                let [above, on, below] = b.split(plane, sets, None, Chosen::None)?;
+                let children = &tree.nodes[*n].children;
+                stack.push((&children[2], below));
+                stack.push((&children[1], on));
+                stack.push((&children[0], above));
+            }
+            Link::Leaf(leaf) => {
+                let affine = |b: &Builder<S>, i: u32| b.points[i as usize].affine();
+                let mut shapes: Vec<(Entity, PieceShape<S>)> = Vec::new();
+                for piece in sets.faces {
+                    shapes.push((
+                        Entity::Face(piece.face),
+                        PieceShape::Polygon(piece.verts.iter().map(|&v| affine(&b, v)).collect()),
+                    ));
+                }
+                for seg in sets.segs {
+                    shapes.push((seg.ent, PieceShape::Segment(seg.ends.map(|v| affine(&b, v)))));
+                }
+                for pt in sets.pts {
+                    shapes.push((pt.ent, PieceShape::Point(affine(&b, pt.p))));
+                }
+                for (ent, shape) in shapes {
+                    let class = match leaf {
+                        Leaf::Inside => super::Class::Inside,
+                        Leaf::Outside => super::Class::Outside,
+                        Leaf::On(f) => super::Class::On(f.clone()),
+                        // Off the indexed boundary: the piece is all inside or all outside; its
+                        // representative point tells which.
+                        Leaf::Free => tree.perturbed(&shape.representative(), &mut 0)?,
+                    };
+                    let of = match b.carrier(ent) {
+                        Entity::Vertex(v) => Feature::Vertex(v as usize),
+                        Entity::Edge(e) => {
+                            let (u, v) = other.edges()[e as usize];
+                            Feature::Edge(u, v)
+                        }
+                        Entity::Face(f) => Feature::Face(f as usize),
+                        Entity::PseudoVertex(_) | Entity::PseudoEdge(_) => {
+                            unreachable!("carriers are original entities")
+                        }
+                    };
+                    out.push(BoundaryPiece { of, shape, class });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+impl<'a, S: Scalar> Builder<'a, S> {
+    /// A builder for `solid`'s pieces: its face planes and vertices first in the arenas.
+    fn new(solid: &'a Solid<S>, options: &Options) -> Self {
+        let mut b = Builder {
+            solid,
+            options: *options,
+            planes: (0..solid.face_count()).map(|f| solid.plane(f).clone()).collect(),
+            points: solid.vertices().iter().map(HPoint::from_point).collect(),
+            approx_planes: Vec::new(),
+            approx_points: Vec::new(),
+            cache: Vec::new(),
+            stamp: 0,
+            carrier_v: Vec::new(),
+            carrier_e: Vec::new(),
+            nodes: Vec::new(),
+            parent: Vec::new(),
+            root: None,
+            attached: Vec::new(),
+            witnesses: Vec::new(),
+            stats: Stats::default(),
+            depth_sum: 0,
+        };
+        b.approx_planes =
+            b.planes.iter().map(|p| approx4([&p.normal.x, &p.normal.y, &p.normal.z, &p.offset])).collect();
+        b.approx_points = b.points.iter().map(|p| approx4([&p.x.x, &p.x.y, &p.x.z, &p.w])).collect();
+        b
+    }
 }
 
 impl<S: Scalar> Builder<'_, S> {

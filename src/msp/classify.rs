@@ -78,7 +78,7 @@ impl<S: Scalar> MspTree<S> {
 
     /// The class of a point off the boundary: the point pushed by (ε, ε², ε³), which never lies
     /// on a cut plane, so it ends in a 3-dimensional leaf.
-    fn perturbed(&self, p: &Point3<S>, dots: &mut usize) -> Decision<Class> {
+    pub(super) fn perturbed(&self, p: &Point3<S>, dots: &mut usize) -> Decision<Class> {
         let mut link = &self.root;
         loop {
             match link {

@@ -83,10 +83,12 @@ mod brute;
 mod build;
 mod classify;
 mod geom;
+mod intersect;
 mod validate;
 
 pub use brute::{brute_force_classify, face_sample_points};
 pub use classify::{PointAnswer, SegmentAnswer, SegmentPiece};
+pub use intersect::{BoundaryPiece, PieceShape};
 pub use validate::{validate_index, IndexDefect};
 
 use crate::brep::{Feature, Solid};
