@@ -31,6 +31,7 @@ pub mod arbitrary;
 pub mod brep;
 pub mod budget;
 pub mod constructions;
+pub mod contact;
 pub mod contract;
 pub mod error;
 pub mod geom;
