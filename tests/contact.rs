@@ -1,0 +1,325 @@
+//! Contact analysis (Bouma and Vaněček 1992): the intersection set I_t, the status, the
+//! sufficient set R_t and the normals, on exact configurations built from the papers'
+//! figures and on boxes resting on boxes under exact rational turns (the overlap polygon
+//! computed independently).
+
+use num_rational::BigRational;
+use proptest::prelude::*;
+use touchstone::brep::{shapes, Feature, Solid};
+use touchstone::contact::{find_contacts, ContactOptions, ContactStatus, Contacts, Motion, NormalSource, Previous, Region};
+use touchstone::geom::{point, Affine, Point3, Vector3};
+use touchstone::scalar::{ratio, Scalar};
+
+type Q = BigRational;
+
+fn q(n: i64) -> Q {
+    Q::from_i64(n)
+}
+
+fn v(x: i64, y: i64, z: i64) -> Vector3<Q> {
+    Vector3::new(q(x), q(y), q(z))
+}
+
+/// The axis-aligned box [x0, x1] × [y0, y1] × [z0, z1].
+fn aabb(lo: [Q; 3], hi: [Q; 3]) -> Solid<Q> {
+    let two = q(2);
+    let h = [0, 1, 2].map(|i| (hi[i].clone() - lo[i].clone()) / two.clone());
+    let c = Vector3::from_fn(|i, _| (hi[i].clone() + lo[i].clone()) / two.clone());
+    let [hx, hy, hz] = h;
+    shapes::cuboid(hx, hy, hz).unwrap().transformed(&Affine::translation(c)).unwrap()
+}
+
+fn ints(lo: [i64; 3], hi: [i64; 3]) -> Solid<Q> {
+    aabb(lo.map(q), hi.map(q))
+}
+
+fn contacts(a: &Solid<Q>, b: &Solid<Q>) -> Contacts<Q> {
+    find_contacts(a, b, &ContactOptions::default()).unwrap()
+}
+
+fn dims(rs: &[Region<Q>]) -> [usize; 3] {
+    let mut d = [0; 3];
+    for r in rs {
+        d[r.dim as usize] += 1;
+    }
+    d
+}
+
+fn kept(c: &Contacts<Q>) -> Vec<&Region<Q>> {
+    c.contacts.iter().map(|k| &k.region).collect()
+}
+
+/// The face of `s` whose outward normal is a positive multiple of `n`.
+fn face_along(s: &Solid<Q>, n: Vector3<Q>) -> usize {
+    (0..s.face_count())
+        .find(|&f| {
+            let m = &s.plane(f).normal;
+            m.cross(&n) == v(0, 0, 0) && m.dot(&n) > q(0)
+        })
+        .unwrap()
+}
+
+#[test]
+fn status_separate_touching_penetrating() {
+    let b = ints([0, 0, 0], [4, 4, 1]);
+    // A gap of 1/1000.
+    let gap = aabb([q(1), q(1), ratio(1001, 1000)], [q(2), q(2), q(2)]);
+    assert_eq!(contacts(&gap, &b).status, ContactStatus::Separate);
+    assert!(contacts(&gap, &b).regions.is_empty());
+    let resting = ints([1, 1, 1], [2, 2, 2]);
+    assert_eq!(contacts(&resting, &b).status, ContactStatus::Touching);
+    let sunk = aabb([q(1), q(1), ratio(999, 1000)], [q(2), q(2), q(2)]);
+    assert_eq!(contacts(&sunk, &b).status, ContactStatus::Penetrating);
+    // A box inside another: no boundary meets, the small one's is inside.
+    let inside = aabb([q(1), q(1), ratio(1, 4)], [q(2), q(2), ratio(3, 4)]);
+    assert_eq!(contacts(&inside, &b).status, ContactStatus::Penetrating);
+    assert_eq!(contacts(&b, &inside).status, ContactStatus::Penetrating);
+    // The same box twice: every face shared the same way up.
+    assert_eq!(contacts(&b, &b).status, ContactStatus::Penetrating);
+    // A tetrahedron with an edge lying on the top face: the edge (1D) and its two ends (0D).
+    let tetra = Solid::new(
+        vec![point(1, 2, 1), point(3, 2, 1), point(2, 1, 2), point(2, 3, 2)],
+        vec![vec![0, 1, 2], vec![0, 3, 1], vec![0, 2, 3], vec![1, 3, 2]],
+    )
+    .unwrap();
+    let c = contacts(&tetra, &b);
+    assert_eq!(c.status, ContactStatus::Touching);
+    assert_eq!(dims(&c.regions), [2, 1, 0], "{:?}", c.regions);
+    assert_eq!(kept(&c).len(), 1, "the edge-on-face region implies its ends");
+    // Vertex on vertex: touching.
+    let corner = ints([4, 4, 1], [5, 5, 2]);
+    let c = contacts(&corner, &b);
+    assert_eq!(c.status, ContactStatus::Touching);
+    assert_eq!(c.regions.len(), 1);
+    assert!(matches!((&c.regions[0].a, &c.regions[0].b), (Feature::Vertex(_), Feature::Vertex(_))));
+}
+
+/// 1992 Fig. 4: a block resting on a floor has nine regions (its bottom face, four edges and
+/// four vertices on the floor) and needs only the face-on-face one; sliding to the foot of a
+/// ramp, its front bottom edge lies on the floor's reflex edge with the ramp, an edge-on-edge
+/// region adjacent to the 2D one that is needed too.
+#[test]
+fn fig4_a_block_slides_to_a_protrusion() {
+    // The floor with a ramp: the profile in (x, z), extruded along y ∈ [0, 4].
+    let profile = [(0, 0), (8, 0), (8, 2), (6, 2), (4, 1), (0, 1)];
+    let floor_xz: Vec<Point3<Q>> = profile.iter().map(|&(x, z)| point(x, 0, z)).collect();
+    let mut vertices = floor_xz.clone();
+    vertices.extend(profile.iter().map(|&(x, z)| point(x, 4, z)));
+    let n = profile.len();
+    // Seen from −y the profile runs counterclockwise in (x, z): that face's normal is −y.
+    let mut faces = vec![(0..n).collect::<Vec<_>>(), (n..2 * n).rev().collect()];
+    for i in 0..n {
+        let j = (i + 1) % n;
+        faces.push(vec![i, n + i, n + j, j]);
+    }
+    let floor = Solid::new(vertices, faces).unwrap();
+    // (a) Away from the ramp.
+    let block = ints([1, 1, 1], [2, 3, 2]);
+    let c = contacts(&block, &floor);
+    assert_eq!(c.status, ContactStatus::Touching);
+    assert_eq!(c.regions.len(), 9, "{:#?}", c.regions);
+    assert_eq!(dims(&c.regions), [4, 4, 1]);
+    assert_eq!(kept(&c).len(), 1);
+    assert_eq!(kept(&c)[0].dim, 2);
+    // (b) At the ramp's foot (x = 4): its front bottom edge on the reflex edge.
+    let block = ints([3, 1, 1], [4, 3, 2]);
+    let c = contacts(&block, &floor);
+    assert_eq!(c.status, ContactStatus::Touching);
+    assert_eq!(c.regions.len(), 9, "{:#?}", c.regions);
+    let k = kept(&c);
+    assert_eq!(k.len(), 2, "{k:#?}");
+    assert_eq!(dims(&k.iter().map(|r| (*r).clone()).collect::<Vec<_>>()), [0, 1, 1]);
+    let edge = k.iter().find(|r| r.dim == 1).unwrap();
+    assert!(matches!((&edge.a, &edge.b), (Feature::Edge(..), Feature::Edge(..))), "{edge:?}");
+    assert_eq!(edge.points, vec![point(4, 1, 1), point(4, 3, 1)]);
+    // Its normals: the reflex edge's two faces (the floor's and the ramp's), out of the floor.
+    let normals = &c.contacts.iter().find(|k| k.region.dim == 1).unwrap().normals;
+    assert_eq!(normals.len(), 2);
+    assert!(normals.iter().any(|n| n.x == q(0) && n.z > q(0)), "{normals:?}");
+    assert!(normals.iter().any(|n| n.x < q(0) && n.z > q(0)), "{normals:?}");
+}
+
+/// A block held in the U's notch, touching the notch's floor and both walls: three
+/// face-on-face regions; its bottom edges lie along the notch's reflex edges, and those
+/// edge-on-edge regions are implied by the faces on both sides (not in R_t).
+#[test]
+fn a_u_holds_a_block() {
+    let u = shapes::u_shape::<Q>();
+    let block = aabb([q(1), q(1), ratio(1, 4)], [q(2), q(2), ratio(3, 4)]);
+    let c = contacts(&block, &u);
+    assert_eq!(c.status, ContactStatus::Touching);
+    let k = kept(&c);
+    assert_eq!(k.len(), 3, "{k:#?}");
+    assert!(k.iter().all(|r| r.dim == 2));
+    // The normals are the notch's faces' (out of the U toward the block): +y, +x, −x.
+    let mut normals: Vec<Vector3<Q>> = c.contacts.iter().flat_map(|k| k.normals.clone()).collect();
+    normals.sort_by(|a, b| a.iter().cmp(b.iter()));
+    let unit: Vec<Vector3<Q>> = normals.iter().map(|n| n / n.iter().map(|c| c.abs()).max().unwrap()).collect();
+    assert_eq!(unit, vec![v(-1, 0, 0), v(0, 1, 0), v(1, 0, 0)]);
+    // The regions on the reflex edges are in I_t.
+    assert!(c.regions.iter().any(|r| r.dim == 1 && matches!((&r.a, &r.b), (Feature::Edge(..), Feature::Edge(..)))));
+}
+
+/// 1992 Fig. 8: a block sliding over a two-finger support. With knife-edge fingers under its
+/// bottom face, the contacts are edge-on-face (normal: the face's, up). When its bottom edge
+/// reaches a finger's edge, the collinear edge-on-edge contact has an indeterminate normal;
+/// from local geometry it is the finger's bisector (tilted here), but a previous contact of the
+/// face with that finger makes it keep the coherent normal (Condition (7)).
+#[test]
+fn fig8_two_finger_support_keeps_the_coherent_normal() {
+    // A finger: a prism along y over the profile (0, 0), (5, 0), (5, 1), (2, 2) in (x, z),
+    // its ridge at x = 2, z = 2 between faces sloping 1 : 1 and 1 : 3.
+    let profile = [(0, 0), (5, 0), (5, 1), (2, 2)];
+    let mut vertices: Vec<Point3<Q>> = profile.iter().map(|&(x, z)| point(x, 0, z)).collect();
+    vertices.extend(profile.iter().map(|&(x, z)| point(x, 4, z)));
+    let mut faces = vec![vec![0, 1, 2, 3], vec![7, 6, 5, 4]];
+    for i in 0..4 {
+        let j = (i + 1) % 4;
+        faces.push(vec![i, 4 + i, 4 + j, j]);
+    }
+    let left = Solid::new(vertices, faces).unwrap();
+    // (t − Δt) The block's bottom face rests on the left finger's ridge, away from its edges.
+    let block = |x0: i64| ints([x0, 1, 2], [x0 + 4, 3, 3]);
+    let before = contacts(&block(0), &left);
+    assert_eq!(before.status, ContactStatus::Touching);
+    let face_edge = before.contacts.iter().find(|k| k.region.dim == 1).unwrap();
+    assert!(matches!((&face_edge.region.a, &face_edge.region.b), (Feature::Face(_), Feature::Edge(..))));
+    let up = |n: &Vector3<Q>| n.cross(&v(0, 0, 1)) == v(0, 0, 0) && n.z > q(0);
+    assert!(face_edge.normals.len() == 1 && up(&face_edge.normals[0]), "{:?}", face_edge.normals);
+    // (t) The block has slid to x0 = 2: its bottom-left edge on the ridge.
+    let now = block(2);
+    let local = contacts(&now, &left);
+    let ee = local.contacts.iter().find(|k| k.region.dim == 1).unwrap();
+    assert!(matches!((&ee.region.a, &ee.region.b), (Feature::Edge(..), Feature::Edge(..))), "{ee:?}");
+    assert_eq!(ee.source, NormalSource::New);
+    assert_ne!(ee.normals[0].cross(&v(0, 0, 1)), v(0, 0, 0), "the bisector is tilted: {:?}", ee.normals);
+    let previous = vec![Previous {
+        a: face_edge.region.a.clone(),
+        b: face_edge.region.b.clone(),
+        normals: face_edge.normals.clone(),
+    }];
+    let coherent = find_contacts(&now, &left, &ContactOptions { previous, ..ContactOptions::default() }).unwrap();
+    let ee = coherent.contacts.iter().find(|k| k.region.dim == 1).unwrap();
+    assert_eq!(ee.source, NormalSource::Shrunk);
+    assert_eq!(ee.normals, face_edge.normals);
+    // The same pair again at the next step persists (Condition (6)).
+    let again = vec![Previous { a: ee.region.a.clone(), b: ee.region.b.clone(), normals: ee.normals.clone() }];
+    let next = find_contacts(&now, &left, &ContactOptions { previous: again, ..ContactOptions::default() }).unwrap();
+    assert_eq!(next.contacts.iter().find(|k| k.region.dim == 1).unwrap().source, NormalSource::Persisted);
+}
+
+/// Back-face culling (Eqs. 12–13): a block resting on a floor and lifting off has every
+/// region culled (its bottom face moves into itself relative to the floor); sliding sideways,
+/// nothing is culled; the status is the geometry's either way.
+#[test]
+fn culling_by_relative_velocity() {
+    let floor = ints([0, 0, 0], [4, 4, 1]);
+    let block = ints([1, 1, 1], [2, 2, 2]);
+    let still = Motion { linear: v(0, 0, 0), angular: v(0, 0, 0), center: point(0, 0, 0) };
+    let moving = |lin: Vector3<Q>| Motion { linear: lin, angular: v(0, 0, 0), center: point(0, 0, 0) };
+    let with = |m: Motion<Q>| {
+        find_contacts(&block, &floor, &ContactOptions { motions: Some((m, still.clone())), ..ContactOptions::default() })
+            .unwrap()
+    };
+    let lifting = with(moving(v(0, 0, 1)));
+    assert_eq!(lifting.status, ContactStatus::Touching);
+    assert_eq!(lifting.culled.len(), lifting.regions.len());
+    assert!(lifting.contacts.is_empty());
+    let sliding = with(moving(v(1, 0, 0)));
+    assert!(sliding.culled.is_empty());
+    assert_eq!(sliding.contacts.len(), 1);
+    // Spinning about the vertical axis through the block's centre: the bottom face slides,
+    // nothing is culled.
+    let spin = Motion { linear: v(0, 0, 0), angular: v(0, 0, 1), center: Point3::new(ratio(3, 2), ratio(3, 2), q(1)) };
+    assert!(with(spin).culled.is_empty());
+}
+
+/// The exact overlap of two convex polygons in one plane (counterclockwise, z = const), by
+/// clipping one with each half-plane of the other (Sutherland–Hodgman), exact.
+fn overlap(subject: &[Point3<Q>], clip: &[Point3<Q>]) -> Vec<Point3<Q>> {
+    let mut out: Vec<Point3<Q>> = subject.to_vec();
+    for k in 0..clip.len() {
+        let (a, b) = (&clip[k], &clip[(k + 1) % clip.len()]);
+        let side = |p: &Point3<Q>| (b.x.clone() - a.x.clone()) * (p.y.clone() - a.y.clone()) - (b.y.clone() - a.y.clone()) * (p.x.clone() - a.x.clone());
+        let input = std::mem::take(&mut out);
+        for i in 0..input.len() {
+            let (p, r) = (&input[i], &input[(i + 1) % input.len()]);
+            let (sp, sr) = (side(p), side(r));
+            if sp >= q(0) {
+                out.push(p.clone());
+            }
+            if (sp > q(0) && sr < q(0)) || (sp < q(0) && sr > q(0)) {
+                let t = sp.clone() / (sp - sr);
+                out.push(p + (r - p) * t);
+            }
+        }
+    }
+    // Drop repeated and collinear points.
+    let mut clean: Vec<Point3<Q>> = Vec::new();
+    for p in out {
+        if clean.last() != Some(&p) && clean.first() != Some(&p) {
+            clean.push(p);
+        }
+    }
+    loop {
+        let n = clean.len();
+        let Some(k) = (0..n).find(|&k| {
+            let (a, b, c) = (&clean[(k + n - 1) % n], &clean[k], &clean[(k + 1) % n]);
+            (b - a).cross(&(c - b)) == v(0, 0, 0)
+        }) else {
+            break;
+        };
+        clean.remove(k);
+    }
+    clean
+}
+
+/// The same cyclic sequence, up to the starting point.
+fn same_loop(x: &[Point3<Q>], y: &[Point3<Q>]) -> bool {
+    x.len() == y.len() && (0..y.len()).any(|s| (0..x.len()).all(|i| x[i] == y[(i + s) % y.len()]))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// A box resting on a box, turned about the vertical (the contact normal) by an exact
+    /// rational rotation and shifted on a grid: one face-on-face region in R_t, whose polygon is
+    /// exactly the overlap of the two faces (computed independently), with b's top normal.
+    #[test]
+    fn a_turned_box_resting_on_a_box(
+        (c, s) in prop_oneof![Just((1i64, 0i64)), Just((3, 4)), Just((4, 3)), Just((5, 12)), Just((12, 5)), Just((0, 1)), Just((8, 15))],
+        half in (1i64..4, 1i64..4),
+        shift in (-6i64..7, -6i64..7),
+    ) {
+        // The rotation by (c, s)/r about z, r² = c² + s²: quaternion (r + c, 0, 0, s).
+        let r = ((c * c + s * s) as f64).sqrt() as i64;
+        let turn = Affine::from_quaternion(&[q(r + c), q(0), q(0), q(s)], Vector3::new(ratio(shift.0, 2), ratio(shift.1, 2), q(2))).unwrap();
+        let top = shapes::cuboid(q(half.0), q(half.1), q(1)).unwrap().transformed(&turn).unwrap();
+        let base = ints([-3, -3, 0], [3, 3, 1]);
+        let found = contacts(&top, &base);
+        let bottom = face_along(&top, v(0, 0, -1));
+        let up = face_along(&base, v(0, 0, 1));
+        let ring = |s: &Solid<Q>, f: usize| -> Vec<Point3<Q>> { s.face(f).iter().map(|&i| s.vertex(i).clone()).collect() };
+        // Both counterclockwise seen from above (the top box's bottom face runs clockwise).
+        let mut sub = ring(&top, bottom);
+        sub.reverse();
+        let expect = overlap(&sub, &ring(&base, up));
+        if expect.len() < 3 {
+            prop_assert!(found.status != ContactStatus::Penetrating);
+            return Ok(());
+        }
+        prop_assert_eq!(found.status, ContactStatus::Touching);
+        let faces: Vec<&Region<Q>> = kept(&found).into_iter().filter(|r| r.dim == 2).collect();
+        prop_assert_eq!(faces.len(), 1, "{:#?}", found.contacts);
+        prop_assert_eq!(&faces[0].b, &Feature::Face(up));
+        // Counterclockwise seen from outside the top box's bottom face: from below.
+        let mut got = faces[0].points.clone();
+        got.reverse();
+        prop_assert!(same_loop(&got, &expect), "{:?}\n{:?}", got, expect);
+        prop_assert!(faces[0].holes.is_empty());
+        let k = found.contacts.iter().find(|k| k.region.dim == 2).unwrap();
+        prop_assert_eq!(k.normals.len(), 1);
+        prop_assert_eq!(k.normals[0].cross(&v(0, 0, 1)), v(0, 0, 0));
+        prop_assert!(k.normals[0].z > q(0));
+    }
+}
