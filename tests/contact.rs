@@ -6,7 +6,9 @@
 use num_rational::BigRational;
 use proptest::prelude::*;
 use touchstone::brep::{shapes, Feature, Solid};
-use touchstone::contact::{find_contacts, ContactOptions, ContactStatus, Contacts, Motion, NormalSource, Previous, Region};
+use touchstone::contact::{
+    find_contacts, ContactOptions, ContactStatus, Contacts, Motion, NormalSource, Previous, Region,
+};
 use touchstone::geom::{point, Affine, Point3, Vector3};
 use touchstone::scalar::{ratio, Scalar};
 
@@ -218,8 +220,12 @@ fn culling_by_relative_velocity() {
     let still = Motion { linear: v(0, 0, 0), angular: v(0, 0, 0), center: point(0, 0, 0) };
     let moving = |lin: Vector3<Q>| Motion { linear: lin, angular: v(0, 0, 0), center: point(0, 0, 0) };
     let with = |m: Motion<Q>| {
-        find_contacts(&block, &floor, &ContactOptions { motions: Some((m, still.clone())), ..ContactOptions::default() })
-            .unwrap()
+        find_contacts(
+            &block,
+            &floor,
+            &ContactOptions { motions: Some((m, still.clone())), ..ContactOptions::default() },
+        )
+        .unwrap()
     };
     let lifting = with(moving(v(0, 0, 1)));
     assert_eq!(lifting.status, ContactStatus::Touching);
@@ -240,7 +246,10 @@ fn overlap(subject: &[Point3<Q>], clip: &[Point3<Q>]) -> Vec<Point3<Q>> {
     let mut out: Vec<Point3<Q>> = subject.to_vec();
     for k in 0..clip.len() {
         let (a, b) = (&clip[k], &clip[(k + 1) % clip.len()]);
-        let side = |p: &Point3<Q>| (b.x.clone() - a.x.clone()) * (p.y.clone() - a.y.clone()) - (b.y.clone() - a.y.clone()) * (p.x.clone() - a.x.clone());
+        let side = |p: &Point3<Q>| {
+            (b.x.clone() - a.x.clone()) * (p.y.clone() - a.y.clone())
+                - (b.y.clone() - a.y.clone()) * (p.x.clone() - a.x.clone())
+        };
         let input = std::mem::take(&mut out);
         for i in 0..input.len() {
             let (p, r) = (&input[i], &input[(i + 1) % input.len()]);

@@ -46,7 +46,7 @@ const ERRORS: [(&str, &str, &str); 18] = [
     ("number", r#"{"id": 1, "op": "orient3d", "points": [[0,0,0],[1,0,0],[0,1,0],[0,"1/0",1]]}"#, "/points/3/1"),
     ("unknown", r#"{"id": 1, "op": "frobnicate"}"#, "/op"),
     ("unknown", r#"{"id": 1, "op": "orient3d", "pionts": []}"#, "/pionts"),
-    ("unsupported", r#"{"id": 1, "op": "contact", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}}"#, "/op"),
+    ("unsupported", r#"{"id": 1, "op": "contact_forces", "bodies": []}"#, "/op"),
     (
         "invalid",
         r#"{"id": 1, "op": "transform_points", "pose": {"quaternion": [0,0,0,0]}, "points": []}"#,

@@ -37,6 +37,7 @@
 mod ccd;
 pub mod claim;
 mod classify;
+mod contact;
 mod depth;
 mod distance;
 pub mod error;
@@ -60,6 +61,9 @@ use crate::scalar::{Exact, Interval, Scalar};
 pub use ccd::{Ccd, CcdClaim, CcdOutput};
 pub use claim::{Check, Shown, Tolerance, Verdict};
 pub use classify::{ClassifyPoint, ClassifyPointClaim, ClassifyPointOutput, PointClass};
+pub use contact::{
+    contact_status_name, ClaimedRegion, Contact, ContactClaim, ContactOutput, ContactRegion, PreviousContact, Velocity,
+};
 pub use depth::{penetration_depth, separation_along, Penetration};
 pub use distance::{Distance, DistanceClaim, DistanceOutput};
 pub use error::{ErrorKind, QueryError};

@@ -2,6 +2,7 @@
 //! back into JSON. Every op answers through [`touchstone::query::Query`]; nothing here poses a
 //! shape or decides a sign.
 
+mod contact;
 mod distance;
 mod geometry;
 mod index;
@@ -415,6 +416,7 @@ pub fn ops() -> Vec<OpInfo> {
         answered!(ClassifyPoint),
         answered!(ClassifySegment),
         answered!(IndexStats),
+        answered!(Contact),
     ];
     v.extend(planned::PLANNED.iter().map(|&(name, fields, summary)| OpInfo {
         name,

@@ -10,14 +10,8 @@ use crate::pose::parse_pose;
 use crate::shape::parse_shape;
 
 /// The ops of the format that later versions answer, with their fields and a sentence.
-pub const PLANNED: [(&str, &[&str], &str); 2] = [
-    (
-        "contact",
-        &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "previous"],
-        "contact regions and normals of two solids",
-    ),
-    ("contact_forces", &["bodies", "gravity", "contacts", "static_speed"], "contact forces"),
-];
+pub const PLANNED: [(&str, &[&str], &str); 1] =
+    [("contact_forces", &["bodies", "gravity", "contacts", "static_speed"], "contact forces")];
 
 fn velocity(f: &Fields, key: &str) -> Result<(), QueryError> {
     let Some((v, at)) = f.optional(key) else { return Ok(()) };

@@ -1,0 +1,152 @@
+//! The `contact` op: contact regions and normals of two solids.
+
+use crate::json::{Json, Out};
+use num_rational::BigRational;
+use serde_json::{json, Value};
+use touchstone::contact::{ContactStatus, NormalSource};
+use touchstone::geom::Vector3;
+use touchstone::poly::RootScalar;
+use touchstone::query::{contact_status_name, ClaimedRegion, Contact, ContactClaim, PreviousContact, Velocity};
+
+use super::distance::posed;
+use super::geometry::named;
+use super::{feature_json, parse_feature, point_json, Context, OpJson};
+use crate::error::QueryError;
+use crate::input::{array, child, points, Fields, Number};
+
+const STATUSES: [(&str, ContactStatus); 3] = [
+    ("separate", ContactStatus::Separate),
+    ("touching", ContactStatus::Touching),
+    ("penetrating", ContactStatus::Penetrating),
+];
+
+fn vector<N: Number>(v: &Json, at: &str) -> Result<Vector3<N>, QueryError> {
+    let p = crate::input::point::<N>(v, at)?;
+    Ok(p.coords)
+}
+
+/// `{"linear": [..], "angular": [..]}` (either may be absent: zero), or a bare vector (linear).
+fn velocity<N: Number>(f: &Fields, key: &str) -> Result<Option<Velocity<N>>, QueryError> {
+    let Some((v, at)) = f.optional(key) else { return Ok(None) };
+    let zero = || Vector3::from_element(N::zero());
+    if matches!(v, Json::Array(_)) {
+        return Ok(Some(Velocity { linear: vector(v, &at)?, angular: zero() }));
+    }
+    let vf = Fields::of(v, &at, "a velocity ({\"linear\": [x, y, z], \"angular\": [x, y, z]})")?;
+    vf.only(&["linear", "angular"])?;
+    let part = |k: &str| -> Result<Vector3<N>, QueryError> {
+        match vf.optional(k) {
+            None => Ok(zero()),
+            Some((x, p)) => vector(x, &p),
+        }
+    };
+    Ok(Some(Velocity { linear: part("linear")?, angular: part("angular")? }))
+}
+
+fn normals<N: Number>(f: &Fields) -> Result<Option<Vec<Vector3<N>>>, QueryError> {
+    let Some((v, at)) = f.optional("normals") else { return Ok(None) };
+    Ok(Some(points::<N>(v, &at, None)?.into_iter().map(|p| p.coords).collect()))
+}
+
+/// A previous step's region: as this op outputs it (`a`, `b`, `normals`; the rest is ignored).
+fn previous<N: Number>(f: &Fields) -> Result<Vec<PreviousContact<N>>, QueryError> {
+    let Some((v, at)) = f.optional("previous") else { return Ok(Vec::new()) };
+    let items = array(v, &at, None, "previous regions")?;
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let path = child(&at, i);
+        let rf = Fields::of(item, &path, "a region")?;
+        rf.only(&["a", "b", "dim", "points", "holes", "normals", "source"])?;
+        let (a, aat) = rf.required("a")?;
+        let (b, bat) = rf.required("b")?;
+        out.push(PreviousContact {
+            a: parse_feature(a, &aat)?,
+            b: parse_feature(b, &bat)?,
+            normals: normals(&rf)?.unwrap_or_default(),
+        });
+    }
+    Ok(out)
+}
+
+fn source_name(s: NormalSource) -> &'static str {
+    match s {
+        NormalSource::Persisted => "persisted",
+        NormalSource::Shrunk => "shrunk",
+        NormalSource::New => "new",
+    }
+}
+
+impl<N: Number> OpJson for Contact<N> {
+    const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "previous"];
+    const CLAIM_FIELDS: &'static [&'static str] = &["status", "regions"];
+    const SUMMARY: &'static str =
+        "contact of two solids, convex or not: status, the sufficient contact regions R_t and their normals (Bouma and Vaněček 1992)";
+
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
+        Ok(Contact {
+            a: posed(f, "a", "pose_a", ctx)?,
+            b: posed(f, "b", "pose_b", ctx)?,
+            velocity_a: velocity(f, "velocity_a")?,
+            velocity_b: velocity(f, "velocity_b")?,
+            previous: previous(f)?,
+        })
+    }
+
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
+        let regions: Vec<Value> = out
+            .regions
+            .iter()
+            .map(|r| {
+                let mut m = serde_json::Map::new();
+                m.insert("a".into(), feature_json(&r.a));
+                m.insert("b".into(), feature_json(&r.b));
+                m.insert("dim".into(), json!(r.dim));
+                m.insert("points".into(), Value::Array(r.points.iter().map(point_json).collect()));
+                if !r.holes.is_empty() {
+                    let holes = r.holes.iter().map(|h| Value::Array(h.iter().map(point_json).collect())).collect();
+                    m.insert("holes".into(), Value::Array(holes));
+                }
+                let normals =
+                    r.normals.iter().map(|n| point_json(&touchstone::geom::Point3::from(n.clone()))).collect();
+                m.insert("normals".into(), Value::Array(normals));
+                m.insert("source".into(), json!(source_name(r.source)));
+                Value::Object(m)
+            })
+            .collect();
+        let mut m = Out::new();
+        m.push("status", json!(contact_status_name(out.status)));
+        m.push("regions", Value::Array(regions));
+        m.push("intersection", json!(out.intersection));
+        m.push("culled", json!(out.culled));
+        Ok(m)
+    }
+
+    fn parse_claim(f: &Fields) -> Result<ContactClaim, QueryError> {
+        let regions = match f.optional("regions") {
+            None => None,
+            Some((v, at)) => {
+                let items = array(v, &at, None, "regions")?;
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let path = child(&at, i);
+                    let rf = Fields::of(item, &path, "a region")?;
+                    rf.only(&["a", "b", "dim", "points", "holes", "normals", "source"])?;
+                    let (a, aat) = rf.required("a")?;
+                    let (b, bat) = rf.required("b")?;
+                    let pts = match rf.optional("points") {
+                        None => None,
+                        Some((v, at)) => Some(points::<BigRational>(v, &at, None)?),
+                    };
+                    out.push(ClaimedRegion {
+                        a: parse_feature(a, &aat)?,
+                        b: parse_feature(b, &bat)?,
+                        points: pts,
+                        normals: normals::<BigRational>(&rf)?,
+                    });
+                }
+                Some(out)
+            }
+        };
+        Ok(ContactClaim { status: named(f, "status", &STATUSES)?, regions })
+    }
+}
