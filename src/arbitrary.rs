@@ -382,8 +382,8 @@ impl MeshInput {
 
 /// The library's cargo-fuzz targets whose inputs [`replay_line`] decodes (`oracle_parse`
 /// takes raw bytes: its artifact's lines are the queries themselves).
-pub const FUZZ_TARGETS: [&str; 6] =
-    ["predicates_diff", "brep_build", "hull_diff", "vclip_diff", "sweep_diff", "msp_diff"];
+pub const FUZZ_TARGETS: [&str; 7] =
+    ["predicates_diff", "brep_build", "hull_diff", "vclip_diff", "sweep_diff", "msp_diff", "contact_diff"];
 
 /// Why a fuzz artifact has no oracle line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -456,6 +456,10 @@ pub fn replay_line(target: &str, bytes: &[u8]) -> Result<String, DecodeError> {
         "msp_diff" => {
             let case = decode::<MspInput>(target, bytes)?.case().ok_or_else(rejected)?;
             Ok(MspInput::oracle_lines(&case).join("\n"))
+        }
+        "contact_diff" => {
+            let (a, b) = decode::<ContactInput>(target, bytes)?.solids().ok_or_else(rejected)?;
+            Ok(ContactInput::oracle_line(&a, &b))
         }
         _ => Err(DecodeError::UnknownTarget(target.into())),
     }
@@ -573,5 +577,63 @@ impl MspInput {
             format!(r#"{{"op": "classify_point", {common}, "point": {}}}"#, exact(p)),
             format!(r#"{{"op": "classify_segment", {common}, "segment": [{}, {}]}}"#, exact(p), exact(q)),
         ]
+    }
+}
+
+/// A pair of solids for contact analysis: boxes on the half grid, the U, the L or a
+/// tetrahedron, the second under a quarter turn about z or not and shifted on the half grid,
+/// or resting on the first's highest level (touching by construction). Coordinates are small
+/// dyadic numbers, exact in binary64.
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub struct ContactInput {
+    /// Which solids.
+    pub kinds: [u8; 2],
+    /// Box half extents, in halves (1..=4).
+    pub halves: [[u8; 3]; 2],
+    /// The second solid's shift, in halves.
+    pub shift: [i8; 3],
+    /// A quarter turn about z.
+    pub turn: bool,
+    /// Rest the second solid on the first's highest level.
+    pub rest: bool,
+}
+
+impl ContactInput {
+    /// The two solids (binary64 coordinates, exact).
+    pub fn solids(&self) -> Option<(crate::brep::Solid<f64>, crate::brep::Solid<f64>)> {
+        use crate::brep::shapes;
+        let solid = |k: u8, h: [u8; 3]| -> Option<crate::brep::Solid<f64>> {
+            let h = h.map(|x| f64::from(x % 4 + 1) / 2.0);
+            Some(match k % 5 {
+                0 | 1 => shapes::cuboid(h[0], h[1], h[2]).ok()?,
+                2 => shapes::u_shape(),
+                3 => shapes::l_shape(),
+                _ => shapes::tetrahedron(),
+            })
+        };
+        let a = solid(self.kinds[0], self.halves[0])?;
+        let q = if self.turn { [1.0, 0.0, 0.0, 1.0] } else { [1.0, 0.0, 0.0, 0.0] };
+        let t = Vector3::from(self.shift.map(|x| f64::from(x % 13) / 2.0));
+        let mut b = solid(self.kinds[1], self.halves[1])?.transformed(&Affine::from_quaternion(&q, t).ok()?).ok()?;
+        if self.rest {
+            let top = a.vertices().iter().map(|p| p.z).fold(f64::NEG_INFINITY, f64::max);
+            let bottom = b.vertices().iter().map(|p| p.z).fold(f64::INFINITY, f64::min);
+            b = b.transformed(&Affine::translation(Vector3::new(0.0, 0.0, top - bottom))).ok()?;
+        }
+        Some((a, b))
+    }
+
+    /// The oracle query of the pair's contact (both solids as polyhedra, in world coordinates).
+    pub fn oracle_line(a: &crate::brep::Solid<f64>, b: &crate::brep::Solid<f64>) -> String {
+        let poly = |s: &crate::brep::Solid<f64>| {
+            let v: Vec<String> = s.vertices().iter().map(|v| crate::replay::json_point(&[v.x, v.y, v.z])).collect();
+            let f: Vec<String> = s
+                .faces()
+                .iter()
+                .map(|f| format!("[{}]", f.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")))
+                .collect();
+            format!(r#"{{"polyhedron": {{"vertices": [{}], "faces": [{}]}}}}"#, v.join(", "), f.join(", "))
+        };
+        format!(r#"{{"op": "contact", "backend": "both", "a": {}, "b": {}}}"#, poly(a), poly(b))
     }
 }
