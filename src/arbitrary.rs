@@ -554,22 +554,14 @@ impl MspInput {
 
     /// The oracle lines of a case: the point and the segment classified on both backends.
     pub fn oracle_lines(case: &MspCase) -> [String; 2] {
-        let solid = &case.solid;
-        let v: Vec<String> = solid.vertices().iter().map(|v| crate::replay::json_point(&[v.x, v.y, v.z])).collect();
-        let f: Vec<String> = solid
-            .faces()
-            .iter()
-            .map(|f| format!("[{}]", f.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")))
-            .collect();
         let exact = |p: &Point3<num_rational::BigRational>| {
             let c: Vec<String> = p.iter().map(|x| format!("\"{x}\"")).collect();
             format!("[{}]", c.join(", "))
         };
         let [w, x, y, z] = case.quaternion;
         let common = format!(
-            r#""backend": "both", "solid": {{"polyhedron": {{"vertices": [{}], "faces": [{}]}}}}, "pose": {{"quaternion": [{w}, {x}, {y}, {z}], "translation": {}}}"#,
-            v.join(", "),
-            f.join(", "),
+            r#""backend": "both", "solid": {}, "pose": {{"quaternion": [{w}, {x}, {y}, {z}], "translation": {}}}"#,
+            crate::replay::polyhedron_json(&case.solid),
             crate::replay::json_point(&case.translation)
         );
         let [p, q] = &case.points;
@@ -625,15 +617,7 @@ impl ContactInput {
 
     /// The oracle query of the pair's contact (both solids as polyhedra, in world coordinates).
     pub fn oracle_line(a: &crate::brep::Solid<f64>, b: &crate::brep::Solid<f64>) -> String {
-        let poly = |s: &crate::brep::Solid<f64>| {
-            let v: Vec<String> = s.vertices().iter().map(|v| crate::replay::json_point(&[v.x, v.y, v.z])).collect();
-            let f: Vec<String> = s
-                .faces()
-                .iter()
-                .map(|f| format!("[{}]", f.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")))
-                .collect();
-            format!(r#"{{"polyhedron": {{"vertices": [{}], "faces": [{}]}}}}"#, v.join(", "), f.join(", "))
-        };
+        let poly = crate::replay::polyhedron_json;
         format!(r#"{{"op": "contact", "backend": "both", "a": {}, "b": {}}}"#, poly(a), poly(b))
     }
 }

@@ -21,6 +21,17 @@ pub fn json_point(p: &[f64; 3]) -> String {
     format!("[{}, {}, {}]", json_f64(p[0]), json_f64(p[1]), json_f64(p[2]))
 }
 
+/// A solid of binary64 coordinates as the format's `{"polyhedron": {...}}` shape.
+pub fn polyhedron_json(s: &crate::brep::Solid<f64>) -> String {
+    let v: Vec<String> = s.vertices().iter().map(|v| json_point(&[v.x, v.y, v.z])).collect();
+    let f: Vec<String> = s
+        .faces()
+        .iter()
+        .map(|f| format!("[{}]", f.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")))
+        .collect();
+    format!(r#"{{"polyhedron": {{"vertices": [{}], "faces": [{}]}}}}"#, v.join(", "), f.join(", "))
+}
+
 fn json_points(points: &[[f64; 3]]) -> String {
     let inner: Vec<String> = points.iter().map(json_point).collect();
     format!("[{}]", inner.join(", "))

@@ -176,18 +176,7 @@ pub(super) fn boundary_pieces<S: Scalar>(
                         // representative point tells which.
                         Leaf::Free => tree.perturbed(&shape.representative(), &mut 0)?,
                     };
-                    let of = match b.carrier(ent) {
-                        Entity::Vertex(v) => Feature::Vertex(v as usize),
-                        Entity::Edge(e) => {
-                            let (u, v) = other.edges()[e as usize];
-                            Feature::Edge(u, v)
-                        }
-                        Entity::Face(f) => Feature::Face(f as usize),
-                        Entity::PseudoVertex(_) | Entity::PseudoEdge(_) => {
-                            unreachable!("carriers are original entities")
-                        }
-                    };
-                    out.push(BoundaryPiece { of, shape, class });
+                    out.push(BoundaryPiece { of: b.original(ent), shape, class });
                 }
             }
         }
@@ -308,6 +297,19 @@ impl<S: Scalar> Builder<'_, S> {
             Entity::PseudoVertex(i) => self.carrier_v[i as usize],
             Entity::PseudoEdge(i) => self.carrier_e[i as usize],
             e => e,
+        }
+    }
+
+    /// The solid's own feature an entity lies in (a pseudo entity's carrier).
+    fn original(&self, e: Entity) -> Feature {
+        match self.carrier(e) {
+            Entity::Vertex(v) => Feature::Vertex(v as usize),
+            Entity::Edge(e) => {
+                let (u, v) = self.solid.edges()[e as usize];
+                Feature::Edge(u, v)
+            }
+            Entity::Face(f) => Feature::Face(f as usize),
+            Entity::PseudoVertex(_) | Entity::PseudoEdge(_) => unreachable!("carriers are original entities"),
         }
     }
 
@@ -802,18 +804,9 @@ impl<S: Scalar> Builder<'_, S> {
     /// Reduce (§2.3): every leaf attached to a pseudo entity is attached to the original entity
     /// it lies in; then the figures.
     fn finish(mut self) -> Result<MspTree<S>, MspError> {
-        let s = self.solid;
         let attached = std::mem::take(&mut self.attached);
         for (slot, ent, _) in attached {
-            let feature = match self.carrier(ent) {
-                Entity::Vertex(v) => Feature::Vertex(v as usize),
-                Entity::Edge(e) => {
-                    let (u, v) = s.edges()[e as usize];
-                    Feature::Edge(u, v)
-                }
-                Entity::Face(f) => Feature::Face(f as usize),
-                Entity::PseudoVertex(_) | Entity::PseudoEdge(_) => unreachable!("carriers are original entities"),
-            };
+            let feature = self.original(ent);
             self.set_link(slot, Link::Leaf(Leaf::On(feature)));
         }
         self.stats.nodes = self.nodes.len();

@@ -127,15 +127,7 @@ pub fn check_distance_agreement(a: &Solid<f64>, b: &Solid<f64>) -> Result<Option
 
 /// The oracle query that answers the distance between these solids on both backends.
 pub fn oracle_line(a: &Solid<f64>, b: &Solid<f64>) -> String {
-    let shape = |s: &Solid<f64>| {
-        let vs: Vec<String> = s.vertices().iter().map(|p| crate::replay::json_point(&[p.x, p.y, p.z])).collect();
-        let fs: Vec<String> = s
-            .faces()
-            .iter()
-            .map(|f| format!("[{}]", f.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")))
-            .collect();
-        format!(r#"{{"polyhedron": {{"vertices": [{}], "faces": [{}]}}}}"#, vs.join(", "), fs.join(", "))
-    };
+    let shape = crate::replay::polyhedron_json;
     format!(r#"{{"op": "distance", "backend": "both", "a": {}, "b": {}}}"#, shape(a), shape(b))
 }
 

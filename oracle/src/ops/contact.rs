@@ -6,7 +6,9 @@ use serde_json::{json, Value};
 use touchstone::contact::{ContactStatus, NormalSource};
 use touchstone::geom::Vector3;
 use touchstone::poly::RootScalar;
-use touchstone::query::{contact_status_name, ClaimedRegion, Contact, ContactClaim, PreviousContact, Velocity};
+use touchstone::query::{
+    contact_status_name, ClaimedRegion, Contact, ContactClaim, FeatureId, PreviousContact, Velocity,
+};
 
 use super::distance::posed;
 use super::geometry::named;
@@ -48,10 +50,15 @@ fn normals<N: Number>(f: &Fields) -> Result<Option<Vec<Vector3<N>>>, QueryError>
     Ok(Some(points::<N>(v, &at, None)?.into_iter().map(|p| p.coords).collect()))
 }
 
-/// A previous step's region: as this op outputs it (`a`, `b`, `normals`; the rest is ignored).
-fn previous<N: Number>(f: &Fields) -> Result<Vec<PreviousContact<N>>, QueryError> {
-    let Some((v, at)) = f.optional("previous") else { return Ok(Vec::new()) };
-    let items = array(v, &at, None, "previous regions")?;
+/// The regions of field `key` (as this op writes them: `a`, `b` required, the other fields of
+/// its output allowed), each read by `read` with its features.
+fn regions<T>(
+    f: &Fields,
+    key: &str,
+    read: impl Fn(&Fields, FeatureId, FeatureId) -> Result<T, QueryError>,
+) -> Result<Option<Vec<T>>, QueryError> {
+    let Some((v, at)) = f.optional(key) else { return Ok(None) };
+    let items = array(v, &at, None, "regions")?;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let path = child(&at, i);
@@ -59,13 +66,15 @@ fn previous<N: Number>(f: &Fields) -> Result<Vec<PreviousContact<N>>, QueryError
         rf.only(&["a", "b", "dim", "points", "holes", "normals", "source"])?;
         let (a, aat) = rf.required("a")?;
         let (b, bat) = rf.required("b")?;
-        out.push(PreviousContact {
-            a: parse_feature(a, &aat)?,
-            b: parse_feature(b, &bat)?,
-            normals: normals(&rf)?.unwrap_or_default(),
-        });
+        out.push(read(&rf, parse_feature(a, &aat)?, parse_feature(b, &bat)?)?);
     }
-    Ok(out)
+    Ok(Some(out))
+}
+
+/// A previous step's region: as this op outputs it (`a`, `b`, `normals`; the rest is ignored).
+fn previous<N: Number>(f: &Fields) -> Result<Vec<PreviousContact<N>>, QueryError> {
+    let read = |rf: &Fields, a, b| Ok(PreviousContact { a, b, normals: normals(rf)?.unwrap_or_default() });
+    Ok(regions(f, "previous", read)?.unwrap_or_default())
 }
 
 fn source_name(s: NormalSource) -> &'static str {
@@ -122,31 +131,14 @@ impl<N: Number> OpJson for Contact<N> {
     }
 
     fn parse_claim(f: &Fields) -> Result<ContactClaim, QueryError> {
-        let regions = match f.optional("regions") {
-            None => None,
-            Some((v, at)) => {
-                let items = array(v, &at, None, "regions")?;
-                let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    let path = child(&at, i);
-                    let rf = Fields::of(item, &path, "a region")?;
-                    rf.only(&["a", "b", "dim", "points", "holes", "normals", "source"])?;
-                    let (a, aat) = rf.required("a")?;
-                    let (b, bat) = rf.required("b")?;
-                    let pts = match rf.optional("points") {
-                        None => None,
-                        Some((v, at)) => Some(points::<BigRational>(v, &at, None)?),
-                    };
-                    out.push(ClaimedRegion {
-                        a: parse_feature(a, &aat)?,
-                        b: parse_feature(b, &bat)?,
-                        points: pts,
-                        normals: normals::<BigRational>(&rf)?,
-                    });
-                }
-                Some(out)
-            }
+        let read = |rf: &Fields, a, b| {
+            let points = match rf.optional("points") {
+                None => None,
+                Some((v, at)) => Some(points::<BigRational>(v, &at, None)?),
+            };
+            Ok(ClaimedRegion { a, b, points, normals: normals::<BigRational>(rf)? })
         };
+        let regions = regions(f, "regions", read)?;
         Ok(ContactClaim { status: named(f, "status", &STATUSES)?, regions })
     }
 }
