@@ -14,7 +14,7 @@ use crate::scalar::{Scalar, Sign};
 /// An entity of the fragmented boundary: the solid's own, or a pseudo one made by splitting
 /// (its id indexes the carriers: the original entity it lies in).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Entity {
+pub(super) enum Entity {
     Vertex(u32),
     Edge(u32),
     Face(u32),
@@ -26,37 +26,37 @@ enum Entity {
 /// `bounds[i]` a plane whose intersection with the face's plane is the line of the side from
 /// vertex `i` to vertex `i + 1`.
 #[derive(Clone, Debug)]
-struct Piece {
-    face: u32,
-    verts: Vec<u32>,
+pub(super) struct Piece {
+    pub(super) face: u32,
+    pub(super) verts: Vec<u32>,
     bounds: Vec<u32>,
 }
 
 /// A piece of an edge (original or pseudo) on the line where two arena planes meet.
 #[derive(Clone, Debug)]
-struct Seg {
-    ent: Entity,
+pub(super) struct Seg {
+    pub(super) ent: Entity,
     line: [u32; 2],
-    ends: [u32; 2],
+    pub(super) ends: [u32; 2],
 }
 
 /// A point of an entity.
 #[derive(Clone, Debug)]
-struct Pt {
-    ent: Entity,
-    p: u32,
+pub(super) struct Pt {
+    pub(super) ent: Entity,
+    pub(super) p: u32,
 }
 
 #[derive(Clone, Debug, Default)]
-struct Sets {
-    faces: Vec<Piece>,
-    segs: Vec<Seg>,
-    pts: Vec<Pt>,
+pub(super) struct Sets {
+    pub(super) faces: Vec<Piece>,
+    pub(super) segs: Vec<Seg>,
+    pub(super) pts: Vec<Pt>,
 }
 
 /// The element a cut was made through: the first of its kind in the region's sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Chosen {
+pub(super) enum Chosen {
     Piece,
     Seg,
     Pt,
@@ -85,11 +85,11 @@ struct Task {
     regular: usize,
 }
 
-struct Builder<'a, S: Scalar> {
+pub(super) struct Builder<'a, S: Scalar> {
     solid: &'a Solid<S>,
     options: Options,
     planes: Vec<Plane<S>>,
-    points: Vec<HPoint<S>>,
+    pub(super) points: Vec<HPoint<S>>,
     /// Binary64 images of the planes' coefficients and the points' coordinates, for the
     /// exact backends' filter ([`Builder::side`]); `None` when out of the filter's range.
     approx_planes: Vec<Option<[f64; 4]>>,
@@ -117,76 +117,9 @@ pub(super) fn build<S: Scalar>(solid: &Solid<S>, options: &Options) -> Result<Ms
     b.finish()
 }
 
-/// The pieces of `other`'s boundary (its vertices, open edges and open faces, the faces cut
-/// into convex pieces) as `tree` partitions them, with the leaf each falls in: the walk of
-/// `Intersect` with `SplitRegions` (Bouma and Vaněček 1992 §4.3), every derived point the meet
-/// of three planes (homogeneous, never chained), every cut plane the tree's own.
-pub(super) fn boundary_pieces<S: Scalar>(
-    tree: &MspTree<S>,
-    other: &Solid<S>,
-) -> Result<Vec<super::intersect::BoundaryPiece<S>>, MspError> {
-    use super::intersect::{BoundaryPiece, PieceShape};
-    let mut b = Builder::new(other, &Options::default());
-    let sets = b.initial_sets()?;
-    let mut node_plane: Vec<Option<u32>> = vec![None; tree.nodes.len()];
-    let mut out = Vec::new();
-    let mut stack = vec![(&tree.root, sets)];
-    while let Some((link, sets)) = stack.pop() {
-        crate::budget::tick()?;
-        if sets.faces.is_empty() && sets.segs.is_empty() && sets.pts.is_empty() {
-            continue;
-        }
-        match link {
-            Link::Node(n) => {
-                let plane = match node_plane[*n] {
-                    Some(p) => p,
-                    None => {
-                        let p = b.push_plane(tree.nodes[*n].plane.clone());
-                        node_plane[*n] = Some(p);
-                        p
-                    }
-                };
-                let [above, on, below] = b.split(plane, sets, None, Chosen::None)?;
-                let children = &tree.nodes[*n].children;
-                stack.push((&children[2], below));
-                stack.push((&children[1], on));
-                stack.push((&children[0], above));
-            }
-            Link::Leaf(leaf) => {
-                let affine = |b: &Builder<S>, i: u32| b.points[i as usize].affine();
-                let mut shapes: Vec<(Entity, PieceShape<S>)> = Vec::new();
-                for piece in sets.faces {
-                    shapes.push((
-                        Entity::Face(piece.face),
-                        PieceShape::Polygon(piece.verts.iter().map(|&v| affine(&b, v)).collect()),
-                    ));
-                }
-                for seg in sets.segs {
-                    shapes.push((seg.ent, PieceShape::Segment(seg.ends.map(|v| affine(&b, v)))));
-                }
-                for pt in sets.pts {
-                    shapes.push((pt.ent, PieceShape::Point(affine(&b, pt.p))));
-                }
-                for (ent, shape) in shapes {
-                    let class = match leaf {
-                        Leaf::Inside => super::Class::Inside,
-                        Leaf::Outside => super::Class::Outside,
-                        Leaf::On(f) => super::Class::On(f.clone()),
-                        // Off the indexed boundary: the piece is all inside or all outside; its
-                        // representative point tells which.
-                        Leaf::Free => tree.perturbed(&shape.representative(), &mut 0)?,
-                    };
-                    out.push(BoundaryPiece { of: b.original(ent), shape, class });
-                }
-            }
-        }
-    }
-    Ok(out)
-}
-
 impl<'a, S: Scalar> Builder<'a, S> {
     /// A builder for `solid`'s pieces: its face planes and vertices first in the arenas.
-    fn new(solid: &'a Solid<S>, options: &Options) -> Self {
+    pub(super) fn new(solid: &'a Solid<S>, options: &Options) -> Self {
         let mut b = Builder {
             solid,
             options: *options,
@@ -221,7 +154,7 @@ impl<S: Scalar> Builder<'_, S> {
         ))
     }
 
-    fn push_plane(&mut self, p: Plane<S>) -> u32 {
+    pub(super) fn push_plane(&mut self, p: Plane<S>) -> u32 {
         if self.options.measure_bits {
             let m = p.normal.iter().chain(std::iter::once(&p.offset)).map(bits).max().unwrap_or(0);
             self.stats.max_bits = self.stats.max_bits.max(m);
@@ -301,7 +234,7 @@ impl<S: Scalar> Builder<'_, S> {
     }
 
     /// The solid's own feature an entity lies in (a pseudo entity's carrier).
-    fn original(&self, e: Entity) -> Feature {
+    pub(super) fn original(&self, e: Entity) -> Feature {
         match self.carrier(e) {
             Entity::Vertex(v) => Feature::Vertex(v as usize),
             Entity::Edge(e) => {
@@ -347,7 +280,7 @@ impl<S: Scalar> Builder<'_, S> {
 
     /// The solid's vertices, edges and faces as the first pieces: convex faces whole, the others
     /// split into triangles by ear clipping (the diagonals are pseudo edges).
-    fn initial_sets(&mut self) -> Result<Sets, MspError> {
+    pub(super) fn initial_sets(&mut self) -> Result<Sets, MspError> {
         let s = self.solid;
         let mut sets = Sets::default();
         let mut edge_line = Vec::with_capacity(s.edge_count());
@@ -672,7 +605,13 @@ impl<S: Scalar> Builder<'_, S> {
 
     /// Split everything in a region by plane `plane` into the parts above, on and below it.
     /// `cross`: in a 1-dimensional region, the point where the cut meets the line.
-    fn split(&mut self, plane: u32, mut sets: Sets, cross: Option<u32>, chosen: Chosen) -> Result<[Sets; 3], MspError> {
+    pub(super) fn split(
+        &mut self,
+        plane: u32,
+        mut sets: Sets,
+        cross: Option<u32>,
+        chosen: Chosen,
+    ) -> Result<[Sets; 3], MspError> {
         self.stamp += 1;
         let mut out: [Sets; 3] = Default::default();
         // The element the cut was made through lies on it: exactly (checked before), or by fiat

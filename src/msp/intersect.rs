@@ -31,7 +31,8 @@
 //! assert!(pieces.iter().all(|p| p.class != Class::Inside));
 //! ```
 
-use super::{Class, MspError, MspTree};
+use super::build::{Builder, Chosen, Entity};
+use super::{Class, Leaf, Link, MspError, MspTree, Options};
 use crate::brep::{Feature, Solid};
 use crate::geom::Point3;
 use crate::scalar::Scalar;
@@ -94,6 +95,72 @@ impl<S: Scalar> MspTree<S> {
     /// Errors: an inexact backend's degenerate decision ([`MspError::Precision`]), an
     /// undecided one, or the budget.
     pub fn classify_boundary(&self, other: &Solid<S>) -> Result<Vec<BoundaryPiece<S>>, MspError> {
-        super::build::boundary_pieces(self, other)
+        boundary_pieces(self, other)
     }
+}
+
+/// The pieces of `other`'s boundary (its vertices, open edges and open faces, the faces cut
+/// into convex pieces) as `tree` partitions them, with the leaf each falls in: the walk of
+/// `Intersect` with `SplitRegions` (Bouma and Vaněček 1992 §4.3), every derived point the meet
+/// of three planes (homogeneous, never chained), every cut plane the tree's own.
+fn boundary_pieces<S: Scalar>(
+    tree: &MspTree<S>,
+    other: &Solid<S>,
+) -> Result<Vec<super::intersect::BoundaryPiece<S>>, MspError> {
+    let mut b = Builder::new(other, &Options::default());
+    let sets = b.initial_sets()?;
+    let mut node_plane: Vec<Option<u32>> = vec![None; tree.nodes.len()];
+    let mut out = Vec::new();
+    let mut stack = vec![(&tree.root, sets)];
+    while let Some((link, sets)) = stack.pop() {
+        crate::budget::tick()?;
+        if sets.faces.is_empty() && sets.segs.is_empty() && sets.pts.is_empty() {
+            continue;
+        }
+        match link {
+            Link::Node(n) => {
+                let plane = match node_plane[*n] {
+                    Some(p) => p,
+                    None => {
+                        let p = b.push_plane(tree.nodes[*n].plane.clone());
+                        node_plane[*n] = Some(p);
+                        p
+                    }
+                };
+                let [above, on, below] = b.split(plane, sets, None, Chosen::None)?;
+                let children = &tree.nodes[*n].children;
+                stack.push((&children[2], below));
+                stack.push((&children[1], on));
+                stack.push((&children[0], above));
+            }
+            Link::Leaf(leaf) => {
+                let affine = |b: &Builder<S>, i: u32| b.points[i as usize].affine();
+                let mut shapes: Vec<(Entity, PieceShape<S>)> = Vec::new();
+                for piece in sets.faces {
+                    shapes.push((
+                        Entity::Face(piece.face),
+                        PieceShape::Polygon(piece.verts.iter().map(|&v| affine(&b, v)).collect()),
+                    ));
+                }
+                for seg in sets.segs {
+                    shapes.push((seg.ent, PieceShape::Segment(seg.ends.map(|v| affine(&b, v)))));
+                }
+                for pt in sets.pts {
+                    shapes.push((pt.ent, PieceShape::Point(affine(&b, pt.p))));
+                }
+                for (ent, shape) in shapes {
+                    let class = match leaf {
+                        Leaf::Inside => super::Class::Inside,
+                        Leaf::Outside => super::Class::Outside,
+                        Leaf::On(f) => super::Class::On(f.clone()),
+                        // Off the indexed boundary: the piece is all inside or all outside; its
+                        // representative point tells which.
+                        Leaf::Free => tree.perturbed(&shape.representative(), &mut 0)?,
+                    };
+                    out.push(BoundaryPiece { of: b.original(ent), shape, class });
+                }
+            }
+        }
+    }
+    Ok(out)
 }
