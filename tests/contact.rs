@@ -96,6 +96,158 @@ fn status_separate_touching_penetrating() {
     assert!(matches!((&c.regions[0].a, &c.regions[0].b), (Feature::Vertex(_), Feature::Vertex(_))));
 }
 
+/// Solids as one: their vertices and faces side by side (several shells).
+fn shells(parts: &[Solid<Q>]) -> Solid<Q> {
+    let (mut vertices, mut faces) = (Vec::new(), Vec::new());
+    for s in parts {
+        let base = vertices.len();
+        vertices.extend(s.vertices().iter().cloned());
+        faces.extend(s.faces().iter().map(|f| f.iter().map(|v| v + base).collect::<Vec<usize>>()));
+    }
+    Solid::new(vertices, faces).unwrap()
+}
+
+fn hull(points: &[[i64; 3]]) -> Solid<Q> {
+    let pts: Vec<Point3<Q>> = points.iter().map(|&[x, y, z]| point(x, y, z)).collect();
+    touchstone::brep::convex_hull(&pts).unwrap().solid
+}
+
+/// 1992 Fig. 3 as we build it (the seed text has no pictures): three feet touch a slab's top
+/// separately: a block's bottom face inside the top face, a prism's apex edge along the top's
+/// edge x = 10 (its faces rising off both sides), a pyramid's apex on the top's edge y = 0. I_t
+/// has 13 regions (the paper's figure has 16; the parity of a polygon's sides and corners says
+/// its 1D region shares an end with its 2D one, which ours do not), and the three named by the
+/// paper contain the other ten in their borders: the 2D face-on-face region (with its four
+/// edge-on-face sides and four vertex-on-face corners), the 1D edge-on-edge region (with its
+/// two vertex-on-edge ends) and the 0D vertex-on-edge region. R_t is exactly those three.
+#[test]
+fn fig3_three_regions_contain_the_others() {
+    let slab = ints([0, 0, -2], [10, 10, 0]);
+    let block = ints([1, 1, 0], [3, 3, 3]);
+    let prism = hull(&[[10, 4, 0], [10, 6, 0], [9, 4, 3], [11, 4, 3], [9, 6, 3], [11, 6, 3]]);
+    let pyramid = hull(&[[5, 0, 0], [4, -1, 3], [6, -1, 3], [6, 1, 3], [4, 1, 3]]);
+    let feet = shells(&[block, prism, pyramid]);
+    let c = contacts(&feet, &slab);
+    assert_eq!(c.status, ContactStatus::Touching);
+    assert_eq!(c.regions.len(), 13, "{:?}", c.regions);
+    assert_eq!(dims(&c.regions), [7, 5, 1]);
+    let r = kept(&c);
+    assert_eq!(r.len(), 3, "{r:?}");
+    let kinds: Vec<(u8, bool, bool)> =
+        r.iter().map(|x| (x.dim, matches!(x.a, Feature::Vertex(_)), matches!(x.b, Feature::Edge(..)))).collect();
+    // 2D face on face, 1D edge on edge, 0D vertex on edge.
+    assert_eq!(kinds, vec![(2, false, false), (1, false, true), (0, true, true)]);
+    assert!(matches!((&r[0].a, &r[0].b), (Feature::Face(_), Feature::Face(_))));
+    assert!(matches!(r[1].a, Feature::Edge(..)));
+    assert_eq!(r[1].points.iter().map(|p| p.y.clone()).collect::<Vec<_>>().len(), 2);
+    assert_eq!(r[2].points, vec![point(5, 0, 0)]);
+    // Every other region lies in the border of one of the three: on the block's footprint's
+    // boundary or at the prism's apex edge's ends.
+    for x in c.regions.iter().filter(|x| !r.iter().any(|y| y == x)) {
+        for p in &x.points {
+            let on_square = p.z == q(0)
+                && (q(1)..=q(3)).contains(&p.x)
+                && (q(1)..=q(3)).contains(&p.y)
+                && (p.x == q(1) || p.x == q(3) || p.y == q(1) || p.y == q(3));
+            let on_edge_end = *p == point(10, 4, 0) || *p == point(10, 6, 0);
+            assert!(on_square || on_edge_end, "{x:?}");
+        }
+    }
+}
+
+/// The second solid of 1992 Figs. 5–6 as we read them (the seed text has no pictures): a floor
+/// f₁ (z = 0) with a wall f₂ (y = 0, facing +y) for x ≤ 0 and, for x ≥ 0, an overhang whose
+/// underside f₃ rises from the floor line y = z = 0 through (0, c, 3): at angle α = atan(3/c)
+/// from the floor, leaning over the free space in front of the wall's plane. f₁, f₂, f₃ and the
+/// overhang's end (a triangle at x = 0) meet at p = (0, 0, 0), a vertex that is not convex.
+fn corner_with_overhang(c: i64) -> Solid<Q> {
+    let pts = [
+        // x = −4: the wall's profile.
+        [-4, -1, -1],
+        [-4, 4, -1],
+        [-4, 4, 0],
+        [-4, 0, 0],
+        [-4, 0, 3],
+        [-4, -1, 3],
+        // x = 4: the overhang's profile.
+        [4, -1, -1],
+        [4, 4, -1],
+        [4, 4, 0],
+        [4, 0, 0],
+        [4, c, 3],
+        [4, -1, 3],
+        // x = 0: p, the wall's top front corner, the overhang's.
+        [0, 0, 0],
+        [0, 0, 3],
+        [0, c, 3],
+    ];
+    let vertices = pts.iter().map(|&[x, y, z]| Point3::new(q(x), q(y), q(z))).collect();
+    let faces = vec![
+        vec![0, 1, 2, 3, 4, 5],     // x = −4
+        vec![6, 11, 10, 9, 8, 7],   // x = 4
+        vec![0, 6, 7, 1],           // bottom
+        vec![0, 5, 11, 6],          // back
+        vec![1, 7, 8, 2],           // the slab's front
+        vec![2, 8, 9, 12, 3],       // f₁, the floor
+        vec![3, 12, 13, 4],         // f₂, the wall
+        vec![12, 9, 10, 14],        // f₃, the overhang's underside
+        vec![12, 14, 13],           // the overhang's end at x = 0
+        vec![5, 4, 13, 14, 10, 11], // the top
+    ];
+    // Listed clockwise from outside; the solid wants them counterclockwise.
+    Solid::new(vertices, faces.into_iter().map(|f: Vec<usize>| f.into_iter().rev().collect()).collect()).unwrap()
+}
+
+/// The tetrahedron p = (0, 0, 0), (−2, 0, 0), (−1, 2, 0), (−1, d, h): its bottom on z = 0, its
+/// back edge along the x axis, its back face at angle atan(h/d) from the floor.
+fn tetrahedron_in_the_corner(d: i64, h: i64) -> Solid<Q> {
+    Solid::new(
+        vec![point(0, 0, 0), point(-2, 0, 0), point(-1, 2, 0), point(-1, d, h)],
+        vec![vec![0, 1, 2], vec![0, 3, 1], vec![1, 3, 2], vec![0, 2, 3]],
+    )
+    .unwrap()
+}
+
+/// 1992 Figs. 5–6: a tetrahedron stands on f₁ with its back edge along the wall's foot (the
+/// reflex edge f₁/f₂), its back face leaning away from the wall at angle β = atan(h/d) (so it
+/// does not touch f₂), its vertex at p. R_t holds the 2D region on f₁, the 1D region on the
+/// reflex edge, and the 0D region at p exactly when sliding along the edge would take the
+/// tetrahedron's wedge into the overhang: α < β. At α = β the back face would slide flush along
+/// f₃ (a touching, no penetration): nothing of positive volume is left, and Eq. (3) does not
+/// need the region. Without the paper's h₁ ∪ h₄ for the 1D region (see `contact::left`), the
+/// overhang's part in front of the wall's plane would keep the 0D region on both sides.
+#[test]
+fn figs5_6_the_vertex_region_is_needed_exactly_when_alpha_is_below_beta() {
+    // α = 45° (c = 3); β = atan(1/2), 45°, atan 2.
+    let b = corner_with_overhang(3);
+    for ((d, h), needed) in [((2, 1), false), ((1, 1), false), ((1, 2), true)] {
+        let a = tetrahedron_in_the_corner(d, h);
+        let c = contacts(&a, &b);
+        assert_eq!(c.status, ContactStatus::Touching, "β = atan({h}/{d})");
+        // I_t: the bottom on f₁; the back edge on the reflex edge, the other bottom edges on
+        // f₁; p on p, the back edge's other end on the reflex edge, the third corner on f₁.
+        assert_eq!(dims(&c.regions), [3, 3, 1], "β = atan({h}/{d}): {:?}", c.regions);
+        let r = kept(&c);
+        let at_p = r.iter().any(|x| x.dim == 0);
+        assert_eq!(at_p, needed, "β = atan({h}/{d}): {r:?}");
+        assert_eq!(dims(&c.contacts.iter().map(|k| k.region.clone()).collect::<Vec<_>>()), [needed as usize, 1, 1]);
+        let one = r.iter().find(|x| x.dim == 1).unwrap();
+        assert!(matches!((&one.a, &one.b), (Feature::Edge(..), Feature::Edge(..))));
+        if needed {
+            let zero = r.iter().find(|x| x.dim == 0).unwrap();
+            assert_eq!((&zero.a, &zero.b), (&Feature::Vertex(0), &Feature::Vertex(12)));
+        }
+    }
+    // The boundary moved: with the overhang at α = atan(3/2) ≈ 56°, β = atan 2 ≈ 63° still
+    // needs it and β = 45° does not.
+    let b = corner_with_overhang(2);
+    for ((d, h), needed) in [((1, 1), false), ((1, 2), true)] {
+        let a = tetrahedron_in_the_corner(d, h);
+        let c = contacts(&a, &b);
+        assert_eq!(kept(&c).iter().any(|x| x.dim == 0), needed, "α = atan(3/2), β = atan({h}/{d})");
+    }
+}
+
 /// 1992 Fig. 4: a block resting on a floor has nine regions (its bottom face, four edges and
 /// four vertices on the floor) and needs only the face-on-face one; sliding to the foot of a
 /// ramp, its front bottom edge lies on the floor's reflex edge with the ramp, an edge-on-edge

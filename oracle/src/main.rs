@@ -69,7 +69,7 @@ enum Command {
     CheckEngine {
         /// The engine: parry3d (distance, contact, intersection_test, closest_points on
         /// `distance` lines; cast_shapes on `toi` lines; contains_point on `classify_point`
-        /// lines) or robust (orient3d and orient2d lines).
+        /// lines; contact_manifolds on `contact` lines) or robust (orient3d and orient2d lines).
         engine: String,
         /// Query file (JSON Lines); `-` or absent: standard input.
         file: Option<PathBuf>,

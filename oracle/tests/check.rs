@@ -23,6 +23,7 @@ const WRONG: &[(&str, &[&str])] = &[
     ("orient3d-underflow", &["orient3d"]),
     ("orient2d-underflow", &["orient2d"]),
     ("point-containment", &["contains_point"]),
+    ("contact-manifolds", &["contact_manifolds"]),
 ];
 
 #[test]
@@ -61,6 +62,11 @@ fn the_demo_finds_the_engines_wrong_exactly_where_they_are() {
     let found: Vec<&str> = class("point-containment").findings.iter().map(|j| j.id.as_str().unwrap()).collect();
     assert_eq!(found, ["point-containment/9", "point-containment/10"]);
     assert!(class("point-containment").findings.iter().all(|j| j.false_positive == Some(true) && j.truth == "outside"));
+    // parry's manifold of the tetrahedron's apex on the cube's corner has a normal whose
+    // plane cuts the cube: the one wrong manifold, and only its normal is wrong.
+    let m: Vec<(&str, &Outcome)> =
+        class("contact-manifolds").findings.iter().map(|j| (j.id.as_str().unwrap(), &j.outcome)).collect();
+    assert_eq!(m, [("contact-manifolds/17", &Outcome::Wrong(vec!["normals".into()]))]);
     // The touching-and-ulp false positives are the one-ulp gaps: separated by 2⁻⁵².
     assert!(class("touching-and-ulp")
         .findings
@@ -93,7 +99,7 @@ fn every_claim_line_gets_the_unfiltered_exact_verdict() {
                 let claimed_wrong: Vec<String> = match &j.outcome {
                     // Judged outside the verdict: the signed distance and the normal.
                     Outcome::Wrong(f) => {
-                        f.iter().filter(|f| *f != "signed distance" && *f != "normal").cloned().collect()
+                        f.iter().filter(|f| !["signed distance", "normal", "normals", "points", "coverage"].contains(&f.as_str())).cloned().collect()
                     }
                     _ => Vec::new(),
                 };
@@ -250,6 +256,64 @@ fn a_penetration_normal_passes_when_it_is_an_optimal_direction() {
     assert_eq!(judge([1.0, 1.0, 0.0]), Outcome::Wrong(vec!["normal".into()]));
     assert_eq!(judge([-1.0, 0.0, 0.0]), Outcome::Wrong(vec!["normal".into()]));
     assert_eq!(judge([0.0, 0.0, 1.0]), Outcome::Wrong(vec!["normal".into()]));
+}
+
+/// An engine that answers `contact` with a fixed manifold.
+struct Manifold(&'static str, Vec<([f64; 3], [f64; 3])>);
+impl Engine for Manifold {
+    fn name(&self) -> &'static str {
+        "manifold"
+    }
+    fn answer(&self, q: &Value) -> Option<Result<Vec<Answered>, String>> {
+        (q["op"] == "contact").then(|| {
+            Ok(vec![Answered {
+                function: "contact_manifolds",
+                op: "contact",
+                claim: json!({"status": self.0}),
+                said: format!("{} points", self.1.len()),
+                extra: Extra::Manifold(self.1.clone()),
+            }])
+        })
+    }
+}
+
+#[test]
+fn a_contact_manifold_is_judged_against_r_t() {
+    // a on b, shifted by 1 in x: R_t is the face-on-face square [0, 1] × [−1, 1] at z = 1;
+    // normals out of b toward a are +z.
+    let line = r#"{"op": "contact", "a": {"box": [1, 1, 1]}, "pose_a": {"translation": [1, 0, 2]}, "b": {"box": [1, 1, 1]}}"#;
+    let opts = Options::default();
+    let judge = |status: &'static str, pts: Vec<([f64; 3], [f64; 3])>| {
+        let e: &'static Manifold = Box::leak(Box::new(Manifold(status, pts)));
+        check::judge_line(e, 1, line, &opts, None).remove(0).outcome
+    };
+    let up = [0.0, 0.0, 3.0];
+    let corners = |n: [f64; 3]| vec![([0.0, -1.0, 1.0], n), ([1.0, -1.0, 1.0], n), ([1.0, 1.0, 1.0], n), ([0.0, 1.0, 1.0], n)];
+    assert_eq!(judge("touching", corners(up)), Outcome::Right);
+    // Three corners span the square too; two do not (the block could turn about their line).
+    assert_eq!(judge("touching", corners(up)[..3].to_vec()), Outcome::Right);
+    assert_eq!(judge("touching", corners(up)[..2].to_vec()), Outcome::Wrong(vec!["coverage".into()]));
+    // A point off the region (x = 1.5 is on a's face, not on b's).
+    let mut off = corners(up);
+    off[1].0 = [1.5, -1.0, 1.0];
+    assert_eq!(judge("touching", off), Outcome::Wrong(vec!["points".into()]));
+    // A tilted normal: b's far corner rises above the plane through (1, 1, 1).
+    assert_eq!(judge("touching", corners([0.1, 0.0, 1.0])), Outcome::Wrong(vec!["normals".into()]));
+    // The wrong status.
+    assert_eq!(judge("separate", Vec::new()), Outcome::Wrong(vec!["status".into(), "coverage".into()]));
+    // An edge resting on an edge (b's copy moved by (2, 0, 2)): R_t is a segment, and any
+    // normal between the two faces' passes; one point does not cover it.
+    let line = r#"{"op": "contact", "a": {"box": [1, 1, 1]}, "pose_a": {"translation": [2, 0, 2]}, "b": {"box": [1, 1, 1]}}"#;
+    let judge = |pts: Vec<([f64; 3], [f64; 3])>| {
+        let e: &'static Manifold = Box::leak(Box::new(Manifold("touching", pts)));
+        check::judge_line(e, 1, line, &opts, None).remove(0).outcome
+    };
+    let ends = |n: [f64; 3]| vec![([1.0, -1.0, 1.0], n), ([1.0, 1.0, 1.0], n)];
+    assert_eq!(judge(ends([1.0, 0.0, 1.0])), Outcome::Right);
+    assert_eq!(judge(ends([0.0, 0.0, 1.0])), Outcome::Right);
+    assert_eq!(judge(ends([1.0, 0.0, 0.0])), Outcome::Right);
+    assert_eq!(judge(ends([-1.0, 0.0, 1.0])), Outcome::Wrong(vec!["normals".into()]));
+    assert_eq!(judge(ends([1.0, 0.0, 1.0])[..1].to_vec()), Outcome::Wrong(vec!["coverage".into()]));
 }
 
 #[test]

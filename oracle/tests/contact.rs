@@ -39,11 +39,30 @@ fn a_box_on_a_box() {
         );
         assert_eq!(regions[0]["source"], "new");
     }
-    // f64 is not built: refused, which the contract admits until it is.
+    // f64 answers by the ε rules (ε = 10⁻⁹ × the largest coordinate, 3): touching, with
+    // contact points (no cluster: they are far apart), in agreement with the exact answer.
     let a = ask(stacked(json!({"backend": "both"})));
-    assert_eq!(a["f64"]["error"]["kind"], "unsupported", "{a}");
-    let a = ask(stacked(json!({"backend": "f64"})));
-    assert_eq!(a["error"]["kind"], "unsupported", "{a}");
+    assert_eq!(a["f64"]["status"], "touching", "{a}");
+    assert_eq!(a["f64"]["epsilon"], json!(3e-9), "{a}");
+    assert_eq!(a["agreement"]["agree"], true, "{a}");
+    assert_eq!(a["agreement"]["strict"], true, "{a}");
+    let a = ask(stacked(json!({"backend": "f64", "epsilon": 0.5})));
+    assert_eq!(a["status"], "touching", "{a}");
+    // With ε = 1/2, the points within 2 of each other are one cluster: a's corners over b's
+    // top edges, b's corners under a's edges and the collinear edges' middles fall into two.
+    assert_eq!(a["regions"].as_array().map(|r| r.len()), Some(2), "{a}");
+    for r in a["regions"].as_array().unwrap() {
+        assert_eq!(r["dim"], 0, "{a}");
+    }
+    // ε and the step must be positive.
+    for (k, v) in [("epsilon", json!(0)), ("epsilon", json!("-1/2")), ("step", json!(0))] {
+        let a = ask(stacked(json!({"backend": "f64", k: v})));
+        assert_eq!(
+            (a["error"]["kind"].clone(), a["error"]["at"].clone()),
+            (json!("invalid"), json!(format!("/{k}"))),
+            "{a}"
+        );
+    }
     // Apart by a half: separate, nothing found.
     let a = ask(
         json!({"op": "contact", "a": {"box": [1, 1, 1]}, "pose_a": {"translation": [1, 0, "5/2"]}, "b": {"box": [1, 1, 1]}}),

@@ -124,9 +124,117 @@ pub(crate) fn convex_neighbourhood<S: Scalar>(s: &Solid<S>, x: &Feature) -> Deci
     }
 }
 
-/// The directions into the interior of `s` from a point in the relative interior of `x`:
-/// `None` at a vertex that is not convex (not built; callers keep what depends on it).
-pub(crate) fn interior<S: Scalar>(s: &Solid<S>, x: &Feature) -> Decision<Option<Directions<S>>> {
+/// A direction strictly inside the open cone {d : m · d > 0 for every m}, or `None` when it is
+/// empty: the first of the candidates that passes, which are the projections of the origin onto
+/// the affine hulls of one, two or three of the vectors (inside their simplex). The point of
+/// the vectors' convex hull nearest the origin is among them, and when the cone is nonempty
+/// it passes (m · d ≥ |d|² > 0 for every m, the projection's optimality).
+pub(crate) fn interior_direction<S: Scalar>(m: &[Vector3<S>]) -> Decision<Option<Vector3<S>>> {
+    let passes = |d: &Vector3<S>| -> Decision<bool> {
+        for r in m {
+            if r.dot(d).sign()? != Sign::Positive {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    let n = m.len();
+    for r in m {
+        if passes(r)? {
+            return Ok(Some(r.clone()));
+        }
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            crate::budget::tick()?;
+            let u: Vector3<S> = &m[j] - &m[i];
+            let uu = u.dot(&u);
+            if uu.sign()? == Sign::Zero {
+                continue;
+            }
+            let t = -m[i].dot(&u) / uu;
+            if t.sign()? != Sign::Positive || (S::one() - t.clone()).sign()? != Sign::Positive {
+                continue;
+            }
+            let d = &m[i] + &u * t;
+            if passes(&d)? {
+                return Ok(Some(d));
+            }
+        }
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            for k in j + 1..n {
+                crate::budget::tick()?;
+                let (u, w): (Vector3<S>, Vector3<S>) = (&m[j] - &m[i], &m[k] - &m[i]);
+                let (uu, uw, ww) = (u.dot(&u), u.dot(&w), w.dot(&w));
+                let det = uu.clone() * ww.clone() - uw.clone() * uw.clone();
+                if det.sign()? == Sign::Zero {
+                    continue;
+                }
+                let (bu, bw) = (-m[i].dot(&u), -m[i].dot(&w));
+                let s = (bu.clone() * ww - bw.clone() * uw.clone()) / det.clone();
+                let t = (uu * bw - uw * bu) / det;
+                let rest = S::one() - s.clone() - t.clone();
+                if s.sign()? != Sign::Positive || t.sign()? != Sign::Positive || rest.sign()? != Sign::Positive {
+                    continue;
+                }
+                let d = &m[i] + &u * s + &w * t;
+                if passes(&d)? {
+                    return Ok(Some(d));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The interior directions of `s` at vertex `v` (convex or not) as a union of open convex
+/// cones: the cells of the arrangement of the planes of its faces (all through the vertex)
+/// whose directions point inside, decided on a direction strictly inside each cell by `index`
+/// ([`crate::msp::MspTree::classify_direction`]). The cells' common walls are left out: a set
+/// of measure zero, which the regularized operations of Definition 2 do not see.
+pub(crate) fn vertex_cells<S: Scalar>(
+    s: &Solid<S>,
+    v: usize,
+    index: &crate::msp::MspTree<S>,
+) -> Decision<Directions<S>> {
+    let mut planes: Vec<Vector3<S>> = Vec::new();
+    for f in s.vertex_faces(v) {
+        let n = s.plane(f).normal.clone();
+        let mut new = true;
+        for m in &planes {
+            if crate::geom::is_zero_vector(&n.cross(m))? {
+                new = false;
+                break;
+            }
+        }
+        if new {
+            planes.push(n);
+        }
+    }
+    let k = planes.len();
+    let mut out = Vec::new();
+    for signs in 0u32..(1u32 << k) {
+        crate::budget::tick()?;
+        let rows: Vec<Vector3<S>> =
+            (0..k).map(|i| if signs & (1 << i) != 0 { -planes[i].clone() } else { planes[i].clone() }).collect();
+        let Some(d) = interior_direction(&rows)? else { continue };
+        if index.classify_direction(s.vertex(v), &d)? == crate::msp::Class::Inside {
+            out.push(rows);
+        }
+    }
+    Ok(out)
+}
+
+/// The directions into the interior of `s` from a point in the relative interior of `x`. At a
+/// vertex that is not convex they come from its cells ([`vertex_cells`]) through `index`;
+/// without one, `None` (callers keep what depends on it).
+pub(crate) fn interior<S: Scalar>(
+    s: &Solid<S>,
+    x: &Feature,
+    index: Option<&crate::msp::MspTree<S>>,
+) -> Decision<Option<Directions<S>>> {
     let inward = |f: usize| -s.plane(f).normal.clone();
     Ok(Some(match x {
         Feature::Face(f) => vec![vec![inward(*f)]],
@@ -140,7 +248,10 @@ pub(crate) fn interior<S: Scalar>(s: &Solid<S>, x: &Feature) -> Decision<Option<
         }
         Feature::Vertex(v) => {
             if !convex_vertex(s, *v)? {
-                return Ok(None);
+                return match index {
+                    Some(index) => Ok(Some(vertex_cells(s, *v, index)?)),
+                    None => Ok(None),
+                };
             }
             vec![s.vertex_faces(*v).into_iter().map(inward).collect()]
         }

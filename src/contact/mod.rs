@@ -29,7 +29,10 @@
 //!    half-space below a face, the intersection of a convex edge's two (h₁ ∩ h₂) or the union
 //!    of a reflex edge's (h₁ ∪ h₂); what is left of a solid near the point is its cone of
 //!    interior directions minus those, decided exactly ([`cones`]). At a vertex that is not
-//!    convex the cone is not built and the region is kept (R_t stays sufficient).
+//!    convex the cone is the union of the cells of its faces' planes that point inside
+//!    (decided through the solid's index). For a 1D region where one solid's entity is a
+//!    reflex edge and the other's a convex edge in its corner, the reflex side's H is
+//!    everything outside the convex wedge (the h₁ ∪ h₄ the paper proposes for its Fig. 5).
 //! 6. Normals, unnormalised, pointing out of b toward a: (6) a region whose pair (x, y) was a
 //!    previous contact keeps its normals; (7) one whose pair is adjacent to a previous
 //!    contact's (one entity the same or adjacent, the other adjacent) whose entities both have
@@ -42,6 +45,12 @@
 
 mod cones;
 mod regions;
+mod tolerant;
+
+pub use tolerant::{
+    boundary_squared_distance, farther_than, find_contacts_within, penetration_samples, priority, ContactPoint,
+    PointContact, TolerantContacts, TolerantOptions,
+};
 
 use crate::brep::{Feature, Solid};
 use crate::geom::{Point3, Vector3};
@@ -62,6 +71,66 @@ pub struct Region<S: Scalar> {
     pub points: Vec<Point3<S>>,
     /// A 2D region's holes (clockwise loops).
     pub holes: Vec<Vec<Point3<S>>>,
+}
+
+impl<S: Scalar> Region<S> {
+    /// The squared distance from `p` to the region's closure (its point, its closed segment,
+    /// or its closed polygon with the holes' insides left out).
+    ///
+    /// ```
+    /// use touchstone::brep::Feature;
+    /// use touchstone::contact::Region;
+    /// use touchstone::geom::point;
+    /// use num_rational::BigRational;
+    /// let square = Region::<BigRational> {
+    ///     a: Feature::Face(0),
+    ///     b: Feature::Face(0),
+    ///     dim: 2,
+    ///     points: vec![point(0, 0, 0), point(2, 0, 0), point(2, 2, 0), point(0, 2, 0)],
+    ///     holes: Vec::new(),
+    /// };
+    /// let d = |x, y, z| square.squared_distance(&point(x, y, z)).unwrap();
+    /// assert_eq!(d(1, 1, 3), BigRational::from_integer(9.into()));
+    /// assert_eq!(d(4, 1, 0), BigRational::from_integer(4.into()));
+    /// ```
+    pub fn squared_distance(&self, p: &Point3<S>) -> Decision<S> {
+        let seg = |a: &Point3<S>, b: &Point3<S>| -> Decision<S> {
+            Ok(crate::constructions::squared_distance_point_segment(p, a, b)?.0)
+        };
+        match (self.dim, self.points.as_slice()) {
+            (0, [q, ..]) => Ok(crate::geom::norm2(&(p - q))),
+            (1, [a, b, ..]) => seg(a, b),
+            _ => {
+                let mut n = Vector3::from_element(S::zero());
+                let k = self.points.len();
+                for i in 0..k {
+                    n += self.points[i].coords.cross(&self.points[(i + 1) % k].coords);
+                }
+                let plane = crate::geom::Plane { offset: -n.dot(&self.points[0].coords), normal: n.clone() };
+                let (d, foot) = crate::constructions::plane_foot(p, &plane);
+                let mut inside = regions::within(&self.points, &foot, &n)?;
+                for h in &self.holes {
+                    let reversed: Vec<Point3<S>> = h.iter().rev().cloned().collect();
+                    if regions::within(&reversed, &foot, &n)? && !on_loop(h, &foot)? {
+                        inside = false;
+                    }
+                }
+                if inside {
+                    return Ok(d);
+                }
+                let mut best: Option<S> = None;
+                for lp in std::iter::once(&self.points).chain(self.holes.iter()) {
+                    for i in 0..lp.len() {
+                        let e = seg(&lp[i], &lp[(i + 1) % lp.len()])?;
+                        if best.as_ref().map_or(Ok(true), |b| e.compare(b).map(|o| o == std::cmp::Ordering::Less))? {
+                            best = Some(e);
+                        }
+                    }
+                }
+                Ok(best.unwrap_or(d))
+            }
+        }
+    }
 }
 
 /// How two solids meet.
@@ -162,6 +231,9 @@ pub enum ContactError {
     /// A Brep-index could not be built or walked.
     #[error(transparent)]
     Index(#[from] MspError),
+    /// The tolerance ε of [`find_contacts_within`] is not positive.
+    #[error("epsilon must be positive")]
+    Epsilon,
 }
 
 impl From<Uncertain> for ContactError {
@@ -202,8 +274,8 @@ pub fn find_contacts<S: Scalar>(
     let regions = regions::merge(&pieces, |f| a.plane(f).normal.clone())?;
     // The status: a's boundary in b's interior, b's in a's, or faces shared the same way up.
     let mut penetrating = pieces.iter().any(|p| p.class == Class::Inside);
+    let index_a = MspTree::build(a, &index_options)?;
     if !penetrating {
-        let index_a = MspTree::build(a, &index_options)?;
         penetrating = index_a.classify_boundary(b)?.iter().any(|p| p.class == Class::Inside);
     }
     if !penetrating {
@@ -237,7 +309,7 @@ pub fn find_contacts<S: Scalar>(
     };
     let active: Vec<&Region<S>> =
         regions.iter().enumerate().filter(|(i, _)| !culled.contains(i)).map(|(_, r)| r).collect();
-    let sufficient = sufficient_set(a, b, &active)?;
+    let sufficient = sufficient_set((a, &index_a), (b, &index_b), &active)?;
     let mut contacts = Vec::with_capacity(sufficient.len());
     for r in sufficient {
         let (normals, source) = normals_of(a, b, r, &options.previous)?;
@@ -335,8 +407,8 @@ fn on_loop<S: Scalar>(lp: &[Point3<S>], p: &Point3<S>) -> Decision<bool> {
 /// something of a or of b is left near it after the spaces of the adjacent higher regions
 /// already kept.
 fn sufficient_set<'r, S: Scalar>(
-    a: &Solid<S>,
-    b: &Solid<S>,
+    (a, index_a): (&Solid<S>, &MspTree<S>),
+    (b, index_b): (&Solid<S>, &MspTree<S>),
     regions: &[&'r Region<S>],
 ) -> Decision<Vec<&'r Region<S>>> {
     let mut kept: Vec<&Region<S>> = regions.iter().copied().filter(|r| r.dim == 2).collect();
@@ -355,8 +427,8 @@ fn sufficient_set<'r, S: Scalar>(
                     adjacent.push(q);
                 }
             }
-            let left_a = left(a, &r.a, adjacent.iter().map(|q| &q.a))?;
-            let left_b = left(b, &r.b, adjacent.iter().map(|q| &q.b))?;
+            let left_a = left((a, index_a), &r.a, b, adjacent.iter().map(|q| (&q.a, &q.b)))?;
+            let left_b = left((b, index_b), &r.b, a, adjacent.iter().map(|q| (&q.b, &q.a)))?;
             if left_a || left_b {
                 now.push(r);
             }
@@ -367,11 +439,33 @@ fn sufficient_set<'r, S: Scalar>(
 }
 
 /// Whether anything of `s` is left near a point of entity `x` once the spaces H(r') of the
-/// adjacent regions (by their entities of `s`) are taken away.
-fn left<'x, S: Scalar>(s: &Solid<S>, x: &Feature, adjacent: impl Iterator<Item = &'x Feature>) -> Decision<bool> {
-    let Some(mut dirs) = cones::interior(s, x)? else { return Ok(true) };
-    for y in adjacent {
-        match cones::outside(s, y)? {
+/// adjacent regions are taken away (each given by its entity of `s` and of `other`).
+///
+/// H(r') is Definition 1's, with one change the paper itself asks for (§3, on Fig. 5: "if the
+/// 1D edge-on-edge region r had H(r) = h₁ ∪ h₄ as the approximating halfspaces, Eq. (3) would
+/// correctly resolve these cases"): for a 1D region where the entity of `s` is a reflex edge
+/// and the other's a convex edge lying in its corner, H_s(r') is everything outside the other's
+/// wedge, not the union of the reflex edge's two half-spaces. The corner constrains the wedge
+/// only where the wedge is; what `s` has beyond the corner's faces but outside the wedge (an
+/// overhang the wedge slides under) is not left over, and what it has inside the wedge's
+/// prism is.
+fn left<'x, S: Scalar>(
+    (s, index): (&Solid<S>, &MspTree<S>),
+    x: &Feature,
+    other: &Solid<S>,
+    adjacent: impl Iterator<Item = (&'x Feature, &'x Feature)>,
+) -> Decision<bool> {
+    let Some(mut dirs) = cones::interior(s, x, Some(index))? else { return Ok(true) };
+    for (y, z) in adjacent {
+        let out = match (y, z) {
+            (Feature::Edge(u, v), Feature::Edge(p, q))
+                if cones::reflex(s, (*u, *v))? && !cones::reflex(other, (*p, *q))? =>
+            {
+                cones::interior(other, z, None)?
+            }
+            _ => cones::outside(s, y)?,
+        };
+        match out {
             Some(out) => dirs = cones::and(&dirs, &out),
             None => return Ok(true),
         }

@@ -103,6 +103,36 @@ impl<S: Scalar> MspTree<S> {
         }
     }
 
+    /// The class of the points p + ε·d for all small enough ε > 0, `d` nonzero: inside or
+    /// outside (the point is pushed along `d` first, then by (ε², ε³, ε⁴) along the axes, so it
+    /// ends in a 3-dimensional leaf). The interior directions of the solid at a boundary point.
+    pub fn classify_direction(&self, p: &Point3<S>, d: &crate::geom::Vector3<S>) -> Decision<Class> {
+        let mut link = &self.root;
+        loop {
+            match link {
+                Link::Leaf(Leaf::Inside) => return Ok(Class::Inside),
+                Link::Leaf(_) => return Ok(Class::Outside),
+                Link::Node(n) => {
+                    crate::budget::tick()?;
+                    let node = &self.nodes[*n];
+                    let mut s = side_of_point(&node.plane, p)?;
+                    if s == Sign::Zero {
+                        s = node.plane.normal.dot(d).sign()?;
+                    }
+                    if s == Sign::Zero {
+                        for c in node.plane.normal.iter() {
+                            s = c.sign()?;
+                            if s != Sign::Zero {
+                                break;
+                            }
+                        }
+                    }
+                    link = &node.children[child(s)];
+                }
+            }
+        }
+    }
+
     /// The class of the points of a leaf's region; `free` is a point of it, classified by
     /// perturbation when the region holds no boundary.
     fn leaf_class(&self, leaf: &Leaf, free: impl FnOnce() -> Point3<S>, dots: &mut usize) -> Decision<Class> {

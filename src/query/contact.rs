@@ -3,9 +3,12 @@
 //! [`crate::contact::find_contacts`]; with the solids' velocities, regions whose entities move
 //! apart are culled; with the previous step's contacts, normals keep their coherence.
 //!
-//! Answered on exact backends (`"exact"` runs on the fast exact backend, whose Brep-indices
-//! filter each side test in binary64). The `f64` path of the 1990 paper (clusters of contact
-//! points within 4ε) is not built yet: `f64` answers `unsupported`.
+//! Exact backends (`"exact"` runs on the fast exact backend, whose Brep-indices filter each side
+//! test in binary64) answer with zero tolerance. `f64` answers by the ε rules of the papers
+//! ([`crate::contact::find_contacts_within`], Vaněček 1990 §3–4): contact points within ε (by
+//! default 10⁻⁹ times the largest coordinate of the posed solids), clusters closer than 4ε
+//! reduced by priority, one tangent-plane normal per cluster as a 0D region, and, for moving
+//! solids that penetrate, the collision-time estimate.
 
 use num_rational::BigRational;
 
@@ -13,10 +16,16 @@ use super::claim::{Check, Shown, Tolerance, Verdict};
 use super::error::{ErrorKind, QueryError};
 use super::spec::{posed_solid, FeatureId, Posed, SolidPosed};
 use super::{agreement_at, Answer, Query};
-use crate::contact::{find_contacts, ContactOptions, ContactStatus, Motion, NormalSource, Previous};
+use crate::brep::Solid;
+use crate::contact::{
+    boundary_squared_distance, farther_than, find_contacts, find_contacts_within, penetration_samples, ContactError,
+    ContactOptions, ContactStatus, Motion, NormalSource, Previous, TolerantOptions,
+};
 use crate::contract::{Agreement, Disagreement, Margin};
 use crate::geom::{Point3, Vector3};
+use crate::msp::MspTree;
 use crate::poly::RootScalar;
+use crate::scalar::Decision;
 use crate::scalar::{Exact, Scalar};
 
 /// A rigid body's velocity: linear (of its frame origin, the pose's translation) and angular.
@@ -52,6 +61,12 @@ pub struct Contact<N: Scalar = BigRational> {
     pub velocity_b: Option<Velocity<N>>,
     /// The previous step's contacts (`/previous`).
     pub previous: Vec<PreviousContact<N>>,
+    /// ε of the `f64` pipeline (absolute; `None`: 10⁻⁹ times the posed solids' largest
+    /// coordinate).
+    pub epsilon: Option<N>,
+    /// The time step Δt before now at which the solids were apart, for the `f64` collision-time
+    /// estimate (`None`: 1).
+    pub step: Option<N>,
 }
 
 /// A region of R_t in the format's terms.
@@ -84,6 +99,10 @@ pub struct ContactOutput<S: Scalar> {
     pub intersection: usize,
     /// How many of them were culled (moving apart).
     pub culled: usize,
+    /// `f64`: the ε used (exact backends use none).
+    pub epsilon: Option<S>,
+    /// `f64`, penetrating solids in motion: when they met, relative to now (in [−Δt, 0]).
+    pub collision_time: Option<S>,
 }
 
 /// A claimed region: its features, and optionally its point set and normals.
@@ -147,14 +166,10 @@ impl<N: Scalar> Query for Contact<N> {
     type Claim = ContactClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
-        if !S::EXACT_VALUES {
-            return Err(QueryError::new(
-                ErrorKind::Unsupported,
-                "/backend",
-                "contact is answered on exact backends; the f64 pipeline (clusters within 4ε, Vaněček 1990 §4) is not built yet",
-            ));
-        }
         let (ga, gb) = (posed_solid::<S, N>(&self.a)?, posed_solid::<S, N>(&self.b)?);
+        if !S::EXACT_VALUES {
+            return self.tolerant(&ga, &gb);
+        }
         let motions = if self.velocity_a.is_some() || self.velocity_b.is_some() {
             Some((self.motion::<S>(&self.velocity_a, &self.a)?, self.motion::<S>(&self.velocity_b, &self.b)?))
         } else {
@@ -169,12 +184,7 @@ impl<N: Scalar> Query for Contact<N> {
             });
         }
         let options = ContactOptions { motions, previous, ..ContactOptions::default() };
-        let found = find_contacts(&ga.built.solid, &gb.built.solid, &options).map_err(|e| match e {
-            crate::contact::ContactError::Index(crate::msp::MspError::Uncertain(u)) => QueryError::uncertain("", u),
-            crate::contact::ContactError::Index(crate::msp::MspError::Precision(m)) => {
-                QueryError::new(ErrorKind::Precision, "", m)
-            }
-        })?;
+        let found = find_contacts(&ga.built.solid, &gb.built.solid, &options).map_err(contact_error)?;
         let regions = found
             .contacts
             .into_iter()
@@ -193,6 +203,8 @@ impl<N: Scalar> Query for Contact<N> {
             regions,
             intersection: found.regions.len(),
             culled: found.culled.len(),
+            epsilon: None,
+            collision_time: None,
         }))
     }
 
@@ -215,6 +227,8 @@ impl<N: Scalar> Query for Contact<N> {
                 .collect(),
             intersection: o.intersection,
             culled: o.culled,
+            epsilon: o.epsilon.map(|x| x.to_big_rational()),
+            collision_time: o.collision_time.map(|x| x.to_big_rational()),
         }
     }
 
@@ -226,13 +240,51 @@ impl<N: Scalar> Query for Contact<N> {
         true
     }
 
-    /// The `f64` path is not built: its refusal is admissible (margin zero) until it is.
+    /// `f64` answers by the ε rules, exact backends with zero tolerance: the statuses must be
+    /// equal, except where ε allows the difference, which is checked exactly: `f64` may call
+    /// *separate* solids touching when their boundaries come within ε (1 + 10⁻⁶) of each other,
+    /// and *penetrating* ones touching when none of its depth samples
+    /// ([`crate::contact::penetration_samples`], computed exactly) is deeper than ε (1 + 10⁻⁶).
+    /// Every other difference breaches the contract (an exactly touching pair is touching at any
+    /// ε). A refusal of `f64` (its index's precision) is admissible at margin zero.
     fn agreement(
         &self,
         exact: &Answer<BigRational, Self>,
         fast: &Result<Answer<f64, Self>, QueryError>,
     ) -> Result<(Margin, Result<Agreement, Disagreement>), QueryError> {
-        Ok(agreement_at(Margin::Finite(BigRational::default()), exact, fast))
+        let zero = Margin::Finite(BigRational::default());
+        let Ok(f) = fast else { return Ok(agreement_at(zero, exact, fast)) };
+        let (e, fs) = (exact.output.status, f.output.status);
+        if e == fs {
+            return Ok(agreement_at(Margin::Unbounded, exact, fast));
+        }
+        let eps = f.output.epsilon.and_then(|x| x.to_rational()).unwrap_or_default();
+        let slack = eps.clone() + eps / BigRational::from_integer(1_000_000.into());
+        let (ga, gb) = (posed_solid::<BigRational, N>(&self.a)?, posed_solid::<BigRational, N>(&self.b)?);
+        let (a, b) = (&ga.built.solid, &gb.built.solid);
+        let fail = |u| QueryError::uncertain("", u);
+        let (admissible, why) = match (e, fs) {
+            (ContactStatus::Separate, ContactStatus::Touching) => {
+                let d2 = solids_squared_distance(a, b).map_err(fail)?;
+                (d2 <= slack.clone() * slack, "f64 touches where the boundaries are farther apart than ε")
+            }
+            (ContactStatus::Penetrating, ContactStatus::Touching) => {
+                let deep = deep_sample(a, b, &slack).map_err(contact_error)?;
+                (!deep, "f64 touches where a depth sample is deeper than ε")
+            }
+            _ => (false, "the statuses differ beyond what ε allows"),
+        };
+        let verdict = if admissible {
+            Ok(Agreement::WithinTolerance)
+        } else {
+            Err(Disagreement {
+                what: why.into(),
+                exact: contact_status_name(e).into(),
+                fast: contact_status_name(fs).into(),
+                margin: "0".into(),
+            })
+        };
+        Ok((zero, verdict))
     }
 
     /// `status` must be equal. `regions` is the whole of R_t: every claimed region must match
@@ -300,6 +352,100 @@ impl<N: Scalar> Query for Contact<N> {
         }
         Ok(v)
     }
+}
+
+impl<N: Scalar> Contact<N> {
+    /// The `f64` pipeline (Vaněček 1990) on posed solids.
+    fn tolerant<S: RootScalar>(&self, ga: &SolidPosed<S>, gb: &SolidPosed<S>) -> Result<Answer<S, Self>, QueryError> {
+        let (a, b) = (&ga.built.solid, &gb.built.solid);
+        let epsilon = match &self.epsilon {
+            Some(e) => e.to_backend::<S>(),
+            None => {
+                let scale = a
+                    .vertices()
+                    .iter()
+                    .chain(b.vertices())
+                    .flat_map(|p| p.iter().map(|c| c.to_f64().abs()))
+                    .fold(f64::MIN_POSITIVE, f64::max);
+                S::from_f64(scale / 1e9).map_err(|e| QueryError::new(ErrorKind::Invalid, "/epsilon", e.to_string()))?
+            }
+        };
+        let motions = if self.velocity_a.is_some() || self.velocity_b.is_some() {
+            let step = self.step.as_ref().map_or_else(S::one, |s| s.to_backend::<S>());
+            Some((self.motion::<S>(&self.velocity_a, &self.a)?, self.motion::<S>(&self.velocity_b, &self.b)?, step))
+        } else {
+            None
+        };
+        let options = TolerantOptions { epsilon: epsilon.clone(), motions };
+        let found = find_contacts_within(a, b, &options).map_err(contact_error)?;
+        let regions = found
+            .contacts
+            .into_iter()
+            .map(|c| ContactRegion {
+                a: ga.feature_id(&c.contact.a),
+                b: gb.feature_id(&c.contact.b),
+                dim: 0,
+                points: vec![c.contact.point],
+                holes: Vec::new(),
+                normals: vec![c.normal],
+                source: NormalSource::New,
+            })
+            .collect();
+        Ok(Answer::plain(ContactOutput {
+            status: found.status,
+            regions,
+            intersection: found.points.len(),
+            culled: 0,
+            epsilon: Some(epsilon),
+            collision_time: found.collision_time,
+        }))
+    }
+}
+
+fn contact_error(e: ContactError) -> QueryError {
+    match e {
+        ContactError::Index(crate::msp::MspError::Uncertain(u)) => QueryError::uncertain("", u),
+        ContactError::Index(crate::msp::MspError::Precision(m)) => QueryError::new(ErrorKind::Precision, "", m),
+        ContactError::Epsilon => QueryError::new(ErrorKind::Invalid, "/epsilon", "epsilon must be positive"),
+    }
+}
+
+/// The least squared distance between the boundaries of two solids (any shape), exactly: every
+/// vertex of one against the other's boundary, every pair of edges.
+pub fn solids_squared_distance<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Decision<S> {
+    let mut best: Option<S> = None;
+    let mut offer = |d: S| -> Decision<()> {
+        if best.as_ref().map_or(Ok(true), |x| d.compare(x).map(|o| o == std::cmp::Ordering::Less))? {
+            best = Some(d);
+        }
+        Ok(())
+    };
+    for (s, t) in [(a, b), (b, a)] {
+        for p in s.vertices() {
+            offer(boundary_squared_distance(t, p)?)?;
+        }
+    }
+    for &(u, v) in a.edges() {
+        for &(x, y) in b.edges() {
+            crate::budget::tick()?;
+            offer(crate::vclip::geometry::segment_segment(a.vertex(u), a.vertex(v), b.vertex(x), b.vertex(y))?.0)?;
+        }
+    }
+    Ok(best.unwrap_or_else(S::zero))
+}
+
+/// Whether a depth sample of either solid in the other is deeper than `eps`, exactly.
+fn deep_sample<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Result<bool, ContactError> {
+    let options = crate::msp::Options::default();
+    let (ia, ib) = (MspTree::build(a, &options)?, MspTree::build(b, &options)?);
+    for (s, other, index) in [(a, b, &ib), (b, a, &ia)] {
+        for p in penetration_samples(s, other, index)? {
+            if farther_than(other, &p, eps)? {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
 }
 
 /// Whether `n` is a positive multiple of `m` within relative tolerance `rel`:

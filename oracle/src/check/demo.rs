@@ -93,6 +93,7 @@ pub const CLASSES: &[(&str, &str)] = &[
     ("point-containment", "points on a box's faces, edges and corners, one ulp out, and on translated boxes' faces as binary64 rounds them"),
     ("orient2d-near-collinear", "orient2d of nearly collinear points at unit scale"),
     ("orient2d-underflow", "orient2d of nearly collinear points near 2⁻⁵²⁰, where products underflow"),
+    ("contact-manifolds", "the touching pairs of the first classes asked as `contact`: manifolds judged against R_t"),
 ];
 
 /// Every scenario line.
@@ -292,6 +293,22 @@ pub fn scenarios() -> Vec<Value> {
             let c = [1.0 / 3.0, 2.0 / 3.0 + 2f64.powi(-k)].map(|x| x * sc);
             out.push(json!({"id": id(class, n), "op": "orient2d", "points": [[sc, 0.0], [0.0, sc], c]}));
         }
+    }
+    // The touching pairs again, as contact lines: face on face, edges, vertices, exactly and
+    // under rounded rotations.
+    let touching: Vec<Value> = out
+        .iter()
+        .filter(|l| {
+            let c = class_of(&l["id"]);
+            let exact_touch = c == "touching-and-ulp" && l["id"].as_str().is_some_and(|i| i.ends_with(['0', '2', '4', '6']));
+            ["face-on-face", "edge-on-edge", "vertex-contacts", "rounded-rotations"].contains(&c) || exact_touch
+        })
+        .cloned()
+        .collect();
+    for (n, mut l) in touching.into_iter().enumerate() {
+        l["id"] = json!(id("contact-manifolds", n));
+        l["op"] = json!("contact");
+        out.push(l);
     }
     out
 }

@@ -58,6 +58,9 @@ pub enum Extra {
     Contact(f64, [f64; 3]),
     /// A boolean that has false positives and negatives: intersecting, colliding.
     Boolean(bool),
+    /// A contact manifold's points within the tolerance, each with its normal (out of b toward
+    /// a), judged against the exact R_t of touching shapes ([`manifold_faults`]).
+    Manifold(Vec<([f64; 3], [f64; 3])>),
 }
 
 /// An engine under check.
@@ -297,16 +300,28 @@ fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Opti
         "classify_point" => out["class"].as_str().map(|c| c != "outside"),
         _ => None,
     };
-    match a.extra {
+    match &a.extra {
+        Extra::Manifold(points) => {
+            if out["status"] == json!("touching") {
+                match manifold_faults(q, points, &out, opts) {
+                    Some(f) => wrong.extend(f),
+                    None => {
+                        j.outcome = Outcome::Unjudged("the exact solids are over the run's limits".into());
+                        return j;
+                    }
+                }
+            }
+        }
         Extra::None => {}
         Extra::Boolean(b) => {
             if let Some(x) = exact_intersecting {
-                if b != x {
-                    j.false_positive = Some(b);
+                if *b != x {
+                    j.false_positive = Some(*b);
                 }
             }
         }
         Extra::SignedDistance(d) | Extra::Contact(d, _) => {
+            let d = *d;
             let normal = match &a.extra {
                 Extra::Contact(_, n) => Some(n),
                 _ => None,
@@ -352,6 +367,116 @@ fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Opti
         j.outcome = Outcome::Wrong(wrong);
     }
     j
+}
+
+/// What is wrong with a contact manifold of touching shapes, judged exactly against the
+/// contact regions R_t of the claim line's answer `out` and the posed exact solids (`None` over
+/// the run's limits). With t the claims' absolute tolerance:
+/// * `points`: every point lies within t of a region of R_t;
+/// * `normals`: every point's plane (its normal through it) separates the shapes within t
+///   (a's vertices at most t below it, b's at most t above): any direction of the normal cone
+///   passes, so an edge or a vertex contact has no single right normal to miss;
+/// * `coverage`: every 2D region holds three points not on one line, every 1D region two
+///   distinct points, every 0D region one (within t): a manifold that leaves out a region,
+///   or holds a face contact by fewer points than a plane needs, lets the shapes turn.
+pub fn manifold_faults(q: &Value, points: &[([f64; 3], [f64; 3])], out: &Value, opts: &Options) -> Option<Vec<String>> {
+    use crate::ops::OpJson;
+    use num_rational::BigRational;
+    use touchstone::budget::{with_budget, Budget};
+    use touchstone::contact::Region;
+    use touchstone::geom::{Point3, Vector3};
+    type Q = BigRational;
+    let json = crate::json::parse_line(&q.to_string()).ok()?;
+    let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
+    let c = touchstone::query::Contact::<Q>::parse(&fields, &opts.context()).ok()?;
+    let exact = |v: &Value| touchstone::scalar::parse_rational(v.as_str()?).ok();
+    let point = |v: &Value| -> Option<Point3<Q>> {
+        let a = v.as_array()?;
+        Some(Point3::new(exact(a.first()?)?, exact(a.get(1)?)?, exact(a.get(2)?)?))
+    };
+    let mut regions = Vec::new();
+    for r in out["regions"].as_array()? {
+        let points: Option<Vec<Point3<Q>>> = r["points"].as_array()?.iter().map(point).collect();
+        let holes: Option<Vec<Vec<Point3<Q>>>> = r["holes"]
+            .as_array()
+            .map_or(Some(Vec::new()), |hs| hs.iter().map(|h| h.as_array()?.iter().map(point).collect()).collect());
+        let dim = r["dim"].as_u64()? as u8;
+        let (a, b) = (touchstone::brep::Feature::Vertex(0), touchstone::brep::Feature::Vertex(0));
+        regions.push(Region { a, b, dim, points: points?, holes: holes? });
+    }
+    let t = Q::from_float(1e-9 * scale(q))?;
+    let t2 = t.clone() * t.clone();
+    let budget = Budget { time: opts.time_limit, steps: opts.step_limit, bits: Some(opts.max_bits) };
+    with_budget(budget, || {
+        let ga = touchstone::query::posed_solid::<Q, Q>(&c.a).ok()?;
+        let gb = touchstone::query::posed_solid::<Q, Q>(&c.b).ok()?;
+        let pts: Option<Vec<(Point3<Q>, Vector3<Q>)>> = points
+            .iter()
+            .map(|(p, n)| {
+                let f = |x: f64| Q::from_float(x);
+                Some((Point3::new(f(p[0])?, f(p[1])?, f(p[2])?), Vector3::new(f(n[0])?, f(n[1])?, f(n[2])?)))
+            })
+            .collect();
+        let pts = pts?;
+        let mut faults = Vec::new();
+        // Which points lie on which regions.
+        let mut on: Vec<Vec<usize>> = vec![Vec::new(); regions.len()];
+        let mut stray = false;
+        for (i, (p, _)) in pts.iter().enumerate() {
+            let mut any = false;
+            for (k, r) in regions.iter().enumerate() {
+                if r.squared_distance(p).ok()? <= t2 {
+                    on[k].push(i);
+                    any = true;
+                }
+            }
+            stray |= !any;
+        }
+        if stray {
+            faults.push("points".to_string());
+        }
+        // Each point's plane separates the shapes within t: n·(v − p) ≤ t|n| over b's vertices,
+        // ≥ −t|n| over a's.
+        let beyond = |x: &Q, n2: &Q| x > &Q::default() && x.clone() * x.clone() > t2.clone() * n2.clone();
+        let mut bad_normal = false;
+        for (p, n) in &pts {
+            let n2 = n.dot(n);
+            if n2 == Q::default() {
+                bad_normal = true;
+                continue;
+            }
+            let b_above = gb.built.solid.vertices().iter().any(|v| beyond(&n.dot(&(v - p)), &n2));
+            let a_below = ga.built.solid.vertices().iter().any(|v| beyond(&-n.dot(&(v - p)), &n2));
+            bad_normal |= b_above || a_below;
+        }
+        if bad_normal {
+            faults.push("normals".to_string());
+        }
+        // Coverage.
+        let spans = |r: &Region<Q>, idx: &[usize]| -> bool {
+            let ps: Vec<&Point3<Q>> = idx.iter().map(|&i| &pts[i].0).collect();
+            let far = |a: &Point3<Q>, b: &Point3<Q>| (a - b).dot(&(a - b)) > t2.clone();
+            match r.dim {
+                0 => !ps.is_empty(),
+                1 => ps.iter().any(|a| ps.iter().any(|b| far(a, b))),
+                _ => ps.iter().any(|a| {
+                    ps.iter().any(|b| {
+                        far(a, b)
+                            && ps.iter().any(|c| {
+                                let (u, w) = (*b - *a, *c - *a);
+                                let x = u.cross(&w);
+                                // Off the line ab by more than t: |u × w|² > t²|u|².
+                                x.dot(&x) > t2.clone() * u.dot(&u)
+                            })
+                    })
+                }),
+            }
+        };
+        if regions.iter().zip(&on).any(|(r, idx)| !spans(r, idx)) {
+            faults.push("coverage".to_string());
+        }
+        Some(faults)
+    })
 }
 
 /// The exact penetration depth of a distance query's shapes, to binary64 (`None` past the
@@ -418,6 +543,19 @@ fn truth_words(op: &str, out: &Value) -> String {
             (Some(c), None) => c.to_string(),
             _ => String::new(),
         },
+        "contact" => {
+            let regions: Vec<String> = out["regions"]
+                .as_array()
+                .map(|rs| {
+                    rs.iter().map(|r| format!("{}D {} on {}", r["dim"], r["a"], r["b"])).collect()
+                })
+                .unwrap_or_default();
+            match out["status"].as_str() {
+                Some("touching") => format!("touching, R_t: {}", regions.join(", ")),
+                Some(s) => s.to_string(),
+                None => String::new(),
+            }
+        }
         _ => String::new(),
     }
 }

@@ -1,6 +1,7 @@
 //! The parry3d-f64 adapter: `distance`, `contact` (signed distance, and witness points when
 //! separated), `intersection_test`, `closest_points` on
-//! `distance` lines, `cast_shapes` on `toi` lines.
+//! `distance` lines, `cast_shapes` on `toi` lines, `contact_manifolds` on `contact` lines (convex
+//! shapes: a polyhedron that is not convex, which parry would hold as its hull, is skipped).
 //!
 //! Shapes are built as an engine holds them: a box is a `Cuboid` of its half extents, a hull
 //! (or a convex polyhedron's vertices) a `ConvexPolyhedron::from_convex_hull`, all in binary64
@@ -10,7 +11,9 @@
 //! parry's API takes glam types; they are made here and nowhere else.
 
 use parry3d_f64::math::{Pose, Rotation, Vector};
-use parry3d_f64::query::{ClosestPoints, ShapeCastOptions};
+use parry3d_f64::query::{
+    ClosestPoints, ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher, ShapeCastOptions,
+};
 use parry3d_f64::shape::{ConvexPolyhedron, Cuboid, Shape};
 use serde_json::{json, Value};
 use touchstone::geom::Point3;
@@ -103,6 +106,10 @@ impl Engine for Parry {
             }
             "toi" => Some(parsed::<touchstone::query::Toi<f64>>(q)?.and_then(|t| cast(&t))),
             "classify_point" => Some(parsed::<touchstone::query::ClassifyPoint<f64>>(q)?.and_then(|c| contains(&c))),
+            "contact" => {
+                let tol = 1e-9 * super::scale(q);
+                Some(parsed::<touchstone::query::Contact<f64>>(q)?.and_then(|c| manifolds(&c.a, &c.b, tol)))
+            }
             _ => None,
         }
     }
@@ -209,4 +216,60 @@ fn cast(t: &touchstone::query::Toi<f64>) -> Result<Vec<Answered>, String> {
         None => (json!({ "collides": false }), "no impact".to_string()),
     };
     Ok(vec![Answered { function: "cast_shapes", op: "toi", claim, said, extra: Extra::Boolean(hit.is_some()) }])
+}
+
+/// Whether parry holds the shape as given: a box, a hull, or a convex polyhedron.
+fn convex_as_given(p: &Posed<f64>) -> bool {
+    match &p.shape {
+        ShapeSpec::Polyhedron { vertices, faces } => touchstone::brep::Solid::new(vertices.clone(), faces.clone())
+            .ok()
+            .and_then(|s| s.is_convex().ok())
+            .unwrap_or(false),
+        _ => true,
+    }
+}
+
+/// `contact_manifolds` on a `contact` line, with a prediction of the claims' tolerance: the
+/// status (no point within it: separate; one deeper than it: penetrating; else touching) as a
+/// claim, and the points within it with their normals (out of b toward a, the format's way)
+/// for the judgement against R_t ([`Extra::Manifold`]).
+fn manifolds(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answered>, String> {
+    if !convex_as_given(a) || !convex_as_given(b) {
+        return Err("a polyhedron that is not convex (parry would hold its hull)".into());
+    }
+    let ((ga, pa), (gb, pb)) = (build(a)?, build(b)?);
+    let pos12 = pa.inv_mul(&pb);
+    let mut found: Vec<ContactManifold<(), ()>> = Vec::new();
+    DefaultQueryDispatcher
+        .contact_manifolds(&pos12, ga.as_ref(), gb.as_ref(), tol, &mut found, &mut None)
+        .map_err(unsupported)?;
+    let mut points = Vec::new();
+    let mut deepest = f64::INFINITY;
+    for m in &found {
+        let n = -(pa.rotation * m.local_n1);
+        for c in &m.points {
+            deepest = deepest.min(c.dist);
+            if c.dist.abs() <= tol {
+                let p = pa.transform_point(c.local_p1);
+                points.push(([p.x, p.y, p.z], [n.x, n.y, n.z]));
+            }
+        }
+    }
+    let status = if deepest < -tol {
+        "penetrating"
+    } else if deepest <= tol {
+        "touching"
+    } else {
+        "separate"
+    };
+    Ok(vec![Answered {
+        function: "contact_manifolds",
+        op: "contact",
+        claim: json!({ "status": status }),
+        said: match points.first() {
+            Some((_, n)) => format!("{status}, {} points within the tolerance, normal {n:?}", points.len()),
+            None => format!("{status}, no point within the tolerance"),
+        },
+        extra: Extra::Manifold(points),
+    }])
 }

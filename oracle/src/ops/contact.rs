@@ -45,6 +45,16 @@ fn velocity<N: Number>(f: &Fields, key: &str) -> Result<Option<Velocity<N>>, Que
     Ok(Some(Velocity { linear: part("linear")?, angular: part("angular")? }))
 }
 
+/// An optional positive number.
+fn positive<N: Number>(f: &Fields, key: &str) -> Result<Option<N>, QueryError> {
+    let Some((v, at)) = f.optional(key) else { return Ok(None) };
+    let x = N::read(v, &at)?;
+    if x.sign().ok() != Some(touchstone::scalar::Sign::Positive) {
+        return Err(QueryError::new(crate::error::Kind::Invalid, &at, format!("{key} must be positive")));
+    }
+    Ok(Some(x))
+}
+
 fn normals<N: Number>(f: &Fields) -> Result<Option<Vec<Vector3<N>>>, QueryError> {
     let Some((v, at)) = f.optional("normals") else { return Ok(None) };
     Ok(Some(points::<N>(v, &at, None)?.into_iter().map(|p| p.coords).collect()))
@@ -86,7 +96,8 @@ fn source_name(s: NormalSource) -> &'static str {
 }
 
 impl<N: Number> OpJson for Contact<N> {
-    const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "previous"];
+    const FIELDS: &'static [&'static str] =
+        &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "previous", "epsilon", "step"];
     const CLAIM_FIELDS: &'static [&'static str] = &["status", "regions"];
     const SUMMARY: &'static str =
         "contact of two solids, convex or not: status, the sufficient contact regions R_t and their normals (Bouma and Vaněček 1992)";
@@ -98,6 +109,8 @@ impl<N: Number> OpJson for Contact<N> {
             velocity_a: velocity(f, "velocity_a")?,
             velocity_b: velocity(f, "velocity_b")?,
             previous: previous(f)?,
+            epsilon: positive(f, "epsilon")?,
+            step: positive(f, "step")?,
         })
     }
 
@@ -127,6 +140,12 @@ impl<N: Number> OpJson for Contact<N> {
         m.push("regions", Value::Array(regions));
         m.push("intersection", json!(out.intersection));
         m.push("culled", json!(out.culled));
+        if let Some(e) = &out.epsilon {
+            m.push("epsilon", super::num(e));
+        }
+        if let Some(t) = &out.collision_time {
+            m.push("collision_time", super::num(t));
+        }
         Ok(m)
     }
 

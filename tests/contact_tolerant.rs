@@ -1,0 +1,224 @@
+//! The `f64` contact pipeline of Vaněček 1990 (§3–4): the ε rules for the status, contact
+//! points and their clusters reduced by priority (Fig. 7: the apex of a cone penetrating a face
+//! near an edge), the tangent planes, the collision-time estimate; and the agreement contract
+//! between it and the exact contact analysis on configurations touching, apart and
+//! penetrating by exact multiples of ε.
+
+use num_rational::BigRational;
+use proptest::prelude::*;
+use touchstone::brep::{convex_hull, shapes, Feature, Solid};
+use touchstone::contact::{find_contacts_within, ContactStatus, Motion, TolerantContacts, TolerantOptions};
+use touchstone::geom::{Affine, Point3, Vector3};
+use touchstone::query::{both, Contact, PoseSpec, Posed, ShapeSpec};
+use touchstone::scalar::Scalar;
+
+/// ε = 2⁻²⁰: its multiples by small dyadic numbers are exact in binary64.
+const EPS: f64 = 1.0 / (1u64 << 20) as f64;
+
+fn p(x: f64, y: f64, z: f64) -> Point3<f64> {
+    Point3::new(x, y, z)
+}
+
+/// The axis-aligned box [lo, hi] in binary64.
+fn aabb(lo: [f64; 3], hi: [f64; 3]) -> Solid<f64> {
+    let h = [0, 1, 2].map(|i| (hi[i] - lo[i]) / 2.0);
+    let c = Vector3::from_fn(|i, _| (hi[i] + lo[i]) / 2.0);
+    shapes::cuboid(h[0], h[1], h[2]).unwrap().transformed(&Affine::translation(c)).unwrap()
+}
+
+fn within(a: &Solid<f64>, b: &Solid<f64>) -> TolerantContacts<f64> {
+    find_contacts_within(a, b, &TolerantOptions { epsilon: EPS, motions: None }).unwrap()
+}
+
+/// The face of `s` whose outward normal points along +z.
+fn top_face(s: &Solid<f64>) -> usize {
+    (0..s.face_count()).find(|&f| s.plane(f).normal.z > 0.0 && s.plane(f).normal.x == 0.0).unwrap()
+}
+
+/// 1990 Fig. 7: a cone's apex v penetrates face f₁ of a block to a depth just under ε, 2ε from
+/// the block's edge e₅, at a steep incline, so that the cone's four edges pass within ε of e₅
+/// too. Five contact points (v/f₁ and e₁…e₄/e₅; the paper's sixth, v/e₅, came from its tree's
+/// ε-slabs, and v is 2.2ε from e₅ here), all closer than 4ε: one cluster, reduced to the
+/// vertex/face contact with f₁'s normal as the tangent plane's.
+#[test]
+fn fig7_1990_a_cone_apex_cluster_reduces_to_one_vertex_face_contact() {
+    let block = aabb([-10.0, -10.0, -10.0], [0.0, 10.0, 0.0]);
+    let apex = p(-2.0 * EPS, 0.0, -0.875 * EPS);
+    let dirs = [(0.25, 0.125), (0.25, 0.75), (-0.25, 0.75), (-0.25, 0.125)];
+    let mut pts = vec![apex];
+    for (y, z) in dirs {
+        pts.push(p(apex.x + 8.0, apex.y + 8.0 * y, apex.z + 8.0 * z));
+    }
+    let cone = convex_hull(&pts).unwrap().solid;
+    assert_eq!((cone.vertex_count(), cone.edge_count(), cone.face_count()), (5, 8, 5));
+    let v = (0..5).find(|&i| cone.vertex(i) == &apex).unwrap();
+    let c = within(&cone, &block);
+    assert_eq!(c.status, ContactStatus::Touching);
+    let f1 = top_face(&block);
+    let e5 = block.edges().iter().copied().find(|&(u, w)| {
+        let (a, b) = (block.vertex(u), block.vertex(w));
+        a.x == 0.0 && b.x == 0.0 && a.z == 0.0 && b.z == 0.0
+    });
+    let e5 = e5.map(|(u, w)| Feature::Edge(u, w)).unwrap();
+    let mut kinds: Vec<(Feature, Feature)> = c.points.iter().map(|k| (k.a.clone(), k.b.clone())).collect();
+    kinds.sort_by_key(|k| format!("{k:?}"));
+    assert_eq!(c.points.len(), 5, "{kinds:?}");
+    assert!(c.points.iter().any(|k| k.a == Feature::Vertex(v) && k.b == Feature::Face(f1)));
+    assert_eq!(c.points.iter().filter(|k| matches!(k.a, Feature::Edge(..)) && k.b == e5).count(), 4);
+    // Every two points closer than 4ε.
+    for x in &c.points {
+        for y in &c.points {
+            assert!((x.point - y.point).norm() < 4.0 * EPS);
+        }
+    }
+    assert_eq!(c.contacts.len(), 1);
+    let k = &c.contacts[0];
+    assert_eq!((k.contact.a.clone(), k.contact.b.clone(), k.cluster), (Feature::Vertex(v), Feature::Face(f1), 5));
+    assert_eq!(k.normal.cross(&Vector3::z()), Vector3::zeros());
+    assert!(k.normal.z > 0.0);
+}
+
+/// The ε rules: a gap of ε/2 touches and of 2ε is apart; a depth of ε/2 touches and of 2ε
+/// penetrates; two coinciding boxes penetrate (their faces lie on each other the same way up,
+/// no vertex is inside); two slabs crossing in a plus sign with their tops in one plane
+/// penetrate (no vertex inside either, edges lying on the other's top face).
+#[test]
+fn status_by_the_epsilon_rules() {
+    let base = aabb([0.0, 0.0, 0.0], [4.0, 4.0, 1.0]);
+    let on = |dz: f64| aabb([1.0, 1.0, 1.0 + dz], [2.0, 3.0, 2.0 + dz]);
+    assert_eq!(within(&on(0.5 * EPS), &base).status, ContactStatus::Touching);
+    assert_eq!(within(&on(2.0 * EPS), &base).status, ContactStatus::Separate);
+    assert_eq!(within(&on(-0.5 * EPS), &base).status, ContactStatus::Touching);
+    assert_eq!(within(&on(-2.0 * EPS), &base).status, ContactStatus::Penetrating);
+    assert_eq!(within(&on(0.0), &base).status, ContactStatus::Touching);
+    assert_eq!(within(&base, &base).status, ContactStatus::Penetrating);
+    let x = aabb([-3.0, -1.0, 0.0], [3.0, 1.0, 1.0]);
+    let y = aabb([-1.0, -3.0, 0.0], [1.0, 3.0, 1.0]);
+    assert_eq!(within(&x, &y).status, ContactStatus::Penetrating);
+    // Side by side with the tops in one plane: touching.
+    let z = aabb([3.0, -1.0, 0.0], [5.0, 1.0, 1.0]);
+    assert_eq!(within(&x, &z).status, ContactStatus::Touching);
+}
+
+/// The tangent planes of §4, out of b toward a: vertex/face, b's face normal; two edges
+/// crossing, their cross product (a pair of crossed bars one on the other); collinear edges,
+/// perpendicular to the edge and between the two solids.
+#[test]
+fn tangent_planes() {
+    // Crossed bars: b along y turned 45° about y (its top an edge along y at z = √2/2), a
+    // along x turned 45° about x and lifted by √2 (its bottom an edge along x): they cross at
+    // one point, and the normal is ±(x × y), oriented out of b: +z.
+    let (c8, s8) = ((std::f64::consts::PI / 8.0).cos(), (std::f64::consts::PI / 8.0).sin());
+    let b = shapes::cuboid(0.5, 3.0, 0.5)
+        .unwrap()
+        .transformed(&Affine::from_quaternion(&[c8, 0.0, s8, 0.0], Vector3::zeros()).unwrap())
+        .unwrap();
+    let lift = Vector3::new(0.0, 0.0, std::f64::consts::SQRT_2);
+    let a = shapes::cuboid(3.0, 0.5, 0.5)
+        .unwrap()
+        .transformed(&Affine::from_quaternion(&[c8, s8, 0.0, 0.0], lift).unwrap())
+        .unwrap();
+    let c = within(&a, &b);
+    assert_eq!(c.status, ContactStatus::Touching, "{:?}", c.points);
+    assert_eq!(c.contacts.len(), 1, "{:?}", c.contacts);
+    let k = &c.contacts[0];
+    assert!(matches!((&k.contact.a, &k.contact.b), (Feature::Edge(..), Feature::Edge(..))));
+    assert!(!k.contact.collinear);
+    assert!(k.normal.x.abs() < 1e-9 * k.normal.z && k.normal.y.abs() < 1e-9 * k.normal.z, "{:?}", k.normal);
+    assert!(k.normal.z > 0.0);
+    // Collinear: two unit cubes edge to edge along y (a up and to the right of b): the
+    // normal is perpendicular to y and points from b toward a.
+    let cube = aabb([0.0, 0.0, 0.0], [1.0, 1.0, 1.0]);
+    let diag = aabb([1.0, 0.0, 1.0], [2.0, 1.0, 2.0]);
+    let c = within(&diag, &cube);
+    assert_eq!(c.status, ContactStatus::Touching);
+    let k = c.contacts.iter().find(|k| k.contact.collinear).expect("a collinear edge contact");
+    assert_eq!(k.normal.y, 0.0);
+    assert!(k.normal.x > 0.0 && k.normal.z > 0.0 && (k.normal.x - k.normal.z).abs() < 1e-12 * k.normal.x);
+}
+
+/// §3: a box moving at (1, 0, 0) per unit time that is 1/4 into another at the end of a step
+/// of 1 met it 1/4 before now; with a step of 1/2, 1/4 before now too (the same motion);
+/// turning about its own centre as well, the deepest corner decides.
+#[test]
+fn collision_time_estimate() {
+    let b = aabb([0.0, -2.0, -2.0], [4.0, 2.0, 2.0]);
+    let a = aabb([-1.75, -0.5, -0.5], [0.25, 0.5, 0.5]);
+    let still = Motion { linear: Vector3::zeros(), angular: Vector3::zeros(), center: p(0.0, 0.0, 0.0) };
+    let moving = Motion { linear: Vector3::new(1.0, 0.0, 0.0), angular: Vector3::zeros(), center: p(-0.75, 0.0, 0.0) };
+    for step in [1.0, 0.5] {
+        let o = TolerantOptions { epsilon: EPS, motions: Some((moving.clone(), still.clone(), step)) };
+        let c = find_contacts_within(&a, &b, &o).unwrap();
+        assert_eq!(c.status, ContactStatus::Penetrating);
+        assert_eq!(c.collision_time, Some(-0.25));
+    }
+    // Not moving: no estimate.
+    let c = within(&a, &b);
+    assert_eq!((c.status, c.collision_time), (ContactStatus::Penetrating, None));
+    // b moving toward a instead: the same relative motion, the same time.
+    let back = Motion { linear: Vector3::new(-1.0, 0.0, 0.0), ..still.clone() };
+    let o = TolerantOptions { epsilon: EPS, motions: Some((still, back, 1.0)) };
+    assert_eq!(find_contacts_within(&a, &b, &o).unwrap().collision_time, Some(-0.25));
+}
+
+/// ε must be positive.
+#[test]
+fn epsilon_is_checked() {
+    let a = aabb([0.0; 3], [1.0; 3]);
+    for e in [0.0, -1.0] {
+        assert!(find_contacts_within(&a, &a, &TolerantOptions { epsilon: e, motions: None }).is_err());
+    }
+}
+
+fn spec(s: &Solid<f64>) -> ShapeSpec<BigRational> {
+    let vertices = s.vertices().iter().map(|p| p.map(|c| BigRational::from_f64(c).unwrap())).collect();
+    ShapeSpec::Polyhedron { vertices, faces: s.faces().to_vec() }
+}
+
+/// Solids on the quarter grid: boxes, the U, the L, a tetrahedron.
+fn solid_of(k: u8, h: [i64; 3]) -> Solid<f64> {
+    let hh = h.map(|x| x as f64 / 2.0);
+    match k % 5 {
+        0 | 1 => shapes::cuboid(hh[0], hh[1], hh[2]).unwrap(),
+        2 => shapes::u_shape(),
+        3 => shapes::l_shape(),
+        _ => shapes::tetrahedron(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// b rests on a's highest level (touching by construction), then is lifted or sunk by an
+    /// exact multiple of ε/4 (−12..12): the `f64` answer agrees with the exact one under the
+    /// contract (equal statuses, or the difference ε allows, checked exactly).
+    #[test]
+    fn f64_agrees_with_exact_under_the_contract(
+        ka in any::<u8>(), kb in any::<u8>(),
+        ha in [1i64..5, 1i64..5, 1i64..5], hb in [1i64..5, 1i64..5, 1i64..5],
+        t in [-6i64..7, -6i64..7], turn in any::<bool>(), k in -12i64..13,
+    ) {
+        let a = solid_of(ka, ha);
+        let quat = if turn { [1.0, 0.0, 0.0, 1.0] } else { [1.0, 0.0, 0.0, 0.0] };
+        let map = Affine::from_quaternion(&quat, Vector3::new(t[0] as f64 / 2.0, t[1] as f64 / 2.0, 0.0)).unwrap();
+        let b = solid_of(kb, hb).transformed(&map).unwrap();
+        let top = a.vertices().iter().map(|p| p.z).fold(f64::NEG_INFINITY, f64::max);
+        let bottom = b.vertices().iter().map(|p| p.z).fold(f64::INFINITY, f64::min);
+        let b = b.transformed(&Affine::translation(Vector3::new(0.0, 0.0, top - bottom + k as f64 * EPS / 4.0))).unwrap();
+        let q = Contact {
+            a: Posed::new("a", spec(&a), PoseSpec::identity()),
+            b: Posed::new("b", spec(&b), PoseSpec::identity()),
+            velocity_a: None,
+            velocity_b: None,
+            previous: Vec::new(),
+            epsilon: Some(BigRational::from_f64(EPS).unwrap()),
+            step: None,
+        };
+        let r = both(&q).unwrap();
+        prop_assert!(r.agreement.is_ok(), "{:?}\nexact {:?}\nf64 {:?}", r.agreement, r.exact.output.status, r.fast.as_ref().map(|f| f.output.status));
+        // Touching exactly is touching within ε.
+        if r.exact.output.status == ContactStatus::Touching {
+            prop_assert_eq!(r.fast.as_ref().map(|f| f.output.status).ok(), Some(ContactStatus::Touching));
+        }
+    }
+}
