@@ -588,9 +588,15 @@ pub struct ContactInput {
     pub turn: bool,
     /// Rest the second solid on the first's highest level.
     pub rest: bool,
+    /// Then lift it (or sink it, negative) by this many quarters of [`ContactInput::EPSILON`]
+    /// (modulo 13, −12..=12): the `f64` pipeline's ε rules meet the exact zero tolerance.
+    pub nudge: i8,
 }
 
 impl ContactInput {
+    /// The ε the `f64` pipeline is asked with: 2⁻²⁰ (its quarters are exact in binary64).
+    pub const EPSILON: f64 = 1.0 / 1_048_576.0;
+
     /// The two solids (binary64 coordinates, exact).
     pub fn solids(&self) -> Option<(crate::brep::Solid<f64>, crate::brep::Solid<f64>)> {
         use crate::brep::shapes;
@@ -610,7 +616,8 @@ impl ContactInput {
         if self.rest {
             let top = a.vertices().iter().map(|p| p.z).fold(f64::NEG_INFINITY, f64::max);
             let bottom = b.vertices().iter().map(|p| p.z).fold(f64::INFINITY, f64::min);
-            b = b.transformed(&Affine::translation(Vector3::new(0.0, 0.0, top - bottom))).ok()?;
+            let nudge = f64::from(self.nudge % 13) * Self::EPSILON / 4.0;
+            b = b.transformed(&Affine::translation(Vector3::new(0.0, 0.0, top - bottom + nudge))).ok()?;
         }
         Some((a, b))
     }
@@ -618,6 +625,11 @@ impl ContactInput {
     /// The oracle query of the pair's contact (both solids as polyhedra, in world coordinates).
     pub fn oracle_line(a: &crate::brep::Solid<f64>, b: &crate::brep::Solid<f64>) -> String {
         let poly = crate::replay::polyhedron_json;
-        format!(r#"{{"op": "contact", "backend": "both", "a": {}, "b": {}}}"#, poly(a), poly(b))
+        format!(
+            r#"{{"op": "contact", "backend": "both", "epsilon": {:e}, "a": {}, "b": {}}}"#,
+            Self::EPSILON,
+            poly(a),
+            poly(b)
+        )
     }
 }

@@ -1,8 +1,9 @@
 //! Contact analysis on grid pairs of boxes, the U, the L and a tetrahedron (touching often by
 //! construction): the fast exact backend gives the reference's answer (`BigRational`), the
 //! intersection is the same from either side (a's boundary through b's index, b's through
-//! a's), and for two convex solids the status is V-Clip's. A failure panics with the oracle
-//! line that reproduces it.
+//! a's), for two convex solids the status is V-Clip's, and the `f64` pipeline (ε rules, with
+//! the second solid nudged by quarters of ε off its rest) agrees with the exact answer under
+//! the contract. A failure panics with the oracle line that reproduces it.
 #![no_main]
 
 use libfuzzer_sys::{fuzz_target, Corpus};
@@ -50,5 +51,21 @@ fuzz_target!(|input: ContactInput| -> Corpus {
         };
         assert_eq!(reference.status, expect, "MISMATCH status vs V-Clip\nreplay: {line}");
     }
+    let spec = |s: &touchstone::brep::Solid<f64>| touchstone::query::ShapeSpec::Polyhedron {
+        vertices: s.vertices().iter().map(|p| p.map(|c| BigRational::from_float(c).expect("finite"))).collect(),
+        faces: s.faces().to_vec(),
+    };
+    let identity = touchstone::query::PoseSpec::identity;
+    let q = touchstone::query::Contact {
+        a: touchstone::query::Posed::new("a", spec(&a), identity()),
+        b: touchstone::query::Posed::new("b", spec(&b), identity()),
+        velocity_a: None,
+        velocity_b: None,
+        previous: Vec::new(),
+        epsilon: BigRational::from_float(ContactInput::EPSILON),
+        step: None,
+    };
+    let both = touchstone::query::both(&q).expect("exact");
+    assert!(both.agreement.is_ok(), "BREACH f64 vs exact: {:?}\nreplay: {line}", both.agreement);
     Corpus::Keep
 });

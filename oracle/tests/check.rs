@@ -98,9 +98,13 @@ fn every_claim_line_gets_the_unfiltered_exact_verdict() {
                     .unwrap_or_default();
                 let claimed_wrong: Vec<String> = match &j.outcome {
                     // Judged outside the verdict: the signed distance and the normal.
-                    Outcome::Wrong(f) => {
-                        f.iter().filter(|f| !["signed distance", "normal", "normals", "points", "coverage"].contains(&f.as_str())).cloned().collect()
-                    }
+                    Outcome::Wrong(f) => f
+                        .iter()
+                        .filter(|f| {
+                            !["signed distance", "normal", "normals", "points", "coverage"].contains(&f.as_str())
+                        })
+                        .cloned()
+                        .collect(),
                     _ => Vec::new(),
                 };
                 assert_eq!(failing, claimed_wrong, "{}", j.replay);
@@ -281,14 +285,16 @@ impl Engine for Manifold {
 fn a_contact_manifold_is_judged_against_r_t() {
     // a on b, shifted by 1 in x: R_t is the face-on-face square [0, 1] × [−1, 1] at z = 1;
     // normals out of b toward a are +z.
-    let line = r#"{"op": "contact", "a": {"box": [1, 1, 1]}, "pose_a": {"translation": [1, 0, 2]}, "b": {"box": [1, 1, 1]}}"#;
+    let line =
+        r#"{"op": "contact", "a": {"box": [1, 1, 1]}, "pose_a": {"translation": [1, 0, 2]}, "b": {"box": [1, 1, 1]}}"#;
     let opts = Options::default();
     let judge = |status: &'static str, pts: Vec<([f64; 3], [f64; 3])>| {
         let e: &'static Manifold = Box::leak(Box::new(Manifold(status, pts)));
         check::judge_line(e, 1, line, &opts, None).remove(0).outcome
     };
     let up = [0.0, 0.0, 3.0];
-    let corners = |n: [f64; 3]| vec![([0.0, -1.0, 1.0], n), ([1.0, -1.0, 1.0], n), ([1.0, 1.0, 1.0], n), ([0.0, 1.0, 1.0], n)];
+    let corners =
+        |n: [f64; 3]| vec![([0.0, -1.0, 1.0], n), ([1.0, -1.0, 1.0], n), ([1.0, 1.0, 1.0], n), ([0.0, 1.0, 1.0], n)];
     assert_eq!(judge("touching", corners(up)), Outcome::Right);
     // Three corners span the square too; two do not (the block could turn about their line).
     assert_eq!(judge("touching", corners(up)[..3].to_vec()), Outcome::Right);
@@ -303,7 +309,8 @@ fn a_contact_manifold_is_judged_against_r_t() {
     assert_eq!(judge("separate", Vec::new()), Outcome::Wrong(vec!["status".into(), "coverage".into()]));
     // An edge resting on an edge (b's copy moved by (2, 0, 2)): R_t is a segment, and any
     // normal between the two faces' passes; one point does not cover it.
-    let line = r#"{"op": "contact", "a": {"box": [1, 1, 1]}, "pose_a": {"translation": [2, 0, 2]}, "b": {"box": [1, 1, 1]}}"#;
+    let line =
+        r#"{"op": "contact", "a": {"box": [1, 1, 1]}, "pose_a": {"translation": [2, 0, 2]}, "b": {"box": [1, 1, 1]}}"#;
     let judge = |pts: Vec<([f64; 3], [f64; 3])>| {
         let e: &'static Manifold = Box::leak(Box::new(Manifold("touching", pts)));
         check::judge_line(e, 1, line, &opts, None).remove(0).outcome

@@ -412,13 +412,42 @@ fn sufficient_set<'r, S: Scalar>(
     regions: &[&'r Region<S>],
 ) -> Decision<Vec<&'r Region<S>>> {
     let mut kept: Vec<&Region<S>> = regions.iter().copied().filter(|r| r.dim == 2).collect();
+    // A binary64 box around each region, grown by a margin far above the conversions' errors:
+    // a point outside a region's box is not in its closure, and the exact test is skipped
+    // (it was the quadratic part on solids with thousands of regions).
+    let scale = regions
+        .iter()
+        .flat_map(|r| r.points.iter().flat_map(|p| p.iter().map(|c| c.to_f64().abs())))
+        .fold(0.0f64, f64::max);
+    let margin = scale * 1e-6 + 1e-300;
+    let boxed = |r: &Region<S>| -> Option<[[f64; 3]; 2]> {
+        let mut b = [[f64::INFINITY; 3], [f64::NEG_INFINITY; 3]];
+        for p in &r.points {
+            for k in 0..3 {
+                let x = p[k].to_f64();
+                if !x.is_finite() || !margin.is_finite() {
+                    return None;
+                }
+                b[0][k] = b[0][k].min(x - margin);
+                b[1][k] = b[1][k].max(x + margin);
+            }
+        }
+        Some(b)
+    };
+    let outside = |b: &Option<[[f64; 3]; 2]>, p: &Point3<S>| -> bool {
+        b.is_some_and(|b| (0..3).any(|k| p[k].to_f64() < b[0][k] || p[k].to_f64() > b[1][k]))
+    };
+    let mut boxes: Vec<Option<[[f64; 3]; 2]>> = kept.iter().map(|r| boxed(r)).collect();
     for d in [1u8, 0] {
         let mut now = Vec::new();
         for r in regions.iter().copied().filter(|r| r.dim == d) {
             crate::budget::tick()?;
             let p = representative(r);
             let mut adjacent = Vec::new();
-            for q in kept.iter().copied().filter(|q| q.dim > d) {
+            for (q, b) in kept.iter().copied().zip(&boxes).filter(|(q, _)| q.dim > d) {
+                if outside(b, &p) {
+                    continue;
+                }
                 let normal = || match &q.a {
                     Feature::Face(f) => a.plane(*f).normal.clone(),
                     _ => Vector3::from_element(S::zero()),
@@ -433,6 +462,7 @@ fn sufficient_set<'r, S: Scalar>(
                 now.push(r);
             }
         }
+        boxes.extend(now.iter().map(|r| boxed(r)));
         kept.extend(now);
     }
     Ok(kept)

@@ -32,13 +32,19 @@ pub(super) fn merge<S: Scalar>(
     normal_of: impl Fn(usize) -> Vector3<S>,
 ) -> Decision<Vec<Region<S>>> {
     type Group<'p, S> = ((Feature, Feature), Vec<&'p PieceShape<S>>);
+    // Groups in the order their first piece comes, found through a map (pieces × groups was
+    // quadratic on solids with thousands of faces).
     let mut groups: Vec<Group<S>> = Vec::new();
+    let mut index: std::collections::HashMap<(Feature, Feature), usize> = std::collections::HashMap::new();
     for p in pieces {
         let Class::On(y) = &p.class else { continue };
         let key = (p.of.clone(), y.clone());
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, v)) => v.push(&p.shape),
-            None => groups.push((key, vec![&p.shape])),
+        match index.get(&key) {
+            Some(&k) => groups[k].1.push(&p.shape),
+            None => {
+                index.insert(key.clone(), groups.len());
+                groups.push((key, vec![&p.shape]));
+            }
         }
     }
     let mut regions = Vec::new();

@@ -133,7 +133,8 @@ pub fn find_contacts_within<S: Scalar>(
         return Err(ContactError::Epsilon);
     }
     let points = contact_points(a, b, eps)?;
-    let (index_a, index_b) = (MspTree::build(a, &Options::default())?, MspTree::build(b, &Options::default())?);
+    let hybrid = Options { split: crate::msp::Split::HYBRID, ..Options::default() };
+    let (index_a, index_b) = (MspTree::build(a, &hybrid)?, MspTree::build(b, &hybrid)?);
     let mut deep: Vec<(bool, Point3<S>)> = Vec::new();
     for (of_a, s, other, index) in [(true, a, b, &index_b), (false, b, a, &index_a)] {
         for p in penetration_samples(s, other, index)? {
@@ -434,8 +435,12 @@ fn contact_points<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Decision<Ve
         }
     }
     let mut vertex_points = Vec::new();
+    let mut vertex_pairs = std::collections::HashSet::new();
     for (v, n) in nearest_a.into_iter().enumerate() {
         if let Some((_, f)) = n {
+            if let Feature::Vertex(w) = f {
+                vertex_pairs.insert((v, w));
+            }
             vertex_points.push(ContactPoint {
                 a: Feature::Vertex(v),
                 b: f,
@@ -448,10 +453,7 @@ fn contact_points<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Decision<Ve
         if let Some((_, f)) = n {
             // A vertex pair already reported from a's side is one contact.
             if let Feature::Vertex(v) = f {
-                if vertex_points
-                    .iter()
-                    .any(|c: &ContactPoint<S>| c.a == Feature::Vertex(v) && c.b == Feature::Vertex(w))
-                {
+                if vertex_pairs.contains(&(v, w)) {
                     continue;
                 }
             }
@@ -542,23 +544,58 @@ fn reduce<S: Scalar>(
         i
     }
     let four = S::from_i64(4) * eps.clone();
-    let limit = four.clone() * four;
-    for i in 0..n {
-        for j in i + 1..n {
-            crate::budget::tick()?;
-            let d2 = crate::geom::norm2(&(&points[i].point - &points[j].point));
-            if (d2 - limit.clone()).sign()? == Sign::Negative {
-                let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
-                parent[ri.max(rj)] = ri.min(rj);
+    let limit = four.clone() * four.clone();
+    // Candidate pairs from a grid of binary64 cells of side 4ε (grown a hair): two points closer
+    // than 4ε lie in the same or neighbouring cells; each candidate is then decided exactly.
+    let side = four.to_f64() * (1.0 + 1e-6);
+    let cell = |p: &Point3<S>| -> Option<[i64; 3]> {
+        let c = [0, 1, 2].map(|k| (p[k].to_f64() / side).floor());
+        (side > 0.0 && side.is_finite() && c.iter().all(|x| x.is_finite() && x.abs() < 1e15))
+            .then(|| c.map(|x| x as i64))
+    };
+    let mut grid: std::collections::HashMap<[i64; 3], Vec<usize>> = std::collections::HashMap::new();
+    let mut loose = Vec::new();
+    for (i, p) in points.iter().enumerate() {
+        match cell(&p.point) {
+            Some(c) => grid.entry(c).or_default().push(i),
+            None => loose.push(i),
+        }
+    }
+    let mut candidates: Vec<(usize, usize)> = Vec::new();
+    for (c, members) in &grid {
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    let Some(others) = grid.get(&[c[0] + dx, c[1] + dy, c[2] + dz]) else { continue };
+                    for &i in members {
+                        candidates.extend(others.iter().filter(|&&j| j > i).map(|&j| (i, j)));
+                    }
+                }
             }
         }
     }
+    // Points whose cell cannot be formed (huge or non-finite images) are compared with all.
+    for &i in &loose {
+        candidates.extend((0..n).filter(|&j| j != i).map(|j| (i.min(j), i.max(j))));
+    }
+    for (i, j) in candidates {
+        crate::budget::tick()?;
+        let d2 = crate::geom::norm2(&(&points[i].point - &points[j].point));
+        if (d2 - limit.clone()).sign()? == Sign::Negative {
+            let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+            parent[ri.max(rj)] = ri.min(rj);
+        }
+    }
+    let mut members_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for i in 0..n {
+        let r = root(&mut parent, i);
+        members_of[r].push(i);
+    }
     let mut out = Vec::new();
-    for r in 0..n {
-        if root(&mut parent, r) != r {
+    for (r, members) in members_of.into_iter().enumerate() {
+        if members.is_empty() {
             continue;
         }
-        let members: Vec<usize> = (0..n).filter(|&i| root(&mut parent, i) == r).collect();
         let best = members
             .iter()
             .copied()

@@ -436,7 +436,7 @@ pub fn solids_squared_distance<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Decisio
 
 /// Whether a depth sample of either solid in the other is deeper than `eps`, exactly.
 fn deep_sample<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Result<bool, ContactError> {
-    let options = crate::msp::Options::default();
+    let options = crate::msp::Options { split: crate::msp::Split::HYBRID, ..crate::msp::Options::default() };
     let (ia, ib) = (MspTree::build(a, &options)?, MspTree::build(b, &options)?);
     for (s, other, index) in [(a, b, &ib), (b, a, &ia)] {
         for p in penetration_samples(s, other, index)? {

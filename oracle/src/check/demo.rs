@@ -300,7 +300,8 @@ pub fn scenarios() -> Vec<Value> {
         .iter()
         .filter(|l| {
             let c = class_of(&l["id"]);
-            let exact_touch = c == "touching-and-ulp" && l["id"].as_str().is_some_and(|i| i.ends_with(['0', '2', '4', '6']));
+            let exact_touch =
+                c == "touching-and-ulp" && l["id"].as_str().is_some_and(|i| i.ends_with(['0', '2', '4', '6']));
             ["face-on-face", "edge-on-edge", "vertex-contacts", "rounded-rotations"].contains(&c) || exact_touch
         })
         .cloned()

@@ -546,9 +546,7 @@ fn truth_words(op: &str, out: &Value) -> String {
         "contact" => {
             let regions: Vec<String> = out["regions"]
                 .as_array()
-                .map(|rs| {
-                    rs.iter().map(|r| format!("{}D {} on {}", r["dim"], r["a"], r["b"])).collect()
-                })
+                .map(|rs| rs.iter().map(|r| format!("{}D {} on {}", r["dim"], r["a"], r["b"])).collect())
                 .unwrap_or_default();
             match out["status"].as_str() {
                 Some("touching") => format!("touching, R_t: {}", regions.join(", ")),
