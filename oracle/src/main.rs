@@ -106,6 +106,22 @@ enum Command {
         #[arg(long)]
         scenarios: bool,
     },
+    /// Write degenerate cases with their answers known by construction as query lines, each
+    /// with the expected answer as its `claim` (answering the file back gives `verdict.ok` on
+    /// every line). Kinds: face-face, edge-edge, vertex-face, vertex-edge, vertex-vertex, gap,
+    /// penetration, box-sweep. The same seed gives the same file.
+    Gen {
+        /// The kind of case.
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(
+            touchstone::strategies::KINDS.iter().map(|(n, _)| *n)))]
+        kind: String,
+        /// How many cases.
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        /// The seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -234,6 +250,17 @@ fn subcommand(command: &Command) -> ExitCode {
     std::panic::set_hook(Box::new(|_| {}));
     let opts = Options { time_limit: Some(std::time::Duration::from_secs(60)), ..Options::default() };
     match command {
+        Command::Gen { kind, count, seed } => {
+            let Some(k) = touchstone::strategies::kind_named(kind) else { return ExitCode::from(2) };
+            let mut src = touchstone::strategies::Source::new(*seed);
+            let mut out = io::stdout().lock();
+            for n in 0..*count {
+                if writeln!(out, "{}", touchstone::strategies::case(k, n, &mut src)).is_err() {
+                    return ExitCode::from(2);
+                }
+            }
+            ExitCode::SUCCESS
+        }
         Command::Demo { scenarios } => {
             if *scenarios {
                 let mut out = io::stdout().lock();

@@ -1,0 +1,78 @@
+//! `touchstone gen` and `touchstone::strategies`: every generated case's claimed answer (derived
+//! from its construction) is confirmed by the exact path, a wrong answer in its place is not,
+//! and the same seed gives the same cases.
+
+use serde_json::{json, Value};
+use touchstone::strategies::{generate, Kind, Source, KINDS};
+use touchstone_oracle::{answer_line, Options};
+
+mod common;
+
+fn verdict(line: &Value) -> Value {
+    answer_line(&line.to_string(), &Options::default())
+}
+
+/// A claim the construction rules out, in place of the right one.
+fn wrong(kind: Kind, claim: &Value) -> Value {
+    match kind {
+        Kind::Gap => json!({"status": "touching"}),
+        Kind::Penetration => json!({"status": "touching"}),
+        Kind::BoxSweep => match claim["collides"].as_bool() {
+            Some(true) => json!({"collides": false}),
+            _ => json!({"collides": true}),
+        },
+        _ => json!({"status": "separated"}),
+    }
+}
+
+#[test]
+fn every_claimed_answer_is_the_exact_one() {
+    for (name, kind) in KINDS {
+        let cases = generate(*kind, 1000, &mut Source::new(20261126));
+        for c in &cases {
+            let a = verdict(c);
+            assert_eq!(a["verdict"]["ok"], true, "{name}: {c}\n{a}");
+        }
+        // The claims are judged: the wrong answer fails on each of the first cases.
+        for c in cases.iter().take(25) {
+            let mut w = c.clone();
+            w["claim"] = wrong(*kind, &c["claim"]);
+            let a = verdict(&w);
+            assert_eq!(a["verdict"]["ok"], false, "{name}: {w}\n{a}");
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_cases() {
+    for (_, kind) in KINDS {
+        let a = generate(*kind, 50, &mut Source::new(5));
+        assert_eq!(a, generate(*kind, 50, &mut Source::new(5)));
+        assert_ne!(a, generate(*kind, 50, &mut Source::new(6)));
+    }
+}
+
+#[test]
+fn gen_from_the_command_line() {
+    let (stdout, _, code) = common::run_binary(&["gen", "vertex-edge", "--count", "7", "--seed", "11"], b"");
+    assert_eq!(code, 0);
+    let lines: Vec<Value> =
+        String::from_utf8(stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines, generate(Kind::VertexEdge, 7, &mut Source::new(11)));
+    // Answered back, every line's verdict is ok.
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let (out, _, code) = common::run_binary(&[], input.as_bytes());
+    assert_eq!(code, 0);
+    for l in String::from_utf8(out).unwrap().lines() {
+        let a: Value = serde_json::from_str(l).unwrap();
+        assert_eq!(a["verdict"]["ok"], true, "{a}");
+    }
+    // The help lists the kinds by name; an unknown kind is refused.
+    let (stdout, _, _) = common::run_binary(&["gen", "--help"], b"");
+    let help = String::from_utf8(stdout).unwrap();
+    for (name, _) in KINDS {
+        assert!(help.contains(name), "{name} missing from: {help}");
+    }
+    let (_, stderr, code) = common::run_binary(&["gen", "edge-face-vertex"], b"");
+    assert_eq!(code, 2, "{stderr}");
+}
