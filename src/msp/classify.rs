@@ -79,6 +79,19 @@ impl<S: Scalar> MspTree<S> {
     /// The class of a point off the boundary: the point pushed by (ε, ε², ε³), which never lies
     /// on a cut plane, so it ends in a 3-dimensional leaf.
     pub(super) fn perturbed(&self, p: &Point3<S>, dots: &mut usize) -> Decision<Class> {
+        self.pushed(p, None, dots)
+    }
+
+    /// The class of the points p + ε·d for all small enough ε > 0, `d` nonzero: inside or
+    /// outside (the point is pushed along `d` first, then by (ε², ε³, ε⁴) along the axes, so it
+    /// ends in a 3-dimensional leaf). The interior directions of the solid at a boundary point.
+    pub fn classify_direction(&self, p: &Point3<S>, d: &crate::geom::Vector3<S>) -> Decision<Class> {
+        self.pushed(p, Some(d), &mut 0)
+    }
+
+    /// The walk of a point pushed symbolically: along `d` first (when given), then along the
+    /// axes, so that it lies on no cut plane.
+    fn pushed(&self, p: &Point3<S>, d: Option<&crate::geom::Vector3<S>>, dots: &mut usize) -> Decision<Class> {
         let mut link = &self.root;
         loop {
             match link {
@@ -89,34 +102,7 @@ impl<S: Scalar> MspTree<S> {
                     *dots += 1;
                     let node = &self.nodes[*n];
                     let mut s = side_of_point(&node.plane, p)?;
-                    if s == Sign::Zero {
-                        for c in node.plane.normal.iter() {
-                            s = c.sign()?;
-                            if s != Sign::Zero {
-                                break;
-                            }
-                        }
-                    }
-                    link = &node.children[child(s)];
-                }
-            }
-        }
-    }
-
-    /// The class of the points p + ε·d for all small enough ε > 0, `d` nonzero: inside or
-    /// outside (the point is pushed along `d` first, then by (ε², ε³, ε⁴) along the axes, so it
-    /// ends in a 3-dimensional leaf). The interior directions of the solid at a boundary point.
-    pub fn classify_direction(&self, p: &Point3<S>, d: &crate::geom::Vector3<S>) -> Decision<Class> {
-        let mut link = &self.root;
-        loop {
-            match link {
-                Link::Leaf(Leaf::Inside) => return Ok(Class::Inside),
-                Link::Leaf(_) => return Ok(Class::Outside),
-                Link::Node(n) => {
-                    crate::budget::tick()?;
-                    let node = &self.nodes[*n];
-                    let mut s = side_of_point(&node.plane, p)?;
-                    if s == Sign::Zero {
+                    if let (Sign::Zero, Some(d)) = (s, d) {
                         s = node.plane.normal.dot(d).sign()?;
                     }
                     if s == Sign::Zero {
