@@ -294,3 +294,61 @@ pub fn generate(kind: Kind, count: usize, src: &mut Source) -> Vec<Value> {
 pub fn kind_named(name: &str) -> Option<Kind> {
     KINDS.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
 }
+
+/// The cases as proptest strategies (feature `proptest`).
+///
+/// A case is drawn from a seed, and every seed gives a case of the same kind: shrinking moves
+/// to smaller seeds and keeps the degeneracy (a shrunk face-on-face case is still face on face,
+/// with its answer in its claim).
+#[cfg(feature = "proptest")]
+pub mod prop {
+    use super::{case, Kind, Source};
+    use proptest::prelude::*;
+
+    /// Cases of `kind`, each an oracle query with its answer as `claim`.
+    ///
+    /// ```
+    /// use proptest::prelude::*;
+    /// use touchstone::strategies::{prop::cases, Kind};
+    /// proptest!(|(c in cases(Kind::VertexEdge))| {
+    ///     prop_assert_eq!(&c["claim"]["status"], "touching");
+    /// });
+    /// ```
+    pub fn cases(kind: Kind) -> impl Strategy<Value = serde_json::Value> {
+        any::<u64>().prop_map(move |seed| case(kind, 0, &mut Source::new(seed)))
+    }
+}
+
+/// A case as a quickcheck value (feature `quickcheck`): its kind, the seed it was drawn from,
+/// and the query with its answer as `claim`. Shrinking moves to smaller seeds of the same kind.
+#[cfg(feature = "quickcheck")]
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The kind.
+    pub kind: Kind,
+    /// The seed.
+    pub seed: u64,
+    /// The query line with its `claim`.
+    pub case: Value,
+}
+
+#[cfg(feature = "quickcheck")]
+impl Generated {
+    /// The case of `kind` drawn from `seed`.
+    pub fn new(kind: Kind, seed: u64) -> Self {
+        Generated { kind, seed, case: case(kind, 0, &mut Source::new(seed)) }
+    }
+}
+
+#[cfg(feature = "quickcheck")]
+impl quickcheck::Arbitrary for Generated {
+    fn arbitrary(g: &mut quickcheck::Gen) -> Self {
+        let kind = g.choose(KINDS).map_or(Kind::FaceFace, |(_, k)| *k);
+        Generated::new(kind, u64::arbitrary(g))
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+        let kind = self.kind;
+        Box::new(self.seed.shrink().map(move |s| Generated::new(kind, s)))
+    }
+}

@@ -2,8 +2,10 @@
 //! from its construction) is confirmed by the exact path, a wrong answer in its place is not,
 //! and the same seed gives the same cases.
 
+use proptest::prelude::*;
+use quickcheck::Arbitrary;
 use serde_json::{json, Value};
-use touchstone::strategies::{generate, Kind, Source, KINDS};
+use touchstone::strategies::{generate, prop::cases, Generated, Kind, Source, KINDS};
 use touchstone_oracle::{answer_line, Options};
 
 mod common;
@@ -75,4 +77,33 @@ fn gen_from_the_command_line() {
     }
     let (_, stderr, code) = common::run_binary(&["gen", "edge-face-vertex"], b"");
     assert_eq!(code, 2, "{stderr}");
+}
+
+/// A shrunk case is the same kind with its answer still right: quickcheck's shrinking moves to
+/// smaller seeds of the kind.
+#[test]
+fn shrinking_keeps_the_kind_and_the_answer() {
+    for (name, kind) in KINDS {
+        let g = Generated::new(*kind, 0xDEAD_BEEF_u64.wrapping_mul(name.len() as u64 + 1));
+        let shrunk: Vec<Generated> = g.shrink().take(12).collect();
+        assert!(!shrunk.is_empty());
+        for s in shrunk {
+            assert_eq!(s.kind, *kind);
+            assert!(s.seed < g.seed);
+            let id = s.case["id"].as_str().unwrap().to_string();
+            assert!(id.starts_with(name), "{id}");
+            assert_eq!(verdict(&s.case)["verdict"]["ok"], true, "{}", s.case);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// The proptest strategies give cases whose claims the exact path confirms.
+    #[test]
+    fn proptest_cases_carry_their_answers(c in cases(Kind::EdgeEdge), d in cases(Kind::BoxSweep)) {
+        prop_assert_eq!(&verdict(&c)["verdict"]["ok"], &json!(true), "{}", c);
+        prop_assert_eq!(&verdict(&d)["verdict"]["ok"], &json!(true), "{}", d);
+    }
 }
