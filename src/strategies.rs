@@ -3,7 +3,8 @@
 //! fuzzers can draw from (`touchstone gen KIND --count N --seed S`).
 //!
 //! Every case is built in a canonical frame where its answer is plain (a box on a box, an
-//! apex on a face, a gap of g along z), then the whole scene is moved by one rigid motion: a
+//! apex on a face, a gap of g along z, a vertex through a triangle at t*), then the whole scene
+//! is moved by one rigid motion: a
 //! rotation by a quaternion with small integer parts (an exact rational rotation, oblique: its
 //! coordinates are no longer on any grid) and a translation on a 1/8 grid. A rigid motion keeps
 //! distances, statuses, features and times, so the canonical answer is the answer. The
@@ -76,6 +77,18 @@ pub enum Kind {
     /// gap / speed, at the interval's end exactly, at its start (touching), or after it (no
     /// contact).
     BoxSweep,
+    /// A box grazing a box (`toi_boxes`): its height over the other's top is c (t − t*)², a
+    /// double root at t* (touching with zero approach speed, then leaving), sometimes at the
+    /// interval's start or end.
+    BoxGraze,
+    /// The public CCD benchmark's vertex–face query: a vertex crossing a still triangle's
+    /// interior (or a corner or edge of it) at t* (0, 1 or between), crossing its plane once.
+    CcdVertexFace,
+    /// The edge–edge query: an edge moving across a still one, the two crossing at t*.
+    CcdEdgeEdge,
+    /// `validate` of the convex hull of every point of a grid box (many points on each face:
+    /// coplanar ties everywhere): 8 vertices, 12 edges, 6 faces, convex.
+    GridHull,
 }
 
 /// Every kind with its name, in the order `gen --help` lists them.
@@ -88,6 +101,10 @@ pub const KINDS: &[(&str, Kind)] = &[
     ("gap", Kind::Gap),
     ("penetration", Kind::Penetration),
     ("box-sweep", Kind::BoxSweep),
+    ("box-graze", Kind::BoxGraze),
+    ("ccd-vertex-face", Kind::CcdVertexFace),
+    ("ccd-edge-edge", Kind::CcdEdgeEdge),
+    ("grid-hull", Kind::GridHull),
 ];
 
 fn q(n: i64, d: i64) -> Q {
@@ -281,6 +298,102 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
             };
             json!({"id": id, "op": "toi", "a": boxed(&ha), "pose_a": m.pose(identity, &zero), "b": boxed(&hb),
                 "pose_b": m.pose(identity, &at), "velocity_b": m.vector(&v), "interval": ["0", s(&t1)], "claim": claim})
+        }
+        Kind::BoxGraze => {
+            let (ha, hb) = (half(src), half(src));
+            let ox = inside(src, &(&ha[0] + &hb[0]));
+            let oy = inside(src, &(&ha[1] + &hb[1]));
+            let c = q(src.int(1, 8), src.int(1, 4));
+            let t1 = q(src.int(1, 4), 1);
+            let t_star = match src.int(0, 4) {
+                0 => Q::zero(),
+                1 => t1.clone(),
+                _ => &t1 * q(src.int(1, 7), 8),
+            };
+            // b's centre: (ox, oy, h + c (t − t*)²), h = the two half heights.
+            let h = &ha[2] + &hb[2];
+            let coefficients = [
+                Vector3::new(ox, oy, &h + &c * &t_star * &t_star),
+                Vector3::new(Q::zero(), Q::zero(), -(q(2, 1) * &c * &t_star)),
+                Vector3::new(Q::zero(), Q::zero(), c.clone()),
+            ];
+            let matrix = |rot: bool, t: &Vector3<Q>| -> Value {
+                let r = |i: usize, j: usize| if rot { m.r[(i, j)].clone() } else { Q::zero() };
+                let row = |i: usize| json!([s(&r(i, 0)), s(&r(i, 1)), s(&r(i, 2)), s(&t[i])]);
+                let last = if rot { "1" } else { "0" };
+                json!([row(0), row(1), row(2), ["0", "0", "0", last]])
+            };
+            let moved = |k: usize, v: &Vector3<Q>| if k == 0 { &m.r * v + &m.t } else { &m.r * v };
+            let motion_b: Vec<Value> =
+                coefficients.iter().enumerate().map(|(k, v)| matrix(k == 0, &moved(k, v))).collect();
+            let motion_a = vec![matrix(true, &m.t), matrix(false, &zero), matrix(false, &zero)];
+            let hs = |h: &[Q; 3]| json!([s(&h[0]), s(&h[1]), s(&h[2])]);
+            let claim = if t_star.is_zero() {
+                json!({"collides": true, "toi": "0", "at_start": "touching"})
+            } else {
+                json!({"collides": true, "toi": s(&t_star)})
+            };
+            json!({"id": id, "op": "toi_boxes", "a": hs(&ha), "b": hs(&hb), "motion_a": motion_a, "motion_b": motion_b,
+                "interval": ["0", s(&t1)], "claim": claim})
+        }
+        Kind::CcdVertexFace | Kind::CcdEdgeEdge => {
+            let t_star = match src.int(0, 5) {
+                0 => Q::zero(),
+                1 => Q::one(),
+                _ => q(src.int(1, 15), 16),
+            };
+            // The motion: along w, whose z part is not zero (the plane z = 0 is crossed once).
+            let sign = if src.int(0, 1) == 0 { -1 } else { 1 };
+            let w = Vector3::new(q(src.int(-4, 4), 2), q(src.int(-4, 4), 2), q(sign * src.int(1, 6), 2));
+            let place = |v: &Vector3<Q>| v3(&(&m.r * v + &m.t));
+            // A point of the moving primitive at t = 0 and t = 1, given where it is at t*.
+            let ends = |p: &Vector3<Q>, w: &Vector3<Q>| (p - w * t_star.clone(), p + w * (Q::one() - &t_star));
+            let claim = json!({"collides": true, "toi": s(&t_star)});
+            if kind == Kind::CcdVertexFace {
+                // The triangle (0,0,0), (4k,0,0), (0,4k,0); the vertex on it at t*: inside, on
+                // an edge or at a corner.
+                let k = q(src.int(1, 4), 2);
+                let tri = [
+                    zero.clone(),
+                    Vector3::new(q(4, 1) * &k, Q::zero(), Q::zero()),
+                    Vector3::new(Q::zero(), q(4, 1) * &k, Q::zero()),
+                ];
+                let (x, y) = match src.int(0, 3) {
+                    0 => (q(1, 1), q(1, 1)),
+                    1 => (q(src.int(1, 3), 1), Q::zero()),
+                    2 => (Q::zero(), Q::zero()),
+                    _ => (q(src.int(1, 2), 1), q(1, 1)),
+                };
+                let (v0, v1) = ends(&Vector3::new(x * &k, y * &k, Q::zero()), &w);
+                let f: Vec<Value> = tri.iter().map(place).collect();
+                json!({"id": id, "op": "ccd", "kind": "vertex_face",
+                    "t0": [place(&v0), f[0], f[1], f[2]], "t1": [place(&v1), f[0], f[1], f[2]], "claim": claim})
+            } else {
+                // The still edge from (−2,0,0) to (2,0,0); the moving one parallel to y, moving
+                // along z only, crossing it at (x, 0, 0) at t*.
+                let x = q(src.int(-3, 3), 2);
+                let wz = Vector3::new(Q::zero(), Q::zero(), w.z.clone());
+                let (a00, a01) = ends(&Vector3::new(x.clone(), q(-2, 1), Q::zero()), &wz);
+                let (a10, a11) = ends(&Vector3::new(x, q(2, 1), Q::zero()), &wz);
+                let b = [Vector3::new(q(-2, 1), Q::zero(), Q::zero()), Vector3::new(q(2, 1), Q::zero(), Q::zero())];
+                json!({"id": id, "op": "ccd", "kind": "edge_edge",
+                    "t0": [place(&a00), place(&a10), place(&b[0]), place(&b[1])],
+                    "t1": [place(&a01), place(&a11), place(&b[0]), place(&b[1])], "claim": claim})
+            }
+        }
+        Kind::GridHull => {
+            let n = [src.int(1, 4), src.int(1, 4), src.int(1, 4)];
+            let mut pts = Vec::new();
+            for i in 0..=n[0] {
+                for j in 0..=n[1] {
+                    for k in 0..=n[2] {
+                        let p = Vector3::new(q(i, 1), q(j, 1), q(k, 1));
+                        pts.push(v3(&(&m.r * p + &m.t)));
+                    }
+                }
+            }
+            json!({"id": id, "op": "validate", "solid": {"convex_hull": pts},
+                "claim": {"valid": true, "vertices": 8, "edges": 12, "faces": 6, "convex": true, "euler": 2}})
         }
     }
 }

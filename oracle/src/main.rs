@@ -109,7 +109,8 @@ enum Command {
     /// Write degenerate cases with their answers known by construction as query lines, each
     /// with the expected answer as its `claim` (answering the file back gives `verdict.ok` on
     /// every line). Kinds: face-face, edge-edge, vertex-face, vertex-edge, vertex-vertex, gap,
-    /// penetration, box-sweep. The same seed gives the same file.
+    /// penetration, box-sweep, box-graze, ccd-vertex-face, ccd-edge-edge, grid-hull. The same
+    /// seed gives the same file.
     Gen {
         /// The kind of case.
         #[arg(value_parser = clap::builder::PossibleValuesParser::new(

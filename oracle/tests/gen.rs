@@ -19,10 +19,13 @@ fn wrong(kind: Kind, claim: &Value) -> Value {
     match kind {
         Kind::Gap => json!({"status": "touching"}),
         Kind::Penetration => json!({"status": "touching"}),
-        Kind::BoxSweep => match claim["collides"].as_bool() {
-            Some(true) => json!({"collides": false}),
-            _ => json!({"collides": true}),
-        },
+        Kind::BoxSweep | Kind::BoxGraze | Kind::CcdVertexFace | Kind::CcdEdgeEdge => {
+            match claim["collides"].as_bool() {
+                Some(true) => json!({"collides": false}),
+                _ => json!({"collides": true}),
+            }
+        }
+        Kind::GridHull => json!({"vertices": 9}),
         _ => json!({"status": "separated"}),
     }
 }
