@@ -53,9 +53,9 @@ use touchstone::query::{
     DistanceClaim, Orient2d, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, Tolerance, Validate,
 };
 use touchstone::scalar::{Exact, Interval, Scalar};
-use touchstone::sweep::contract::{degenerate_boxes, degenerate_ccd, CcdConstruction};
+use touchstone::strategies::{convex_pair, Placement};
+use touchstone::strategies::{degenerate_boxes, degenerate_ccd, CcdConstruction};
 use touchstone::sweep::{BoxMotion, CcdKind};
-use touchstone::vclip::contract::{convex_pair, Placement};
 use touchstone::vclip::vclip_prechecked;
 
 type Q = BigRational;

@@ -26,8 +26,8 @@ use parry3d_f64::query::{cast_shapes, ShapeCastOptions};
 use parry3d_f64::shape::Cuboid;
 use touchstone::geom::{Matrix4, Point3};
 use touchstone::scalar::Scalar;
+use touchstone::strategies::degenerate_boxes;
 use touchstone::sweep::benchmark::{read_sample_queries, CcdQuery};
-use touchstone::sweep::contract::degenerate_boxes;
 use touchstone::sweep::{ccd, first_contact_bms, first_contact_sat, BoxMotion, CcdKind};
 
 type Q = BigRational;

@@ -21,7 +21,7 @@ use num_rational::BigRational;
 use parry3d_f64::math::{Pose, Vector};
 use parry3d_f64::shape::ConvexPolyhedron;
 use touchstone::brep::{Feature, Solid};
-use touchstone::vclip::contract::{convex_pair, Placement};
+use touchstone::strategies::{convex_pair, Placement};
 use touchstone::vclip::{vclip, vclip_prechecked};
 
 type Pair<S> = (Solid<S>, Solid<S>);

@@ -265,7 +265,7 @@ impl MeshInput {
     }
 }
 
-/// Two convex solids for the distance contract: see [`crate::vclip::contract::convex_pair`].
+/// Two convex solids for the distance contract: see [`crate::strategies::convex_pair`].
 #[derive(Arbitrary, Clone, Debug, PartialEq)]
 pub struct ConvexPairInput {
     /// Shape, quaternion and translation (in eighths) of the first solid.
@@ -281,7 +281,7 @@ pub struct ConvexPairInput {
 impl ConvexPairInput {
     /// The pair, built exactly and rounded to binary64 (`None` if rounding broke a solid).
     pub fn solids(&self) -> Option<(crate::brep::Solid<f64>, crate::brep::Solid<f64>)> {
-        use crate::vclip::contract::{convex_pair, Placement};
+        use crate::strategies::{convex_pair, Placement};
         let placement = [Placement::Free, Placement::TouchingAbove, Placement::Sunk][self.placement as usize % 3];
         let small = |(k, q, t): (u8, [i8; 4], [i8; 3])| (k, q.map(|x| x % 5), t.map(|x| x % 33));
         let (a, b) = convex_pair(small(self.a), small(self.b), &self.cloud, placement);
@@ -289,7 +289,7 @@ impl ConvexPairInput {
     }
 }
 
-/// A primitive CCD case: see [`crate::sweep::contract::degenerate_ccd`].
+/// A primitive CCD case: see [`crate::strategies::degenerate_ccd`].
 #[derive(Arbitrary, Clone, Debug, PartialEq)]
 pub struct CcdInput {
     /// Edge–edge if true, else vertex–face.
@@ -307,7 +307,7 @@ pub struct CcdInput {
 impl CcdInput {
     /// The case.
     pub fn case(&self) -> (crate::sweep::CcdKind, [Point3<f64>; 4], [Point3<f64>; 4]) {
-        use crate::sweep::contract::{degenerate_ccd, CcdConstruction};
+        use crate::strategies::{degenerate_ccd, CcdConstruction};
         use crate::sweep::CcdKind;
         let kind = if self.edge_edge { CcdKind::EdgeEdge } else { CcdKind::VertexFace };
         let construction = match self.construction % 3 {
@@ -321,7 +321,7 @@ impl CcdInput {
     }
 }
 
-/// A box sweep case: see [`crate::sweep::contract::degenerate_boxes`].
+/// A box sweep case: see [`crate::strategies::degenerate_boxes`].
 #[derive(Arbitrary, Clone, Debug, PartialEq)]
 pub struct BoxInput {
     /// Half extents of a and b, in halves (mod 4, plus 1).
@@ -341,7 +341,7 @@ impl BoxInput {
         let [c, v, a] = self.cva;
         let (c, v, a) =
             (c.map(|x| x.rem_euclid(21) - 10), v.map(|x| x.rem_euclid(17) - 8), a.map(|x| x.rem_euclid(9) - 4));
-        let (ea, eb) = crate::sweep::contract::degenerate_boxes(self.half[0], self.half[1], spin, c, v, a);
+        let (ea, eb) = crate::strategies::degenerate_boxes(self.half[0], self.half[1], spin, c, v, a);
         (ea.to_f64(), eb.to_f64())
     }
 }

@@ -3,7 +3,8 @@
 //! or an edge midpoint of the other primitive at t = 0, 1/2 or 1.
 
 use proptest::prelude::*;
-use touchstone::sweep::contract::{check_ccd_agreement, degenerate_ccd, oracle_line, CcdConstruction};
+use touchstone::strategies::{degenerate_ccd, CcdConstruction};
+use touchstone::sweep::contract::{check_ccd_agreement, oracle_line};
 use touchstone::sweep::{ccd, CcdKind};
 
 fn construction() -> impl Strategy<Value = CcdConstruction> {

@@ -102,7 +102,7 @@ fn as_posed(name: &str, s: &touchstone::brep::Solid<Q>) -> Posed {
 }
 
 use proptest::prelude::*;
-use touchstone::vclip::contract::{convex_pair, Placement};
+use touchstone::strategies::{convex_pair, Placement};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]

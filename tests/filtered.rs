@@ -15,9 +15,9 @@ use touchstone::query::{
     Validate,
 };
 use touchstone::scalar::Scalar;
-use touchstone::sweep::contract::{degenerate_boxes, degenerate_ccd, CcdConstruction};
+use touchstone::strategies::{convex_pair, Placement};
+use touchstone::strategies::{degenerate_boxes, degenerate_ccd, CcdConstruction};
 use touchstone::sweep::CcdKind;
-use touchstone::vclip::contract::{convex_pair, Placement};
 
 type Q = BigRational;
 

@@ -16,9 +16,9 @@ use touchstone::poly::Algebraic;
 use touchstone::predicates::{orient3d, side_of_plane};
 use touchstone::query::{self, ErrorKind, Query, QueryError};
 use touchstone::scalar::{ratio, Interval, Scalar, Uncertain};
-use touchstone::sweep::contract::{degenerate_boxes, degenerate_ccd, CcdConstruction};
+use touchstone::strategies::{convex_pair, Placement};
+use touchstone::strategies::{degenerate_boxes, degenerate_ccd, CcdConstruction};
 use touchstone::sweep::{ccd, first_contact_bms, first_contact_sat, pair_touches, CcdKind};
-use touchstone::vclip::contract::{convex_pair, Placement};
 use touchstone::vclip::{brute_force_distance, lin_canny, vclip, VClipError};
 
 type Q = BigRational;

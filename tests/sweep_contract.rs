@@ -7,7 +7,8 @@
 use num_rational::BigRational as Q;
 use proptest::prelude::*;
 use touchstone::contract::Agreement;
-use touchstone::sweep::contract::{check_sweep_agreement, check_sweep_answer, degenerate_boxes, sweep_oracle_line};
+use touchstone::strategies::degenerate_boxes;
+use touchstone::sweep::contract::{check_sweep_agreement, check_sweep_answer, sweep_oracle_line};
 use touchstone::sweep::{first_contact_bms, pair_touches, BmsContact, BoxMotion};
 
 proptest! {

@@ -6,7 +6,8 @@
 use num_rational::BigRational;
 use proptest::prelude::*;
 use touchstone::brep::Solid;
-use touchstone::vclip::contract::{check_distance_agreement, convex_pair, oracle_line, Placement};
+use touchstone::strategies::{convex_pair, Placement};
+use touchstone::vclip::contract::{check_distance_agreement, oracle_line};
 use touchstone::vclip::{brute_force_distance, vclip, Status};
 
 type Side = (u8, [i8; 4], [i8; 3]);

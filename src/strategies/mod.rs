@@ -12,6 +12,14 @@
 //!
 //! The same seed gives the same cases ([`Source`] is SplitMix64).
 //!
+//! The builders the tests, benches and fuzz targets share live here too, driven by small
+//! integers (so `arbitrary` and proptest inputs map onto them): [`convex_pair`] (convex shapes
+//! on small grids and regular solids under integer-quaternion poses, the second free, touching
+//! from above or sunk: [`Placement`]), [`degenerate_ccd`] (the CCD benchmark's primitives on the
+//! quarter grid, coplanar or passing exactly through a vertex or an edge midpoint:
+//! [`CcdConstruction`]) and [`degenerate_boxes`] (box sweeps on the half grid, translating on
+//! quadratic paths or spinning by integer quaternions).
+//!
 //! ```
 //! use touchstone::strategies::{generate, Kind, Source};
 //! let cases = generate(Kind::FaceFace, 3, &mut Source::new(7));
@@ -19,6 +27,12 @@
 //! assert_eq!(cases[0]["claim"]["status"], "touching");
 //! assert_eq!(cases, generate(Kind::FaceFace, 3, &mut Source::new(7)));
 //! ```
+
+mod motions;
+mod pairs;
+
+pub use motions::{degenerate_boxes, degenerate_ccd, CcdConstruction};
+pub use pairs::{convex_pair, pair_shape, Placement};
 
 use num_rational::BigRational;
 use num_traits::{One, Zero};

@@ -1,0 +1,87 @@
+//! Pairs of convex solids placed exactly: shapes on small grids and regular solids under
+//! integer-quaternion poses, the second one free, touching the first from above, or sunk into
+//! it (the status known by construction).
+
+use num_rational::BigRational;
+
+use crate::brep::shapes::{cube, cuboid, icosahedron, octahedron, tetrahedron};
+use crate::brep::{convex_hull, Solid};
+use crate::geom::{Affine, Point3, Vector3};
+use crate::scalar::ratio;
+
+/// How the second solid of a [`convex_pair`] is placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Where its pose puts it.
+    Free,
+    /// Moved so that its lowest vertex (least z) is exactly the first solid's highest
+    /// vertex: touching by construction (the plane z = top separates them weakly), often with
+    /// several features at once (horizontal faces and edges).
+    TouchingAbove,
+    /// Moved so that its lowest vertex is the first solid's vertex centroid, an interior
+    /// point: penetrating by construction.
+    Sunk,
+}
+
+/// Shape `k mod 6` of the pairs: cube, a 1/2 × 1 × 3/2 cuboid, tetrahedron, octahedron,
+/// icosahedron, or the hull of `cloud` (coordinates mod 5 − 2; a cube if it is flat).
+pub fn pair_shape(k: u8, cloud: &[[i8; 3]]) -> Solid<BigRational> {
+    match k % 6 {
+        0 => cube(),
+        1 => cuboid(ratio(1, 2), ratio(1, 1), ratio(3, 2)).unwrap_or_else(|_| cube()),
+        2 => tetrahedron(),
+        3 => octahedron(),
+        4 => icosahedron().unwrap_or_else(|_| cube()),
+        _ => {
+            let pts: Vec<Point3<BigRational>> = cloud
+                .iter()
+                .take(24)
+                .map(|c| Point3::from(c.map(|x| BigRational::from_integer((x.rem_euclid(5) - 2).into()))))
+                .collect();
+            convex_hull(&pts).map(|h| h.solid).unwrap_or_else(|_| cube())
+        }
+    }
+}
+
+/// A pair of convex solids, exact: shapes `ka`, `kb` (see [`pair_shape`]) rotated by integer
+/// quaternions (a zero quaternion is the identity) and translated by `ta / 8`, `tb / 8`, the
+/// second placed by `placement`.
+pub fn convex_pair(
+    (ka, qa, ta): (u8, [i8; 4], [i8; 3]),
+    (kb, qb, tb): (u8, [i8; 4], [i8; 3]),
+    cloud: &[[i8; 3]],
+    placement: Placement,
+) -> (Solid<BigRational>, Solid<BigRational>) {
+    let posed = |k: u8, q: [i8; 4], t: [i8; 3]| {
+        let q = if q == [0; 4] { [1, 0, 0, 0] } else { q };
+        let map = Affine::from_quaternion(
+            &q.map(|x| BigRational::from_integer(x.into())),
+            Vector3::from(t.map(|x| ratio(x.into(), 8))),
+        );
+        let s = pair_shape(k, cloud);
+        map.ok().and_then(|m| s.transformed(&m).ok()).unwrap_or(s)
+    };
+    let a = posed(ka, qa, ta);
+    let mut b = posed(kb, qb, tb);
+    let lowest = |s: &Solid<BigRational>| {
+        s.vertices().iter().min_by(|p, q| p.z.cmp(&q.z)).cloned().unwrap_or_else(Point3::origin)
+    };
+    let highest = |s: &Solid<BigRational>| {
+        s.vertices().iter().max_by(|p, q| p.z.cmp(&q.z)).cloned().unwrap_or_else(Point3::origin)
+    };
+    let target = match placement {
+        Placement::Free => None,
+        Placement::TouchingAbove => Some(highest(&a)),
+        Placement::Sunk => {
+            let n = BigRational::from_integer(a.vertex_count().max(1).into());
+            let sum = a.vertices().iter().fold(Vector3::zeros(), |acc, p| acc + &p.coords);
+            Some(Point3::from(sum / n))
+        }
+    };
+    if let Some(t) = target {
+        if let Ok(moved) = b.transformed(&Affine::translation(t - lowest(&b))) {
+            b = moved;
+        }
+    }
+    (a, b)
+}
