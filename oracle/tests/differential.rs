@@ -251,6 +251,24 @@ fn toi_noise_axis_regression() {
     assert_eq!(answer_line(&f.to_string(), &Options::default())["collides"], json!(false));
 }
 
+/// Found by `f64_agrees_with_exact_on_every_op` in CI (2026-11-26): an L prism under a matrix
+/// pose with a 2⁻¹⁰²² entry; the segment starts inside the posed solid for 1/7·10³⁰⁰ of its
+/// length and then leaves through a face. `f64` sees the start on the face (boundary, then
+/// outside) and the off-boundary patterns differed (exact: inside, outside; f64: outside).
+/// Fixed by leaving pieces shorter than 2⁻²⁶ of the segment out of the pattern on both sides:
+/// they lie within that much of a boundary point.
+#[test]
+fn classify_segment_tiny_inside_piece_regression() {
+    let q = json!({"op":"classify_segment","solid":{"polyhedron":{"vertices":[[0.0,0.0,0.0],[1.0,0.0,0.0],[1.0,0.5,0.0],[0.5,0.5,0.0],[0.5,1.0,0.0],[0.0,1.0,0.0],[0.0,0.0,0.5],[1.0,0.0,0.5],[1.0,0.5,0.5],[0.5,0.5,0.5],[0.5,1.0,0.5],[0.0,1.0,0.5]],
+        "faces":[[5,4,3,2,1,0],[6,7,8,9,10,11],[0,1,7,6],[1,2,8,7],[2,3,9,8],[3,4,10,9],[4,5,11,10],[5,0,6,11]]}},
+        "pose":{"matrix":[[39.0,0,0,1],[-2.2250738585072014e-308,"-1/1",0,0],[39.0,-1.0,-0.015625,-1]]},
+        "segment":[[1.5,-0.5,-1.0],[0.0,0.0,0.0]]});
+    agrees_on_both(q.clone()).unwrap();
+    // The exact answer keeps the tiny inside piece.
+    let a = answer_line(&q.to_string(), &Options::default());
+    assert_eq!(a["pieces"][0]["class"], "inside", "{a}");
+}
+
 /// Found by the same test once the axes were scaled by their terms: an axis (0, −2⁻⁵², −1)
 /// whose middle component is exactly 0 came from edge directions that carried the rotation's
 /// rounding, and the terms' magnitudes, taken from those directions, were rounding noise too.
