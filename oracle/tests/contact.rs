@@ -130,3 +130,21 @@ fn claims() {
     let bad = ask(stacked(json!({"claim": {"status": "stuck"}})));
     assert_eq!(bad["error"]["kind"], "unknown", "{bad}");
 }
+
+/// The ε pipeline checks the query's budget: a step limit ends it with a `limit` error (an ε
+/// as large as the shapes makes every feature pair a candidate), and an ε beyond binary64 is a
+/// typed error at `/epsilon`.
+#[test]
+fn the_f64_pipeline_keeps_to_the_limits() {
+    let q = json!({"op": "contact", "backend": "f64", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]},
+        "pose_b": {"translation": [2, 0, 0]}, "epsilon": 4});
+    let limited = Options { step_limit: Some(50), ..Options::default() };
+    let a = touchstone_oracle::answer_line_limited(&q.to_string(), &limited);
+    assert_eq!(a["error"]["kind"], "limit", "{a}");
+    // Without the limit the same query is answered: every pair within ε, touching.
+    assert_eq!(ask(q.clone())["status"], "touching");
+    let mut huge = q;
+    huge["epsilon"] = json!("1e400");
+    let a = ask(huge);
+    assert_eq!((a["error"]["kind"].clone(), a["error"]["at"].clone()), (json!("number"), json!("/epsilon")), "{a}");
+}

@@ -246,9 +246,7 @@ pub fn boundary_squared_distance<S: Scalar>(s: &Solid<S>, p: &Point3<S>) -> Deci
     };
     for f in 0..s.face_count() {
         crate::budget::tick()?;
-        let (d, foot) = crate::constructions::plane_foot(p, s.plane(f));
-        let lp: Vec<Point3<S>> = s.face(f).iter().map(|&v| s.vertex(v).clone()).collect();
-        if super::regions::within(&lp, &foot, &s.plane(f).normal)? {
+        if let Some((d, _)) = closed_face_foot(s, f, p)? {
             offer(d)?;
         }
     }
@@ -315,7 +313,7 @@ fn items<S: Scalar>(s: &Solid<S>, which: u8, grow: f64) -> Vec<Item> {
 
 /// The pairs (feature of a, feature of b) whose grown boxes meet, of the kinds that give contact
 /// points (a vertex with anything, two edges), by a sweep along x.
-fn candidate_pairs<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Vec<(Feature, Feature)> {
+fn candidate_pairs<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Decision<Vec<(Feature, Feature)>> {
     // Grow by ε and a relative hair, so a pair within ε is never lost to the boxes' rounding.
     let scale =
         a.vertices().iter().chain(b.vertices()).flat_map(|p| p.iter().map(|c| c.to_f64().abs())).fold(0.0, f64::max);
@@ -328,6 +326,7 @@ fn candidate_pairs<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Vec<(Featu
     for i in 0..all.len() {
         active.retain(|&j| all[j].hi[0] >= all[i].lo[0]);
         for &j in &active {
+            crate::budget::tick()?;
             let (x, y) = (&all[i], &all[j]);
             if x.solid == y.solid || !(1..3).all(|k| x.lo[k] <= y.hi[k] && y.lo[k] <= x.hi[k]) {
                 continue;
@@ -340,7 +339,7 @@ fn candidate_pairs<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Vec<(Featu
         }
         active.push(i);
     }
-    out
+    Ok(out)
 }
 
 /// Whether `d2` ≤ ε².
@@ -351,20 +350,25 @@ fn within_eps<S: Scalar>(d2: &S, eps: &S) -> Decision<bool> {
 /// The foot of `p` on face `f` of `s` when it lies strictly inside the face, with the squared
 /// distance.
 fn face_foot<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<S>> {
-    let (d, foot) = crate::constructions::plane_foot(p, s.plane(f));
-    let lp: Vec<Point3<S>> = s.face(f).iter().map(|&v| s.vertex(v).clone()).collect();
-    if !super::regions::within(&lp, &foot, &s.plane(f).normal)? {
-        return Ok(None);
-    }
+    let Some((d, foot)) = closed_face_foot(s, f, p)? else { return Ok(None) };
     // Strictly: not on the face's boundary.
-    for k in 0..lp.len() {
-        let (x, y) = (&lp[k], &lp[(k + 1) % lp.len()]);
+    let face = s.face(f);
+    for k in 0..face.len() {
+        let (x, y) = (s.vertex(face[k]), s.vertex(face[(k + 1) % face.len()]));
         let (e, _) = crate::constructions::squared_distance_point_segment(&foot, x, y)?;
         if e.sign()? == Sign::Zero {
             return Ok(None);
         }
     }
     Ok(Some(d))
+}
+
+/// The squared distance from `p` to the plane of face `f` and the foot, when the foot lies in
+/// the closed face (convex or not).
+fn closed_face_foot<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<(S, Point3<S>)>> {
+    let (d, foot) = crate::constructions::plane_foot(p, s.plane(f));
+    let lp: Vec<Point3<S>> = s.face(f).iter().map(|&v| s.vertex(v).clone()).collect();
+    Ok(super::regions::within(&lp, &foot, &s.plane(f).normal)?.then_some((d, foot)))
 }
 
 /// The squared distance from `p` to the open edge (u, v), when the foot is strictly inside it.
@@ -376,7 +380,7 @@ fn edge_foot<S: Scalar>(s: &Solid<S>, (u, v): (usize, usize), p: &Point3<S>) -> 
 /// Step 1: the contact points, one per vertex (its nearest feature within ε) and one per pair
 /// of edges within ε.
 fn contact_points<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Decision<Vec<ContactPoint<S>>> {
-    let pairs = candidate_pairs(a, b, eps);
+    let pairs = candidate_pairs(a, b, eps)?;
     // Per vertex (of a, then of b): its nearest feature of the other solid within ε.
     type Best<S> = Option<(S, Feature)>;
     let mut nearest_a: Vec<Best<S>> = vec![None; a.vertex_count()];

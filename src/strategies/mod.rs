@@ -149,7 +149,7 @@ impl Motion {
                 break c;
             }
         };
-        let r = quaternion_matrix(&quat.map(|x| Q::from_integer(x.into()))).expect("a nonzero quaternion");
+        let r = rotation(quat);
         let t = Vector3::new(q(src.int(-64, 64), 8), q(src.int(-64, 64), 8), q(src.int(-64, 64), 8));
         Motion { quat, r, t }
     }
