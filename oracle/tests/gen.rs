@@ -14,19 +14,48 @@ fn verdict(line: &Value) -> Value {
     answer_line(&line.to_string(), &Options::default())
 }
 
-/// A claim the construction rules out, in place of the right one.
-fn wrong(kind: Kind, claim: &Value) -> Value {
+/// Claims the construction rules out, in place of the right one: the wrong status or time,
+/// and the right status with a wrong feature, polygon or depth.
+fn wrong(kind: Kind, claim: &Value) -> Vec<Value> {
+    let with = |k: &str, v: Value| {
+        let mut c = claim.clone();
+        c[k] = v;
+        c
+    };
     match kind {
-        Kind::Gap => json!({"status": "touching"}),
-        Kind::Penetration => json!({"status": "touching"}),
+        Kind::Gap => vec![
+            json!({"status": "touching"}),
+            with("features", json!([{"face": [0, 1, 2, 3]}, {"face": [0, 1, 2, 3]}])),
+        ],
+        Kind::Penetration => {
+            let d2: num_rational::BigRational = claim["depth_squared"].as_str().unwrap().parse().unwrap();
+            // Off by more than the default tolerance (10⁻⁹) even for the tiniest depths.
+            let off = num_rational::BigRational::new(1.into(), 64.into());
+            let twice = (d2 * num_rational::BigRational::from_integer(4.into()) + off).to_string();
+            vec![json!({"status": "touching"}), with("depth_squared", json!(twice))]
+        }
         Kind::BoxSweep | Kind::BoxGraze | Kind::CcdVertexFace | Kind::CcdEdgeEdge => {
             match claim["collides"].as_bool() {
-                Some(true) => json!({"collides": false}),
-                _ => json!({"collides": true}),
+                Some(true) => vec![json!({"collides": false})],
+                _ => vec![json!({"collides": true})],
             }
         }
-        Kind::GridHull => json!({"vertices": 9}),
-        _ => json!({"status": "separated"}),
+        Kind::GridHull => vec![json!({"vertices": 9}), json!({"faces": claim["faces"].as_u64().unwrap() + 1})],
+        Kind::FaceOverlap => {
+            let mut fewer = claim.clone();
+            fewer["regions"][0]["points"].as_array_mut().unwrap().pop();
+            let mut up = claim.clone();
+            let n = &mut up["regions"][0]["normals"][0];
+            let neg = |x: &Value| (-x.as_str().unwrap().parse::<num_rational::BigRational>().unwrap()).to_string();
+            *n = json!(n.as_array().unwrap().iter().map(neg).collect::<Vec<_>>());
+            vec![json!({"status": "penetrating"}), fewer, up, with("regions", json!([]))]
+        }
+        // The status, and a feature that does not touch: a's bottom face.
+        _ => {
+            let mut f = claim["features"].clone();
+            f[0] = json!({"face": [0, 1, 2, 3]});
+            vec![json!({"status": "separated"}), with("features", f)]
+        }
     }
 }
 
@@ -40,10 +69,12 @@ fn every_claimed_answer_is_the_exact_one() {
         }
         // The claims are judged: the wrong answer fails on each of the first cases.
         for c in cases.iter().take(25) {
-            let mut w = c.clone();
-            w["claim"] = wrong(*kind, &c["claim"]);
-            let a = verdict(&w);
-            assert_eq!(a["verdict"]["ok"], false, "{name}: {w}\n{a}");
+            for claim in wrong(*kind, &c["claim"]) {
+                let mut w = c.clone();
+                w["claim"] = claim;
+                let a = verdict(&w);
+                assert_eq!(a["verdict"]["ok"], false, "{name}: {w}\n{a}");
+            }
         }
     }
 }

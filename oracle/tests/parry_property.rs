@@ -65,16 +65,19 @@ fn parry_on_every_kind_reported() {
     println!("{judged} answers judged; wrong: {wrong:?}");
     assert!(judged > 2000, "{judged}");
     // What parry gets wrong on these cases (2026-11-26, parry3d-f64 0.31.1): its boolean
-    // intersection test misses touching boxes face on face, edge on edge and corner to apex
+    // intersection test misses touching boxes face on face, edge on edge, edge on face and
+    // corner to apex
     // (a rotated pose in binary64 opens a gap of an ulp or two), and calls boxes apart by a
     // tiny exact gap intersecting, as closest_points does; and its shape cast misses a first
-    // contact exactly at the interval's end. Distances, contacts and depths are right.
+    // contact exactly at the interval's end. Distances, contacts, depths and the contact
+    // manifolds of boxes face on face (`face-overlap`: the overlap rectangle) are right.
     let found: Vec<(&str, &str)> = wrong.keys().map(|(k, f)| (*k, f.as_str())).collect();
     assert_eq!(
         found,
         [
             ("box-sweep", "cast_shapes"),
             ("edge-edge", "intersection_test"),
+            ("edge-face", "intersection_test"),
             ("face-face", "intersection_test"),
             ("gap", "closest_points"),
             ("gap", "intersection_test"),

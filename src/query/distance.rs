@@ -64,6 +64,10 @@ pub struct DistanceClaim {
     pub features: Option<[FeatureId; 2]>,
     /// The claimed closest points on a and b.
     pub points: Option<[Point3<BigRational>; 2]>,
+    /// The claimed squared penetration depth (zero unless penetrating): the square of the
+    /// shortest translation of b after which the interiors are disjoint, judged against
+    /// [`penetration_depth`](super::penetration_depth), exactly.
+    pub depth_squared: Option<BigRational>,
 }
 
 impl<N: Scalar> Distance<N> {
@@ -357,7 +361,10 @@ impl<N: Scalar> Query for Distance<N> {
         tol: &Tolerance,
     ) -> Option<Vec<(String, bool)>> {
         let out = &decided.output;
-        if claim.points.is_some() || claim.features.as_ref().is_some_and(|f| *f != out.features) {
+        if claim.points.is_some()
+            || claim.depth_squared.is_some()
+            || claim.features.as_ref().is_some_and(|f| *f != out.features)
+        {
             return None;
         }
         let mut v = Vec::new();
@@ -404,6 +411,10 @@ impl<N: Scalar> Query for Distance<N> {
         }
         if let Some(x) = &claim.distance {
             v.checks.push(Check::sqrt("distance", x, d2, tol, digits));
+        }
+        if let Some(x) = &claim.depth_squared {
+            let depth = super::penetration_depth(&self.a, &self.b)?;
+            v.checks.push(Check::number("depth_squared", x, &depth.depth_squared, tol));
         }
         if claim.features.is_none() && claim.points.is_none() {
             return Ok(v);

@@ -17,8 +17,11 @@
 //! on small grids and regular solids under integer-quaternion poses, the second free, touching
 //! from above or sunk: [`Placement`]), [`degenerate_ccd`] (the CCD benchmark's primitives on the
 //! quarter grid, coplanar or passing exactly through a vertex or an edge midpoint:
-//! [`CcdConstruction`]) and [`degenerate_boxes`] (box sweeps on the half grid, translating on
-//! quadratic paths or spinning by integer quaternions).
+//! [`CcdConstruction`]), [`degenerate_boxes`] (box sweeps on the half grid, translating on
+//! quadratic paths or spinning by integer quaternions), [`convex_shape`] and [`posed_shape`]
+//! (the closest-feature suites' solids: regular ones, an octagonal prism whose faces' Voronoi
+//! regions have many cells, a grid pentagon prism; with `prop::pose` under exact rational
+//! poses) and [`rational_rotation`].
 //!
 //! ```
 //! use touchstone::strategies::{generate, Kind, Source};
@@ -32,10 +35,12 @@ mod motions;
 mod pairs;
 
 pub use motions::{degenerate_boxes, degenerate_ccd, CcdConstruction};
-pub use pairs::{convex_pair, pair_shape, Placement};
+pub use pairs::{
+    convex_pair, convex_shape, octagon, octagonal_prism, pair_shape, posed_shape, Placement, CONVEX_SHAPES,
+};
 
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{One, Signed, Zero};
 use serde_json::{json, Value};
 
 use crate::geom::{quaternion_matrix, Matrix3, Vector3};
@@ -70,22 +75,32 @@ impl Source {
 /// The kinds of case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// Two boxes face on face, the overlap a rectangle: touching, distance 0.
+    /// Two boxes face on face, the overlap a rectangle: touching, distance 0, the two faces
+    /// realising it.
     FaceFace,
+    /// Two boxes face on face as a `contact` query: touching, R_t one face/face region whose
+    /// polygon is the overlap rectangle (its four corners), with the faces' normal.
+    FaceOverlap,
     /// A box's top edge crossing another box's bottom edge at one point (both boxes turned by
-    /// Pythagorean angles about perpendicular axes), or running along it (parallel edges):
-    /// touching, distance 0.
+    /// Pythagorean angles about perpendicular axes), or running along it (collinear edges):
+    /// touching, distance 0, the two edges realising it.
     EdgeEdge,
-    /// A tetrahedron's apex strictly inside a box's top face: touching, distance 0.
+    /// A box turned about x by a Pythagorean angle, its lowest edge lying on another box's top
+    /// face (wholly or running off it): touching, distance 0, the face and the edge realising it.
+    EdgeFace,
+    /// A tetrahedron's apex strictly inside a box's top face: touching, distance 0, the face
+    /// and the apex realising it.
     VertexFace,
-    /// The apex inside a top edge of the box: touching.
+    /// The apex inside a top edge of the box: touching, the edge and the apex.
     VertexEdge,
-    /// The apex on a top corner of the box: touching.
+    /// The apex on a top corner of the box: touching, the corner and the apex.
     VertexVertex,
     /// Face on face, then apart by an exact gap g along the faces' normal (including one ulp of
     /// the coordinates' scale, 2⁻⁵² times it): separated, distance g.
     Gap,
-    /// Face on face, then sunk by an exact depth d: penetrating.
+    /// Face on face, then sunk by an exact depth d: penetrating, the penetration depth (the
+    /// shortest translation that separates them) min(d, the overlaps in x and y): the
+    /// Minkowski difference of two parallel boxes is a box.
     Penetration,
     /// A box falling onto a box at a constant velocity from an exact gap: the first contact at
     /// gap / speed, at the interval's end exactly, at its start (touching), or after it (no
@@ -100,15 +115,19 @@ pub enum Kind {
     CcdVertexFace,
     /// The edge–edge query: an edge moving across a still one, the two crossing at t*.
     CcdEdgeEdge,
-    /// `validate` of the convex hull of every point of a grid box (many points on each face:
-    /// coplanar ties everywhere): 8 vertices, 12 edges, 6 faces, convex.
+    /// `validate` of the convex hull of every grid point of a polytope given by inequalities
+    /// (many points on each face and edge: coplanar and collinear ties everywhere): a box
+    /// (8 vertices, 12 edges, 6 faces), a corner simplex (4, 6, 4), a square pyramid (5, 8, 5),
+    /// an octahedron (6, 12, 8) or a triangular prism (6, 9, 5); convex.
     GridHull,
 }
 
 /// Every kind with its name, in the order `gen --help` lists them.
 pub const KINDS: &[(&str, Kind)] = &[
     ("face-face", Kind::FaceFace),
+    ("face-overlap", Kind::FaceOverlap),
     ("edge-edge", Kind::EdgeEdge),
+    ("edge-face", Kind::EdgeFace),
     ("vertex-face", Kind::VertexFace),
     ("vertex-edge", Kind::VertexEdge),
     ("vertex-vertex", Kind::VertexVertex),
@@ -143,13 +162,7 @@ struct Motion {
 
 impl Motion {
     fn draw(src: &mut Source) -> Motion {
-        let quat = loop {
-            let c = [src.int(-3, 3), src.int(-3, 3), src.int(-3, 3), src.int(-3, 3)];
-            if c.iter().any(|&x| x != 0) {
-                break c;
-            }
-        };
-        let r = rotation(quat);
+        let (quat, r) = rational_rotation(src);
         let t = Vector3::new(q(src.int(-64, 64), 8), q(src.int(-64, 64), 8), q(src.int(-64, 64), 8));
         Motion { quat, r, t }
     }
@@ -188,6 +201,15 @@ fn inside(src: &mut Source, m: &Q) -> Q {
     m * q(src.int(-7, 7), 8)
 }
 
+/// The highest (`top`) or lowest corners of a turned box, which are an edge: their height and
+/// their vertex ids (the box's numbering: bit 0 for x > 0, bit 1 for y, bit 2 for z).
+fn extreme_edge(c: &[Vector3<Q>], top: bool) -> (Q, [usize; 2]) {
+    let z = c.iter().map(|v| v.z.clone());
+    let h = if top { z.max() } else { z.min() }.unwrap_or_else(Q::zero);
+    let ids: Vec<usize> = (0..c.len()).filter(|&k| c[k].z == h).collect();
+    (h, [ids[0], ids[ids.len() - 1]])
+}
+
 /// The corners of the box with half extents `h` rotated by `r`.
 fn corners(h: &[Q; 3], r: &Matrix3<Q>) -> Vec<Vector3<Q>> {
     (0..8)
@@ -196,6 +218,27 @@ fn corners(h: &[Q; 3], r: &Matrix3<Q>) -> Vec<Vector3<Q>> {
             r * Vector3::new(c(0), c(1), c(2))
         })
         .collect()
+}
+
+/// An exact rational rotation: a quaternion with integer parts in −3..=3, not all zero, and its
+/// matrix (integers over w² + x² + y² + z²: orthogonal exactly, and oblique in general, so
+/// that rotated grid coordinates leave every grid and binary64 can only round them).
+///
+/// ```
+/// use touchstone::strategies::{rational_rotation, Source};
+/// let (_, r) = rational_rotation(&mut Source::new(1));
+/// let one = |i: usize, j: usize| if i == j { 1 } else { 0 };
+/// let product = &r * r.transpose();
+/// assert!((0..3).all(|i| (0..3).all(|j| product[(i, j)] == num_rational::BigRational::from_integer(one(i, j).into()))));
+/// ```
+pub fn rational_rotation(src: &mut Source) -> ([i64; 4], Matrix3<Q>) {
+    let quat = loop {
+        let c = [src.int(-3, 3), src.int(-3, 3), src.int(-3, 3), src.int(-3, 3)];
+        if c.iter().any(|&x| x != 0) {
+            break c;
+        }
+    };
+    (quat, rotation(quat))
 }
 
 fn rotation(quat: [i64; 4]) -> Matrix3<Q> {
@@ -220,13 +263,27 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
     let identity = [1, 0, 0, 0];
     let distance = |a: Value, pa: Value, b: Value, pb: Value, claim: Value| json!({"id": id, "op": "distance", "a": a, "pose_a": pa, "b": b, "pose_b": pb, "claim": claim});
     match kind {
-        Kind::FaceFace | Kind::Gap | Kind::Penetration => {
+        Kind::FaceFace | Kind::FaceOverlap | Kind::Gap | Kind::Penetration => {
             let (ha, hb) = (half(src), half(src));
             // b's bottom face on a's top face, overlapping: |offset| < ha + hb in x and y.
             let ox = inside(src, &(&ha[0] + &hb[0]));
             let oy = inside(src, &(&ha[1] + &hb[1]));
+            let faces = json!([{"face": [4, 5, 6, 7]}, {"face": [0, 1, 2, 3]}]);
             let (dz, claim) = match kind {
-                Kind::FaceFace => (Q::zero(), json!({"status": "touching", "distance": "0"})),
+                Kind::FaceFace => (Q::zero(), json!({"status": "touching", "distance": "0", "features": faces})),
+                Kind::FaceOverlap => {
+                    // The overlap rectangle on a's top (z = ha_z), its corners moved with the
+                    // scene; the normal out of b toward a is down.
+                    let lo = |i: usize, o: &Q| (-ha[i].clone()).max(o - &hb[i]);
+                    let hi = |i: usize, o: &Q| ha[i].clone().min(o + &hb[i]);
+                    let (x, y) = ([lo(0, &ox), hi(0, &ox)], [lo(1, &oy), hi(1, &oy)]);
+                    let place = |x: &Q, y: &Q| v3(&(&m.r * Vector3::new(x.clone(), y.clone(), ha[2].clone()) + &m.t));
+                    let points =
+                        json!([place(&x[0], &y[0]), place(&x[1], &y[0]), place(&x[1], &y[1]), place(&x[0], &y[1])]);
+                    let normal = m.vector(&Vector3::new(Q::zero(), Q::zero(), -Q::one()));
+                    let region = json!({"a": faces[0], "b": faces[1], "points": points, "normals": [normal]});
+                    (Q::zero(), json!({"status": "touching", "regions": [region]}))
+                }
                 Kind::Gap => {
                     let scale = [&ha, &hb].iter().flat_map(|h| h.iter()).cloned().fold(Q::one(), |x, y| x.max(y));
                     let g = match src.int(0, 3) {
@@ -234,7 +291,7 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
                         1 => scale * q(1, 1 << 52),
                         _ => q(src.int(1, 16), 16),
                     };
-                    let claim = json!({"status": "separated", "distance_squared": s(&(&g * &g))});
+                    let claim = json!({"status": "separated", "distance_squared": s(&(&g * &g)), "features": faces});
                     (g, claim)
                 }
                 _ => {
@@ -242,28 +299,37 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
                         0 => q(1, 1 << src.int(1, 40)),
                         _ => ha[2].clone().min(hb[2].clone()) * q(src.int(1, 7), 8),
                     };
-                    (-d, json!({"status": "penetrating", "intersecting": true}))
+                    // The Minkowski difference a − b is a box of half extents ha + hb about
+                    // a's centre minus b's: the depth is the origin's distance to its boundary.
+                    let overlap = |i: usize, o: &Q| &ha[i] + &hb[i] - o.abs();
+                    let depth = d.clone().min(overlap(0, &ox)).min(overlap(1, &oy));
+                    let claim =
+                        json!({"status": "penetrating", "intersecting": true, "depth_squared": s(&(&depth * &depth))});
+                    (-d, claim)
                 }
             };
             let at = Vector3::new(ox, oy, &ha[2] + &hb[2] + dz);
-            distance(boxed(&ha), m.pose(identity, &zero), boxed(&hb), m.pose(identity, &at), claim)
+            let (pa, pb) = (m.pose(identity, &zero), m.pose(identity, &at));
+            if kind == Kind::FaceOverlap {
+                json!({"id": id, "op": "contact", "a": boxed(&ha), "pose_a": pa, "b": boxed(&hb), "pose_b": pb, "claim": claim})
+            } else {
+                distance(boxed(&ha), pa, boxed(&hb), pb, claim)
+            }
         }
         Kind::EdgeEdge => {
             // a turned about y by a Pythagorean angle: its top is an edge along y; b about x
-            // (crossing: its bottom an edge along x) or about y too (parallel edges).
+            // (crossing: its bottom an edge along x) or about y too (collinear edges).
             let (ha, hb) = (half(src), half(src));
             let qa = [2, 0, 1, 0];
             let parallel = src.int(0, 1) == 1;
             let qb = if parallel { [2, 0, -1, 0] } else { [2, 1, 0, 0] };
             let (ca, cb) = (corners(&ha, &rotation(qa)), corners(&hb, &rotation(qb)));
-            let top = ca.iter().map(|v| v.z.clone()).max().expect("corners");
-            let bottom = cb.iter().map(|v| v.z.clone()).min().expect("corners");
+            let (top, ea) = extreme_edge(&ca, true);
+            let (bottom, eb) = extreme_edge(&cb, false);
             // The edges' points: a's top edge at x = xa (along y), b's bottom edge at y = yb
             // (along x) or at x = xb (along y).
-            let top_edge: Vec<&Vector3<Q>> = ca.iter().filter(|v| v.z == top).collect();
-            let bottom_edge: Vec<&Vector3<Q>> = cb.iter().filter(|v| v.z == bottom).collect();
-            let (xa, xb) = (top_edge[0].x.clone(), bottom_edge[0].x.clone());
-            let yb = bottom_edge[0].y.clone();
+            let (xa, xb) = (ca[ea[0]].x.clone(), cb[eb[0]].x.clone());
+            let yb = cb[eb[0]].y.clone();
             // Cross the edges at their middles' neighbourhood: shift b so its edge meets a's.
             let shift = if parallel {
                 // Along the same line x = xa, overlapping in y.
@@ -271,18 +337,31 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
             } else {
                 Vector3::new(&xa - &zero.x + inside(src, &hb[0]) * q(1, 2), inside(src, &ha[1]) - &yb, &top - &bottom)
             };
-            let claim = json!({"status": "touching", "distance": "0"});
+            let claim = json!({"status": "touching", "distance": "0", "features": [{"edge": ea}, {"edge": eb}]});
             distance(boxed(&ha), m.pose(qa, &zero), boxed(&hb), m.pose(qb, &shift), claim)
+        }
+        Kind::EdgeFace => {
+            // b turned about x: its lowest feature an edge along x, laid on a's top face at
+            // y strictly inside it, its middle anywhere over the face's x range widened by hb.
+            let (ha, hb) = (half(src), half(src));
+            let qb = if src.int(0, 1) == 0 { [2, 1, 0, 0] } else { [1, -2, 0, 0] };
+            let cb = corners(&hb, &rotation(qb));
+            let (bottom, eb) = extreme_edge(&cb, false);
+            let y = inside(src, &ha[1]) - &cb[eb[0]].y;
+            let shift = Vector3::new(inside(src, &(&ha[0] + &hb[0])), y, &ha[2] - &bottom);
+            let claim =
+                json!({"status": "touching", "distance": "0", "features": [{"face": [4, 5, 6, 7]}, {"edge": eb}]});
+            distance(boxed(&ha), m.pose(identity, &zero), boxed(&hb), m.pose(qb, &shift), claim)
         }
         Kind::VertexFace | Kind::VertexEdge | Kind::VertexVertex => {
             let ha = half(src);
-            let (x, y) = match kind {
-                Kind::VertexFace => (inside(src, &ha[0]), inside(src, &ha[1])),
-                Kind::VertexEdge => (ha[0].clone(), inside(src, &ha[1])),
-                _ => (ha[0].clone(), -ha[1].clone()),
+            let (x, y, feature) = match kind {
+                Kind::VertexFace => (inside(src, &ha[0]), inside(src, &ha[1]), json!({"face": [4, 5, 6, 7]})),
+                Kind::VertexEdge => (ha[0].clone(), inside(src, &ha[1]), json!({"edge": [5, 7]})),
+                _ => (ha[0].clone(), -ha[1].clone(), json!({"vertex": 5})),
             };
             let at = Vector3::new(x, y, ha[2].clone());
-            let claim = json!({"status": "touching", "distance": "0"});
+            let claim = json!({"status": "touching", "distance": "0", "features": [feature, {"vertex": 0}]});
             distance(boxed(&ha), m.pose(identity, &zero), apex_down(src), m.pose(identity, &at), claim)
         }
         Kind::BoxSweep => {
@@ -396,18 +475,41 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
             }
         }
         Kind::GridHull => {
-            let n = [src.int(1, 4), src.int(1, 4), src.int(1, 4)];
+            // Every integer point of the polytope {p : inequalities}, in its bounding box.
+            let n = src.int(1, 4);
+            let (e, f, v) = (src.int(1, 4), src.int(1, 4), src.int(0, 4));
+            #[allow(clippy::type_complexity)]
+            let (lo, hi, holds, counts): (
+                [i64; 3],
+                [i64; 3],
+                Box<dyn Fn(i64, i64, i64) -> bool>,
+                [usize; 3],
+            ) = match v {
+                0 => ([0; 3], [n, e, f], Box::new(|_, _, _| true), [8, 12, 6]),
+                1 => ([0; 3], [n; 3], Box::new(move |x, y, z| x + y + z <= n), [4, 6, 4]),
+                2 => ([-n, -n, 0], [n; 3], Box::new(move |x: i64, y: i64, z| x.abs().max(y.abs()) <= n - z), [5, 8, 5]),
+                3 => (
+                    [-n; 3],
+                    [n; 3],
+                    Box::new(move |x: i64, y: i64, z: i64| x.abs() + y.abs() + z.abs() <= n),
+                    [6, 12, 8],
+                ),
+                _ => ([0; 3], [n, n, e], Box::new(move |x, y, _| x + y <= n), [6, 9, 5]),
+            };
             let mut pts = Vec::new();
-            for i in 0..=n[0] {
-                for j in 0..=n[1] {
-                    for k in 0..=n[2] {
-                        let p = Vector3::new(q(i, 1), q(j, 1), q(k, 1));
-                        pts.push(v3(&(&m.r * p + &m.t)));
+            for i in lo[0]..=hi[0] {
+                for j in lo[1]..=hi[1] {
+                    for k in lo[2]..=hi[2] {
+                        if holds(i, j, k) {
+                            let p = Vector3::new(q(i, 1), q(j, 1), q(k, 1));
+                            pts.push(v3(&(&m.r * p + &m.t)));
+                        }
                     }
                 }
             }
+            let [nv, ne, nf] = counts;
             json!({"id": id, "op": "validate", "solid": {"convex_hull": pts},
-                "claim": {"valid": true, "vertices": 8, "edges": 12, "faces": 6, "convex": true, "euler": 2}})
+                "claim": {"valid": true, "vertices": nv, "edges": ne, "faces": nf, "convex": true, "euler": 2}})
         }
     }
 }
@@ -443,6 +545,23 @@ pub mod prop {
     /// ```
     pub fn cases(kind: Kind) -> impl Strategy<Value = serde_json::Value> {
         any::<u64>().prop_map(move |seed| case(kind, 0, &mut Source::new(seed)))
+    }
+
+    /// Poses for [`posed_shape`](super::posed_shape): an integer quaternion with parts in
+    /// −3..=3 (not zero: an exact rational rotation, oblique in general) and a translation in
+    /// quarters, −4..=4 per coordinate. Shrinking moves the parts toward zero (the identity
+    /// turn is (1, 0, 0, 0), reached as the other parts shrink).
+    ///
+    /// ```
+    /// use proptest::prelude::*;
+    /// use touchstone::strategies::{posed_shape, prop::pose};
+    /// proptest!(|(p in pose())| {
+    ///     prop_assert!(posed_shape(0, p.0, p.1).is_convex().unwrap());
+    /// });
+    /// ```
+    pub fn pose() -> impl Strategy<Value = ([i64; 4], [i64; 3])> {
+        (prop::array::uniform4(-3i64..=3), prop::array::uniform3(-16i64..=16))
+            .prop_filter("a rotation", |(qt, _)| qt.iter().any(|&x| x != 0))
     }
 }
 

@@ -4,7 +4,7 @@
 
 use num_rational::BigRational;
 
-use crate::brep::shapes::{cube, cuboid, icosahedron, octahedron, tetrahedron};
+use crate::brep::shapes::{cube, cuboid, extrusion, icosahedron, octahedron, tetrahedron};
 use crate::brep::{convex_hull, Solid};
 use crate::geom::{Affine, Point3, Vector3};
 use crate::scalar::ratio;
@@ -84,4 +84,58 @@ pub fn convex_pair(
         }
     }
     (a, b)
+}
+
+/// How many [`convex_shape`]s there are.
+pub const CONVEX_SHAPES: usize = 7;
+
+/// The octagon (±3, 0), (±2, ±2), (0, ±3): strictly convex, 8 sides, on the integer grid.
+pub fn octagon() -> Vec<(BigRational, BigRational)> {
+    [(3, 0), (2, 2), (0, 3), (-2, 2), (-3, 0), (-2, -2), (0, -3), (2, -2)]
+        .iter()
+        .map(|&(x, y)| (ratio(x, 1), ratio(y, 1)))
+        .collect()
+}
+
+/// The prism over [`octagon`] from z = −1 to 1: two faces of 8 edges (their Voronoi regions
+/// are cut into many cells).
+pub fn octagonal_prism() -> Solid<BigRational> {
+    extrusion(&octagon(), ratio(-1, 1), ratio(1, 1)).unwrap_or_else(|_| cube())
+}
+
+/// Convex solid `k mod CONVEX_SHAPES` of the closest-feature suites: cube, octahedron,
+/// tetrahedron, a 1/2 × 1 × 3/2 cuboid, icosahedron, [`octagonal_prism`], or a pentagonal
+/// prism on the integer grid (an irregular pentagon: no symmetry to hide a wrong turn).
+///
+/// ```
+/// use touchstone::strategies::{convex_shape, CONVEX_SHAPES};
+/// for k in 0..CONVEX_SHAPES {
+///     assert!(convex_shape(k).is_convex().unwrap());
+/// }
+/// assert_eq!(convex_shape(5).face_count(), 10);
+/// ```
+pub fn convex_shape(k: usize) -> Solid<BigRational> {
+    match k % CONVEX_SHAPES {
+        0 => cube(),
+        1 => octahedron(),
+        2 => tetrahedron(),
+        3 => cuboid(ratio(1, 2), ratio(1, 1), ratio(3, 2)).unwrap_or_else(|_| cube()),
+        4 => icosahedron().unwrap_or_else(|_| cube()),
+        5 => octagonal_prism(),
+        _ => {
+            let pentagon = [(0, 0), (2, 0), (3, 2), (1, 3), (-1, 1)].map(|(x, y)| (ratio(x, 1), ratio(y, 1)));
+            extrusion(&pentagon, ratio(0, 1), ratio(1, 1)).unwrap_or_else(|_| cube())
+        }
+    }
+}
+
+/// [`convex_shape`] `k` rotated by the integer quaternion `quat` (an exact rational rotation;
+/// zero is the identity) and translated by `t / 4`.
+pub fn posed_shape(k: usize, quat: [i64; 4], t: [i64; 3]) -> Solid<BigRational> {
+    let quat = if quat == [0; 4] { [1, 0, 0, 0] } else { quat };
+    let s = convex_shape(k);
+    Affine::from_quaternion(&quat.map(|x| BigRational::from_integer(x.into())), Vector3::from(t.map(|x| ratio(x, 4))))
+        .ok()
+        .and_then(|m| s.transformed(&m).ok())
+        .unwrap_or(s)
 }

@@ -4,8 +4,7 @@
 #![allow(dead_code)]
 
 use num_rational::BigRational;
-use proptest::prelude::*;
-use touchstone::brep::shapes::{cube, cuboid, extrusion, icosahedron, octahedron, tetrahedron};
+use touchstone::brep::shapes::{cube, cuboid, octahedron, tetrahedron};
 use touchstone::brep::{BrepError, Feature, Solid};
 use touchstone::geom::{norm2, Affine, Vector3};
 use touchstone::scalar::{ratio, Interval, Scalar, Uncertain};
@@ -249,43 +248,12 @@ pub fn every_warm_start_terminates(algo: Algorithm) {
     agree_from_everywhere(algo, &c, &o); // penetrating
 }
 
-/// The octagon (±3, 0), (±2, ±2), (0, ±3): strictly convex, 8 sides.
-pub fn octagon() -> Vec<(Q, Q)> {
-    [(3, 0), (2, 2), (0, 3), (-2, 2), (-3, 0), (-2, -2), (0, -3), (2, -2)]
-        .iter()
-        .map(|&(x, y)| (q(x, 1), q(y, 1)))
-        .collect()
-}
-
-/// An octagonal prism (two faces of 8 edges: subdivided face cells).
-pub fn octagonal_prism() -> Solid<Q> {
-    extrusion(&octagon(), q(-1, 1), q(1, 1)).unwrap()
-}
-
-pub fn shape(k: usize) -> Solid<Q> {
-    match k {
-        0 => cube(),
-        1 => octahedron(),
-        2 => tetrahedron(),
-        3 => cuboid(q(1, 2), q(1, 1), q(3, 2)).unwrap(),
-        4 => icosahedron().unwrap(),
-        5 => octagonal_prism(),
-        _ => extrusion(
-            &[(q(0, 1), q(0, 1)), (q(2, 1), q(0, 1)), (q(3, 1), q(2, 1)), (q(1, 1), q(3, 1)), (q(-1, 1), q(1, 1))],
-            q(0, 1),
-            q(1, 1),
-        )
-        .unwrap(),
-    }
-}
-
-pub fn pose() -> impl Strategy<Value = ([i64; 4], [i64; 3])> {
-    (prop::array::uniform4(-3i64..=3), prop::array::uniform3(-16i64..=16))
-        .prop_filter("a rotation", |(qt, _)| qt.iter().any(|&x| x != 0))
-}
+pub use touchstone::strategies::prop::pose;
+#[allow(unused_imports)]
+pub use touchstone::strategies::{octagon, octagonal_prism};
 
 pub fn posed(k: usize, (quat, t): ([i64; 4], [i64; 3])) -> Solid<Q> {
-    moved(&shape(k), quat, t.map(|x| q(x, 4)))
+    touchstone::strategies::posed_shape(k, quat, t)
 }
 
 /// The `f64` algorithm on degenerate configurations whose coordinates are exact doubles, from

@@ -27,7 +27,7 @@ pub fn posed<N: Number>(f: &Fields, key: &str, pose_key: &str, ctx: &Context) ->
 impl<N: Number> OpJson for Distance<N> {
     const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b"];
     const CLAIM_FIELDS: &'static [&'static str] =
-        &["status", "intersecting", "distance_squared", "distance", "features", "points"];
+        &["status", "intersecting", "distance_squared", "distance", "features", "points", "depth_squared"];
     const SUMMARY: &'static str = "status, exact distance, closest features and points of two convex shapes (V-Clip)";
 
     fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
@@ -61,6 +61,7 @@ impl<N: Number> OpJson for Distance<N> {
             distance: claimed_number(f, "distance")?,
             features: parse_features(f)?,
             points: pts,
+            depth_squared: claimed_number(f, "depth_squared")?,
         })
     }
 }
