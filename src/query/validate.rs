@@ -4,8 +4,11 @@ use num_rational::BigRational;
 
 use super::claim::{Check, Shown, Tolerance, Verdict};
 use super::error::{ErrorKind, QueryError};
-use super::spec::{build_solid, ShapeSpec};
-use super::{Answer, Decisive, Query};
+use super::spec::{build_solid, to_backend, ShapeSpec};
+use super::{agreement_at, Answer, Decisive, Query};
+use crate::brep::check_hull_agreement;
+use crate::contract::{Agreement, Disagreement, Margin};
+use crate::geom::Point3;
 use crate::poly::RootScalar;
 use crate::scalar::{Exact, Interval, Scalar};
 
@@ -105,6 +108,27 @@ impl<N: Scalar> Query for Validate<N> {
 
     fn discrete<S: RootScalar>(o: &SolidReport) -> SolidReport {
         *o
+    }
+
+    /// A convex hull whose points are within the budget of coplanar may have an `f64` hull
+    /// with other counts (a face of a rotated grid polytope, rounded, is a cap of slivers
+    /// exactly, one face in binary64): where the counts disagree, the `f64` hull is judged as
+    /// a hull of points within the budget of the given ones ([`check_hull_agreement`]: no
+    /// point above a face of it beyond the budget, its faces planar within it, every exact
+    /// vertex it drops within the budget of a face).
+    fn agreement(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        fast: &Result<Answer<f64, Self>, QueryError>,
+    ) -> Result<(Margin, Result<Agreement, Disagreement>), QueryError> {
+        let (margin, verdict) = agreement_at(self.margin(exact)?, exact, fast);
+        if let (ShapeSpec::ConvexHull(points), Err(_), Ok(_)) = (&self.solid, &verdict, fast) {
+            let rounded: Vec<Point3<f64>> = points.iter().map(to_backend).collect();
+            if let Ok(hull) = check_hull_agreement(&rounded) {
+                return Ok((margin, Ok(hull)));
+            }
+        }
+        Ok((margin, verdict))
     }
 
     fn valid_within_tolerance(exact: &SolidReport, fast: &SolidReport) -> bool {

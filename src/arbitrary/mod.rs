@@ -419,13 +419,6 @@ pub enum DecodeError {
 /// assert!(replay_line("no_such_target", &[]).is_err());
 /// ```
 pub fn replay_line(target: &str, bytes: &[u8]) -> Result<String, DecodeError> {
-    fn decode<'a, T: Arbitrary<'a>>(target: &str, bytes: &'a [u8]) -> Result<T, DecodeError> {
-        let undecodable = |why: String| DecodeError::Undecodable { target: target.into(), len: bytes.len(), why };
-        if bytes.len() < T::size_hint(0).0 {
-            return Err(undecodable(format!("the input is shorter than the {} bytes it needs", T::size_hint(0).0)));
-        }
-        T::arbitrary_take_rest(arbitrary::Unstructured::new(bytes)).map_err(|e| undecodable(e.to_string()))
-    }
     let rejected = || DecodeError::Rejected(target.into());
     match target {
         "predicates_diff" => match decode::<PredicateCase>(target, bytes)? {
@@ -463,6 +456,22 @@ pub fn replay_line(target: &str, bytes: &[u8]) -> Result<String, DecodeError> {
         }
         _ => Err(DecodeError::UnknownTarget(target.into())),
     }
+}
+
+/// Decode `bytes` as libfuzzer-sys decodes a target's input: the type's minimum size, then
+/// `arbitrary_take_rest` (`target` names the target in errors).
+///
+/// ```
+/// use touchstone::arbitrary::{decode, ContactInput, Encode};
+/// let input = ContactInput { kinds: [0, 4], halves: [[1, 1, 1], [0, 0, 0]], shift: [0; 3], turn: false, rest: true, nudge: 0 };
+/// assert_eq!(decode::<ContactInput>("contact_diff", &input.to_bytes()).unwrap(), input);
+/// ```
+pub fn decode<'a, T: Arbitrary<'a>>(target: &str, bytes: &'a [u8]) -> Result<T, DecodeError> {
+    let undecodable = |why: String| DecodeError::Undecodable { target: target.into(), len: bytes.len(), why };
+    if bytes.len() < T::size_hint(0).0 {
+        return Err(undecodable(format!("the input is shorter than the {} bytes it needs", T::size_hint(0).0)));
+    }
+    T::arbitrary_take_rest(arbitrary::Unstructured::new(bytes)).map_err(|e| undecodable(e.to_string()))
 }
 
 /// A point and a segment against a nonconvex solid, for the Brep-index: an L, U, zigzag (two
@@ -633,3 +642,6 @@ impl ContactInput {
         )
     }
 }
+
+mod seeds;
+pub use seeds::{seed_corpus, Encode};

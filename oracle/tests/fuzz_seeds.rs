@@ -1,0 +1,94 @@
+//! The fuzz targets' seed corpora, `fuzz/seeds/TARGET/gen-*`, are the strategies'
+//! constructions written as each target's input bytes (`touchstone::arbitrary::seed_corpus`):
+//! the committed files are exactly the generated ones, each decodes to a case the target
+//! checks (not a rejected input), and the case's oracle line, answered on both backends,
+//! agrees under the contract. `TOUCHSTONE_WRITE_SEEDS=1 cargo test -p touchstone-oracle --test
+//! fuzz_seeds` rewrites them.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+use touchstone::arbitrary::{decode, replay_line, seed_corpus, ConvexPairInput, FUZZ_TARGETS};
+use touchstone::strategies::{generate, Source, KINDS};
+use touchstone::vclip::contract::check_distance_agreement;
+use touchstone_oracle::{answer_line, Options};
+
+#[test]
+fn seed_corpora_are_the_generated_cases() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds");
+    let write = std::env::var_os("TOUCHSTONE_WRITE_SEEDS").is_some();
+    for target in FUZZ_TARGETS {
+        let seeds: BTreeMap<String, Vec<u8>> = seed_corpus(target).unwrap().into_iter().collect();
+        assert!(seeds.len() >= 15, "{target}: {} seeds", seeds.len());
+        let mut answered = 0;
+        for (name, bytes) in &seeds {
+            let lines = replay_line(target, bytes).unwrap_or_else(|e| panic!("{target}/{name}: {e}"));
+            for line in lines.lines() {
+                let a = answer_line(line, &Options::default());
+                if let Some(e) = a.get("error") {
+                    // An edited solid is often broken on purpose: a typed defect naming where.
+                    let named = e["kind"] == "invalid" && e["at"].as_str().is_some_and(|at| at.starts_with("/solid"));
+                    assert!(target == "brep_build" && named, "{target}/{name}: {line}\n{a}");
+                    answered += 1;
+                    continue;
+                }
+                if let Some(agreement) = a.get("agreement") {
+                    assert_eq!(agreement["agree"], Value::Bool(true), "{target}/{name}: {line}\n{a}");
+                    answered += 1;
+                }
+            }
+        }
+        assert!(answered >= seeds.len(), "{target}: {answered} lines answered on both backends");
+        if target == "vclip_diff" {
+            // The target's own check takes every pair (none rejected: binary64 kept them exact).
+            for (name, bytes) in &seeds {
+                let (a, b) = decode::<ConvexPairInput>(target, bytes).unwrap().solids().unwrap();
+                let checked = check_distance_agreement(&a, &b).unwrap_or_else(|d| panic!("{name}: {d}"));
+                assert!(checked.is_some(), "{target}/{name} is rejected by the target");
+            }
+        }
+        let dir = root.join(target);
+        let generated = |e: &std::fs::DirEntry| e.file_name().to_string_lossy().starts_with("gen-");
+        if write {
+            std::fs::create_dir_all(&dir).unwrap();
+            for e in std::fs::read_dir(&dir).unwrap().map(Result::unwrap).filter(generated) {
+                std::fs::remove_file(e.path()).unwrap();
+            }
+            for (name, bytes) in &seeds {
+                std::fs::write(dir.join(name), bytes).unwrap();
+            }
+        }
+        let committed: BTreeMap<String, Vec<u8>> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e} (write them with TOUCHSTONE_WRITE_SEEDS=1)", dir.display()))
+            .map(Result::unwrap)
+            .filter(generated)
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+            .collect();
+        assert!(
+            committed == seeds,
+            "{target}: fuzz/seeds/{target}/gen-* differ from seed_corpus (rewrite them with TOUCHSTONE_WRITE_SEEDS=1)"
+        );
+    }
+}
+
+/// `oracle_parse` takes query lines: its generated seeds are two `touchstone gen` cases of every
+/// kind, `fuzz/seeds/oracle_parse/gen-KIND.jsonl` (seed 1), each answered with `verdict.ok`.
+#[test]
+fn oracle_parse_seeds_are_gen_cases_of_every_kind() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds/oracle_parse");
+    let write = std::env::var_os("TOUCHSTONE_WRITE_SEEDS").is_some();
+    for (name, kind) in KINDS {
+        let cases = generate(*kind, 2, &mut Source::new(1));
+        let text: String = cases.iter().map(|c| format!("{c}\n")).collect();
+        let path = dir.join(format!("gen-{name}.jsonl"));
+        if write {
+            std::fs::write(&path, &text).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(committed == text, "{} differs from gen (rewrite with TOUCHSTONE_WRITE_SEEDS=1)", path.display());
+        for c in &cases {
+            assert_eq!(answer_line(&c.to_string(), &Options::default())["verdict"]["ok"], true, "{c}");
+        }
+    }
+}
