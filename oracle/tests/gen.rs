@@ -34,7 +34,7 @@ fn wrong(kind: Kind, claim: &Value) -> Vec<Value> {
             let twice = (d2 * num_rational::BigRational::from_integer(4.into()) + off).to_string();
             vec![json!({"status": "touching"}), with("depth_squared", json!(twice))]
         }
-        Kind::BoxSweep | Kind::BoxGraze | Kind::CcdVertexFace | Kind::CcdEdgeEdge => {
+        Kind::BoxSweep | Kind::BoxGraze | Kind::CcdVertexFace | Kind::CcdEdgeEdge | Kind::Ccd => {
             match claim["collides"].as_bool() {
                 Some(true) => vec![json!({"collides": false})],
                 _ => vec![json!({"collides": true})],

@@ -34,7 +34,7 @@
 mod motions;
 mod pairs;
 
-pub use motions::{degenerate_boxes, degenerate_ccd, CcdConstruction};
+pub use motions::{degenerate_boxes, degenerate_ccd, translating_box, CcdConstruction};
 pub use pairs::{
     convex_pair, convex_shape, octagon, octagonal_prism, pair_shape, posed_shape, Placement, CONVEX_SHAPES,
 };
@@ -115,6 +115,8 @@ pub enum Kind {
     CcdVertexFace,
     /// The edge–edge query: an edge moving across a still one, the two crossing at t*.
     CcdEdgeEdge,
+    /// Either CCD query, vertex–face or edge–edge, drawn in turn.
+    Ccd,
     /// `validate` of the convex hull of every grid point of a polytope given by inequalities
     /// (many points on each face and edge: coplanar and collinear ties everywhere): a box
     /// (8 vertices, 12 edges, 6 faces), a corner simplex (4, 6, 4), a square pyramid (5, 8, 5),
@@ -137,6 +139,7 @@ pub const KINDS: &[(&str, Kind)] = &[
     ("box-graze", Kind::BoxGraze),
     ("ccd-vertex-face", Kind::CcdVertexFace),
     ("ccd-edge-edge", Kind::CcdEdgeEdge),
+    ("ccd", Kind::Ccd),
     ("grid-hull", Kind::GridHull),
 ];
 
@@ -429,7 +432,12 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
             json!({"id": id, "op": "toi_boxes", "a": hs(&ha), "b": hs(&hb), "motion_a": motion_a, "motion_b": motion_b,
                 "interval": ["0", s(&t1)], "claim": claim})
         }
-        Kind::CcdVertexFace | Kind::CcdEdgeEdge => {
+        Kind::CcdVertexFace | Kind::CcdEdgeEdge | Kind::Ccd => {
+            let vertex_face = match kind {
+                Kind::CcdVertexFace => true,
+                Kind::CcdEdgeEdge => false,
+                _ => src.int(0, 1) == 0,
+            };
             let t_star = match src.int(0, 5) {
                 0 => Q::zero(),
                 1 => Q::one(),
@@ -442,7 +450,7 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
             // A point of the moving primitive at t = 0 and t = 1, given where it is at t*.
             let ends = |p: &Vector3<Q>, w: &Vector3<Q>| (p - w * t_star.clone(), p + w * (Q::one() - &t_star));
             let claim = json!({"collides": true, "toi": s(&t_star)});
-            if kind == Kind::CcdVertexFace {
+            if vertex_face {
                 // The triangle (0,0,0), (4k,0,0), (0,4k,0); the vertex on it at t*: inside, on
                 // an edge or at a corner.
                 let k = q(src.int(1, 4), 2);

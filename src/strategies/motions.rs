@@ -71,6 +71,29 @@ pub fn degenerate_ccd(
     (t0, t1)
 }
 
+/// A box of half extents `half` whose centre moves as `start + velocity·t + accel·t²`, without
+/// turning: the motion `[M0, M1, M2]` of `toi_boxes` (M(t) = M0 + M1 t + M2 t²).
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::strategies::translating_box;
+/// let r = |n: i64| BigRational::from_integer(n.into());
+/// let b = translating_box([r(1), r(1), r(1)], [r(0), r(0), r(3)], [r(0), r(0), r(-1)], [r(0), r(0), r(0)]);
+/// assert_eq!(b.motion[0][(2, 3)], r(3));
+/// assert_eq!(b.motion[1][(2, 3)], r(-1));
+/// ```
+pub fn translating_box(half: [Q; 3], start: [Q; 3], velocity: [Q; 3], accel: [Q; 3]) -> crate::sweep::BoxMotion<Q> {
+    use crate::geom::Matrix4;
+    let zero = || Matrix4::from_element(Q::default());
+    let mut m = [Matrix4::identity(), zero(), zero()];
+    for (i, ((s, v), a)) in start.into_iter().zip(velocity).zip(accel).enumerate() {
+        m[0][(i, 3)] = s;
+        m[1][(i, 3)] = v;
+        m[2][(i, 3)] = a;
+    }
+    crate::sweep::BoxMotion { half, motion: m }
+}
+
 /// Two boxes for the sweep contract, exact and representable in binary64: box `a` still at
 /// the origin, box `b` either translating (centre c/2 + (v/2) t + (acc/4) t²) or spinning
 /// about the fixed centre c/2 by the quaternion q(t) = q0 + q1 t (M(t) = [R̃(q(t)) | c/2·w(t)]
@@ -92,13 +115,8 @@ pub fn degenerate_boxes(
     let centre = c.map(|x| Q::new(x.into(), 2.into()));
     let motion = match spin {
         None => {
-            let mut m = [Matrix4::identity(), zero(), zero()];
-            for i in 0..3 {
-                m[0][(i, 3)] = centre[i].clone();
-                m[1][(i, 3)] = Q::new(v[i].into(), 2.into());
-                m[2][(i, 3)] = Q::new(acc[i].into(), 4.into());
-            }
-            m
+            let (v, acc) = (v.map(|x| Q::new(x.into(), 2.into())), acc.map(|x| Q::new(x.into(), 4.into())));
+            translating_box(half(half_b), centre.clone(), v, acc).motion
         }
         Some((q0, q1)) => {
             // R̃ and w are quadratic forms in q: M(t) = F(q0) + (F(q0 + q1) − F(q0) − F(q1)) t + F(q1) t².

@@ -29,12 +29,10 @@ pub fn zero4() -> Matrix4<Q> {
     Matrix4::from_element(Q::default())
 }
 
-/// A box of half extents `half` whose centre moves as start + velocity·t + accel·t².
+/// A box of half extents `half` whose centre moves as start + velocity·t + accel·t²
+/// ([`touchstone::strategies::translating_box`], from decimal strings).
 pub fn translating(half: [&str; 3], start: [&str; 3], velocity: [&str; 3], accel: [&str; 3]) -> BoxMotion {
-    let m0 = m([["1", "0", "0", start[0]], ["0", "1", "0", start[1]], ["0", "0", "1", start[2]], ["0", "0", "0", "1"]]);
-    let m1 = m([["0", "0", "0", velocity[0]], ["0", "0", "0", velocity[1]], ["0", "0", "0", velocity[2]], ["0"; 4]]);
-    let m2 = m([["0", "0", "0", accel[0]], ["0", "0", "0", accel[1]], ["0", "0", "0", accel[2]], ["0"; 4]]);
-    BoxMotion { half: half.map(r), motion: [m0, m1, m2] }
+    touchstone::strategies::translating_box(half.map(r), start.map(r), velocity.map(r), accel.map(r))
 }
 
 /// A box at rest at the origin.
