@@ -125,6 +125,15 @@ enum Command {
     },
 }
 
+/// A write to standard output failed: said on standard error (unless the reader has gone: a
+/// closed pipe, as `| head` does, is no news), exit status 2.
+fn write_failed(command: &str, e: &io::Error) -> ExitCode {
+    if e.kind() != io::ErrorKind::BrokenPipe {
+        eprintln!("touchstone {command}: cannot write: {e}");
+    }
+    ExitCode::from(2)
+}
+
 fn main() -> ExitCode {
     // The long help is generated from the op table, so it lists what this version answers.
     let matches = Cli::command().long_about(touchstone_oracle::ops::help_text()).get_matches();
@@ -256,8 +265,8 @@ fn subcommand(command: &Command) -> ExitCode {
             let mut src = touchstone::strategies::Source::new(*seed);
             let mut out = io::stdout().lock();
             for n in 0..*count {
-                if writeln!(out, "{}", touchstone::strategies::case(k, n, &mut src)).is_err() {
-                    return ExitCode::from(2);
+                if let Err(e) = writeln!(out, "{}", touchstone::strategies::case(k, n, &mut src)) {
+                    return write_failed("gen", &e);
                 }
             }
             ExitCode::SUCCESS
@@ -266,8 +275,8 @@ fn subcommand(command: &Command) -> ExitCode {
             if *scenarios {
                 let mut out = io::stdout().lock();
                 for line in check::demo::scenarios() {
-                    if writeln!(out, "{line}").is_err() {
-                        return ExitCode::from(2);
+                    if let Err(e) = writeln!(out, "{line}") {
+                        return write_failed("demo", &e);
                     }
                 }
                 return ExitCode::SUCCESS;

@@ -141,3 +141,18 @@ proptest! {
         prop_assert_eq!(&verdict(&d)["verdict"]["ok"], &json!(true), "{}", d);
     }
 }
+
+/// A write that fails ends `gen` with status 2 and says why (a closed pipe says nothing).
+#[cfg(target_os = "linux")]
+#[test]
+fn gen_reports_a_failed_write() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_touchstone"))
+        .args(["gen", "face-face", "--count", "100000"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("touchstone gen: cannot write"), "{stderr}");
+}
