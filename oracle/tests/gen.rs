@@ -34,6 +34,11 @@ fn wrong(kind: Kind, claim: &Value) -> Vec<Value> {
             let twice = (d2 * num_rational::BigRational::from_integer(4.into()) + off).to_string();
             vec![json!({"status": "touching"}), with("depth_squared", json!(twice))]
         }
+        Kind::BoxFall => {
+            // The irrational time a millionth off.
+            let t: f64 = claim["toi"]["decimal"].as_str().unwrap().parse().unwrap();
+            vec![json!({"collides": false}), with("toi", json!({"decimal": format!("{:.12}", t + 1e-6)}))]
+        }
         Kind::BoxSweep | Kind::BoxGraze | Kind::CcdVertexFace | Kind::CcdEdgeEdge | Kind::Ccd => {
             match claim["collides"].as_bool() {
                 Some(true) => vec![json!({"collides": false})],

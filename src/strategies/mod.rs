@@ -110,6 +110,10 @@ pub enum Kind {
     /// double root at t* (touching with zero approach speed, then leaving), sometimes at the
     /// interval's start or end.
     BoxGraze,
+    /// A box falling from rest onto a box (`toi_boxes`): its height over the other's top is
+    /// g − c t², so the first contact is the root √(g/c) of that polynomial, irrational unless
+    /// g/c is a square; claimed to 30 decimals.
+    BoxFall,
     /// The public CCD benchmark's vertex–face query: a vertex crossing a still triangle's
     /// interior (or a corner or edge of it) at t* (0, 1 or between), crossing its plane once.
     CcdVertexFace,
@@ -137,6 +141,7 @@ pub const KINDS: &[(&str, Kind)] = &[
     ("penetration", Kind::Penetration),
     ("box-sweep", Kind::BoxSweep),
     ("box-graze", Kind::BoxGraze),
+    ("box-fall", Kind::BoxFall),
     ("ccd-vertex-face", Kind::CcdVertexFace),
     ("ccd-edge-edge", Kind::CcdEdgeEdge),
     ("ccd", Kind::Ccd),
@@ -246,6 +251,16 @@ pub fn rational_rotation(src: &mut Source) -> ([i64; 4], Matrix3<Q>) {
 
 fn rotation(quat: [i64; 4]) -> Matrix3<Q> {
     quaternion_matrix(&quat.map(|x| Q::from_integer(x.into()))).expect("a nonzero quaternion")
+}
+
+/// √x to `digits` decimals, truncated (x ≥ 0): ⌊√(x·10^(2·digits))⌋ by integer square root.
+fn sqrt_decimal(x: &Q, digits: u32) -> String {
+    use num_bigint::BigInt;
+    let scale = BigInt::from(10).pow(2 * digits);
+    let root = ((x.numer() * scale) / x.denom()).sqrt().to_string();
+    let root = format!("{root:0>width$}", width = digits as usize + 1);
+    let (int, frac) = root.split_at(root.len() - digits as usize);
+    format!("{int}.{frac}")
 }
 
 /// A tetrahedron whose lowest point is its apex at the origin (the other vertices 1 to 2 above).
@@ -395,24 +410,44 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
             json!({"id": id, "op": "toi", "a": boxed(&ha), "pose_a": m.pose(identity, &zero), "b": boxed(&hb),
                 "pose_b": m.pose(identity, &at), "velocity_b": m.vector(&v), "interval": ["0", s(&t1)], "claim": claim})
         }
-        Kind::BoxGraze => {
+        Kind::BoxGraze | Kind::BoxFall => {
             let (ha, hb) = (half(src), half(src));
             let ox = inside(src, &(&ha[0] + &hb[0]));
             let oy = inside(src, &(&ha[1] + &hb[1]));
             let c = q(src.int(1, 8), src.int(1, 4));
-            let t1 = q(src.int(1, 4), 1);
-            let t_star = match src.int(0, 4) {
-                0 => Q::zero(),
-                1 => t1.clone(),
-                _ => &t1 * q(src.int(1, 7), 8),
-            };
-            // b's centre: (ox, oy, h + c (t − t*)²), h = the two half heights.
             let h = &ha[2] + &hb[2];
-            let coefficients = [
-                Vector3::new(ox, oy, &h + &c * &t_star * &t_star),
-                Vector3::new(Q::zero(), Q::zero(), -(q(2, 1) * &c * &t_star)),
-                Vector3::new(Q::zero(), Q::zero(), c.clone()),
-            ];
+            let (t1, coefficients, claim) = if kind == Kind::BoxFall {
+                // From rest g above, falling as g − c t²: contact at √(g/c) (g/c ≤ 32: before t = 6).
+                let g = q(src.int(1, 64), 8);
+                let t1 = q(6, 1);
+                let coefficients = [
+                    Vector3::new(ox, oy, &h + &g),
+                    Vector3::from_element(Q::zero()),
+                    Vector3::new(Q::zero(), Q::zero(), -c.clone()),
+                ];
+                let ratio = &g / &c;
+                let claim = json!({"collides": true, "toi": {"decimal": sqrt_decimal(&ratio, 30)}});
+                (t1, coefficients, claim)
+            } else {
+                let t1 = q(src.int(1, 4), 1);
+                let t_star = match src.int(0, 4) {
+                    0 => Q::zero(),
+                    1 => t1.clone(),
+                    _ => &t1 * q(src.int(1, 7), 8),
+                };
+                // b's centre: (ox, oy, h + c (t − t*)²), h = the two half heights.
+                let coefficients = [
+                    Vector3::new(ox, oy, &h + &c * &t_star * &t_star),
+                    Vector3::new(Q::zero(), Q::zero(), -(q(2, 1) * &c * &t_star)),
+                    Vector3::new(Q::zero(), Q::zero(), c.clone()),
+                ];
+                let claim = if t_star.is_zero() {
+                    json!({"collides": true, "toi": "0", "at_start": "touching"})
+                } else {
+                    json!({"collides": true, "toi": s(&t_star)})
+                };
+                (t1, coefficients, claim)
+            };
             let matrix = |rot: bool, t: &Vector3<Q>| -> Value {
                 let r = |i: usize, j: usize| if rot { m.r[(i, j)].clone() } else { Q::zero() };
                 let row = |i: usize| json!([s(&r(i, 0)), s(&r(i, 1)), s(&r(i, 2)), s(&t[i])]);
@@ -424,11 +459,6 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
                 coefficients.iter().enumerate().map(|(k, v)| matrix(k == 0, &moved(k, v))).collect();
             let motion_a = vec![matrix(true, &m.t), matrix(false, &zero), matrix(false, &zero)];
             let hs = |h: &[Q; 3]| json!([s(&h[0]), s(&h[1]), s(&h[2])]);
-            let claim = if t_star.is_zero() {
-                json!({"collides": true, "toi": "0", "at_start": "touching"})
-            } else {
-                json!({"collides": true, "toi": s(&t_star)})
-            };
             json!({"id": id, "op": "toi_boxes", "a": hs(&ha), "b": hs(&hb), "motion_a": motion_a, "motion_b": motion_b,
                 "interval": ["0", s(&t1)], "claim": claim})
         }
