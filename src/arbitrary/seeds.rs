@@ -15,7 +15,7 @@ use super::{
     BoxInput, CcdInput, ContactInput, ConvexPairInput, Coord, DecodeError, Edit, FourPoints, MeshInput, MspInput,
     PlaneAndPoint, PointCloud, PredicateCase, SweepInput, FUZZ_TARGETS,
 };
-use crate::strategies::{rational_rotation, Source};
+use crate::strategies::{grid_polytope, rational_rotation, Source};
 
 /// A value written as the bytes `arbitrary` decodes back into it.
 pub trait Encode {
@@ -258,27 +258,10 @@ fn turn(src: &mut Source) -> [i8; 4] {
 const EXACT_TURNS: [[i8; 4]; 8] =
     [[1, 0, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 0, 0, 1], [1, 1, 1, 1], [1, -1, 1, -1], [0, 1, 0, 0], [0, 0, 1, 1]];
 
-/// Every integer point of one of the strategies' grid polytopes (`gen grid-hull`), in
-/// [−2, 2]³, at most 40: a box, a corner simplex, a square pyramid, an octahedron, a prism.
+/// Every integer point of one of the strategies' grid polytopes ([`grid_polytope`], as in
+/// `gen grid-hull`), sized to lie in [−2, 2]³ (at most 40 points, the hull targets' limit).
 fn polytope_points(v: usize) -> Vec<[i8; 3]> {
-    let holds = |x: i8, y: i8, z: i8| match v % 5 {
-        0 => x >= 0 && y >= 0 && z >= 0 && x <= 2 && y <= 1 && z <= 2,
-        1 => x >= 0 && y >= 0 && z >= 0 && x + y + z <= 2,
-        2 => z >= 0 && x.abs().max(y.abs()) <= 2 - z,
-        3 => x.abs() + y.abs() + z.abs() <= 2,
-        _ => x >= 0 && y >= 0 && x + y <= 2 && (0..=1).contains(&z),
-    };
-    let mut pts = Vec::new();
-    for x in -2..=2 {
-        for y in -2..=2 {
-            for z in -2..=2 {
-                if holds(x, y, z) {
-                    pts.push([x, y, z]);
-                }
-            }
-        }
-    }
-    pts
+    grid_polytope(v, 2, 1, 2).0.iter().map(|p| p.map(|x| x as i8)).collect()
 }
 
 /// The seed corpus of fuzz target `target`: named inputs, each a degenerate case by

@@ -513,43 +513,55 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
             }
         }
         Kind::GridHull => {
-            // Every integer point of the polytope {p : inequalities}, in its bounding box.
             let n = src.int(1, 4);
             let (e, f, v) = (src.int(1, 4), src.int(1, 4), src.int(0, 4));
-            #[allow(clippy::type_complexity)]
-            let (lo, hi, holds, counts): (
-                [i64; 3],
-                [i64; 3],
-                Box<dyn Fn(i64, i64, i64) -> bool>,
-                [usize; 3],
-            ) = match v {
-                0 => ([0; 3], [n, e, f], Box::new(|_, _, _| true), [8, 12, 6]),
-                1 => ([0; 3], [n; 3], Box::new(move |x, y, z| x + y + z <= n), [4, 6, 4]),
-                2 => ([-n, -n, 0], [n; 3], Box::new(move |x: i64, y: i64, z| x.abs().max(y.abs()) <= n - z), [5, 8, 5]),
-                3 => (
-                    [-n; 3],
-                    [n; 3],
-                    Box::new(move |x: i64, y: i64, z: i64| x.abs() + y.abs() + z.abs() <= n),
-                    [6, 12, 8],
-                ),
-                _ => ([0; 3], [n, n, e], Box::new(move |x, y, _| x + y <= n), [6, 9, 5]),
-            };
-            let mut pts = Vec::new();
-            for i in lo[0]..=hi[0] {
-                for j in lo[1]..=hi[1] {
-                    for k in lo[2]..=hi[2] {
-                        if holds(i, j, k) {
-                            let p = Vector3::new(q(i, 1), q(j, 1), q(k, 1));
-                            pts.push(v3(&(&m.r * p + &m.t)));
-                        }
-                    }
-                }
-            }
+            let (points, counts) = grid_polytope(v as usize, n, e, f);
+            let pts: Vec<Value> =
+                points.iter().map(|&[i, j, k]| v3(&(&m.r * Vector3::new(q(i, 1), q(j, 1), q(k, 1)) + &m.t))).collect();
             let [nv, ne, nf] = counts;
             json!({"id": id, "op": "validate", "solid": {"convex_hull": pts},
                 "claim": {"valid": true, "vertices": nv, "edges": ne, "faces": nf, "convex": true, "euler": 2}})
         }
     }
+}
+
+/// How many grid polytopes [`grid_polytope`] has.
+pub const GRID_POLYTOPES: usize = 5;
+
+/// Every integer point (in lexicographic order) of grid polytope `v mod GRID_POLYTOPES`, given
+/// by inequalities, and its counts of vertices, edges and faces: the box [0, n] × [0, e] ×
+/// [0, f] (8, 12, 6), the corner simplex x, y, z ≥ 0, x + y + z ≤ n (4, 6, 4), the square
+/// pyramid max(|x|, |y|) ≤ n − z, z ≥ 0 (5, 8, 5), the octahedron |x| + |y| + |z| ≤ n (6, 12,
+/// 8), the prism x, y ≥ 0, x + y ≤ n, 0 ≤ z ≤ e (6, 9, 5). Many points lie on each face and
+/// edge: coplanar and collinear ties everywhere. Sizes are at least 1.
+///
+/// ```
+/// use touchstone::strategies::grid_polytope;
+/// let (points, counts) = grid_polytope(3, 1, 1, 1);
+/// assert_eq!(points.len(), 7); // the centre and six corners
+/// assert_eq!(counts, [6, 12, 8]);
+/// ```
+pub fn grid_polytope(v: usize, n: i64, e: i64, f: i64) -> (Vec<[i64; 3]>, [usize; 3]) {
+    let v = v % GRID_POLYTOPES;
+    let holds = |x: i64, y: i64, z: i64| match v {
+        0 => (0..=n).contains(&x) && (0..=e).contains(&y) && (0..=f).contains(&z),
+        1 => x >= 0 && y >= 0 && z >= 0 && x + y + z <= n,
+        2 => z >= 0 && x.abs().max(y.abs()) <= n - z,
+        3 => x.abs() + y.abs() + z.abs() <= n,
+        _ => x >= 0 && y >= 0 && x + y <= n && (0..=e).contains(&z),
+    };
+    let r = n.max(e).max(f);
+    let mut points = Vec::new();
+    for x in -r..=r {
+        for y in -r..=r {
+            for z in -r..=r {
+                if holds(x, y, z) {
+                    points.push([x, y, z]);
+                }
+            }
+        }
+    }
+    (points, [[8, 12, 6], [4, 6, 4], [5, 8, 5], [6, 12, 8], [6, 9, 5]][v])
 }
 
 /// `count` cases of `kind` from `src`.
