@@ -253,7 +253,10 @@ fn slow_validation_ends_at_the_time_limit() {
     let started = Instant::now();
     let (out, _) = run(&["--time-limit", "1"], None, &line);
     let took = started.elapsed();
-    assert!(took < Duration::from_secs(2) + Duration::from_millis(900), "took {took:?}");
+    // The `limit` error below shows the limit fired before the answer; this bound only
+    // catches a run that goes on long after it. It is loose because the whole process is
+    // timed on a machine that may be busy with other tests.
+    assert!(took < Duration::from_secs(6), "took {took:?}");
     let (kind, _, message) = error(&out[0]);
     assert_eq!(kind, "limit", "{}", out[0]);
     assert!(message.contains("time limit"), "{message}");
@@ -356,7 +359,8 @@ fn slow_hulls_sweeps_and_kernel_ops_end_at_the_time_limit() {
         assert_eq!(out[0]["id"], id);
         let (kind, _, message) = error(&out[0]);
         assert_eq!((kind.as_str(), message.contains("time limit")), ("limit", true), "{id}: {}", out[0]);
-        assert!(took < Duration::from_secs_f64(2.0 * limit + 0.3), "{id} took {took:?}");
+        // Loose, as above: the `limit` error is the proof; this catches a run that goes on.
+        assert!(took < Duration::from_secs_f64(2.0 * limit + 3.0), "{id} took {took:?}");
         assert_eq!(out[1]["orientation"], "positive");
     }
 }
