@@ -599,8 +599,8 @@ pub mod prop {
 
     /// Poses for [`posed_shape`](super::posed_shape): an integer quaternion with parts in
     /// −3..=3 (not zero: an exact rational rotation, oblique in general) and a translation in
-    /// quarters, −4..=4 per coordinate. Shrinking moves the parts toward zero (the identity
-    /// turn is (1, 0, 0, 0), reached as the other parts shrink).
+    /// quarters, −16..=16 per coordinate (−4 to 4). Shrinking moves the parts toward zero (the
+    /// identity turn is (1, 0, 0, 0), reached as the other parts shrink).
     ///
     /// ```
     /// use proptest::prelude::*;
