@@ -143,7 +143,7 @@ fn a_step_limit_ends_it() {
     use touchstone::budget::{with_budget, Budget};
     let a = Posed::new("a", boxed(half()), PoseSpec::identity());
     let b = Posed::new("b", boxed(half()), pose([3, 1, -1, 2], [q(1, 4), q(1, 8), q(0, 1)]));
-    let r = with_budget(Budget { time: None, steps: Some(10), bits: None }, || penetration_depth(&a, &b));
+    let r = with_budget(Budget { steps: Some(10), ..Budget::default() }, || penetration_depth(&a, &b));
     assert_eq!(r.unwrap_err().kind, touchstone::query::ErrorKind::Limit);
     assert!(penetration_depth(&a, &b).unwrap().depth_squared > q(0, 1));
 }

@@ -243,10 +243,9 @@ fn walk(line: &str, opts: &Options) -> String {
         );
         Ok(s)
     };
-    touchstone::budget::with_budget(
-        touchstone::budget::Budget { time: opts.time_limit, steps: opts.step_limit, bits: Some(opts.max_bits) },
-        || run().unwrap_or_else(|e| format!("V-Clip walk: not shown ({e})\n")),
-    )
+    touchstone::budget::with_budget(opts.budget(), || {
+        run().unwrap_or_else(|e| format!("V-Clip walk: not shown ({e})\n"))
+    })
 }
 
 #[cfg(test)]

@@ -60,6 +60,11 @@ pub struct Options {
     pub max_vertices: usize,
     /// The most bits (numerators and denominators) of all the numbers of one query.
     pub max_bits: u64,
+    /// The most memory one query may hold at once, in bytes; `None`: no limit. Counted by the
+    /// `touchstone` binary's metering allocator, and before the large structures grow
+    /// ([`touchstone::budget::reserve`]) by any caller; a query over it gets a `limit` error
+    /// line naming memory and the run goes on.
+    pub max_memory: Option<u64>,
     /// The backend of a line without its own `backend` field (`--backend`).
     pub default_backend: ops::Backend,
 }
@@ -77,12 +82,26 @@ impl Default for Options {
             max_file_bytes: ctx.max_file_bytes,
             max_vertices: ctx.max_vertices,
             max_bits: 1 << 24,
+            max_memory: Some(DEFAULT_MAX_MEMORY),
             default_backend: ops::Backend::Exact,
         }
     }
 }
 
+/// The default memory limit of one query (`--max-memory`): 1 GiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
+
 impl Options {
+    /// The budget each query runs under: the time, step, bit and memory limits.
+    pub fn budget(&self) -> touchstone::budget::Budget {
+        touchstone::budget::Budget {
+            time: self.time_limit,
+            steps: self.step_limit,
+            bits: Some(self.max_bits),
+            memory: self.max_memory,
+        }
+    }
+
     /// The parsing context of a query under these options.
     pub fn context(&self) -> ops::Context<'_> {
         ops::Context {
@@ -103,9 +122,9 @@ pub fn answer_line_limited(line: &str, opts: &Options) -> Value {
 /// [`answer_line_limited`]'s fields in their order (`id` first), to write without building a
 /// JSON object: what [`run`] writes.
 pub fn answer_fields_limited(line: &str, opts: &Options) -> Out {
-    use touchstone::budget::{with_budget, Budget, Limit};
+    use touchstone::budget::{with_budget, Limit};
     use touchstone::scalar::Uncertain;
-    let budget = Budget { time: opts.time_limit, steps: opts.step_limit, bits: Some(opts.max_bits) };
+    let budget = opts.budget();
     let mut answer = with_budget(budget, || answer_fields(line, opts));
     // Name the limit with its value.
     if let Some(Value::String(m)) = answer.get_mut("error").and_then(|e| e.get_mut("message")) {
@@ -115,9 +134,41 @@ pub fn answer_fields_limited(line: &str, opts: &Options) -> Out {
             *m = format!("the step limit of {} per query was exceeded", opts.step_limit.unwrap_or_default());
         } else if *m == Uncertain::Exhausted(Limit::Bits).to_string() {
             *m = format!("the posed shapes' exact coordinates exceed the limit of {} bits (--max-bits)", opts.max_bits);
+        } else if *m == Uncertain::Exhausted(Limit::Memory).to_string() {
+            *m = format!(
+                "the memory limit of {} per query was exceeded (--max-memory)",
+                bytes_text(opts.max_memory.unwrap_or_default())
+            );
         }
     }
     answer
+}
+
+/// A byte count as the `--max-memory` flag takes it: `1GiB`, `64MiB`, `512KiB` or bytes.
+pub fn bytes_text(n: u64) -> String {
+    for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] {
+        if n >= 1 << shift && n % (1 << shift) == 0 {
+            return format!("{}{unit}", n >> shift);
+        }
+    }
+    format!("{n} bytes")
+}
+
+/// Parse a byte count: a number with an optional unit `B`, `KiB`, `MiB`, `GiB` (or `K`, `M`,
+/// `G`, the same powers of two); `0` means no limit.
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let n: u64 = digits.parse().map_err(|_| format!("{text:?} is not a byte count (e.g. 1GiB, 512MiB, 4096)"))?;
+    let shift = match unit.trim() {
+        "" | "B" => 0,
+        "K" | "KiB" | "k" => 10,
+        "M" | "MiB" => 20,
+        "G" | "GiB" => 30,
+        u => return Err(format!("unknown unit {u:?} in {text:?} (B, KiB, MiB, GiB)")),
+    };
+    n.checked_mul(1 << shift).ok_or_else(|| format!("{text:?} is too large"))
 }
 
 fn error_line(id: Value, e: &QueryError) -> Out {

@@ -7,8 +7,49 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 
+/// mimalloc, metered: every block is reported to the query budget of the thread that allocates
+/// or frees it ([`touchstone::budget::note_alloc`]), so `--max-memory` counts what a query
+/// really holds, whatever structure grows.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: Metered = Metered;
+
+struct Metered;
+
+// SAFETY: every call is passed unchanged to mimalloc's allocator, which upholds GlobalAlloc's
+// contract; the reports touch only const-initialised thread-local cells, which neither
+// allocate nor unwind.
+unsafe impl std::alloc::GlobalAlloc for Metered {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { mimalloc::MiMalloc.alloc(layout) };
+        if !p.is_null() {
+            touchstone::budget::note_alloc(layout.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { mimalloc::MiMalloc.alloc_zeroed(layout) };
+        if !p.is_null() {
+            touchstone::budget::note_alloc(layout.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) };
+        touchstone::budget::note_free(layout.size());
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            touchstone::budget::note_free(layout.size());
+            touchstone::budget::note_alloc(new_size);
+        }
+        p
+    }
+}
 use touchstone_oracle::{run, Options, Summary};
 
 const ABOUT: &str = "Exact answers to polyhedral geometry queries written as JSON Lines.";
@@ -49,6 +90,11 @@ struct Cli {
     /// The most bits (numerators and denominators) of all the numbers of one query.
     #[arg(long, default_value_t = 1 << 24)]
     max_bits: u64,
+    /// The most memory one query may hold at once (e.g. 1GiB, 256MiB, 4096; 0: no limit);
+    /// over it, the query gets a `limit` error line and the next line is answered. Lines
+    /// answered in parallel (--jobs) hold up to this much each.
+    #[arg(long, default_value = "1GiB", value_parser = touchstone_oracle::parse_bytes)]
+    max_memory: u64,
     /// Report progress on standard error (default: when standard error is a terminal).
     #[arg(long)]
     progress: bool,
@@ -165,6 +211,7 @@ fn main() -> ExitCode {
         max_file_bytes: cli.max_file_bytes,
         max_vertices: cli.max_vertices,
         max_bits: cli.max_bits,
+        max_memory: (cli.max_memory > 0).then_some(cli.max_memory),
         default_backend: cli.backend,
     };
     let Some(input) = open_input(cli.file.as_ref()) else { return ExitCode::from(2) };

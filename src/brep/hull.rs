@@ -131,7 +131,12 @@ impl<S: Scalar> Builder<'_, S> {
                 }
                 let (a, b) = (self.tris[t].v[k], self.tris[t].v[(k + 1) % 3]);
                 let id = self.tris.len();
-                self.tris.push(Tri { v: [a, b, q], nbr: [n, usize::MAX, usize::MAX], alive: true, conflicts: vec![] });
+                // The query's memory budget is asked before the triangles grow (hull of a
+                // hostile point set: up to 2n faces and every point's conflict list).
+                crate::budget::push(
+                    &mut self.tris,
+                    Tri { v: [a, b, q], nbr: [n, usize::MAX, usize::MAX], alive: true, conflicts: vec![] },
+                )?;
                 let back = self.tris[n].nbr.iter().position(|&x| x == t).expect("neighbour links are symmetric");
                 self.tris[n].nbr[back] = id;
                 by_start.insert(a, id);

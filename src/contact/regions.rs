@@ -60,13 +60,16 @@ pub(super) fn merge<S: Scalar>(
         if !polygons.is_empty() {
             let Feature::Face(f) = x else { unreachable!("only a face's pieces are polygons") };
             for (outer, holes) in polygon_union(&polygons, &normal_of(f))? {
-                regions.push(Region { a: x.clone(), b: y.clone(), dim: 2, points: outer, holes });
+                crate::budget::push(&mut regions, Region { a: x.clone(), b: y.clone(), dim: 2, points: outer, holes })?;
             }
             continue;
         }
         for component in chains(&shapes)? {
             let dim = if component.len() == 2 { 1 } else { 0 };
-            regions.push(Region { a: x.clone(), b: y.clone(), dim, points: component, holes: Vec::new() });
+            crate::budget::push(
+                &mut regions,
+                Region { a: x.clone(), b: y.clone(), dim, points: component, holes: Vec::new() },
+            )?;
         }
     }
     Ok(regions)

@@ -154,24 +154,31 @@ impl<S: Scalar> Builder<'_, S> {
         ))
     }
 
-    pub(super) fn push_plane(&mut self, p: Plane<S>) -> u32 {
+    /// Add a plane to the arena, after asking the query's memory budget for the room (the
+    /// arenas grow without bound on hostile solids: quadratically on a comb).
+    pub(super) fn push_plane(&mut self, p: Plane<S>) -> Result<u32, MspError> {
+        crate::budget::reserve_for(&self.planes, 1)?;
+        crate::budget::reserve_for(&self.approx_planes, 1)?;
         if self.options.measure_bits {
             let m = p.normal.iter().chain(std::iter::once(&p.offset)).map(bits).max().unwrap_or(0);
             self.stats.max_bits = self.stats.max_bits.max(m);
         }
         self.approx_planes.push(approx4([&p.normal.x, &p.normal.y, &p.normal.z, &p.offset]));
         self.planes.push(p);
-        (self.planes.len() - 1) as u32
+        Ok((self.planes.len() - 1) as u32)
     }
 
-    fn push_point(&mut self, p: HPoint<S>) -> u32 {
+    fn push_point(&mut self, p: HPoint<S>) -> Result<u32, MspError> {
+        crate::budget::reserve_for(&self.points, 1)?;
+        crate::budget::reserve_for(&self.approx_points, 1)?;
+        crate::budget::reserve_for(&self.cache, 1)?;
         if self.options.measure_bits {
             let m = p.x.iter().chain(std::iter::once(&p.w)).map(bits).max().unwrap_or(0);
             self.stats.max_bits = self.stats.max_bits.max(m);
         }
         self.approx_points.push(approx4([&p.x.x, &p.x.y, &p.x.z, &p.w]));
         self.points.push(p);
-        (self.points.len() - 1) as u32
+        Ok((self.points.len() - 1) as u32)
     }
 
     /// The side of plane `plane` that point `p` is on, cached for the current stamp.
@@ -203,7 +210,7 @@ impl<S: Scalar> Builder<'_, S> {
     fn meet(&mut self, [a, b, c]: [u32; 3], [p, q]: [u32; 2]) -> Result<u32, MspError> {
         let m = meet(&self.planes[a as usize], &self.planes[b as usize], &self.planes[c as usize])?;
         match m {
-            Some(x) => Ok(self.push_point(x)),
+            Some(x) => self.push_point(x),
             None if !S::EXACT_VALUES => {
                 let plane = &self.planes[c as usize];
                 let (p, q) = (&self.points[p as usize], &self.points[q as usize]);
@@ -219,7 +226,7 @@ impl<S: Scalar> Builder<'_, S> {
                 } else if x.w.sign()? == Sign::Zero {
                     return Err(self.precision("a cut crosses a piece's side along it"));
                 }
-                Ok(self.push_point(x))
+                self.push_point(x)
             }
             None => Err(self.precision("a cut crosses a piece's side along it")),
         }
@@ -288,7 +295,7 @@ impl<S: Scalar> Builder<'_, S> {
             crate::budget::tick()?;
             let [a, b] =
                 line_planes(s.vertex(u), s.vertex(v))?.ok_or_else(|| self.precision("an edge's ends coincide"))?;
-            let line = [self.push_plane(a), self.push_plane(b)];
+            let line = [self.push_plane(a)?, self.push_plane(b)?];
             edge_line.push(line);
             sets.segs.push(Seg { ent: Entity::Edge(e as u32), line, ends: [u as u32, v as u32] });
         }
@@ -323,7 +330,7 @@ impl<S: Scalar> Builder<'_, S> {
                             // A diagonal: a pseudo edge of the face (once, from its lower end).
                             let [p, q] = line_planes(s.vertex(a), s.vertex(b))?
                                 .ok_or_else(|| self.precision("a diagonal's ends coincide"))?;
-                            let line = [self.push_plane(p), self.push_plane(q)];
+                            let line = [self.push_plane(p)?, self.push_plane(q)?];
                             if a < b {
                                 let ent = self.pseudo_edge(f as u32);
                                 sets.segs.push(Seg { ent, line, ends: [a as u32, b as u32] });
@@ -376,13 +383,14 @@ impl<S: Scalar> Builder<'_, S> {
         self.set_link(task.slot, Link::Leaf(Leaf::Free));
     }
 
-    fn node(&mut self, task: &Task, plane: u32, dim: u8) -> usize {
+    fn node(&mut self, task: &Task, plane: u32, dim: u8) -> Result<usize, MspError> {
         let free = || Link::Leaf(Leaf::Free);
+        crate::budget::reserve_for(&self.nodes, 1)?;
         self.nodes.push(Node { plane: self.planes[plane as usize].clone(), dim, children: [free(), free(), free()] });
         self.parent.push(task.slot);
         let id = self.nodes.len() - 1;
         self.set_link(task.slot, Link::Node(id));
-        id
+        Ok(id)
     }
 
     /// The chosen element lies on its cut (always, exactly; an inexact backend's derived
@@ -435,7 +443,7 @@ impl<S: Scalar> Builder<'_, S> {
                             &self.planes[s.line[1] as usize],
                             &self.planes[pi as usize],
                         );
-                        let q = self.push_plane(q);
+                        let q = self.push_plane(q)?;
                         self.check_on(q, &s.ends)?;
                         self.orient_edge_cut(q, &s, &task.sets.faces)?;
                         q
@@ -443,7 +451,7 @@ impl<S: Scalar> Builder<'_, S> {
                         let n = self.planes[pi as usize].normal.clone();
                         let u = n.cross(&axis::<S>(transverse_axis(&n)?));
                         let q = through(&u, &self.points[v.p as usize]);
-                        let q = self.push_plane(q);
+                        let q = self.push_plane(q)?;
                         self.check_on(q, &[v.p])?;
                         q
                     } else {
@@ -471,7 +479,7 @@ impl<S: Scalar> Builder<'_, S> {
                     };
                     let dir = self.planes[a as usize].normal.cross(&self.planes[b as usize].normal);
                     let q = through(&dir, &self.points[v.p as usize]);
-                    let q = self.push_plane(q);
+                    let q = self.push_plane(q)?;
                     self.check_on(q, &[v.p])?;
                     (q, Region::D0, [false, false], 0)
                 }
@@ -501,7 +509,7 @@ impl<S: Scalar> Builder<'_, S> {
                 Region::D2(_) if !task.sets.segs.is_empty() => Chosen::Seg,
                 _ => Chosen::Pt,
             };
-            let id = self.node(&task, plane, dim);
+            let id = self.node(&task, plane, dim)?;
             self.stats.regular_cuts += regular;
             let phase = match (task.region, chosen) {
                 (Region::D3(_), Chosen::None) => None,
@@ -590,7 +598,7 @@ impl<S: Scalar> Builder<'_, S> {
         let c = (xs[xs.len() / 2] / ulp).round() * ulp;
         let Ok(c) = S::from_f64(c) else { return Ok(None) };
         let plane = Plane { normal: axis::<S>(k), offset: -c };
-        let id = self.push_plane(plane);
+        let id = self.push_plane(plane)?;
         self.stamp += 1;
         let (mut above, mut below) = (false, false);
         for &i in &ids {

@@ -122,7 +122,7 @@ fn boundary_pieces<S: Scalar>(
                 let plane = match node_plane[*n] {
                     Some(p) => p,
                     None => {
-                        let p = b.push_plane(tree.nodes[*n].plane.clone());
+                        let p = b.push_plane(tree.nodes[*n].plane.clone())?;
                         node_plane[*n] = Some(p);
                         p
                     }

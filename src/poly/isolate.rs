@@ -177,7 +177,10 @@ pub(crate) fn isolate(p: &Poly<BigRational>, lo: &BigRational, hi: &BigRational)
             }
             _ => {}
         }
-        // Bisect: left child 2ⁿa(x/2), right child the left one shifted by 1.
+        // Bisect: left child 2ⁿa(x/2), right child the left one shifted by 1 (each child's
+        // coefficients a degree's worth of bits longer: asked of the memory budget first).
+        let bytes: u64 = a.iter().map(|x| x.bits() / 8 + a.len() as u64 / 8 + 32).sum();
+        crate::budget::reserve(usize::try_from(2 * bytes).unwrap_or(usize::MAX))?;
         let mut left = left_half(&a);
         let mut right = left.clone();
         taylor_shift_1(&mut right);

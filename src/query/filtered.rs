@@ -79,8 +79,21 @@ fn count(f: impl FnOnce(&mut FilterCounts)) {
 /// assert_eq!(filtered.output.distance_squared, BigRational::from_i64(1));
 /// ```
 pub fn exact_answer<Q: Query>(q: &Q) -> Result<Answer<BigRational, Q>, QueryError> {
-    let decided = if Q::FILTERED { q.answer::<Interval>().ok() } else { None };
-    exact_from(q, decided)
+    exact_from(q, interval_run(q)?)
+}
+
+/// The interval run of a filtered op: `None` when the op is not filtered or the run failed
+/// (an uncertain decision: the exact run answers), the error when the query's budget ran out
+/// (time, steps, memory: spent for the exact run too).
+fn interval_run<Q: Query>(q: &Q) -> Result<Option<Answer<Interval, Q>>, QueryError> {
+    if !Q::FILTERED {
+        return Ok(None);
+    }
+    match q.answer::<Interval>() {
+        Ok(a) => Ok(Some(a)),
+        Err(e) if e.kind == ErrorKind::Limit => Err(e),
+        Err(_) => Ok(None),
+    }
 }
 
 /// The exact answer from the interval run `decided` (`None`: it failed or the op is not
@@ -161,7 +174,7 @@ impl Judged {
 /// assert_eq!(judged, Judged::Enclosed { ok: false, failed: vec!["distance".into()] });
 /// ```
 pub fn judge_claim<Q: Query>(q: &Q, claim: &Q::Claim, tol: &Tolerance, digits: u32) -> Result<Judged, QueryError> {
-    let decided = if Q::FILTERED { q.answer::<Interval>().ok() } else { None };
+    let decided = interval_run(q)?;
     if let Some(checks) = decided.as_ref().and_then(|d| q.judge_enclosed(d, claim, tol)) {
         count(|c| c.enclosed += 1);
         let failed: Vec<String> = checks.into_iter().filter(|(_, ok)| !ok).map(|(f, _)| f).collect();

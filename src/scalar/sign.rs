@@ -95,7 +95,7 @@ pub enum Uncertain {
     #[error("a floating-point value left the binary64 range (overflow or underflow): use an exact backend")]
     Overflow,
     /// The query's budget ran out.
-    #[error("the query's {} limit was reached", match .0 { Limit::Time => "time", Limit::Steps => "step", Limit::Bits => "bit" })]
+    #[error("the query's {} limit was reached", match .0 { Limit::Time => "time", Limit::Steps => "step", Limit::Bits => "bit", Limit::Memory => "memory" })]
     Exhausted(Limit),
 }
 
@@ -108,6 +108,8 @@ pub enum Limit {
     Steps,
     /// The bits of the exact values a query derives (posed coordinates).
     Bits,
+    /// The memory a query holds at once.
+    Memory,
 }
 
 /// The result of a decision: a value, or [`Uncertain`].

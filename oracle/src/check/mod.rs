@@ -382,7 +382,7 @@ fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Opti
 pub fn manifold_faults(q: &Value, points: &[([f64; 3], [f64; 3])], out: &Value, opts: &Options) -> Option<Vec<String>> {
     use crate::ops::OpJson;
     use num_rational::BigRational;
-    use touchstone::budget::{with_budget, Budget};
+    use touchstone::budget::with_budget;
     use touchstone::contact::Region;
     use touchstone::geom::{Point3, Vector3};
     type Q = BigRational;
@@ -406,7 +406,7 @@ pub fn manifold_faults(q: &Value, points: &[([f64; 3], [f64; 3])], out: &Value, 
     }
     let t = Q::from_float(1e-9 * scale(q))?;
     let t2 = t.clone() * t.clone();
-    let budget = Budget { time: opts.time_limit, steps: opts.step_limit, bits: Some(opts.max_bits) };
+    let budget = opts.budget();
     with_budget(budget, || {
         let ga = touchstone::query::posed_solid::<Q, Q>(&c.a).ok()?;
         let gb = touchstone::query::posed_solid::<Q, Q>(&c.b).ok()?;
@@ -489,11 +489,11 @@ fn penetration(q: &Value, normal: Option<&[f64; 3]>, opts: &Options) -> Option<(
     use crate::ops::OpJson;
     use num_rational::BigRational;
     use num_traits::ToPrimitive;
-    use touchstone::budget::{with_budget, Budget};
+    use touchstone::budget::with_budget;
     let json = crate::json::parse_line(&q.to_string()).ok()?;
     let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
     let d = touchstone::query::Distance::<BigRational>::parse(&fields, &opts.context()).ok()?;
-    let budget = Budget { time: opts.time_limit, steps: opts.step_limit, bits: Some(opts.max_bits) };
+    let budget = opts.budget();
     with_budget(budget, || {
         let p = touchstone::query::penetration_depth(&d.a, &d.b).ok()?;
         let along = normal.and_then(|n| {
