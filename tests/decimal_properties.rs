@@ -4,7 +4,7 @@
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
-use quickcheck::{quickcheck, TestResult};
+use quickcheck::{Gen, QuickCheck, TestResult};
 use touchstone::scalar::{decimal_of_rational, parse_rational, sqrt_decimal_of_rational};
 
 /// 10^k for any integer k.
@@ -69,14 +69,25 @@ fn check_sqrt(num: u64, den: u64, scale: i8, digits: u8) -> TestResult {
     TestResult::from_bool(&y * &y <= x && x < &upper * &upper)
 }
 
+/// quickcheck seeded as the run's property tests are: `PROPTEST_RNG_SEED` (which CI sets and
+/// prints), else a fresh seed, printed (a failing test shows it) so the run can be replayed.
+fn seeded() -> QuickCheck {
+    let seed = std::env::var("PROPTEST_RNG_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        t.as_nanos() as u64 ^ u64::from(std::process::id())
+    });
+    eprintln!("quickcheck seed: {seed} (replay with PROPTEST_RNG_SEED={seed})");
+    QuickCheck::new().rng(Gen::from_size_and_seed(100, seed))
+}
+
 #[test]
 fn decimals_truncate_correctly() {
-    quickcheck(check_decimal as fn(i64, i64, i8, u8) -> TestResult);
+    seeded().quickcheck(check_decimal as fn(i64, i64, i8, u8) -> TestResult);
 }
 
 #[test]
 fn square_roots_truncate_correctly() {
-    quickcheck(check_sqrt as fn(u64, u64, i8, u8) -> TestResult);
+    seeded().quickcheck(check_sqrt as fn(u64, u64, i8, u8) -> TestResult);
 }
 
 #[test]

@@ -267,15 +267,19 @@ impl<S: Scalar> Builder<'_, S> {
     /// Of an edge's two line planes, one that meets face `f`'s plane in the line (is not
     /// parallel to it).
     fn bound_for(&self, line: [u32; 2], f: u32) -> Result<u32, MspError> {
-        // The more transverse of the two (by binary64 sine², a heuristic that keeps the
-        // intersections well conditioned), checked nonparallel exactly.
+        // The more transverse of the two (by the sine² of the normals' images, a heuristic that
+        // keeps the intersections well conditioned, made alike on every backend), checked
+        // nonparallel exactly.
         let n = &self.planes[f as usize].normal;
-        let sine2 = |l: u32| {
-            let m = &self.planes[l as usize].normal;
-            let (a, b) = (m.map(|x| x.to_f64()), n.map(|x| x.to_f64()));
-            a.cross(&b).norm_squared() / (a.norm_squared() * b.norm_squared())
+        let image = |v: &nalgebra::Vector3<S>| -> Result<nalgebra::Vector3<f64>, MspError> {
+            Ok(nalgebra::Vector3::new(v.x.image()?, v.y.image()?, v.z.image()?))
         };
-        let order = if sine2(line[1]) > sine2(line[0]) { [line[1], line[0]] } else { line };
+        let b = image(n)?;
+        let sine2 = |l: u32| -> Result<f64, MspError> {
+            let a = image(&self.planes[l as usize].normal)?;
+            Ok(a.cross(&b).norm_squared() / (a.norm_squared() * b.norm_squared()))
+        };
+        let order = if sine2(line[1])? > sine2(line[0])? { [line[1], line[0]] } else { line };
         for l in order {
             let c = self.planes[l as usize].normal.cross(n);
             if !crate::geom::is_zero_vector(&c)? {
@@ -574,14 +578,13 @@ impl<S: Scalar> Builder<'_, S> {
         let mut ids: Vec<u32> = task.sets.faces.iter().flat_map(|p| p.verts.iter().copied()).collect();
         ids.sort_unstable();
         ids.dedup();
-        let coords: Vec<[f64; 3]> = ids
-            .iter()
-            .map(|&i| {
-                let p = &self.points[i as usize];
-                let w = p.w.to_f64();
-                [p.x.x.to_f64() / w, p.x.y.to_f64() / w, p.x.z.to_f64() / w]
-            })
-            .collect();
+        // From the images (alike on every backend): where a regular cut goes is a heuristic.
+        let mut coords: Vec<[f64; 3]> = Vec::with_capacity(ids.len());
+        for &i in &ids {
+            let p = &self.points[i as usize];
+            let w = p.w.image()?;
+            coords.push([p.x.x.image()? / w, p.x.y.image()? / w, p.x.z.image()? / w]);
+        }
         let extent = |k: usize| {
             let (lo, hi) =
                 coords.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), c| (l.min(c[k]), h.max(c[k])));

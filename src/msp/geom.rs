@@ -62,24 +62,30 @@ pub(crate) fn through<S: Scalar>(n: &Vector3<S>, p: &HPoint<S>) -> Plane<S> {
     Plane { normal: n.clone() * p.w.clone(), offset: -n.dot(&p.x) }
 }
 
-/// The index of the coordinate axis least aligned with `n` (by binary64 magnitude: a heuristic
-/// choice; any axis whose cross product with `n` is nonzero is correct).
-pub(crate) fn least_aligned_axis<S: Scalar>(n: &Vector3<S>) -> usize {
-    let a = [n.x.to_f64().abs(), n.y.to_f64().abs(), n.z.to_f64().abs()];
-    (0..3).min_by(|&i, &j| a[i].total_cmp(&a[j])).unwrap_or(0)
+/// The magnitudes of `n`'s components by their images ([`Scalar::image`]): what every backend
+/// sees alike, for the heuristic choices of an axis.
+fn component_images<S: Scalar>(n: &Vector3<S>) -> Decision<[f64; 3]> {
+    Ok([n.x.image()?.abs(), n.y.image()?.abs(), n.z.image()?.abs()])
 }
 
-/// The index of the coordinate axis most aligned with `n` (by binary64 magnitude).
-pub(crate) fn most_aligned_axis<S: Scalar>(n: &Vector3<S>) -> usize {
-    let a = [n.x.to_f64().abs(), n.y.to_f64().abs(), n.z.to_f64().abs()];
-    (0..3).max_by(|&i, &j| a[i].total_cmp(&a[j])).unwrap_or(2)
+/// The index of the coordinate axis least aligned with `n` (by the components' images: a
+/// heuristic choice; any axis whose cross product with `n` is nonzero is correct).
+pub(crate) fn least_aligned_axis<S: Scalar>(n: &Vector3<S>) -> Decision<usize> {
+    let a = component_images(n)?;
+    Ok((0..3).min_by(|&i, &j| a[i].total_cmp(&a[j])).unwrap_or(0))
 }
 
-/// An axis along which `n` has a nonzero component: the most aligned by binary64 magnitude
-/// when that component is nonzero exactly, else the first nonzero one (binary64 images of tiny
-/// values are all zero). `None` for the zero vector.
+/// The index of the coordinate axis most aligned with `n` (by the components' images).
+pub(crate) fn most_aligned_axis<S: Scalar>(n: &Vector3<S>) -> Decision<usize> {
+    let a = component_images(n)?;
+    Ok((0..3).max_by(|&i, &j| a[i].total_cmp(&a[j])).unwrap_or(2))
+}
+
+/// An axis along which `n` has a nonzero component: the most aligned by the images when that
+/// component is nonzero exactly, else the first nonzero one (images of tiny values are all
+/// zero). `None` for the zero vector.
 pub(crate) fn nonzero_axis<S: Scalar>(n: &Vector3<S>) -> Decision<Option<usize>> {
-    let k = most_aligned_axis(n);
+    let k = most_aligned_axis(n)?;
     if n[k].sign()? != Sign::Zero {
         return Ok(Some(k));
     }
@@ -91,10 +97,10 @@ pub(crate) fn nonzero_axis<S: Scalar>(n: &Vector3<S>) -> Decision<Option<usize>>
     Ok(None)
 }
 
-/// An axis not parallel to nonzero `n` (n × e_k ≠ 0): the least aligned by binary64 magnitude
-/// when exactly transverse, else the first that is.
+/// An axis not parallel to nonzero `n` (n × e_k ≠ 0): the least aligned by the images when
+/// exactly transverse, else the first that is.
 pub(crate) fn transverse_axis<S: Scalar>(n: &Vector3<S>) -> Decision<usize> {
-    let k = least_aligned_axis(n);
+    let k = least_aligned_axis(n)?;
     if !crate::geom::is_zero_vector(&n.cross(&axis::<S>(k)))? {
         return Ok(k);
     }

@@ -445,6 +445,10 @@ impl Scalar for Exact {
     fn to_rational(&self) -> Option<BigRational> {
         Some(self.to_big_rational())
     }
+    fn image(&self) -> Decision<f64> {
+        let one = BigInt::from(1);
+        Ok(super::image::image_of_signed(&self.m, self.d.as_ref().unwrap_or(&one), self.e))
+    }
     fn abs(&self) -> Self {
         Exact { m: self.m.abs(), e: self.e, d: self.d.clone() }
     }

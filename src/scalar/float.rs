@@ -89,6 +89,13 @@ impl Scalar for f64 {
     fn to_rational(&self) -> Option<BigRational> {
         BigRational::from_float(*self)
     }
+    fn image(&self) -> Decision<f64> {
+        if f64::is_finite(*self) {
+            Ok(super::image::image_of_f64(*self))
+        } else {
+            Err(Uncertain::Overflow)
+        }
+    }
     fn abs(&self) -> Self {
         f64::abs(*self)
     }

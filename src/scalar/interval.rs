@@ -524,6 +524,20 @@ impl Scalar for Interval {
             (false, false) => 0.0,
         }
     }
+    /// The image both ends share (images are monotone: then it is the exact value's), else
+    /// [`Uncertain::Close`].
+    fn image(&self) -> Decision<f64> {
+        if !(self.lo.is_finite() && self.hi.is_finite()) {
+            return Err(Uncertain::Overflow);
+        }
+        let (lo, hi) = (super::image::image_of_f64(self.lo), super::image::image_of_f64(self.hi));
+        // Every zero image is +0: equal bits are equal images.
+        if lo.to_bits() == hi.to_bits() {
+            Ok(lo)
+        } else {
+            Err(Uncertain::Close)
+        }
+    }
     /// The exact value of a point interval; `None` for a wider one.
     fn to_rational(&self) -> Option<BigRational> {
         if self.is_point() {

@@ -32,6 +32,7 @@ mod exact;
 mod float;
 #[cfg(feature = "rug")]
 mod gmp;
+pub mod image;
 mod interval;
 mod order;
 mod parse;
@@ -129,6 +130,18 @@ pub trait Scalar:
     /// The nearest binary64 number (approximate for exact backends; for an interval, a point
     /// of it).
     fn to_f64(&self) -> f64;
+    /// The value's binary64 *image* for heuristic choices ([`image`]): the exact value
+    /// truncated toward zero to 40 significant bits, the same double on every backend that
+    /// holds the same value; an interval's is [`Uncertain::Close`] unless both its ends have one
+    /// image, a non-finite `f64`'s [`Uncertain::Overflow`]. Choices among correct alternatives
+    /// that shape an answer (the Brep-index's cuts) are made from images, never from
+    /// [`Scalar::to_f64`], so that every exact path makes them alike.
+    fn image(&self) -> Decision<f64> {
+        match self.to_rational() {
+            Some(q) => Ok(image::image_of_rational(&q)),
+            None => Err(Uncertain::Overflow),
+        }
+    }
     /// The exact rational value this backend holds, or `None` when it holds none (a non-finite
     /// `f64`, an interval wider than a point). For output and tests: algorithms decide
     /// through [`Scalar::sign`] and [`Scalar::compare`], never through this.

@@ -50,6 +50,9 @@ impl Scalar for BigRational {
     fn to_rational(&self) -> Option<BigRational> {
         Some(self.clone())
     }
+    fn image(&self) -> Decision<f64> {
+        Ok(super::image::image_of_rational(self))
+    }
     fn abs(&self) -> Self {
         Signed::abs(self)
     }
