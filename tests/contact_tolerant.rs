@@ -222,3 +222,48 @@ proptest! {
         }
     }
 }
+
+/// Issue 39: a sample where one solid lies on a face of the other the same way up was deep
+/// whatever the overlap (a star's tip sunk 2⁻⁴⁰ into a U, flush with it, was "deeper than ε",
+/// and `both` broke its contract). Its depth is the overlap's thickness there now, exactly: a
+/// plate flush with a slab's top is as deep as it is thick, slabs crossed in a plus sign as
+/// deep as they are high, a tip sunk d into a side flush with the top d/2 at the piece's middle.
+#[test]
+fn coinciding_samples_measure_the_overlap_thickness() {
+    use touchstone::contact::penetration_samples;
+    use touchstone::msp::{MspTree, Options, Split};
+    type Q = BigRational;
+    let q = |n: i64, d: i64| Q::new(n.into(), d.into());
+    let boxed = |lo: [Q; 3], hi: [Q; 3]| {
+        let h: [Q; 3] = std::array::from_fn(|i| (&hi[i] - &lo[i]) / Q::from_i64(2));
+        let c = Vector3::from_fn(|i, _| (&hi[i] + &lo[i]) / Q::from_i64(2));
+        let [hx, hy, hz] = h;
+        shapes::cuboid(hx, hy, hz).unwrap().transformed(&Affine::translation(c)).unwrap()
+    };
+    let i = |v: [i64; 3]| v.map(Q::from_i64);
+    // The deepest coinciding sample of `a` in `b`, squared (None: none).
+    let deepest = |a: &Solid<Q>, b: &Solid<Q>| -> Option<Q> {
+        let index = MspTree::build(b, &Options { split: Split::HYBRID, ..Options::default() }).unwrap();
+        penetration_samples(a, b, &index)
+            .unwrap()
+            .into_iter()
+            .filter(|s| s.coinciding.is_some())
+            .map(|s| s.depth_squared(a, b).unwrap())
+            .max()
+    };
+    let slab = boxed(i([0, 0, 0]), i([4, 4, 1]));
+    let t = q(1, 1024);
+    let plate = boxed([q(1, 1), q(1, 1), q(1, 1) - &t], i([2, 2, 1]));
+    assert_eq!(deepest(&plate, &slab), Some(&t * &t));
+    let x = boxed(i([-3, -1, 0]), i([3, 1, 1]));
+    let y = boxed(i([-1, -3, 0]), i([1, 3, 1]));
+    assert_eq!(deepest(&x, &y), Some(Q::from_i64(1)));
+    // A wedge (a triangular prism) whose tip edge enters the slab's side x = 4 by d, flush
+    // with the slab top and bottom: the middles of its top edges' pieces inside are d/2 deep.
+    let d = q(1, 1 << 20);
+    let tip = Q::from_i64(4) - &d;
+    let wedge = touchstone::brep::shapes::extrusion(&[(tip.clone(), q(2, 1)), (q(6, 1), q(1, 1)), (q(6, 1), q(3, 1))], Q::from_i64(0), Q::from_i64(1)).unwrap();
+    let half = &d / Q::from_i64(2);
+    let depth = deepest(&wedge, &slab).unwrap();
+    assert!(depth <= &half * &half && depth > Q::from_i64(0), "{depth}");
+}

@@ -4,8 +4,119 @@
 use serde_json::{json, Value};
 use touchstone_oracle::{answer_line, Options};
 
+/// The answer to `q`; an exact `contact` answer is also claimed back whole (it must pass,
+/// its regions in either order), and claimed with a region dropped, a region duplicated and a
+/// point moved (each must fail): every answer of this file checks the judge of `regions`.
 fn ask(q: Value) -> Value {
-    answer_line(&q.to_string(), &Options::default())
+    let a = answer_line(&q.to_string(), &Options::default());
+    if q["op"] == "contact" && q.get("claim").is_none() && q["backend"] != "f64" && a.get("regions").is_some() {
+        claims_back(&q, &a);
+    }
+    a
+}
+
+fn claims_back(q: &Value, a: &Value) {
+    let judge = |regions: &[Value]| {
+        let mut c = q.clone();
+        c["claim"] = json!({"status": a["status"], "regions": regions});
+        answer_line(&c.to_string(), &Options::default())["verdict"].clone()
+    };
+    let regions: Vec<Value> = a["regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| json!({"a": r["a"], "b": r["b"], "points": r["points"], "normals": r["normals"]}))
+        .collect();
+    let v = judge(&regions);
+    assert_eq!(v["ok"], true, "the answer claimed back fails: {q}\n{v}");
+    let reversed: Vec<Value> = regions.iter().rev().cloned().collect();
+    assert_eq!(judge(&reversed)["ok"], true, "the answer claimed back in reverse fails: {q}");
+    if regions.is_empty() {
+        return;
+    }
+    assert_eq!(judge(&regions[1..])["ok"], false, "a region dropped passes: {q}");
+    let mut twice = regions.clone();
+    twice.push(regions[0].clone());
+    assert_eq!(judge(&twice)["ok"], false, "a region claimed twice passes: {q}");
+    let mut moved = regions.clone();
+    let x = touchstone::scalar::parse_rational(moved[0]["points"][0][0].as_str().unwrap()).unwrap();
+    moved[0]["points"][0][0] = json!((x + num_rational::BigRational::from_integer(1.into())).to_string());
+    assert_eq!(judge(&moved)["ok"], false, "a region with a point moved passes: {q}");
+}
+
+/// A prism over a polygon of exact points, between heights 0 and 1 (vertices: the polygon at
+/// z = 0, then at z = 1).
+fn prism(polygon: &[(&str, &str)]) -> Value {
+    let n = polygon.len();
+    let v: Vec<Value> = ["0", "1"].iter().flat_map(|z| polygon.iter().map(move |(x, y)| json!([x, y, z]))).collect();
+    let mut faces = vec![json!((0..n).rev().collect::<Vec<_>>()), json!((n..2 * n).collect::<Vec<_>>())];
+    faces.extend((0..n).map(|j| json!([j, (j + 1) % n, n + (j + 1) % n, n + j])));
+    json!({"polyhedron": {"vertices": v, "faces": faces}})
+}
+
+/// The U of 3 × 3 with a 1 × 2 notch: arms x ∈ [0, 1] and [2, 3] for y ∈ [1, 3].
+fn u() -> Value {
+    prism(&[("0", "0"), ("3", "0"), ("3", "3"), ("2", "3"), ("2", "1"), ("1", "1"), ("1", "3"), ("0", "3")])
+}
+
+/// Issue 39: a box lying across both arms of the U has two regions of R_t with the same
+/// features (its bottom face on the U's top face); claiming the op's own answer back failed
+/// ("not the region's point set", "a region of R_t the claim does not name") because regions
+/// were matched by their features. They are matched as a set now (`ask` claims back).
+#[test]
+fn a_box_across_both_arms_of_a_u() {
+    let q = json!({"op": "contact", "a": {"box": ["3/2", "1/2", "1/4"]}, "pose_a": {"translation": ["3/2", 2, "5/4"]}, "b": u()});
+    let a = ask(q);
+    assert_eq!(a["status"], "touching", "{a}");
+    let regions = a["regions"].as_array().unwrap();
+    assert_eq!(regions.len(), 2, "{a}");
+    let mut xs: Vec<Value> = Vec::new();
+    for r in regions {
+        assert_eq!(
+            (&r["a"], &r["b"], &r["dim"]),
+            (&json!({"face": [0, 1, 2, 3]}), &json!({"face": [8, 9, 10, 11, 12, 13, 14, 15]}), &json!(2))
+        );
+        let mut corners: Vec<String> = r["points"].as_array().unwrap().iter().map(|p| p.to_string()).collect();
+        corners.sort();
+        xs.push(json!(corners));
+    }
+    // The two 1 × 1 squares y ∈ [3/2, 5/2] over the arms, at z = 1.
+    let square = |x0: &str, x1: &str| {
+        let mut c: Vec<String> = [(x0, "3/2"), (x0, "5/2"), (x1, "5/2"), (x1, "3/2")]
+            .iter()
+            .map(|(x, y)| json!([x, y, "1"]).to_string())
+            .collect();
+        c.sort();
+        json!(c)
+    };
+    xs.sort_by_key(|v| v.to_string());
+    let mut want = vec![square("0", "1"), square("2", "3")];
+    want.sort_by_key(|v| v.to_string());
+    assert_eq!(xs, want);
+}
+
+/// Issue 39: a four-pointed star prism, flush with the U's top and bottom, its tip sunk 2⁻⁴⁰
+/// into the U's outer side. Exactly the interiors overlap (penetrating); `f64`, with
+/// ε ≈ 1.2 · 10⁻⁸, calls it touching, and the contract allows it: the overlap is 2⁻⁴⁰ deep.
+/// The check counted a point where the star's top face lies on the U's (the same way up) as
+/// deep whatever the overlap's thickness; it measures that thickness now. Sunk 10⁻⁶ (deeper
+/// than ε), `f64` says penetrating too.
+#[test]
+fn a_star_tip_sunk_a_hair_into_a_u_is_touching_within_epsilon() {
+    let star = |tip: &str| {
+        prism(&[(tip, "3/2"), ("4", "1"), ("9/2", "0"), ("5", "1"), ("6", "3/2"), ("5", "2"), ("9/2", "3"), ("4", "2")])
+    };
+    // 3 − 2⁻⁴⁰.
+    let hair = format!("{}/{}", 3 * (1u64 << 40) - 1, 1u64 << 40);
+    for (a, b) in [(star(&hair), u()), (u(), star(&hair))] {
+        let r = ask(json!({"op": "contact", "backend": "both", "a": a, "b": b}));
+        assert_eq!((&r["status"], &r["f64"]["status"]), (&json!("penetrating"), &json!("touching")), "{r}");
+        assert_eq!(r["agreement"]["agree"], true, "{r}");
+    }
+    let deep = star("2.999999");
+    let r = ask(json!({"op": "contact", "backend": "both", "a": deep, "b": u()}));
+    assert_eq!((&r["status"], &r["f64"]["status"]), (&json!("penetrating"), &json!("penetrating")), "{r}");
+    assert_eq!(r["agreement"]["agree"], true, "{r}");
 }
 
 /// A unit-half-extent box on another, shifted by one along x: they share the 1 × 2 rectangle

@@ -48,7 +48,7 @@ mod regions;
 mod tolerant;
 
 pub use tolerant::{
-    boundary_squared_distance, farther_than, find_contacts_within, penetration_samples, priority, ContactPoint,
+    boundary_squared_distance, find_contacts_within, penetration_samples, priority, ContactPoint, DepthSample,
     PointContact, TolerantContacts, TolerantOptions,
 };
 

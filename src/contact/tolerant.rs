@@ -21,8 +21,10 @@
 //!    ε from the other's boundary, the middle of an edge's inside piece farther than ε, a face's
 //!    sample point inside and farther than ε, or a face lying on a face of the other with both
 //!    solids on the same side (a face's sample, or an edge's piece whose face is coplanar and
-//!    the same way up). These are the *depth samples*; the contract's exact check measures the
-//!    same ones ([`penetration_samples`]).
+//!    the same way up) where the overlap is thicker than ε: farther than ε from both boundaries
+//!    when the coinciding faces are left out ([`DepthSample::depth_squared`]; a star's tip sunk
+//!    2⁻⁴⁰ into a U, flush with its top, is touching within ε). These are the *depth samples*;
+//!    the contract's exact check measures the same ones ([`penetration_samples`]).
 //! 3. **Status.** Penetrating when a depth sample is deeper than ε; else touching when there
 //!    is a contact point; else separate.
 //! 4. **Clusters.** Contact points closer than 4ε are one cluster (single linkage), each
@@ -137,9 +139,9 @@ pub fn find_contacts_within<S: Scalar>(
     let (index_a, index_b) = (MspTree::build(a, &hybrid)?, MspTree::build(b, &hybrid)?);
     let mut deep: Vec<(bool, Point3<S>)> = Vec::new();
     for (of_a, s, other, index) in [(true, a, b, &index_b), (false, b, a, &index_a)] {
-        for p in penetration_samples(s, other, index)? {
-            if farther_than(other, &p, eps)? {
-                deep.push((of_a, p));
+        for sample in penetration_samples(s, other, index)? {
+            if sample.deeper_than(s, other, eps)? {
+                deep.push((of_a, sample.point));
             }
         }
     }
@@ -168,19 +170,66 @@ pub fn find_contacts_within<S: Scalar>(
     Ok(TolerantContacts { status, points, contacts, collision_time })
 }
 
+/// A point of one solid whose depth in the other decides penetration ([`penetration_samples`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthSample<S: Scalar> {
+    /// The point.
+    pub point: Point3<S>,
+    /// For a point on a face of the other solid where a face of its own lies the same way up:
+    /// the feature of its own the point is in (that face, or an edge of it) and the other's
+    /// face. `None`: a point inside the other.
+    pub coinciding: Option<(Feature, usize)>,
+}
+
+impl<S: Scalar> DepthSample<S> {
+    /// The sample's depth, squared. For a point inside `other`: its squared distance to
+    /// `other`'s boundary. For a point where `own` lies on face g of `other` the same way up
+    /// (both solids below the common plane, their interiors overlapping there): the thickness
+    /// of the overlap at it, the least squared distance to `other`'s boundary without g and to
+    /// `own`'s boundary without the feature it is in (a face; an edge with its two faces), so
+    /// that a star's tip sunk 2⁻⁴⁰ into a U's side, flush with its top, is 2⁻⁴¹ deep, a plate
+    /// flush with a face as deep as the plate is thick, and two slabs crossed in a plus sign,
+    /// flush top and bottom, as deep as they are high.
+    pub fn depth_squared(&self, own: &Solid<S>, other: &Solid<S>) -> Decision<S> {
+        let Some((x, g)) = &self.coinciding else { return boundary_squared_distance(other, &self.point) };
+        let d = boundary_squared_distance_without(other, &self.point, &[*g], None)?;
+        let e = match *x {
+            Feature::Edge(u, v) => {
+                let faces = own.edge_index(u, v).map(|e| own.edge_faces(e));
+                let faces: Vec<usize> = faces.map_or_else(Vec::new, |(f1, f2)| vec![f1, f2]);
+                boundary_squared_distance_without(own, &self.point, &faces, Some((u, v)))?
+            }
+            Feature::Face(f) => boundary_squared_distance_without(own, &self.point, &[f], None)?,
+            Feature::Vertex(_) => S::zero(),
+        };
+        Ok(if e.compare(&d)? == Ordering::Less { e } else { d })
+    }
+
+    /// Whether the sample is deeper than ε (its depth greater than ε).
+    pub fn deeper_than(&self, own: &Solid<S>, other: &Solid<S>, eps: &S) -> Decision<bool> {
+        let d2 = self.depth_squared(own, other)?;
+        Ok((d2 - eps.clone() * eps.clone()).sign()? == Sign::Positive)
+    }
+}
+
 /// The points of `s` whose depth in `other` decides penetration (step 2 of the
 /// [module docs](self)), given `other`'s index: the vertices inside, the middles of the edges'
 /// inside pieces, the faces' first sample points inside; and the points where a face of `s`
 /// lies on a face of `other` the same way up (a face's sample on such a face, the middle of an
 /// edge's piece on a face of `other` coplanar with one of the edge's faces and the same way
-/// up): there both solids are on the same side of the common plane, their interiors overlap,
-/// and [`farther_than`] counts such a point (at distance zero from `other`'s boundary) as deep.
-pub fn penetration_samples<S: Scalar>(s: &Solid<S>, other: &Solid<S>, index: &MspTree<S>) -> Decision<Vec<Point3<S>>> {
+/// up): there both solids are on the same side of the common plane and their interiors
+/// overlap; [`DepthSample::depth_squared`] measures how thick the overlap is.
+pub fn penetration_samples<S: Scalar>(
+    s: &Solid<S>,
+    other: &Solid<S>,
+    index: &MspTree<S>,
+) -> Decision<Vec<DepthSample<S>>> {
     let mut out = Vec::new();
+    let inside = |point| DepthSample { point, coinciding: None };
     for p in s.vertices() {
         crate::budget::tick()?;
         if index.classify_point(p)?.class == Class::Inside {
-            out.push(p.clone());
+            crate::budget::push(&mut out, inside(p.clone()))?;
         }
     }
     for &(u, v) in s.edges() {
@@ -188,13 +237,15 @@ pub fn penetration_samples<S: Scalar>(s: &Solid<S>, other: &Solid<S>, index: &Ms
         for piece in index.classify_segment(p, q)?.pieces {
             let t = || (piece.from.clone() + piece.to.clone()) / S::from_i64(2);
             match &piece.class {
-                Class::Inside => out.push(p + (q - p) * t()),
+                Class::Inside => crate::budget::push(&mut out, inside(p + (q - p) * t()))?,
                 Class::On(Feature::Face(g)) if piece.from != piece.to => {
                     let e = s.edge_index(u, v).map(|e| s.edge_faces(e));
                     if let Some((f1, f2)) = e {
                         let m = &other.plane(*g).normal;
                         if same_way_up(&s.plane(f1).normal, m)? || same_way_up(&s.plane(f2).normal, m)? {
-                            out.push(p + (q - p) * t());
+                            let sample =
+                                DepthSample { point: p + (q - p) * t(), coinciding: Some((Feature::Edge(u, v), *g)) };
+                            crate::budget::push(&mut out, sample)?;
                         }
                     }
                 }
@@ -206,8 +257,10 @@ pub fn penetration_samples<S: Scalar>(s: &Solid<S>, other: &Solid<S>, index: &Ms
         crate::budget::tick()?;
         let Some(c) = crate::msp::face_sample_points(s, f)?.into_iter().next() else { continue };
         match index.classify_point(&c)?.class {
-            Class::Inside => out.push(c),
-            Class::On(Feature::Face(g)) if same_way_up(&s.plane(f).normal, &other.plane(g).normal)? => out.push(c),
+            Class::Inside => crate::budget::push(&mut out, inside(c))?,
+            Class::On(Feature::Face(g)) if same_way_up(&s.plane(f).normal, &other.plane(g).normal)? => {
+                crate::budget::push(&mut out, DepthSample { point: c, coinciding: Some((Feature::Face(f), g)) })?;
+            }
             _ => {}
         }
     }
@@ -222,21 +275,20 @@ fn same_way_up<S: Scalar>(n: &Vector3<S>, m: &Vector3<S>) -> Decision<bool> {
     Ok(crate::geom::norm2(&c).sign_scaled(mag)? == Sign::Zero && n.dot(m).sign()? == Sign::Positive)
 }
 
-/// Whether the depth sample `p` (from [`penetration_samples`]) is deeper than ε in `s`: farther
-/// than ε from its boundary, or on it (only a coincidence the same way up puts a sample there).
-pub fn farther_than<S: Scalar>(s: &Solid<S>, p: &Point3<S>, eps: &S) -> Decision<bool> {
-    let e2 = eps.clone() * eps.clone();
-    let d2 = boundary_squared_distance(s, p)?;
-    if d2.sign()? == Sign::Zero {
-        // On the boundary: a face coinciding with one of s the same way up.
-        return Ok(true);
-    }
-    Ok((d2 - e2).sign()? == Sign::Positive)
-}
-
 /// The squared distance from `p` to the boundary of `s` (any solid): the least over its faces
 /// (the foot of the perpendicular in the closed face), edges and vertices.
 pub fn boundary_squared_distance<S: Scalar>(s: &Solid<S>, p: &Point3<S>) -> Decision<S> {
+    boundary_squared_distance_without(s, p, &[], None)
+}
+
+/// [`boundary_squared_distance`] with the faces `faces` and the edge `edge` left out (the
+/// other edges and the vertices of those faces still count).
+fn boundary_squared_distance_without<S: Scalar>(
+    s: &Solid<S>,
+    p: &Point3<S>,
+    faces: &[usize],
+    edge: Option<(usize, usize)>,
+) -> Decision<S> {
     let mut best: Option<S> = None;
     let mut offer = |d: S| -> Decision<()> {
         if best.as_ref().map_or(Ok(true), |b| d.compare(b).map(|o| o == Ordering::Less))? {
@@ -244,13 +296,14 @@ pub fn boundary_squared_distance<S: Scalar>(s: &Solid<S>, p: &Point3<S>) -> Deci
         }
         Ok(())
     };
-    for f in 0..s.face_count() {
+    for f in (0..s.face_count()).filter(|f| !faces.contains(f)) {
         crate::budget::tick()?;
         if let Some((d, _)) = closed_face_foot(s, f, p)? {
             offer(d)?;
         }
     }
-    for &(u, v) in s.edges() {
+    let skipped = |u: usize, v: usize| edge.is_some_and(|(x, y)| (x, y) == (u, v) || (x, y) == (v, u));
+    for &(u, v) in s.edges().iter().filter(|&&(u, v)| !skipped(u, v)) {
         offer(crate::constructions::squared_distance_point_segment(p, s.vertex(u), s.vertex(v))?.0)?;
     }
     for q in s.vertices() {

@@ -372,3 +372,49 @@ mod tests {
         assert!(!rel.admits_algebraic(&q(1414, 1000), &negative));
     }
 }
+
+/// A maximum matching of a bipartite graph (Kuhn's augmenting paths): `fits[i]` lists the right
+/// vertices (below `right`) left vertex `i` may pair with; the answer gives each left vertex its
+/// partner, if any. For claims of sets (regions, points) whose members may be alike: a greedy
+/// pairing could give a claimed member the exact one another needed.
+pub(crate) fn max_matching(fits: &[Vec<usize>], right: usize) -> Vec<Option<usize>> {
+    // `seen[k] == round`: right vertex k was tried in this round (no clearing between rounds).
+    fn augment(i: usize, fits: &[Vec<usize>], round: usize, seen: &mut [usize], owner: &mut [Option<usize>]) -> bool {
+        for &k in &fits[i] {
+            if seen[k] != round {
+                seen[k] = round;
+                if owner[k].is_none_or(|j| augment(j, fits, round, seen, owner)) {
+                    owner[k] = Some(i);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut owner: Vec<Option<usize>> = vec![None; right];
+    let mut seen = vec![0; right];
+    for i in 0..fits.len() {
+        augment(i, fits, i + 1, &mut seen, &mut owner);
+    }
+    let mut partner = vec![None; fits.len()];
+    for (k, o) in owner.iter().enumerate() {
+        if let Some(i) = *o {
+            partner[i] = Some(k);
+        }
+    }
+    partner
+}
+
+#[cfg(test)]
+mod matching_tests {
+    use super::max_matching;
+
+    #[test]
+    fn a_greedy_choice_is_undone_when_another_needs_it() {
+        // 0 fits both, 1 fits only the first: greedy gives 0 the first and leaves 1 alone.
+        assert_eq!(max_matching(&[vec![0, 1], vec![0]], 2), vec![Some(1), Some(0)]);
+        // Two alike claimed members, one exact one: one stays unmatched.
+        assert_eq!(max_matching(&[vec![0], vec![0]], 1), vec![Some(0), None]);
+        assert_eq!(max_matching(&[vec![], vec![1]], 2), vec![None, Some(1)]);
+    }
+}

@@ -18,8 +18,8 @@ use super::spec::{posed_solid, FeatureId, Posed, SolidPosed};
 use super::{agreement_at, Answer, Query};
 use crate::brep::Solid;
 use crate::contact::{
-    boundary_squared_distance, farther_than, find_contacts, find_contacts_within, penetration_samples, ContactError,
-    ContactOptions, ContactStatus, Motion, NormalSource, Previous, TolerantOptions,
+    boundary_squared_distance, find_contacts, find_contacts_within, penetration_samples, ContactError, ContactOptions,
+    ContactStatus, Motion, NormalSource, Previous, TolerantOptions,
 };
 use crate::contract::{Agreement, Disagreement, Margin};
 use crate::geom::{Point3, Vector3};
@@ -244,7 +244,9 @@ impl<N: Scalar> Query for Contact<N> {
     /// equal, except where ε allows the difference, which is checked exactly: `f64` may call
     /// *separate* solids touching when their boundaries come within ε (1 + 10⁻⁶) of each other,
     /// and *penetrating* ones touching when none of its depth samples
-    /// ([`crate::contact::penetration_samples`], computed exactly) is deeper than ε (1 + 10⁻⁶).
+    /// ([`crate::contact::penetration_samples`], their depths
+    /// [`crate::contact::DepthSample::depth_squared`] computed exactly) is deeper than
+    /// ε (1 + 10⁻⁶).
     /// Every other difference breaches the contract (an exactly touching pair is touching at any
     /// ε). A refusal of `f64` (its index's precision) is admissible at margin zero.
     fn agreement(
@@ -287,10 +289,13 @@ impl<N: Scalar> Query for Contact<N> {
         Ok((zero, verdict))
     }
 
-    /// `status` must be equal. `regions` is the whole of R_t: every claimed region must match
-    /// an exact one by its features (its points, as a set, each within the tolerance of one of
-    /// the exact region's; its normals each a positive multiple of an exact normal, within the
-    /// tolerance's relative part) and every exact region must be claimed.
+    /// `status` must be equal. `regions` is the whole of R_t, matched as a set: a claimed region
+    /// fits an exact one with the same features whose points it gives (as a set, each within the
+    /// tolerance of one of the exact region's) and whose normals it gives (each a positive
+    /// multiple of an exact normal, within the tolerance's relative part); the claim passes when
+    /// a matching pairs every claimed region with an exact one and names every exact region
+    /// (a maximum bipartite matching: R_t may hold several regions with the same features, two
+    /// arms of a U under one face of a box, in any order).
     fn judge(
         &self,
         exact: &Answer<BigRational, Self>,
@@ -305,45 +310,77 @@ impl<N: Scalar> Query for Contact<N> {
             v.checks.push(Check::equal("status", name(s), name(out.status)));
         }
         let Some(claimed) = &claim.regions else { return Ok(v) };
-        let mut matched = vec![false; out.regions.len()];
+        // The exact regions by their features: only those can fit a claimed region.
+        let mut by_features: std::collections::HashMap<(&FeatureId, &FeatureId), Vec<usize>> =
+            std::collections::HashMap::new();
+        for (k, e) in out.regions.iter().enumerate() {
+            by_features.entry((&e.a, &e.b)).or_default().push(k);
+        }
+        let fits: Vec<Vec<usize>> = claimed
+            .iter()
+            .map(|c| {
+                let same = by_features.get(&(&c.a, &c.b)).map_or(&[][..], Vec::as_slice);
+                same.iter().copied().filter(|&k| region_checks(c, &out.regions[k], tol).iter().all(|x| x.1)).collect()
+            })
+            .collect();
+        let matched = super::claim::max_matching(&fits, out.regions.len());
+        let mut named = vec![false; out.regions.len()];
         for (i, c) in claimed.iter().enumerate() {
             let at = |k: &str| format!("regions/{i}/{k}");
             let shown = Shown::Features(vec![c.a.clone(), c.b.clone()]);
-            let Some(k) = out.regions.iter().position(|r| r.a == c.a && r.b == c.b) else {
-                v.checks.push(
-                    Check { ok: false, ..Check::equal(&at("features"), shown, Shown::Absent) }
-                        .with_note("no contact region of R_t has these features"),
-                );
-                continue;
+            let same = by_features.get(&(&c.a, &c.b)).map_or(&[][..], Vec::as_slice);
+            // The region it is judged against: its match, else one with its features (one no
+            // other claimed region took, when there is such).
+            let (k, note) = match matched[i] {
+                Some(k) => (k, None),
+                None => match same.iter().find(|&&k| !matched.contains(&Some(k))).or(same.first()) {
+                    Some(&k) if fits[i].is_empty() => (k, None),
+                    Some(&k) => (k, Some("a region of R_t another claimed region already stands for (claimed twice)")),
+                    None => {
+                        v.checks.push(
+                            Check { ok: false, ..Check::equal(&at("features"), shown, Shown::Absent) }
+                                .with_note("no contact region of R_t has these features"),
+                        );
+                        continue;
+                    }
+                },
             };
-            matched[k] = true;
+            named[k] |= matched[i].is_some();
             let e = &out.regions[k];
-            v.checks.push(Check::equal(&at("features"), shown.clone(), shown));
-            if let Some(points) = &c.points {
-                let near = |p: &Point3<BigRational>, q: &Point3<BigRational>| (0..3).all(|j| tol.admits(&p[j], &q[j]));
-                let ok = points.len() == e.points.len()
-                    && points.iter().all(|p| e.points.iter().any(|q| near(p, q)))
-                    && e.points.iter().all(|q| points.iter().any(|p| near(p, q)));
-                let check = Check {
-                    ok,
-                    ..Check::equal(&at("points"), Shown::Points(points.clone()), Shown::Points(e.points.clone()))
+            let features = Check::equal(&at("features"), shown.clone(), shown);
+            v.checks.push(match note {
+                Some(n) => Check { ok: false, ..features }.with_note(n),
+                None => features,
+            });
+            for (field, ok) in region_checks(c, e, tol) {
+                let check = match field {
+                    "points" => {
+                        let claimed = Shown::Points(c.points.clone().unwrap_or_default());
+                        let check =
+                            Check { ok, ..Check::equal(&at("points"), claimed, Shown::Points(e.points.clone())) };
+                        if ok {
+                            check
+                        } else {
+                            check.with_note("not the region's point set")
+                        }
+                    }
+                    _ => {
+                        let pts = |ns: &[Vector3<BigRational>]| {
+                            Shown::Points(ns.iter().map(|n| Point3::from(n.clone())).collect())
+                        };
+                        let claimed = pts(c.normals.as_deref().unwrap_or_default());
+                        let check = Check { ok, ..Check::equal(&at("normals"), claimed, pts(&e.normals)) };
+                        if ok {
+                            check
+                        } else {
+                            check.with_note("not positive multiples of the region's normals")
+                        }
+                    }
                 };
-                v.checks.push(if ok { check } else { check.with_note("not the region's point set") });
-            }
-            if let Some(normals) = &c.normals {
-                let ok = normals.iter().all(|n| e.normals.iter().any(|m| parallel(n, m, &tol.rel)))
-                    && e.normals.iter().all(|m| normals.iter().any(|n| parallel(n, m, &tol.rel)));
-                let pts =
-                    |ns: &[Vector3<BigRational>]| Shown::Points(ns.iter().map(|n| Point3::from(n.clone())).collect());
-                let check = Check { ok, ..Check::equal(&at("normals"), pts(normals), pts(&e.normals)) };
-                v.checks.push(if ok {
-                    check
-                } else {
-                    check.with_note("not positive multiples of the region's normals")
-                });
+                v.checks.push(check);
             }
         }
-        for (k, e) in out.regions.iter().enumerate().filter(|(k, _)| !matched[*k]) {
+        for (k, e) in out.regions.iter().enumerate().filter(|(k, _)| !named[*k]) {
             let exact_shown = Shown::Features(vec![e.a.clone(), e.b.clone()]);
             v.checks.push(
                 Check { ok: false, ..Check::equal(&format!("regions/missing/{k}"), Shown::Absent, exact_shown) }
@@ -352,6 +389,25 @@ impl<N: Scalar> Query for Contact<N> {
         }
         Ok(v)
     }
+}
+
+/// The checks of a claimed region against an exact one with its features: its points (when
+/// claimed) and its normals (when claimed), each with whether it passes.
+fn region_checks(c: &ClaimedRegion, e: &ContactRegion<BigRational>, tol: &Tolerance) -> Vec<(&'static str, bool)> {
+    let mut out = Vec::new();
+    if let Some(points) = &c.points {
+        let near = |p: &Point3<BigRational>, q: &Point3<BigRational>| (0..3).all(|j| tol.admits(&p[j], &q[j]));
+        let ok = points.len() == e.points.len()
+            && points.iter().all(|p| e.points.iter().any(|q| near(p, q)))
+            && e.points.iter().all(|q| points.iter().any(|p| near(p, q)));
+        out.push(("points", ok));
+    }
+    if let Some(normals) = &c.normals {
+        let ok = normals.iter().all(|n| e.normals.iter().any(|m| parallel(n, m, &tol.rel)))
+            && e.normals.iter().all(|m| normals.iter().any(|n| parallel(n, m, &tol.rel)));
+        out.push(("normals", ok));
+    }
+    out
 }
 
 impl<N: Scalar> Contact<N> {
@@ -439,8 +495,8 @@ fn deep_sample<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Result<bool, C
     let options = crate::msp::Options { split: crate::msp::Split::HYBRID, ..crate::msp::Options::default() };
     let (ia, ib) = (MspTree::build(a, &options)?, MspTree::build(b, &options)?);
     for (s, other, index) in [(a, b, &ib), (b, a, &ia)] {
-        for p in penetration_samples(s, other, index)? {
-            if farther_than(other, &p, eps)? {
+        for sample in penetration_samples(s, other, index)? {
+            if sample.deeper_than(s, other, eps)? {
                 return Ok(true);
             }
         }
