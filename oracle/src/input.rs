@@ -3,7 +3,7 @@
 use crate::json::Json;
 use num_rational::BigRational;
 use touchstone::geom::Point3;
-use touchstone::scalar::{parse_rational, Scalar};
+use touchstone::scalar::{parse_rational_within, NumberLimits, Scalar};
 
 /// Three points.
 pub fn three_points<N: Number>(value: &Json, path: &str) -> Result<[Point3<N>; 3], QueryError> {
@@ -160,32 +160,75 @@ impl<'a> Fields<'a> {
     }
 }
 
+/// How many times the bits of the largest input number a claimed number may have (at least
+/// [`touchstone::scalar::MAX_NUMBER_BITS`]): an exact output is a rational function of low
+/// degree of a handful of inputs (a contact region's corner, three posed planes met by Cramer's
+/// rule, is about 30 times a coordinate's bits), so the op's own output is always claimable
+/// back, while a claim stays bounded by the query's own size (its parse is quadratic in its
+/// length).
+pub const CLAIM_BITS_PER_INPUT_BIT: u64 = 64;
+
+#[derive(Clone, Copy)]
+struct Count {
+    /// Bits of the numbers read so far in the current query.
+    used: u64,
+    /// The query's limit on them.
+    limit: u64,
+    /// The most bits of one number read outside a claim.
+    largest: u64,
+    /// While a claim is read: the limits its numbers are parsed under.
+    claim: Option<NumberLimits>,
+}
+
 thread_local! {
-    /// Bits of the numbers read so far in the current query, and the limit.
-    static BITS: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, u64::MAX)) };
+    static BITS: std::cell::Cell<Count> =
+        const { std::cell::Cell::new(Count { used: 0, limit: u64::MAX, largest: 0, claim: None }) };
 }
 
 /// Run `f` (the parsing of one query) with a limit on the total bits of the numbers it reads
 /// (numerators and denominators of the exact values).
 pub fn with_bit_limit<T>(limit: u64, f: impl FnOnce() -> T) -> T {
-    let outer = BITS.with(|b| b.replace((0, limit)));
+    let outer = BITS.with(|b| b.replace(Count { used: 0, limit, largest: 0, claim: None }));
     let out = f();
     BITS.with(|b| b.set(outer));
     out
+}
+
+/// Read a claim with `f`: its numbers may have up to [`CLAIM_BITS_PER_INPUT_BIT`] times the bits
+/// of the largest number of the query read so far (its inputs), so that exact outputs, which
+/// grow with the inputs, can be claimed back; they still count against the query's total.
+pub fn reading_claim<T>(f: impl FnOnce() -> T) -> T {
+    let before = BITS.with(|b| {
+        let c = b.get();
+        let limits = NumberLimits::for_bits(c.largest.saturating_mul(CLAIM_BITS_PER_INPUT_BIT));
+        b.set(Count { claim: Some(limits), ..c });
+        c.claim
+    });
+    let out = f();
+    BITS.with(|b| b.set(Count { claim: before, ..b.get() }));
+    out
+}
+
+/// The limits a number's text is parsed under now: the default, or a claim's.
+fn number_limits() -> NumberLimits {
+    BITS.with(|b| b.get().claim).unwrap_or(NumberLimits::DEFAULT)
 }
 
 /// Count a number's bits against the query's limit.
 fn count_bits(q: &BigRational, path: &str) -> Result<(), QueryError> {
     let bits = q.numer().bits() + q.denom().bits();
     BITS.with(|b| {
-        let (used, limit) = b.get();
-        let used = used.saturating_add(bits);
-        b.set((used, limit));
-        if used > limit {
+        let mut c = b.get();
+        c.used = c.used.saturating_add(bits);
+        if c.claim.is_none() {
+            c.largest = c.largest.max(bits);
+        }
+        b.set(c);
+        if c.used > c.limit {
             return Err(QueryError::new(
                 Kind::Limit,
                 path,
-                format!("the query's numbers exceed the limit of {limit} bits in all (--max-bits)"),
+                format!("the query's numbers exceed the limit of {} bits in all (--max-bits)", c.limit),
             ));
         }
         Ok(())
@@ -221,7 +264,7 @@ fn rational_uncounted(value: &Json, path: &str) -> Result<BigRational, QueryErro
             let x = json_number(n);
             BigRational::from_f64(x).map_err(|e| QueryError::number(path, &e))
         }
-        Json::String(s) => parse_rational(s).map_err(|e| QueryError::number(path, &e)),
+        Json::String(s) => parse_rational_within(s, &number_limits()).map_err(|e| QueryError::number(path, &e)),
         _ => Err(QueryError::new(Kind::Type, path, "expected a number (a JSON number or a rational string)")),
     }
 }

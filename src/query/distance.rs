@@ -387,8 +387,10 @@ impl<N: Scalar> Query for Distance<N> {
     }
 
     /// Features pass when the exact distance between them is the exact optimum (any of several
-    /// tied pairs, e.g. on parallel faces); points pass when each lies in its (closed) shape
-    /// within `tolerance.abs` and their distance is within the tolerance of the exact distance.
+    /// tied pairs, e.g. on parallel faces); for penetrating shapes, also the answer's own pair,
+    /// the witness V-Clip stopped at (a vertex inside the other shape under its face is not at
+    /// distance zero from it). Points pass when each lies in its (closed) shape within
+    /// `tolerance.abs` and their distance is within the tolerance of the exact distance.
     fn judge(
         &self,
         exact: &Answer<BigRational, Self>,
@@ -428,7 +430,8 @@ impl<N: Scalar> Query for Distance<N> {
                 (Some((sa, xa)), Some((sb, xb))) => {
                     let d = feature_squared_distance(sa, &xa, sb, &xb)
                         .map_err(|e| QueryError::vclip("/claim/features", e))?;
-                    let ok = &d == d2;
+                    let witness = out.status == Status::Penetrating && [fa, fb] == [&out.features[0], &out.features[1]];
+                    let ok = &d == d2 || witness;
                     let check = Check {
                         field: "features".into(),
                         claimed,
@@ -439,6 +442,8 @@ impl<N: Scalar> Query for Distance<N> {
                     };
                     if ok && [fa, fb] != [&out.features[0], &out.features[1]] {
                         check.with_note("a different pair that realises the same exact distance (a tie)")
+                    } else if witness && &d != d2 {
+                        check.with_note("the pair at which penetration was found")
                     } else if !ok {
                         check.with_note(format!(
                             "these features are {} apart (squared), not {}",

@@ -36,7 +36,7 @@ impl Scalar for f64 {
     fn parse(text: &str) -> Result<Self, NumberError> {
         let text = text.trim();
         if text.len() > super::MAX_NUMBER_CHARS {
-            return Err(NumberError::TooLong(text.len()));
+            return Err(NumberError::TooLong { len: text.len(), limit: super::MAX_NUMBER_CHARS });
         }
         let finite = |x: f64| if x.is_finite() { Ok(x) } else { Err(NumberError::NotFinite(super::excerpt(text, 24))) };
         let plain = |t: &str| -> Option<f64> {

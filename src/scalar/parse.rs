@@ -18,6 +18,38 @@ pub const MAX_DECIMAL_EXPONENT: i64 = 2_500;
 /// a single step of a query too long for its time limit to be honoured.
 pub const MAX_NUMBER_BITS: u64 = 8192;
 
+/// The size limits one number's text is parsed under: [`NumberLimits::DEFAULT`] for every
+/// input; wider ones where a number may be a result of the inputs (an oracle's claim of an exact
+/// output, which grows with the inputs' own sizes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NumberLimits {
+    /// The most characters of the text.
+    pub chars: usize,
+    /// The largest |decimal scale| of a decimal number.
+    pub decimal_exponent: i64,
+    /// The most bits in lowest terms, numerator and denominator together.
+    pub bits: u64,
+}
+
+impl NumberLimits {
+    /// The limits of input numbers: [`MAX_NUMBER_CHARS`], [`MAX_DECIMAL_EXPONENT`],
+    /// [`MAX_NUMBER_BITS`].
+    pub const DEFAULT: NumberLimits =
+        NumberLimits { chars: MAX_NUMBER_CHARS, decimal_exponent: MAX_DECIMAL_EXPONENT, bits: MAX_NUMBER_BITS };
+
+    /// Limits admitting numbers of up to `bits` bits (at least the default ones): a fraction of
+    /// that many bits has fewer than `bits` decimal digits, and a decimal's scale is below
+    /// `bits · log10 2` (10^k needs 3.32·k bits).
+    pub fn for_bits(bits: u64) -> NumberLimits {
+        let bits = bits.max(MAX_NUMBER_BITS);
+        NumberLimits {
+            chars: usize::try_from(bits).unwrap_or(usize::MAX).saturating_add(64).max(MAX_NUMBER_CHARS),
+            decimal_exponent: i64::try_from(bits * 3 / 10).unwrap_or(i64::MAX).max(MAX_DECIMAL_EXPONENT),
+            bits,
+        }
+    }
+}
+
 /// Why a number was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NumberError {
@@ -38,21 +70,52 @@ pub enum NumberError {
     /// `p/0`.
     #[error("zero denominator in {0:?}")]
     ZeroDenominator(String),
-    /// Longer than [`MAX_NUMBER_CHARS`].
-    #[error("number text of {0} characters exceeds the limit of {MAX_NUMBER_CHARS}")]
-    TooLong(usize),
-    /// Exponent beyond [`MAX_DECIMAL_EXPONENT`].
-    #[error("the number's decimal scale {0} is beyond the limit of 10^±{MAX_DECIMAL_EXPONENT}")]
-    ExponentTooLarge(String),
-    /// More than [`MAX_NUMBER_BITS`] bits in lowest terms.
-    #[error("the number has {0} bits (numerator and denominator), over the limit of {MAX_NUMBER_BITS}")]
-    TooManyBits(u64),
+    /// Longer than the limit (by default [`MAX_NUMBER_CHARS`]).
+    #[error("number text of {len} characters exceeds the limit of {limit}")]
+    TooLong {
+        /// The text's length.
+        len: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A decimal scale beyond the limit (by default [`MAX_DECIMAL_EXPONENT`]).
+    #[error("the number's decimal scale {scale} is beyond the limit of 10^±{limit}")]
+    ExponentTooLarge {
+        /// The scale, as `10^k`.
+        scale: String,
+        /// The limit.
+        limit: i64,
+    },
+    /// More bits in lowest terms than the limit (by default [`MAX_NUMBER_BITS`]).
+    #[error("the number has {bits} bits (numerator and denominator), over the limit of {limit}")]
+    TooManyBits {
+        /// The number's bits.
+        bits: u64,
+        /// The limit.
+        limit: u64,
+    },
 }
 
 impl NumberError {
+    /// The same error without the number's text (see
+    /// [`MeshError::redacted`](crate::brep::io::MeshError::redacted)).
+    pub fn redacted(self) -> Self {
+        let withheld = || crate::brep::io::WITHHELD.to_string();
+        match self {
+            NumberError::NotFinite(_) => NumberError::NotFinite(withheld()),
+            NumberError::Invalid { reason, .. } => NumberError::Invalid { text: withheld(), reason },
+            NumberError::ZeroDenominator(_) => NumberError::ZeroDenominator(withheld()),
+            NumberError::ExponentTooLarge { limit, .. } => NumberError::ExponentTooLarge { scale: withheld(), limit },
+            other => other,
+        }
+    }
+
     /// Whether the rejection is a size limit rather than malformed text.
     pub fn is_limit(&self) -> bool {
-        matches!(self, NumberError::TooLong(_) | NumberError::ExponentTooLarge(_) | NumberError::TooManyBits(_))
+        matches!(
+            self,
+            NumberError::TooLong { .. } | NumberError::ExponentTooLarge { .. } | NumberError::TooManyBits { .. }
+        )
     }
 }
 
@@ -82,22 +145,27 @@ pub fn excerpt(text: &str, n: usize) -> String {
 /// assert!(parse_rational("NaN").is_err());
 /// ```
 pub fn parse_rational(text: &str) -> Result<BigRational, NumberError> {
-    let q = parse_unchecked(text)?;
+    parse_rational_within(text, &NumberLimits::DEFAULT)
+}
+
+/// [`parse_rational`] under other size limits.
+pub fn parse_rational_within(text: &str, limits: &NumberLimits) -> Result<BigRational, NumberError> {
+    let q = parse_unchecked(text, limits)?;
     let bits = q.numer().bits() + q.denom().bits();
-    if bits > MAX_NUMBER_BITS {
-        return Err(NumberError::TooManyBits(bits));
+    if bits > limits.bits {
+        return Err(NumberError::TooManyBits { bits, limit: limits.bits });
     }
     Ok(q)
 }
 
-fn parse_unchecked(text: &str) -> Result<BigRational, NumberError> {
+fn parse_unchecked(text: &str, limits: &NumberLimits) -> Result<BigRational, NumberError> {
     super::rational::made_one();
     let s = text.trim();
     if s.is_empty() {
         return Err(NumberError::Empty);
     }
-    if s.len() > MAX_NUMBER_CHARS {
-        return Err(NumberError::TooLong(s.len()));
+    if s.len() > limits.chars {
+        return Err(NumberError::TooLong { len: s.len(), limit: limits.chars });
     }
     let lower = s.to_ascii_lowercase();
     let unsigned = lower.trim_start_matches(['+', '-']);
@@ -112,7 +180,7 @@ fn parse_unchecked(text: &str) -> Result<BigRational, NumberError> {
         }
         return Ok(BigRational::new(p, q));
     }
-    parse_decimal(s)
+    parse_decimal(s, limits.decimal_exponent)
 }
 
 fn parse_integer(part: &str, whole: &str) -> Result<BigInt, NumberError> {
@@ -134,7 +202,7 @@ fn split_sign(s: &str) -> (bool, &str) {
     }
 }
 
-fn parse_decimal(s: &str) -> Result<BigRational, NumberError> {
+fn parse_decimal(s: &str, max_scale: i64) -> Result<BigRational, NumberError> {
     let (neg, body) = split_sign(s);
     let (mantissa, exponent) = match body.find(['e', 'E']) {
         Some(i) => (&body[..i], Some(&body[i + 1..])),
@@ -159,7 +227,12 @@ fn parse_decimal(s: &str) -> Result<BigRational, NumberError> {
             }
             let magnitude: i64 = match edigits.trim_start_matches('0') {
                 "" => 0,
-                d if d.len() > 12 => return Err(NumberError::ExponentTooLarge(format!("10^{}", excerpt(e, 24)))),
+                d if d.len() > 12 => {
+                    return Err(NumberError::ExponentTooLarge {
+                        scale: format!("10^{}", excerpt(e, 24)),
+                        limit: max_scale,
+                    })
+                }
                 d => d.parse().map_err(|_| invalid(s, "bad exponent"))?,
             };
             if eneg {
@@ -178,9 +251,9 @@ fn parse_decimal(s: &str) -> Result<BigRational, NumberError> {
     // The limit applies to the value's scale, so "1e10000" passes but "1e10001" does not,
     // however the digits are split between mantissa and exponent.
     let scale = exp + digits.trim_start_matches('0').len() as i64 - 1;
-    if scale.abs() > MAX_DECIMAL_EXPONENT {
+    if scale.abs() > max_scale {
         // The scale, not the exponent as written: "0.1e-10000" is 10^-10001.
-        return Err(NumberError::ExponentTooLarge(format!("10^{scale}")));
+        return Err(NumberError::ExponentTooLarge { scale: format!("10^{scale}"), limit: max_scale });
     }
     if neg {
         n = -n;
@@ -244,9 +317,9 @@ mod tests {
         assert!(parse_rational("1e2501").unwrap_err().is_limit());
         assert!(parse_rational("1e-2501").unwrap_err().is_limit());
         // Within the scale, beyond the bits: 10^2470 has 8,206 bits (plus 1 for the denominator).
-        assert_eq!(parse_rational("1e2470"), Err(NumberError::TooManyBits(8207)));
+        assert_eq!(parse_rational("1e2470"), Err(NumberError::TooManyBits { bits: 8207, limit: 8192 }));
         let huge = format!("{}/3", "7".repeat(2500));
-        assert!(matches!(parse_rational(&huge), Err(NumberError::TooManyBits(_))));
+        assert!(matches!(parse_rational(&huge), Err(NumberError::TooManyBits { .. })));
         assert!(parse_rational("1e99999999999999999999").unwrap_err().is_limit());
         assert!(parse_rational(&"1".repeat(MAX_NUMBER_CHARS + 1)).unwrap_err().is_limit());
     }
@@ -261,11 +334,29 @@ mod limit_tests {
         assert!(parse_rational("1e-2400").is_ok());
         assert!(parse_rational("10e-2401").is_ok());
         let e = parse_rational("0.1e-2500").unwrap_err();
-        assert_eq!(e, NumberError::ExponentTooLarge("10^-2501".into()));
+        assert_eq!(e, NumberError::ExponentTooLarge { scale: "10^-2501".into(), limit: 2500 });
         assert!(e.to_string().contains("10^-2501"), "{e}");
         assert_eq!(parse_rational("1e-2501").unwrap_err(), e);
         assert!(parse_rational("1e2400").is_ok());
-        assert_eq!(parse_rational("100e2499").unwrap_err(), NumberError::ExponentTooLarge("10^2501".into()));
+        assert_eq!(
+            parse_rational("100e2499").unwrap_err(),
+            NumberError::ExponentTooLarge { scale: "10^2501".into(), limit: 2500 }
+        );
+    }
+
+    #[test]
+    fn wider_limits_admit_results_of_many_bits() {
+        let big = format!("1/{}", "3".repeat(5000));
+        assert!(parse_rational(&big).unwrap_err().is_limit());
+        let wide = NumberLimits::for_bits(1 << 16);
+        assert!(parse_rational_within(&big, &wide).is_ok());
+        assert!(parse_rational_within("1e10000", &wide).is_ok(), "10^10000 has 33,220 bits");
+        assert!(parse_rational_within("1e20000", &wide).unwrap_err().is_limit(), "66,439 bits");
+        assert!(parse_rational_within("1e-5000", &wide).is_ok());
+        // Never narrower than the default.
+        assert_eq!(NumberLimits::for_bits(10), NumberLimits::DEFAULT);
+        let e = parse_rational_within(&"7".repeat(70_000), &wide).unwrap_err();
+        assert_eq!(e, NumberError::TooLong { len: 70_000, limit: (1 << 16) + 64 });
     }
 
     #[test]

@@ -188,7 +188,7 @@ fn parse_claim<O: OpJson>(query: &Fields) -> Result<Option<(O::Claim, Value)>, Q
             ));
         }
     }
-    Ok(Some((O::parse_claim(&f)?, v.to_value())))
+    Ok(Some((crate::input::reading_claim(|| O::parse_claim(&f))?, v.to_value())))
 }
 
 fn agreement_json(

@@ -124,7 +124,7 @@ pub(super) fn number<N: Scalar>(token: &[u8], mode: NumberMode) -> Result<N, Num
         NumberMode::Exact => N::parse(text),
         NumberMode::Binary64 => {
             if text.len() > MAX_NUMBER_CHARS {
-                return Err(NumberError::TooLong(text.len()));
+                return Err(NumberError::TooLong { len: text.len(), limit: MAX_NUMBER_CHARS });
             }
             let v: f64 = text
                 .parse()
