@@ -34,6 +34,55 @@ const STACK_BYTES: usize = 8 << 20;
 /// The line of a line whose answer could not be made (a bug: never seen).
 const INTERNAL: &str = "{\"id\":null,\"error\":{\"kind\":\"internal\",\"message\":\"touchstone panicked writing this answer; please report it\",\"at\":\"\"}}\n";
 
+/// A pool of `jobs` answering threads, or of as many as the address space allows, saying so on
+/// standard error; why not, when not even one can be started.
+///
+/// Each thread reserves an 8 MiB stack, so `--jobs 128` needs a gigabyte of address space before
+/// any line is read; under a limit (`ulimit -v`) the pool is sized to what fits beside the
+/// process, with room left for the queries themselves. A failed start is not retried with fewer
+/// threads: the threads it started are still exiting and holding their stacks.
+fn pool_of_at_most(jobs: usize) -> Result<rayon::ThreadPool, String> {
+    let jobs = jobs.max(1);
+    let n = match address_space_room() {
+        // Half the room for the queries' own memory.
+        Some(room) => jobs.min(usize::try_from(room / 2 / THREAD_ROOM).unwrap_or(usize::MAX)),
+        None => jobs,
+    };
+    if n == 0 {
+        return Err("the address-space limit leaves no room for an answering thread".into());
+    }
+    let built = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .stack_size(STACK_BYTES)
+        .thread_name(|i| format!("touchstone-{i}"))
+        .build();
+    match built {
+        Ok(pool) => {
+            if n < jobs {
+                eprintln!("touchstone: warning: the address-space limit leaves room for {n} of the {jobs} threads asked for; answering on {n}");
+            }
+            Ok(pool)
+        }
+        Err(e) => Err(format!("{n} answering threads could not be started ({e})")),
+    }
+}
+
+/// The address space one answering thread takes, as measured on Linux (`VmSize` of runs with 1,
+/// 2, 4 and 8 threads: 74 MiB more per thread): its 8 MiB stack and the 64 MiB heap the C
+/// library reserves for a thread's own allocations, with a little slack.
+const THREAD_ROOM: u64 = STACK_BYTES as u64 + (72 << 20);
+
+/// The address space left under the process's limit (`ulimit -v`), where the platform tells
+/// (Linux's `/proc/self/limits` and `/proc/self/status`); `None` without a limit.
+fn address_space_room() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let soft = limits.lines().find(|l| l.starts_with("Max address space"))?.split_whitespace().nth(3)?;
+    let limit: u64 = soft.parse().ok()?; // "unlimited" does not parse: no limit
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: u64 = status.lines().find(|l| l.starts_with("VmSize:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    Some(limit.saturating_sub(kb * 1024))
+}
+
 /// What the reader and the answering threads tell the writer.
 enum Message {
     /// Line `index`'s answer (with its newline), its error kind, and the input bytes it took.
@@ -53,12 +102,14 @@ pub fn run_parallel<R: BufRead + Send, W: Write>(
     jobs: usize,
     mut progress: impl FnMut(&Summary, u64),
 ) -> io::Result<Summary> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .stack_size(STACK_BYTES)
-        .thread_name(|i| format!("touchstone-{i}"))
-        .build()
-        .map_err(io::Error::other)?;
+    let pool = match pool_of_at_most(jobs) {
+        Ok(pool) => pool,
+        Err(why) => {
+            // Not even one more thread: answer here, one line at a time (the same output).
+            eprintln!("touchstone: warning: {why}; answering one line at a time");
+            return crate::run(input, output, opts, |s| progress(s, 0));
+        }
+    };
     let threads = pool.current_num_threads();
     // Lines in flight: enough to keep every thread busy behind one slow line, few enough that
     // `window` lines of the maximum size fit in memory.
@@ -71,7 +122,7 @@ pub fn run_parallel<R: BufRead + Send, W: Write>(
     let (tx, rx) = channel::<Message>();
     std::thread::scope(|scope| {
         let reader_opts = Arc::clone(&opts);
-        scope.spawn(move || {
+        std::thread::Builder::new().name("touchstone-reader".into()).spawn_scoped(scope, move || {
             let mut buf = Vec::new();
             let max = reader_opts.max_line_bytes.saturating_add(1);
             let mut index = 0u64;
@@ -108,7 +159,7 @@ pub fn run_parallel<R: BufRead + Send, W: Write>(
                 });
                 index += 1;
             }
-        });
+        })?;
         // The writer: answers come in any order and leave in input order.
         let mut summary = Summary::default();
         let (mut pending, mut next, mut consumed) = (BTreeMap::new(), 0u64, 0u64);

@@ -264,6 +264,34 @@ pub fn parse_line(line: &str) -> Result<Json, QueryError> {
     })
 }
 
+/// The `id` of a line that does not parse as a query (a number beyond binary64's range, a
+/// repeated key, a syntax error after the id): read leniently, every other value skipped
+/// unchecked, so an error line still echoes the id it can. The last `id` key read wins, as in
+/// a parsed object; `null` when there is none, or it is itself unreadable.
+pub fn id_of(line: &str) -> Value {
+    struct TopLevel<'a>(&'a RefCell<Value>);
+    impl<'de> Visitor<'de> for TopLevel<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                if key == "id" {
+                    *self.0.borrow_mut() = map.next_value::<Value>().unwrap_or(Value::Null);
+                } else {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+            Ok(())
+        }
+    }
+    let id = RefCell::new(Value::Null);
+    let mut de = serde_json::Deserializer::from_str(line);
+    let _ = de.deserialize_map(TopLevel(&id));
+    id.into_inner()
+}
+
 /// A strict reader of the plain line (what engines and generators write): it gives the value
 /// serde_json's reading gives, or `None` for anything it does not handle (string escapes or
 /// control characters, integers beyond 64 bits, numbers beyond the binary64 range, `-0`,

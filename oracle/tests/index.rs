@@ -157,3 +157,25 @@ fn index_stats_reports_the_papers_figures() {
     assert_eq!(bad["error"]["kind"], "unknown", "{bad}");
     assert_eq!(bad["error"]["at"], "/split", "{bad}");
 }
+
+/// Issue 39: a segment whose ends coincide answered one piece from 0 to 0; the format says the
+/// pieces run from 0 to 1. It is that one point at every parameter: one piece from 0 to 1, of
+/// the point's class, on every backend.
+#[test]
+fn a_segment_whose_ends_coincide_is_one_piece_from_0_to_1() {
+    for (p, class) in
+        [(json!([1, 2, 0.5]), "boundary"), (json!([2, 2, 2]), "outside"), (json!([0.5, 0.5, 0.5]), "inside")]
+    {
+        for backend in BACKENDS {
+            let a = ask(json!({"op": "classify_segment", "backend": backend, "solid": u_shape(), "segment": [p, p]}));
+            let pieces = a["pieces"].as_array().unwrap_or_else(|| panic!("{a}"));
+            assert_eq!(pieces.len(), 1, "{a}");
+            assert_eq!(
+                (&pieces[0]["class"], &pieces[0]["from"]),
+                (&json!(class), &(if backend == "f64" { json!(0.0) } else { json!("0") })),
+                "{a}"
+            );
+            assert_eq!(pieces[0]["to"], if backend == "f64" { json!(1.0) } else { json!("1") }, "{a}");
+        }
+    }
+}

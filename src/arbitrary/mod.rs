@@ -380,10 +380,15 @@ impl MeshInput {
     }
 }
 
-/// The library's cargo-fuzz targets whose inputs [`replay_line`] decodes (`oracle_parse`
-/// takes raw bytes: its artifact's lines are the queries themselves).
-pub const FUZZ_TARGETS: [&str; 7] =
-    ["predicates_diff", "brep_build", "hull_diff", "vclip_diff", "sweep_diff", "msp_diff", "contact_diff"];
+/// Every cargo-fuzz target of the project (`fuzz/fuzz_targets/`), the one list `decode`, its
+/// help and its errors use: [`replay_line`] decodes each one's artifacts, and
+/// [`seed_corpus`](seeds::seed_corpus) makes each one's seeds. All but [`RAW_TARGET`] take a
+/// typed input ([`decode`]).
+pub const FUZZ_TARGETS: [&str; 8] =
+    ["predicates_diff", "brep_build", "hull_diff", "vclip_diff", "sweep_diff", "msp_diff", "contact_diff", RAW_TARGET];
+
+/// The target whose input is raw bytes: its artifact's lines are the query lines themselves.
+pub const RAW_TARGET: &str = "oracle_parse";
 
 /// Why a fuzz artifact has no oracle line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -409,7 +414,7 @@ pub enum DecodeError {
 /// Decode `bytes` exactly as the fuzz target `target` does (libfuzzer-sys: the input type's
 /// minimum size, then `arbitrary_take_rest`) and give the case as the oracle query line the
 /// target prints when it fails (`msp_diff`: two lines, the point's and the segment's query), to
-/// replay with `touchstone`.
+/// replay with `touchstone`; [`RAW_TARGET`]'s artifact is its own lines (UTF-8 text).
 ///
 /// ```
 /// use touchstone::arbitrary::replay_line;
@@ -454,6 +459,10 @@ pub fn replay_line(target: &str, bytes: &[u8]) -> Result<String, DecodeError> {
             let (a, b) = decode::<ContactInput>(target, bytes)?.solids().ok_or_else(rejected)?;
             Ok(ContactInput::oracle_line(&a, &b))
         }
+        RAW_TARGET => match std::str::from_utf8(bytes) {
+            Ok(text) => Ok(text.trim_end_matches('\n').to_string()),
+            Err(e) => Err(DecodeError::Undecodable { target: target.into(), len: bytes.len(), why: e.to_string() }),
+        },
         _ => Err(DecodeError::UnknownTarget(target.into())),
     }
 }

@@ -429,6 +429,13 @@ pub fn seed_corpus(target: &str) -> Result<Vec<(String, Vec<u8>)>, DecodeError> 
                 }
             }
         }
+        // Query lines: two `touchstone gen` cases of every kind (seed 1), a file a kind.
+        super::RAW_TARGET => {
+            for (name, kind) in crate::strategies::KINDS {
+                let cases = crate::strategies::generate(*kind, 2, &mut crate::strategies::Source::new(1));
+                add(format!("{name}.jsonl"), cases.iter().map(|c| format!("{c}\n")).collect::<String>().into_bytes());
+            }
+        }
         _ => {}
     }
     Ok(seeds)

@@ -148,8 +148,10 @@ impl<S: Scalar> MspTree<S> {
         let mut items: Vec<(S, S, Class)> = Vec::new();
         let first = self.classify_point(p)?;
         dots += first.dots;
-        items.push((S::zero(), S::zero(), first.class));
         let degenerate = crate::scalar::compare_points(p, q)? == std::cmp::Ordering::Equal;
+        // A segment whose ends coincide is that one point at every parameter: one piece from 0
+        // to 1 (the pieces always cover [0, 1]).
+        items.push((S::zero(), if degenerate { S::one() } else { S::zero() }, first.class));
         if !degenerate {
             let mut stack = vec![Step::Open(usize::MAX, S::zero(), S::one())];
             while let Some(step) = stack.pop() {

@@ -44,6 +44,9 @@ pub struct MeshError {
     pub kind: MeshErrorKind,
 }
 
+/// What [`MeshError::redacted`] shows in place of the input's text.
+pub const WITHHELD: &str = "(text withheld)";
+
 fn file_prefix(file: Option<&Path>) -> String {
     file.map(|p| format!("{}: ", p.display())).unwrap_or_default()
 }
@@ -58,6 +61,25 @@ impl MeshError {
     /// path and reports the name it was given).
     pub fn in_file(mut self, path: &Path) -> Self {
         self.file = Some(path.to_path_buf());
+        self
+    }
+
+    /// The same error without any of the input's text: what was found (a header, a count, a
+    /// token, a number) is withheld, the place and the element stay. For a reader that reports
+    /// to someone who may not read the file itself (the oracle reading a `file` shape on a
+    /// query's behalf: a link to `/proc/self/environ` must not come back quoted).
+    pub fn redacted(mut self) -> Self {
+        use MeshErrorKind as K;
+        let withheld = || WITHHELD.to_string();
+        match &mut self.kind {
+            K::BadHeader { found, .. } | K::UnexpectedToken { found, .. } | K::TrailingData { found } => {
+                *found = withheld()
+            }
+            K::BadCount { text, .. } | K::BadIndex { text, .. } => *text = withheld(),
+            K::Unsupported { element, .. } => *element = withheld(),
+            K::BadNumber { error, .. } => *error = error.clone().redacted(),
+            _ => {}
+        }
         self
     }
 

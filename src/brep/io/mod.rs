@@ -52,7 +52,7 @@ use super::{BrepError, Solid};
 use crate::geom::Point3;
 use crate::scalar::Scalar;
 
-pub use error::{Location, MeshError, MeshErrorKind};
+pub use error::{Location, MeshError, MeshErrorKind, WITHHELD};
 /// How many characters of the file's own text an error message quotes (a bad token).
 pub const EXCERPT_CHARS: usize = 16;
 pub use write::{write_obj, write_off, NumberStyle};
