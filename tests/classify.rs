@@ -10,8 +10,8 @@ use proptest::prelude::*;
 use touchstone::brep::shapes::l_shape;
 use touchstone::geom::{Affine, Point3, Vector3};
 use touchstone::query::{
-    both, exact_answer, judge_claim, ClassifyPoint, ClassifyPointClaim, FeatureId, Judged, PointClass, PoseSpec, Posed,
-    Query, ShapeSpec, Tolerance,
+    both, exact_answer, judge_claim, ClassifyPoint, ClassifyPointClaim, ErrorKind, FeatureId, Judged, PointClass,
+    PoseSpec, Posed, Query, ShapeSpec, Tolerance,
 };
 use touchstone::scalar::{Interval, Scalar};
 
@@ -130,14 +130,28 @@ fn one_ulp_off_the_face_f64_may_say_boundary_within_the_contract() {
     assert!(b.agreement.is_ok(), "{:?}", b.agreement);
 }
 
+/// The interval runs of [`posed_cubes_keep_their_classes`], and how many of them decided.
+static INTERVAL_RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static INTERVAL_DECIDED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[test]
+fn posed_cubes_keep_their_classes() {
+    posed_cubes_keep_their_classes_property();
+    use std::sync::atomic::Ordering::Relaxed;
+    let (runs, decided) = (INTERVAL_RUNS.load(Relaxed), INTERVAL_DECIDED.load(Relaxed));
+    // A declining interval run is no check of its answer: a point with a coordinate ±2 before
+    // the pose lies on a face's plane, a zero test an interval cannot decide (64% of the cases;
+    // 46% of the runs decided when this was written): at least a quarter must decide.
+    assert!(decided * 4 >= runs, "the interval backend decided only {decided} of {runs} cases");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     /// Under an exact rational rotation (an integer quaternion) and a grid translation, a point
     /// posed with the cube has the class and feature its coordinates give before the pose; the
     /// interval backend decides the same or declines; f64 agrees under the contract.
-    #[test]
-    fn posed_cubes_keep_their_classes(
+    fn posed_cubes_keep_their_classes_property(
         quat in prop::array::uniform4(-3i64..4).prop_filter("nonzero", |q| q != &[0; 4]),
         t in prop::array::uniform3(-8i64..9),
         c in prop::array::uniform3(-3i64..=3),
@@ -153,10 +167,17 @@ proptest! {
         prop_assert_eq!(a.output.class, class);
         let ids = a.output.feature.as_ref().map(|f| f.ids().into_iter().collect::<BTreeSet<usize>>());
         prop_assert_eq!(ids, if class == PointClass::Boundary { expected_feature(c, 2) } else { None });
-        if let Ok(i) = query.answer::<Interval>() {
-            prop_assert_eq!(i.output.class, a.output.class);
-            prop_assert_eq!(&i.output.feature, &a.output.feature);
+        // The interval run decides the same or declines (an uncertain sign, counted: most
+        // cases must be decided), never anything else.
+        match query.answer::<Interval>() {
+            Ok(i) => {
+                prop_assert_eq!(i.output.class, a.output.class);
+                prop_assert_eq!(&i.output.feature, &a.output.feature);
+                INTERVAL_DECIDED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            Err(e) => prop_assert_eq!(e.kind, ErrorKind::Uncertain, "{}", e),
         }
+        INTERVAL_RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let b = both(&query).unwrap();
         prop_assert!(b.agreement.is_ok(), "{:?}", b.agreement);
         // The filtered path (intervals first) gives the reference answer, and judges claims

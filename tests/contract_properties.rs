@@ -76,7 +76,7 @@ fn orient3d_agreement(p: &[[f64; 3]; 4]) -> Agreement {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig { cases: 2000, max_global_rejects: 200, ..ProptestConfig::default() })]
 
     #[test]
     fn orient3d_f64_agrees_with_exact(p in four_points()) {
@@ -93,16 +93,26 @@ proptest! {
 
     #[test]
     fn side_of_plane_f64_agrees_with_exact(p in four_points(), offset in -3i32..=3, k in 0i32..=60) {
-        // The plane through the first three points, computed exactly with small integer
-        // coefficients when they are collinear-free; the point is the fourth one.
+        // The plane through the first three points, computed exactly, its coefficients rounded
+        // to binary64: both paths take exactly those doubles (as the oracle's `coefficients`
+        // plane does); the point is the fourth one, nudged off the plane. Collinear first
+        // points have no plane: checked, and set aside (at most a tenth of the cases).
         let e = p.each_ref().map(exact_point);
-        let Ok(plane) = touchstone::constructions::plane_through(&e[0], &e[1], &e[2]) else { return Ok(()) };
+        let plane = match touchstone::constructions::plane_through(&e[0], &e[1], &e[2]) {
+            Ok(plane) => plane,
+            Err(_) => {
+                prop_assert!((&e[1] - &e[0]).cross(&(&e[2] - &e[0])) == nalgebra::Vector3::zeros(), "no plane through {:?}", p);
+                prop_assume!(false);
+                unreachable!()
+            }
+        };
         let coeffs = plane.coefficients().map(|c| c.to_f64());
-        // Only planes whose coefficients are exact in binary64 (the f64 path sees the same plane).
-        prop_assume!(coeffs.iter().zip(plane.coefficients()).all(|(f, c)| BigRational::from_f64(*f).unwrap() == c));
+        // A normal rounded to zero (coefficients below binary64's range) is no plane either.
+        prop_assume!(coeffs[..3].iter().any(|c| *c != 0.0));
         let mut q = p[3];
         q[2] += offset as f64 * 2f64.powi(-k);
-        let exact_plane = Plane::from_coefficients(plane.normal.x.clone(), plane.normal.y.clone(), plane.normal.z.clone(), plane.offset.clone()).unwrap();
+        let c = coeffs.map(|x| BigRational::from_f64(x).unwrap());
+        let exact_plane = Plane::from_coefficients(c[0].clone(), c[1].clone(), c[2].clone(), c[3].clone()).unwrap();
         let eq = exact_point(&q);
         let exact = side_of_plane(&exact_plane, &eq).unwrap();
         let margin = Margin::of(&exact_plane.eval_scaled(&eq));

@@ -6,13 +6,25 @@
 
 use num_rational::BigRational as Q;
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use touchstone::contract::Agreement;
 use touchstone::strategies::degenerate_boxes;
 use touchstone::sweep::contract::{check_sweep_agreement, check_sweep_answer, sweep_oracle_line};
-use touchstone::sweep::{first_contact_bms, pair_touches, BmsContact, BoxMotion};
+use touchstone::sweep::{first_contact_bms, pair_touches, BmsContact, BoxMotion, SweepError};
+
+/// The exact sweep of a generated pair: `None` when a spin is singular somewhere in [0, 1] (a
+/// typed refusal, [`SweepError::Singular`], the only one these motions can meet; any other error
+/// fails the test). Such cases are set aside, at most a quarter of them (`max_global_rejects`).
+fn exact_sweep(a: &BoxMotion<Q>, b: &BoxMotion<Q>) -> Result<Option<Option<BmsContact>>, TestCaseError> {
+    match first_contact_bms(a, b, &Q::from_integer(0.into()), &Q::from_integer(1.into())) {
+        Ok(c) => Ok(Some(c)),
+        Err(SweepError::Singular { .. }) => Ok(None),
+        Err(e) => Err(TestCaseError::fail(format!("the exact sweep failed: {e}"))),
+    }
+}
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig { cases: 48, max_global_rejects: 12, ..ProptestConfig::default() })]
 
     /// Both `f64` routes ([`check_sweep_agreement`]).
     #[test]
@@ -25,9 +37,9 @@ proptest! {
         let (fa, fb) = (a.to_f64(), b.to_f64());
         // The exact numbers are binary64 numbers: nothing is rounded.
         prop_assert_eq!(&fa.to_exact(), &a);
+        // A singular spin (q(t) = 0 in [0, 1]) is a typed error of the exact path.
+        prop_assume!(exact_sweep(&a, &b)?.is_some());
         if let Err(d) = check_sweep_agreement(&fa, &fb, 0.0, 1.0) {
-            // A singular spin (q(t) = 0 in [0, 1]) is a typed error on both paths.
-            prop_assume!(!d.what.contains("exact sweep failed"));
             panic!("{d}\nreplay: {}", sweep_oracle_line(&fa, &fb, 0.0, 1.0));
         }
     }
@@ -41,10 +53,10 @@ proptest! {
     ) {
         let (a, b) = degenerate_boxes(ha, hb, spin, c, v, acc);
         // A singular spin: a typed error of the exact path, not a comparison.
-        if let Ok(exact) = first_contact_bms(&a, &b, &Q::from_integer(0.into()), &Q::from_integer(1.into())) {
-            if let Err(d) = bms_differential(&a, &b, &exact) {
-                panic!("{d}\nreplay: {}", sweep_oracle_line(&a.to_f64(), &b.to_f64(), 0.0, 1.0));
-            }
+        let exact = exact_sweep(&a, &b)?;
+        prop_assume!(exact.is_some());
+        if let Err(d) = bms_differential(&a, &b, &exact.unwrap()) {
+            panic!("{d}\nreplay: {}", sweep_oracle_line(&a.to_f64(), &b.to_f64(), 0.0, 1.0));
         }
     }
 }
