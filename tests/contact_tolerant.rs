@@ -262,7 +262,12 @@ fn coinciding_samples_measure_the_overlap_thickness() {
     // with the slab top and bottom: the middles of its top edges' pieces inside are d/2 deep.
     let d = q(1, 1 << 20);
     let tip = Q::from_i64(4) - &d;
-    let wedge = touchstone::brep::shapes::extrusion(&[(tip.clone(), q(2, 1)), (q(6, 1), q(1, 1)), (q(6, 1), q(3, 1))], Q::from_i64(0), Q::from_i64(1)).unwrap();
+    let wedge = touchstone::brep::shapes::extrusion(
+        &[(tip.clone(), q(2, 1)), (q(6, 1), q(1, 1)), (q(6, 1), q(3, 1))],
+        Q::from_i64(0),
+        Q::from_i64(1),
+    )
+    .unwrap();
     let half = &d / Q::from_i64(2);
     let depth = deepest(&wedge, &slab).unwrap();
     assert!(depth <= &half * &half && depth > Q::from_i64(0), "{depth}");

@@ -421,6 +421,25 @@ fn memory_is_a_budgeted_resource() {
     );
 }
 
+/// Run the tool with `args` on `input` in a shell whose address space is limited to `kb`
+/// kilobytes (`ulimit -v`): its answers and standard error, once it has exited successfully.
+fn run_limited(kb: u64, args: &str, input: &str) -> (Vec<Value>, String) {
+    let script = format!("ulimit -v {kb} && exec '{}' --quiet {args}", env!("CARGO_BIN_EXE_touchstone"));
+    let mut child = Command::new("sh")
+        .args(["-c", &script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    let answers = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    (answers, stderr)
+}
+
 /// Under an address-space limit a query that outgrows it would abort the process (a failed
 /// allocation aborts, whatever the program does): the memory cap ends it first, with a `limit`
 /// error, and the next line is answered. (The 120-tooth comb needs about 150 MB uncapped; the
@@ -432,24 +451,8 @@ fn no_abort_under_an_address_space_limit() {
     let input = format!(
         "{{\"id\": \"point\", \"op\": \"classify_point\", \"solid\": {c}, \"point\": [\"1/2\", \"1/2\", \"1/2\"]}}\n{{\"id\": 2, {OK}}}\n"
     );
-    let script = format!(
-        "ulimit -v 200000 && exec '{}' --quiet --max-memory 8MiB --time-limit 0",
-        env!("CARGO_BIN_EXE_touchstone")
-    );
-    let mut child = Command::new("sh")
-        .args(["-c", &script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    let (answers, stderr) = run_limited(200_000, "--max-memory 8MiB --time-limit 0", &input);
     assert!(!stderr.contains("memory allocation"), "{stderr}");
-    let answers: Vec<Value> =
-        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(answers.len(), 2, "{stderr}");
     assert_eq!(error(&answers[0]).0, "limit", "{}", answers[0]);
     assert!(error(&answers[0]).2.contains("memory"), "{}", answers[0]);
@@ -485,20 +488,7 @@ fn the_id_survives_a_number_out_of_range() {
 #[test]
 fn many_jobs_under_an_address_space_limit_answer_on_fewer_threads() {
     let input = format!("{{\"id\": 1, {OK}}}\n{{\"id\": 2, {OK}}}\n");
-    let script = format!("ulimit -v 700000 && exec '{}' --quiet --jobs 128", env!("CARGO_BIN_EXE_touchstone"));
-    let mut child = Command::new("sh")
-        .args(["-c", &script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{:?}: {stderr}", out.status);
-    let answers: Vec<Value> =
-        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (answers, stderr) = run_limited(700_000, "--jobs 128", &input);
     assert_eq!(answers.iter().map(|a| a["id"].clone()).collect::<Vec<_>>(), [json!(1), json!(2)], "{stderr}");
     assert!(stderr.contains("warning") && stderr.contains("128"), "{stderr}");
 }

@@ -55,7 +55,7 @@ pub use interval::Interval;
 pub use order::{try_dedup_by, try_sort_by};
 pub use parse::{
     excerpt, parse_rational, parse_rational_within, NumberError, NumberLimits, MAX_DECIMAL_EXPONENT, MAX_NUMBER_BITS,
-    MAX_NUMBER_CHARS,
+    MAX_NUMBER_CHARS, WITHHELD,
 };
 pub use rational::exact_values_made;
 pub use sign::{all_zero, Decision, Limit, Sign, Uncertain};

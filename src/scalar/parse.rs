@@ -96,11 +96,15 @@ pub enum NumberError {
     },
 }
 
+/// What an error shows in place of input text it must not quote ([`NumberError::redacted`],
+/// and the mesh reader's errors).
+pub const WITHHELD: &str = "(text withheld)";
+
 impl NumberError {
-    /// The same error without the number's text (see
-    /// [`MeshError::redacted`](crate::brep::io::MeshError::redacted)).
+    /// The same error without the number's text (for a reader that reports to someone who may
+    /// not read the input itself: the oracle reading a file on a query's behalf).
     pub fn redacted(self) -> Self {
-        let withheld = || crate::brep::io::WITHHELD.to_string();
+        let withheld = || WITHHELD.to_string();
         match self {
             NumberError::NotFinite(_) => NumberError::NotFinite(withheld()),
             NumberError::Invalid { reason, .. } => NumberError::Invalid { text: withheld(), reason },

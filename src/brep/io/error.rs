@@ -44,8 +44,7 @@ pub struct MeshError {
     pub kind: MeshErrorKind,
 }
 
-/// What [`MeshError::redacted`] shows in place of the input's text.
-pub const WITHHELD: &str = "(text withheld)";
+pub use crate::scalar::WITHHELD;
 
 fn file_prefix(file: Option<&Path>) -> String {
     file.map(|p| format!("{}: ", p.display())).unwrap_or_default()
