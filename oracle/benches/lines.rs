@@ -7,7 +7,8 @@
 //! cargo bench -p touchstone-oracle --bench lines
 //! ```
 //!
-//! The binary uses the oracle's allocator (mimalloc), as the `touchstone` command does.
+//! The binary uses the `touchstone` command's allocator (mimalloc, metered for
+//! `--max-memory`: `oracle/src/metered.rs`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
@@ -16,8 +17,11 @@ use touchstone::geom::{Affine, Vector3};
 use touchstone::vclip::vclip_prechecked;
 use touchstone_oracle::{answer_fields_limited, Options};
 
+#[path = "../src/metered.rs"]
+mod metered;
+
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: metered::Metered = metered::Metered;
 
 /// The same deterministic poses on every machine (a xorshift generator).
 fn poses(n: usize) -> Vec<([f64; 4], [f64; 3])> {
