@@ -5,7 +5,7 @@
 //! every long loop of the crate (V-Clip and Lin–Canny steps, hull insertion, solid validation,
 //! root isolation and refinement, algebraic comparisons, the box sweep's sections and
 //! candidates, interval subdivision) calls [`tick`], which fails with
-//! [`Uncertain::Exhausted`] once the budget is spent. That error travels the same `?` path as
+//! `Err(limit)` once the budget is spent. That error travels the same `?` path as
 //! every other undecided decision, so the computation stops where it is: nothing keeps running
 //! after the answer (no thread is abandoned), and the query layer reports a `limit` error that
 //! names the limit.
@@ -43,8 +43,23 @@
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
-pub use crate::scalar::Limit;
-use crate::scalar::{Decision, Uncertain};
+/// Which limit of a query's budget ran out. The scalar layer carries it as
+/// `Uncertain::Exhausted` (this module sits below `scalar` and does not know it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// The time per query.
+    Time,
+    /// The steps per query.
+    Steps,
+    /// The bits of the exact values a query derives (posed coordinates).
+    Bits,
+    /// The memory a query holds at once.
+    Memory,
+}
+
+/// The result of a budget check: `Err` names the limit that ran out. `?` turns it into
+/// `Uncertain::Exhausted`.
+pub type Spent = Result<(), Limit>;
 
 /// A query's budget: a time and a number of steps (`None`: unlimited).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -145,10 +160,10 @@ pub fn with_budget<T>(budget: Budget, f: impl FnOnce() -> T) -> T {
     f()
 }
 
-/// One step of a long loop: [`Uncertain::Exhausted`] once the current budget is spent (and on
+/// One step of a long loop: `Err(limit)` once the current budget is spent (and on
 /// every later call under it).
 #[inline]
-pub fn tick() -> Decision<()> {
+pub fn tick() -> Spent {
     let free = FREE.with(Cell::get);
     if free > 0 {
         FREE.with(|c| c.set(free - 1));
@@ -161,14 +176,14 @@ pub fn tick() -> Decision<()> {
 /// ones before it are charged, the clock is read when a deadline is set, and the next free
 /// ticks are granted (at most the steps left, at most the clock spacing).
 #[cold]
-fn account() -> Decision<()> {
+fn account() -> Spent {
     CURRENT.with(|c| {
         let Some(mut a) = c.get() else {
             FREE.with(|f| f.set(u32::MAX));
             return Ok(());
         };
         if let Some(limit) = a.spent {
-            return Err(Uncertain::Exhausted(limit));
+            return Err(limit);
         }
         let charged = u64::from(a.granted) + 1;
         a.granted = 0;
@@ -204,15 +219,15 @@ fn account() -> Decision<()> {
         c.set(Some(a));
         FREE.with(|f| f.set(a.granted));
         match a.spent {
-            Some(limit) => Err(Uncertain::Exhausted(limit)),
+            Some(limit) => Err(limit),
             None => Ok(()),
         }
     })
 }
 
-/// Charge `bits` of derived exact values to the current budget: [`Uncertain::Exhausted`] with
+/// Charge `bits` of derived exact values to the current budget: `Err` with
 /// [`Limit::Bits`] once they exceed its bits.
-pub fn charge_bits(bits: u64) -> Decision<()> {
+pub fn charge_bits(bits: u64) -> Spent {
     CURRENT.with(|c| {
         let Some(mut a) = c.get() else { return Ok(()) };
         if let Some(left) = a.bits_left.as_mut() {
@@ -226,7 +241,7 @@ pub fn charge_bits(bits: u64) -> Decision<()> {
         }
         c.set(Some(a));
         match a.spent {
-            Some(limit) => Err(Uncertain::Exhausted(limit)),
+            Some(limit) => Err(limit),
             None => Ok(()),
         }
     })
@@ -255,11 +270,11 @@ pub fn note_free(bytes: usize) {
     LIVE.with(|c| c.set(c.get().wrapping_sub(bytes as i64)));
 }
 
-/// Ask for room for `bytes` more before a structure grows: [`Uncertain::Exhausted`] with
+/// Ask for room for `bytes` more before a structure grows: `Err` with
 /// [`Limit::Memory`] when the current budget's memory cannot hold them (and on every later tick
 /// under it). Structures that grow without bound on hostile input call it (through
 /// [`reserve_for`]) so that a single large block past the limit is never allocated.
-pub fn reserve(bytes: usize) -> Decision<()> {
+pub fn reserve(bytes: usize) -> Spent {
     let level = MEMORY_LEVEL.with(Cell::get);
     if level == NO_MEMORY_LIMIT {
         return Ok(());
@@ -276,12 +291,12 @@ pub fn reserve(bytes: usize) -> Decision<()> {
         }
     });
     FREE.with(|f| f.set(0));
-    Err(Uncertain::Exhausted(Limit::Memory))
+    Err(Limit::Memory)
 }
 
 /// [`reserve`] the block `v` would allocate to hold `additional` more elements, when it would
 /// (its capacity is too small: a vector grows to at least twice its capacity).
-pub fn reserve_for<T>(v: &Vec<T>, additional: usize) -> Decision<()> {
+pub fn reserve_for<T>(v: &Vec<T>, additional: usize) -> Spent {
     if v.capacity() - v.len() >= additional {
         return Ok(());
     }
@@ -290,7 +305,7 @@ pub fn reserve_for<T>(v: &Vec<T>, additional: usize) -> Decision<()> {
 }
 
 /// [`Vec::push`] after [`reserve_for`].
-pub fn push<T>(v: &mut Vec<T>, x: T) -> Decision<()> {
+pub fn push<T>(v: &mut Vec<T>, x: T) -> Spent {
     reserve_for(v, 1)?;
     v.push(x);
     Ok(())
@@ -318,8 +333,8 @@ mod tests {
             for _ in 0..10 {
                 assert_eq!(tick(), Ok(()));
             }
-            assert_eq!(tick(), Err(Uncertain::Exhausted(Limit::Steps)));
-            assert_eq!(tick(), Err(Uncertain::Exhausted(Limit::Steps)));
+            assert_eq!(tick(), Err(Limit::Steps));
+            assert_eq!(tick(), Err(Limit::Steps));
             assert_eq!(spent(), Some(Limit::Steps));
         });
         assert_eq!((tick(), spent()), (Ok(()), None));
@@ -350,8 +365,8 @@ mod tests {
     fn bits_run_out() {
         with_budget(Budget { time: None, steps: None, bits: Some(100), memory: None }, || {
             assert_eq!(charge_bits(60), Ok(()));
-            assert_eq!(charge_bits(60), Err(Uncertain::Exhausted(Limit::Bits)));
-            assert_eq!(tick(), Err(Uncertain::Exhausted(Limit::Bits)));
+            assert_eq!(charge_bits(60), Err(Limit::Bits));
+            assert_eq!(tick(), Err(Limit::Bits));
         });
     }
 
@@ -364,7 +379,7 @@ mod tests {
                 return e;
             }
         });
-        assert_eq!(r, Uncertain::Exhausted(Limit::Time));
+        assert_eq!(r, Limit::Time);
         // Not before the deadline (how long after it depends on the machine's load: the limit
         // error is the proof it fired, and the heavy-tick test bounds the overshoot in ticks).
         let took = start.elapsed();
@@ -407,8 +422,8 @@ mod tests {
         with_budget(Budget { memory: Some(8 * mib as u64), ..Budget::default() }, || {
             // Reservations within the limit pass; one past it fails, and so does every tick.
             assert_eq!(reserve(4 * mib), Ok(()));
-            assert_eq!(reserve(9 * mib), Err(Uncertain::Exhausted(Limit::Memory)));
-            assert_eq!(tick(), Err(Uncertain::Exhausted(Limit::Memory)));
+            assert_eq!(reserve(9 * mib), Err(Limit::Memory));
+            assert_eq!(tick(), Err(Limit::Memory));
             assert_eq!(spent(), Some(Limit::Memory));
         });
         // A metering allocator's reports: the tick after the bytes pass the limit fails.
@@ -423,7 +438,7 @@ mod tests {
             note_alloc(7 * mib);
             assert_eq!(tick(), Ok(()), "freed bytes are not counted");
             note_alloc(2 * mib);
-            assert_eq!(tick(), Err(Uncertain::Exhausted(Limit::Memory)));
+            assert_eq!(tick(), Err(Limit::Memory));
             note_free(9 * mib);
         });
         // Bytes held before the budget began are not its own; an inner budget has at most what
@@ -434,7 +449,7 @@ mod tests {
             note_alloc(6 * mib);
             with_budget(Budget { memory: Some(64 * mib as u64), ..Budget::default() }, || {
                 assert_eq!(reserve(2 * mib), Ok(()));
-                assert_eq!(reserve(3 * mib), Err(Uncertain::Exhausted(Limit::Memory)));
+                assert_eq!(reserve(3 * mib), Err(Limit::Memory));
             });
             note_free(6 * mib);
         });

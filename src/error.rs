@@ -24,3 +24,9 @@ pub enum GeomError {
     #[error("the homogeneous transform maps the point to infinity (w = 0)")]
     PointAtInfinity,
 }
+
+impl From<crate::budget::Limit> for GeomError {
+    fn from(limit: crate::budget::Limit) -> Self {
+        crate::scalar::Uncertain::from(limit).into()
+    }
+}

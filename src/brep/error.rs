@@ -152,3 +152,9 @@ pub enum BrepError {
     #[error("the solid has zero volume")]
     ZeroVolume,
 }
+
+impl From<crate::budget::Limit> for BrepError {
+    fn from(limit: crate::budget::Limit) -> Self {
+        crate::scalar::Uncertain::from(limit).into()
+    }
+}

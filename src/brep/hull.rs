@@ -386,3 +386,9 @@ fn assemble<S: Scalar>(points: &[Point3<S>], loops: Vec<Vec<usize>>) -> Result<C
     })?;
     Ok(ConvexHull { solid, input_index })
 }
+
+impl From<crate::budget::Limit> for HullError {
+    fn from(limit: crate::budget::Limit) -> Self {
+        crate::scalar::Uncertain::from(limit).into()
+    }
+}

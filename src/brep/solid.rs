@@ -1,6 +1,5 @@
 //! The half-edge solid and its adjacency queries.
 
-use super::BrepError;
 use crate::geom::{Plane, Point3, Scaled, Vector3};
 use crate::predicates::orient3d_scaled;
 use crate::scalar::{Decision, Scalar, Sign};
@@ -68,23 +67,6 @@ pub(crate) struct Topology {
 }
 
 impl<S: Scalar> Solid<S> {
-    /// Validate and build a solid from vertices and faces (vertex ids, counterclockwise seen
-    /// from outside). See [`BrepError`] for every defect reported, checked exactly for exact
-    /// backends and with the tolerance policy for inexact ones.
-    ///
-    /// ```
-    /// use num_rational::BigRational;
-    /// use touchstone::brep::Solid;
-    /// use touchstone::geom::point;
-    /// let v = vec![point::<BigRational>(0, 0, 0), point(1, 0, 0), point(0, 1, 0), point(0, 0, 1)];
-    /// let tetra = Solid::new(v, vec![vec![0, 2, 1], vec![0, 1, 3], vec![0, 3, 2], vec![1, 2, 3]]).unwrap();
-    /// assert_eq!((tetra.vertex_count(), tetra.edge_count(), tetra.face_count()), (4, 6, 4));
-    /// assert!(tetra.is_convex().unwrap());
-    /// ```
-    pub fn new(vertices: Vec<Point3<S>>, faces: Vec<Vec<usize>>) -> Result<Self, BrepError> {
-        super::validate::build(vertices, faces)
-    }
-
     /// The number of vertices.
     pub fn vertex_count(&self) -> usize {
         self.vertices.len()
@@ -202,6 +184,34 @@ impl<S: Scalar> Solid<S> {
         }
     }
 
+    /// Whether feature `part` lies in the closure of feature `whole` of one solid.
+    pub fn in_closure(&self, part: &Feature, whole: &Feature) -> bool {
+        let s = self;
+        let vertices = |f: &Feature| -> Vec<usize> {
+            match *f {
+                Feature::Vertex(v) => vec![v],
+                Feature::Edge(u, v) => vec![u, v],
+                Feature::Face(f) => s.face(f).to_vec(),
+            }
+        };
+        let (p, w) = (vertices(part), vertices(whole));
+        // A feature is in the closure of another exactly when all its vertices are the other's and,
+        // for an edge in a face, it is a side of the face (a face's closure holds its own sides;
+        // a nonconvex face may have a diagonal between its vertices that is an edge elsewhere).
+        p.iter().all(|v| w.contains(v))
+            && match (part, whole) {
+                (Feature::Edge(u, v), Feature::Face(f)) => {
+                    let face = s.face(*f);
+                    let n = face.len();
+                    (0..n).any(|i| {
+                        let (a, b) = (face[i], face[(i + 1) % n]);
+                        (a, b) == (*u, *v) || (a, b) == (*v, *u)
+                    })
+                }
+                _ => true,
+            }
+    }
+
     /// The sign tests that decided this solid's validity and convexity, for margins under the
     /// agreement contract: per face, the planarity value of each vertex (all zero: planar) and
     /// the three components of its Newell normal (not all zero: nonzero area); per edge, the
@@ -210,11 +220,11 @@ impl<S: Scalar> Solid<S> {
         let planarity = (0..self.topo.faces.len())
             .map(|f| {
                 let pts: Vec<&Point3<S>> = self.topo.faces[f].iter().map(|&v| &self.vertices[v]).collect();
-                let (_, m) = super::validate::newell(&pts);
+                let (_, m) = crate::constructions::newell(&pts);
                 pts.iter()
                     .map(|p| Scaled {
                         value: self.planes[f].eval(p),
-                        magnitude: super::validate::planarity_magnitude(&m, pts[0], p),
+                        magnitude: crate::constructions::planarity_magnitude(&m, pts[0], p),
                     })
                     .collect()
             })
@@ -225,7 +235,7 @@ impl<S: Scalar> Solid<S> {
             .iter()
             .map(|face| {
                 let pts: Vec<&Point3<S>> = face.iter().map(|&v| &self.vertices[v]).collect();
-                let (n, m) = super::validate::newell(&pts);
+                let (n, m) = crate::constructions::newell(&pts);
                 [0, 1, 2].map(|i| Scaled { value: n[i].clone(), magnitude: m[i].clone() }).to_vec()
             })
             .collect();
@@ -280,61 +290,6 @@ impl<S: Scalar> Solid<S> {
         let mut ids = self.topo.faces[f].clone();
         ids.sort_unstable();
         ids
-    }
-
-    /// The same solid on another backend (coordinates converted exactly, or rounded), checked
-    /// again: rounding can break planarity.
-    pub fn convert<T: Scalar>(&self) -> Result<Solid<T>, BrepError> {
-        let vertices =
-            self.vertices.iter().map(|p| p.map(|c| crate::scalar::convert(&c).unwrap_or_else(T::zero))).collect();
-        Solid::new(vertices, self.topo.faces.clone())
-    }
-
-    /// The solid moved by an affine map with positive determinant (a pose); checked again
-    /// (rounding in an inexact backend can break planarity).
-    pub fn transformed(&self, map: &crate::geom::Affine<S>) -> Result<Solid<S>, BrepError> {
-        let vertices = self.vertices.iter().map(|p| map.apply_point(p)).collect();
-        Solid::new(vertices, self.topo.faces.clone())
-    }
-
-    /// The solid moved by an affine map of positive determinant, keeping its topology: an
-    /// affine map preserves incidence, planarity and simplicity of faces, and with a positive
-    /// determinant the orientation, so only the planes are recomputed (checked planar within
-    /// the backend's tolerance: rounding can bend a face) and the volume's sign is checked.
-    /// Much cheaper than [`Solid::transformed`], which validates everything again.
-    ///
-    /// Errors: those of a bent face or a non-positive volume (a map of determinant ≤ 0).
-    pub fn moved(&self, map: &crate::geom::Affine<S>) -> Result<Solid<S>, BrepError> {
-        let vertices = self.vertices.iter().map(|p| map.apply_point(p)).collect();
-        super::validate::with_topology(self, vertices)
-    }
-
-    /// The solid moved by `map`, whose determinant the caller has *decided* positive on a
-    /// backend with certain decisions (exact, or intervals): the image is a valid solid
-    /// exactly, so its planes are computed and nothing is checked. On a tolerant backend this
-    /// is [`Solid::moved`] (rounding can bend a face).
-    ///
-    /// Errors: [`Solid::moved`]'s, on tolerant backends only.
-    pub fn moved_decided(&self, map: &crate::geom::Affine<S>) -> Result<Solid<S>, BrepError> {
-        if !S::CERTAIN_DECISIONS {
-            return self.moved(map);
-        }
-        let vertices = self.vertices.iter().map(|p| map.apply_point(p)).collect();
-        Ok(super::validate::with_topology_trusted(self, vertices))
-    }
-
-    /// The same solid on backend `T` without validating it again, for a backend with certain
-    /// decisions (exact, or intervals): `T`'s vertices enclose (or are) these exactly, so the
-    /// solid is valid exactly whatever `T` could decide about it. On a tolerant `T` this is
-    /// [`Solid::convert`] (rounding can break planarity).
-    ///
-    /// Errors: [`Solid::convert`]'s, on tolerant backends only.
-    pub fn convert_decided<T: Scalar>(&self) -> Result<Solid<T>, BrepError> {
-        if !T::CERTAIN_DECISIONS {
-            return self.convert();
-        }
-        let vertices = self.vertices.iter().map(|p| p.map(|c| c.to_backend::<T>())).collect();
-        Ok(super::validate::with_topology_trusted(self, vertices))
     }
 }
 

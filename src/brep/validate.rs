@@ -5,30 +5,10 @@ use std::collections::HashMap;
 
 use super::solid::{signed_volume6, HalfEdge, Solid};
 use super::BrepError;
+use crate::constructions::{newell, newell_of, planarity_magnitude};
 use crate::geom::{Plane, Point2, Point3, Vector3};
 use crate::predicates::{orient2d, Orientation};
 use crate::scalar::{compare_points, try_sort_by, Scalar, Sign};
-
-/// Newell's normal of a polygon (twice its area vector), with a magnitude per component.
-pub(crate) fn newell<S: Scalar>(pts: &[&Point3<S>]) -> (Vector3<S>, Vector3<S>) {
-    newell_of(pts.len(), |k| pts[k])
-}
-
-/// [`newell`] of the polygon whose `k`-th of `n` vertices is `at(k)` (no list is built).
-pub(crate) fn newell_of<'a, S: Scalar>(n_pts: usize, at: impl Fn(usize) -> &'a Point3<S>) -> (Vector3<S>, Vector3<S>) {
-    let mut n = Vector3::from_element(S::zero());
-    let mut m = Vector3::from_element(S::zero());
-    for k in 0..n_pts {
-        // The next vertex, cyclically (no division in the loop).
-        let (p, q) = (at(k), at(if k + 1 == n_pts { 0 } else { k + 1 }));
-        for (axis, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
-            let (d, s) = (p[i].clone() - q[i].clone(), p[j].clone() + q[j].clone());
-            m[axis] += d.abs() * s.abs();
-            n[axis] += d * s;
-        }
-    }
-    (n, m)
-}
 
 fn structure<S: Scalar>(vertices: &[Point3<S>], faces: &[Vec<usize>]) -> Result<(), BrepError> {
     for (v, p) in vertices.iter().enumerate() {
@@ -197,13 +177,6 @@ fn face_plane<S: Scalar>(vertices: &[Point3<S>], face: &[usize], f: usize) -> Re
         }
     }
     Ok(plane)
-}
-
-/// The magnitude of n·p − n·p₀ for a computed Newell normal n: its terms are bounded by the
-/// Newell magnitudes m (not by |n|, which for a sliver face is much smaller than the rounding
-/// error of n), so Σ mᵢ (|pᵢ| + |p₀ᵢ|).
-pub(crate) fn planarity_magnitude<S: Scalar>(m: &Vector3<S>, p0: &Point3<S>, p: &Point3<S>) -> S {
-    (0..3).fold(S::zero(), |acc, i| acc + m[i].clone() * (p[i].abs() + p0[i].abs()))
 }
 
 fn on_segment<S: Scalar>(a: &Point2<S>, b: &Point2<S>, p: &Point2<S>) -> crate::scalar::Decision<bool> {
@@ -451,5 +424,81 @@ fn admissible<S: Scalar>(d: crate::scalar::Decision<Sign>, expected: Sign) -> bo
 pub fn assert_well_formed<S: Scalar>(s: &Solid<S>) {
     if let Err(e) = check_well_formed(s) {
         panic!("solid not well formed: {e}");
+    }
+}
+
+/// Building and moving a solid: every constructor validates here (or, on backends with
+/// certain decisions, keeps a topology already validated).
+impl<S: Scalar> Solid<S> {
+    /// Validate and build a solid from vertices and faces (vertex ids, counterclockwise seen
+    /// from outside). See [`BrepError`] for every defect reported, checked exactly for exact
+    /// backends and with the tolerance policy for inexact ones.
+    ///
+    /// ```
+    /// use num_rational::BigRational;
+    /// use touchstone::brep::Solid;
+    /// use touchstone::geom::point;
+    /// let v = vec![point::<BigRational>(0, 0, 0), point(1, 0, 0), point(0, 1, 0), point(0, 0, 1)];
+    /// let tetra = Solid::new(v, vec![vec![0, 2, 1], vec![0, 1, 3], vec![0, 3, 2], vec![1, 2, 3]]).unwrap();
+    /// assert_eq!((tetra.vertex_count(), tetra.edge_count(), tetra.face_count()), (4, 6, 4));
+    /// assert!(tetra.is_convex().unwrap());
+    /// ```
+    pub fn new(vertices: Vec<Point3<S>>, faces: Vec<Vec<usize>>) -> Result<Self, BrepError> {
+        build(vertices, faces)
+    }
+
+    /// The same solid on another backend (coordinates converted exactly, or rounded), checked
+    /// again: rounding can break planarity.
+    pub fn convert<T: Scalar>(&self) -> Result<Solid<T>, BrepError> {
+        let vertices =
+            self.vertices.iter().map(|p| p.map(|c| crate::scalar::convert(&c).unwrap_or_else(T::zero))).collect();
+        Solid::new(vertices, self.topo.faces.clone())
+    }
+
+    /// The solid moved by an affine map with positive determinant (a pose); checked again
+    /// (rounding in an inexact backend can break planarity).
+    pub fn transformed(&self, map: &crate::geom::Affine<S>) -> Result<Solid<S>, BrepError> {
+        let vertices = self.vertices.iter().map(|p| map.apply_point(p)).collect();
+        Solid::new(vertices, self.topo.faces.clone())
+    }
+
+    /// The solid moved by an affine map of positive determinant, keeping its topology: an
+    /// affine map preserves incidence, planarity and simplicity of faces, and with a positive
+    /// determinant the orientation, so only the planes are recomputed (checked planar within
+    /// the backend's tolerance: rounding can bend a face) and the volume's sign is checked.
+    /// Much cheaper than [`Solid::transformed`], which validates everything again.
+    ///
+    /// Errors: those of a bent face or a non-positive volume (a map of determinant ≤ 0).
+    pub fn moved(&self, map: &crate::geom::Affine<S>) -> Result<Solid<S>, BrepError> {
+        let vertices = self.vertices.iter().map(|p| map.apply_point(p)).collect();
+        with_topology(self, vertices)
+    }
+
+    /// The solid moved by `map`, whose determinant the caller has *decided* positive on a
+    /// backend with certain decisions (exact, or intervals): the image is a valid solid
+    /// exactly, so its planes are computed and nothing is checked. On a tolerant backend this
+    /// is [`Solid::moved`] (rounding can bend a face).
+    ///
+    /// Errors: [`Solid::moved`]'s, on tolerant backends only.
+    pub fn moved_decided(&self, map: &crate::geom::Affine<S>) -> Result<Solid<S>, BrepError> {
+        if !S::CERTAIN_DECISIONS {
+            return self.moved(map);
+        }
+        let vertices = self.vertices.iter().map(|p| map.apply_point(p)).collect();
+        Ok(with_topology_trusted(self, vertices))
+    }
+
+    /// The same solid on backend `T` without validating it again, for a backend with certain
+    /// decisions (exact, or intervals): `T`'s vertices enclose (or are) these exactly, so the
+    /// solid is valid exactly whatever `T` could decide about it. On a tolerant `T` this is
+    /// [`Solid::convert`] (rounding can break planarity).
+    ///
+    /// Errors: [`Solid::convert`]'s, on tolerant backends only.
+    pub fn convert_decided<T: Scalar>(&self) -> Result<Solid<T>, BrepError> {
+        if !T::CERTAIN_DECISIONS {
+            return self.convert();
+        }
+        let vertices = self.vertices.iter().map(|p| p.map(|c| c.to_backend::<T>())).collect();
+        Ok(with_topology_trusted(self, vertices))
     }
 }

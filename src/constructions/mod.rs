@@ -120,3 +120,31 @@ pub fn plane_foot<S: Scalar>(p: &Point3<S>, plane: &Plane<S>) -> (S, Point3<S>) 
     let shift: Vector3<S> = &plane.normal * (e.clone() / n2.clone());
     (e.clone() * e / n2, p - shift)
 }
+
+/// Newell's normal of a polygon (twice its area vector), with a magnitude per component.
+pub fn newell<S: Scalar>(pts: &[&Point3<S>]) -> (Vector3<S>, Vector3<S>) {
+    newell_of(pts.len(), |k| pts[k])
+}
+
+/// [`newell`] of the polygon whose `k`-th of `n` vertices is `at(k)` (no list is built).
+pub fn newell_of<'a, S: Scalar>(n_pts: usize, at: impl Fn(usize) -> &'a Point3<S>) -> (Vector3<S>, Vector3<S>) {
+    let mut n = Vector3::from_element(S::zero());
+    let mut m = Vector3::from_element(S::zero());
+    for k in 0..n_pts {
+        // The next vertex, cyclically (no division in the loop).
+        let (p, q) = (at(k), at(if k + 1 == n_pts { 0 } else { k + 1 }));
+        for (axis, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
+            let (d, s) = (p[i].clone() - q[i].clone(), p[j].clone() + q[j].clone());
+            m[axis] += d.abs() * s.abs();
+            n[axis] += d * s;
+        }
+    }
+    (n, m)
+}
+
+/// The magnitude of n·p − n·p₀ for a computed Newell normal n: its terms are bounded by the
+/// Newell magnitudes m (not by |n|, which for a sliver face is much smaller than the rounding
+/// error of n), so Σ mᵢ (|pᵢ| + |p₀ᵢ|).
+pub fn planarity_magnitude<S: Scalar>(m: &Vector3<S>, p0: &Point3<S>, p: &Point3<S>) -> S {
+    (0..3).fold(S::zero(), |acc, i| acc + m[i].clone() * (p[i].abs() + p0[i].abs()))
+}

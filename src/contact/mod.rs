@@ -669,3 +669,9 @@ fn most_transversal<S: Scalar>(normals: Vec<Vector3<S>>) -> Decision<Vec<Vector3
     }
     Ok(normals.into_iter().take(1).collect())
 }
+
+impl From<crate::budget::Limit> for ContactError {
+    fn from(limit: crate::budget::Limit) -> Self {
+        crate::scalar::Uncertain::from(limit).into()
+    }
+}

@@ -257,3 +257,9 @@ impl<S: Scalar> MspTree<S> {
         &self.root
     }
 }
+
+impl From<crate::budget::Limit> for MspError {
+    fn from(limit: crate::budget::Limit) -> Self {
+        crate::scalar::Uncertain::from(limit).into()
+    }
+}

@@ -188,7 +188,7 @@ impl Algebraic {
             if ticking {
                 if let Err(e) = crate::budget::tick() {
                     self.interval = RootInterval::Open { lo, hi };
-                    return Err(e);
+                    return Err(e.into());
                 }
             }
             // The root is irrational, so a midpoint is never it; handle it anyway.

@@ -150,3 +150,9 @@ pub enum PolyError {
 
 #[cfg(test)]
 mod tests;
+
+impl From<crate::budget::Limit> for PolyError {
+    fn from(limit: crate::budget::Limit) -> Self {
+        crate::scalar::Uncertain::from(limit).into()
+    }
+}

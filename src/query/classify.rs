@@ -12,34 +12,13 @@ use num_rational::BigRational;
 
 use super::claim::{Check, Shown, Tolerance, Verdict};
 use super::error::{ErrorKind, QueryError};
-use super::spec::{posed_convex, posed_solid, ConvexPosed, FeatureId, Posed, SolidPosed};
+use super::index::PointClass;
+use super::spec::{posed_convex, posed_solid, ConvexPosed, FeatureId, Posed};
 use super::{Answer, Decisive, Query};
 use crate::brep::Feature;
 use crate::geom::{Point3, Scaled};
 use crate::poly::RootScalar;
 use crate::scalar::{Exact, Interval, Scalar, Sign};
-
-/// Where a point lies with respect to a solid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PointClass {
-    /// In the interior.
-    Inside,
-    /// In the exterior.
-    Outside,
-    /// On the boundary.
-    Boundary,
-}
-
-impl PointClass {
-    /// The format's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            PointClass::Inside => "inside",
-            PointClass::Outside => "outside",
-            PointClass::Boundary => "boundary",
-        }
-    }
-}
 
 /// `classify_point` of `point` against `solid` under its pose.
 #[derive(Clone, Debug, PartialEq)]
@@ -142,7 +121,7 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
         let mut decisive = vec![Decisive::Test(c.pose_determinant.clone())];
         let (mut zero, mut above) = (Vec::new(), false);
         for f in 0..s.face_count() {
-            crate::budget::tick().map_err(|u| QueryError::uncertain("", u))?;
+            crate::budget::tick().map_err(|u| QueryError::uncertain("", u.into()))?;
             let plane = s.plane(f);
             let t = Scaled { value: plane.eval(&p), magnitude: plane.eval_magnitude(&p) };
             match t.sign().map_err(|u| QueryError::uncertain("/point", u))? {
@@ -266,11 +245,11 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
                         exact_id.as_ref().map(|e| c.feature_of(e)).transpose()?.flatten(),
                     ) {
                         (Some((solid, claimed)), Some(found)) => {
-                            std::ptr::eq(solid, &c.built.solid) && in_closure(solid, &found, &claimed)
+                            std::ptr::eq(solid, &c.built.solid) && solid.in_closure(&found, &claimed)
                         }
                         _ => false,
                     },
-                    None => lies_on(&posed_solid::<BigRational, N>(&self.solid)?, exact_id.as_ref(), id),
+                    None => posed_solid::<BigRational, N>(&self.solid)?.lies_on(exact_id.as_ref(), id),
                 };
                 if on {
                     check.ok = true;
@@ -281,40 +260,4 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
         }
         Ok(v)
     }
-}
-
-/// Whether the exact feature `found` of a posed solid lies on the `claimed` one (in its
-/// closure): how a claimed feature passes that is not the exact one.
-pub(super) fn lies_on<S: Scalar>(g: &SolidPosed<S>, found: Option<&FeatureId>, claimed: &FeatureId) -> bool {
-    match (g.feature_of(claimed), found.and_then(|f| g.feature_of(f))) {
-        (Some(claimed), Some(found)) => in_closure(&g.built.solid, &found, &claimed),
-        _ => false,
-    }
-}
-
-/// Whether feature `part` lies in the closure of feature `whole` of one solid.
-fn in_closure<S: Scalar>(s: &crate::brep::Solid<S>, part: &Feature, whole: &Feature) -> bool {
-    let vertices = |f: &Feature| -> Vec<usize> {
-        match *f {
-            Feature::Vertex(v) => vec![v],
-            Feature::Edge(u, v) => vec![u, v],
-            Feature::Face(f) => s.face(f).to_vec(),
-        }
-    };
-    let (p, w) = (vertices(part), vertices(whole));
-    // A feature is in the closure of another exactly when all its vertices are the other's and,
-    // for an edge in a face, it is a side of the face (a face's closure holds its own sides;
-    // a nonconvex face may have a diagonal between its vertices that is an edge elsewhere).
-    p.iter().all(|v| w.contains(v))
-        && match (part, whole) {
-            (Feature::Edge(u, v), Feature::Face(f)) => {
-                let face = s.face(*f);
-                let n = face.len();
-                (0..n).any(|i| {
-                    let (a, b) = (face[i], face[(i + 1) % n]);
-                    (a, b) == (*u, *v) || (a, b) == (*v, *u)
-                })
-            }
-            _ => true,
-        }
 }

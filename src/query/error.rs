@@ -319,3 +319,9 @@ mod tests {
         assert_eq!(child("/x", String::from("é/")), "/x/é~1");
     }
 }
+
+impl From<crate::budget::Limit> for QueryError {
+    fn from(limit: crate::budget::Limit) -> Self {
+        crate::scalar::Uncertain::from(limit).into()
+    }
+}

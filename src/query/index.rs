@@ -4,7 +4,6 @@
 use num_rational::BigRational;
 
 use super::claim::{Check, Shown, Tolerance, Verdict};
-use super::classify::{lies_on, PointClass};
 use super::error::{ErrorKind, QueryError};
 use super::spec::{build_solid, posed_solid, FeatureId, Posed, ShapeSpec, SolidPosed};
 use super::{agreement_at, Answer, Decisive, Query};
@@ -13,6 +12,28 @@ use crate::geom::Point3;
 use crate::msp::{Class, MspError, MspTree, Options, Split};
 use crate::poly::RootScalar;
 use crate::scalar::{Exact, Scalar};
+
+/// Where a point lies with respect to a solid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PointClass {
+    /// In the interior.
+    Inside,
+    /// In the exterior.
+    Outside,
+    /// On the boundary.
+    Boundary,
+}
+
+impl PointClass {
+    /// The format's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            PointClass::Inside => "inside",
+            PointClass::Outside => "outside",
+            PointClass::Boundary => "boundary",
+        }
+    }
+}
 
 /// The index the ops build: the hybrid split ([`Split::HYBRID`]).
 pub(super) fn index_of<S: Scalar>(g: &SolidPosed<S>, at: &str) -> Result<MspTree<S>, QueryError> {
@@ -263,7 +284,7 @@ impl<N: Scalar> Query for ClassifySegment<N> {
             if let Some(id) = &c.feature {
                 let shown = |f: &Option<FeatureId>| f.clone().map_or(Shown::Absent, Shown::Feature);
                 let mut check = Check::equal(&at("feature"), shown(&c.feature), shown(&e.feature));
-                if !check.ok && lies_on(&g, e.feature.as_ref(), id) {
+                if !check.ok && g.lies_on(e.feature.as_ref(), id) {
                     check.ok = true;
                     check.note = Some("the piece lies on this feature's boundary".into());
                 }

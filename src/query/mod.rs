@@ -60,7 +60,7 @@ use crate::scalar::{Exact, Interval, Scalar};
 
 pub use ccd::{Ccd, CcdClaim, CcdOutput};
 pub use claim::{Check, Shown, Tolerance, Verdict};
-pub use classify::{ClassifyPoint, ClassifyPointClaim, ClassifyPointOutput, PointClass};
+pub use classify::{ClassifyPoint, ClassifyPointClaim, ClassifyPointOutput};
 pub use contact::{
     contact_status_name, ClaimedRegion, Contact, ContactClaim, ContactOutput, ContactRegion, PreviousContact, Velocity,
 };
@@ -68,6 +68,7 @@ pub use depth::{penetration_depth, separation_along, Penetration};
 pub use distance::{Distance, DistanceClaim, DistanceOutput};
 pub use error::{ErrorKind, QueryError};
 pub use filtered::{exact_answer, filter_counts, judge_claim, FilterCounts, Judged};
+pub use index::PointClass;
 pub use index::{
     ClaimedPiece, ClassifySegment, ClassifySegmentClaim, ClassifySegmentOutput, IndexStats, IndexStatsClaim,
     IndexStatsOutput, Piece,

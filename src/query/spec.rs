@@ -395,6 +395,16 @@ impl<S: Scalar> SolidPosed<S> {
         }
     }
 
+    /// Whether the exact feature `found` of a posed solid lies on the `claimed` one (in its
+    /// closure): how a claimed feature passes that is not the exact one.
+    pub(crate) fn lies_on(&self, found: Option<&FeatureId>, claimed: &FeatureId) -> bool {
+        let g = self;
+        match (g.feature_of(claimed), found.and_then(|f| g.feature_of(f))) {
+            (Some(claimed), Some(found)) => g.built.solid.in_closure(&found, &claimed),
+            _ => false,
+        }
+    }
+
     /// The feature a format name denotes, if any: a vertex, an edge of the solid, a face by
     /// its ids (or by three or more ids that all lie on one face).
     pub fn feature_of(&self, id: &FeatureId) -> Option<Feature> {

@@ -99,17 +99,12 @@ pub enum Uncertain {
     Exhausted(Limit),
 }
 
-/// Which limit of a query's budget ran out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Limit {
-    /// The time per query.
-    Time,
-    /// The steps per query.
-    Steps,
-    /// The bits of the exact values a query derives (posed coordinates).
-    Bits,
-    /// The memory a query holds at once.
-    Memory,
+pub use crate::budget::Limit;
+
+impl From<Limit> for Uncertain {
+    fn from(limit: Limit) -> Self {
+        Uncertain::Exhausted(limit)
+    }
 }
 
 /// The result of a decision: a value, or [`Uncertain`].

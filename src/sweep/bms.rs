@@ -190,7 +190,7 @@
 
 use num_rational::BigRational;
 
-use super::sat::{cross, dot, frame_of, BoxMotion, FrameOf, SweepError};
+use super::{cross, dot, frame_of, BoxMotion, FrameOf, SweepError};
 use crate::poly::{
     earlier, order, sort_tagged_times, sort_times, Algebraic, Poly, PolyError, RootInterval, RootScalar, TPoly,
 };

@@ -285,3 +285,9 @@ pub fn hierarchy_distance<S: Scalar>(a: &Hierarchy<S>, b: &Hierarchy<S>) -> Resu
     let squared_distance = if status == Status::Separated { closest.squared_distance.clone() } else { S::zero() };
     Ok(HierarchyDistance { status, squared_distance, closest: ((pa, pb), closest), colliding, tests })
 }
+
+impl From<crate::budget::Limit> for HierarchyError {
+    fn from(limit: crate::budget::Limit) -> Self {
+        crate::scalar::Uncertain::from(limit).into()
+    }
+}

@@ -426,3 +426,9 @@ fn closest_points<S: Scalar>(
         }
     })
 }
+
+impl From<crate::budget::Limit> for VClipError {
+    fn from(limit: crate::budget::Limit) -> Self {
+        crate::scalar::Uncertain::from(limit).into()
+    }
+}
