@@ -41,6 +41,7 @@ pub mod predicates;
 pub mod query;
 pub mod replay;
 pub mod scalar;
+pub mod separation;
 pub mod strategies;
 pub mod sweep;
 pub mod vclip;

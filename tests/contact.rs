@@ -561,3 +561,67 @@ proptest! {
         }
     }
 }
+
+/// Issue 40: `contact` on the interval backend routes by capability. Intervals decide with
+/// certainty, so they take the set-theoretic analysis (not the 1990 pipeline with its ε, as
+/// they did when the route tested exact values): the answer is the exact one (status, regions
+/// with their features and dimensions, no ε) with every point an enclosure of the exact point,
+/// or an `uncertain` error.
+#[test]
+fn contact_on_intervals_is_the_exact_answer_or_uncertain() {
+    use touchstone::query::{Contact, ErrorKind, PoseSpec, Posed, Query, ShapeSpec};
+    use touchstone::scalar::Interval;
+    let cube = || ShapeSpec::cuboid([1, 1, 1].map(q)).unwrap();
+    let pose = |quat: [i64; 4], t: [Q; 3]| PoseSpec::quaternion(quat.map(q), t).unwrap();
+    let half = |n: i64| Q::new(n.into(), 2.into());
+    let cases = [
+        // On top, shifted by half a side: one face-on-face region (exact doubles: decided).
+        (pose([1, 0, 0, 0], [half(1), q(0), q(2)]), 1),
+        // Overlapping by a quarter, turned by the rational quaternion (1, 2, 3, 4).
+        (pose([1, 2, 3, 4], [half(3), half(1), half(1)]), 0),
+        // Overlapping, axis aligned.
+        (pose([1, 0, 0, 0], [half(3), q(0), q(0)]), 0),
+        // Apart.
+        (pose([2, 1, 0, 0], [q(5), q(0), q(0)]), 0),
+        // Edge on face, turned a quarter about z (exactly on the face: uncertain or exact).
+        (pose([1, 0, 0, 1], [q(0), q(0), q(2)]), 0),
+    ];
+    let mut decided = 0;
+    for (k, (pose_b, _)) in cases.into_iter().enumerate() {
+        let query = Contact {
+            a: Posed::new("a", cube(), PoseSpec::identity()),
+            b: Posed::new("b", cube(), pose_b),
+            velocity_a: None,
+            velocity_b: None,
+            previous: Vec::new(),
+            epsilon: None,
+            step: None,
+        };
+        let exact = query.answer::<Q>().unwrap().output;
+        match query.answer::<Interval>() {
+            Err(e) => assert_eq!(e.kind, ErrorKind::Uncertain, "case {k}: {e:?}"),
+            Ok(a) => {
+                decided += 1;
+                let o = a.output;
+                assert_eq!(
+                    (o.status, o.intersection, o.culled),
+                    (exact.status, exact.intersection, exact.culled),
+                    "case {k}"
+                );
+                assert!(o.epsilon.is_none(), "case {k}: the interval run took the ε pipeline");
+                assert_eq!(o.regions.len(), exact.regions.len(), "case {k}");
+                for (r, e) in o.regions.iter().zip(&exact.regions) {
+                    assert_eq!((&r.a, &r.b, r.dim, r.points.len()), (&e.a, &e.b, e.dim, e.points.len()), "case {k}");
+                    for (p, x) in r.points.iter().zip(&e.points) {
+                        for i in 0..3 {
+                            let (lo, hi) = (Q::from_float(p[i].lo()).unwrap(), Q::from_float(p[i].hi()).unwrap());
+                            assert!(lo <= x[i] && x[i] <= hi, "case {k}: {} does not enclose {}", p[i], x[i]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Not every case may fall back: the generic ones decide.
+    assert!(decided >= 3, "only {decided} of 5 decided");
+}

@@ -48,14 +48,14 @@ mod regions;
 mod tolerant;
 
 pub use tolerant::{
-    boundary_squared_distance, find_contacts_within, penetration_samples, priority, ContactPoint, DepthSample,
-    PointContact, TolerantContacts, TolerantOptions,
+    any_deeper_than, boundary_squared_distance, find_contacts_within, penetration_samples, priority,
+    solids_squared_distance, ContactPoint, DepthSample, PointContact, TolerantContacts, TolerantOptions,
 };
 
 use crate::brep::{Feature, Solid};
 use crate::geom::{Point3, Vector3};
 use crate::msp::{Class, MspError, MspTree, Options, Split};
-use crate::scalar::{Decision, Scalar, Sign, Uncertain};
+use crate::scalar::{Certain, Decision, Scalar, Sign, Uncertain};
 
 /// A region (x, y, Π): x an entity of a, y of b (open point sets), and Π its point set.
 #[derive(Clone, Debug, PartialEq)]
@@ -263,7 +263,7 @@ impl From<Uncertain> for ContactError {
 /// assert_eq!(c.contacts[0].region.dim, 2);
 /// assert_eq!(c.contacts[0].region.points.len(), 4);
 /// ```
-pub fn find_contacts<S: Scalar>(
+pub fn find_contacts<S: Certain>(
     a: &Solid<S>,
     b: &Solid<S>,
     options: &ContactOptions<S>,

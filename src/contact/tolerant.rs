@@ -738,3 +738,41 @@ fn tangent_normal<S: Scalar>(a: &Solid<S>, b: &Solid<S>, c: &ContactPoint<S>) ->
     };
     Ok(n)
 }
+
+/// The least squared distance between the boundaries of two solids (any shape), exactly: every
+/// vertex of one against the other's boundary, every pair of edges.
+pub fn solids_squared_distance<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Decision<S> {
+    let mut best: Option<S> = None;
+    let mut offer = |d: S| -> Decision<()> {
+        if best.as_ref().map_or(Ok(true), |x| d.compare(x).map(|o| o == std::cmp::Ordering::Less))? {
+            best = Some(d);
+        }
+        Ok(())
+    };
+    for (s, t) in [(a, b), (b, a)] {
+        for p in s.vertices() {
+            offer(boundary_squared_distance(t, p)?)?;
+        }
+    }
+    for &(u, v) in a.edges() {
+        for &(x, y) in b.edges() {
+            crate::budget::tick()?;
+            offer(crate::vclip::geometry::segment_segment(a.vertex(u), a.vertex(v), b.vertex(x), b.vertex(y))?.0)?;
+        }
+    }
+    Ok(best.unwrap_or_else(S::zero))
+}
+
+/// Whether a depth sample of either solid in the other is deeper than `eps`, exactly.
+pub fn any_deeper_than<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Result<bool, ContactError> {
+    let options = crate::msp::Options { split: crate::msp::Split::HYBRID, ..crate::msp::Options::default() };
+    let (ia, ib) = (MspTree::build(a, &options)?, MspTree::build(b, &options)?);
+    for (s, other, index) in [(a, b, &ib), (b, a, &ia)] {
+        for sample in penetration_samples(s, other, index)? {
+            if sample.deeper_than(s, other, eps)? {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}

@@ -55,7 +55,7 @@ fn between<S: Scalar>(a: &Point2<S>, b: &Point2<S>, p: &Point2<S>) -> Decision<b
 /// (with the lowest-dimensional feature), else by the parity of a ray's crossings, with rays
 /// tried until one meets no edge or vertex and lies in no face's plane. Meant for exact
 /// backends (the reference the index is checked against).
-pub fn brute_force_classify<S: Scalar>(solid: &Solid<S>, p: &Point3<S>) -> Decision<Class> {
+pub fn brute_force_classify<S: crate::scalar::Certain>(solid: &Solid<S>, p: &Point3<S>) -> Decision<Class> {
     let mut found: Option<Feature> = None;
     for f in 0..solid.face_count() {
         crate::budget::tick()?;

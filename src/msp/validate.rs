@@ -6,7 +6,7 @@ use super::geom::side_of_point;
 use super::{Class, Leaf, Link, MspTree};
 use crate::brep::{Feature, Solid};
 use crate::geom::Point3;
-use crate::scalar::{Decision, Scalar, Sign};
+use crate::scalar::{Decision, Sign};
 
 /// A defect the validator found.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,7 +57,7 @@ pub enum IndexDefect {
 /// triangles moved off their face by 2⁻²⁰ of the normal's 1-norm to either side (points in the
 /// 3-dimensional regions along the whole boundary) classify as the brute force says. The defects, empty when
 /// valid.
-pub fn validate_index<S: Scalar>(solid: &Solid<S>, index: &MspTree<S>) -> Decision<Vec<IndexDefect>> {
+pub fn validate_index<S: crate::scalar::Certain>(solid: &Solid<S>, index: &MspTree<S>) -> Decision<Vec<IndexDefect>> {
     let mut defects = Vec::new();
     if index.stats.lost > 0 {
         defects.push(IndexDefect::Lost(index.stats.lost));

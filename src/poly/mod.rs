@@ -148,11 +148,11 @@ pub enum PolyError {
     TooManyDigits(u32),
 }
 
-#[cfg(test)]
-mod tests;
-
 impl From<crate::budget::Limit> for PolyError {
     fn from(limit: crate::budget::Limit) -> Self {
         crate::scalar::Uncertain::from(limit).into()
     }
 }
+
+#[cfg(test)]
+mod tests;

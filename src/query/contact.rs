@@ -16,17 +16,14 @@ use super::claim::{Check, Shown, Tolerance, Verdict};
 use super::error::{ErrorKind, QueryError};
 use super::spec::{posed_solid, FeatureId, Posed, SolidPosed};
 use super::{agreement_at, Answer, Query};
-use crate::brep::Solid;
 use crate::contact::{
-    boundary_squared_distance, find_contacts, find_contacts_within, penetration_samples, ContactError, ContactOptions,
+    any_deeper_than, find_contacts, find_contacts_within, solids_squared_distance, ContactError, ContactOptions,
     ContactStatus, Motion, NormalSource, Previous, TolerantOptions,
 };
 use crate::contract::{Agreement, Disagreement, Margin};
 use crate::geom::{Point3, Vector3};
-use crate::msp::MspTree;
 use crate::poly::RootScalar;
-use crate::scalar::Decision;
-use crate::scalar::{Exact, Scalar};
+use crate::scalar::{ByCapability, Certain, Exact, Scalar, Tolerant};
 
 /// A rigid body's velocity: linear (of its frame origin, the pose's translation) and angular.
 #[derive(Clone, Debug, PartialEq)]
@@ -167,45 +164,9 @@ impl<N: Scalar> Query for Contact<N> {
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let (ga, gb) = (posed_solid::<S, N>(&self.a)?, posed_solid::<S, N>(&self.b)?);
-        if !S::EXACT_VALUES {
-            return self.tolerant(&ga, &gb);
-        }
-        let motions = if self.velocity_a.is_some() || self.velocity_b.is_some() {
-            Some((self.motion::<S>(&self.velocity_a, &self.a)?, self.motion::<S>(&self.velocity_b, &self.b)?))
-        } else {
-            None
-        };
-        let mut previous = Vec::with_capacity(self.previous.len());
-        for (i, p) in self.previous.iter().enumerate() {
-            previous.push(Previous {
-                a: previous_feature(&ga, &p.a, format!("/previous/{i}/a"))?,
-                b: previous_feature(&gb, &p.b, format!("/previous/{i}/b"))?,
-                normals: p.normals.iter().map(|n| n.map(|x| x.to_backend())).collect(),
-            });
-        }
-        let options = ContactOptions { motions, previous, ..ContactOptions::default() };
-        let found = find_contacts(&ga.built.solid, &gb.built.solid, &options).map_err(contact_error)?;
-        let regions = found
-            .contacts
-            .into_iter()
-            .map(|c| ContactRegion {
-                a: ga.feature_id(&c.region.a),
-                b: gb.feature_id(&c.region.b),
-                dim: c.region.dim,
-                points: c.region.points,
-                holes: c.region.holes,
-                normals: c.normals,
-                source: c.source,
-            })
-            .collect();
-        Ok(Answer::plain(ContactOutput {
-            status: found.status,
-            regions,
-            intersection: found.regions.len(),
-            culled: found.culled.len(),
-            epsilon: None,
-            collision_time: None,
-        }))
+        // Certain decisions (exact, intervals): the set-theoretic analysis; tolerant ones: the
+        // 1990 pipeline with its ε.
+        S::by_capability(Route { query: self, a: &ga, b: &gb })
     }
 
     fn reference(o: ContactOutput<Exact>) -> ContactOutput<BigRational> {
@@ -271,7 +232,7 @@ impl<N: Scalar> Query for Contact<N> {
                 (d2 <= slack.clone() * slack, "f64 touches where the boundaries are farther apart than ε")
             }
             (ContactStatus::Penetrating, ContactStatus::Touching) => {
-                let deep = deep_sample(a, b, &slack).map_err(contact_error)?;
+                let deep = any_deeper_than(a, b, &slack).map_err(contact_error)?;
                 (!deep, "f64 touches where a depth sample is deeper than ε")
             }
             _ => (false, "the statuses differ beyond what ε allows"),
@@ -412,7 +373,55 @@ fn region_checks(c: &ClaimedRegion, e: &ContactRegion<BigRational>, tol: &Tolera
 
 impl<N: Scalar> Contact<N> {
     /// The `f64` pipeline (Vaněček 1990) on posed solids.
-    fn tolerant<S: RootScalar>(&self, ga: &SolidPosed<S>, gb: &SolidPosed<S>) -> Result<Answer<S, Self>, QueryError> {
+    /// The set-theoretic contact analysis (Bouma–Vaněček), on a backend with certain decisions.
+    fn certain<S: RootScalar + Certain>(
+        &self,
+        ga: &SolidPosed<S>,
+        gb: &SolidPosed<S>,
+    ) -> Result<Answer<S, Self>, QueryError> {
+        let motions = if self.velocity_a.is_some() || self.velocity_b.is_some() {
+            Some((self.motion::<S>(&self.velocity_a, &self.a)?, self.motion::<S>(&self.velocity_b, &self.b)?))
+        } else {
+            None
+        };
+        let mut previous = Vec::with_capacity(self.previous.len());
+        for (i, p) in self.previous.iter().enumerate() {
+            previous.push(Previous {
+                a: previous_feature(ga, &p.a, format!("/previous/{i}/a"))?,
+                b: previous_feature(gb, &p.b, format!("/previous/{i}/b"))?,
+                normals: p.normals.iter().map(|n| n.map(|x| x.to_backend())).collect(),
+            });
+        }
+        let options = ContactOptions { motions, previous, ..ContactOptions::default() };
+        let found = find_contacts(&ga.built.solid, &gb.built.solid, &options).map_err(contact_error)?;
+        let regions = found
+            .contacts
+            .into_iter()
+            .map(|c| ContactRegion {
+                a: ga.feature_id(&c.region.a),
+                b: gb.feature_id(&c.region.b),
+                dim: c.region.dim,
+                points: c.region.points,
+                holes: c.region.holes,
+                normals: c.normals,
+                source: c.source,
+            })
+            .collect();
+        Ok(Answer::plain(ContactOutput {
+            status: found.status,
+            regions,
+            intersection: found.regions.len(),
+            culled: found.culled.len(),
+            epsilon: None,
+            collision_time: None,
+        }))
+    }
+
+    fn tolerant<S: RootScalar + Tolerant>(
+        &self,
+        ga: &SolidPosed<S>,
+        gb: &SolidPosed<S>,
+    ) -> Result<Answer<S, Self>, QueryError> {
         let (a, b) = (&ga.built.solid, &gb.built.solid);
         let epsilon = match &self.epsilon {
             Some(e) => e.to_backend::<S>(),
@@ -466,48 +475,33 @@ fn contact_error(e: ContactError) -> QueryError {
     }
 }
 
-/// The least squared distance between the boundaries of two solids (any shape), exactly: every
-/// vertex of one against the other's boundary, every pair of edges.
-pub fn solids_squared_distance<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Decision<S> {
-    let mut best: Option<S> = None;
-    let mut offer = |d: S| -> Decision<()> {
-        if best.as_ref().map_or(Ok(true), |x| d.compare(x).map(|o| o == std::cmp::Ordering::Less))? {
-            best = Some(d);
-        }
-        Ok(())
-    };
-    for (s, t) in [(a, b), (b, a)] {
-        for p in s.vertices() {
-            offer(boundary_squared_distance(t, p)?)?;
-        }
-    }
-    for &(u, v) in a.edges() {
-        for &(x, y) in b.edges() {
-            crate::budget::tick()?;
-            offer(crate::vclip::geometry::segment_segment(a.vertex(u), a.vertex(v), b.vertex(x), b.vertex(y))?.0)?;
-        }
-    }
-    Ok(best.unwrap_or_else(S::zero))
-}
-
-/// Whether a depth sample of either solid in the other is deeper than `eps`, exactly.
-fn deep_sample<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Result<bool, ContactError> {
-    let options = crate::msp::Options { split: crate::msp::Split::HYBRID, ..crate::msp::Options::default() };
-    let (ia, ib) = (MspTree::build(a, &options)?, MspTree::build(b, &options)?);
-    for (s, other, index) in [(a, b, &ib), (b, a, &ia)] {
-        for sample in penetration_samples(s, other, index)? {
-            if sample.deeper_than(s, other, eps)? {
-                return Ok(true);
-            }
-        }
-    }
-    Ok(false)
-}
-
 /// Whether `n` is a positive multiple of `m` within relative tolerance `rel`:
 /// |n × m|² ≤ rel² |n|² |m|² and n · m > 0.
 fn parallel(n: &Vector3<BigRational>, m: &Vector3<BigRational>, rel: &BigRational) -> bool {
     let c = n.cross(m);
     let n2 = |v: &Vector3<BigRational>| v.dot(v);
     n.dot(m) > BigRational::default() && n2(&c) <= rel * rel * n2(n) * n2(m)
+}
+
+/// The contact query's two routes, chosen by the backend's capability.
+struct Route<'q, N: Scalar, S: RootScalar> {
+    query: &'q Contact<N>,
+    a: &'q SolidPosed<S>,
+    b: &'q SolidPosed<S>,
+}
+
+impl<N: Scalar, S: RootScalar> ByCapability<S> for Route<'_, N, S> {
+    type Output = Result<Answer<S, Contact<N>>, QueryError>;
+    fn certain(self) -> Self::Output
+    where
+        S: Certain,
+    {
+        self.query.certain(self.a, self.b)
+    }
+    fn tolerant(self) -> Self::Output
+    where
+        S: Tolerant,
+    {
+        self.query.tolerant(self.a, self.b)
+    }
 }

@@ -1,18 +1,9 @@
-//! The penetration depth of two convex shapes, exactly: the length of the shortest translation
-//! of `b` after which the interiors are disjoint.
-//!
-//! For convex `A` and `B` whose interiors meet, the origin is inside the Minkowski difference
-//! `M = A − B`, and the depth is its distance to `M`'s boundary: the least support
-//! `h_M(u) = max_A u·x − min_B u·y` over unit directions `u`, reached at a face normal of `M`.
-//! Every face normal of `M` is a face normal of `A` or of `B` or the cross product of an edge
-//! of each, and along any other direction the support is larger, so the least of
-//! `h_M(n)/|n|` over all those axes (both signs of each) is the depth exactly. The squares are
-//! compared, so the answer is a rational `depth²` with the axis that gives it.
+//! `penetration_depth` and `separation_along` on posed shapes: the query side of
+//! [`crate::separation::depth`], which holds the algorithm (see there), run on the fast exact
+//! backend.
 //!
 //! This is what a claimed penetration (an engine's negative signed distance, parry's
 //! `contact`) is judged by in `check-engine`.
-
-use std::cmp::Ordering;
 
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -20,9 +11,8 @@ use num_traits::Zero;
 use super::error::QueryError;
 use super::filtered::value_reference;
 use super::spec::{posed_convex, Posed};
-use crate::brep::Solid;
 use crate::geom::Vector3;
-use crate::scalar::{Exact, Scalar, Sign};
+use crate::scalar::{Exact, Scalar};
 
 /// The penetration depth's square and a direction of the shortest separating translation of
 /// `b` (not normalised; out of `a` toward `b`).
@@ -56,55 +46,9 @@ pub struct Penetration {
 pub fn penetration_depth<N: Scalar>(a: &Posed<N>, b: &Posed<N>) -> Result<Penetration, QueryError> {
     // On the fast exact backend (no gcd on every operation), converted once at the end.
     let (ca, cb) = (posed_convex::<Exact, N>(a)?, posed_convex::<Exact, N>(b)?);
-    let (a, b) = (&ca.built.solid, &cb.built.solid);
-    let mut best: Option<(Exact, Vector3<Exact>)> = None;
-    let none =
-        || Penetration { depth_squared: BigRational::zero(), normal: Vector3::from_element(BigRational::zero()) };
-    let less = |x: &Exact, y: &Exact| -> Result<bool, QueryError> {
-        Ok(x.compare(y).map_err(|u| QueryError::uncertain("", u))? == Ordering::Less)
-    };
-    let mut axis = |n: Vector3<Exact>| -> Result<bool, QueryError> {
-        crate::budget::tick()?;
-        let n2 = n.dot(&n);
-        if n2.sign().map_err(|u| QueryError::uncertain("", u))? == Sign::Zero {
-            return Ok(true);
-        }
-        let (a_lo, a_hi) = range(a, &n)?;
-        let (b_lo, b_hi) = range(b, &n)?;
-        // Moving b along +n by (a_hi − b_lo)/|n|, or along −n by (b_hi − a_lo)/|n|, separates.
-        let (plus, minus) = (a_hi - b_lo, b_hi - a_lo);
-        let (o, dir) = if less(&minus, &plus)? { (minus, -n) } else { (plus, n) };
-        if o.sign().map_err(|u| QueryError::uncertain("", u))? != Sign::Positive {
-            return Ok(false);
-        }
-        let d2 = o.clone() * o / n2;
-        let better = match &best {
-            None => true,
-            Some((b, _)) => less(&d2, b)?,
-        };
-        if better {
-            best = Some((d2, dir));
-        }
-        Ok(true)
-    };
-    for s in [a, b] {
-        for f in 0..s.face_count() {
-            if !axis(s.plane(f).normal.clone())? {
-                return Ok(none());
-            }
-        }
-    }
-    let dir = |s: &Solid<Exact>, &(u, w): &(usize, usize)| s.vertex(w) - s.vertex(u);
-    for ea in a.edges() {
-        for eb in b.edges() {
-            if !axis(dir(a, ea).cross(&dir(b, eb)))? {
-                return Ok(none());
-            }
-        }
-    }
-    Ok(match best {
+    Ok(match crate::separation::penetration_depth(&ca.built.solid, &cb.built.solid)? {
         Some((d2, normal)) => Penetration { depth_squared: value_reference(d2), normal: normal.map(value_reference) },
-        None => none(),
+        None => Penetration { depth_squared: BigRational::zero(), normal: Vector3::from_element(BigRational::zero()) },
     })
 }
 
@@ -134,18 +78,5 @@ pub fn separation_along<N: Scalar>(
 ) -> Result<BigRational, QueryError> {
     let (ca, cb) = (posed_convex::<Exact, N>(a)?, posed_convex::<Exact, N>(b)?);
     let n = n.map(|x| Exact::from_rational(&x));
-    let ((_, a_hi), (b_lo, _)) = (range(&ca.built.solid, &n)?, range(&cb.built.solid, &n)?);
-    Ok(value_reference(a_hi - b_lo))
-}
-
-/// The range of `s`'s projection on `n`.
-fn range(s: &Solid<Exact>, n: &Vector3<Exact>) -> Result<(Exact, Exact), QueryError> {
-    let mut it = s.vertices().iter().map(|p| p.coords.dot(n));
-    let first = it.next().unwrap_or_else(Exact::zero);
-    let (mut lo, mut hi) = (first.clone(), first);
-    for x in it {
-        lo = lo.minimum(&x).map_err(|u| QueryError::uncertain("", u))?;
-        hi = hi.maximum(&x).map_err(|u| QueryError::uncertain("", u))?;
-    }
-    Ok((lo, hi))
+    Ok(value_reference(crate::separation::separation_along(&ca.built.solid, &cb.built.solid, &n)?))
 }

@@ -304,6 +304,12 @@ pub fn child(path: &str, key: impl PathKey) -> String {
     out
 }
 
+impl From<crate::budget::Limit> for QueryError {
+    fn from(limit: crate::budget::Limit) -> Self {
+        crate::scalar::Uncertain::from(limit).into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::child;
@@ -317,11 +323,5 @@ mod tests {
         assert_eq!(child("/a", usize::MAX), format!("/a/{}", usize::MAX));
         assert_eq!(child("/x", "m~n/o"), "/x/m~0n~1o");
         assert_eq!(child("/x", String::from("é/")), "/x/é~1");
-    }
-}
-
-impl From<crate::budget::Limit> for QueryError {
-    fn from(limit: crate::budget::Limit) -> Self {
-        crate::scalar::Uncertain::from(limit).into()
     }
 }

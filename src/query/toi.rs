@@ -31,10 +31,12 @@ use super::error::{ErrorKind, QueryError};
 use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed};
 use super::toi_boxes::AtStart;
 use super::{Answer, Bounded, Decisive, Query};
-use crate::brep::{Feature, Solid};
-use crate::geom::{dot_magnitude, Affine, Scaled, Vector3};
+use crate::brep::Solid;
+use crate::geom::{dot_magnitude, Affine, Vector3};
 use crate::poly::{Algebraic, RootScalar};
 use crate::scalar::{Exact, Interval, Scalar, Sign};
+use crate::separation::linear::{along_axis, first_contact, AlongAxis};
+use crate::separation::{axis_of, extreme_feature, sign, Axis};
 use crate::vclip::{feature_squared_distance, vclip_prechecked};
 
 /// Two convex shapes with poses, moving at constant linear velocities, on [t0, t1].
@@ -83,14 +85,6 @@ impl<S: RootScalar> ToiOutput<S> {
     }
 }
 
-/// An axis of the separating-axis test: face `f` of shape `s` (0: a, 1: b), or the cross
-/// product of edge `i` of a with edge `j` of b (indices into [`Solid::edges`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Axis {
-    Face(u8, usize),
-    Edges(usize, usize),
-}
-
 /// A claim on [`Toi`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ToiClaim {
@@ -104,245 +98,6 @@ pub struct ToiClaim {
     pub features: Option<[FeatureId; 2]>,
 }
 
-/// One end of the meeting window, with the magnitude of its computation.
-#[derive(Clone)]
-struct End<S: Scalar> {
-    value: S,
-    magnitude: S,
-}
-
-/// Where the shapes (b moving by v relative to a) meet: the closed window [enter, exit]
-/// (`None`: unbounded on that side), whether some axis has them touching for all time (then
-/// they never overlap with positive depth), or that they never meet; with the tests that
-/// decided it.
-struct Window<S: Scalar> {
-    enter: Option<End<S>>,
-    /// The axes whose entry may be `enter` (one on exact backends; on intervals every axis
-    /// whose entry could not be ordered below another's), with their entry times.
-    entry: Vec<(Axis, S)>,
-    exit: Option<End<S>>,
-    touching_throughout: bool,
-    /// Apart for all time along an axis that b does not move along.
-    never: bool,
-    decisive: Vec<Decisive<S>>,
-}
-
-/// The range of `s`'s projection on `n`, with the magnitude of its ends' error for an axis whose
-/// components are computed with magnitudes `nm`.
-fn project<S: Scalar>(s: &Solid<S>, n: &Vector3<S>, nm: &Vector3<S>) -> Result<(S, S, S), QueryError> {
-    let mut it = s.vertices().iter().map(|p| p.coords.dot(n));
-    let first = it.next().unwrap_or_else(S::zero);
-    let (mut lo, mut hi) = (first.clone(), first);
-    for x in it {
-        lo = lo.minimum(&x).map_err(|u| QueryError::uncertain("", u))?;
-        hi = hi.maximum(&x).map_err(|u| QueryError::uncertain("", u))?;
-    }
-    // (Nobody reads a filter run's magnitudes: half its arithmetic saved.)
-    let magnitude = if S::FILTER {
-        S::zero()
-    } else {
-        s.vertices().iter().fold(S::zero(), |m, p| m + dot_magnitude(&p.coords, nm))
-    };
-    Ok((lo, hi, magnitude))
-}
-
-/// Face `f`'s axis, its Newell normal, with a magnitude per component built from the face's
-/// coordinates: Σ (|p_i| + |q_i|)(|p_j| + |q_j|) over its edges pq.
-fn face_axis<S: Scalar>(s: &Solid<S>, f: usize) -> (Vector3<S>, Vector3<S>) {
-    let face = s.face(f);
-    let mut m = Vector3::from_element(S::zero());
-    for (k, &i) in face.iter().enumerate() {
-        let (p, q) = (s.vertex(i), s.vertex(face[(k + 1) % face.len()]));
-        for (axis, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
-            m[axis] += (p[i].abs() + q[i].abs()) * (p[j].abs() + q[j].abs());
-        }
-    }
-    (s.plane(f).normal.clone(), m)
-}
-
-/// The magnitudes of `a × b`'s components from magnitudes `a`, `b` of the factors:
-/// a_y b_z + a_z b_y, ….
-fn cross_magnitude<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> Vector3<S> {
-    Vector3::new(
-        a.y.clone() * b.z.clone() + a.z.clone() * b.y.clone(),
-        a.z.clone() * b.x.clone() + a.x.clone() * b.z.clone(),
-        a.x.clone() * b.y.clone() + a.y.clone() * b.x.clone(),
-    )
-}
-
-fn sign<S: Scalar>(x: &S, magnitude: &S) -> Result<Sign, QueryError> {
-    x.sign_scaled(|| magnitude.clone()).map_err(|u| QueryError::uncertain("", u))
-}
-
-fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Result<Window<S>, QueryError> {
-    let mut window = Window {
-        enter: None,
-        entry: Vec::new(),
-        exit: None,
-        touching_throughout: false,
-        never: false,
-        decisive: Vec::new(),
-    };
-    // Axes are taken one at a time (never collected: two large shapes have many edge pairs),
-    // each a step of the query's budget.
-    for (k, s) in [a, b].into_iter().enumerate() {
-        for f in 0..s.face_count() {
-            window.add_axis(a, b, v, Axis::Face(k as u8, f))?;
-        }
-    }
-    for i in 0..a.edges().len() {
-        for j in 0..b.edges().len() {
-            if window.never {
-                return Ok(window);
-            }
-            window.add_axis(a, b, v, Axis::Edges(i, j))?;
-        }
-    }
-    Ok(window)
-}
-
-/// The direction of edge `(u, w)` of `s`, with magnitudes of its components.
-fn edge_direction<S: Scalar>(s: &Solid<S>, &(u, w): &(usize, usize)) -> (Vector3<S>, Vector3<S>) {
-    let (p, q) = (s.vertex(u), s.vertex(w));
-    (q - p, p.coords.map(|x| x.abs()) + q.coords.map(|x| x.abs()))
-}
-
-/// The direction of `axis` with a magnitude per component; `None` for parallel edges, which
-/// give no axis.
-///
-/// An axis's components are computed from the vertices, whose coordinates carry the error of
-/// posing them: the tests along an axis are scaled by magnitudes built from the coordinates
-/// (`|p| + |q|` for a difference `p − q`), never by the components themselves, which can cancel
-/// to rounding noise on `f64` where they are exactly zero.
-#[allow(clippy::type_complexity)]
-fn axis_of<S: Scalar>(a: &Solid<S>, b: &Solid<S>, axis: Axis) -> Result<Option<(Vector3<S>, Vector3<S>)>, QueryError> {
-    let (i, j) = match axis {
-        Axis::Face(0, f) => return Ok(Some(face_axis(a, f))),
-        Axis::Face(_, f) => return Ok(Some(face_axis(b, f))),
-        Axis::Edges(i, j) => (i, j),
-    };
-    let ((da, ma), (db, mb)) = (edge_direction(a, &a.edges()[i]), edge_direction(b, &b.edges()[j]));
-    let n = da.cross(&db);
-    let nm = cross_magnitude(&ma, &mb);
-    // Parallel edges give no axis (exactly zero; within the tolerance on f64, where an axis of
-    // rounding noise would judge nothing reliably).
-    let mut zero = true;
-    for (c, m) in n.iter().zip(nm.iter()) {
-        if sign(c, m)? != Sign::Zero {
-            zero = false;
-        }
-    }
-    Ok((!zero).then_some((n, nm)))
-}
-
-/// Where b (moving by v relative to a) overlaps a along one axis.
-enum AlongAxis<S: Scalar> {
-    /// b does not move along the axis: it overlaps a for all time when `low ≤ 0 ≤ high`, never
-    /// otherwise (the tests' magnitude `m`).
-    Still { low: S, high: S, m: S },
-    /// b moves along it: they overlap from `first` to `last`.
-    Moving { first: End<S>, last: End<S> },
-}
-
-/// The overlap of a and b along axis `n` with component magnitudes `nm`.
-fn along_axis<S: Scalar>(
-    a: &Solid<S>,
-    b: &Solid<S>,
-    v: &Vector3<S>,
-    (n, nm): &(Vector3<S>, Vector3<S>),
-) -> Result<AlongAxis<S>, QueryError> {
-    let (a_lo, a_hi, ma) = project(a, n, nm)?;
-    let (b_lo, b_hi, mb) = project(b, n, nm)?;
-    let w = v.dot(n);
-    let mw = dot_magnitude(v, nm);
-    // Along n, b's projection at t is [b_lo + w·t, b_hi + w·t]: it meets a's when
-    // a_lo − b_hi ≤ w·t ≤ a_hi − b_lo.
-    let (low, high) = (a_lo - b_hi, a_hi - b_lo);
-    let m = ma + mb;
-    Ok(match sign(&w, &mw)? {
-        Sign::Zero => AlongAxis::Still { low, high, m },
-        s => {
-            let (first, last) = if s == Sign::Positive { (low, high) } else { (high, low) };
-            let end = |x: S| {
-                let value = x / w.clone();
-                let magnitude = (m.clone() + value.abs() * mw.clone()) / w.abs();
-                End { value, magnitude }
-            };
-            AlongAxis::Moving { first: end(first), last: end(last) }
-        }
-    })
-}
-
-impl<S: Scalar> Window<S> {
-    /// Narrow the window by `axis` (nothing once the shapes never meet).
-    fn add_axis(&mut self, a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>, axis: Axis) -> Result<(), QueryError> {
-        if self.never {
-            return Ok(());
-        }
-        crate::budget::tick()?;
-        let Some(n) = axis_of(a, b, axis)? else { return Ok(()) };
-        match along_axis(a, b, v, &n)? {
-            AlongAxis::Still { low, high, m } => {
-                let (sl, sh) = (sign(&low, &m)?, sign(&high, &m)?);
-                self.decisive.push(Decisive::Test(Scaled { value: low, magnitude: m.clone() }));
-                self.decisive.push(Decisive::Test(Scaled { value: high, magnitude: m }));
-                if sl == Sign::Positive || sh == Sign::Negative {
-                    self.never = true;
-                    return Ok(());
-                }
-                if sl == Sign::Zero || sh == Sign::Zero {
-                    self.touching_throughout = true;
-                }
-            }
-            AlongAxis::Moving { first, last } => {
-                self.enter_by(axis, first)?;
-                self.exit = Some(match self.exit.take() {
-                    None => last,
-                    Some(e) => earlier(e, last)?,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// The window's entry after an axis entering at `first`: the later of the two, and the
-    /// axes it may come from. Two entries that cannot be ordered (on intervals) give the hull
-    /// of both, and both axes stay candidates (each until another is known to enter later).
-    fn enter_by(&mut self, axis: Axis, first: End<S>) -> Result<(), QueryError> {
-        let Some(e) = self.enter.take() else {
-            self.entry = vec![(axis, first.value.clone())];
-            self.enter = Some(first);
-            return Ok(());
-        };
-        let magnitude = e.magnitude.maximum(&first.magnitude).map_err(|u| QueryError::uncertain("", u))?;
-        let value = match first.value.compare(&e.value) {
-            Ok(Ordering::Greater) => {
-                self.entry = vec![(axis, first.value.clone())];
-                first.value
-            }
-            // On a tie either end is the entry: keep the first.
-            Ok(_) => e.value,
-            Err(_) => {
-                let x = first.value.clone();
-                if !self.entry.iter().any(|(_, y)| x.compare(y) == Ok(Ordering::Less)) {
-                    self.entry.retain(|(_, y)| y.compare(&x) != Ok(Ordering::Less));
-                    self.entry.push((axis, x));
-                }
-                e.value.maximum(&first.value).map_err(|u| QueryError::uncertain("", u))?
-            }
-        };
-        self.enter = Some(End { value, magnitude });
-        Ok(())
-    }
-}
-
-/// The earlier of two ends.
-fn earlier<S: Scalar>(x: End<S>, y: End<S>) -> Result<End<S>, QueryError> {
-    let value = x.value.minimum(&y.value).map_err(|u| QueryError::uncertain("", u))?;
-    let magnitude = x.magnitude.maximum(&y.magnitude).map_err(|u| QueryError::uncertain("", u))?;
-    Ok(End { value, magnitude })
-}
-
 impl<N: Scalar> Toi<N> {
     fn posed<S: RootScalar>(&self) -> Result<(ConvexPosed<S>, ConvexPosed<S>), QueryError> {
         Ok((posed_convex::<S, _>(&self.a)?, posed_convex::<S, _>(&self.b)?))
@@ -351,11 +106,6 @@ impl<N: Scalar> Toi<N> {
     fn velocities<S: Scalar>(&self) -> (Vector3<S>, Vector3<S>) {
         (self.velocity_a.map(|x| x.to_backend()), self.velocity_b.map(|x| x.to_backend()))
     }
-}
-
-/// `x − y` as a test with its magnitude.
-fn difference<S: Scalar>(x: &End<S>, y: &End<S>) -> Scaled<S> {
-    Scaled { value: x.value.clone() - y.value.clone(), magnitude: x.magnitude.clone() + y.magnitude.clone() }
 }
 
 /// A feature of a and one of b that touch at time `t`, when the shapes moved there touch:
@@ -391,41 +141,10 @@ fn entry_pair<S: Scalar>(
     let (n, nm) = axis_of(a, b, axis)?.ok_or_else(internal)?;
     // b moving along +n meets a's lowest side with its highest.
     let up = sign(&v.dot(&n), &dot_magnitude(v, &nm))? == Sign::Positive;
-    Ok([ca.feature_id(&extreme_feature(a, &n, &nm, !up)?)?, cb.feature_id(&extreme_feature(b, &n, &nm, up)?)?])
-}
-
-/// The feature of the strictly convex `s` made of its vertices extreme along `n` (the highest,
-/// or the lowest): a vertex, an edge or a face. (A tolerant backend's ties may make no
-/// feature: then the first extreme vertex.)
-fn extreme_feature<S: Scalar>(
-    s: &Solid<S>,
-    n: &Vector3<S>,
-    nm: &Vector3<S>,
-    highest: bool,
-) -> Result<Feature, QueryError> {
-    let (lo, hi, m) = project(s, n, nm)?;
-    let extreme = if highest { hi } else { lo };
-    let mut on = Vec::new();
-    for (i, p) in s.vertices().iter().enumerate() {
-        if sign(&(p.coords.dot(n) - extreme.clone()), &m)? == Sign::Zero {
-            on.push(i);
-        }
-    }
-    let feature = match on.as_slice() {
-        [v] => Some(Feature::Vertex(*v)),
-        &[u, w] => s.edge_index(u, w).map(|e| {
-            let (u, w) = s.edges()[e];
-            Feature::Edge(u, w)
-        }),
-        _ => (0..s.face_count())
-            .find(|&f| s.face(f).len() == on.len() && s.face(f).iter().all(|v| on.contains(v)))
-            .map(Feature::Face),
-    };
-    match (feature, on.first()) {
-        (Some(f), _) => Ok(f),
-        (None, Some(&v)) if !S::CERTAIN_DECISIONS => Ok(Feature::Vertex(v)),
-        _ => Err(QueryError::new(ErrorKind::Internal, "", "the extreme vertices make no feature")),
-    }
+    let none = || QueryError::new(ErrorKind::Internal, "", "the extreme vertices make no feature");
+    let (fa, fb) =
+        (extreme_feature(a, &n, &nm, !up)?.ok_or_else(none)?, extreme_feature(b, &n, &nm, up)?.ok_or_else(none)?);
+    Ok([ca.feature_id(&fa)?, cb.feature_id(&fb)?])
 }
 
 impl<N: Scalar> Query for Toi<N> {
@@ -496,58 +215,27 @@ impl<N: Scalar> Query for Toi<N> {
         let v = vb.clone() - va.clone();
         let miss = |decisive| Ok(Answer { output: ToiOutput::miss(), decisive, continuous: Vec::new() });
         let poses = vec![Decisive::Test(ca.pose_determinant.clone()), Decisive::Test(cb.pose_determinant.clone())];
-        let w = meeting_window(a, b, &v)?;
-        let mut decisive = w.decisive;
+        let c = first_contact(a, b, &v, &t0, &t1)?;
+        let mut decisive: Vec<Decisive<S>> = c.axis_tests.into_iter().map(Decisive::Test).collect();
         decisive.extend(poses);
-        if w.never {
-            return miss(decisive);
-        }
-        let start = End { value: t0.clone(), magnitude: t0.abs() };
-        let end = End { value: t1.clone(), magnitude: t1.abs() };
-        // The first contact: max(enter, t0) if it is at most min(exit, t1).
-        let test = |s: Scaled<S>, decisive: &mut Vec<Decisive<S>>| -> Result<Sign, QueryError> {
-            let r = sign(&s.value, &s.magnitude);
-            decisive.push(Decisive::Test(s));
-            r
-        };
-        // enter against t0, decided once: None when there is no entry (met since −∞).
-        let entry = match &w.enter {
-            None => None,
-            Some(e) => Some(test(difference(e, &start), &mut decisive)?),
-        };
-        let from_start = entry != Some(Sign::Positive);
-        let first = if from_start { start.clone() } else { w.enter.clone().unwrap_or(start.clone()) };
-        let last = match &w.exit {
-            None => end.clone(),
-            Some(x) => earlier(x.clone(), end.clone())?,
-        };
-        if test(difference(&first, &last), &mut decisive)? == Sign::Positive {
-            return miss(decisive);
-        }
-        // Overlapping at t0 with positive depth: t0 strictly inside the window, and no axis
-        // along which they only ever touch.
-        let overlapping = from_start
-            && !w.touching_throughout
-            && entry.is_none_or(|s| s == Sign::Negative)
-            && w.exit
-                .as_ref()
-                .map_or(Ok(true), |x| test(difference(x, &start), &mut decisive).map(|s| s == Sign::Positive))?;
-        let at_start = from_start.then_some(if overlapping { AtStart::Overlapping } else { AtStart::Touching });
+        decisive.extend(c.window_tests.into_iter().map(Decisive::Test));
+        let Some(hit) = c.hit else { return miss(decisive) };
+        let at_start = hit.from_start.then_some(if hit.overlapping { AtStart::Overlapping } else { AtStart::Touching });
         // The touching pair is V-Clip's on the shapes moved to the first contact, where they
         // touch: the distance it decides is exactly zero, never decided on intervals, so a run
         // on intervals leaves it to the exact construction (`exact_from_filter`).
-        let features = if overlapping || S::FILTER {
+        let features = if hit.overlapping || S::FILTER {
             None
-        } else if let (false, Some(&(axis, _))) = (from_start, w.entry.first()) {
+        } else if let (false, Some(&axis)) = (hit.from_start, hit.entry.first()) {
             Some(entry_pair(&ca, &cb, &v, axis)?)
         } else {
-            Some(touching_pair(&ca, &cb, (&va, &vb), &first.value)?)
+            Some(touching_pair(&ca, &cb, (&va, &vb), &hit.time.value)?)
         };
-        let entry = if from_start { Vec::new() } else { w.entry.into_iter().map(|(axis, _)| axis).collect() };
+        let toi = Some(S::time(&hit.time.value));
         Ok(Answer {
-            output: ToiOutput { collides: true, toi: Some(S::time(&first.value)), at_start, features, entry },
+            output: ToiOutput { collides: true, toi, at_start, features, entry: hit.entry },
             decisive,
-            continuous: vec![Bounded::new("toi", first.value.clone(), first.magnitude.clone())],
+            continuous: vec![Bounded::new("toi", hit.time.value, hit.time.magnitude)],
         })
     }
 

@@ -397,7 +397,14 @@ assign!(SubAssign, sub_assign, minus);
 assign!(MulAssign, mul_assign, product);
 assign!(DivAssign, div_assign, quotient);
 
+impl crate::scalar::Certain for Exact {}
+impl crate::scalar::ExactValues for Exact {}
+
 impl Scalar for Exact {
+    fn by_capability<R: crate::scalar::ByCapability<Self>>(r: R) -> R::Output {
+        r.certain()
+    }
+
     const EXACT_VALUES: bool = true;
     const CERTAIN_DECISIONS: bool = true;
     const NAME: &'static str = "Exact";

@@ -5,7 +5,13 @@ use num_traits::ToPrimitive;
 
 use super::{Decision, NumberError, Scalar, Sign, Uncertain};
 
+impl crate::scalar::Tolerant for f64 {}
+
 impl Scalar for f64 {
+    fn by_capability<R: crate::scalar::ByCapability<Self>>(r: R) -> R::Output {
+        r.tolerant()
+    }
+
     const EXACT_VALUES: bool = false;
     const CERTAIN_DECISIONS: bool = false;
     const NAME: &'static str = "f64";

@@ -93,7 +93,14 @@ impl One for RugRational {
     }
 }
 
+impl crate::scalar::Certain for RugRational {}
+impl crate::scalar::ExactValues for RugRational {}
+
 impl Scalar for RugRational {
+    fn by_capability<R: crate::scalar::ByCapability<Self>>(r: R) -> R::Output {
+        r.certain()
+    }
+
     const EXACT_VALUES: bool = true;
     const CERTAIN_DECISIONS: bool = true;
     const NAME: &'static str = "rug::Rational";
@@ -143,7 +150,13 @@ impl<const PREC: u32> One for BigFloat<PREC> {
     }
 }
 
+impl<const PREC: u32> crate::scalar::Tolerant for BigFloat<PREC> {}
+
 impl<const PREC: u32> Scalar for BigFloat<PREC> {
+    fn by_capability<R: crate::scalar::ByCapability<Self>>(r: R) -> R::Output {
+        r.tolerant()
+    }
+
     const EXACT_VALUES: bool = false;
     const CERTAIN_DECISIONS: bool = false;
     const NAME: &'static str = "rug::Float";

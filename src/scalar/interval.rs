@@ -487,7 +487,13 @@ impl fmt::Display for Interval {
     }
 }
 
+impl crate::scalar::Certain for Interval {}
+
 impl Scalar for Interval {
+    fn by_capability<R: crate::scalar::ByCapability<Self>>(r: R) -> R::Output {
+        r.certain()
+    }
+
     const EXACT_VALUES: bool = false;
     const CERTAIN_DECISIONS: bool = true;
     const NAME: &'static str = "interval";

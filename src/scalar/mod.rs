@@ -27,6 +27,7 @@
 //! assert_eq!((tenth - tenth_f64).sign(), Ok(Sign::Negative));
 //! ```
 
+mod capability;
 mod decimal;
 mod exact;
 mod float;
@@ -47,6 +48,7 @@ use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssi
 pub use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+pub use capability::{ByCapability, Certain, ExactValues, Tolerant};
 pub use decimal::{decimal_of_rational, sqrt_decimal_of_rational, Decimal};
 pub use exact::{Exact, REDUCE_BITS};
 #[cfg(feature = "rug")]
@@ -104,6 +106,10 @@ pub trait Scalar:
     const FILTER: bool = Self::CERTAIN_DECISIONS && !Self::EXACT_VALUES;
     /// A short name for reports (`"f64"`, `"BigRational"`, ...).
     const NAME: &'static str;
+    /// Run the route of `r` that this backend's capability allows: [`ByCapability::certain`]
+    /// for the exact backends and intervals, [`ByCapability::tolerant`] for the tolerant ones
+    /// (see [`capability`]).
+    fn by_capability<R: ByCapability<Self>>(r: R) -> R::Output;
     /// The unit roundoff of one arithmetic operation: 0 for exact backends, 2⁻⁵³ for `f64`.
     const UNIT_ROUNDOFF: f64;
     /// The absolute error an operation may add by underflowing (half the gap between the

@@ -21,7 +21,14 @@ pub fn exact_values_made() -> u64 {
     MADE.with(|m| m.get())
 }
 
+impl crate::scalar::Certain for BigRational {}
+impl crate::scalar::ExactValues for BigRational {}
+
 impl Scalar for BigRational {
+    fn by_capability<R: crate::scalar::ByCapability<Self>>(r: R) -> R::Output {
+        r.certain()
+    }
+
     const EXACT_VALUES: bool = true;
     const CERTAIN_DECISIONS: bool = true;
     const NAME: &'static str = "BigRational";

@@ -1,12 +1,13 @@
 //! The brute-force reference: exhaustive exact minimisation over feature pairs, and the status
 //! by separating planes.
 
-use super::geometry::{cmp_sign, distance_is_zero, overlap_along, point_face, point_segment, segment_segment_interior};
+use super::geometry::{cmp_sign, distance_is_zero, point_face, point_segment, segment_segment_interior};
 use super::{check_convex, ClosestPair, Status, VClipError};
 use crate::brep::{Feature, Solid};
 use crate::geom::{is_zero_vector, Point3, Vector3};
 use crate::predicates::{side_of_plane, Side};
 use crate::scalar::{Decision, Scalar, Sign};
+use crate::separation::overlap_along;
 
 type Candidate<S> = (S, Feature, Feature, Point3<S>, Point3<S>);
 

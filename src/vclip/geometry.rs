@@ -5,7 +5,7 @@ use super::voronoi::Feat;
 use super::Status;
 use crate::brep::Solid;
 use crate::geom::{dot_magnitude, is_zero_vector, norm2, Point3, Vector3};
-use crate::scalar::{Decision, Scalar, Sign, Uncertain};
+use crate::scalar::{Decision, Scalar, Sign};
 
 /// A squared distance with a closest point on each of two features.
 pub(crate) type PointPair<S> = (S, Point3<S>, Point3<S>);
@@ -138,40 +138,6 @@ pub(crate) fn point_face<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> De
     Ok(Some(crate::constructions::plane_foot(p, s.plane(f))))
 }
 
-/// The sign of max over `a` of n·x minus min over `b` of n·x, and the other way round: the
-/// better (smaller) of the two gaps decides whether n separates them (Negative: strictly,
-/// Zero: weakly, Positive: not).
-pub(crate) fn overlap_along<S: Scalar>(a: &Solid<S>, b: &Solid<S>, n: &Vector3<S>) -> Decision<Sign> {
-    // The extremes along n, each with its magnitude. Ties (the vertices of a face whose normal
-    // n is) need no order: where an interval backend cannot order two values, it takes the
-    // interval of the extreme and the larger magnitude (Scalar::maximum) instead of failing.
-    let extremes = |s: &Solid<S>| -> Decision<(S, S, S, S)> {
-        let mut it = s.vertices().iter().map(|v| (n.dot(&v.coords), dot_magnitude(n, &v.coords)));
-        let Some(first) = it.next() else { return Ok((S::zero(), S::zero(), S::zero(), S::zero())) };
-        let (mut lo, mut hi) = (first.clone(), first);
-        for (x, m) in it {
-            match cmp_sign(&x, &lo.0, m.clone(), lo.1.clone()) {
-                Ok(Sign::Negative) => lo = (x.clone(), m.clone()),
-                Ok(_) => {}
-                Err(Uncertain::Close) => lo = (lo.0.minimum(&x)?, lo.1.maximum(&m)?),
-                Err(e) => return Err(e),
-            }
-            match cmp_sign(&x, &hi.0, m.clone(), hi.1.clone()) {
-                Ok(Sign::Positive) => hi = (x, m),
-                Ok(_) => {}
-                Err(Uncertain::Close) => hi = (hi.0.maximum(&x)?, hi.1.maximum(&m)?),
-                Err(e) => return Err(e),
-            }
-        }
-        Ok((lo.0, lo.1, hi.0, hi.1))
-    };
-    let (alo, alom, ahi, ahim) = extremes(a)?;
-    let (blo, blom, bhi, bhim) = extremes(b)?;
-    let g1 = cmp_sign(&ahi, &blo, ahim, blom)?;
-    let g2 = cmp_sign(&bhi, &alo, bhim, alom)?;
-    Ok(g1.min(g2))
-}
-
 /// Whether two convex solids with the common boundary point `p` only touch (a plane through
 /// `p` separates them weakly) or penetrate. The candidate planes are those of the Minkowski
 /// difference's facets through the origin: normals of the faces through `p` of either solid
@@ -235,7 +201,7 @@ pub(crate) fn contact_status<S: Scalar>(
         if is_zero_vector(n)? {
             continue;
         }
-        if overlap_along(a, b, n)? != Sign::Positive {
+        if crate::separation::overlap_along(a, b, n)? != Sign::Positive {
             return Ok(Status::Touching);
         }
     }
