@@ -19,9 +19,30 @@
 //! assert_eq!(orient3d::<BigRational>(&p[0], &p[1], &p[2], &p[3]), Ok(Orientation::Coplanar));
 //! ```
 //!
-//! Layers, bottom up: [`scalar`] (backends and the tolerance policy), [`geom`], [`predicates`],
-//! [`constructions`], [`contract`]; [`poly`] (polynomials, real roots, algebraic numbers). See
-//! `ARCHITECTURE.md`.
+//! # Where things are
+//!
+//! Layers, bottom up (a module imports only those on its own or a lower line; see
+//! `ARCHITECTURE.md` for a line on every file):
+//!
+//! * [`budget`]: a query's limits (time, steps, bits, memory), checked in every long loop.
+//! * [`scalar`]: the backends, decisions ([`scalar::Sign`], [`scalar::Uncertain`]), the
+//!   capability traits ([`scalar::Certain`], [`scalar::ExactValues`], [`scalar::Tolerant`]) and
+//!   the one tolerance.
+//! * [`poly`]: polynomials, real roots, algebraic numbers, times; [`error`]: the kernel's error.
+//! * [`geom`]: points, vectors, planes, determinants, poses.
+//! * [`predicates`]: sign-returning tests with their magnitudes; [`contract`]: the agreement
+//!   contract between the exact and the `f64` answers.
+//! * [`constructions`]: planes through points, crossings, squared distances, Newell's normal.
+//! * [`brep`]: solids (half-edge B-rep, validation), shapes, convex hulls, mesh files.
+//! * [`msp`]: the Brep-index (point and segment classification, boundary intersection);
+//!   [`separation`]: separating axes, the exact penetration depth, the linear time of impact;
+//!   [`replay`]: oracle lines for failing cases.
+//! * [`vclip`]: V-Clip, Lin–Canny, contact tracking, hierarchies; [`sweep`]: primitive CCD and
+//!   the box sweep.
+//! * [`contact`]: contact regions and normals of two solids (and the ε pipeline of 1990);
+//!   [`strategies`]: degenerate cases with known answers.
+//! * [`query`]: one typed query per op of the oracle's format, with claims and the filtered
+//!   exact path; `arbitrary` (feature `arbitrary`): fuzz inputs.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -28,7 +28,7 @@
 //!    R_t are taken away; a 0D region likewise against the adjacent 1D and 2D ones. H_i is the
 //!    half-space below a face, the intersection of a convex edge's two (h₁ ∩ h₂) or the union
 //!    of a reflex edge's (h₁ ∪ h₂); what is left of a solid near the point is its cone of
-//!    interior directions minus those, decided exactly ([`cones`]). At a vertex that is not
+//!    interior directions minus those, decided exactly (`cones.rs`). At a vertex that is not
 //!    convex the cone is the union of the cells of its faces' planes that point inside
 //!    (decided through the solid's index). For a 1D region where one solid's entity is a
 //!    reflex edge and the other's a convex edge in its corner, the reflex side's H is

@@ -108,7 +108,7 @@ pub fn priority(a: &Feature, b: &Feature) -> u8 {
 }
 
 /// The contact of `a` and `b` (in one frame) by the ε rules of the papers: see the
-/// [module docs](self).
+/// module docs of `contact/tolerant.rs`.
 ///
 /// ```
 /// use touchstone::brep::shapes;
@@ -213,7 +213,7 @@ impl<S: Scalar> DepthSample<S> {
 }
 
 /// The points of `s` whose depth in `other` decides penetration (step 2 of the
-/// [module docs](self)), given `other`'s index: the vertices inside, the middles of the edges'
+/// module docs of `contact/tolerant.rs`), given `other`'s index: the vertices inside, the middles of the edges'
 /// inside pieces, the faces' first sample points inside; and the points where a face of `s`
 /// lies on a face of `other` the same way up (a face's sample on such a face, the middle of an
 /// edge's piece on a face of `other` coplanar with one of the edge's faces and the same way

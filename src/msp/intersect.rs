@@ -89,7 +89,7 @@ pub struct BoundaryPiece<S: Scalar> {
 
 impl<S: Scalar> MspTree<S> {
     /// The boundary of `other` (in the same coordinates as the indexed solid) cut into pieces
-    /// by this index, each with its class (see the [module docs](self)). The pieces of one
+    /// by this index, each with its class (see the module docs of `msp/intersect.rs`). The pieces of one
     /// entity tile it: the union of the pieces with `of == x` is x.
     ///
     /// Errors: an inexact backend's degenerate decision ([`MspError::Precision`]), an

@@ -111,7 +111,7 @@ pub enum Split {
 }
 
 impl Split {
-    /// The hybrid with the defaults used for the README's table: regular cuts while more than
+    /// The hybrid with the defaults used for the table of docs/brep-index.md: regular cuts while more than
     /// 8 face pieces remain, at most 24 on a path.
     pub const HYBRID: Split = Split::Hybrid { max_faces: 8, max_regular: 24 };
 }

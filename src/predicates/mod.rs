@@ -100,3 +100,9 @@ pub fn orient2d_scaled<S: Scalar>(a: &Point2<S>, b: &Point2<S>, c: &Point2<S>) -
 pub fn side_of_plane<S: Scalar>(plane: &Plane<S>, p: &Point3<S>) -> Decision<Side> {
     Ok(plane.eval(p).sign_scaled(|| plane.eval_magnitude(p))?.into())
 }
+
+/// The sign of x − y for two computed values of magnitudes `mx`, `my`: the comparison of two
+/// computed values, decided against the magnitude of both.
+pub fn cmp_sign<S: Scalar>(x: &S, y: &S, mx: S, my: S) -> Decision<Sign> {
+    (x.clone() - y.clone()).sign_scaled(|| mx + my + x.abs() + y.abs())
+}

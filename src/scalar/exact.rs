@@ -48,7 +48,7 @@ use super::{Decision, NumberError, Scalar, Sign};
 /// without bound.
 pub const REDUCE_BITS: u64 = 4096;
 
-/// An exact rational `m · 2^e / d` (see the [module docs](self)).
+/// An exact rational `m · 2^e / d` (see the module docs of `scalar/exact.rs`).
 #[derive(Clone)]
 pub struct Exact {
     /// Odd, or zero (then `e = 0` and no `d`).

@@ -108,7 +108,7 @@ pub trait Scalar:
     const NAME: &'static str;
     /// Run the route of `r` that this backend's capability allows: [`ByCapability::certain`]
     /// for the exact backends and intervals, [`ByCapability::tolerant`] for the tolerant ones
-    /// (see [`capability`]).
+    /// (see [`ByCapability`]).
     fn by_capability<R: ByCapability<Self>>(r: R) -> R::Output;
     /// The unit roundoff of one arithmetic operation: 0 for exact backends, 2⁻⁵³ for `f64`.
     const UNIT_ROUNDOFF: f64;

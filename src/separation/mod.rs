@@ -12,6 +12,7 @@ pub mod linear;
 
 use crate::brep::{Feature, Solid};
 use crate::geom::{dot_magnitude, Vector3};
+use crate::predicates::cmp_sign;
 use crate::scalar::{Decision, Scalar, Sign, Uncertain};
 
 pub use depth::{penetration_depth, separation_along};
@@ -161,13 +162,13 @@ pub fn overlap_along<S: Scalar>(a: &Solid<S>, b: &Solid<S>, n: &Vector3<S>) -> D
         let Some(first) = it.next() else { return Ok((S::zero(), S::zero(), S::zero(), S::zero())) };
         let (mut lo, mut hi) = (first.clone(), first);
         for (x, m) in it {
-            match crate::vclip::geometry::cmp_sign(&x, &lo.0, m.clone(), lo.1.clone()) {
+            match cmp_sign(&x, &lo.0, m.clone(), lo.1.clone()) {
                 Ok(Sign::Negative) => lo = (x.clone(), m.clone()),
                 Ok(_) => {}
                 Err(Uncertain::Close) => lo = (lo.0.minimum(&x)?, lo.1.maximum(&m)?),
                 Err(e) => return Err(e),
             }
-            match crate::vclip::geometry::cmp_sign(&x, &hi.0, m.clone(), hi.1.clone()) {
+            match cmp_sign(&x, &hi.0, m.clone(), hi.1.clone()) {
                 Ok(Sign::Positive) => hi = (x, m),
                 Ok(_) => {}
                 Err(Uncertain::Close) => hi = (hi.0.maximum(&x)?, hi.1.maximum(&m)?),
@@ -178,7 +179,7 @@ pub fn overlap_along<S: Scalar>(a: &Solid<S>, b: &Solid<S>, n: &Vector3<S>) -> D
     };
     let (alo, alom, ahi, ahim) = extremes(a)?;
     let (blo, blom, bhi, bhim) = extremes(b)?;
-    let g1 = crate::vclip::geometry::cmp_sign(&ahi, &blo, ahim, blom)?;
-    let g2 = crate::vclip::geometry::cmp_sign(&bhi, &alo, bhim, alom)?;
+    let g1 = cmp_sign(&ahi, &blo, ahim, blom)?;
+    let g2 = cmp_sign(&bhi, &alo, bhim, alom)?;
     Ok(g1.min(g2))
 }

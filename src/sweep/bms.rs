@@ -1125,7 +1125,7 @@ pub fn bms_sections<S: RootScalar>(
 /// the boundary of the Minkowski sum (see the [module docs](crate::sweep::bms)), with a
 /// touching feature pair.
 ///
-/// Generic over the backend: exact (`BigRational`, times [`Algebraic`](crate::poly::Algebraic))
+/// Generic over the backend: exact (`BigRational`, times [`Algebraic`])
 /// or `f64` (float roots, decisions under the tolerance; see the module docs for what differs).
 ///
 /// Errors: `t1 < t0`, a non-positive half extent, a projective motion, a motion singular

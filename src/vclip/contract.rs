@@ -2,7 +2,7 @@
 //! binary64 solids, and a builder of degenerate convex pairs for the property tests and the
 //! fuzz target `vclip_diff`.
 //!
-//! The discrete answer is the [`Status`]. Its decision is the sign of the squared distance,
+//! The discrete answer is the [`Status`](super::Status). Its decision is the sign of the squared distance,
 //! relative to [`distance_magnitude`]; above the budget the statuses must be equal, within it
 //! any status is admissible (touching and penetrating are both a rounding error from
 //! separated). The squared distance is a continuous output: the `f64` one must be within the

@@ -27,10 +27,7 @@ pub(crate) fn dot_sign<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> Decision<Si
     a.dot(b).sign_scaled(|| dot_magnitude(a, b))
 }
 
-/// The sign of x − y for two computed values of magnitudes `mx`, `my`.
-pub(crate) fn cmp_sign<S: Scalar>(x: &S, y: &S, mx: S, my: S) -> Decision<Sign> {
-    (x.clone() - y.clone()).sign_scaled(|| mx + my + x.abs() + y.abs())
-}
+pub(crate) use crate::predicates::cmp_sign;
 
 /// The point p + λ·u.
 pub(crate) fn along<S: Scalar>(p: &Point3<S>, u: &Vector3<S>, lambda: &S) -> Point3<S> {

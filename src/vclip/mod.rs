@@ -340,7 +340,7 @@ fn walk<S: Scalar>(
 /// contradicted each other on a near tie, and the cycle need not be near the closest pair
 /// (a cycle between parallel edges one unit apart was seen on penetrating prisms). The answer
 /// is then the exhaustive minimum over all feature pairs ([`brute_force_distance`]), which
-/// cannot cycle; rare (about one run in 10,000 in critical configurations, see the README).
+/// cannot cycle; rare (about one run in 10,000 in critical configurations, see docs/robustness.md).
 fn leave_cycle<S: Scalar>(a: &Solid<S>, b: &Solid<S>, steps: usize) -> Result<VClipResult<S>, VClipError> {
     let closest = brute_force_distance(a, b)?;
     Ok(VClipResult { closest, steps, left_cycle: true })
