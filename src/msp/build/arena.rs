@@ -1,0 +1,196 @@
+//! The builder's arenas: planes and homogeneous points, each with a binary64 image for the
+//! static filter of the side test, the entities' carriers and the pseudo-entities.
+
+use super::*;
+
+impl<S: Scalar> Builder<'_, S> {
+    pub(super) fn precision(&self, what: &str) -> MspError {
+        MspError::Precision(format!(
+            "{what} within the {} backend's tolerance: the index needs an exact backend here",
+            S::NAME
+        ))
+    }
+
+    /// Add a plane to the arena, after asking the query's memory budget for the room (the
+    /// arenas grow without bound on hostile solids: quadratically on a comb).
+    pub(in crate::msp) fn push_plane(&mut self, p: Plane<S>) -> Result<u32, MspError> {
+        crate::budget::reserve_for(&self.planes, 1)?;
+        crate::budget::reserve_for(&self.approx_planes, 1)?;
+        if self.options.measure_bits {
+            let m = p.normal.iter().chain(std::iter::once(&p.offset)).map(bits).max().unwrap_or(0);
+            self.stats.max_bits = self.stats.max_bits.max(m);
+        }
+        self.approx_planes.push(approx4([&p.normal.x, &p.normal.y, &p.normal.z, &p.offset]));
+        self.planes.push(p);
+        Ok((self.planes.len() - 1) as u32)
+    }
+
+    pub(super) fn push_point(&mut self, p: HPoint<S>) -> Result<u32, MspError> {
+        crate::budget::reserve_for(&self.points, 1)?;
+        crate::budget::reserve_for(&self.approx_points, 1)?;
+        crate::budget::reserve_for(&self.cache, 1)?;
+        if self.options.measure_bits {
+            let m = p.x.iter().chain(std::iter::once(&p.w)).map(bits).max().unwrap_or(0);
+            self.stats.max_bits = self.stats.max_bits.max(m);
+        }
+        self.approx_points.push(approx4([&p.x.x, &p.x.y, &p.x.z, &p.w]));
+        self.points.push(p);
+        Ok((self.points.len() - 1) as u32)
+    }
+
+    /// The side of plane `plane` that point `p` is on, cached for the current stamp.
+    pub(super) fn side(&mut self, plane: u32, p: u32) -> Result<Sign, MspError> {
+        let i = p as usize;
+        if self.cache.len() < self.points.len() {
+            self.cache.resize(self.points.len(), (u32::MAX, Sign::Zero));
+        }
+        if self.cache[i].0 == self.stamp {
+            return Ok(self.cache[i].1);
+        }
+        let filtered = match (&self.approx_planes[plane as usize], &self.approx_points[i]) {
+            (Some(a), Some(b)) => filter_sign(a, b),
+            _ => None,
+        };
+        let s = match filtered {
+            Some(s) => s,
+            None => side(&self.planes[plane as usize], &self.points[i])?,
+        };
+        self.cache[i] = (self.stamp, s);
+        Ok(s)
+    }
+
+    /// The point where the line of planes `a` and `b` crosses plane `c`, between points `p` and
+    /// `q` of the line that `c` separates. Exactly, three such planes always meet in one point;
+    /// an inexact backend may find them within its tolerance of a pencil, and then takes the
+    /// point on the segment from `p` to `q` in the ratio of their distances to `c` (a chained
+    /// construction, for inexact backends only).
+    pub(super) fn meet(&mut self, [a, b, c]: [u32; 3], [p, q]: [u32; 2]) -> Result<u32, MspError> {
+        let m = meet(&self.planes[a as usize], &self.planes[b as usize], &self.planes[c as usize])?;
+        match m {
+            Some(x) => self.push_point(x),
+            None if !S::EXACT_VALUES => {
+                let plane = &self.planes[c as usize];
+                let (p, q) = (&self.points[p as usize], &self.points[q as usize]);
+                let eval = |h: &HPoint<S>| plane.normal.dot(&h.x) + plane.offset.clone() * h.w.clone();
+                let (fp, fq) = (eval(p), eval(q));
+                // x = fp·q − fq·p, homogeneous (fp, fq of opposite signs, w's positive).
+                let mut x = HPoint {
+                    x: q.x.clone() * fp.clone() - p.x.clone() * fq.clone(),
+                    w: q.w.clone() * fp - p.w.clone() * fq,
+                };
+                if x.w.sign()? == Sign::Negative {
+                    x = HPoint { x: -x.x, w: -x.w };
+                } else if x.w.sign()? == Sign::Zero {
+                    return Err(self.precision("a cut crosses a piece's side along it"));
+                }
+                self.push_point(x)
+            }
+            None => Err(self.precision("a cut crosses a piece's side along it")),
+        }
+    }
+
+    pub(super) fn carrier(&self, e: Entity) -> Entity {
+        match e {
+            Entity::PseudoVertex(i) => self.carrier_v[i as usize],
+            Entity::PseudoEdge(i) => self.carrier_e[i as usize],
+            e => e,
+        }
+    }
+
+    /// The solid's own feature an entity lies in (a pseudo entity's carrier).
+    pub(in crate::msp) fn original(&self, e: Entity) -> Feature {
+        match self.carrier(e) {
+            Entity::Vertex(v) => Feature::Vertex(v as usize),
+            Entity::Edge(e) => {
+                let (u, v) = self.solid.edges()[e as usize];
+                Feature::Edge(u, v)
+            }
+            Entity::Face(f) => Feature::Face(f as usize),
+            Entity::PseudoVertex(_) | Entity::PseudoEdge(_) => unreachable!("carriers are original entities"),
+        }
+    }
+
+    pub(super) fn pseudo_vertex(&mut self, of: Entity) -> Entity {
+        let c = self.carrier(of);
+        self.carrier_v.push(c);
+        Entity::PseudoVertex((self.carrier_v.len() - 1) as u32)
+    }
+
+    pub(super) fn pseudo_edge(&mut self, face: u32) -> Entity {
+        self.carrier_e.push(Entity::Face(face));
+        Entity::PseudoEdge((self.carrier_e.len() - 1) as u32)
+    }
+
+    /// Of an edge's two line planes, one that meets face `f`'s plane in the line (is not
+    /// parallel to it).
+    pub(super) fn bound_for(&self, line: [u32; 2], f: u32) -> Result<u32, MspError> {
+        // The more transverse of the two (by the sine² of the normals' images, a heuristic that
+        // keeps the intersections well conditioned, made alike on every backend), checked
+        // nonparallel exactly.
+        let n = &self.planes[f as usize].normal;
+        let image = |v: &nalgebra::Vector3<S>| -> Result<nalgebra::Vector3<f64>, MspError> {
+            Ok(nalgebra::Vector3::new(v.x.image()?, v.y.image()?, v.z.image()?))
+        };
+        let b = image(n)?;
+        let sine2 = |l: u32| -> Result<f64, MspError> {
+            let a = image(&self.planes[l as usize].normal)?;
+            Ok(a.cross(&b).norm_squared() / (a.norm_squared() * b.norm_squared()))
+        };
+        let order = if sine2(line[1])? > sine2(line[0])? { [line[1], line[0]] } else { line };
+        for l in order {
+            let c = self.planes[l as usize].normal.cross(n);
+            if !crate::geom::is_zero_vector(&c)? {
+                return Ok(l);
+            }
+        }
+        Err(self.precision("an edge's line is parallel to its own face"))
+    }
+}
+
+/// The binary64 images of four exact values, for the filter: `None` on inexact backends (they
+/// decide on their own numbers) and when a nonzero value's image is outside [2⁻⁵⁰⁰, 2⁵⁰⁰] (so
+/// no product or sum of the filter under- or overflows; a zero image is then exactly zero).
+pub(super) fn approx4<S: Scalar>(xs: [&S; 4]) -> Option<[f64; 4]> {
+    if !S::EXACT_VALUES {
+        return None;
+    }
+    let (lo, hi) = (2f64.powi(-500), 2f64.powi(500));
+    let mut out = [0.0; 4];
+    for (o, x) in out.iter_mut().zip(xs) {
+        let a = x.to_f64();
+        if a == 0.0 {
+            if x.sign() != Ok(Sign::Zero) {
+                return None;
+            }
+        } else if !(a.abs() > lo && a.abs() < hi) {
+            return None;
+        }
+        *o = a;
+    }
+    Some(out)
+}
+
+/// The sign of plane · point (homogeneous, w > 0) from binary64 images, when certain.
+///
+/// Each image is within 4u of its exact value (u = 2⁻⁵³: [`Scalar::to_f64`] of an exact
+/// backend truncates to 64 bits, rounds, divides and rounds again), so each product is within
+/// 9u + O(u²) of the exact product, and the three additions add at most 3u (1 + u)² of the sum
+/// of the absolute terms M. |computed − exact| ≤ 13u·M; the filter asks |computed| > 32u·M,
+/// with M computed (to within 6u of itself) from the same images. With every image in
+/// [2⁻⁵⁰⁰, 2⁵⁰⁰] or exactly zero, nothing underflows or overflows; M = 0 means every term has an
+/// exact zero factor, so the value is exactly zero.
+pub(super) fn filter_sign(a: &[f64; 4], b: &[f64; 4]) -> Option<Sign> {
+    let v = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    let m = (a[0] * b[0]).abs() + (a[1] * b[1]).abs() + (a[2] * b[2]).abs() + (a[3] * b[3]).abs();
+    if m == 0.0 {
+        return Some(Sign::Zero);
+    }
+    let bound = 32.0 * f64::EPSILON / 2.0 * m;
+    if v > bound {
+        Some(Sign::Positive)
+    } else if v < -bound {
+        Some(Sign::Negative)
+    } else {
+        None
+    }
+}
