@@ -283,160 +283,187 @@ pub fn seed_corpus(target: &str) -> Result<Vec<(String, Vec<u8>)>, DecodeError> 
     }
     let mut src = Source::new(0x5EED_2026);
     let mut seeds: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut add = |name: String, bytes: Vec<u8>| seeds.push((format!("gen-{name}"), bytes));
     // Each seed is checked to decode back to the very value it was made from.
     match target {
-        "predicates_diff" => {
-            for k in 0..16u8 {
-                let mut g = || [0, 1, 2].map(|_| Coord::Grid(src.int(-4, 4) as i8));
-                let abc = [g(), g(), g()];
-                let s = (src.int(-8, 8) as i8, src.int(0, 6) as u8);
-                let t = (src.int(-8, 8) as i8, src.int(0, 6) as u8);
-                add(
-                    format!("coplanar-{k:02}"),
-                    checked(target, &PredicateCase::Orient(FourPoints::Coplanar { abc, s, t }))?,
-                );
-                let q = turn(&mut src);
-                let xy = [0; 4].map(|_: i32| [src.int(-5, 5) as i8, src.int(-5, 5) as i8]);
-                let h = src.int(-3, 3) as i8;
-                add(
-                    format!("rotated-plane-{k:02}"),
-                    checked(target, &PredicateCase::Orient(FourPoints::Rotated { q, xy, h }))?,
-                );
-                let abc = [0; 3].map(|_: i32| tri(&mut src, -4, 4));
-                let st = [src.int(-3, 3) as i8, src.int(-3, 3) as i8];
-                // On the plane, or off it by 2⁻²⁰ of the normal.
-                let offset = if k % 2 == 0 { (0, 0) } else { (1, 20) };
-                add(
-                    format!("through-{k:02}"),
-                    checked(target, &PredicateCase::Side(PlaneAndPoint::Through { abc, st, offset }))?,
-                );
-            }
-        }
-        "brep_build" => {
-            let edits = [
-                None,
-                Some(Edit::FlipFace(1)),
-                Some(Edit::DropFace(2)),
-                Some(Edit::DuplicateFace(0)),
-                Some(Edit::MoveVertex(3, 2, 1)),
-                Some(Edit::MergeVertices(0, 1)),
-                Some(Edit::RotateFace(4)),
-                Some(Edit::AddVertex([1, 1, 1])),
-            ];
-            let octagon: Vec<(i8, i8)> = crate::strategies::octagon()
-                .iter()
-                .map(|(x, y)| (x.to_integer().try_into().unwrap_or(0), y.to_integer().try_into().unwrap_or(0)))
-                .collect();
-            for kind in 0..8u8 {
-                for (k, e) in edits.iter().enumerate() {
-                    let polygon = if kind == 7 { octagon.clone() } else { Vec::new() };
-                    let m = MeshInput::Edited { kind, polygon, edits: e.iter().copied().collect() };
-                    add(format!("solid{kind}-edit{k}"), checked(target, &m)?);
-                }
-            }
-        }
-        "hull_diff" => {
-            for v in 0..5 {
-                for k in 0..2 {
-                    let points = polytope_points(v).iter().map(|p| p.map(|x| (x + 2) as u8)).collect();
-                    add(
-                        format!("polytope{v}-turn{k}"),
-                        checked(target, &PointCloud::Rotated { q: turn(&mut src), points })?,
-                    );
-                }
-                let grid = polytope_points(v).iter().map(|p| p.map(Coord::Grid)).collect();
-                add(format!("polytope{v}-grid"), checked(target, &PointCloud::Free(grid))?);
-            }
-        }
-        "vclip_diff" => {
-            let cloud: Vec<[i8; 3]> = polytope_points(2).iter().map(|p| p.map(|x| x + 2)).collect();
-            for ka in 0..6u8 {
-                for kb in 0..6u8 {
-                    for (placement, how) in [(0u8, "free"), (1, "touching"), (2, "sunk")] {
-                        let (ta, tb) = (tri(&mut src, -16, 16), tri(&mut src, -16, 16));
-                        let mut exact_turn = || EXACT_TURNS[src.int(0, 7) as usize];
-                        let input = ConvexPairInput {
-                            a: (ka, exact_turn(), ta),
-                            b: (kb, exact_turn(), tb),
-                            cloud: cloud.clone(),
-                            placement,
-                        };
-                        add(format!("{ka}-{kb}-{how}"), checked(target, &input)?);
-                    }
-                }
-            }
-        }
-        "sweep_diff" => {
-            for edge_edge in [false, true] {
-                for construction in 0..3u8 {
-                    for (through, when) in [(0u8, 0u8), (1, 1), (2, 2), (4, 1), (5, 0), (6, 2)] {
-                        if construction < 2 && through > 1 {
-                            continue;
-                        }
-                        let points = [0; 8].map(|_: i32| tri(&mut src, -8, 8));
-                        let c = CcdInput { edge_edge, points, construction, target: through, when };
-                        let name =
-                            format!("ccd-{}-{construction}-{through}-{when}", if edge_edge { "ee" } else { "vf" });
-                        add(name, checked(target, &SweepInput::Ccd(c))?);
-                    }
-                }
-            }
-            for k in 0..24u8 {
-                let half = [halves(&mut src), halves(&mut src)];
-                let spin = (k % 3 == 0).then(|| (turn(&mut src), turn(&mut src)));
-                // Grid centres and velocities: faces, edges and vertices meet head on.
-                let cva = [
-                    tri(&mut src, -10, 10),
-                    tri(&mut src, -8, 8),
-                    if k % 2 == 0 { [0; 3] } else { tri(&mut src, -4, 4) },
-                ];
-                add(format!("boxes-{k:02}"), checked(target, &SweepInput::Boxes(BoxInput { half, spin, cva }))?);
-            }
-        }
-        "msp_diff" => {
-            for shape in 0..4u8 {
-                for how in 0..4u8 {
-                    // The point picked `how` (vertex, edge midpoint, face point, grid point), the
-                    // segment's other end the next way round.
-                    let pick = [(how, u16::from(shape) * 7 + u16::from(how)), ((how + 1) % 4, 13)];
-                    let input = MspInput {
-                        shape,
-                        scale: src.int(0, 7) as u8,
-                        turn: turn(&mut src),
-                        shift: tri(&mut src, -16, 16),
-                        pick,
-                        grid: [tri(&mut src, -8, 8), tri(&mut src, -8, 8)],
-                    };
-                    add(format!("shape{shape}-pick{how}"), checked(target, &input)?);
-                }
-            }
-        }
-        "contact_diff" => {
-            for ka in 0..5u8 {
-                for kb in 0..5u8 {
-                    // One placement per pair, in turn: at rest, lifted or sunk by 3/4 ε, free.
-                    let (rest, nudge) = [(true, 0i8), (true, 3), (true, -3), (false, 0)][usize::from(ka + kb) % 4];
-                    let input = ContactInput {
-                        kinds: [ka, kb],
-                        halves: [halves(&mut src), halves(&mut src)],
-                        shift: tri(&mut src, -4, 4),
-                        turn: src.int(0, 1) == 1,
-                        rest,
-                        nudge,
-                    };
-                    add(format!("{ka}-{kb}-{}{nudge:+}", if rest { "rest" } else { "free" }), checked(target, &input)?);
-                }
-            }
-        }
-        // Query lines: two `touchstone gen` cases of every kind (seed 1), a file a kind.
-        super::RAW_TARGET => {
-            for (name, kind) in crate::strategies::KINDS {
-                let cases = crate::strategies::generate(*kind, 2, &mut crate::strategies::Source::new(1));
-                add(format!("{name}.jsonl"), cases.iter().map(|c| format!("{c}\n")).collect::<String>().into_bytes());
-            }
-        }
+        "predicates_diff" => predicates(target, &mut src, &mut seeds)?,
+        "brep_build" => meshes(target, &mut seeds)?,
+        "hull_diff" => hulls(target, &mut src, &mut seeds)?,
+        "vclip_diff" => convex_pairs(target, &mut src, &mut seeds)?,
+        "sweep_diff" => sweeps(target, &mut src, &mut seeds)?,
+        "msp_diff" => index_cases(target, &mut src, &mut seeds)?,
+        "contact_diff" => contact_pairs(target, &mut src, &mut seeds)?,
+        super::RAW_TARGET => query_lines(&mut seeds)?,
         _ => {}
     }
     Ok(seeds)
+}
+
+/// Coplanar points, rotated planes, points through a plane.
+fn predicates(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)>) -> Result<(), DecodeError> {
+    let mut add = |name: String, bytes: Vec<u8>| seeds.push((format!("gen-{name}"), bytes));
+    for k in 0..16u8 {
+        let mut g = || [0, 1, 2].map(|_| Coord::Grid(src.int(-4, 4) as i8));
+        let abc = [g(), g(), g()];
+        let s = (src.int(-8, 8) as i8, src.int(0, 6) as u8);
+        let t = (src.int(-8, 8) as i8, src.int(0, 6) as u8);
+        add(format!("coplanar-{k:02}"), checked(target, &PredicateCase::Orient(FourPoints::Coplanar { abc, s, t }))?);
+        let q = turn(src);
+        let xy = [0; 4].map(|_: i32| [src.int(-5, 5) as i8, src.int(-5, 5) as i8]);
+        let h = src.int(-3, 3) as i8;
+        add(
+            format!("rotated-plane-{k:02}"),
+            checked(target, &PredicateCase::Orient(FourPoints::Rotated { q, xy, h }))?,
+        );
+        let abc = [0; 3].map(|_: i32| tri(src, -4, 4));
+        let st = [src.int(-3, 3) as i8, src.int(-3, 3) as i8];
+        // On the plane, or off it by 2⁻²⁰ of the normal.
+        let offset = if k % 2 == 0 { (0, 0) } else { (1, 20) };
+        add(
+            format!("through-{k:02}"),
+            checked(target, &PredicateCase::Side(PlaneAndPoint::Through { abc, st, offset }))?,
+        );
+    }
+    Ok(())
+}
+
+/// Every shape under every edit of a mesh.
+fn meshes(target: &str, seeds: &mut Vec<(String, Vec<u8>)>) -> Result<(), DecodeError> {
+    let mut add = |name: String, bytes: Vec<u8>| seeds.push((format!("gen-{name}"), bytes));
+    let edits = [
+        None,
+        Some(Edit::FlipFace(1)),
+        Some(Edit::DropFace(2)),
+        Some(Edit::DuplicateFace(0)),
+        Some(Edit::MoveVertex(3, 2, 1)),
+        Some(Edit::MergeVertices(0, 1)),
+        Some(Edit::RotateFace(4)),
+        Some(Edit::AddVertex([1, 1, 1])),
+    ];
+    let octagon: Vec<(i8, i8)> = crate::strategies::octagon()
+        .iter()
+        .map(|(x, y)| (x.to_integer().try_into().unwrap_or(0), y.to_integer().try_into().unwrap_or(0)))
+        .collect();
+    for kind in 0..8u8 {
+        for (k, e) in edits.iter().enumerate() {
+            let polygon = if kind == 7 { octagon.clone() } else { Vec::new() };
+            let m = MeshInput::Edited { kind, polygon, edits: e.iter().copied().collect() };
+            add(format!("solid{kind}-edit{k}"), checked(target, &m)?);
+        }
+    }
+    Ok(())
+}
+
+/// The grid polytopes, turned and on the grid.
+fn hulls(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)>) -> Result<(), DecodeError> {
+    let mut add = |name: String, bytes: Vec<u8>| seeds.push((format!("gen-{name}"), bytes));
+    for v in 0..5 {
+        for k in 0..2 {
+            let points = polytope_points(v).iter().map(|p| p.map(|x| (x + 2) as u8)).collect();
+            add(format!("polytope{v}-turn{k}"), checked(target, &PointCloud::Rotated { q: turn(src), points })?);
+        }
+        let grid = polytope_points(v).iter().map(|p| p.map(Coord::Grid)).collect();
+        add(format!("polytope{v}-grid"), checked(target, &PointCloud::Free(grid))?);
+    }
+    Ok(())
+}
+
+/// Convex pairs of every shape, free, touching and sunk.
+fn convex_pairs(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)>) -> Result<(), DecodeError> {
+    let mut add = |name: String, bytes: Vec<u8>| seeds.push((format!("gen-{name}"), bytes));
+    let cloud: Vec<[i8; 3]> = polytope_points(2).iter().map(|p| p.map(|x| x + 2)).collect();
+    for ka in 0..6u8 {
+        for kb in 0..6u8 {
+            for (placement, how) in [(0u8, "free"), (1, "touching"), (2, "sunk")] {
+                let (ta, tb) = (tri(src, -16, 16), tri(src, -16, 16));
+                let mut exact_turn = || EXACT_TURNS[src.int(0, 7) as usize];
+                let input = ConvexPairInput {
+                    a: (ka, exact_turn(), ta),
+                    b: (kb, exact_turn(), tb),
+                    cloud: cloud.clone(),
+                    placement,
+                };
+                add(format!("{ka}-{kb}-{how}"), checked(target, &input)?);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// CCD primitives through a vertex or an edge at chosen times, and boxes meeting head on.
+fn sweeps(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)>) -> Result<(), DecodeError> {
+    let mut add = |name: String, bytes: Vec<u8>| seeds.push((format!("gen-{name}"), bytes));
+    for edge_edge in [false, true] {
+        for construction in 0..3u8 {
+            for (through, when) in [(0u8, 0u8), (1, 1), (2, 2), (4, 1), (5, 0), (6, 2)] {
+                if construction < 2 && through > 1 {
+                    continue;
+                }
+                let points = [0; 8].map(|_: i32| tri(src, -8, 8));
+                let c = CcdInput { edge_edge, points, construction, target: through, when };
+                let name = format!("ccd-{}-{construction}-{through}-{when}", if edge_edge { "ee" } else { "vf" });
+                add(name, checked(target, &SweepInput::Ccd(c))?);
+            }
+        }
+    }
+    for k in 0..24u8 {
+        let half = [halves(src), halves(src)];
+        let spin = (k % 3 == 0).then(|| (turn(src), turn(src)));
+        // Grid centres and velocities: faces, edges and vertices meet head on.
+        let cva = [tri(src, -10, 10), tri(src, -8, 8), if k % 2 == 0 { [0; 3] } else { tri(src, -4, 4) }];
+        add(format!("boxes-{k:02}"), checked(target, &SweepInput::Boxes(BoxInput { half, spin, cva }))?);
+    }
+    Ok(())
+}
+
+/// Points and segments picked on every prism, scaled, turned and shifted.
+fn index_cases(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)>) -> Result<(), DecodeError> {
+    let mut add = |name: String, bytes: Vec<u8>| seeds.push((format!("gen-{name}"), bytes));
+    for shape in 0..4u8 {
+        for how in 0..4u8 {
+            // The point picked `how` (vertex, edge midpoint, face point, grid point), the
+            // segment's other end the next way round.
+            let pick = [(how, u16::from(shape) * 7 + u16::from(how)), ((how + 1) % 4, 13)];
+            let input = MspInput {
+                shape,
+                scale: src.int(0, 7) as u8,
+                turn: turn(src),
+                shift: tri(src, -16, 16),
+                pick,
+                grid: [tri(src, -8, 8), tri(src, -8, 8)],
+            };
+            add(format!("shape{shape}-pick{how}"), checked(target, &input)?);
+        }
+    }
+    Ok(())
+}
+
+/// Pairs of solids at rest, lifted or sunk by 3/4 ε, or free.
+fn contact_pairs(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)>) -> Result<(), DecodeError> {
+    let mut add = |name: String, bytes: Vec<u8>| seeds.push((format!("gen-{name}"), bytes));
+    for ka in 0..5u8 {
+        for kb in 0..5u8 {
+            // One placement per pair, in turn: at rest, lifted or sunk by 3/4 ε, free.
+            let (rest, nudge) = [(true, 0i8), (true, 3), (true, -3), (false, 0)][usize::from(ka + kb) % 4];
+            let input = ContactInput {
+                kinds: [ka, kb],
+                halves: [halves(src), halves(src)],
+                shift: tri(src, -4, 4),
+                turn: src.int(0, 1) == 1,
+                rest,
+                nudge,
+            };
+            add(format!("{ka}-{kb}-{}{nudge:+}", if rest { "rest" } else { "free" }), checked(target, &input)?);
+        }
+    }
+    Ok(())
+}
+
+/// Query lines: two `touchstone gen` cases of every kind (seed 1), a file a kind.
+fn query_lines(seeds: &mut Vec<(String, Vec<u8>)>) -> Result<(), DecodeError> {
+    let mut add = |name: String, bytes: Vec<u8>| seeds.push((format!("gen-{name}"), bytes));
+    for (name, kind) in crate::strategies::KINDS {
+        let cases = crate::strategies::generate(*kind, 2, &mut crate::strategies::Source::new(1));
+        add(format!("{name}.jsonl"), cases.iter().map(|c| format!("{c}\n")).collect::<String>().into_bytes());
+    }
+    Ok(())
 }

@@ -277,252 +277,285 @@ fn apex_down(src: &mut Source) -> Value {
 pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
     let m = Motion::draw(src);
     let id = format!("{}/{n}", KINDS.iter().find(|(_, k)| *k == kind).map_or("case", |(name, _)| name));
+    match kind {
+        Kind::FaceFace | Kind::FaceOverlap | Kind::Gap | Kind::Penetration => on_top(kind, &id, &m, src),
+        Kind::EdgeEdge => edge_on_edge(&id, &m, src),
+        Kind::EdgeFace => edge_on_face(&id, &m, src),
+        Kind::VertexFace | Kind::VertexEdge | Kind::VertexVertex => vertex_on(kind, &id, &m, src),
+        Kind::BoxSweep => box_sweep(&id, &m, src),
+        Kind::BoxGraze | Kind::BoxFall => box_motion(kind, &id, &m, src),
+        Kind::CcdVertexFace | Kind::CcdEdgeEdge | Kind::Ccd => ccd_case(kind, &id, &m, src),
+        Kind::GridHull => grid_hull(&id, &m, src),
+    }
+}
+
+/// A `distance` line.
+fn distance_line(id: &str, a: Value, pa: Value, b: Value, pb: Value, claim: Value) -> Value {
+    json!({"id": id, "op": "distance", "a": a, "pose_a": pa, "b": b, "pose_b": pb, "claim": claim})
+}
+
+/// Boxes one on the other: faces touching, overlapping (a contact region), a gap, or sunk.
+fn on_top(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
     let zero = Vector3::from_element(Q::zero());
     let identity = [1, 0, 0, 0];
-    let distance = |a: Value, pa: Value, b: Value, pb: Value, claim: Value| json!({"id": id, "op": "distance", "a": a, "pose_a": pa, "b": b, "pose_b": pb, "claim": claim});
-    match kind {
-        Kind::FaceFace | Kind::FaceOverlap | Kind::Gap | Kind::Penetration => {
-            let (ha, hb) = (half(src), half(src));
-            // b's bottom face on a's top face, overlapping: |offset| < ha + hb in x and y.
-            let ox = inside(src, &(&ha[0] + &hb[0]));
-            let oy = inside(src, &(&ha[1] + &hb[1]));
-            let faces = json!([{"face": [4, 5, 6, 7]}, {"face": [0, 1, 2, 3]}]);
-            let (dz, claim) = match kind {
-                Kind::FaceFace => (Q::zero(), json!({"status": "touching", "distance": "0", "features": faces})),
-                Kind::FaceOverlap => {
-                    // The overlap rectangle on a's top (z = ha_z), its corners moved with the
-                    // scene; the normal out of b toward a is down.
-                    let lo = |i: usize, o: &Q| (-ha[i].clone()).max(o - &hb[i]);
-                    let hi = |i: usize, o: &Q| ha[i].clone().min(o + &hb[i]);
-                    let (x, y) = ([lo(0, &ox), hi(0, &ox)], [lo(1, &oy), hi(1, &oy)]);
-                    let place = |x: &Q, y: &Q| v3(&(&m.r * Vector3::new(x.clone(), y.clone(), ha[2].clone()) + &m.t));
-                    let points =
-                        json!([place(&x[0], &y[0]), place(&x[1], &y[0]), place(&x[1], &y[1]), place(&x[0], &y[1])]);
-                    let normal = m.vector(&Vector3::new(Q::zero(), Q::zero(), -Q::one()));
-                    let region = json!({"a": faces[0], "b": faces[1], "points": points, "normals": [normal]});
-                    (Q::zero(), json!({"status": "touching", "regions": [region]}))
-                }
-                Kind::Gap => {
-                    let scale = [&ha, &hb].iter().flat_map(|h| h.iter()).cloned().fold(Q::one(), |x, y| x.max(y));
-                    let g = match src.int(0, 3) {
-                        0 => q(1, 1 << src.int(1, 40)),
-                        1 => scale * q(1, 1 << 52),
-                        _ => q(src.int(1, 16), 16),
-                    };
-                    let claim = json!({"status": "separated", "distance_squared": s(&(&g * &g)), "features": faces});
-                    (g, claim)
-                }
-                _ => {
-                    let d = match src.int(0, 1) {
-                        0 => q(1, 1 << src.int(1, 40)),
-                        _ => ha[2].clone().min(hb[2].clone()) * q(src.int(1, 7), 8),
-                    };
-                    // The Minkowski difference a − b is a box of half extents ha + hb about
-                    // a's centre minus b's: the depth is the origin's distance to its boundary.
-                    let overlap = |i: usize, o: &Q| &ha[i] + &hb[i] - o.abs();
-                    let depth = d.clone().min(overlap(0, &ox)).min(overlap(1, &oy));
-                    let claim =
-                        json!({"status": "penetrating", "intersecting": true, "depth_squared": s(&(&depth * &depth))});
-                    (-d, claim)
-                }
-            };
-            let at = Vector3::new(ox, oy, &ha[2] + &hb[2] + dz);
-            let (pa, pb) = (m.pose(identity, &zero), m.pose(identity, &at));
-            if kind == Kind::FaceOverlap {
-                json!({"id": id, "op": "contact", "a": boxed(&ha), "pose_a": pa, "b": boxed(&hb), "pose_b": pb, "claim": claim})
-            } else {
-                distance(boxed(&ha), pa, boxed(&hb), pb, claim)
-            }
+    let (ha, hb) = (half(src), half(src));
+    // b's bottom face on a's top face, overlapping: |offset| < ha + hb in x and y.
+    let ox = inside(src, &(&ha[0] + &hb[0]));
+    let oy = inside(src, &(&ha[1] + &hb[1]));
+    let faces = json!([{"face": [4, 5, 6, 7]}, {"face": [0, 1, 2, 3]}]);
+    let (dz, claim) = match kind {
+        Kind::FaceFace => (Q::zero(), json!({"status": "touching", "distance": "0", "features": faces})),
+        Kind::FaceOverlap => {
+            // The overlap rectangle on a's top (z = ha_z), its corners moved with the
+            // scene; the normal out of b toward a is down.
+            let lo = |i: usize, o: &Q| (-ha[i].clone()).max(o - &hb[i]);
+            let hi = |i: usize, o: &Q| ha[i].clone().min(o + &hb[i]);
+            let (x, y) = ([lo(0, &ox), hi(0, &ox)], [lo(1, &oy), hi(1, &oy)]);
+            let place = |x: &Q, y: &Q| v3(&(&m.r * Vector3::new(x.clone(), y.clone(), ha[2].clone()) + &m.t));
+            let points = json!([place(&x[0], &y[0]), place(&x[1], &y[0]), place(&x[1], &y[1]), place(&x[0], &y[1])]);
+            let normal = m.vector(&Vector3::new(Q::zero(), Q::zero(), -Q::one()));
+            let region = json!({"a": faces[0], "b": faces[1], "points": points, "normals": [normal]});
+            (Q::zero(), json!({"status": "touching", "regions": [region]}))
         }
-        Kind::EdgeEdge => {
-            // a turned about y by a Pythagorean angle: its top is an edge along y; b about x
-            // (crossing: its bottom an edge along x) or about y too (collinear edges).
-            let (ha, hb) = (half(src), half(src));
-            let qa = [2, 0, 1, 0];
-            let parallel = src.int(0, 1) == 1;
-            let qb = if parallel { [2, 0, -1, 0] } else { [2, 1, 0, 0] };
-            let (ca, cb) = (corners(&ha, &rotation(qa)), corners(&hb, &rotation(qb)));
-            let (top, ea) = extreme_edge(&ca, true);
-            let (bottom, eb) = extreme_edge(&cb, false);
-            // The edges' points: a's top edge at x = xa (along y), b's bottom edge at y = yb
-            // (along x) or at x = xb (along y).
-            let (xa, xb) = (ca[ea[0]].x.clone(), cb[eb[0]].x.clone());
-            let yb = cb[eb[0]].y.clone();
-            // Cross the edges at their middles' neighbourhood: shift b so its edge meets a's.
-            let shift = if parallel {
-                // Along the same line x = xa, overlapping in y.
-                Vector3::new(&xa - &xb, inside(src, &(&ha[1] + &hb[1])), &top - &bottom)
-            } else {
-                Vector3::new(&xa - &zero.x + inside(src, &hb[0]) * q(1, 2), inside(src, &ha[1]) - &yb, &top - &bottom)
+        Kind::Gap => {
+            let scale = [&ha, &hb].iter().flat_map(|h| h.iter()).cloned().fold(Q::one(), |x, y| x.max(y));
+            let g = match src.int(0, 3) {
+                0 => q(1, 1 << src.int(1, 40)),
+                1 => scale * q(1, 1 << 52),
+                _ => q(src.int(1, 16), 16),
             };
-            let claim = json!({"status": "touching", "distance": "0", "features": [{"edge": ea}, {"edge": eb}]});
-            distance(boxed(&ha), m.pose(qa, &zero), boxed(&hb), m.pose(qb, &shift), claim)
+            let claim = json!({"status": "separated", "distance_squared": s(&(&g * &g)), "features": faces});
+            (g, claim)
         }
-        Kind::EdgeFace => {
-            // b turned about x: its lowest feature an edge along x, laid on a's top face at
-            // y strictly inside it, its middle anywhere over the face's x range widened by hb.
-            let (ha, hb) = (half(src), half(src));
-            let qb = if src.int(0, 1) == 0 { [2, 1, 0, 0] } else { [1, -2, 0, 0] };
-            let cb = corners(&hb, &rotation(qb));
-            let (bottom, eb) = extreme_edge(&cb, false);
-            let y = inside(src, &ha[1]) - &cb[eb[0]].y;
-            let shift = Vector3::new(inside(src, &(&ha[0] + &hb[0])), y, &ha[2] - &bottom);
-            let claim =
-                json!({"status": "touching", "distance": "0", "features": [{"face": [4, 5, 6, 7]}, {"edge": eb}]});
-            distance(boxed(&ha), m.pose(identity, &zero), boxed(&hb), m.pose(qb, &shift), claim)
+        _ => {
+            let d = match src.int(0, 1) {
+                0 => q(1, 1 << src.int(1, 40)),
+                _ => ha[2].clone().min(hb[2].clone()) * q(src.int(1, 7), 8),
+            };
+            // The Minkowski difference a − b is a box of half extents ha + hb about
+            // a's centre minus b's: the depth is the origin's distance to its boundary.
+            let overlap = |i: usize, o: &Q| &ha[i] + &hb[i] - o.abs();
+            let depth = d.clone().min(overlap(0, &ox)).min(overlap(1, &oy));
+            let claim = json!({"status": "penetrating", "intersecting": true, "depth_squared": s(&(&depth * &depth))});
+            (-d, claim)
         }
-        Kind::VertexFace | Kind::VertexEdge | Kind::VertexVertex => {
-            let ha = half(src);
-            let (x, y, feature) = match kind {
-                Kind::VertexFace => (inside(src, &ha[0]), inside(src, &ha[1]), json!({"face": [4, 5, 6, 7]})),
-                Kind::VertexEdge => (ha[0].clone(), inside(src, &ha[1]), json!({"edge": [5, 7]})),
-                _ => (ha[0].clone(), -ha[1].clone(), json!({"vertex": 5})),
-            };
-            let at = Vector3::new(x, y, ha[2].clone());
-            let claim = json!({"status": "touching", "distance": "0", "features": [feature, {"vertex": 0}]});
-            distance(boxed(&ha), m.pose(identity, &zero), apex_down(src), m.pose(identity, &at), claim)
-        }
-        Kind::BoxSweep => {
-            let (ha, hb) = (half(src), half(src));
-            let ox = inside(src, &(&ha[0] + &hb[0]));
-            let oy = inside(src, &(&ha[1] + &hb[1]));
-            let speed = q(src.int(1, 8), src.int(1, 4));
-            let t1 = q(src.int(1, 4), 1);
-            // The gap decides where the contact falls: inside the interval, at its end, at its
-            // start (touching), or after it.
-            let which = src.int(0, 3);
-            let toi = match which {
-                0 => &t1 * q(src.int(1, 7), 8),
-                1 => t1.clone(),
-                2 => Q::zero(),
-                _ => &t1 + q(src.int(1, 8), 8),
-            };
-            let gap = &toi * &speed;
-            let at = Vector3::new(ox, oy, &ha[2] + &hb[2] + gap);
-            let v = Vector3::new(Q::zero(), Q::zero(), -speed);
-            let claim = if which == 3 {
-                json!({"collides": false})
-            } else if which == 2 {
-                json!({"collides": true, "toi": "0", "at_start": "touching"})
-            } else {
-                json!({"collides": true, "toi": s(&toi)})
-            };
-            json!({"id": id, "op": "toi", "a": boxed(&ha), "pose_a": m.pose(identity, &zero), "b": boxed(&hb),
-                "pose_b": m.pose(identity, &at), "velocity_b": m.vector(&v), "interval": ["0", s(&t1)], "claim": claim})
-        }
-        Kind::BoxGraze | Kind::BoxFall => {
-            let (ha, hb) = (half(src), half(src));
-            let ox = inside(src, &(&ha[0] + &hb[0]));
-            let oy = inside(src, &(&ha[1] + &hb[1]));
-            let c = q(src.int(1, 8), src.int(1, 4));
-            let h = &ha[2] + &hb[2];
-            let (t1, coefficients, claim) = if kind == Kind::BoxFall {
-                // From rest g above, falling as g − c t²: contact at √(g/c) (g/c ≤ 32: before t = 6).
-                let g = q(src.int(1, 64), 8);
-                let t1 = q(6, 1);
-                let coefficients = [
-                    Vector3::new(ox, oy, &h + &g),
-                    Vector3::from_element(Q::zero()),
-                    Vector3::new(Q::zero(), Q::zero(), -c.clone()),
-                ];
-                let ratio = &g / &c;
-                let claim = json!({"collides": true, "toi": {"decimal": sqrt_decimal(&ratio, 30)}});
-                (t1, coefficients, claim)
-            } else {
-                let t1 = q(src.int(1, 4), 1);
-                let t_star = match src.int(0, 4) {
-                    0 => Q::zero(),
-                    1 => t1.clone(),
-                    _ => &t1 * q(src.int(1, 7), 8),
-                };
-                // b's centre: (ox, oy, h + c (t − t*)²), h = the two half heights.
-                let coefficients = [
-                    Vector3::new(ox, oy, &h + &c * &t_star * &t_star),
-                    Vector3::new(Q::zero(), Q::zero(), -(q(2, 1) * &c * &t_star)),
-                    Vector3::new(Q::zero(), Q::zero(), c.clone()),
-                ];
-                let claim = if t_star.is_zero() {
-                    json!({"collides": true, "toi": "0", "at_start": "touching"})
-                } else {
-                    json!({"collides": true, "toi": s(&t_star)})
-                };
-                (t1, coefficients, claim)
-            };
-            let matrix = |rot: bool, t: &Vector3<Q>| -> Value {
-                let r = |i: usize, j: usize| if rot { m.r[(i, j)].clone() } else { Q::zero() };
-                let row = |i: usize| json!([s(&r(i, 0)), s(&r(i, 1)), s(&r(i, 2)), s(&t[i])]);
-                let last = if rot { "1" } else { "0" };
-                json!([row(0), row(1), row(2), ["0", "0", "0", last]])
-            };
-            let moved = |k: usize, v: &Vector3<Q>| if k == 0 { &m.r * v + &m.t } else { &m.r * v };
-            let motion_b: Vec<Value> =
-                coefficients.iter().enumerate().map(|(k, v)| matrix(k == 0, &moved(k, v))).collect();
-            let motion_a = vec![matrix(true, &m.t), matrix(false, &zero), matrix(false, &zero)];
-            let hs = |h: &[Q; 3]| json!([s(&h[0]), s(&h[1]), s(&h[2])]);
-            json!({"id": id, "op": "toi_boxes", "a": hs(&ha), "b": hs(&hb), "motion_a": motion_a, "motion_b": motion_b,
-                "interval": ["0", s(&t1)], "claim": claim})
-        }
-        Kind::CcdVertexFace | Kind::CcdEdgeEdge | Kind::Ccd => {
-            let vertex_face = match kind {
-                Kind::CcdVertexFace => true,
-                Kind::CcdEdgeEdge => false,
-                _ => src.int(0, 1) == 0,
-            };
-            let t_star = match src.int(0, 5) {
-                0 => Q::zero(),
-                1 => Q::one(),
-                _ => q(src.int(1, 15), 16),
-            };
-            // The motion: along w, whose z part is not zero (the plane z = 0 is crossed once).
-            let sign = if src.int(0, 1) == 0 { -1 } else { 1 };
-            let w = Vector3::new(q(src.int(-4, 4), 2), q(src.int(-4, 4), 2), q(sign * src.int(1, 6), 2));
-            let place = |v: &Vector3<Q>| v3(&(&m.r * v + &m.t));
-            // A point of the moving primitive at t = 0 and t = 1, given where it is at t*.
-            let ends = |p: &Vector3<Q>, w: &Vector3<Q>| (p - w * t_star.clone(), p + w * (Q::one() - &t_star));
-            let claim = json!({"collides": true, "toi": s(&t_star)});
-            if vertex_face {
-                // The triangle (0,0,0), (4k,0,0), (0,4k,0); the vertex on it at t*: inside, on
-                // an edge or at a corner.
-                let k = q(src.int(1, 4), 2);
-                let tri = [
-                    zero.clone(),
-                    Vector3::new(q(4, 1) * &k, Q::zero(), Q::zero()),
-                    Vector3::new(Q::zero(), q(4, 1) * &k, Q::zero()),
-                ];
-                let (x, y) = match src.int(0, 3) {
-                    0 => (q(1, 1), q(1, 1)),
-                    1 => (q(src.int(1, 3), 1), Q::zero()),
-                    2 => (Q::zero(), Q::zero()),
-                    _ => (q(src.int(1, 2), 1), q(1, 1)),
-                };
-                let (v0, v1) = ends(&Vector3::new(x * &k, y * &k, Q::zero()), &w);
-                let f: Vec<Value> = tri.iter().map(place).collect();
-                json!({"id": id, "op": "ccd", "kind": "vertex_face",
-                    "t0": [place(&v0), f[0], f[1], f[2]], "t1": [place(&v1), f[0], f[1], f[2]], "claim": claim})
-            } else {
-                // The still edge from (−2,0,0) to (2,0,0); the moving one parallel to y, moving
-                // along z only, crossing it at (x, 0, 0) at t*.
-                let x = q(src.int(-3, 3), 2);
-                let wz = Vector3::new(Q::zero(), Q::zero(), w.z.clone());
-                let (a00, a01) = ends(&Vector3::new(x.clone(), q(-2, 1), Q::zero()), &wz);
-                let (a10, a11) = ends(&Vector3::new(x, q(2, 1), Q::zero()), &wz);
-                let b = [Vector3::new(q(-2, 1), Q::zero(), Q::zero()), Vector3::new(q(2, 1), Q::zero(), Q::zero())];
-                json!({"id": id, "op": "ccd", "kind": "edge_edge",
-                    "t0": [place(&a00), place(&a10), place(&b[0]), place(&b[1])],
-                    "t1": [place(&a01), place(&a11), place(&b[0]), place(&b[1])], "claim": claim})
-            }
-        }
-        Kind::GridHull => {
-            let n = src.int(1, 4);
-            let (e, f, v) = (src.int(1, 4), src.int(1, 4), src.int(0, 4));
-            let (points, counts) = grid_polytope(v as usize, n, e, f);
-            let pts: Vec<Value> =
-                points.iter().map(|&[i, j, k]| v3(&(&m.r * Vector3::new(q(i, 1), q(j, 1), q(k, 1)) + &m.t))).collect();
-            let [nv, ne, nf] = counts;
-            json!({"id": id, "op": "validate", "solid": {"convex_hull": pts},
-                "claim": {"valid": true, "vertices": nv, "edges": ne, "faces": nf, "convex": true, "euler": 2}})
-        }
+    };
+    let at = Vector3::new(ox, oy, &ha[2] + &hb[2] + dz);
+    let (pa, pb) = (m.pose(identity, &zero), m.pose(identity, &at));
+    if kind == Kind::FaceOverlap {
+        json!({"id": id, "op": "contact", "a": boxed(&ha), "pose_a": pa, "b": boxed(&hb), "pose_b": pb, "claim": claim})
+    } else {
+        distance_line(id, boxed(&ha), pa, boxed(&hb), pb, claim)
     }
+}
+
+/// Two turned boxes whose edges touch, crossing or collinear.
+fn edge_on_edge(id: &str, m: &Motion, src: &mut Source) -> Value {
+    let zero = Vector3::from_element(Q::zero());
+    // a turned about y by a Pythagorean angle: its top is an edge along y; b about x
+    // (crossing: its bottom an edge along x) or about y too (collinear edges).
+    let (ha, hb) = (half(src), half(src));
+    let qa = [2, 0, 1, 0];
+    let parallel = src.int(0, 1) == 1;
+    let qb = if parallel { [2, 0, -1, 0] } else { [2, 1, 0, 0] };
+    let (ca, cb) = (corners(&ha, &rotation(qa)), corners(&hb, &rotation(qb)));
+    let (top, ea) = extreme_edge(&ca, true);
+    let (bottom, eb) = extreme_edge(&cb, false);
+    // The edges' points: a's top edge at x = xa (along y), b's bottom edge at y = yb
+    // (along x) or at x = xb (along y).
+    let (xa, xb) = (ca[ea[0]].x.clone(), cb[eb[0]].x.clone());
+    let yb = cb[eb[0]].y.clone();
+    // Cross the edges at their middles' neighbourhood: shift b so its edge meets a's.
+    let shift = if parallel {
+        // Along the same line x = xa, overlapping in y.
+        Vector3::new(&xa - &xb, inside(src, &(&ha[1] + &hb[1])), &top - &bottom)
+    } else {
+        Vector3::new(&xa - &zero.x + inside(src, &hb[0]) * q(1, 2), inside(src, &ha[1]) - &yb, &top - &bottom)
+    };
+    let claim = json!({"status": "touching", "distance": "0", "features": [{"edge": ea}, {"edge": eb}]});
+    distance_line(id, boxed(&ha), m.pose(qa, &zero), boxed(&hb), m.pose(qb, &shift), claim)
+}
+
+/// A turned box with an edge on the other box's top face.
+fn edge_on_face(id: &str, m: &Motion, src: &mut Source) -> Value {
+    let zero = Vector3::from_element(Q::zero());
+    let identity = [1, 0, 0, 0];
+    // b turned about x: its lowest feature an edge along x, laid on a's top face at
+    // y strictly inside it, its middle anywhere over the face's x range widened by hb.
+    let (ha, hb) = (half(src), half(src));
+    let qb = if src.int(0, 1) == 0 { [2, 1, 0, 0] } else { [1, -2, 0, 0] };
+    let cb = corners(&hb, &rotation(qb));
+    let (bottom, eb) = extreme_edge(&cb, false);
+    let y = inside(src, &ha[1]) - &cb[eb[0]].y;
+    let shift = Vector3::new(inside(src, &(&ha[0] + &hb[0])), y, &ha[2] - &bottom);
+    let claim = json!({"status": "touching", "distance": "0", "features": [{"face": [4, 5, 6, 7]}, {"edge": eb}]});
+    distance_line(id, boxed(&ha), m.pose(identity, &zero), boxed(&hb), m.pose(qb, &shift), claim)
+}
+
+/// A square pyramid apex down on a box: on its face, an edge or a vertex.
+fn vertex_on(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
+    let zero = Vector3::from_element(Q::zero());
+    let identity = [1, 0, 0, 0];
+    let ha = half(src);
+    let (x, y, feature) = match kind {
+        Kind::VertexFace => (inside(src, &ha[0]), inside(src, &ha[1]), json!({"face": [4, 5, 6, 7]})),
+        Kind::VertexEdge => (ha[0].clone(), inside(src, &ha[1]), json!({"edge": [5, 7]})),
+        _ => (ha[0].clone(), -ha[1].clone(), json!({"vertex": 5})),
+    };
+    let at = Vector3::new(x, y, ha[2].clone());
+    let claim = json!({"status": "touching", "distance": "0", "features": [feature, {"vertex": 0}]});
+    distance_line(id, boxed(&ha), m.pose(identity, &zero), apex_down(src), m.pose(identity, &at), claim)
+}
+
+/// A box falling straight onto another at constant speed (`toi`).
+fn box_sweep(id: &str, m: &Motion, src: &mut Source) -> Value {
+    let zero = Vector3::from_element(Q::zero());
+    let identity = [1, 0, 0, 0];
+    let (ha, hb) = (half(src), half(src));
+    let ox = inside(src, &(&ha[0] + &hb[0]));
+    let oy = inside(src, &(&ha[1] + &hb[1]));
+    let speed = q(src.int(1, 8), src.int(1, 4));
+    let t1 = q(src.int(1, 4), 1);
+    // The gap decides where the contact falls: inside the interval, at its end, at its
+    // start (touching), or after it.
+    let which = src.int(0, 3);
+    let toi = match which {
+        0 => &t1 * q(src.int(1, 7), 8),
+        1 => t1.clone(),
+        2 => Q::zero(),
+        _ => &t1 + q(src.int(1, 8), 8),
+    };
+    let gap = &toi * &speed;
+    let at = Vector3::new(ox, oy, &ha[2] + &hb[2] + gap);
+    let v = Vector3::new(Q::zero(), Q::zero(), -speed);
+    let claim = if which == 3 {
+        json!({"collides": false})
+    } else if which == 2 {
+        json!({"collides": true, "toi": "0", "at_start": "touching"})
+    } else {
+        json!({"collides": true, "toi": s(&toi)})
+    };
+    json!({"id": id, "op": "toi", "a": boxed(&ha), "pose_a": m.pose(identity, &zero), "b": boxed(&hb),
+        "pose_b": m.pose(identity, &at), "velocity_b": m.vector(&v), "interval": ["0", s(&t1)], "claim": claim})
+}
+
+/// A box under a quadratic motion grazing another, or falling from rest (`toi_boxes`).
+fn box_motion(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
+    let zero = Vector3::from_element(Q::zero());
+    let (ha, hb) = (half(src), half(src));
+    let ox = inside(src, &(&ha[0] + &hb[0]));
+    let oy = inside(src, &(&ha[1] + &hb[1]));
+    let c = q(src.int(1, 8), src.int(1, 4));
+    let h = &ha[2] + &hb[2];
+    let (t1, coefficients, claim) = if kind == Kind::BoxFall {
+        // From rest g above, falling as g − c t²: contact at √(g/c) (g/c ≤ 32: before t = 6).
+        let g = q(src.int(1, 64), 8);
+        let t1 = q(6, 1);
+        let coefficients = [
+            Vector3::new(ox, oy, &h + &g),
+            Vector3::from_element(Q::zero()),
+            Vector3::new(Q::zero(), Q::zero(), -c.clone()),
+        ];
+        let ratio = &g / &c;
+        let claim = json!({"collides": true, "toi": {"decimal": sqrt_decimal(&ratio, 30)}});
+        (t1, coefficients, claim)
+    } else {
+        let t1 = q(src.int(1, 4), 1);
+        let t_star = match src.int(0, 4) {
+            0 => Q::zero(),
+            1 => t1.clone(),
+            _ => &t1 * q(src.int(1, 7), 8),
+        };
+        // b's centre: (ox, oy, h + c (t − t*)²), h = the two half heights.
+        let coefficients = [
+            Vector3::new(ox, oy, &h + &c * &t_star * &t_star),
+            Vector3::new(Q::zero(), Q::zero(), -(q(2, 1) * &c * &t_star)),
+            Vector3::new(Q::zero(), Q::zero(), c.clone()),
+        ];
+        let claim = if t_star.is_zero() {
+            json!({"collides": true, "toi": "0", "at_start": "touching"})
+        } else {
+            json!({"collides": true, "toi": s(&t_star)})
+        };
+        (t1, coefficients, claim)
+    };
+    let matrix = |rot: bool, t: &Vector3<Q>| -> Value {
+        let r = |i: usize, j: usize| if rot { m.r[(i, j)].clone() } else { Q::zero() };
+        let row = |i: usize| json!([s(&r(i, 0)), s(&r(i, 1)), s(&r(i, 2)), s(&t[i])]);
+        let last = if rot { "1" } else { "0" };
+        json!([row(0), row(1), row(2), ["0", "0", "0", last]])
+    };
+    let moved = |k: usize, v: &Vector3<Q>| if k == 0 { &m.r * v + &m.t } else { &m.r * v };
+    let motion_b: Vec<Value> = coefficients.iter().enumerate().map(|(k, v)| matrix(k == 0, &moved(k, v))).collect();
+    let motion_a = vec![matrix(true, &m.t), matrix(false, &zero), matrix(false, &zero)];
+    let hs = |h: &[Q; 3]| json!([s(&h[0]), s(&h[1]), s(&h[2])]);
+    json!({"id": id, "op": "toi_boxes", "a": hs(&ha), "b": hs(&hb), "motion_a": motion_a, "motion_b": motion_b,
+        "interval": ["0", s(&t1)], "claim": claim})
+}
+
+/// Vertex–face and edge–edge CCD primitives meeting at a chosen time.
+fn ccd_case(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
+    let zero = Vector3::from_element(Q::zero());
+    let vertex_face = match kind {
+        Kind::CcdVertexFace => true,
+        Kind::CcdEdgeEdge => false,
+        _ => src.int(0, 1) == 0,
+    };
+    let t_star = match src.int(0, 5) {
+        0 => Q::zero(),
+        1 => Q::one(),
+        _ => q(src.int(1, 15), 16),
+    };
+    // The motion: along w, whose z part is not zero (the plane z = 0 is crossed once).
+    let sign = if src.int(0, 1) == 0 { -1 } else { 1 };
+    let w = Vector3::new(q(src.int(-4, 4), 2), q(src.int(-4, 4), 2), q(sign * src.int(1, 6), 2));
+    let place = |v: &Vector3<Q>| v3(&(&m.r * v + &m.t));
+    // A point of the moving primitive at t = 0 and t = 1, given where it is at t*.
+    let ends = |p: &Vector3<Q>, w: &Vector3<Q>| (p - w * t_star.clone(), p + w * (Q::one() - &t_star));
+    let claim = json!({"collides": true, "toi": s(&t_star)});
+    if vertex_face {
+        // The triangle (0,0,0), (4k,0,0), (0,4k,0); the vertex on it at t*: inside, on
+        // an edge or at a corner.
+        let k = q(src.int(1, 4), 2);
+        let tri = [
+            zero.clone(),
+            Vector3::new(q(4, 1) * &k, Q::zero(), Q::zero()),
+            Vector3::new(Q::zero(), q(4, 1) * &k, Q::zero()),
+        ];
+        let (x, y) = match src.int(0, 3) {
+            0 => (q(1, 1), q(1, 1)),
+            1 => (q(src.int(1, 3), 1), Q::zero()),
+            2 => (Q::zero(), Q::zero()),
+            _ => (q(src.int(1, 2), 1), q(1, 1)),
+        };
+        let (v0, v1) = ends(&Vector3::new(x * &k, y * &k, Q::zero()), &w);
+        let f: Vec<Value> = tri.iter().map(place).collect();
+        json!({"id": id, "op": "ccd", "kind": "vertex_face",
+            "t0": [place(&v0), f[0], f[1], f[2]], "t1": [place(&v1), f[0], f[1], f[2]], "claim": claim})
+    } else {
+        // The still edge from (−2,0,0) to (2,0,0); the moving one parallel to y, moving
+        // along z only, crossing it at (x, 0, 0) at t*.
+        let x = q(src.int(-3, 3), 2);
+        let wz = Vector3::new(Q::zero(), Q::zero(), w.z.clone());
+        let (a00, a01) = ends(&Vector3::new(x.clone(), q(-2, 1), Q::zero()), &wz);
+        let (a10, a11) = ends(&Vector3::new(x, q(2, 1), Q::zero()), &wz);
+        let b = [Vector3::new(q(-2, 1), Q::zero(), Q::zero()), Vector3::new(q(2, 1), Q::zero(), Q::zero())];
+        json!({"id": id, "op": "ccd", "kind": "edge_edge",
+            "t0": [place(&a00), place(&a10), place(&b[0]), place(&b[1])],
+            "t1": [place(&a01), place(&a11), place(&b[0]), place(&b[1])], "claim": claim})
+    }
+}
+
+/// A convex hull of a grid polytope (`validate`).
+fn grid_hull(id: &str, m: &Motion, src: &mut Source) -> Value {
+    let n = src.int(1, 4);
+    let (e, f, v) = (src.int(1, 4), src.int(1, 4), src.int(0, 4));
+    let (points, counts) = grid_polytope(v as usize, n, e, f);
+    let pts: Vec<Value> =
+        points.iter().map(|&[i, j, k]| v3(&(&m.r * Vector3::new(q(i, 1), q(j, 1), q(k, 1)) + &m.t))).collect();
+    let [nv, ne, nf] = counts;
+    json!({"id": id, "op": "validate", "solid": {"convex_hull": pts},
+        "claim": {"valid": true, "vertices": nv, "edges": ne, "faces": nf, "convex": true, "euler": 2}})
 }
 
 /// How many grid polytopes [`grid_polytope`] has.

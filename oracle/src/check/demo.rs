@@ -99,10 +99,37 @@ pub const CLASSES: &[(&str, &str)] = &[
 /// Every scenario line.
 pub fn scenarios() -> Vec<Value> {
     let mut out = Vec::new();
+    for add in BUILDERS {
+        add(&mut out);
+    }
+    out
+}
+
+/// The scenario classes in the order of the report, each a function that appends its lines.
+const BUILDERS: [fn(&mut Vec<Value>); 17] = [
+    face_on_face,
+    parallel_edges,
+    crossing_edges,
+    vertex_contacts,
+    touching_and_ulp,
+    tiny_gaps_and_penetrations,
+    rounded_rotations,
+    overlapping_boxes,
+    zero_velocity,
+    grazing_impacts,
+    huge_and_tiny,
+    slivers,
+    well_separated,
+    orient3d_near_coplanar,
+    point_containment,
+    orient2d_near_collinear,
+    contact_manifolds,
+];
+
+/// Face on face: b = a moved by R·(1, 0, 0) (and along y, z).
+fn face_on_face(out: &mut Vec<Value>) {
     let zero = Vector3::from_element(Q::zero());
     let id = |c: &str, n: usize| format!("{c}/{n}");
-    let cv = cube_vertices();
-    // Face on face: b = a moved by R·(1, 0, 0) (and along y, z).
     for (n, quat) in ROTATIONS.iter().enumerate() {
         let r = rot(*quat);
         for (m, axis) in
@@ -112,14 +139,25 @@ pub fn scenarios() -> Vec<Value> {
             out.push(distance(id("face-on-face", 2 * n + m), cube(), pose(*quat, &zero), cube(), pose(*quat, &t)));
         }
     }
-    // Parallel edges: b moved by (1, 1, 0) (and rotated together).
+}
+
+/// Parallel edges: b moved by (1, 1, 0) (and rotated together).
+fn parallel_edges(out: &mut Vec<Value>) {
+    let zero = Vector3::from_element(Q::zero());
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     for (n, quat) in ROTATIONS.iter().enumerate() {
         let r = rot(*quat);
         let t = &r * Vector3::new(q(1, 1), q(1, 1), q(0, 1));
         out.push(distance(id("edge-on-edge", n), cube(), pose(*quat, &zero), cube(), pose(*quat, &t)));
     }
-    // Crossing edges: a turned about y (its top is an edge along y), b about x (its bottom an
-    // edge along x), b placed on top.
+}
+
+/// Crossing edges: a turned about y (its top is an edge along y), b about x (its bottom an
+/// edge along x), b placed on top.
+fn crossing_edges(out: &mut Vec<Value>) {
+    let zero = Vector3::from_element(Q::zero());
+    let id = |c: &str, n: usize| format!("{c}/{n}");
+    let cv = cube_vertices();
     for (n, (qa, qb)) in
         [([2, 0, 1, 0], [2, 1, 0, 0]), ([3, 0, 1, 0], [3, 1, 0, 0]), ([2, 0, 1, 0], [3, 1, 0, 0])].iter().enumerate()
     {
@@ -129,7 +167,11 @@ pub fn scenarios() -> Vec<Value> {
         let t = Vector3::new(q(0, 1), q(0, 1), top - bottom);
         out.push(distance(id("edge-on-edge", 4 + n), cube(), pose(*qa, &zero), cube(), pose(*qb, &t)));
     }
-    // A tetrahedron's apex on a face, an edge, a corner.
+}
+
+/// A tetrahedron's apex on a face, an edge, a corner.
+fn vertex_contacts(out: &mut Vec<Value>) {
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     let tetra = |apex: [Q; 3], dirs: [[i64; 3]; 3]| {
         let p = |d: [i64; 3]| {
             json!([
@@ -149,7 +191,12 @@ pub fn scenarios() -> Vec<Value> {
     for (n, t) in contacts.into_iter().enumerate() {
         out.push(json!({"id": id("vertex-contacts", n), "op": "distance", "a": cube(), "b": t}));
     }
-    // Touching exactly; one ulp apart; along rotated axes too.
+}
+
+/// Touching exactly; one ulp apart; along rotated axes too.
+fn touching_and_ulp(out: &mut Vec<Value>) {
+    let zero = Vector3::from_element(Q::zero());
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     for (n, quat) in ROTATIONS.iter().enumerate() {
         let r = rot(*quat);
         for (m, gap) in [Q::zero(), pow2(-52)].iter().enumerate() {
@@ -157,7 +204,13 @@ pub fn scenarios() -> Vec<Value> {
             out.push(distance(id("touching-and-ulp", 2 * n + m), cube(), pose(*quat, &zero), cube(), pose(*quat, &t)));
         }
     }
-    // A rotated cube's lowest corner 2⁻ᵏ above (or below) a's top face.
+}
+
+/// A rotated cube's lowest corner 2⁻ᵏ above (or below) a's top face.
+fn tiny_gaps_and_penetrations(out: &mut Vec<Value>) {
+    let id = |c: &str, n: usize| format!("{c}/{n}");
+    let cv = cube_vertices();
+    let h = q(1, 2);
     for (class, sign) in [("tiny-gaps", 1), ("tiny-penetrations", -1)] {
         let mut n = 0;
         for quat in &ROTATIONS[2..] {
@@ -170,8 +223,13 @@ pub fn scenarios() -> Vec<Value> {
             }
         }
     }
-    // Rounded rotations: the unit quaternion of each exact one, rounded to binary64; b is moved
-    // by that rotation's exact image of (1, 0, 0) so that the faces touch exactly.
+}
+
+/// Rounded rotations: the unit quaternion of each exact one, rounded to binary64; b is moved
+/// by that rotation's exact image of (1, 0, 0) so that the faces touch exactly.
+fn rounded_rotations(out: &mut Vec<Value>) {
+    let zero = Vector3::from_element(Q::zero());
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     for (n, quat) in ROTATIONS[1..].iter().enumerate() {
         let norm = quat.iter().map(|x| (x * x) as f64).sum::<f64>().sqrt();
         let unit = quat.map(|x| x as f64 / norm);
@@ -181,7 +239,11 @@ pub fn scenarios() -> Vec<Value> {
         let p = |t: &Vector3<Q>| json!({"quaternion": unit, "translation": v3(t)});
         out.push(distance(id("rounded-rotations", n), cube(), p(&zero), cube(), p(&t)));
     }
-    // Integer boxes overlapping by whole units.
+}
+
+/// Integer boxes overlapping by whole units.
+fn overlapping_boxes(out: &mut Vec<Value>) {
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     for (n, (hb, t)) in [
         ([1, 1, 1], [1, 0, 0]),
         ([2, 1, 1], [2, 1, 0]),
@@ -202,14 +264,22 @@ pub fn scenarios() -> Vec<Value> {
             pose([1, 0, 0, 0], &tr),
         ));
     }
-    // Shape casts with equal velocities.
+}
+
+/// Shape casts with equal velocities.
+fn zero_velocity(out: &mut Vec<Value>) {
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     for (n, x) in [q(1, 2), q(1, 1), q(2, 1)].iter().enumerate() {
         let t = Vector3::new(x.clone(), q(0, 1), q(0, 1));
         out.push(json!({"id": id("zero-velocity", n), "op": "toi", "a": cube(), "b": cube(), "pose_b": pose([1, 0, 0, 0], &t),
             "velocity_a": [1, 2, 0], "velocity_b": [1, 2, 0]}));
     }
-    // Exact first contacts: b 2 away closing at 2 (gap 1: t = 1/2); closing so that contact
-    // is at 1 − 2⁻²⁷; sliding past a's edge, touching only at t = 1.
+}
+
+/// Exact first contacts: b 2 away closing at 2 (gap 1: t = 1/2); closing so that contact
+/// is at 1 − 2⁻²⁷; sliding past a's edge, touching only at t = 1.
+fn grazing_impacts(out: &mut Vec<Value>) {
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     let eps = pow2(-27);
     let late = q(1, 1) / (q(1, 1) - eps.clone());
     let casts = [
@@ -222,7 +292,11 @@ pub fn scenarios() -> Vec<Value> {
         out.push(json!({"id": id("grazing-impacts", n), "op": "toi", "a": cube(), "b": cube(),
             "pose_b": pose([1, 0, 0, 0], &t), "velocity_b": v}));
     }
-    // Huge and tiny: cubes of size 1e200 and 1e-200, touching and a quarter apart.
+}
+
+/// Huge and tiny: cubes of size 1e200 and 1e-200, touching and a quarter apart.
+fn huge_and_tiny(out: &mut Vec<Value>) {
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     for (n, size) in [1e200f64, 1e-200].iter().enumerate() {
         let half = Q::from_float(size / 2.0).expect("finite");
         for (m, gap) in [q(0, 1), q(1, 4)].iter().enumerate() {
@@ -232,19 +306,33 @@ pub fn scenarios() -> Vec<Value> {
             out.push(distance(id("huge-and-tiny", 2 * n + m), b.clone(), Value::Null, b, pose([2, 1, 0, 0], &t)));
         }
     }
-    // A sliver: a flat tetrahedron of height 2⁻³⁰ near the top face.
+}
+
+/// A sliver: a flat tetrahedron of height 2⁻³⁰ near the top face.
+fn slivers(out: &mut Vec<Value>) {
+    let id = |c: &str, n: usize| format!("{c}/{n}");
+    let h = q(1, 2);
     for (n, gap) in [q(1, 8), q(0, 1)].iter().enumerate() {
         let z = h.clone() + gap;
         let flat = pow2(-30);
         let sliver = json!({"convex_hull": [[0, 0, s(&z)], [1, 0, s(&z)], [0, 1, s(&z)], ["1/3", "1/3", s(&(z.clone() + flat))]]});
         out.push(json!({"id": id("slivers", n), "op": "distance", "a": cube(), "b": sliver}));
     }
-    // A control: rotated cubes apart by one unit and more.
+}
+
+/// A control: rotated cubes apart by one unit and more.
+fn well_separated(out: &mut Vec<Value>) {
+    let zero = Vector3::from_element(Q::zero());
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     for (n, quat) in ROTATIONS.iter().enumerate() {
         let t = Vector3::new(q(3, 1), q(1, 3), q(-1, 5));
         out.push(distance(id("well-separated", n), cube(), pose([1, 0, 0, 0], &zero), cube(), pose(*quat, &t)));
     }
-    // orient3d: d just off the plane of a, b, c, at unit scale and at 2⁻³⁴⁰.
+}
+
+/// orient3d: d just off the plane of a, b, c, at unit scale and at 2⁻³⁴⁰.
+fn orient3d_near_coplanar(out: &mut Vec<Value>) {
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     for (class, scale) in [("orient3d-near-coplanar", 0), ("orient3d-underflow", -340)] {
         for (n, k) in [20, 40, 52, 60].iter().enumerate() {
             let sc = 2f64.powi(scale);
@@ -253,10 +341,14 @@ pub fn scenarios() -> Vec<Value> {
                 "points": [[sc, 0.0, 0.0], [0.0, sc, 0.0], [0.0, 0.0, sc], d]}));
         }
     }
-    // Point containment: on the faces, edges and corners of the unit box and a tetrahedron
-    // (contained: the solids are closed), one ulp outside and inside; and the point t + 1/2
-    // computed in binary64 on the face x = t + 1/2 of a box translated by t, which rounds to
-    // just outside (an engine that works in the box's frame rounds it back onto the face).
+}
+
+/// Point containment: on the faces, edges and corners of the unit box and a tetrahedron
+/// (contained: the solids are closed), one ulp outside and inside; and the point t + 1/2
+/// computed in binary64 on the face x = t + 1/2 of a box translated by t, which rounds to
+/// just outside (an engine that works in the box's frame rounds it back onto the face).
+fn point_containment(out: &mut Vec<Value>) {
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     let class = "point-containment";
     let mut n = 0;
     let mut point_line = |solid: Value, pose: Option<Value>, p: [f64; 3]| {
@@ -286,7 +378,11 @@ pub fn scenarios() -> Vec<Value> {
         let pose = json!({"quaternion": [1, 0, 0, 0], "translation": [t, t, t]});
         point_line(json!({"box": [0.5, 0.5, 0.5]}), Some(pose), [t + 0.5, t, t]);
     }
-    // orient2d: c just off the line through a and b, at unit scale and at 2⁻⁵²⁰.
+}
+
+/// orient2d: c just off the line through a and b, at unit scale and at 2⁻⁵²⁰.
+fn orient2d_near_collinear(out: &mut Vec<Value>) {
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     for (class, scale) in [("orient2d-near-collinear", 0), ("orient2d-underflow", -520)] {
         for (n, k) in [20, 40, 52, 60].iter().enumerate() {
             let sc = 2f64.powi(scale);
@@ -294,8 +390,12 @@ pub fn scenarios() -> Vec<Value> {
             out.push(json!({"id": id(class, n), "op": "orient2d", "points": [[sc, 0.0], [0.0, sc], c]}));
         }
     }
-    // The touching pairs again, as contact lines: face on face, edges, vertices, exactly and
-    // under rounded rotations.
+}
+
+/// The touching pairs again, as contact lines: face on face, edges, vertices, exactly and
+/// under rounded rotations.
+fn contact_manifolds(out: &mut Vec<Value>) {
+    let id = |c: &str, n: usize| format!("{c}/{n}");
     let touching: Vec<Value> = out
         .iter()
         .filter(|l| {
@@ -311,7 +411,6 @@ pub fn scenarios() -> Vec<Value> {
         l["op"] = json!("contact");
         out.push(l);
     }
-    out
 }
 
 /// The class of a scenario id.
