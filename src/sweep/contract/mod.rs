@@ -20,11 +20,15 @@
 
 use num_rational::BigRational;
 
-use super::ccd::{ccd_with_margin, valid_contact_at, CcdKind};
+mod box_margin;
+mod ccd_margin;
+
+use super::ccd::CcdKind;
 use super::SweepError;
 use crate::contract::{budget, check, Agreement, Continuous, Disagreement, Margin};
 use crate::geom::Point3;
 use crate::poly::PolyError;
+use ccd_margin::{ccd_with_margin, valid_contact_at};
 
 type Q = BigRational;
 
@@ -79,7 +83,7 @@ pub fn ccd_margined(kind: CcdKind, t0: &[Point3<f64>; 4], t1: &[Point3<f64>; 4])
 }
 
 /// The exact CCD answer of binary64 inputs and how far they are from a change of it.
-pub struct CcdMargined(super::ccd::Margined);
+pub struct CcdMargined(ccd_margin::Margined);
 
 impl CcdMargined {
     /// The margin.
@@ -186,11 +190,11 @@ pub fn sweep_margined(
     t0: f64,
     t1: f64,
 ) -> Result<SweepMargined, SweepError> {
-    super::sat::sat_with_margin(a, b, t0, t1).map(SweepMargined)
+    box_margin::sat_with_margin(a, b, t0, t1).map(SweepMargined)
 }
 
 /// The exact box-sweep answer of binary64 boxes and how far they are from a change of it.
-pub struct SweepMargined(super::sat::SweepMargined);
+pub struct SweepMargined(box_margin::SweepMargined);
 
 impl SweepMargined {
     /// The margin.
@@ -241,8 +245,8 @@ fn exact_sweep(
     b: &super::BoxMotion<f64>,
     t0: f64,
     t1: f64,
-) -> Result<super::sat::SweepMargined, Disagreement> {
-    super::sat::sat_with_margin(a, b, t0, t1).map_err(|e| Disagreement {
+) -> Result<box_margin::SweepMargined, Disagreement> {
+    box_margin::sat_with_margin(a, b, t0, t1).map_err(|e| Disagreement {
         what: "exact sweep failed".into(),
         exact: e.to_string(),
         fast: String::new(),
@@ -251,7 +255,7 @@ fn exact_sweep(
 }
 
 fn check_fast_sweep(
-    m: &super::sat::SweepMargined,
+    m: &box_margin::SweepMargined,
     a: &super::BoxMotion<f64>,
     b: &super::BoxMotion<f64>,
     t0: f64,
@@ -276,7 +280,7 @@ fn check_fast_sweep(
     };
     let b64 = budget::<f64>();
     let valid = |_: &bool, fast_collides: &bool| match fast_time {
-        Some(t) if *fast_collides => super::sat::valid_contact_at(a, b, t0, t1, t),
+        Some(t) if *fast_collides => box_margin::valid_contact_at(a, b, t0, t1, t),
         _ => true,
     };
     let continuous = match (&m.exact, fast_time) {
