@@ -1,14 +1,15 @@
-//! f64 against exact under the agreement contract, on configurations that are degenerate by
-//! construction: grid-snapped points, coplanar points, points exactly rotated by rational
-//! quaternions (coplanar before rounding to binary64), points a hair off a plane, points on a
-//! plane. A failing case prints the oracle query that reproduces it.
+//! f64 against exact under the ops' own agreement contract (`query::both`), on configurations
+//! that are degenerate by construction: grid-snapped points, coplanar points, points exactly
+//! rotated by rational quaternions (coplanar before rounding to binary64), points a hair off a
+//! plane, points on a plane. A failing case prints the oracle query that reproduces it.
 
 use nalgebra::Vector3;
 use num_rational::BigRational;
 use proptest::prelude::*;
 use touchstone::contract::{budget, check, weakened, Agreement, Margin};
 use touchstone::geom::{point, Affine, Plane, Point3};
-use touchstone::predicates::{orient3d, orient3d_scaled, side_of_plane, Orientation, Side};
+use touchstone::predicates::{orient3d, orient3d_scaled, Orientation};
+use touchstone::query::{both, Orient3d, PlaneSpec, SideOfPlane};
 use touchstone::replay::{orient3d_query, side_of_plane_query};
 use touchstone::scalar::Scalar;
 
@@ -64,15 +65,11 @@ fn exact_point(p: &[f64; 3]) -> Point3<BigRational> {
     Point3::from(p.map(|x| BigRational::from_f64(x).unwrap()))
 }
 
-/// The contract for orient3d on one input; returns how it agreed.
+/// The `orient3d` op's contract on one input (`query::both`, as `"backend": "both"` answers it);
+/// returns how it agreed.
 fn orient3d_agreement(p: &[[f64; 3]; 4]) -> Agreement {
-    let e = p.each_ref().map(exact_point);
-    let exact = orient3d(&e[0], &e[1], &e[2], &e[3]).unwrap();
-    let margin = Margin::of(&orient3d_scaled(&e[0], &e[1], &e[2], &e[3]));
-    let f = p.map(Point3::from);
-    let fast = orient3d(&f[0], &f[1], &f[2], &f[3]).unwrap();
-    check(&exact, &fast, &margin, budget::<f64>(), |e, f| weakened(e, f, &Orientation::Coplanar), &[])
-        .unwrap_or_else(|d| panic!("{d}\nreplay: {}", orient3d_query(p)))
+    let r = both(&Orient3d { points: p.map(Point3::from) }).expect("exact backends always decide");
+    r.agreement.unwrap_or_else(|d| panic!("{d}\nreplay: {}", orient3d_query(p)))
 }
 
 proptest! {
@@ -111,15 +108,11 @@ proptest! {
         prop_assume!(coeffs[..3].iter().any(|c| *c != 0.0));
         let mut q = p[3];
         q[2] += offset as f64 * 2f64.powi(-k);
-        let c = coeffs.map(|x| BigRational::from_f64(x).unwrap());
-        let exact_plane = Plane::from_coefficients(c[0].clone(), c[1].clone(), c[2].clone(), c[3].clone()).unwrap();
-        let eq = exact_point(&q);
-        let exact = side_of_plane(&exact_plane, &eq).unwrap();
-        let margin = Margin::of(&exact_plane.eval_scaled(&eq));
-        let fast_plane = Plane::from_coefficients(coeffs[0], coeffs[1], coeffs[2], coeffs[3]).unwrap();
-        let fast = side_of_plane(&fast_plane, &Point3::from(q)).unwrap();
-        check(&exact, &fast, &margin, budget::<f64>(), |e, f| weakened(e, f, &Side::On), &[])
-            .unwrap_or_else(|d| panic!("{d}\nreplay: {}", side_of_plane_query(&coeffs, &q)));
+        // The `side_of_plane` op's contract, as `"backend": "both"` answers it.
+        let plane = Plane::from_coefficients(coeffs[0], coeffs[1], coeffs[2], coeffs[3]).unwrap();
+        let query = SideOfPlane { plane: PlaneSpec::Coefficients(plane), point: Point3::from(q) };
+        let r = both(&query).expect("exact backends always decide");
+        r.agreement.unwrap_or_else(|d| panic!("{d}\nreplay: {}", side_of_plane_query(&coeffs, &q)));
     }
 }
 

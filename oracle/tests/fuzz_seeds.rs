@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 use touchstone::arbitrary::{decode, replay_line, seed_corpus, ConvexPairInput, FUZZ_TARGETS, RAW_TARGET};
-use touchstone::vclip::contract::check_distance_agreement;
+use touchstone::query::{both, Distance};
 use touchstone_oracle::{answer_line, Options};
 
 #[test]
@@ -48,8 +48,9 @@ fn seed_corpora_are_the_generated_cases() {
             // The target's own check takes every pair (none rejected: binary64 kept them exact).
             for (name, bytes) in &seeds {
                 let (a, b) = decode::<ConvexPairInput>(target, bytes).unwrap().solids().unwrap();
-                let checked = check_distance_agreement(&a, &b).unwrap_or_else(|d| panic!("{name}: {d}"));
-                assert!(checked.is_some(), "{target}/{name} is rejected by the target");
+                let r = both(&Distance::between(&a, &b))
+                    .unwrap_or_else(|e| panic!("{target}/{name} is rejected by the target: {e:?}"));
+                assert!(r.agreement.is_ok(), "{name}: {:?}", r.agreement);
             }
         }
         let dir = root.join(target);

@@ -6,7 +6,7 @@ use num_rational::BigRational;
 use super::claim::{Check, Shown, Tolerance, Verdict};
 use super::error::QueryError;
 use super::filtered::{point_reference, value_reference};
-use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed, ShapeSpec};
+use super::spec::{posed_convex, ConvexPosed, FeatureId, PoseSpec, Posed, ShapeSpec};
 use super::{Answer, Bounded, Decisive, Query};
 use crate::brep::Feature;
 use crate::geom::{Plane, Point3, Scaled, Vector3};
@@ -33,6 +33,21 @@ pub struct Distance<N: Scalar = BigRational> {
     pub b: Posed<N>,
 }
 
+impl Distance<f64> {
+    /// The query between two solids given in binary64, each a polyhedron of its vertices and
+    /// faces, unposed: how the distance contract's property tests and the `vclip_diff` fuzz
+    /// target ask [`super::both`] about the pairs they build.
+    pub fn between(a: &crate::brep::Solid<f64>, b: &crate::brep::Solid<f64>) -> Self {
+        let posed = |name: &str, s: &crate::brep::Solid<f64>| {
+            let shape = ShapeSpec::Polyhedron {
+                vertices: s.vertices().to_vec(),
+                faces: (0..s.face_count()).map(|f| s.face(f).to_vec()).collect(),
+            };
+            Posed::new(name, shape, PoseSpec::identity())
+        };
+        Distance { a: posed("a", a), b: posed("b", b) }
+    }
+}
 /// The answer of [`Distance`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct DistanceOutput<S: Scalar> {
@@ -536,13 +551,20 @@ fn posed_volume(s: &crate::brep::Solid<BigRational>) -> Scaled<BigRational> {
     Scaled { value: s.volume6().value, magnitude }
 }
 
-/// The margin of two posed shapes' own tests: each face's area (its Newell normal) and the
-/// volume (a pose can bring a valid shape within `f64`'s tolerance of a degenerate one).
+/// The margin of two posed shapes' own tests: each face's area (its Newell normal), the volume
+/// (a pose can bring a valid shape within `f64`'s tolerance of a degenerate one) and each
+/// edge's convexity (rounding can make an edge flat or reflex: `f64` then refuses a shape that
+/// is strictly convex exactly, which is admissible within the budget of that edge's test).
 pub(super) fn posed_shapes_margin(
     ca: &ConvexPosed<BigRational>,
     cb: &ConvexPosed<BigRational>,
 ) -> crate::contract::Margin {
-    solid_margin(&ca.built.solid).min(solid_margin(&cb.built.solid))
+    let convex = |s: &crate::brep::Solid<BigRational>| {
+        (0..s.edge_count())
+            .map(|e| crate::contract::Margin::of(&s.edge_convexity_scaled(e)))
+            .fold(solid_margin(s), |m, e| m.min(e))
+    };
+    convex(&ca.built.solid).min(convex(&cb.built.solid))
 }
 
 /// The margin of a posed solid's own tests: each face's area (its Newell normal) and the

@@ -187,7 +187,7 @@ pub fn judge_claim<Q: Query>(q: &Q, claim: &Q::Claim, tol: &Tolerance, digits: u
 }
 
 /// An answer on the fast exact backend as the reference's (the same values).
-fn reference<Q: Query>(a: Answer<Exact, Q>) -> Answer<BigRational, Q> {
+pub(super) fn reference<Q: Query>(a: Answer<Exact, Q>) -> Answer<BigRational, Q> {
     let scaled =
         |s: Scaled<Exact>| Scaled { value: s.value.to_big_rational(), magnitude: s.magnitude.to_big_rational() };
     Answer {

@@ -334,7 +334,9 @@ pub struct Both<Q: Query> {
 /// Errors: the exact path's (the `f64` path's error is part of the result), and a limit hit
 /// while evaluating the contract ([`Query::agreement`]).
 pub fn both<Q: Query>(q: &Q) -> Result<Both<Q>, QueryError> {
-    let exact = q.answer::<BigRational>()?;
+    // The exact run on the fast exact backend (the same values and decisions as the
+    // reference's, with every decisive test), converted once.
+    let exact = q.answer::<crate::scalar::Exact>().map(filtered::reference)?;
     let fast = q.answer::<f64>();
     let fast_overflowed = fast.as_ref().is_err_and(|e| e.kind == ErrorKind::Overflow);
     let (margin, agreement) = q.agreement(&exact, &fast)?;
