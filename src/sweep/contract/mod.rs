@@ -68,11 +68,9 @@ pub fn check_ccd_answer(
     t1: &[Point3<f64>; 4],
     fast: &Result<super::CcdResult<f64>, crate::poly::PolyError>,
 ) -> (Margin, Result<Agreement, Disagreement>) {
-    let fail =
-        |what: &str, e: String, f: String| Disagreement { what: what.into(), exact: e, fast: f, margin: String::new() };
     match ccd_margined(kind, t0, t1) {
         Ok(m) => check_ccd_margined(&m, kind, t0, t1, fast),
-        Err(e) => (Margin::Unbounded, Err(fail("exact CCD failed", e.to_string(), String::new()))),
+        Err(e) => (Margin::Unbounded, Err(failed("exact CCD failed", e.to_string(), String::new()))),
     }
 }
 
@@ -92,6 +90,11 @@ impl CcdMargined {
     }
 }
 
+/// A disagreement where one path failed (no margin to show).
+fn failed(what: &str, exact: String, fast: String) -> Disagreement {
+    Disagreement { what: what.into(), exact, fast, margin: String::new() }
+}
+
 fn f64_margin(m: f64) -> Margin {
     if m.is_finite() {
         Margin::Finite(Q::from_float(m).unwrap_or_default())
@@ -108,13 +111,11 @@ pub fn check_ccd_margined(
     t1: &[Point3<f64>; 4],
     fast: &Result<super::CcdResult<f64>, crate::poly::PolyError>,
 ) -> (Margin, Result<Agreement, Disagreement>) {
-    let fail =
-        |what: &str, e: String, f: String| Disagreement { what: what.into(), exact: e, fast: f, margin: String::new() };
     let m = &m.0;
     let margin = f64_margin(m.margin);
     let fast = match fast {
         Ok(f) => f,
-        Err(e) => return (margin, Err(fail("f64 CCD failed", format!("{:?}", m.exact.toi), e.to_string()))),
+        Err(e) => return (margin, Err(failed("f64 CCD failed", format!("{:?}", m.exact.toi), e.to_string()))),
     };
     let b = budget::<f64>();
     let valid = |_: &bool, fast_collides: &bool| match fast.toi {
@@ -262,14 +263,12 @@ fn check_fast_sweep(
     t1: f64,
     fast: FastSweep,
 ) -> Result<Agreement, Disagreement> {
-    let fail =
-        |what: &str, e: String, f: String| Disagreement { what: what.into(), exact: e, fast: f, margin: String::new() };
     let fast_time = match fast {
         Ok(f) => f,
         // A motion singular within tolerance, say: admissible only within the budget.
         Err(e) if !m.margin.is_finite() || m.margin > budget::<f64>() => {
             let exact = format!("{:?}", m.exact.as_ref().map(|c| c.time.to_f64()));
-            return Err(fail("f64 sweep failed", exact, e.to_string()));
+            return Err(failed("f64 sweep failed", exact, e.to_string()));
         }
         Err(_) => return Ok(Agreement::WithinTolerance),
     };
