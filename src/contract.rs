@@ -52,7 +52,7 @@ pub enum Margin {
 /// relative. Margins are measured against `magnitude + MAGNITUDE_FLOOR`, so that a margin above
 /// the budget means a value above twice `f64`'s whole tolerance, underflow included.
 pub fn magnitude_floor() -> BigRational {
-    BigRational::new(1.into(), num_bigint::BigInt::from(1) << 1021u32)
+    BigRational::from_float(crate::scalar::tolerance::UNDERFLOW_WEIGHT).unwrap_or_default()
 }
 
 impl Margin {

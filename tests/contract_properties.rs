@@ -167,3 +167,29 @@ fn contract_rejects_the_opposite_sign_near_the_budget() {
     let big = Margin::Finite(BigRational::new(1.into(), 4.into()));
     assert!(check(&exact, &Orientation::Coplanar, &big, budget::<f64>(), admissible, &[]).is_err());
 }
+
+/// A 2×2 minor that underflows in binary64 and is then multiplied by a huge cofactor entry:
+/// the minor s·t (s = 1.5e-323, t = 1e-100) rounds to 0, and −5.5e303 · 0 loses the term
+/// −8.2e-120 that decides the sign. With only the normal term +1e-120 left, f64 used to say
+/// `positive` against a magnitude of 1e-120 where the exact answer is `negative` at relative
+/// margin 0.8: a breach (found by the `predicates_diff` fuzz target with 1.5e-323 and
+/// −5.487803451377466e303). The magnitude now carries the minors' underflow weight
+/// (`permanent3`), so f64 calls it coplanar and the margin is far below the budget.
+#[test]
+fn an_underflowed_minor_times_a_huge_entry_is_within_tolerance() {
+    let (x, s, t) = (-5.487803451377466e303, 1.5e-323, 1e-100);
+    let p = [[0.0, 0.0, 0.0], [x, -1.0, 0.0], [1e-20, s, 0.0], [0.0, 0.0, t]];
+    let e = p.each_ref().map(exact_point);
+    assert_eq!(orient3d(&e[0], &e[1], &e[2], &e[3]), Ok(Orientation::Negative));
+    // The f64 determinant really lost the deciding term (the case is what it says).
+    let f = p.map(Point3::from);
+    assert_eq!(orient3d_scaled(&f[0], &f[1], &f[2], &f[3]).value, 1e-120);
+    assert_eq!(orient3d(&f[0], &f[1], &f[2], &f[3]), Ok(Orientation::Coplanar));
+    let margin = Margin::of(&orient3d_scaled(&e[0], &e[1], &e[2], &e[3]));
+    assert!(!margin.exceeds(budget::<f64>()), "margin {}", margin.to_decimal(3));
+    assert_eq!(orient3d_agreement(&p), Agreement::WithinTolerance);
+    // Without the huge entry nothing underflows that is multiplied again: the margin is ~1 and
+    // the answers agree strictly.
+    let q = [[0.0, 0.0, 0.0], [-5.0, -1.0, 0.0], [1e-20, 2e-20, 0.0], [0.0, 0.0, t]];
+    assert_eq!(orient3d_agreement(&q), Agreement::Strict);
+}

@@ -2,9 +2,12 @@
 //!
 //! The permanent of |M| (the determinant's terms taken with absolute values and all signs
 //! positive) is the magnitude a determinant's sign is decided against
-//! ([`crate::scalar::tolerance`]).
+//! ([`crate::scalar::tolerance`]), plus an underflow weight: a minor that underflowed loses
+//! up to `η` absolutely, and the cofactor entry it is then multiplied by scales that loss, so
+//! every minor's magnitude carries [`UNDERFLOW_WEIGHT`] before it is multiplied.
 
 use super::{Matrix3, Matrix4};
+use crate::scalar::tolerance::UNDERFLOW_WEIGHT;
 use crate::scalar::{Decision, Scalar, Sign};
 
 /// A computed value together with the magnitude of the expression that produced it.
@@ -41,9 +44,16 @@ pub fn det3<S: Scalar>(m: &Matrix3<S>) -> S {
     minor3(m, S::clone, false)
 }
 
-/// The permanent of |M|: the magnitude of det(M).
+/// The magnitude of det(M): the permanent of |M| plus the underflow weight of the three 2×2
+/// minors, `Σⱼ |m₀ⱼ| · (per(|minorⱼ|) + UNDERFLOW_WEIGHT)` (each minor is computed, then
+/// multiplied by its first-row entry, as [`det3`] does).
 pub fn permanent3<S: Scalar>(m: &Matrix3<S>) -> S {
-    minor3(m, S::abs, true)
+    minor3(m, S::abs, true) + underflow_weight::<S>() * (m[(0, 0)].abs() + m[(0, 1)].abs() + m[(0, 2)].abs())
+}
+
+/// [`UNDERFLOW_WEIGHT`] in the backend (0 when it has no image there, which no backend lacks).
+fn underflow_weight<S: Scalar>() -> S {
+    S::from_f64(UNDERFLOW_WEIGHT).unwrap_or_else(|_| S::zero())
 }
 
 /// adj(M), so that M · adj(M) = det(M) · I.
@@ -86,9 +96,12 @@ pub fn det4<S: Scalar>(m: &Matrix4<S>) -> S {
     })
 }
 
-/// The permanent of |M| of a 4×4 matrix: the magnitude of det(M).
+/// The magnitude of det(M) of a 4×4 matrix: `Σ_c |m₀c| · (magnitude of minor c +
+/// UNDERFLOW_WEIGHT)`, the permanent of |M| with the underflow weight of every minor
+/// ([`permanent3`]).
 pub fn permanent4<S: Scalar>(m: &Matrix4<S>) -> S {
-    (0..4).fold(S::zero(), |acc, c| acc + m[(0, c)].abs() * permanent3(&submatrix4(m, 0, c)))
+    let w = underflow_weight::<S>();
+    (0..4).fold(S::zero(), |acc, c| acc + m[(0, c)].abs() * (permanent3(&submatrix4(m, 0, c)) + w.clone()))
 }
 
 /// adj(M) of a 4×4 matrix, so that M · adj(M) = det(M) · I.

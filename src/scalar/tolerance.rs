@@ -16,6 +16,15 @@
 //! `8e-323` before this term existed). It is far below any normal number (`2⁻¹⁰⁶²` for
 //! binary64), so it changes no decision between normal values.
 //!
+//! An underflowed product that is then *multiplied* is another matter: `η/2` lost in a 2×2
+//! minor becomes `|x|·η/2` once the minor is multiplied by a cofactor entry `x`, and with
+//! `x` near 10³⁰⁴ that is far above `TOLERANCE_ULPS · η` (a fuzzed orient3d with entries
+//! 1.5e-323 and -5.5e303 lost 2e-117 this way, with a relative margin of 1). A magnitude
+//! therefore carries an *underflow weight*: every product of a computed factor adds
+//! [`UNDERFLOW_WEIGHT`]` · |multiplier|` (`η/u`, so that `u · m` grows by `η · |multiplier|`),
+//! as [`crate::geom::permanent3`] does for a determinant's minors. Between normal values the
+//! weight is some 10⁻³⁰⁸ of the magnitude and changes nothing.
+//!
 //! The forward error of every predicate in this crate is a small multiple of `u * m`
 //! (orient3d: 7u·m, Shewchuk's `O3DERRBOUND_A`), and inputs produced by a few exact-in-theory
 //! steps (an applied pose, a plane through three points) add a few more. `TOLERANCE_ULPS` is
@@ -27,6 +36,13 @@
 //! backend.
 
 use super::{Decision, Scalar, Sign};
+
+/// `η / u` of binary64 (2⁻¹⁰⁷⁴ / 2⁻⁵³ = 2⁻¹⁰²¹): a magnitude of this size stands for an
+/// absolute error of `η`. A product `x · p` of a computed `p` adds `UNDERFLOW_WEIGHT · |x|` to
+/// the magnitude of `p`'s expression (what `p`'s underflow may become once multiplied by `x`);
+/// margins are measured against `magnitude + UNDERFLOW_WEIGHT`
+/// ([`crate::contract::magnitude_floor`]).
+pub const UNDERFLOW_WEIGHT: f64 = f64::MIN_POSITIVE * 2.0;
 
 /// The tolerance of inexact backends, in units of their unit roundoff.
 pub const TOLERANCE_ULPS: f64 = 4096.0;
