@@ -316,6 +316,44 @@ fn f64_agrees_with_exact_under_the_contract() {
     assert!(strict * 2 > total, "{strict} of {total} strict");
 }
 
+/// Half turns whose quaternions have |q|² = 3 ((0, 1, 1, −1) and its kin: every posed
+/// coordinate rounds in binary64) about the origin, where the L-prism of the `msp_diff`
+/// generator has a vertex: its face planes' f64 offsets keep rounding residues the side test's
+/// magnitude did not cover, and the f64 index once put a face's own corner above it and
+/// classified far points inside. Every grid point must agree under the contract.
+#[test]
+fn f64_agrees_with_exact_under_half_turns_about_a_vertex() {
+    use touchstone::query::{both, ClassifyPoint, PoseSpec, Posed, ShapeSpec};
+    let quarter = |x: i64| ratio::<Q>(x, 4);
+    let outline = [(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)];
+    let mut vertices: Vec<Point3<Q>> = Vec::new();
+    for z in [0, 1] {
+        vertices.extend(outline.iter().map(|&(x, y)| Point3::new(quarter(x), quarter(y), quarter(z))));
+    }
+    let mut faces = vec![vec![5, 4, 3, 2, 1, 0], vec![6, 7, 8, 9, 10, 11]];
+    faces.extend((0..6).map(|i| vec![i, (i + 1) % 6, (i + 1) % 6 + 6, i + 6]));
+    let mut shapes = vec![("quarter l", ShapeSpec::Polyhedron { vertices, faces })];
+    for (name, s) in solids().into_iter().take(2) {
+        shapes.push((name, ShapeSpec::Polyhedron { vertices: s.vertices().to_vec(), faces: s.faces().to_vec() }));
+    }
+    for (name, shape) in shapes {
+        for q in [[0, 1, 1, -1], [1, 1, 1, 0], [0, -1, 1, 1], [1, 0, -1, 1]] {
+            let zero = Q::from_i64(0);
+            let pose = PoseSpec::quaternion(q.map(Q::from_i64), [zero.clone(), zero.clone(), zero]).unwrap();
+            for x in [-2, 1, 2] {
+                for y in [-2, 1, 2] {
+                    for z in [0, 1] {
+                        let p = Point3::new(ratio::<Q>(5 * x, 4), ratio(11 * y, 8), ratio(z, 2));
+                        let query = ClassifyPoint { solid: Posed::new("solid", shape.clone(), pose.clone()), point: p };
+                        let b = both(&query).unwrap();
+                        assert!(b.agreement.is_ok(), "{name} under {q:?} at {x} {y} {z}: {:?}", b.agreement);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The cuts by phase: a convex solid's autopartition cuts each face, edge and vertex once (a
 /// vertex on a line, never in a plane); the hybrid makes regular cuts, which pass through
 /// vertices with no edge in the cut plane (the vertex phase's second case); every node is

@@ -183,10 +183,12 @@ fn a_segment_whose_ends_coincide_is_one_piece_from_0_to_1() {
 /// Found by the `msp_diff` smoke run of `.ci/run` on 2026-11-27 (artifact crash-319ce5c5;
 /// libFuzzer's seed is not printed): the L-shaped prism of the generator under the pose
 /// quaternion (0, 1, 1, -1) (a half turn) has its `f64` index answer `inside` for points far
-/// outside (margin 0.08, a breach), on 0d1b55c too. The exact answer is `outside`. Open: the
-/// `f64` posed solid or its index is wrong for this pose; ignored until fixed (issue 40's note).
+/// outside (margin 0.08, a breach). The exact answer is `outside`. The cause: vertex 0 poses to
+/// the origin, face 0's f64 offset −n·v₅ keeps a rounding residue of 2⁻⁵⁶, and the build's side
+/// test, whose magnitude |n|·|v| + |offset| is then 2⁻⁵⁶ too, put the face's own corner strictly
+/// above it; a sliver of face 2 was left alone above face 0 and its cut labelled that region
+/// inside. A corner of a face is now on the face's plane by the topology (`Builder::side`).
 #[test]
-#[ignore = "known f64 Brep-index defect, see the doc comment"]
 fn f64_index_under_a_half_turn_classifies_a_far_point_outside() {
     let q: Value = serde_json::from_str(r#"{"op":"classify_point","backend":"both","solid":{"polyhedron":{"vertices":[[0.0,0.0,0.0],[0.5,0.0,0.0],[0.5,0.25,0.0],[0.25,0.25,0.0],[0.25,0.5,0.0],[0.0,0.5,0.0],[0.0,0.0,0.25],[0.5,0.0,0.25],[0.5,0.25,0.25],[0.25,0.25,0.25],[0.25,0.5,0.25],[0.0,0.5,0.25]],"faces":[[5,4,3,2,1,0],[6,7,8,9,10,11],[0,1,7,6],[1,2,8,7],[2,3,9,8],[3,4,10,9],[4,5,11,10],[5,0,6,11]]}},"pose":{"quaternion":[0,1,1,-1],"translation":[0.0,0.0,0.0]},"point":["5/2","11/4","0"]}"#).unwrap();
     let a = ask(q);

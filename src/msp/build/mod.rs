@@ -105,6 +105,9 @@ pub(super) struct Builder<'a, S: Scalar> {
     /// Per point: the stamp of the plane its side was last computed against, and the side.
     cache: Vec<(u32, Sign)>,
     stamp: u32,
+    /// Per vertex of the solid: the faces it is a corner of (their planes hold it by the
+    /// topology, [`Builder::side`]).
+    vertex_faces: Vec<Vec<usize>>,
     /// The original entity each pseudo vertex / pseudo edge lies in.
     carrier_v: Vec<Entity>,
     carrier_e: Vec<Entity>,
@@ -132,6 +135,7 @@ impl<'a, S: Scalar> Builder<'a, S> {
             solid,
             options: *options,
             planes: (0..solid.face_count()).map(|f| solid.plane(f).clone()).collect(),
+            vertex_faces: (0..solid.vertex_count()).map(|v| solid.vertex_faces(v)).collect(),
             points: solid.vertices().iter().map(HPoint::from_point).collect(),
             approx_planes: Vec::new(),
             approx_points: Vec::new(),
