@@ -55,6 +55,7 @@ pub use tolerant::{
 use crate::brep::{Feature, Solid};
 use crate::geom::{Point3, Vector3};
 use crate::msp::{Class, MspError, MspTree, Options, Split};
+use crate::predicates::locate_in_polygon;
 use crate::scalar::{Certain, Decision, Scalar, Sign, Uncertain};
 
 /// A region (x, y, Π): x an entity of a, y of b (open point sets), and Π its point set.
@@ -108,10 +109,10 @@ impl<S: Scalar> Region<S> {
                 }
                 let plane = crate::geom::Plane { offset: -n.dot(&self.points[0].coords), normal: n.clone() };
                 let (d, foot) = crate::constructions::plane_foot(p, &plane);
-                let mut inside = regions::within(&self.points, &foot, &n)?;
+                let mut inside = locate_in_polygon(&self.points, &n, &foot)?.in_closure();
                 for h in &self.holes {
                     let reversed: Vec<Point3<S>> = h.iter().rev().cloned().collect();
-                    if regions::within(&reversed, &foot, &n)? && !on_loop(h, &foot)? {
+                    if locate_in_polygon(&reversed, &n, &foot)?.in_closure() && !on_loop(h, &foot)? {
                         inside = false;
                     }
                 }
@@ -372,12 +373,12 @@ fn in_closure<S: Scalar>(r: &Region<S>, p: &Point3<S>, normal: impl Fn() -> Vect
         _ => {
             let n = normal();
             let on_plane = n.dot(&(p - &r.points[0])).sign()? == Sign::Zero;
-            on_plane && regions::within(&r.points, p, &n)? && {
+            on_plane && locate_in_polygon(&r.points, &n, p)?.in_closure() && {
                 let mut in_hole = false;
                 for h in &r.holes {
                     // Strictly inside a hole: in its closed loop and not on it.
                     let reversed: Vec<Point3<S>> = h.iter().rev().cloned().collect();
-                    if regions::within(&reversed, p, &n)? && !on_loop(h, p)? {
+                    if locate_in_polygon(&reversed, &n, p)?.in_closure() && !on_loop(h, p)? {
                         in_hole = true;
                     }
                 }

@@ -2,6 +2,7 @@
 //! one entity of the other, grouped by the pair of entities and merged into the connected
 //! components of their union, each a region (x, y, Π) with Π a point, a segment or a polygon.
 
+use crate::predicates::locate_in_polygon;
 use std::cmp::Ordering;
 
 use super::Region;
@@ -206,7 +207,7 @@ fn polygon_union<S: Scalar>(polygons: &[&Vec<Point3<S>>], normal: &Vector3<S>) -
         // found; nested outer loops are regions of their own).
         let mut placed = false;
         for (outer, inner) in outers.iter_mut() {
-            if within(outer, &h[0], normal)? {
+            if locate_in_polygon(outer, normal, &h[0])?.in_closure() {
                 inner.push(h.clone());
                 placed = true;
                 break;
@@ -241,32 +242,4 @@ fn simplified<S: Scalar>(lp: Vec<Point3<S>>, normal: &Vector3<S>) -> Decision<Ve
             return Ok(lp);
         }
     }
-}
-
-/// Whether `p` (in the loop's plane) lies in the closed polygon of the loop `lp`
-/// (counterclockwise about `normal`), by its winding number.
-pub(super) fn within<S: Scalar>(lp: &[Point3<S>], p: &Point3<S>, normal: &Vector3<S>) -> Decision<bool> {
-    // The crossing-number winding of a ray from p in the plane, in the frame (ray, normal ×
-    // ray), which turns as the normal does: no projection needed.
-    let n = lp.len();
-    let mut winding = 0i64;
-    let u: Vector3<S> = normal.cross(&(&lp[0] - p));
-    let ray = if crate::geom::is_zero_vector(&u)? { normal.cross(&(&lp[1] - &lp[0])) } else { u };
-    let side = |q: &Point3<S>| -> Decision<Sign> { normal.cross(&ray).dot(&(q - p)).sign() };
-    for k in 0..n {
-        let (a, b) = (&lp[k], &lp[(k + 1) % n]);
-        // On the edge: inside the closed polygon.
-        if same(a, p)? || strictly_inside(a, b, p)? {
-            return Ok(true);
-        }
-        let (sa, sb) = (side(a)?, side(b)?);
-        let turn = (a - p).cross(&(b - p)).dot(normal).sign()?;
-        // Crossing the ray's line upward (sa ≤ 0 < sb) with p to the left, or downward.
-        if sa != Sign::Positive && sb == Sign::Positive && turn == Sign::Positive {
-            winding += 1;
-        } else if sb != Sign::Positive && sa == Sign::Positive && turn == Sign::Negative {
-            winding -= 1;
-        }
-    }
-    Ok(winding != 0)
 }

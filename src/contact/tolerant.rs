@@ -42,6 +42,7 @@
 //!    met b's boundary. The earliest over the samples of both solids is the estimate. (The
 //!    paper bisects an edge's position; its inside piece's middle stands for it here.)
 
+use crate::predicates::locate_in_polygon;
 use std::cmp::Ordering;
 
 use super::{ContactError, ContactStatus, Motion};
@@ -421,7 +422,7 @@ fn face_foot<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Optio
 fn closed_face_foot<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<(S, Point3<S>)>> {
     let (d, foot) = crate::constructions::plane_foot(p, s.plane(f));
     let lp: Vec<Point3<S>> = s.face(f).iter().map(|&v| s.vertex(v).clone()).collect();
-    Ok(super::regions::within(&lp, &foot, &s.plane(f).normal)?.then_some((d, foot)))
+    Ok(locate_in_polygon(&lp, &s.plane(f).normal, &foot)?.in_closure().then_some((d, foot)))
 }
 
 /// The squared distance from `p` to the open edge (u, v), when the foot is strictly inside it.

@@ -31,6 +31,14 @@ pub fn point<S: Scalar>(x: i64, y: i64, z: i64) -> Point3<S> {
     Point3::new(S::from_i64(x), S::from_i64(y), S::from_i64(z))
 }
 
+/// Drop coordinate `k` of a point: its projection along axis `k` onto the plane of the other
+/// two, `(p[k+1], p[k+2])` (indices mod 3). A planar figure whose normal has a nonzero `k`
+/// component keeps its orientations, up to that component's sign.
+pub fn drop_axis<S: Scalar>(p: &Point3<S>, k: usize) -> Point2<S> {
+    let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+    Point2::new(p[i].clone(), p[j].clone())
+}
+
 /// Σ |aᵢ|·|bᵢ|: the magnitude of the dot product a·b.
 pub fn dot_magnitude<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> S {
     a.iter().zip(b.iter()).fold(S::zero(), |acc, (x, y)| acc + x.abs() * y.abs())

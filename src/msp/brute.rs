@@ -1,13 +1,10 @@
 //! A brute-force classifier, independent of the index: every face tested, then a ray cast.
 
-use std::cmp::Ordering;
-
-use super::geom::{nonzero_axis, project};
 use super::Class;
 use crate::brep::{Feature, Solid};
-use crate::geom::{Point2, Point3, Vector3};
-use crate::predicates::{orient2d, Orientation};
-use crate::scalar::{compare_points, ratio, Decision, Scalar, Sign, Uncertain};
+use crate::geom::{Point3, Vector3};
+use crate::predicates::{locate_in_polygon, PolygonLocation};
+use crate::scalar::{ratio, Decision, Scalar, Sign, Uncertain};
 
 /// Where `p` lies on the closed face `f`, if on it: the vertex, edge or (open) face.
 fn on_face<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<Feature>> {
@@ -20,35 +17,16 @@ fn on_face<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<
 /// Where `p`, a point of face `f`'s plane, lies in the closed face.
 fn in_face<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<Feature>> {
     let face = s.face(f);
-    for &v in face {
-        if compare_points(s.vertex(v), p)? == Ordering::Equal {
-            return Ok(Some(Feature::Vertex(v)));
+    let polygon: Vec<Point3<S>> = face.iter().map(|&v| s.vertex(v).clone()).collect();
+    Ok(match locate_in_polygon(&polygon, &s.plane(f).normal, p)? {
+        PolygonLocation::Vertex(i) => Some(Feature::Vertex(face[i])),
+        PolygonLocation::Edge(i) => {
+            let (a, b) = (face[i], face[(i + 1) % face.len()]);
+            Some(Feature::Edge(a.min(b), a.max(b)))
         }
-    }
-    let k = nonzero_axis(&s.plane(f).normal)?.ok_or(Uncertain::Close)?;
-    let pp = project(p, k);
-    let m = face.len();
-    let mut winding = 0i32;
-    for i in 0..m {
-        let (a, b) = (face[i], face[(i + 1) % m]);
-        let (pa, pb) = (project(s.vertex(a), k), project(s.vertex(b), k));
-        let o = orient2d(&pa, &pb, &pp)?;
-        if o == Orientation::Coplanar && between(&pa, &pb, &pp)? {
-            return Ok(Some(Feature::Edge(a.min(b), a.max(b))));
-        }
-        let (ya, yb) = (pa.y.compare(&pp.y)?, pb.y.compare(&pp.y)?);
-        if ya != Ordering::Greater && yb == Ordering::Greater && o == Orientation::Positive {
-            winding += 1;
-        } else if yb != Ordering::Greater && ya == Ordering::Greater && o == Orientation::Negative {
-            winding -= 1;
-        }
-    }
-    Ok((winding != 0).then_some(Feature::Face(f)))
-}
-
-/// Whether collinear `p` lies in the closed segment from `a` to `b`.
-fn between<S: Scalar>(a: &Point2<S>, b: &Point2<S>, p: &Point2<S>) -> Decision<bool> {
-    Ok((p - a).dot(&(p - b)).sign()? != Sign::Positive)
+        PolygonLocation::Inside => Some(Feature::Face(f)),
+        PolygonLocation::Outside => None,
+    })
 }
 
 /// Classify `p` against `solid` by brute force: on the boundary when some closed face holds it

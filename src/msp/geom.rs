@@ -1,7 +1,10 @@
 //! Homogeneous points and the plane constructions of the index, none chained (DESIGN.md §3).
 
-use crate::geom::{adjugate3, det3, dot_magnitude, permanent3, Matrix3, Plane, Point2, Point3, Vector3};
+use crate::geom::{adjugate3, det3, dot_magnitude, permanent3, Matrix3, Plane, Point3, Vector3};
 use crate::scalar::{Decision, Scalar, Sign};
+
+pub(crate) use crate::geom::drop_axis as project;
+pub(crate) use crate::predicates::{least_aligned_axis, nonzero_axis};
 
 /// The point `x / w`, with `w` decided positive.
 #[derive(Clone, Debug)]
@@ -62,41 +65,6 @@ pub(crate) fn through<S: Scalar>(n: &Vector3<S>, p: &HPoint<S>) -> Plane<S> {
     Plane { normal: n.clone() * p.w.clone(), offset: -n.dot(&p.x) }
 }
 
-/// The magnitudes of `n`'s components by their images ([`Scalar::image`]): what every backend
-/// sees alike, for the heuristic choices of an axis.
-fn component_images<S: Scalar>(n: &Vector3<S>) -> Decision<[f64; 3]> {
-    Ok([n.x.image()?.abs(), n.y.image()?.abs(), n.z.image()?.abs()])
-}
-
-/// The index of the coordinate axis least aligned with `n` (by the components' images: a
-/// heuristic choice; any axis whose cross product with `n` is nonzero is correct).
-pub(crate) fn least_aligned_axis<S: Scalar>(n: &Vector3<S>) -> Decision<usize> {
-    let a = component_images(n)?;
-    Ok((0..3).min_by(|&i, &j| a[i].total_cmp(&a[j])).unwrap_or(0))
-}
-
-/// The index of the coordinate axis most aligned with `n` (by the components' images).
-pub(crate) fn most_aligned_axis<S: Scalar>(n: &Vector3<S>) -> Decision<usize> {
-    let a = component_images(n)?;
-    Ok((0..3).max_by(|&i, &j| a[i].total_cmp(&a[j])).unwrap_or(2))
-}
-
-/// An axis along which `n` has a nonzero component: the most aligned by the images when that
-/// component is nonzero exactly, else the first nonzero one (images of tiny values are all
-/// zero). `None` for the zero vector.
-pub(crate) fn nonzero_axis<S: Scalar>(n: &Vector3<S>) -> Decision<Option<usize>> {
-    let k = most_aligned_axis(n)?;
-    if n[k].sign()? != Sign::Zero {
-        return Ok(Some(k));
-    }
-    for i in 0..3 {
-        if n[i].sign()? != Sign::Zero {
-            return Ok(Some(i));
-        }
-    }
-    Ok(None)
-}
-
 /// An axis not parallel to nonzero `n` (n × e_k ≠ 0): the least aligned by the images when
 /// exactly transverse, else the first that is.
 pub(crate) fn transverse_axis<S: Scalar>(n: &Vector3<S>) -> Decision<usize> {
@@ -131,13 +99,6 @@ pub(crate) fn line_planes<S: Scalar>(p: &Point3<S>, q: &Point3<S>) -> Decision<O
     };
     let others: Vec<usize> = (0..3).filter(|&i| i != k).collect();
     Ok(Some([plane(others[0]), plane(others[1])]))
-}
-
-/// Drop coordinate `k` of a point (a projection of a plane whose normal has a nonzero `k`
-/// component, which keeps orientations up to the sign of that component).
-pub(crate) fn project<S: Scalar>(p: &Point3<S>, k: usize) -> Point2<S> {
-    let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-    Point2::new(p[i].clone(), p[j].clone())
 }
 
 /// The bit size (numerator plus denominator) of an exact value, 0 on other backends.

@@ -1,0 +1,119 @@
+//! Where a point of a polygon's plane lies in the closed polygon, and the choice of the axis a
+//! planar figure is projected along.
+
+use crate::geom::{drop_axis, Point3, Vector3};
+use crate::scalar::{compare_points, Decision, Scalar, Sign, Uncertain};
+use std::cmp::Ordering;
+
+use super::{orient2d, Orientation};
+
+/// Where a point of a polygon's plane lies relative to the closed polygon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PolygonLocation {
+    /// On vertex `i` of the polygon.
+    Vertex(usize),
+    /// In the relative interior of side `i`, from vertex `i` to vertex `i + 1` (mod n).
+    Edge(usize),
+    /// In the interior: the polygon winds around the point (nonzero winding number).
+    Inside,
+    /// Outside the closed polygon.
+    Outside,
+}
+
+impl PolygonLocation {
+    /// Whether the point lies in the closed polygon (on a vertex, on a side or inside).
+    pub fn in_closure(self) -> bool {
+        self != PolygonLocation::Outside
+    }
+}
+
+/// Where `p`, a point of the plane of `polygon` (whose normal is `normal`, nonzero), lies in
+/// the closed polygon: on a vertex (checked first, by exact equality), on a side, inside
+/// (nonzero winding number, so either orientation and any simple polygon), or outside.
+///
+/// The polygon and the point are projected along an axis on which `normal` has a nonzero
+/// component ([`nonzero_axis`]); every decision is an [`orient2d`] of projected points or a
+/// comparison of coordinates, so on exact backends the answer is exact and on `f64` it is
+/// decided with [`orient2d`]'s tolerance. A zero normal (no axis to project along) is
+/// [`Uncertain::Close`].
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::point;
+/// use touchstone::predicates::{locate_in_polygon, PolygonLocation};
+/// let p = |x, y| point::<BigRational>(x, y, 0);
+/// let square = [p(0, 0), p(2, 0), p(2, 2), p(0, 2)];
+/// let up = point::<BigRational>(0, 0, 1).coords;
+/// assert_eq!(locate_in_polygon(&square, &up, &p(1, 1)), Ok(PolygonLocation::Inside));
+/// assert_eq!(locate_in_polygon(&square, &up, &p(2, 1)), Ok(PolygonLocation::Edge(1)));
+/// assert_eq!(locate_in_polygon(&square, &up, &p(0, 2)), Ok(PolygonLocation::Vertex(3)));
+/// assert_eq!(locate_in_polygon(&square, &up, &p(3, 1)), Ok(PolygonLocation::Outside));
+/// ```
+pub fn locate_in_polygon<S: Scalar>(
+    polygon: &[Point3<S>],
+    normal: &Vector3<S>,
+    p: &Point3<S>,
+) -> Decision<PolygonLocation> {
+    for (i, v) in polygon.iter().enumerate() {
+        if compare_points(v, p)? == Ordering::Equal {
+            return Ok(PolygonLocation::Vertex(i));
+        }
+    }
+    let k = nonzero_axis(normal)?.ok_or(Uncertain::Close)?;
+    let pp = drop_axis(p, k);
+    let m = polygon.len();
+    let mut winding = 0i64;
+    for i in 0..m {
+        let (pa, pb) = (drop_axis(&polygon[i], k), drop_axis(&polygon[(i + 1) % m], k));
+        let o = orient2d(&pa, &pb, &pp)?;
+        // Collinear and within the closed side (p ≠ either end: checked above).
+        if o == Orientation::Coplanar && (&pp - &pa).dot(&(&pp - &pb)).sign()? != Sign::Positive {
+            return Ok(PolygonLocation::Edge(i));
+        }
+        // Crossing the horizontal line through p upward with p to the left, or downward with
+        // p to the right.
+        let (ya, yb) = (pa.y.compare(&pp.y)?, pb.y.compare(&pp.y)?);
+        if ya != Ordering::Greater && yb == Ordering::Greater && o == Orientation::Positive {
+            winding += 1;
+        } else if yb != Ordering::Greater && ya == Ordering::Greater && o == Orientation::Negative {
+            winding -= 1;
+        }
+    }
+    Ok(if winding != 0 { PolygonLocation::Inside } else { PolygonLocation::Outside })
+}
+
+/// The magnitudes of `n`'s components by their images ([`Scalar::image`]): what every backend
+/// sees alike, for the heuristic choices of an axis.
+fn component_images<S: Scalar>(n: &Vector3<S>) -> Decision<[f64; 3]> {
+    Ok([n.x.image()?.abs(), n.y.image()?.abs(), n.z.image()?.abs()])
+}
+
+/// The index of the coordinate axis least aligned with `n` (by the components' images: a
+/// heuristic choice; any axis whose cross product with `n` is nonzero is correct).
+pub fn least_aligned_axis<S: Scalar>(n: &Vector3<S>) -> Decision<usize> {
+    let a = component_images(n)?;
+    Ok((0..3).min_by(|&i, &j| a[i].total_cmp(&a[j])).unwrap_or(0))
+}
+
+/// The index of the coordinate axis most aligned with `n` (by the components' images).
+fn most_aligned_axis<S: Scalar>(n: &Vector3<S>) -> Decision<usize> {
+    let a = component_images(n)?;
+    Ok((0..3).max_by(|&i, &j| a[i].total_cmp(&a[j])).unwrap_or(2))
+}
+
+/// An axis along which `n` has a nonzero component: the most aligned by the images when that
+/// component is nonzero exactly, else the first nonzero one (images of tiny values are all
+/// zero). `None` for the zero vector. Projecting a planar figure along it keeps orientations,
+/// up to the sign of that component.
+pub fn nonzero_axis<S: Scalar>(n: &Vector3<S>) -> Decision<Option<usize>> {
+    let k = most_aligned_axis(n)?;
+    if n[k].sign()? != Sign::Zero {
+        return Ok(Some(k));
+    }
+    for i in 0..3 {
+        if n[i].sign()? != Sign::Zero {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
