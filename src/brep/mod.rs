@@ -2,6 +2,7 @@
 //! solids with simple planar faces (convex or not), exact validation, builders, mesh I/O and
 //! the exact convex hull.
 
+mod distance;
 mod error;
 mod hull;
 mod hull_contract;

@@ -48,8 +48,8 @@ mod regions;
 mod tolerant;
 
 pub use tolerant::{
-    any_deeper_than, boundary_squared_distance, find_contacts_within, penetration_samples, priority,
-    solids_squared_distance, ContactPoint, DepthSample, PointContact, TolerantContacts, TolerantOptions,
+    any_deeper_than, find_contacts_within, penetration_samples, priority, solids_squared_distance, ContactPoint,
+    DepthSample, PointContact, TolerantContacts, TolerantOptions,
 };
 
 use crate::brep::{Feature, Solid};
@@ -119,16 +119,13 @@ impl<S: Scalar> Region<S> {
                 if inside {
                     return Ok(d);
                 }
-                let mut best: Option<S> = None;
+                let mut least = crate::predicates::Least::new();
                 for lp in std::iter::once(&self.points).chain(self.holes.iter()) {
                     for i in 0..lp.len() {
-                        let e = seg(&lp[i], &lp[(i + 1) % lp.len()])?;
-                        if best.as_ref().map_or(Ok(true), |b| e.compare(b).map(|o| o == std::cmp::Ordering::Less))? {
-                            best = Some(e);
-                        }
+                        least.offer(seg(&lp[i], &lp[(i + 1) % lp.len()])?, ())?;
                     }
                 }
-                Ok(best.unwrap_or(d))
+                Ok(least.into_value().unwrap_or(d))
             }
         }
     }

@@ -42,7 +42,7 @@
 //!    met b's boundary. The earliest over the samples of both solids is the estimate. (The
 //!    paper bisects an edge's position; its inside piece's middle stands for it here.)
 
-use crate::predicates::locate_in_polygon;
+use crate::predicates::{Least, PolygonLocation};
 use std::cmp::Ordering;
 
 use super::{ContactError, ContactStatus, Motion};
@@ -156,15 +156,12 @@ pub fn find_contacts_within<S: Scalar>(
     let contacts = reduce(a, b, &points, eps)?;
     let collision_time = match (&options.motions, status) {
         (Some((ma, mb, step)), ContactStatus::Penetrating) => {
-            let mut best: Option<S> = None;
+            let mut least = Least::new();
             for (of_a, p) in &deep {
                 let (mover, still, index) = if *of_a { (ma, mb, &index_b) } else { (mb, ma, &index_a) };
-                let t = met_at(index, p, &(mover.at(p) - still.at(p)), step)?;
-                if best.as_ref().map_or(Ok(true), |x| t.compare(x).map(|o| o == Ordering::Less))? {
-                    best = Some(t);
-                }
+                least.offer(met_at(index, p, &(mover.at(p) - still.at(p)), step)?, ())?;
             }
-            best
+            least.into_value()
         }
         _ => None,
     };
@@ -192,15 +189,15 @@ impl<S: Scalar> DepthSample<S> {
     /// flush with a face as deep as the plate is thick, and two slabs crossed in a plus sign,
     /// flush top and bottom, as deep as they are high.
     pub fn depth_squared(&self, own: &Solid<S>, other: &Solid<S>) -> Decision<S> {
-        let Some((x, g)) = &self.coinciding else { return boundary_squared_distance(other, &self.point) };
-        let d = boundary_squared_distance_without(other, &self.point, &[*g], None)?;
+        let Some((x, g)) = &self.coinciding else { return other.boundary_squared_distance(&self.point) };
+        let d = other.boundary_squared_distance_without(&self.point, &[*g], None)?;
         let e = match *x {
             Feature::Edge(u, v) => {
                 let faces = own.edge_index(u, v).map(|e| own.edge_faces(e));
                 let faces: Vec<usize> = faces.map_or_else(Vec::new, |(f1, f2)| vec![f1, f2]);
-                boundary_squared_distance_without(own, &self.point, &faces, Some((u, v)))?
+                own.boundary_squared_distance_without(&self.point, &faces, Some((u, v)))?
             }
-            Feature::Face(f) => boundary_squared_distance_without(own, &self.point, &[f], None)?,
+            Feature::Face(f) => own.boundary_squared_distance_without(&self.point, &[f], None)?,
             Feature::Vertex(_) => S::zero(),
         };
         Ok(if e.compare(&d)? == Ordering::Less { e } else { d })
@@ -274,43 +271,6 @@ fn same_way_up<S: Scalar>(n: &Vector3<S>, m: &Vector3<S>) -> Decision<bool> {
     let c = n.cross(m);
     let mag = || crate::geom::norm2(n) * crate::geom::norm2(m);
     Ok(crate::geom::norm2(&c).sign_scaled(mag)? == Sign::Zero && n.dot(m).sign()? == Sign::Positive)
-}
-
-/// The squared distance from `p` to the boundary of `s` (any solid): the least over its faces
-/// (the foot of the perpendicular in the closed face), edges and vertices.
-pub fn boundary_squared_distance<S: Scalar>(s: &Solid<S>, p: &Point3<S>) -> Decision<S> {
-    boundary_squared_distance_without(s, p, &[], None)
-}
-
-/// [`boundary_squared_distance`] with the faces `faces` and the edge `edge` left out (the
-/// other edges and the vertices of those faces still count).
-fn boundary_squared_distance_without<S: Scalar>(
-    s: &Solid<S>,
-    p: &Point3<S>,
-    faces: &[usize],
-    edge: Option<(usize, usize)>,
-) -> Decision<S> {
-    let mut best: Option<S> = None;
-    let mut offer = |d: S| -> Decision<()> {
-        if best.as_ref().map_or(Ok(true), |b| d.compare(b).map(|o| o == Ordering::Less))? {
-            best = Some(d);
-        }
-        Ok(())
-    };
-    for f in (0..s.face_count()).filter(|f| !faces.contains(f)) {
-        crate::budget::tick()?;
-        if let Some((d, _)) = closed_face_foot(s, f, p)? {
-            offer(d)?;
-        }
-    }
-    let skipped = |u: usize, v: usize| edge.is_some_and(|(x, y)| (x, y) == (u, v) || (x, y) == (v, u));
-    for &(u, v) in s.edges().iter().filter(|&&(u, v)| !skipped(u, v)) {
-        offer(crate::constructions::squared_distance_point_segment(p, s.vertex(u), s.vertex(v))?.0)?;
-    }
-    for q in s.vertices() {
-        offer(crate::geom::norm2(&(p - q)))?;
-    }
-    Ok(best.unwrap_or_else(S::zero))
 }
 
 /// The time, relative to now, when point `p` (inside the solid of `index`, moving at `w`
@@ -401,28 +361,11 @@ fn within_eps<S: Scalar>(d2: &S, eps: &S) -> Decision<bool> {
     Ok((d2.clone() - eps.clone() * eps.clone()).sign()? != Sign::Positive)
 }
 
-/// The foot of `p` on face `f` of `s` when it lies strictly inside the face, with the squared
-/// distance.
+/// The squared distance from `p` to face `f` of `s` when the foot lies strictly inside the
+/// face (not on its boundary).
 fn face_foot<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<S>> {
-    let Some((d, foot)) = closed_face_foot(s, f, p)? else { return Ok(None) };
-    // Strictly: not on the face's boundary.
-    let face = s.face(f);
-    for k in 0..face.len() {
-        let (x, y) = (s.vertex(face[k]), s.vertex(face[(k + 1) % face.len()]));
-        let (e, _) = crate::constructions::squared_distance_point_segment(&foot, x, y)?;
-        if e.sign()? == Sign::Zero {
-            return Ok(None);
-        }
-    }
-    Ok(Some(d))
-}
-
-/// The squared distance from `p` to the plane of face `f` and the foot, when the foot lies in
-/// the closed face (convex or not).
-fn closed_face_foot<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<(S, Point3<S>)>> {
-    let (d, foot) = crate::constructions::plane_foot(p, s.plane(f));
-    let lp: Vec<Point3<S>> = s.face(f).iter().map(|&v| s.vertex(v).clone()).collect();
-    Ok(locate_in_polygon(&lp, &s.plane(f).normal, &foot)?.in_closure().then_some((d, foot)))
+    let (d, _, at) = s.face_foot(f, p)?;
+    Ok((at == PolygonLocation::Inside).then_some(d))
 }
 
 /// The squared distance from `p` to the open edge (u, v), when the foot is strictly inside it.
@@ -436,27 +379,15 @@ fn edge_foot<S: Scalar>(s: &Solid<S>, (u, v): (usize, usize), p: &Point3<S>) -> 
 fn contact_points<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Decision<Vec<ContactPoint<S>>> {
     let pairs = candidate_pairs(a, b, eps)?;
     // Per vertex (of a, then of b): its nearest feature of the other solid within ε.
-    type Best<S> = Option<(S, Feature)>;
-    let mut nearest_a: Vec<Best<S>> = vec![None; a.vertex_count()];
-    let mut nearest_b: Vec<Best<S>> = vec![None; b.vertex_count()];
+    let mut nearest_a: Vec<Least<S, Feature>> = vec![Least::new(); a.vertex_count()];
+    let mut nearest_b: Vec<Least<S, Feature>> = vec![Least::new(); b.vertex_count()];
     let mut out = Vec::new();
-    let offer = |slot: &mut Best<S>, d: S, f: Feature| -> Decision<()> {
+    let offer = |slot: &mut Least<S, Feature>, d: S, f: Feature| -> Decision<()> {
         if !within_eps(&d, eps)? {
             return Ok(());
         }
         // Nearest first; at a tie, the feature of highest dimension (the paper's priority).
-        let better = match slot {
-            None => true,
-            Some((e, g)) => match d.compare(e)? {
-                Ordering::Less => true,
-                Ordering::Equal => dim(&f) > dim(g),
-                Ordering::Greater => false,
-            },
-        };
-        if better {
-            *slot = Some((d, f));
-        }
-        Ok(())
+        slot.offer_or_tie(d, f, |f, g| dim(f) > dim(g))
     };
     let distance_to = |s: &Solid<S>, f: &Feature, p: &Point3<S>| -> Decision<Option<S>> {
         match f {
@@ -495,7 +426,7 @@ fn contact_points<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Decision<Ve
     let mut vertex_points = Vec::new();
     let mut vertex_pairs = std::collections::HashSet::new();
     for (v, n) in nearest_a.into_iter().enumerate() {
-        if let Some((_, f)) = n {
+        if let Some((_, f)) = n.into_best() {
             if let Feature::Vertex(w) = f {
                 vertex_pairs.insert((v, w));
             }
@@ -508,7 +439,7 @@ fn contact_points<S: Scalar>(a: &Solid<S>, b: &Solid<S>, eps: &S) -> Decision<Ve
         }
     }
     for (w, n) in nearest_b.into_iter().enumerate() {
-        if let Some((_, f)) = n {
+        if let Some((_, f)) = n.into_best() {
             // A vertex pair already reported from a's side is one contact.
             if let Feature::Vertex(v) = f {
                 if vertex_pairs.contains(&(v, w)) {
@@ -743,25 +674,20 @@ fn tangent_normal<S: Scalar>(a: &Solid<S>, b: &Solid<S>, c: &ContactPoint<S>) ->
 /// The least squared distance between the boundaries of two solids (any shape), exactly: every
 /// vertex of one against the other's boundary, every pair of edges.
 pub fn solids_squared_distance<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Decision<S> {
-    let mut best: Option<S> = None;
-    let mut offer = |d: S| -> Decision<()> {
-        if best.as_ref().map_or(Ok(true), |x| d.compare(x).map(|o| o == std::cmp::Ordering::Less))? {
-            best = Some(d);
-        }
-        Ok(())
-    };
+    let mut least = Least::new();
     for (s, t) in [(a, b), (b, a)] {
         for p in s.vertices() {
-            offer(boundary_squared_distance(t, p)?)?;
+            least.offer(t.boundary_squared_distance(p)?, ())?;
         }
     }
     for &(u, v) in a.edges() {
         for &(x, y) in b.edges() {
             crate::budget::tick()?;
-            offer(crate::vclip::geometry::segment_segment(a.vertex(u), a.vertex(v), b.vertex(x), b.vertex(y))?.0)?;
+            let d = crate::vclip::geometry::segment_segment(a.vertex(u), a.vertex(v), b.vertex(x), b.vertex(y))?.0;
+            least.offer(d, ())?;
         }
     }
-    Ok(best.unwrap_or_else(S::zero))
+    Ok(least.into_value().unwrap_or_else(S::zero))
 }
 
 /// Whether a depth sample of either solid in the other is deeper than `eps`, exactly.

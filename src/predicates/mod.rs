@@ -6,8 +6,10 @@
 //! value over its magnitude is the decision's *relative margin*, which the agreement contract
 //! ([`crate::contract`]) compares with the fast backend's budget.
 
+mod least;
 mod polygon;
 
+pub use least::Least;
 pub use polygon::{least_aligned_axis, locate_in_polygon, nonzero_axis, PolygonLocation};
 
 use crate::geom::{det3, permanent3, Matrix3, Plane, Point2, Point3, Scaled};

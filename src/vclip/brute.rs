@@ -171,27 +171,5 @@ pub fn point_squared_distance<S: Scalar>(s: &Solid<S>, p: &Point3<S>) -> Result<
     if inside {
         return Ok(S::zero());
     }
-    let mut best: Option<S> = None;
-    let mut offer = |d: S| -> Decision<()> {
-        let better = match &best {
-            None => true,
-            Some(b) => cmp_sign(&d, b, d.abs(), b.abs())? == Sign::Negative,
-        };
-        if better {
-            best = Some(d);
-        }
-        Ok(())
-    };
-    for q in s.vertices() {
-        offer(crate::geom::norm2(&(p - q)))?;
-    }
-    for &(u, v) in s.edges() {
-        offer(point_segment(p, s.vertex(u), s.vertex(v))?.0)?;
-    }
-    for f in 0..s.face_count() {
-        if let Some((d, _)) = point_face(s, f, p)? {
-            offer(d)?;
-        }
-    }
-    Ok(best.unwrap_or_else(S::zero))
+    Ok(s.boundary_squared_distance(p)?)
 }

@@ -5,6 +5,7 @@ use super::voronoi::Feat;
 use super::Status;
 use crate::brep::Solid;
 use crate::geom::{dot_magnitude, is_zero_vector, norm2, Point3, Vector3};
+use crate::predicates::Least;
 use crate::scalar::{Decision, Scalar, Sign};
 
 /// A squared distance with a closest point on each of two features.
@@ -86,26 +87,17 @@ pub(crate) fn segment_segment<S: Scalar>(
     if let Some(hit) = segment_segment_interior(p1, q1, p2, q2)? {
         return Ok(hit);
     }
-    let mut best: Option<PointPair<S>> = None;
-    let mut offer = |cand: PointPair<S>| -> Decision<()> {
-        let better = match &best {
-            None => true,
-            Some(b) => cmp_sign(&cand.0, &b.0, cand.0.abs(), b.0.abs())? == Sign::Negative,
-        };
-        if better {
-            best = Some(cand);
-        }
-        Ok(())
-    };
+    let mut least = Least::new();
     for p in [p1, q1] {
         let (d, c) = point_segment(p, p2, q2)?;
-        offer((d, p.clone(), c))?;
+        least.offer(d, (p.clone(), c))?;
     }
     for p in [p2, q2] {
         let (d, c) = point_segment(p, p1, q1)?;
-        offer((d, c, p.clone()))?;
+        least.offer(d, (c, p.clone()))?;
     }
-    Ok(best.expect("four candidates were offered"))
+    let (d, (x, y)) = least.into_best().expect("four candidates were offered");
+    Ok((d, x, y))
 }
 
 /// Whether `p` lies in the closed prism over face `f` of `s` (its projection onto the face
