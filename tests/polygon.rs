@@ -108,3 +108,52 @@ fn a_zero_normal_is_uncertain_not_a_guess() {
     let p = in_plane(0.5, 0.5);
     assert!(locate_in_polygon(&poly, &Vector3::zeros(), &p).is_err());
 }
+
+/// `predicates::parallel`, the one parallelism test (a plane through collinear points, hull
+/// collinearity, edge–edge tracking, separating axes, cones, regions), on grid vectors: a
+/// multiple of u is parallel to u on every backend, and a vector off u's line by one grid step
+/// is not, exactly; f64 agrees whenever some component of the cross product is off zero by more
+/// than 10⁻⁹ of its terms (far beyond its tolerance, 4096 u), and may call nearer cases
+/// parallel (u near 10⁹ scaled by 2²⁰: 5 of the 48).
+#[test]
+fn parallel_grid_vectors_on_both_backends() {
+    use touchstone::predicates::parallel;
+    let q = |v: [i64; 3]| Vector3::new(Q::from_i64(v[0]), Q::from_i64(v[1]), Q::from_i64(v[2]));
+    let f = |v: [i64; 3]| Vector3::new(v[0] as f64, v[1] as f64, v[2] as f64);
+    let (mut cases, mut unclear) = (0, 0);
+    for u in [[1, 2, 3], [0, 0, 5], [-7, 0, 4], [123456789, -987654321, 3]] {
+        for k in [-3, -1, 2, 1 << 20] {
+            let ku = u.map(|x| x * k);
+            assert_eq!(parallel(&q(u), &q(ku)), Ok(true), "{u:?} × {k}");
+            assert_eq!(parallel(&f(u), &f(ku)), Ok(true), "f64 {u:?} × {k}");
+            for axis in 0..3 {
+                let mut off = ku;
+                off[axis] += 1;
+                // Off the line unless u lies along the stepped axis, checked exactly.
+                let want = {
+                    let (a, b) = (q(u), q(off));
+                    a.cross(&b) == Vector3::new(Q::from_i64(0), Q::from_i64(0), Q::from_i64(0))
+                };
+                assert_eq!(parallel(&q(u), &q(off)), Ok(want), "{u:?}, {off:?}");
+                let (a, b) = (q(u), q(off));
+                let c = a.cross(&b);
+                let terms = Vector3::new(
+                    a[1].abs() * b[2].abs() + a[2].abs() * b[1].abs(),
+                    a[2].abs() * b[0].abs() + a[0].abs() * b[2].abs(),
+                    a[0].abs() * b[1].abs() + a[1].abs() * b[0].abs(),
+                );
+                let clear = (0..3).any(|i| c[i].abs() * ratio::<Q>(1_000_000_000, 1) > terms[i]);
+                let fast = parallel(&f(u), &f(off));
+                if want || clear {
+                    assert_eq!(fast, Ok(want), "f64 {u:?}, {off:?}");
+                } else {
+                    unclear += 1;
+                }
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!((cases, unclear), (48, 5));
+    // The zero vector is parallel to everything.
+    assert_eq!(parallel(&f([0, 0, 0]), &f([1, 2, 3])), Ok(true));
+}

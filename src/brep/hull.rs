@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use super::{BrepError, Solid};
 use crate::geom::{Point3, Vector3};
 use crate::predicates::{orient3d, Orientation};
-use crate::scalar::{compare_points, try_dedup_by, try_sort_by, Decision, Scalar, Sign, Uncertain};
+use crate::scalar::{compare_points, try_dedup_by, try_sort_by, Decision, Scalar, Uncertain};
 
 /// Why a point set has no solid hull.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -166,13 +166,7 @@ impl<S: Scalar> Builder<'_, S> {
 
 fn collinear<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>) -> Decision<bool> {
     let (u, v): (Vector3<S>, Vector3<S>) = (b - a, c - a);
-    let n = u.cross(&v);
-    for (k, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
-        if n[k].sign_scaled(|| u[i].abs() * v[j].abs() + u[j].abs() * v[i].abs())? != Sign::Zero {
-            return Ok(false);
-        }
-    }
-    Ok(true)
+    crate::predicates::parallel(&u, &v)
 }
 
 /// A deterministic shuffle (xorshift), for the expected O(n log n) of randomized insertion on

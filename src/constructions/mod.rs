@@ -22,11 +22,8 @@ pub fn plane_through<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>) -> 
     let normal = u.cross(&v);
     // Each component of the cross product is a 2×2 determinant, decided against its own
     // magnitude.
-    let magnitude = |i: usize, j: usize| u[i].abs() * v[j].abs() + u[j].abs() * v[i].abs();
-    let zero = crate::scalar::all_zero(
-        [(1, 2), (2, 0), (0, 1)].iter().zip(normal.iter()).map(|(&(i, j), n)| n.sign_scaled(|| magnitude(i, j))),
-    )?;
-    if zero {
+    let abs = |w: &Vector3<S>| w.map(|x| x.abs());
+    if crate::predicates::zero_vector_scaled(&normal, &crate::geom::cross_magnitude(&abs(&u), &abs(&v)))? {
         return Err(GeomError::Collinear);
     }
     let offset = -normal.dot(&a.coords);

@@ -204,7 +204,7 @@ pub(crate) fn vertex_cells<S: Scalar>(
         let n = s.plane(f).normal.clone();
         let mut new = true;
         for m in &planes {
-            if crate::geom::is_zero_vector(&n.cross(m))? {
+            if crate::predicates::parallel(&n, m)? {
                 new = false;
                 break;
             }

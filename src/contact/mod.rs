@@ -363,7 +363,7 @@ fn in_closure<S: Scalar>(r: &Region<S>, p: &Point3<S>, normal: impl Fn() -> Vect
         1 => {
             let (a, b) = (&r.points[0], &r.points[1]);
             let (u, w): (Vector3<S>, Vector3<S>) = (p - a, b - a);
-            crate::geom::is_zero_vector(&u.cross(&w))?
+            crate::predicates::parallel(&u, &w)?
                 && u.dot(&w).sign()? != Sign::Negative
                 && (w.dot(&w) - u.dot(&w)).sign()? != Sign::Negative
         }

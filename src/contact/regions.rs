@@ -18,7 +18,7 @@ fn same<S: Scalar>(p: &Point3<S>, q: &Point3<S>) -> Decision<bool> {
 /// Whether `r` lies strictly inside the segment from `p` to `q` (collinear, between).
 fn strictly_inside<S: Scalar>(p: &Point3<S>, q: &Point3<S>, r: &Point3<S>) -> Decision<bool> {
     let (u, w): (Vector3<S>, Vector3<S>) = (r - p, q - p);
-    if !crate::geom::is_zero_vector(&u.cross(&w))? {
+    if !crate::predicates::parallel(&u, &w)? {
         return Ok(false);
     }
     let t = u.dot(&w);

@@ -268,9 +268,7 @@ pub fn penetration_samples<S: Scalar>(
 /// Whether two face normals are parallel and point the same way (exactly on exact backends,
 /// within the backend's tolerance on others).
 fn same_way_up<S: Scalar>(n: &Vector3<S>, m: &Vector3<S>) -> Decision<bool> {
-    let c = n.cross(m);
-    let mag = || crate::geom::norm2(n) * crate::geom::norm2(m);
-    Ok(crate::geom::norm2(&c).sign_scaled(mag)? == Sign::Zero && n.dot(m).sign()? == Sign::Positive)
+    Ok(crate::predicates::parallel(n, m)? && n.dot(m).sign()? == Sign::Positive)
 }
 
 /// The time, relative to now, when point `p` (inside the solid of `index`, moving at `w`

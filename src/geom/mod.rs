@@ -39,6 +39,16 @@ pub fn drop_axis<S: Scalar>(p: &Point3<S>, k: usize) -> Point2<S> {
     Point2::new(p[i].clone(), p[j].clone())
 }
 
+/// The magnitudes of `a × b`'s components from magnitudes `a`, `b` of the factors:
+/// a_y b_z + a_z b_y, ….
+pub fn cross_magnitude<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> Vector3<S> {
+    Vector3::new(
+        a.y.clone() * b.z.clone() + a.z.clone() * b.y.clone(),
+        a.z.clone() * b.x.clone() + a.x.clone() * b.z.clone(),
+        a.x.clone() * b.y.clone() + a.y.clone() * b.x.clone(),
+    )
+}
+
 /// Σ |aᵢ|·|bᵢ|: the magnitude of the dot product a·b.
 pub fn dot_magnitude<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> S {
     a.iter().zip(b.iter()).fold(S::zero(), |acc, (x, y)| acc + x.abs() * y.abs())

@@ -69,11 +69,11 @@ pub(crate) fn through<S: Scalar>(n: &Vector3<S>, p: &HPoint<S>) -> Plane<S> {
 /// exactly transverse, else the first that is.
 pub(crate) fn transverse_axis<S: Scalar>(n: &Vector3<S>) -> Decision<usize> {
     let k = least_aligned_axis(n)?;
-    if !crate::geom::is_zero_vector(&n.cross(&axis::<S>(k)))? {
+    if !crate::predicates::parallel(n, &axis::<S>(k))? {
         return Ok(k);
     }
     for i in 0..3 {
-        if !crate::geom::is_zero_vector(&n.cross(&axis::<S>(i)))? {
+        if !crate::predicates::parallel(n, &axis::<S>(i))? {
             return Ok(i);
         }
     }

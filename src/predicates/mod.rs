@@ -12,8 +12,8 @@ mod polygon;
 pub use least::Least;
 pub use polygon::{least_aligned_axis, locate_in_polygon, nonzero_axis, PolygonLocation};
 
-use crate::geom::{det3, permanent3, Matrix3, Plane, Point2, Point3, Scaled};
-use crate::scalar::{Decision, Scalar, Sign};
+use crate::geom::{cross_magnitude, det3, permanent3, Matrix3, Plane, Point2, Point3, Scaled, Vector3};
+use crate::scalar::{all_zero, Decision, Scalar, Sign};
 
 /// The orientation of four points (or three in the plane).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,4 +111,31 @@ pub fn side_of_plane<S: Scalar>(plane: &Plane<S>, p: &Point3<S>) -> Decision<Sid
 /// computed values, decided against the magnitude of both.
 pub fn cmp_sign<S: Scalar>(x: &S, y: &S, mx: S, my: S) -> Decision<Sign> {
     (x.clone() - y.clone()).sign_scaled(|| mx + my + x.abs() + y.abs())
+}
+
+/// Whether `u` and `v` are parallel (either may be zero): every component of u × v is zero,
+/// each decided against its own magnitude |uᵢ||vⱼ| + |uⱼ||vᵢ| (one component decided nonzero
+/// settles it, as [`all_zero`] says).
+///
+/// ```
+/// use touchstone::geom::Vector3;
+/// use touchstone::predicates::parallel;
+/// assert_eq!(parallel(&Vector3::new(1.0, 2.0, 3.0), &Vector3::new(-2.0, -4.0, -6.0)), Ok(true));
+/// assert_eq!(parallel(&Vector3::new(1.0, 2.0, 3.0), &Vector3::new(1.0, 2.0, 3.5)), Ok(false));
+/// assert_eq!(parallel(&Vector3::new(0.0, 0.0, 0.0), &Vector3::new(1.0, 2.0, 3.0)), Ok(true));
+/// ```
+pub fn parallel<S: Scalar>(u: &Vector3<S>, v: &Vector3<S>) -> Decision<bool> {
+    let abs = |w: &Vector3<S>| w.map(|x| x.abs());
+    parallel_scaled(u, &abs(u), v, &abs(v))
+}
+
+/// [`parallel`] for computed `u` and `v` whose components have magnitudes `mu` and `mv`.
+pub fn parallel_scaled<S: Scalar>(u: &Vector3<S>, mu: &Vector3<S>, v: &Vector3<S>, mv: &Vector3<S>) -> Decision<bool> {
+    zero_vector_scaled(&u.cross(v), &cross_magnitude(mu, mv))
+}
+
+/// Whether the computed vector `v`, whose components have magnitudes `m`, is zero: every
+/// component decided zero against its own magnitude ([`all_zero`]).
+pub fn zero_vector_scaled<S: Scalar>(v: &Vector3<S>, m: &Vector3<S>) -> Decision<bool> {
+    all_zero(v.iter().zip(m.iter()).map(|(c, m)| c.sign_scaled(|| m.clone())))
 }

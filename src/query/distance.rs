@@ -125,7 +125,7 @@ impl<N: Scalar> Distance<N> {
             }
             (Piece::E(t1, h1), Piece::E(t2, h2)) => {
                 let (u, v): (Vector3<Exact>, Vector3<Exact>) = (&h1 - &t1, &h2 - &t2);
-                if crate::geom::is_zero_vector(&u.cross(&v)).ok()? {
+                if crate::predicates::parallel(&u, &v).ok()? {
                     return None;
                 }
                 crate::vclip::geometry::segment_segment(&t1, &h1, &t2, &h2).ok()?

@@ -11,8 +11,9 @@ pub mod depth;
 pub mod linear;
 
 use crate::brep::{Feature, Solid};
-use crate::geom::{dot_magnitude, Vector3};
+use crate::geom::{cross_magnitude, dot_magnitude, Vector3};
 use crate::predicates::cmp_sign;
+use crate::predicates::zero_vector_scaled;
 use crate::scalar::{Decision, Scalar, Sign, Uncertain};
 
 pub use depth::{penetration_depth, separation_along};
@@ -67,16 +68,6 @@ pub fn face_axis<S: Scalar>(s: &Solid<S>, f: usize) -> (Vector3<S>, Vector3<S>) 
     (s.plane(f).normal.clone(), m)
 }
 
-/// The magnitudes of `a × b`'s components from magnitudes `a`, `b` of the factors:
-/// a_y b_z + a_z b_y, ….
-pub fn cross_magnitude<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> Vector3<S> {
-    Vector3::new(
-        a.y.clone() * b.z.clone() + a.z.clone() * b.y.clone(),
-        a.z.clone() * b.x.clone() + a.x.clone() * b.z.clone(),
-        a.x.clone() * b.y.clone() + a.y.clone() * b.x.clone(),
-    )
-}
-
 /// The sign of a computed `x` of magnitude `magnitude`.
 pub fn sign<S: Scalar>(x: &S, magnitude: &S) -> Decision<Sign> {
     x.sign_scaled(|| magnitude.clone())
@@ -107,13 +98,7 @@ pub fn axis_of<S: Scalar>(a: &Solid<S>, b: &Solid<S>, axis: Axis) -> Decision<Op
     let nm = cross_magnitude(&ma, &mb);
     // Parallel edges give no axis (exactly zero; within the tolerance on f64, where an axis of
     // rounding noise would judge nothing reliably).
-    let mut zero = true;
-    for (c, m) in n.iter().zip(nm.iter()) {
-        if sign(c, m)? != Sign::Zero {
-            zero = false;
-        }
-    }
-    Ok((!zero).then_some((n, nm)))
+    Ok((!zero_vector_scaled(&n, &nm)?).then_some((n, nm)))
 }
 
 /// The feature of the strictly convex `s` made of its vertices extreme along `n` (the highest,

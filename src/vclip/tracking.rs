@@ -186,15 +186,7 @@ fn on_face<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<
 fn edge_edge<S: Scalar>(a: &Solid<S>, e1: usize, b: &Solid<S>, e2: usize) -> Decision<Option<(Point3<S>, Point3<S>)>> {
     let ((p1, q1), (p2, q2)) = (ends(a, e1), ends(b, e2));
     let (d1, d2): (Vector3<S>, Vector3<S>) = (&q1 - &p1, &q2 - &p2);
-    let cross = d1.cross(&d2);
-    let parallel = cross
-        .iter()
-        .zip([(1, 2), (2, 0), (0, 1)])
-        .map(|(c, (i, j))| c.sign_scaled(|| d1[i].abs() * d2[j].abs() + d1[j].abs() * d2[i].abs()))
-        .collect::<Decision<Vec<Sign>>>()?
-        .iter()
-        .all(|s| *s == Sign::Zero);
-    if parallel {
+    if crate::predicates::parallel(&d1, &d2)? {
         // Parameters of edge 2's ends along edge 1, scaled by |d1|²: the overlap with [0, |d1|²].
         let len2 = norm2(&d1);
         let (s0, s1) = ((&p2 - &p1).dot(&d1), (&q2 - &p1).dot(&d1));
