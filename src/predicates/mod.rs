@@ -6,6 +6,7 @@
 //! value over its magnitude is the decision's *relative margin*, which the agreement contract
 //! ([`crate::contract`]) compares with the fast backend's budget.
 
+pub mod filter;
 mod least;
 mod polygon;
 

@@ -20,7 +20,7 @@ impl<S: Scalar> Builder<'_, S> {
             let m = p.normal.iter().chain(std::iter::once(&p.offset)).map(bits).max().unwrap_or(0);
             self.stats.max_bits = self.stats.max_bits.max(m);
         }
-        self.approx_planes.push(approx4([&p.normal.x, &p.normal.y, &p.normal.z, &p.offset]));
+        self.approx_planes.push(enclose4([&p.normal.x, &p.normal.y, &p.normal.z, &p.offset]));
         self.planes.push(p);
         Ok((self.planes.len() - 1) as u32)
     }
@@ -33,7 +33,7 @@ impl<S: Scalar> Builder<'_, S> {
             let m = p.x.iter().chain(std::iter::once(&p.w)).map(bits).max().unwrap_or(0);
             self.stats.max_bits = self.stats.max_bits.max(m);
         }
-        self.approx_points.push(approx4([&p.x.x, &p.x.y, &p.x.z, &p.w]));
+        self.approx_points.push(enclose4([&p.x.x, &p.x.y, &p.x.z, &p.w]));
         self.points.push(p);
         Ok((self.points.len() - 1) as u32)
     }
@@ -59,7 +59,7 @@ impl<S: Scalar> Builder<'_, S> {
             return Ok(Sign::Zero);
         }
         let filtered = match (&self.approx_planes[plane as usize], &self.approx_points[i]) {
-            (Some(a), Some(b)) => filter_sign(a, b),
+            (Some(a), Some(b)) => dot4_sign(a, b),
             _ => None,
         };
         let s = match filtered {
@@ -155,53 +155,5 @@ impl<S: Scalar> Builder<'_, S> {
             }
         }
         Err(self.precision("an edge's line is parallel to its own face"))
-    }
-}
-
-/// The binary64 images of four exact values, for the filter: `None` on inexact backends (they
-/// decide on their own numbers) and when a nonzero value's image is outside [2⁻⁵⁰⁰, 2⁵⁰⁰] (so
-/// no product or sum of the filter under- or overflows; a zero image is then exactly zero).
-pub(super) fn approx4<S: Scalar>(xs: [&S; 4]) -> Option<[f64; 4]> {
-    if !S::EXACT_VALUES {
-        return None;
-    }
-    let (lo, hi) = (2f64.powi(-500), 2f64.powi(500));
-    let mut out = [0.0; 4];
-    for (o, x) in out.iter_mut().zip(xs) {
-        let a = x.to_f64();
-        if a == 0.0 {
-            if x.sign() != Ok(Sign::Zero) {
-                return None;
-            }
-        } else if !(a.abs() > lo && a.abs() < hi) {
-            return None;
-        }
-        *o = a;
-    }
-    Some(out)
-}
-
-/// The sign of plane · point (homogeneous, w > 0) from binary64 images, when certain.
-///
-/// Each image is within 4u of its exact value (u = 2⁻⁵³: [`Scalar::to_f64`] of an exact
-/// backend truncates to 64 bits, rounds, divides and rounds again), so each product is within
-/// 9u + O(u²) of the exact product, and the three additions add at most 3u (1 + u)² of the sum
-/// of the absolute terms M. |computed − exact| ≤ 13u·M; the filter asks |computed| > 32u·M,
-/// with M computed (to within 6u of itself) from the same images. With every image in
-/// [2⁻⁵⁰⁰, 2⁵⁰⁰] or exactly zero, nothing underflows or overflows; M = 0 means every term has an
-/// exact zero factor, so the value is exactly zero.
-pub(super) fn filter_sign(a: &[f64; 4], b: &[f64; 4]) -> Option<Sign> {
-    let v = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-    let m = (a[0] * b[0]).abs() + (a[1] * b[1]).abs() + (a[2] * b[2]).abs() + (a[3] * b[3]).abs();
-    if m == 0.0 {
-        return Some(Sign::Zero);
-    }
-    let bound = 32.0 * f64::EPSILON / 2.0 * m;
-    if v > bound {
-        Some(Sign::Positive)
-    } else if v < -bound {
-        Some(Sign::Negative)
-    } else {
-        None
     }
 }

@@ -8,15 +8,15 @@ use super::geom::{
 use super::{Leaf, Link, MspError, MspTree, Node, Options, Split, Stats};
 use crate::brep::{Feature, Solid};
 use crate::geom::{Plane, Point3};
+use crate::predicates::filter::{dot4_sign, enclose4};
 use crate::predicates::orient2d;
-use crate::scalar::{Scalar, Sign};
+use crate::scalar::{Interval, Scalar, Sign};
 
 mod arena;
 mod attach;
 mod cuts;
 mod sets;
 
-use arena::approx4;
 pub(super) use sets::{ear_clip, face_turn};
 
 /// An entity of the fragmented boundary: the solid's own, or a pseudo one made by splitting
@@ -98,10 +98,10 @@ pub(super) struct Builder<'a, S: Scalar> {
     options: Options,
     planes: Vec<Plane<S>>,
     pub(super) points: Vec<HPoint<S>>,
-    /// Binary64 images of the planes' coefficients and the points' coordinates, for the
+    /// Interval enclosures of the planes' coefficients and the points' coordinates, for the
     /// exact backends' filter ([`Builder::side`]); `None` when out of the filter's range.
-    approx_planes: Vec<Option<[f64; 4]>>,
-    approx_points: Vec<Option<[f64; 4]>>,
+    approx_planes: Vec<Option<[Interval; 4]>>,
+    approx_points: Vec<Option<[Interval; 4]>>,
     /// Per point: the stamp of the plane its side was last computed against, and the side.
     cache: Vec<(u32, Sign)>,
     stamp: u32,
@@ -152,8 +152,8 @@ impl<'a, S: Scalar> Builder<'a, S> {
             depth_sum: 0,
         };
         b.approx_planes =
-            b.planes.iter().map(|p| approx4([&p.normal.x, &p.normal.y, &p.normal.z, &p.offset])).collect();
-        b.approx_points = b.points.iter().map(|p| approx4([&p.x.x, &p.x.y, &p.x.z, &p.w])).collect();
+            b.planes.iter().map(|p| enclose4([&p.normal.x, &p.normal.y, &p.normal.z, &p.offset])).collect();
+        b.approx_points = b.points.iter().map(|p| enclose4([&p.x.x, &p.x.y, &p.x.z, &p.w])).collect();
         b
     }
 }
