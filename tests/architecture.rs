@@ -52,7 +52,7 @@ fn every_module_is_named_by_the_crate_docs_and_the_module_map() {
 /// calls go; raise it only for a sign of input data, and say so in the commit.
 #[test]
 fn raw_sign_calls_do_not_grow() {
-    const BOUND: usize = 88;
+    const BOUND: usize = 83;
     let mut files = Vec::new();
     rust_files(&root().join("src"), &mut files);
     let mut count = 0;

@@ -157,3 +157,34 @@ fn parallel_grid_vectors_on_both_backends() {
     // The zero vector is parallel to everything.
     assert_eq!(parallel(&f([0, 0, 0]), &f([1, 2, 3])), Ok(true));
 }
+
+/// `predicates::locate_on_segment`, the one point-on-segment test (the contact regions'
+/// strict interior of a side and a 1-dimensional region's closure): points k/4 of the way
+/// along a segment with odd directions, for k in −4..=8, are its ends at k = 0 and 4, inside
+/// for 0 < k < 4 and outside otherwise; nudged off the line by one grid step they are outside,
+/// ends included. Exact and f64 (every coordinate is a small dyadic) agree.
+#[test]
+fn points_along_and_beside_a_segment() {
+    use touchstone::predicates::{locate_on_segment, SegmentLocation};
+    let (a, d) = ([3i64, -5, 7], [4i64, 12, -8]);
+    let at = |k: i64, off: i64| [0, 1, 2].map(|i| 4 * a[i] + k * d[i] + if i == 1 { off } else { 0 });
+    let q = |v: [i64; 3]| Point3::new(ratio::<Q>(v[0], 4), ratio(v[1], 4), ratio(v[2], 4));
+    let f = |v: [i64; 3]| Point3::new(v[0] as f64 / 4.0, v[1] as f64 / 4.0, v[2] as f64 / 4.0);
+    for k in -4..=8 {
+        let want = match k {
+            0 => SegmentLocation::Start,
+            4 => SegmentLocation::End,
+            1..=3 => SegmentLocation::Inside,
+            _ => SegmentLocation::Outside,
+        };
+        assert_eq!(locate_on_segment(&q(at(0, 0)), &q(at(4, 0)), &q(at(k, 0))), Ok(want), "exact k = {k}");
+        assert_eq!(locate_on_segment(&f(at(0, 0)), &f(at(4, 0)), &f(at(k, 0))), Ok(want), "f64 k = {k}");
+        let off = SegmentLocation::Outside;
+        assert_eq!(locate_on_segment(&q(at(0, 0)), &q(at(4, 0)), &q(at(k, 1))), Ok(off), "exact off, k = {k}");
+        assert_eq!(locate_on_segment(&f(at(0, 0)), &f(at(4, 0)), &f(at(k, 1))), Ok(off), "f64 off, k = {k}");
+    }
+    // A degenerate segment holds its point only.
+    let z = q(at(0, 0));
+    assert_eq!(locate_on_segment(&z, &z, &z), Ok(SegmentLocation::Start));
+    assert_eq!(locate_on_segment(&z, &z, &q(at(1, 0))), Ok(SegmentLocation::Outside));
+}

@@ -360,13 +360,7 @@ fn representative<S: Scalar>(r: &Region<S>) -> Point3<S> {
 fn in_closure<S: Scalar>(r: &Region<S>, p: &Point3<S>, normal: impl Fn() -> Vector3<S>) -> Decision<bool> {
     Ok(match r.dim {
         0 => crate::scalar::compare_points(&r.points[0], p)? == std::cmp::Ordering::Equal,
-        1 => {
-            let (a, b) = (&r.points[0], &r.points[1]);
-            let (u, w): (Vector3<S>, Vector3<S>) = (p - a, b - a);
-            crate::predicates::parallel(&u, &w)?
-                && u.dot(&w).sign()? != Sign::Negative
-                && (w.dot(&w) - u.dot(&w)).sign()? != Sign::Negative
-        }
+        1 => crate::predicates::locate_on_segment(&r.points[0], &r.points[1], p)?.in_closure(),
         _ => {
             let n = normal();
             let on_plane = n.dot(&(p - &r.points[0])).sign()? == Sign::Zero;

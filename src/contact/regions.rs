@@ -2,7 +2,7 @@
 //! one entity of the other, grouped by the pair of entities and merged into the connected
 //! components of their union, each a region (x, y, Π) with Π a point, a segment or a polygon.
 
-use crate::predicates::locate_in_polygon;
+use crate::predicates::{locate_in_polygon, locate_on_segment, SegmentLocation};
 use std::cmp::Ordering;
 
 use super::Region;
@@ -13,16 +13,6 @@ use crate::scalar::{compare_points, Decision, Scalar, Sign};
 
 fn same<S: Scalar>(p: &Point3<S>, q: &Point3<S>) -> Decision<bool> {
     Ok(compare_points(p, q)? == Ordering::Equal)
-}
-
-/// Whether `r` lies strictly inside the segment from `p` to `q` (collinear, between).
-fn strictly_inside<S: Scalar>(p: &Point3<S>, q: &Point3<S>, r: &Point3<S>) -> Decision<bool> {
-    let (u, w): (Vector3<S>, Vector3<S>) = (r - p, q - p);
-    if !crate::predicates::parallel(&u, &w)? {
-        return Ok(false);
-    }
-    let t = u.dot(&w);
-    Ok(t.sign()? == Sign::Positive && (w.dot(&w) - t).sign()? == Sign::Positive)
 }
 
 /// The regions of the pieces `pieces` (of solid a's boundary, classified against b): every
@@ -141,7 +131,9 @@ fn polygon_union<S: Scalar>(polygons: &[&Vec<Point3<S>>], normal: &Vector3<S>) -
             // Split at every vertex strictly inside, in order along the edge.
             let mut inner: Vec<&Point3<S>> = Vec::new();
             for r in &vertices {
-                if strictly_inside(p, q, r)? && !inner.iter().any(|x| same(x, r).unwrap_or(false)) {
+                if locate_on_segment(p, q, r)? == SegmentLocation::Inside
+                    && !inner.iter().any(|x| same(x, r).unwrap_or(false))
+                {
                     inner.push(r);
                 }
             }

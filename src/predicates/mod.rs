@@ -11,7 +11,9 @@ mod least;
 mod polygon;
 
 pub use least::Least;
-pub use polygon::{least_aligned_axis, locate_in_polygon, nonzero_axis, PolygonLocation};
+pub use polygon::{
+    least_aligned_axis, locate_in_polygon, locate_on_segment, nonzero_axis, PolygonLocation, SegmentLocation,
+};
 
 use crate::geom::{cross_magnitude, det3, permanent3, Matrix3, Plane, Point2, Point3, Scaled, Vector3};
 use crate::scalar::{all_zero, Decision, Scalar, Sign};

@@ -1,11 +1,11 @@
-//! Where a point of a polygon's plane lies in the closed polygon, and the choice of the axis a
-//! planar figure is projected along.
+//! Where a point lies in a closed polygon of its plane or on a segment of its line, and the
+//! choice of the axis a planar figure is projected along.
 
-use crate::geom::{drop_axis, Point3, Vector3};
+use crate::geom::{dot_magnitude, drop_axis, Point3, Vector3};
 use crate::scalar::{compare_points, Decision, Scalar, Sign, Uncertain};
 use std::cmp::Ordering;
 
-use super::{orient2d, Orientation};
+use super::{orient2d, parallel, Orientation};
 
 /// Where a point of a polygon's plane lies relative to the closed polygon.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,6 +80,57 @@ pub fn locate_in_polygon<S: Scalar>(
         }
     }
     Ok(if winding != 0 { PolygonLocation::Inside } else { PolygonLocation::Outside })
+}
+
+/// Where a point lies relative to a closed segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SegmentLocation {
+    /// On the first end.
+    Start,
+    /// On the second end (and not on the first).
+    End,
+    /// In the open segment, strictly between the ends.
+    Inside,
+    /// Off the closed segment (off its line, or on the line beyond an end).
+    Outside,
+}
+
+impl SegmentLocation {
+    /// Whether the point lies on the closed segment.
+    pub fn in_closure(self) -> bool {
+        self != SegmentLocation::Outside
+    }
+}
+
+/// Where `p` lies relative to the closed segment from `a` to `b`: on an end (by exact
+/// equality), strictly between them, or off it. Collinearity is [`parallel`] of p − a and
+/// b − a; "between" is (p − a)·(p − b) < 0, decided against its terms. A degenerate segment
+/// (a = b) holds only its point.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::point;
+/// use touchstone::predicates::{locate_on_segment, SegmentLocation};
+/// let p = |x, y, z| point::<BigRational>(x, y, z);
+/// let (a, b) = (p(0, 0, 0), p(2, 4, 6));
+/// assert_eq!(locate_on_segment(&a, &b, &p(1, 2, 3)), Ok(SegmentLocation::Inside));
+/// assert_eq!(locate_on_segment(&a, &b, &p(2, 4, 6)), Ok(SegmentLocation::End));
+/// assert_eq!(locate_on_segment(&a, &b, &p(3, 6, 9)), Ok(SegmentLocation::Outside));
+/// assert_eq!(locate_on_segment(&a, &b, &p(1, 2, 4)), Ok(SegmentLocation::Outside));
+/// ```
+pub fn locate_on_segment<S: Scalar>(a: &Point3<S>, b: &Point3<S>, p: &Point3<S>) -> Decision<SegmentLocation> {
+    if compare_points(a, p)? == Ordering::Equal {
+        return Ok(SegmentLocation::Start);
+    }
+    if compare_points(b, p)? == Ordering::Equal {
+        return Ok(SegmentLocation::End);
+    }
+    let (u, w): (Vector3<S>, Vector3<S>) = (p - a, p - b);
+    if !parallel(&u, &(b - a))? {
+        return Ok(SegmentLocation::Outside);
+    }
+    let between = u.dot(&w).sign_scaled(|| dot_magnitude(&u, &w))? == Sign::Negative;
+    Ok(if between { SegmentLocation::Inside } else { SegmentLocation::Outside })
 }
 
 /// The magnitudes of `n`'s components by their images ([`Scalar::image`]): what every backend
