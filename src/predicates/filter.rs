@@ -54,8 +54,9 @@ mod tests {
     use crate::scalar::{Exact, Scalar};
 
     /// The filter never contradicts the exact sign: planes through a point with thirds and
-    /// sevenths (no coordinate is a double), offset exactly, then nudged by 10⁻¹⁵ 3·10⁻¹⁴, 3·10⁻¹³,
-    /// 3·10⁻¹² (about the inputs' rounding: the enclosures must hold it) and 10⁻⁹ either way; the filter may abstain, it may not err.
+    /// sevenths (no coordinate is a double), offset exactly, then nudged either way by 10⁻¹⁵,
+    /// 3·10⁻¹⁴, 3·10⁻¹³ and 3·10⁻¹² (about the inputs' rounding: the enclosures must hold it)
+    /// and by 10⁻⁹. The filter may abstain; it may not err.
     #[test]
     fn the_filter_decides_only_what_is_certain() {
         let q = |n: i64, d: i64| Exact::from_i64(n) / Exact::from_i64(d);
