@@ -34,3 +34,23 @@ fn hull_f64_sliver_face_planarity_proptest() {
         check_hull_agreement(&p).unwrap();
     }
 }
+
+/// From the `hull_diff` fuzz target (2026-11-27): coordinates of −3.13e105 beside a subnormal
+/// 1.39e-309. The f64 hull's orientation products reach 10³¹⁵ and overflow, and the hull
+/// refuses with `Uncertain(Overflow)`. `check_hull_agreement` called that a breach, where the
+/// `validate` op's own agreement (the oracle's `both`) says the contract covers only
+/// computations within binary64's range. The two contracts now agree: the refusal is admissible.
+/// Replay: `{"op": "validate", "backend": "both", "solid": {"convex_hull": [...these points...]}}`.
+#[test]
+fn hull_f64_overflow_is_a_typed_refusal_fuzz() {
+    let (h, tiny) = (-3.1299510524099795e105, 1.390671161837457e-309);
+    let points: Vec<[f64; 3]> =
+        vec![[0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 2.0], [0.0, h, h], [h, h, h], [h, h, tiny]];
+    let p: Vec<Point3<f64>> = points.iter().map(|c| Point3::from(*c)).collect();
+    // The f64 hull really overflows (the case is what it says), and the exact one is a solid.
+    assert!(matches!(
+        touchstone::brep::convex_hull(&p),
+        Err(touchstone::brep::HullError::Uncertain(touchstone::scalar::Uncertain::Overflow))
+    ));
+    assert_eq!(check_hull_agreement(&p), Ok(touchstone::contract::Agreement::WithinTolerance));
+}
