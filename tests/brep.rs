@@ -387,7 +387,7 @@ mod hull_properties {
     //! rotated grids rounded to binary64 (nearly coplanar).
     use super::*;
     use proptest::prelude::*;
-    use touchstone::brep::check_hull_agreement;
+    use touchstone::query::{both, Query, ShapeSpec, Validate};
     use touchstone::replay::json_point;
 
     fn grid_points() -> impl Strategy<Value = Vec<[f64; 3]>> {
@@ -415,12 +415,17 @@ mod hull_properties {
         // quarter of the cases (more fails the test).
         #![proptest_config(ProptestConfig { cases: 150, max_global_rejects: 37, ..ProptestConfig::default() })]
 
+        /// Through the `validate` op's own contract (`query::both`); where the exact path
+        /// refuses the points, the f64 path must refuse them too.
         #[test]
         fn f64_hull_agrees_with_exact(pts in prop_oneof![grid_points(), dyadic_points(), rotated_grid()]) {
             let p: Vec<Point3<f64>> = pts.iter().map(|c| Point3::from(*c)).collect();
-            if let Err(d) = check_hull_agreement(&p) {
-                let list: Vec<String> = pts.iter().map(json_point).collect();
-                panic!("{d}\nreplay: {{\"op\": \"validate\", \"backend\": \"both\", \"solid\": {{\"convex_hull\": [{}]}}}}", list.join(", "));
+            let list: Vec<String> = pts.iter().map(json_point).collect();
+            let replay = format!("{{\"op\": \"validate\", \"backend\": \"both\", \"solid\": {{\"convex_hull\": [{}]}}}}", list.join(", "));
+            let q = Validate::new(ShapeSpec::ConvexHull(p));
+            match both(&q) {
+                Ok(r) => prop_assert!(r.agreement.is_ok(), "{:?}\nreplay: {replay}", r.agreement),
+                Err(e) => prop_assert!(q.answer::<f64>().is_err(), "exact refused ({e:?}), f64 answered\nreplay: {replay}"),
             }
         }
 

@@ -1,17 +1,35 @@
-//! The f64 convex hull against the exact one under the agreement contract, on grid-biased and
-//! exactly rotated point clouds. A breach panics with the oracle line that reproduces it.
+//! The `validate` op's f64 answer on a convex hull against its exact one under the op's own
+//! contract (`query::both`: counts, convexity and the Euler characteristic; where the counts
+//! differ, the f64 hull judged as a hull of points within the budget of the given ones), on
+//! grid-biased and exactly rotated point clouds. Where the exact path refuses the points
+//! (fewer than four off a plane, exactly), the f64 path must refuse them too: it decides on
+//! the same numbers. A breach panics with the oracle line that reproduces it.
 #![no_main]
 
 use libfuzzer_sys::{fuzz_target, Corpus};
 use touchstone::arbitrary::PointCloud;
-use touchstone::brep::check_hull_agreement;
 use touchstone::geom::Point3;
+use touchstone::query::{both, Query, ShapeSpec, Validate};
 
 fuzz_target!(|input: PointCloud| -> Corpus {
     let Some(points) = input.points() else { return Corpus::Reject };
     let p: Vec<Point3<f64>> = points.iter().map(|c| Point3::from(*c)).collect();
-    if let Err(d) = check_hull_agreement(&p) {
-        panic!("MISMATCH {d}\nreplay: {}", PointCloud::oracle_line(&points));
+    let q = Validate::new(ShapeSpec::ConvexHull(p));
+    match both(&q) {
+        Ok(r) => {
+            if let Err(d) = r.agreement {
+                panic!("MISMATCH {d}\nreplay: {}", PointCloud::oracle_line(&points));
+            }
+        }
+        Err(e) => {
+            if let Ok(a) = q.answer::<f64>() {
+                panic!(
+                    "MISMATCH the exact path refused ({e:?}) and f64 answered {:?}\nreplay: {}",
+                    a.output,
+                    PointCloud::oracle_line(&points)
+                );
+            }
+        }
     }
     Corpus::Keep
 });

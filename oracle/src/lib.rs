@@ -17,6 +17,7 @@
 
 pub mod batch;
 pub mod check;
+pub mod encode;
 pub mod error;
 pub mod explain;
 pub mod input;

@@ -273,7 +273,11 @@ fn subcommand(command: &Command) -> ExitCode {
             let mut src = touchstone::strategies::Source::new(*seed);
             let mut out = io::stdout().lock();
             for n in 0..*count {
-                if let Err(e) = writeln!(out, "{}", touchstone::strategies::case(k, n, &mut src)) {
+                if let Err(e) = writeln!(
+                    out,
+                    "{}",
+                    touchstone_oracle::encode::case_line(&touchstone::strategies::case(k, n, &mut src))
+                ) {
                     return write_failed("gen", &e);
                 }
             }

@@ -1,5 +1,6 @@
 //! The fuzz targets' seed corpora, `fuzz/seeds/TARGET/gen-*`, are the strategies'
-//! constructions written as each target's input bytes (`touchstone::arbitrary::seed_corpus`):
+//! constructions written as each target's input bytes (`touchstone_oracle::encode::seed_corpus`:
+//! the library's, and `touchstone gen` lines for `oracle_parse`):
 //! the committed files are exactly the generated ones, each decodes to a case the target
 //! checks (not a rejected input), and the case's oracle line, answered on both backends,
 //! agrees under the contract. `TOUCHSTONE_WRITE_SEEDS=1 cargo test -p touchstone-oracle --test
@@ -9,8 +10,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::Value;
-use touchstone::arbitrary::{decode, replay_line, seed_corpus, ConvexPairInput, FUZZ_TARGETS, RAW_TARGET};
+use touchstone::arbitrary::{decode, replay_line, ConvexPairInput, FUZZ_TARGETS, RAW_TARGET};
 use touchstone::query::{both, Distance};
+use touchstone_oracle::encode::seed_corpus;
 use touchstone_oracle::{answer_line, Options};
 
 #[test]

@@ -6,9 +6,30 @@ use proptest::prelude::*;
 use quickcheck::Arbitrary;
 use serde_json::{json, Value};
 use touchstone::strategies::{generate, prop::cases, Generated, Kind, Source, KINDS};
+use touchstone_oracle::encode::{case_line, read_case};
 use touchstone_oracle::{answer_line, Options};
 
 mod common;
+
+/// `count` cases of `kind` from `seed`, as oracle lines.
+fn lines(kind: Kind, count: usize, seed: u64) -> Vec<Value> {
+    generate(kind, count, &mut Source::new(seed)).iter().map(case_line).collect()
+}
+
+/// A claimed time as the oracle writes it (a rational string or `{"decimal": ...}`), as a float.
+fn time_f64(v: &Value) -> f64 {
+    use num_traits::ToPrimitive;
+    let text = v["decimal"].as_str().or(v.as_str()).unwrap();
+    let t: num_rational::BigRational = match text.split_once('.') {
+        Some((int, frac)) => {
+            let scale = num_bigint::BigInt::from(10).pow(frac.len() as u32);
+            let n: num_bigint::BigInt = format!("{int}{frac}").parse().unwrap();
+            num_rational::BigRational::new(n, scale)
+        }
+        None => text.parse().unwrap(),
+    };
+    t.to_f64().unwrap()
+}
 
 fn verdict(line: &Value) -> Value {
     answer_line(&line.to_string(), &Options::default())
@@ -36,7 +57,7 @@ fn wrong(kind: Kind, claim: &Value) -> Vec<Value> {
         }
         Kind::BoxFall => {
             // The irrational time a millionth off.
-            let t: f64 = claim["toi"]["decimal"].as_str().unwrap().parse().unwrap();
+            let t = time_f64(&claim["toi"]);
             vec![json!({"collides": false}), with("toi", json!({"decimal": format!("{:.12}", t + 1e-6)}))]
         }
         Kind::BoxSweep | Kind::BoxGraze | Kind::CcdVertexFace | Kind::CcdEdgeEdge | Kind::Ccd => {
@@ -67,7 +88,7 @@ fn wrong(kind: Kind, claim: &Value) -> Vec<Value> {
 #[test]
 fn every_claimed_answer_is_the_exact_one() {
     for (name, kind) in KINDS {
-        let cases = generate(*kind, 1000, &mut Source::new(20261126));
+        let cases = lines(*kind, 1000, 20261126);
         for c in &cases {
             let a = verdict(c);
             assert_eq!(a["verdict"]["ok"], true, "{name}: {c}\n{a}");
@@ -90,6 +111,7 @@ fn the_same_seed_gives_the_same_cases() {
         let a = generate(*kind, 50, &mut Source::new(5));
         assert_eq!(a, generate(*kind, 50, &mut Source::new(5)));
         assert_ne!(a, generate(*kind, 50, &mut Source::new(6)));
+        assert_eq!(lines(*kind, 50, 5), lines(*kind, 50, 5));
     }
 }
 
@@ -99,7 +121,7 @@ fn gen_from_the_command_line() {
     assert_eq!(code, 0);
     let lines: Vec<Value> =
         String::from_utf8(stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines, generate(Kind::VertexEdge, 7, &mut Source::new(11)));
+    assert_eq!(lines, self::lines(Kind::VertexEdge, 7, 11));
     // Answered back, every line's verdict is ok.
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let (out, _, code) = common::run_binary(&[], input.as_bytes());
@@ -129,9 +151,9 @@ fn shrinking_keeps_the_kind_and_the_answer() {
         for s in shrunk {
             assert_eq!(s.kind, *kind);
             assert!(s.seed < g.seed);
-            let id = s.case["id"].as_str().unwrap().to_string();
-            assert!(id.starts_with(name), "{id}");
-            assert_eq!(verdict(&s.case)["verdict"]["ok"], true, "{}", s.case);
+            assert!(s.case.id.starts_with(name), "{}", s.case.id);
+            let line = case_line(&s.case);
+            assert_eq!(verdict(&line)["verdict"]["ok"], true, "{line}");
         }
     }
 }
@@ -142,6 +164,7 @@ proptest! {
     /// The proptest strategies give cases whose claims the exact path confirms.
     #[test]
     fn proptest_cases_carry_their_answers(c in cases(Kind::EdgeEdge), d in cases(Kind::BoxSweep)) {
+        let (c, d) = (case_line(&c), case_line(&d));
         prop_assert_eq!(&verdict(&c)["verdict"]["ok"], &json!(true), "{}", c);
         prop_assert_eq!(&verdict(&d)["verdict"]["ok"], &json!(true), "{}", d);
     }
@@ -160,4 +183,35 @@ fn gen_reports_a_failed_write() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("touchstone gen: cannot write"), "{stderr}");
+}
+
+/// The oracle writes a case so that it reads back as the very query and claim it was written
+/// from: the typed case is the truth, the line only its spelling (every kind, 200 cases).
+#[test]
+fn every_case_reads_back_as_itself() {
+    for (name, kind) in KINDS {
+        for c in generate(*kind, 200, &mut Source::new(20261127)) {
+            let line = case_line(&c).to_string();
+            let back = read_case(&line).unwrap_or_else(|e| panic!("{name}: {line}: {e:?}"));
+            assert_eq!(back, c, "{name}: {line}");
+        }
+    }
+    // A line of an op no generator makes is refused by name.
+    let e = read_case(r#"{"id": "x", "op": "orient3d", "points": []}"#).unwrap_err();
+    assert!(e.to_string().contains("orient3d"), "{e}");
+}
+
+/// A claimed time is written as a rational, or as its exact decimal when it has one with a
+/// factor 5 in its denominator (a truncated irrational time), and reads back as the same number.
+#[test]
+fn claimed_times_are_written_exactly() {
+    use touchstone_oracle::encode::time_claim_json;
+    let q = |s: &str| s.parse::<num_rational::BigRational>().unwrap();
+    assert_eq!(time_claim_json(&q("3/8")), json!("3/8"));
+    assert_eq!(time_claim_json(&q("2")), json!("2"));
+    assert_eq!(time_claim_json(&q("1/3")), json!("1/3"));
+    assert_eq!(time_claim_json(&q("7/5")), json!({"decimal": "1.4"}));
+    assert_eq!(time_claim_json(&q("1/40")), json!({"decimal": "0.025"}));
+    assert_eq!(time_claim_json(&q("-3/20")), json!({"decimal": "-0.15"}));
+    assert_eq!(time_claim_json(&q("1/15")), json!("1/15"));
 }

@@ -7,13 +7,14 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use serde_json::Value;
-use touchstone::strategies::{generate, prop::cases, Kind, Source, KINDS};
+use touchstone::strategies::{generate, prop::cases, Case, Kind, Source, KINDS};
 use touchstone_oracle::check::{self, Outcome};
+use touchstone_oracle::encode::case_line;
 use touchstone_oracle::Options;
 
 /// parry's answers to a case (its claim removed: the engine answers, the oracle judges).
-fn parry_on(case: &Value) -> Vec<check::Judged> {
-    let mut q = case.clone();
+fn parry_on(case: &Case) -> Vec<check::Judged> {
+    let mut q: Value = case_line(case);
     q.as_object_mut().unwrap().remove("claim");
     check::judge_line(check::engine("parry3d").unwrap(), 1, &q.to_string(), &Options::default(), None)
 }

@@ -266,7 +266,7 @@ fn polytope_points(v: usize) -> Vec<[i8; 3]> {
 
 /// The seed corpus of fuzz target `target`: named inputs, each a degenerate case by
 /// construction (see the module docs). `oracle_parse` takes raw JSON lines (its seeds are
-/// `touchstone gen` output) and has none here.
+/// `touchstone gen` output, which the oracle writes) and has none here.
 ///
 /// ```
 /// use touchstone::arbitrary::{replay_line, seed_corpus};
@@ -292,7 +292,8 @@ pub fn seed_corpus(target: &str) -> Result<Vec<(String, Vec<u8>)>, DecodeError> 
         "sweep_diff" => sweeps(target, &mut src, &mut seeds)?,
         "msp_diff" => index_cases(target, &mut src, &mut seeds)?,
         "contact_diff" => contact_pairs(target, &mut src, &mut seeds)?,
-        super::RAW_TARGET => query_lines(&mut seeds)?,
+        // The raw target's seeds are oracle lines, which the oracle writes
+        // (`touchstone_oracle::encode::seed_corpus`).
         _ => {}
     }
     Ok(seeds)
@@ -454,16 +455,6 @@ fn contact_pairs(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8
             };
             add(format!("{ka}-{kb}-{}{nudge:+}", if rest { "rest" } else { "free" }), checked(target, &input)?);
         }
-    }
-    Ok(())
-}
-
-/// Query lines: two `touchstone gen` cases of every kind (seed 1), a file a kind.
-fn query_lines(seeds: &mut Vec<(String, Vec<u8>)>) -> Result<(), DecodeError> {
-    let mut add = |name: String, bytes: Vec<u8>| seeds.push((format!("gen-{name}"), bytes));
-    for (name, kind) in crate::strategies::KINDS {
-        let cases = crate::strategies::generate(*kind, 2, &mut crate::strategies::Source::new(1));
-        add(format!("{name}.jsonl"), cases.iter().map(|c| format!("{c}\n")).collect::<String>().into_bytes());
     }
     Ok(())
 }

@@ -46,7 +46,7 @@ pub struct PreviousContact<N: Scalar> {
 }
 
 /// `contact` of two posed solids.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Contact<N: Scalar = BigRational> {
     /// Solid a with its pose.
     pub a: Posed<N>,

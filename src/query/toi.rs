@@ -40,7 +40,7 @@ use crate::separation::{axis_of, extreme_feature, sign, Axis};
 use crate::vclip::{feature_squared_distance, vclip_prechecked};
 
 /// Two convex shapes with poses, moving at constant linear velocities, on [t0, t1].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Toi<N: Scalar = BigRational> {
     /// Shape a under its pose at t = 0.
     pub a: Posed<N>,

@@ -1,6 +1,7 @@
-//! Degenerate configurations with their answers known by construction, as oracle queries
-//! carrying the expected answer as a `claim`: the hard cases other engines' test suites and
-//! fuzzers can draw from (`touchstone gen KIND --count N --seed S`).
+//! Degenerate configurations with their answers known by construction, as typed queries
+//! carrying the expected answer as a claim ([`Case`]): the hard cases other engines' test
+//! suites and fuzzers can draw from. `touchstone gen KIND --count N --seed S` writes them as
+//! oracle lines (the JSON is the oracle's: this crate has none).
 //!
 //! Every case is built in a canonical frame where its answer is plain (a box on a box, an
 //! apex on a face, a gap of g along z, a vertex through a triangle at t*), then the whole scene
@@ -24,10 +25,12 @@
 //! poses) and [`rational_rotation`].
 //!
 //! ```
-//! use touchstone::strategies::{generate, Kind, Source};
+//! use touchstone::strategies::{generate, Claimed, Kind, Source};
+//! use touchstone::vclip::Status;
 //! let cases = generate(Kind::FaceFace, 3, &mut Source::new(7));
 //! assert_eq!(cases.len(), 3);
-//! assert_eq!(cases[0]["claim"]["status"], "touching");
+//! let Claimed::Distance(_, claim) = &cases[0].query else { panic!("a distance case") };
+//! assert_eq!(claim.status, Some(Status::Touching));
 //! assert_eq!(cases, generate(Kind::FaceFace, 3, &mut Source::new(7)));
 //! ```
 
@@ -41,9 +44,15 @@ pub use pairs::{
 
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
-use serde_json::{json, Value};
 
-use crate::geom::{quaternion_matrix, Matrix3, Vector3};
+use crate::contact::ContactStatus;
+use crate::geom::{quaternion_matrix, Matrix3, Matrix4, Point3, Vector3};
+use crate::query::{
+    AtStart, Ccd, CcdClaim, ClaimedRegion, Contact, ContactClaim, Distance, DistanceClaim, FeatureId, PoseSpec, Posed,
+    Query, ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim, Validate, ValidateClaim,
+};
+use crate::sweep::{BoxMotion, CcdKind};
+use crate::vclip::Status;
 
 type Q = BigRational;
 
@@ -112,7 +121,8 @@ pub enum Kind {
     BoxGraze,
     /// A box falling from rest onto a box (`toi_boxes`): its height over the other's top is
     /// g − c t², so the first contact is the root √(g/c) of that polynomial, irrational unless
-    /// g/c is a square; claimed to 30 decimals.
+    /// g/c is a square; claimed truncated to 30 decimals (the oracle writes it as its exact
+    /// decimal, or as a rational when g/c is a square).
     BoxFall,
     /// The public CCD benchmark's vertex–face query: a vertex crossing a still triangle's
     /// interior (or a corner or edge of it) at t* (0, 1 or between), crossing its plane once.
@@ -152,12 +162,50 @@ fn q(n: i64, d: i64) -> Q {
     Q::new(n.into(), d.into())
 }
 
-fn s(x: &Q) -> Value {
-    Value::String(x.to_string())
+fn point(v: Vector3<Q>) -> Point3<Q> {
+    Point3::from(v)
 }
 
-fn v3(v: &Vector3<Q>) -> Value {
-    json!([s(&v.x), s(&v.y), s(&v.z)])
+/// One generated case: its id (`KIND/n`), and the typed query with its answer, known by
+/// construction, as the claim. `touchstone gen` writes it as an oracle line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    /// `face-face/0`, ...
+    pub id: String,
+    /// The query and its claim.
+    pub query: Claimed,
+}
+
+/// A typed query with its expected answer as a claim (every op a generator produces).
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // made once per case
+pub enum Claimed {
+    /// Closest features and distance.
+    Distance(Distance, DistanceClaim),
+    /// Contact regions.
+    Contact(Contact, ContactClaim),
+    /// Linear time of impact of two convex shapes.
+    Toi(Toi, ToiClaim),
+    /// First contact of two boxes under quadratic motions.
+    ToiBoxes(ToiBoxes, ToiBoxesClaim),
+    /// Vertex–face or edge–edge linear CCD.
+    Ccd(Ccd, CcdClaim),
+    /// A solid's validity and counts.
+    Validate(Validate, ValidateClaim),
+}
+
+impl Claimed {
+    /// The op's name in the format.
+    pub fn op(&self) -> &'static str {
+        match self {
+            Claimed::Distance(..) => Distance::<Q>::OP,
+            Claimed::Contact(..) => Contact::<Q>::OP,
+            Claimed::Toi(..) => Toi::<Q>::OP,
+            Claimed::ToiBoxes(..) => ToiBoxes::<Q>::OP,
+            Claimed::Ccd(..) => Ccd::<Q>::OP,
+            Claimed::Validate(..) => Validate::<Q>::OP,
+        }
+    }
 }
 
 /// A scene's rigid motion: a rotation with small integer quaternion parts and a shift on a 1/8
@@ -177,7 +225,7 @@ impl Motion {
 
     /// The pose of a body whose canonical pose is (local rotation `local`, translation `at`):
     /// the composed rotation as a quaternion product and the moved translation.
-    fn pose(&self, local: [i64; 4], at: &Vector3<Q>) -> Value {
+    fn pose(&self, local: [i64; 4], at: &Vector3<Q>) -> PoseSpec {
         let [a1, b1, c1, d1] = self.quat;
         let [a2, b2, c2, d2] = local;
         let product = [
@@ -187,16 +235,29 @@ impl Motion {
             a1 * d2 + b1 * c2 - c1 * b2 + d1 * a2,
         ];
         let t = &self.r * at + &self.t;
-        json!({"quaternion": product, "translation": v3(&t)})
+        // A product of nonzero quaternions is nonzero.
+        PoseSpec::Quaternion {
+            q: product.map(|x| Q::from_integer(x.into())),
+            t: [t.x.clone(), t.y.clone(), t.z.clone()],
+        }
     }
 
-    fn vector(&self, v: &Vector3<Q>) -> Value {
-        v3(&(&self.r * v))
+    fn vector(&self, v: &Vector3<Q>) -> Vector3<Q> {
+        &self.r * v
+    }
+
+    fn place(&self, v: &Vector3<Q>) -> Point3<Q> {
+        point(&self.r * v + &self.t)
     }
 }
 
-fn boxed(h: &[Q; 3]) -> Value {
-    json!({"box": [s(&h[0]), s(&h[1]), s(&h[2])]})
+fn boxed(h: &[Q; 3]) -> ShapeSpec {
+    ShapeSpec::Box(h.clone())
+}
+
+/// Shape a and shape b with their poses.
+fn pair(a: ShapeSpec, pa: PoseSpec, b: ShapeSpec, pb: PoseSpec) -> (Posed, Posed) {
+    (Posed::new("a", a, pa), Posed::new("b", b, pb))
 }
 
 /// Half extents on the half grid, 1/2 to 2.
@@ -253,69 +314,90 @@ fn rotation(quat: [i64; 4]) -> Matrix3<Q> {
     quaternion_matrix(&quat.map(|x| Q::from_integer(x.into()))).expect("a nonzero quaternion")
 }
 
-/// √x to `digits` decimals, truncated (x ≥ 0): ⌊√(x·10^(2·digits))⌋ by integer square root.
-fn sqrt_decimal(x: &Q, digits: u32) -> String {
+/// √x truncated to `digits` decimals (x ≥ 0): ⌊√(x·10^(2·digits))⌋ / 10^digits, by integer
+/// square root.
+fn sqrt_truncated(x: &Q, digits: u32) -> Q {
     use num_bigint::BigInt;
-    let scale = BigInt::from(10).pow(2 * digits);
-    let root = ((x.numer() * scale) / x.denom()).sqrt().to_string();
-    let root = format!("{root:0>width$}", width = digits as usize + 1);
-    let (int, frac) = root.split_at(root.len() - digits as usize);
-    format!("{int}.{frac}")
+    let scale = BigInt::from(10).pow(digits);
+    let root = ((x.numer() * &scale * &scale) / x.denom()).sqrt();
+    Q::new(root, scale)
 }
 
 /// A tetrahedron whose lowest point is its apex at the origin (the other vertices 1 to 2 above).
-fn apex_down(src: &mut Source) -> Value {
-    let mut pts = vec![json!(["0", "0", "0"])];
+fn apex_down(src: &mut Source) -> ShapeSpec {
+    let mut pts = vec![Point3::origin()];
     for (x, y) in [(1, 0), (-1, 1), (-1, -1)] {
         let z = q(src.int(4, 8), 4);
-        pts.push(json!([s(&q(x * src.int(1, 3), 2)), s(&q(y * src.int(1, 3), 2)), s(&z)]));
+        pts.push(Point3::new(q(x * src.int(1, 3), 2), q(y * src.int(1, 3), 2), z));
     }
-    json!({"convex_hull": pts})
+    ShapeSpec::ConvexHull(pts)
 }
 
-/// One case of `kind`: an oracle query line with its expected answer as `claim`.
-pub fn case(kind: Kind, n: usize, src: &mut Source) -> Value {
+/// One case of `kind`: a typed query with its expected answer as the claim.
+pub fn case(kind: Kind, n: usize, src: &mut Source) -> Case {
     let m = Motion::draw(src);
     let id = format!("{}/{n}", KINDS.iter().find(|(_, k)| *k == kind).map_or("case", |(name, _)| name));
-    match kind {
-        Kind::FaceFace | Kind::FaceOverlap | Kind::Gap | Kind::Penetration => on_top(kind, &id, &m, src),
-        Kind::EdgeEdge => edge_on_edge(&id, &m, src),
-        Kind::EdgeFace => edge_on_face(&id, &m, src),
-        Kind::VertexFace | Kind::VertexEdge | Kind::VertexVertex => vertex_on(kind, &id, &m, src),
-        Kind::BoxSweep => box_sweep(&id, &m, src),
-        Kind::BoxGraze | Kind::BoxFall => box_motion(kind, &id, &m, src),
-        Kind::CcdVertexFace | Kind::CcdEdgeEdge | Kind::Ccd => ccd_case(kind, &id, &m, src),
-        Kind::GridHull => grid_hull(&id, &m, src),
+    let query = match kind {
+        Kind::FaceFace | Kind::FaceOverlap | Kind::Gap | Kind::Penetration => on_top(kind, &m, src),
+        Kind::EdgeEdge => edge_on_edge(&m, src),
+        Kind::EdgeFace => edge_on_face(&m, src),
+        Kind::VertexFace | Kind::VertexEdge | Kind::VertexVertex => vertex_on(kind, &m, src),
+        Kind::BoxSweep => box_sweep(&m, src),
+        Kind::BoxGraze | Kind::BoxFall => box_motion(kind, &m, src),
+        Kind::CcdVertexFace | Kind::CcdEdgeEdge | Kind::Ccd => ccd_case(kind, &m, src),
+        Kind::GridHull => grid_hull(&m, src),
+    };
+    Case { id, query }
+}
+
+/// A `distance` query.
+fn distance((a, b): (Posed, Posed), claim: DistanceClaim) -> Claimed {
+    Claimed::Distance(Distance { a, b }, claim)
+}
+
+/// Touching at distance 0, realised by `features`.
+fn touching(features: [FeatureId; 2]) -> DistanceClaim {
+    DistanceClaim {
+        status: Some(Status::Touching),
+        distance: Some(Q::zero()),
+        features: Some(features),
+        ..DistanceClaim::default()
     }
 }
 
-/// A `distance` line.
-fn distance_line(id: &str, a: Value, pa: Value, b: Value, pb: Value, claim: Value) -> Value {
-    json!({"id": id, "op": "distance", "a": a, "pose_a": pa, "b": b, "pose_b": pb, "claim": claim})
+fn top_face() -> FeatureId {
+    FeatureId::Face(vec![4, 5, 6, 7])
 }
 
 /// Boxes one on the other: faces touching, overlapping (a contact region), a gap, or sunk.
-fn on_top(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
+fn on_top(kind: Kind, m: &Motion, src: &mut Source) -> Claimed {
     let zero = Vector3::from_element(Q::zero());
     let identity = [1, 0, 0, 0];
     let (ha, hb) = (half(src), half(src));
     // b's bottom face on a's top face, overlapping: |offset| < ha + hb in x and y.
     let ox = inside(src, &(&ha[0] + &hb[0]));
     let oy = inside(src, &(&ha[1] + &hb[1]));
-    let faces = json!([{"face": [4, 5, 6, 7]}, {"face": [0, 1, 2, 3]}]);
+    let faces = [top_face(), FeatureId::Face(vec![0, 1, 2, 3])];
+    #[allow(clippy::large_enum_variant)] // one per case
+    enum Expected {
+        Distance(DistanceClaim),
+        Contact(ContactClaim),
+    }
     let (dz, claim) = match kind {
-        Kind::FaceFace => (Q::zero(), json!({"status": "touching", "distance": "0", "features": faces})),
+        Kind::FaceFace => (Q::zero(), Expected::Distance(touching(faces))),
         Kind::FaceOverlap => {
             // The overlap rectangle on a's top (z = ha_z), its corners moved with the
             // scene; the normal out of b toward a is down.
             let lo = |i: usize, o: &Q| (-ha[i].clone()).max(o - &hb[i]);
             let hi = |i: usize, o: &Q| ha[i].clone().min(o + &hb[i]);
             let (x, y) = ([lo(0, &ox), hi(0, &ox)], [lo(1, &oy), hi(1, &oy)]);
-            let place = |x: &Q, y: &Q| v3(&(&m.r * Vector3::new(x.clone(), y.clone(), ha[2].clone()) + &m.t));
-            let points = json!([place(&x[0], &y[0]), place(&x[1], &y[0]), place(&x[1], &y[1]), place(&x[0], &y[1])]);
+            let place = |x: &Q, y: &Q| m.place(&Vector3::new(x.clone(), y.clone(), ha[2].clone()));
+            let points = vec![place(&x[0], &y[0]), place(&x[1], &y[0]), place(&x[1], &y[1]), place(&x[0], &y[1])];
             let normal = m.vector(&Vector3::new(Q::zero(), Q::zero(), -Q::one()));
-            let region = json!({"a": faces[0], "b": faces[1], "points": points, "normals": [normal]});
-            (Q::zero(), json!({"status": "touching", "regions": [region]}))
+            let [fa, fb] = faces;
+            let region = ClaimedRegion { a: fa, b: fb, points: Some(points), normals: Some(vec![normal]) };
+            let claim = ContactClaim { status: Some(ContactStatus::Touching), regions: Some(vec![region]) };
+            (Q::zero(), Expected::Contact(claim))
         }
         Kind::Gap => {
             let scale = [&ha, &hb].iter().flat_map(|h| h.iter()).cloned().fold(Q::one(), |x, y| x.max(y));
@@ -324,8 +406,13 @@ fn on_top(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
                 1 => scale * q(1, 1 << 52),
                 _ => q(src.int(1, 16), 16),
             };
-            let claim = json!({"status": "separated", "distance_squared": s(&(&g * &g)), "features": faces});
-            (g, claim)
+            let claim = DistanceClaim {
+                status: Some(Status::Separated),
+                distance_squared: Some(&g * &g),
+                features: Some(faces),
+                ..DistanceClaim::default()
+            };
+            (g, Expected::Distance(claim))
         }
         _ => {
             let d = match src.int(0, 1) {
@@ -336,21 +423,28 @@ fn on_top(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
             // a's centre minus b's: the depth is the origin's distance to its boundary.
             let overlap = |i: usize, o: &Q| &ha[i] + &hb[i] - o.abs();
             let depth = d.clone().min(overlap(0, &ox)).min(overlap(1, &oy));
-            let claim = json!({"status": "penetrating", "intersecting": true, "depth_squared": s(&(&depth * &depth))});
-            (-d, claim)
+            let claim = DistanceClaim {
+                status: Some(Status::Penetrating),
+                intersecting: Some(true),
+                depth_squared: Some(&depth * &depth),
+                ..DistanceClaim::default()
+            };
+            (-d, Expected::Distance(claim))
         }
     };
     let at = Vector3::new(ox, oy, &ha[2] + &hb[2] + dz);
-    let (pa, pb) = (m.pose(identity, &zero), m.pose(identity, &at));
-    if kind == Kind::FaceOverlap {
-        json!({"id": id, "op": "contact", "a": boxed(&ha), "pose_a": pa, "b": boxed(&hb), "pose_b": pb, "claim": claim})
-    } else {
-        distance_line(id, boxed(&ha), pa, boxed(&hb), pb, claim)
+    let (a, b) = pair(boxed(&ha), m.pose(identity, &zero), boxed(&hb), m.pose(identity, &at));
+    match claim {
+        Expected::Contact(claim) => Claimed::Contact(
+            Contact { a, b, velocity_a: None, velocity_b: None, previous: Vec::new(), epsilon: None, step: None },
+            claim,
+        ),
+        Expected::Distance(claim) => distance((a, b), claim),
     }
 }
 
 /// Two turned boxes whose edges touch, crossing or collinear.
-fn edge_on_edge(id: &str, m: &Motion, src: &mut Source) -> Value {
+fn edge_on_edge(m: &Motion, src: &mut Source) -> Claimed {
     let zero = Vector3::from_element(Q::zero());
     // a turned about y by a Pythagorean angle: its top is an edge along y; b about x
     // (crossing: its bottom an edge along x) or about y too (collinear edges).
@@ -372,12 +466,12 @@ fn edge_on_edge(id: &str, m: &Motion, src: &mut Source) -> Value {
     } else {
         Vector3::new(&xa - &zero.x + inside(src, &hb[0]) * q(1, 2), inside(src, &ha[1]) - &yb, &top - &bottom)
     };
-    let claim = json!({"status": "touching", "distance": "0", "features": [{"edge": ea}, {"edge": eb}]});
-    distance_line(id, boxed(&ha), m.pose(qa, &zero), boxed(&hb), m.pose(qb, &shift), claim)
+    let claim = touching([FeatureId::Edge(ea[0], ea[1]), FeatureId::Edge(eb[0], eb[1])]);
+    distance(pair(boxed(&ha), m.pose(qa, &zero), boxed(&hb), m.pose(qb, &shift)), claim)
 }
 
 /// A turned box with an edge on the other box's top face.
-fn edge_on_face(id: &str, m: &Motion, src: &mut Source) -> Value {
+fn edge_on_face(m: &Motion, src: &mut Source) -> Claimed {
     let zero = Vector3::from_element(Q::zero());
     let identity = [1, 0, 0, 0];
     // b turned about x: its lowest feature an edge along x, laid on a's top face at
@@ -388,27 +482,33 @@ fn edge_on_face(id: &str, m: &Motion, src: &mut Source) -> Value {
     let (bottom, eb) = extreme_edge(&cb, false);
     let y = inside(src, &ha[1]) - &cb[eb[0]].y;
     let shift = Vector3::new(inside(src, &(&ha[0] + &hb[0])), y, &ha[2] - &bottom);
-    let claim = json!({"status": "touching", "distance": "0", "features": [{"face": [4, 5, 6, 7]}, {"edge": eb}]});
-    distance_line(id, boxed(&ha), m.pose(identity, &zero), boxed(&hb), m.pose(qb, &shift), claim)
+    let claim = touching([top_face(), FeatureId::Edge(eb[0], eb[1])]);
+    distance(pair(boxed(&ha), m.pose(identity, &zero), boxed(&hb), m.pose(qb, &shift)), claim)
 }
 
 /// A square pyramid apex down on a box: on its face, an edge or a vertex.
-fn vertex_on(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
+fn vertex_on(kind: Kind, m: &Motion, src: &mut Source) -> Claimed {
     let zero = Vector3::from_element(Q::zero());
     let identity = [1, 0, 0, 0];
     let ha = half(src);
     let (x, y, feature) = match kind {
-        Kind::VertexFace => (inside(src, &ha[0]), inside(src, &ha[1]), json!({"face": [4, 5, 6, 7]})),
-        Kind::VertexEdge => (ha[0].clone(), inside(src, &ha[1]), json!({"edge": [5, 7]})),
-        _ => (ha[0].clone(), -ha[1].clone(), json!({"vertex": 5})),
+        Kind::VertexFace => (inside(src, &ha[0]), inside(src, &ha[1]), top_face()),
+        Kind::VertexEdge => (ha[0].clone(), inside(src, &ha[1]), FeatureId::Edge(5, 7)),
+        _ => (ha[0].clone(), -ha[1].clone(), FeatureId::Vertex(5)),
     };
     let at = Vector3::new(x, y, ha[2].clone());
-    let claim = json!({"status": "touching", "distance": "0", "features": [feature, {"vertex": 0}]});
-    distance_line(id, boxed(&ha), m.pose(identity, &zero), apex_down(src), m.pose(identity, &at), claim)
+    let claim = touching([feature, FeatureId::Vertex(0)]);
+    distance(pair(boxed(&ha), m.pose(identity, &zero), apex_down(src), m.pose(identity, &at)), claim)
+}
+
+/// Colliding at `t`, or touching at the start when `t` is zero.
+fn first_contact(t: Q) -> (Option<bool>, Option<Q>, Option<AtStart>) {
+    let at_start = if t.is_zero() { Some(AtStart::Touching) } else { None };
+    (Some(true), Some(t), at_start)
 }
 
 /// A box falling straight onto another at constant speed (`toi`).
-fn box_sweep(id: &str, m: &Motion, src: &mut Source) -> Value {
+fn box_sweep(m: &Motion, src: &mut Source) -> Claimed {
     let zero = Vector3::from_element(Q::zero());
     let identity = [1, 0, 0, 0];
     let (ha, hb) = (half(src), half(src));
@@ -429,18 +529,18 @@ fn box_sweep(id: &str, m: &Motion, src: &mut Source) -> Value {
     let at = Vector3::new(ox, oy, &ha[2] + &hb[2] + gap);
     let v = Vector3::new(Q::zero(), Q::zero(), -speed);
     let claim = if which == 3 {
-        json!({"collides": false})
-    } else if which == 2 {
-        json!({"collides": true, "toi": "0", "at_start": "touching"})
+        ToiClaim { collides: Some(false), ..ToiClaim::default() }
     } else {
-        json!({"collides": true, "toi": s(&toi)})
+        let (collides, toi, at_start) = first_contact(toi);
+        ToiClaim { collides, toi, at_start, features: None }
     };
-    json!({"id": id, "op": "toi", "a": boxed(&ha), "pose_a": m.pose(identity, &zero), "b": boxed(&hb),
-        "pose_b": m.pose(identity, &at), "velocity_b": m.vector(&v), "interval": ["0", s(&t1)], "claim": claim})
+    let (a, b) = pair(boxed(&ha), m.pose(identity, &zero), boxed(&hb), m.pose(identity, &at));
+    let toi = Toi { a, b, velocity_a: zero, velocity_b: m.vector(&v), interval: [Q::zero(), t1] };
+    Claimed::Toi(toi, claim)
 }
 
 /// A box under a quadratic motion grazing another, or falling from rest (`toi_boxes`).
-fn box_motion(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
+fn box_motion(kind: Kind, m: &Motion, src: &mut Source) -> Claimed {
     let zero = Vector3::from_element(Q::zero());
     let (ha, hb) = (half(src), half(src));
     let ox = inside(src, &(&ha[0] + &hb[0]));
@@ -457,7 +557,8 @@ fn box_motion(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
             Vector3::new(Q::zero(), Q::zero(), -c.clone()),
         ];
         let ratio = &g / &c;
-        let claim = json!({"collides": true, "toi": {"decimal": sqrt_decimal(&ratio, 30)}});
+        let claim =
+            ToiBoxesClaim { collides: Some(true), toi: Some(sqrt_truncated(&ratio, 30)), ..ToiBoxesClaim::default() };
         (t1, coefficients, claim)
     } else {
         let t1 = q(src.int(1, 4), 1);
@@ -472,29 +573,29 @@ fn box_motion(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
             Vector3::new(Q::zero(), Q::zero(), -(q(2, 1) * &c * &t_star)),
             Vector3::new(Q::zero(), Q::zero(), c.clone()),
         ];
-        let claim = if t_star.is_zero() {
-            json!({"collides": true, "toi": "0", "at_start": "touching"})
-        } else {
-            json!({"collides": true, "toi": s(&t_star)})
-        };
-        (t1, coefficients, claim)
+        let (collides, toi, at_start) = first_contact(t_star);
+        (t1, coefficients, ToiBoxesClaim { collides, toi, at_start, ..ToiBoxesClaim::default() })
     };
-    let matrix = |rot: bool, t: &Vector3<Q>| -> Value {
+    let matrix = |rot: bool, t: &Vector3<Q>| -> Matrix4<Q> {
         let r = |i: usize, j: usize| if rot { m.r[(i, j)].clone() } else { Q::zero() };
-        let row = |i: usize| json!([s(&r(i, 0)), s(&r(i, 1)), s(&r(i, 2)), s(&t[i])]);
-        let last = if rot { "1" } else { "0" };
-        json!([row(0), row(1), row(2), ["0", "0", "0", last]])
+        let last = if rot { Q::one() } else { Q::zero() };
+        Matrix4::from_fn(|i, j| match (i, j) {
+            (3, 3) => last.clone(),
+            (3, _) => Q::zero(),
+            (_, 3) => t[i].clone(),
+            _ => r(i, j),
+        })
     };
     let moved = |k: usize, v: &Vector3<Q>| if k == 0 { &m.r * v + &m.t } else { &m.r * v };
-    let motion_b: Vec<Value> = coefficients.iter().enumerate().map(|(k, v)| matrix(k == 0, &moved(k, v))).collect();
-    let motion_a = vec![matrix(true, &m.t), matrix(false, &zero), matrix(false, &zero)];
-    let hs = |h: &[Q; 3]| json!([s(&h[0]), s(&h[1]), s(&h[2])]);
-    json!({"id": id, "op": "toi_boxes", "a": hs(&ha), "b": hs(&hb), "motion_a": motion_a, "motion_b": motion_b,
-        "interval": ["0", s(&t1)], "claim": claim})
+    let motion_b = [0, 1, 2].map(|k| matrix(k == 0, &moved(k, &coefficients[k])));
+    let motion_a = [matrix(true, &m.t), matrix(false, &zero), matrix(false, &zero)];
+    let a = BoxMotion { half: ha, motion: motion_a };
+    let b = BoxMotion { half: hb, motion: motion_b };
+    Claimed::ToiBoxes(ToiBoxes { a, b, interval: [Q::zero(), t1] }, claim)
 }
 
 /// Vertex–face and edge–edge CCD primitives meeting at a chosen time.
-fn ccd_case(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
+fn ccd_case(kind: Kind, m: &Motion, src: &mut Source) -> Claimed {
     let zero = Vector3::from_element(Q::zero());
     let vertex_face = match kind {
         Kind::CcdVertexFace => true,
@@ -509,11 +610,11 @@ fn ccd_case(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
     // The motion: along w, whose z part is not zero (the plane z = 0 is crossed once).
     let sign = if src.int(0, 1) == 0 { -1 } else { 1 };
     let w = Vector3::new(q(src.int(-4, 4), 2), q(src.int(-4, 4), 2), q(sign * src.int(1, 6), 2));
-    let place = |v: &Vector3<Q>| v3(&(&m.r * v + &m.t));
+    let place = |v: &Vector3<Q>| m.place(v);
     // A point of the moving primitive at t = 0 and t = 1, given where it is at t*.
     let ends = |p: &Vector3<Q>, w: &Vector3<Q>| (p - w * t_star.clone(), p + w * (Q::one() - &t_star));
-    let claim = json!({"collides": true, "toi": s(&t_star)});
-    if vertex_face {
+    let claim = CcdClaim { collides: Some(true), toi: Some(t_star.clone()) };
+    let ccd = if vertex_face {
         // The triangle (0,0,0), (4k,0,0), (0,4k,0); the vertex on it at t*: inside, on
         // an edge or at a corner.
         let k = q(src.int(1, 4), 2);
@@ -529,9 +630,13 @@ fn ccd_case(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
             _ => (q(src.int(1, 2), 1), q(1, 1)),
         };
         let (v0, v1) = ends(&Vector3::new(x * &k, y * &k, Q::zero()), &w);
-        let f: Vec<Value> = tri.iter().map(place).collect();
-        json!({"id": id, "op": "ccd", "kind": "vertex_face",
-            "t0": [place(&v0), f[0], f[1], f[2]], "t1": [place(&v1), f[0], f[1], f[2]], "claim": claim})
+        let f = tri.each_ref().map(place);
+        let [f0, f1, f2] = f;
+        Ccd {
+            kind: CcdKind::VertexFace,
+            t0: [place(&v0), f0.clone(), f1.clone(), f2.clone()],
+            t1: [place(&v1), f0, f1, f2],
+        }
     } else {
         // The still edge from (−2,0,0) to (2,0,0); the moving one parallel to y, moving
         // along z only, crossing it at (x, 0, 0) at t*.
@@ -540,22 +645,25 @@ fn ccd_case(kind: Kind, id: &str, m: &Motion, src: &mut Source) -> Value {
         let (a00, a01) = ends(&Vector3::new(x.clone(), q(-2, 1), Q::zero()), &wz);
         let (a10, a11) = ends(&Vector3::new(x, q(2, 1), Q::zero()), &wz);
         let b = [Vector3::new(q(-2, 1), Q::zero(), Q::zero()), Vector3::new(q(2, 1), Q::zero(), Q::zero())];
-        json!({"id": id, "op": "ccd", "kind": "edge_edge",
-            "t0": [place(&a00), place(&a10), place(&b[0]), place(&b[1])],
-            "t1": [place(&a01), place(&a11), place(&b[0]), place(&b[1])], "claim": claim})
-    }
+        Ccd {
+            kind: CcdKind::EdgeEdge,
+            t0: [place(&a00), place(&a10), place(&b[0]), place(&b[1])],
+            t1: [place(&a01), place(&a11), place(&b[0]), place(&b[1])],
+        }
+    };
+    Claimed::Ccd(ccd, claim)
 }
 
 /// A convex hull of a grid polytope (`validate`).
-fn grid_hull(id: &str, m: &Motion, src: &mut Source) -> Value {
+fn grid_hull(m: &Motion, src: &mut Source) -> Claimed {
     let n = src.int(1, 4);
     let (e, f, v) = (src.int(1, 4), src.int(1, 4), src.int(0, 4));
     let (points, counts) = grid_polytope(v as usize, n, e, f);
-    let pts: Vec<Value> =
-        points.iter().map(|&[i, j, k]| v3(&(&m.r * Vector3::new(q(i, 1), q(j, 1), q(k, 1)) + &m.t))).collect();
-    let [nv, ne, nf] = counts;
-    json!({"id": id, "op": "validate", "solid": {"convex_hull": pts},
-        "claim": {"valid": true, "vertices": nv, "edges": ne, "faces": nf, "convex": true, "euler": 2}})
+    let pts = points.iter().map(|&[i, j, k]| m.place(&Vector3::new(q(i, 1), q(j, 1), q(k, 1)))).collect();
+    let [nv, ne, nf] = counts.map(|c| Some(c as i64));
+    let claim =
+        ValidateClaim { valid: Some(true), vertices: nv, edges: ne, faces: nf, convex: Some(true), euler: Some(2) };
+    Claimed::Validate(Validate { solid: ShapeSpec::ConvexHull(pts), at: "/solid".into() }, claim)
 }
 
 /// How many grid polytopes [`grid_polytope`] has.
@@ -598,7 +706,7 @@ pub fn grid_polytope(v: usize, n: i64, e: i64, f: i64) -> (Vec<[i64; 3]>, [usize
 }
 
 /// `count` cases of `kind` from `src`.
-pub fn generate(kind: Kind, count: usize, src: &mut Source) -> Vec<Value> {
+pub fn generate(kind: Kind, count: usize, src: &mut Source) -> Vec<Case> {
     (0..count).map(|n| case(kind, n, src)).collect()
 }
 
@@ -617,16 +725,18 @@ pub mod prop {
     use super::{case, Kind, Source};
     use proptest::prelude::*;
 
-    /// Cases of `kind`, each an oracle query with its answer as `claim`.
+    /// Cases of `kind`, each a typed query with its answer as the claim.
     ///
     /// ```
     /// use proptest::prelude::*;
-    /// use touchstone::strategies::{prop::cases, Kind};
+    /// use touchstone::strategies::{prop::cases, Claimed, Kind};
+    /// use touchstone::vclip::Status;
     /// proptest!(|(c in cases(Kind::VertexEdge))| {
-    ///     prop_assert_eq!(&c["claim"]["status"], "touching");
+    ///     let Claimed::Distance(_, claim) = c.query else { panic!("a distance case") };
+    ///     prop_assert_eq!(claim.status, Some(Status::Touching));
     /// });
     /// ```
-    pub fn cases(kind: Kind) -> impl Strategy<Value = serde_json::Value> {
+    pub fn cases(kind: Kind) -> impl Strategy<Value = super::Case> {
         any::<u64>().prop_map(move |seed| case(kind, 0, &mut Source::new(seed)))
     }
 
@@ -657,8 +767,8 @@ pub struct Generated {
     pub kind: Kind,
     /// The seed.
     pub seed: u64,
-    /// The query line with its `claim`.
-    pub case: Value,
+    /// The typed query with its claim.
+    pub case: Case,
 }
 
 #[cfg(feature = "quickcheck")]

@@ -11,8 +11,10 @@ use touchstone::query::{
 };
 
 use super::distance::posed;
+use super::distance::posed_json;
 use super::geometry::named;
-use super::{feature_json, parse_feature, point_json, Context, OpJson};
+use super::{feature_json, name_of, num, parse_feature, point_json, Context, OpJson};
+use crate::encode::{points_json, vector_json, Encode};
 use crate::error::QueryError;
 use crate::input::{array, child, points, Fields, Number};
 
@@ -160,4 +162,59 @@ impl<N: Number> OpJson for Contact<N> {
         let regions = regions(f, "regions", read)?;
         Ok(ContactClaim { status: named(f, "status", &STATUSES)?, regions })
     }
+}
+
+impl<N: Number> Encode for Contact<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        posed_json(&mut m, &self.a, "a", "pose_a");
+        posed_json(&mut m, &self.b, "b", "pose_b");
+        let velocity = |v: &Velocity<N>| json!({"linear": vector_json(&v.linear), "angular": vector_json(&v.angular)});
+        if let Some(v) = &self.velocity_a {
+            m.push("velocity_a", velocity(v));
+        }
+        if let Some(v) = &self.velocity_b {
+            m.push("velocity_b", velocity(v));
+        }
+        if !self.previous.is_empty() {
+            let previous = self.previous.iter().map(
+                |p| json!({"a": feature_json(&p.a), "b": feature_json(&p.b), "normals": normals_json(&p.normals)}),
+            );
+            m.push("previous", Value::Array(previous.collect()));
+        }
+        if let Some(e) = &self.epsilon {
+            m.push("epsilon", num(e));
+        }
+        if let Some(t) = &self.step {
+            m.push("step", num(t));
+        }
+        m
+    }
+
+    fn encode_claim(c: &ContactClaim) -> Out {
+        let mut m = Out::new();
+        if let Some(s) = c.status {
+            m.push("status", json!(name_of(&STATUSES, s)));
+        }
+        if let Some(regions) = &c.regions {
+            let regions = regions.iter().map(|r| {
+                let mut o = Out::new();
+                o.push("a", feature_json(&r.a));
+                o.push("b", feature_json(&r.b));
+                if let Some(p) = &r.points {
+                    o.push("points", points_json(p));
+                }
+                if let Some(n) = &r.normals {
+                    o.push("normals", normals_json(n));
+                }
+                o.into_value()
+            });
+            m.push("regions", Value::Array(regions.collect()));
+        }
+        m
+    }
+}
+
+fn normals_json<N: Number>(normals: &[Vector3<N>]) -> Value {
+    Value::Array(normals.iter().map(vector_json).collect())
 }

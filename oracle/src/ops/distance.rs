@@ -7,7 +7,8 @@ use touchstone::query::{ClassifyPoint, ClassifyPointClaim, Distance, DistanceCla
 use touchstone::vclip::Status;
 
 use super::geometry::{claimed_number, named};
-use super::{feature_json, num, parse_features, point_json, sqrt_json, Context, OpJson};
+use super::{feature_json, name_of, num, parse_features, point_json, sqrt_json, Context, OpJson};
+use crate::encode::{points_json, pose_json, shape_json, Encode};
 use crate::error::QueryError;
 use crate::input::{child, points, Fields, Number};
 use crate::pose::parse_pose;
@@ -64,6 +65,47 @@ impl<N: Number> OpJson for Distance<N> {
             depth_squared: claimed_number(f, "depth_squared")?,
         })
     }
+}
+
+impl<N: Number> Encode for Distance<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        posed_json(&mut m, &self.a, "a", "pose_a");
+        posed_json(&mut m, &self.b, "b", "pose_b");
+        m
+    }
+
+    fn encode_claim(c: &DistanceClaim) -> Out {
+        let mut m = Out::new();
+        if let Some(s) = c.status {
+            m.push("status", json!(name_of(&STATUSES, s)));
+        }
+        if let Some(b) = c.intersecting {
+            m.push("intersecting", json!(b));
+        }
+        if let Some(x) = &c.distance_squared {
+            m.push("distance_squared", num(x));
+        }
+        if let Some(x) = &c.distance {
+            m.push("distance", num(x));
+        }
+        if let Some(f) = &c.features {
+            m.push("features", Value::Array(f.iter().map(feature_json).collect()));
+        }
+        if let Some(p) = &c.points {
+            m.push("points", points_json(p));
+        }
+        if let Some(x) = &c.depth_squared {
+            m.push("depth_squared", num(x));
+        }
+        m
+    }
+}
+
+/// A posed shape's fields: the shape at `key`, its pose at `pose_key` (always written).
+pub(super) fn posed_json<N: Number>(m: &mut Out, p: &Posed<N>, key: &'static str, pose_key: &'static str) {
+    m.push(key, shape_json(&p.shape));
+    m.push(pose_key, pose_json(&p.pose));
 }
 
 pub(super) const CLASSES: [(&str, PointClass); 3] =

@@ -114,6 +114,11 @@ pub fn time_json<S: RootScalar>(t: &S::Time, digits: u32) -> Result<Value, Query
     }
 }
 
+/// The name of `t` in an op's table of names (the table its parser reads).
+pub fn name_of<T: PartialEq + Copy>(names: &[(&'static str, T)], t: T) -> &'static str {
+    names.iter().find(|(_, x)| *x == t).map_or("", |(n, _)| *n)
+}
+
 /// A feature in the format's form.
 pub fn feature_json(f: &FeatureId) -> Value {
     match f {
@@ -166,7 +171,7 @@ pub fn verdict_json(v: &Verdict, claim: &Value) -> Value {
     json!({"ok": v.ok(), "checks": checks})
 }
 
-fn parse_claim<O: OpJson>(query: &Fields) -> Result<Option<(O::Claim, Value)>, QueryError> {
+pub(crate) fn parse_claim<O: OpJson>(query: &Fields) -> Result<Option<(O::Claim, Value)>, QueryError> {
     let Some((v, at)) = query.optional("claim") else { return Ok(None) };
     let f = Fields::of(v, &at, "a claim")?;
     for key in f.keys() {

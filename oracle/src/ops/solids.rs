@@ -7,6 +7,7 @@ use touchstone::query::{SolidReport, Validate, ValidateClaim};
 
 use super::geometry::{claimed_bool, claimed_count};
 use super::{Context, OpJson};
+use crate::encode::{shape_json, Encode};
 use crate::error::QueryError;
 use crate::input::{Fields, Number};
 use crate::shape::parse_shape;
@@ -42,5 +43,31 @@ impl<N: Number> OpJson for Validate<N> {
             convex: claimed_bool(f, "convex")?,
             euler: claimed_count(f, "euler")?,
         })
+    }
+}
+
+impl<N: Number> Encode for Validate<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        m.push("solid", shape_json(&self.solid));
+        m
+    }
+
+    fn encode_claim(c: &ValidateClaim) -> Out {
+        let mut m = Out::new();
+        let fields = [
+            ("valid", c.valid.map(|b| json!(b))),
+            ("vertices", c.vertices.map(|n| json!(n))),
+            ("edges", c.edges.map(|n| json!(n))),
+            ("faces", c.faces.map(|n| json!(n))),
+            ("convex", c.convex.map(|b| json!(b))),
+            ("euler", c.euler.map(|n| json!(n))),
+        ];
+        for (key, value) in fields {
+            if let Some(v) = value {
+                m.push(key, v);
+            }
+        }
+        m
     }
 }

@@ -10,10 +10,13 @@ use touchstone::poly::RootScalar;
 use touchstone::query::{box_feature_id, AtStart, Ccd, CcdClaim, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim};
 use touchstone::sweep::{BoxMotion, CcdKind, ContactKind};
 
+use super::distance::posed_json;
 use super::geometry::{claimed_bool, claimed_number, named};
-use super::{feature_json, parse_features, time_json, Context, OpJson};
+use super::{feature_json, name_of, parse_features, time_json, Context, OpJson};
+use crate::encode::{numbers, points_json, time_claim_json, vector_json, Encode};
 use crate::error::{Kind, QueryError};
 use crate::input::{array, child, points, rationals, string, Fields, Number};
+use touchstone::query::FeatureId;
 
 /// A claimed time: a number, a rational string, or an output object with `decimal` or `f64`.
 pub fn claimed_time(f: &Fields, key: &str) -> Result<Option<BigRational>, QueryError> {
@@ -59,16 +62,13 @@ impl<N: Number> OpJson for Ccd<N> {
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
         let (v, at) = f.required("kind")?;
-        let kind = match string(v, &at, "kind")? {
-            "vertex_face" => CcdKind::VertexFace,
-            "edge_edge" => CcdKind::EdgeEdge,
-            other => {
-                return Err(QueryError::new(
-                    Kind::Unknown,
-                    &at,
-                    format!("unknown ccd kind {other:?} (vertex_face, edge_edge)"),
-                ))
-            }
+        let name = string(v, &at, "kind")?;
+        let Some(&(_, kind)) = CCD_KINDS.iter().find(|(n, _)| *n == name) else {
+            return Err(QueryError::new(
+                Kind::Unknown,
+                &at,
+                format!("unknown ccd kind {name:?} (vertex_face, edge_edge)"),
+            ));
         };
         let four = |key: &str| -> Result<[touchstone::geom::Point3<N>; 4], QueryError> {
             let (v, at) = f.required(key)?;
@@ -121,6 +121,8 @@ fn interval<N: Number>(f: &Fields) -> Result<[N; 2], QueryError> {
     }
     Ok([t[0].clone(), t[1].clone()])
 }
+
+const CCD_KINDS: [(&str, CcdKind); 2] = [("vertex_face", CcdKind::VertexFace), ("edge_edge", CcdKind::EdgeEdge)];
 
 const KINDS: [(&str, ContactKind); 3] = [
     ("vertex-face", ContactKind::VertexFace),
@@ -253,5 +255,90 @@ impl<N: Number> OpJson for Toi<N> {
             at_start: named(f, "at_start", &AT_START)?,
             features: parse_features(f)?,
         })
+    }
+}
+
+/// `collides`, `toi` and `at_start` of a claim (the first claimable fields of the sweeps).
+fn contact_claim(collides: Option<bool>, toi: Option<&BigRational>, at_start: Option<AtStart>) -> Out {
+    let mut m = Out::new();
+    if let Some(b) = collides {
+        m.push("collides", json!(b));
+    }
+    if let Some(t) = toi {
+        m.push("toi", time_claim_json(t));
+    }
+    if let Some(s) = at_start {
+        m.push("at_start", json!(name_of(&AT_START, s)));
+    }
+    m
+}
+
+fn features_claim(m: &mut Out, features: &Option<[FeatureId; 2]>) {
+    if let Some(f) = features {
+        m.push("features", Value::Array(f.iter().map(feature_json).collect()));
+    }
+}
+
+impl<N: Number> Encode for Ccd<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        m.push("kind", json!(name_of(&CCD_KINDS, self.kind)));
+        m.push("t0", points_json(&self.t0));
+        m.push("t1", points_json(&self.t1));
+        m
+    }
+
+    fn encode_claim(c: &CcdClaim) -> Out {
+        contact_claim(c.collides, c.toi.as_ref(), None)
+    }
+}
+
+/// A motion: `[M0, M1, M2]`, each 4×4 by rows.
+fn motion_json<N: Number>(motion: &[Matrix4<N>; 3]) -> Value {
+    let matrix = |m: &Matrix4<N>| Value::Array((0..4).map(|r| numbers(m.row(r).iter())).collect());
+    Value::Array(motion.iter().map(matrix).collect())
+}
+
+impl<N: Number> Encode for ToiBoxes<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        m.push("a", numbers(&self.a.half));
+        m.push("b", numbers(&self.b.half));
+        m.push("motion_a", motion_json(&self.a.motion));
+        m.push("motion_b", motion_json(&self.b.motion));
+        m.push("interval", numbers(&self.interval));
+        m
+    }
+
+    fn encode_claim(c: &ToiBoxesClaim) -> Out {
+        let mut m = contact_claim(c.collides, c.toi.as_ref(), c.at_start);
+        if let Some(k) = c.kind {
+            m.push("kind", json!(name_of(&KINDS, k)));
+        }
+        features_claim(&mut m, &c.features);
+        m
+    }
+}
+
+impl<N: Number> Encode for Toi<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        posed_json(&mut m, &self.a, "a", "pose_a");
+        posed_json(&mut m, &self.b, "b", "pose_b");
+        let moving = |v: &Vector3<N>| v.iter().any(|c| c.sign() != Ok(touchstone::scalar::Sign::Zero));
+        if moving(&self.velocity_a) {
+            m.push("velocity_a", vector_json(&self.velocity_a));
+        }
+        if moving(&self.velocity_b) {
+            m.push("velocity_b", vector_json(&self.velocity_b));
+        }
+        m.push("interval", numbers(&self.interval));
+        m
+    }
+
+    fn encode_claim(c: &ToiClaim) -> Out {
+        let mut m = contact_claim(c.collides, c.toi.as_ref(), c.at_start);
+        features_claim(&mut m, &c.features);
+        m
     }
 }

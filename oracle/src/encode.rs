@@ -1,0 +1,189 @@
+//! Typed queries and claims written as oracle lines: the one place where the library's typed
+//! cases ([`touchstone::strategies`]) become JSON. Each op writes its own fields beside the code
+//! that reads them ([`Encode`], in `ops/`), so a line written here reads back as the very query
+//! it was written from (the round trip is tested for every generated kind).
+//!
+//! ```
+//! use touchstone::strategies::{case, Kind, Source};
+//! let line = touchstone_oracle::encode::case_line(&case(Kind::FaceFace, 0, &mut Source::new(7)));
+//! assert_eq!(line["op"], "distance");
+//! assert_eq!(line["claim"]["status"], "touching");
+//! ```
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, ToPrimitive, Zero};
+use serde_json::{json, Value};
+use touchstone::arbitrary::{DecodeError, RAW_TARGET};
+use touchstone::geom::{Point3, Vector3};
+use touchstone::query::{Ccd, Contact, Distance, PoseSpec, Query, ShapeSpec, Toi, ToiBoxes, Validate};
+use touchstone::scalar::Scalar;
+use touchstone::strategies::{generate, Case, Claimed, Source, KINDS};
+
+use crate::error::QueryError;
+use crate::input::{Context, Fields};
+use crate::json::Out;
+use crate::ops::{num, OpJson};
+
+/// An op whose typed queries and claims the oracle writes as lines.
+pub trait Encode: OpJson {
+    /// The query's own fields, in the order of [`OpJson::FIELDS`]; a field at its default
+    /// (a zero velocity, no previous contacts) is left out, as a person would write it.
+    fn encode(&self) -> Out;
+    /// The claim's fields, in the order of [`OpJson::CLAIM_FIELDS`] (absent ones left out).
+    fn encode_claim(claim: &Self::Claim) -> Out;
+}
+
+/// The line of query `q` with `id` and `claim`: `{"id", "op", fields..., "claim"}`.
+pub fn line<O: Encode>(id: Option<&str>, q: &O, claim: Option<&O::Claim>) -> Value {
+    let mut m = Out::new();
+    if let Some(id) = id {
+        m.push("id", json!(id));
+    }
+    m.push("op", json!(O::OP));
+    for (k, v) in q.encode().into_iter() {
+        m.insert(k, v);
+    }
+    if let Some(c) = claim {
+        m.push("claim", O::encode_claim(c).into_value());
+    }
+    m.into_value()
+}
+
+/// A generated case as its oracle line, its expected answer as `claim`.
+pub fn case_line(c: &Case) -> Value {
+    let id = Some(c.id.as_str());
+    match &c.query {
+        Claimed::Distance(q, claim) => line(id, q, Some(claim)),
+        Claimed::Contact(q, claim) => line(id, q, Some(claim)),
+        Claimed::Toi(q, claim) => line(id, q, Some(claim)),
+        Claimed::ToiBoxes(q, claim) => line(id, q, Some(claim)),
+        Claimed::Ccd(q, claim) => line(id, q, Some(claim)),
+        Claimed::Validate(q, claim) => line(id, q, Some(claim)),
+    }
+}
+
+/// Read a line back as a generated case, with the ops' own parsers (`id` required, the claim
+/// absent: claiming nothing): the inverse of [`case_line`] for the ops generators produce.
+///
+/// Errors: whatever the oracle would answer for the line (a bad field, an op no generator
+/// produces: [`Kind::Unsupported`](crate::error::Kind)).
+pub fn read_case(line: &str) -> Result<Case, QueryError> {
+    let json = crate::json::parse_line(line)?;
+    let f = Fields::of(&json, "", "a query")?;
+    let (id, at) = f.required("id")?;
+    let id = crate::input::string(id, &at, "an id")?.to_string();
+    let (op, at) = f.required("op")?;
+    let op = crate::input::string(op, &at, "an op")?;
+    fn read<O: OpJson>(f: &Fields) -> Result<(O, O::Claim), QueryError> {
+        f.only_of(&[&crate::ops::COMMON_FIELDS, O::FIELDS])?;
+        let q = O::parse(f, &Context::default())?;
+        let claim = crate::ops::parse_claim::<O>(f)?.map(|(c, _)| c).unwrap_or_default();
+        Ok((q, claim))
+    }
+    type Q = BigRational;
+    let query = if op == Distance::<Q>::OP {
+        read(&f).map(|(q, c)| Claimed::Distance(q, c))?
+    } else if op == Contact::<Q>::OP {
+        read(&f).map(|(q, c)| Claimed::Contact(q, c))?
+    } else if op == Toi::<Q>::OP {
+        read(&f).map(|(q, c)| Claimed::Toi(q, c))?
+    } else if op == ToiBoxes::<Q>::OP {
+        read(&f).map(|(q, c)| Claimed::ToiBoxes(q, c))?
+    } else if op == Ccd::<Q>::OP {
+        read(&f).map(|(q, c)| Claimed::Ccd(q, c))?
+    } else if op == Validate::<Q>::OP {
+        read(&f).map(|(q, c)| Claimed::Validate(q, c))?
+    } else {
+        let message = format!("no generator makes {op:?} queries");
+        return Err(QueryError::new(crate::error::Kind::Unsupported, &at, message));
+    };
+    Ok(Case { id, query })
+}
+
+/// The seed corpus of fuzz target `target` ([`touchstone::arbitrary::seed_corpus`]), and for
+/// the raw target `oracle_parse`, which takes lines, two `touchstone gen` cases of every kind
+/// (seed 1), a file a kind.
+///
+/// Errors: an unknown target, or a seed that does not decode back to its value.
+pub fn seed_corpus(target: &str) -> Result<Vec<(String, Vec<u8>)>, DecodeError> {
+    let mut seeds = touchstone::arbitrary::seed_corpus(target)?;
+    if target == RAW_TARGET {
+        for (name, kind) in KINDS {
+            let cases = generate(*kind, 2, &mut Source::new(1));
+            let text: String = cases.iter().map(|c| format!("{}\n", case_line(c))).collect();
+            seeds.push((format!("gen-{name}.jsonl"), text.into_bytes()));
+        }
+    }
+    Ok(seeds)
+}
+
+/// Numbers: exact rationals as strings, binary64 values as JSON numbers.
+pub fn numbers<'a, N: Scalar + 'a>(xs: impl IntoIterator<Item = &'a N>) -> Value {
+    Value::Array(xs.into_iter().map(num).collect())
+}
+
+/// A point or vector: `[x, y, z]`.
+pub fn vector_json<N: Scalar>(v: &Vector3<N>) -> Value {
+    numbers(v.iter())
+}
+
+/// Points: `[[x, y, z], ...]`.
+pub fn points_json<'a, N: Scalar + 'a>(ps: impl IntoIterator<Item = &'a Point3<N>>) -> Value {
+    Value::Array(ps.into_iter().map(|p| numbers(p.iter())).collect())
+}
+
+/// A shape in the format's form (`box`, `polyhedron`, `convex_hull`, or a `file` by its path
+/// as resolved).
+pub fn shape_json<N: Scalar>(s: &ShapeSpec<N>) -> Value {
+    match s {
+        ShapeSpec::Box(h) => json!({ "box": numbers(h) }),
+        ShapeSpec::Polyhedron { vertices, faces } => {
+            json!({ "polyhedron": { "vertices": points_json(vertices), "faces": faces } })
+        }
+        ShapeSpec::ConvexHull(points) => json!({ "convex_hull": points_json(points) }),
+        ShapeSpec::File { path, .. } => json!({ "file": path.to_string_lossy() }),
+    }
+}
+
+/// A pose: `{"quaternion", "translation"}` (a quaternion's integer parts as JSON integers, as
+/// people write them) or `{"matrix"}`.
+pub fn pose_json<N: Scalar>(p: &PoseSpec<N>) -> Value {
+    match p {
+        PoseSpec::Quaternion { q, t } => {
+            let part = |x: &N| match x.to_rational() {
+                Some(r) if N::EXACT_VALUES && r.is_integer() && r.numer().abs() <= BigInt::from(1u64 << 53) => {
+                    r.numer().to_i64().map_or_else(|| num(x), |i| json!(i))
+                }
+                _ => num(x),
+            };
+            json!({ "quaternion": q.iter().map(part).collect::<Vec<_>>(), "translation": numbers(t) })
+        }
+        PoseSpec::Matrix(rows) => json!({ "matrix": rows.iter().map(|r| numbers(r)).collect::<Vec<_>>() }),
+    }
+}
+
+/// A claimed time: a rational string, or, when it is a finite decimal fraction that is not
+/// dyadic (a denominator with a factor 5, such as a truncated irrational time), its exact
+/// decimal as `{"decimal": "1.4142..."}`, the output's own form.
+pub fn time_claim_json(t: &BigRational) -> Value {
+    let (mut d, mut twos, mut fives) = (t.denom().clone(), 0u32, 0u32);
+    let (two, five) = (BigInt::from(2), BigInt::from(5));
+    while (&d % &two).is_zero() {
+        d /= &two;
+        twos += 1;
+    }
+    while (&d % &five).is_zero() {
+        d /= &five;
+        fives += 1;
+    }
+    if fives == 0 || d != BigInt::from(1) {
+        return json!(t.to_string());
+    }
+    let digits = twos.max(fives) as usize;
+    let scaled = (Signed::abs(t) * BigRational::from_integer(num_traits::pow(BigInt::from(10), digits))).to_integer();
+    let text = format!("{scaled:0>width$}", width = digits + 1);
+    let (int, frac) = text.split_at(text.len() - digits);
+    let sign = if t.is_negative() && !t.is_zero() { "-" } else { "" };
+    json!({ "decimal": format!("{sign}{int}.{frac}") })
+}
