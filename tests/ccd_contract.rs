@@ -3,8 +3,9 @@
 //! or an edge midpoint of the other primitive at t = 0, 1/2 or 1.
 
 use proptest::prelude::*;
+use touchstone::replay::ccd_line;
 use touchstone::strategies::{degenerate_ccd, CcdConstruction};
-use touchstone::sweep::contract::{check_ccd_agreement, oracle_line};
+use touchstone::sweep::contract::check_ccd_agreement;
 use touchstone::sweep::{ccd, CcdKind};
 
 fn construction() -> impl Strategy<Value = CcdConstruction> {
@@ -26,7 +27,7 @@ proptest! {
     fn f64_ccd_agrees_with_exact(k in kind(), pts in prop::array::uniform8(prop::array::uniform3(-8i8..=8)), c in construction()) {
         let (t0, t1) = degenerate_ccd(k, pts, c);
         if let Err(d) = check_ccd_agreement(k, &t0, &t1) {
-            panic!("{d}\nreplay: {}", oracle_line(k, &t0, &t1));
+            panic!("{d}\nreplay: {}", ccd_line(k, &t0, &t1));
         }
         // Passing through the other primitive by construction is a collision, no later than
         // the construction's time (for edges: unless the moving edge is a point).
@@ -34,7 +35,7 @@ proptest! {
             let q = |p: &[touchstone::geom::Point3<f64>; 4]| p.map(|x| x.map(|c| num_rational::BigRational::from_float(c).unwrap()));
             let r = ccd(k, &q(&t0), &q(&t1)).unwrap();
             let tc = [0.0, 0.5, 1.0][when as usize];
-            prop_assert!(r.collides(), "constructed to collide: {}", oracle_line(k, &t0, &t1));
+            prop_assert!(r.collides(), "constructed to collide: {}", ccd_line(k, &t0, &t1));
             prop_assert!(r.toi.unwrap().to_f64() <= tc);
         }
     }

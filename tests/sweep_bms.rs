@@ -366,9 +366,8 @@ fn grazing_at_an_irrational_double_root() {
     // The f64 sweep of the same (binary64-exact) input: a double root is where f64 may see
     // a near miss or a near touch; either must be admitted only within the budget.
     let (fa, fb) = (a.to_f64(), b.to_f64());
-    let agreement = touchstone::sweep::contract::check_sweep_agreement(&fa, &fb, 0.0, 2.0).unwrap_or_else(|d| {
-        panic!("{d}\nreplay: {}", touchstone::sweep::contract::sweep_oracle_line(&fa, &fb, 0.0, 2.0))
-    });
+    let agreement = touchstone::sweep::contract::check_sweep_agreement(&fa, &fb, 0.0, 2.0)
+        .unwrap_or_else(|d| panic!("{d}\nreplay: {}", touchstone::replay::toi_boxes_line(&fa, &fb, 0.0, 2.0)));
     assert_eq!(agreement, touchstone::contract::Agreement::WithinTolerance);
 }
 
@@ -754,7 +753,7 @@ mod random_motions {
             let fast = first_contact_bms(&fa, &fb, &f0, &f1);
             let verdict = touchstone::sweep::contract::check_sweep_answer(&fa, &fb, f0, f1, fast.clone().map(|c| c.map(|c| c.time)));
             if let Err(d) = verdict {
-                prop_assert!(false, "{}\nreplay: {}", d, touchstone::sweep::contract::sweep_oracle_line(&fa, &fb, f0, f1));
+                prop_assert!(false, "{}\nreplay: {}", d, touchstone::replay::toi_boxes_line(&fa, &fb, f0, f1));
             }
             if let (Some(e), Ok(Some(f))) = (&exact, &fast) {
                 if let (false, Some(pair)) = (e.overlapping_at_start, f.contact) {
@@ -801,8 +800,9 @@ mod on_f64 {
     //! generic it must be the exact pair.
     use super::*;
     use touchstone::contract::Agreement;
+    use touchstone::replay::toi_boxes_line;
     use touchstone::scalar::Scalar;
-    use touchstone::sweep::contract::{check_sweep_answer, sweep_oracle_line};
+    use touchstone::sweep::contract::check_sweep_answer;
 
     /// The `f64` answer for dyadic boxes, checked against the exact one as above. `generic`:
     /// the exact pair is the only touching one, so `f64` must report it.
@@ -815,7 +815,7 @@ mod on_f64 {
         let exact = first_contact_bms(a, b, &q0, &q1).unwrap();
         let fast = first_contact_bms(&fa, &fb, &f0, &f1).unwrap();
         let verdict = check_sweep_answer(&fa, &fb, f0, f1, Ok(fast.as_ref().map(|c| c.time)));
-        verdict.unwrap_or_else(|d| panic!("{d}\nreplay: {}", sweep_oracle_line(&fa, &fb, f0, f1)));
+        verdict.unwrap_or_else(|d| panic!("{d}\nreplay: {}", toi_boxes_line(&fa, &fb, f0, f1)));
         assert_eq!(exact.is_some(), fast.is_some(), "collides: exact {exact:?}, f64 {fast:?}");
         if let (Some(e), Some(f)) = (&exact, &fast) {
             assert!((e.time.to_f64() - f.time).abs() <= 1e-12, "time: exact {}, f64 {}", e.time, f.time);

@@ -8,8 +8,9 @@ use num_rational::BigRational as Q;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use touchstone::contract::Agreement;
+use touchstone::replay::toi_boxes_line;
 use touchstone::strategies::degenerate_boxes;
-use touchstone::sweep::contract::{check_sweep_agreement, check_sweep_answer, sweep_oracle_line};
+use touchstone::sweep::contract::{check_sweep_agreement, check_sweep_answer};
 use touchstone::sweep::{first_contact_bms, pair_touches, BmsContact, BoxMotion, SweepError};
 
 /// The exact sweep of a generated pair: `None` when a spin is singular somewhere in [0, 1] (a
@@ -41,7 +42,7 @@ proptest! {
         // A singular spin (q(t) = 0 in [0, 1]) is a typed error of the exact path.
         prop_assume!(exact_sweep(&a, &b)?.is_some());
         if let Err(d) = check_sweep_agreement(&fa, &fb, 0.0, 1.0) {
-            panic!("{d}\nreplay: {}", sweep_oracle_line(&fa, &fb, 0.0, 1.0));
+            panic!("{d}\nreplay: {}", toi_boxes_line(&fa, &fb, 0.0, 1.0));
         }
     }
 
@@ -57,7 +58,7 @@ proptest! {
         let exact = exact_sweep(&a, &b)?;
         prop_assume!(exact.is_some());
         if let Err(d) = bms_differential(&a, &b, &exact.unwrap()) {
-            panic!("{d}\nreplay: {}", sweep_oracle_line(&a.to_f64(), &b.to_f64(), 0.0, 1.0));
+            panic!("{d}\nreplay: {}", toi_boxes_line(&a.to_f64(), &b.to_f64(), 0.0, 1.0));
         }
     }
 }
@@ -123,7 +124,7 @@ fn a_fixed_set_exercises_bms_on_f64() {
         let (a, b) = degenerate_boxes(ha, hb, spin, c, v, acc);
         let Ok(exact) = first_contact_bms(&a, &b, &z, &o) else { continue };
         let outcome = bms_differential(&a, &b, &exact)
-            .unwrap_or_else(|d| panic!("{d}\nreplay: {}", sweep_oracle_line(&a.to_f64(), &b.to_f64(), 0.0, 1.0)));
+            .unwrap_or_else(|d| panic!("{d}\nreplay: {}", toi_boxes_line(&a.to_f64(), &b.to_f64(), 0.0, 1.0)));
         match outcome.agreement {
             Agreement::Strict if exact.is_some() => strict_hits += 1,
             Agreement::Strict => strict_misses += 1,
@@ -175,7 +176,7 @@ fn a_fixed_set_exercises_strict_and_degenerate_agreement() {
             Ok(Agreement::Strict) if exact.is_some() => strict_hits += 1,
             Ok(Agreement::Strict) => strict_misses += 1,
             Ok(Agreement::WithinTolerance) => within += 1,
-            Err(d) => panic!("{d}\nreplay: {}", sweep_oracle_line(&fa, &fb, 0.0, 1.0)),
+            Err(d) => panic!("{d}\nreplay: {}", toi_boxes_line(&fa, &fb, 0.0, 1.0)),
         }
     }
     eprintln!("strict hits {strict_hits}, strict misses {strict_misses}, within the budget {within}");

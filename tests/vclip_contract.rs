@@ -8,8 +8,8 @@ use num_rational::BigRational;
 use proptest::prelude::*;
 use touchstone::brep::{Convexity, Solid};
 use touchstone::query::{both, Distance, ErrorKind};
+use touchstone::replay::distance_line;
 use touchstone::strategies::{convex_pair, Placement};
-use touchstone::vclip::contract::oracle_line;
 use touchstone::vclip::{brute_force_distance, vclip, Status};
 
 type Side = (u8, [i8; 4], [i8; 3]);
@@ -50,7 +50,7 @@ proptest! {
         match both(&Distance::between(&fa, &fb)) {
             Ok(r) => {
                 if let Err(d) = r.agreement {
-                    panic!("{d}\nreplay: {}", oracle_line(&fa, &fb));
+                    panic!("{d}\nreplay: {}", distance_line(&fa, &fb));
                 }
             }
             Err(e) => {
@@ -75,6 +75,6 @@ fn touching_boxes_stacked_exactly_agree_strictly_or_within_tolerance() {
     let r = both(&Distance::between(&fa, &fb)).unwrap();
     assert_eq!(r.exact.output.status, Status::Touching);
     assert!(r.agreement.is_ok(), "{:?}", r.agreement);
-    let line = oracle_line(&fa, &fb);
+    let line = distance_line(&fa, &fb);
     assert!(line.starts_with(r#"{"op": "distance", "backend": "both", "a": {"polyhedron""#), "{line}");
 }

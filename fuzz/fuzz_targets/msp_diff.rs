@@ -14,7 +14,7 @@ use touchstone::query::{both, ClassifyPoint, ClassifySegment, PoseSpec, Posed, P
 
 fuzz_target!(|input: MspInput| -> Corpus {
     let Some(case) = input.case() else { return Corpus::Reject };
-    let lines = MspInput::oracle_lines(&case);
+    let lines = case.replay_lines();
     let Ok(exact_solid) = case.solid.convert::<BigRational>() else { return Corpus::Reject };
     let shape = ShapeSpec::Polyhedron { vertices: exact_solid.vertices().to_vec(), faces: exact_solid.faces().to_vec() };
     let q = case.quaternion.map(|x| BigRational::from_integer(x.into()));

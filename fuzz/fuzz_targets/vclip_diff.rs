@@ -7,7 +7,7 @@
 use libfuzzer_sys::{fuzz_target, Corpus};
 use touchstone::arbitrary::ConvexPairInput;
 use touchstone::query::{both, Distance};
-use touchstone::vclip::contract::oracle_line;
+use touchstone::replay::distance_line;
 
 fuzz_target!(|input: ConvexPairInput| -> Corpus {
     let Some((a, b)) = input.solids() else { return Corpus::Reject };
@@ -15,6 +15,6 @@ fuzz_target!(|input: ConvexPairInput| -> Corpus {
     let Ok(r) = both(&Distance::between(&a, &b)) else { return Corpus::Reject };
     match r.agreement {
         Ok(_) => Corpus::Keep,
-        Err(d) => panic!("MISMATCH {d}\nreplay: {}", oracle_line(&a, &b)),
+        Err(d) => panic!("MISMATCH {d}\nreplay: {}", distance_line(&a, &b)),
     }
 });

@@ -28,10 +28,9 @@ use crate::ops::{num, OpJson};
 /// An op whose typed queries and claims the oracle writes as lines.
 pub trait Encode: OpJson {
     /// The query's own fields, in the order of [`OpJson::FIELDS`]; a field at its default
-    /// (a zero velocity, no previous contacts) is left out, as a person would write it.
+    /// (a zero velocity, no previous contacts) is left out, as a person would write it. (The
+    /// claim is written by the op's claim table: [`OpJson::write_claim`].)
     fn encode(&self) -> Out;
-    /// The claim's fields, in the order of [`OpJson::CLAIM_FIELDS`] (absent ones left out).
-    fn encode_claim(claim: &Self::Claim) -> Out;
 }
 
 /// The line of query `q` with `id` and `claim`: `{"id", "op", fields..., "claim"}`.
@@ -45,7 +44,7 @@ pub fn line<O: Encode>(id: Option<&str>, q: &O, claim: Option<&O::Claim>) -> Val
         m.insert(k, v);
     }
     if let Some(c) = claim {
-        m.push("claim", O::encode_claim(c).into_value());
+        m.push("claim", O::write_claim(c).into_value());
     }
     m.into_value()
 }

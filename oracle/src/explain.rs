@@ -87,7 +87,7 @@ pub fn explain_value(line: &str, opts: &Options) -> Explained {
         let _ = writeln!(out.text, "exact: error {e}");
     }
     // The f64 answer as a claim on the exact one: its claimable fields.
-    let claimable = ops().into_iter().find(|o| o.name == op).map(|o| o.claim_fields).unwrap_or(&[]);
+    let claimable = ops().into_iter().find(|o| o.name == op).map(|o| (o.claim_fields)()).unwrap_or_default();
     let f64_claim: Map<String, Value> = answers[2]
         .as_object()
         .filter(|m| !m.contains_key("error"))

@@ -6,7 +6,8 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use touchstone_oracle::check::{self, demo, Answered, Engine, Extra, Outcome};
+use touchstone::query::{Contact, Distance};
+use touchstone_oracle::check::{self, demo, Answered, Answers, Asked, Engine, Extra, Outcome};
 use touchstone_oracle::{answer_line, Options};
 
 mod common;
@@ -120,7 +121,7 @@ impl Engine for Panics {
     fn name(&self) -> &'static str {
         "panics"
     }
-    fn answer(&self, _: &Value) -> Option<Result<Vec<Answered>, String>> {
+    fn distance(&self, _: Asked<'_, Distance<f64>>) -> Answers {
         panic!("engine bug {}", 42)
     }
 }
@@ -135,7 +136,7 @@ impl Engine for Hangs {
     fn name(&self) -> &'static str {
         "hangs"
     }
-    fn answer(&self, _: &Value) -> Option<Result<Vec<Answered>, String>> {
+    fn distance(&self, _: Asked<'_, Distance<f64>>) -> Answers {
         use std::sync::atomic::Ordering::SeqCst;
         while !HANG_RELEASED.load(SeqCst) {
             std::thread::sleep(Duration::from_millis(5));
@@ -151,16 +152,13 @@ impl Engine for One {
     fn name(&self) -> &'static str {
         "one"
     }
-    fn answer(&self, q: &Value) -> Option<Result<Vec<Answered>, String>> {
-        (q["op"] == "distance").then(|| {
-            Ok(vec![Answered {
-                function: "distance",
-                op: "distance",
-                claim: json!({"distance": 1.0}),
-                said: "1".into(),
-                extra: Extra::None,
-            }])
-        })
+    fn distance(&self, _: Asked<'_, Distance<f64>>) -> Answers {
+        Some(Ok(vec![Answered {
+            function: "distance",
+            claim: json!({"distance": 1.0}),
+            said: "1".into(),
+            extra: Extra::None,
+        }]))
     }
 }
 
@@ -197,7 +195,7 @@ fn parry_contact_witness_points_are_judged_when_separated() {
     // point they fail.
     let q = json!({"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [3, 0, 0]}});
     let parry = check::engine("parry3d").unwrap();
-    let answers = parry.answer(&q).unwrap().unwrap();
+    let answers = check::ask(parry, &q).unwrap().unwrap();
     let contact = answers.iter().find(|a| a.function == "contact").unwrap();
     let pts = contact.claim["points"].as_array().expect("witness points on a separated contact");
     assert_eq!((pts[0][0].as_f64(), pts[1][0].as_f64()), (Some(1.0), Some(2.0)), "{}", contact.claim);
@@ -218,18 +216,15 @@ impl Engine for Normal {
     fn name(&self) -> &'static str {
         "normal"
     }
-    fn answer(&self, q: &Value) -> Option<Result<Vec<Answered>, String>> {
+    fn distance(&self, _: Asked<'_, Distance<f64>>) -> Answers {
         let (d, n) = (self.0, self.1);
-        (q["op"] == "distance").then(|| {
-            Ok(vec![Answered {
-                function: "contact",
-                op: "distance",
-                // As the parry adapter states it: a penetration as a status.
-                claim: if d < 0.0 { json!({"status": "penetrating"}) } else { json!({"distance": d}) },
-                said: format!("{d} along {n:?}"),
-                extra: Extra::Contact(d, n),
-            }])
-        })
+        Some(Ok(vec![Answered {
+            function: "contact",
+            // As the parry adapter states it: a penetration as a status.
+            claim: if d < 0.0 { json!({"status": "penetrating"}) } else { json!({"distance": d}) },
+            said: format!("{d} along {n:?}"),
+            extra: Extra::Contact(d, n),
+        }]))
     }
 }
 
@@ -279,16 +274,13 @@ impl Engine for Manifold {
     fn name(&self) -> &'static str {
         "manifold"
     }
-    fn answer(&self, q: &Value) -> Option<Result<Vec<Answered>, String>> {
-        (q["op"] == "contact").then(|| {
-            Ok(vec![Answered {
-                function: "contact_manifolds",
-                op: "contact",
-                claim: json!({"status": self.0}),
-                said: format!("{} points", self.1.len()),
-                extra: Extra::Manifold(self.1.clone()),
-            }])
-        })
+    fn contact(&self, _: Asked<'_, Contact<f64>>) -> Answers {
+        Some(Ok(vec![Answered {
+            function: "contact_manifolds",
+            claim: json!({"status": self.0}),
+            said: format!("{} points", self.1.len()),
+            extra: Extra::Manifold(self.1.clone()),
+        }]))
     }
 }
 
@@ -338,7 +330,7 @@ fn a_contact_manifold_is_judged_against_r_t() {
 fn robust_orientation_convention() {
     // d above the plane of a, b, c (counterclockwise seen from +z): the format's "positive".
     let q = json!({"op": "orient3d", "points": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]});
-    let a = check::engine("robust").unwrap().answer(&q).unwrap().unwrap();
+    let a = check::ask(check::engine("robust").unwrap(), &q).unwrap().unwrap();
     assert_eq!(a[0].claim, json!({"orientation": "positive"}));
     let j = check::judge_line(check::engine("robust").unwrap(), 1, &q.to_string(), &Options::default(), None);
     assert_eq!(j[0].outcome, Outcome::Right);

@@ -341,3 +341,53 @@ fn intersecting_claims() {
         assert!(ok(q, json!({"intersecting": true, "status": "touching"})));
     }
 }
+
+/// Each op's claim table reads what it writes: a claim stating every claimable field of the op
+/// (in the table's order, in the form the oracle writes) is parsed and written back unchanged,
+/// so a field's reader and writer cannot drift apart, and no field is left out of the table.
+#[test]
+fn every_claim_table_writes_back_what_it_reads() {
+    use num_rational::BigRational as Q;
+    use touchstone::query as q;
+    use touchstone_oracle::input::Fields;
+    use touchstone_oracle::ops::OpJson;
+
+    fn round_trip<O: OpJson>(claim: Value) {
+        let text = claim.to_string();
+        let json = touchstone_oracle::json::parse_line(&text).unwrap();
+        let fields = Fields::of(&json, "/claim", "a claim").unwrap();
+        let parsed = O::parse_claim(&fields).unwrap_or_else(|e| panic!("{}: {text}: {e:?}", O::OP));
+        assert_eq!(O::write_claim(&parsed).into_value(), claim, "{}", O::OP);
+        let keys: Vec<&str> = claim.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, O::claim_fields(), "{}: every claimable field, in the table's order", O::OP);
+    }
+    let features = json!([{"face": [0, 1, 2, 3]}, {"edge": [1, 5]}]);
+    round_trip::<q::Orient3d<Q>>(json!({"orientation": "coplanar", "determinant": "-1/3"}));
+    round_trip::<q::Orient2d<Q>>(json!({"orientation": "collinear", "determinant": "0"}));
+    round_trip::<q::SideOfPlane<Q>>(json!({"side": "below", "value": "7/2"}));
+    round_trip::<q::TransformPoints<Q>>(json!({"points": [["1", "2", "3"], ["-1/2", "0", "5"]]}));
+    round_trip::<q::SquaredDistance<Q>>(json!({"distance_squared": "2", "distance": "7/5", "parameter": "1/2"}));
+    round_trip::<q::SegmentPlane<Q>>(json!({"intersection": "crosses", "t": "1/4"}));
+    round_trip::<q::Validate<Q>>(
+        json!({"valid": true, "vertices": 8, "edges": 12, "faces": 6, "convex": true, "euler": 2}),
+    );
+    round_trip::<q::Distance<Q>>(json!({
+        "status": "separated", "intersecting": false, "distance_squared": "1/4", "distance": "1/2",
+        "features": features, "points": [["0", "0", "1"], ["0", "0", "3/2"]], "depth_squared": "0",
+    }));
+    round_trip::<q::Ccd<Q>>(json!({"collides": true, "toi": "3/8"}));
+    round_trip::<q::ToiBoxes<Q>>(json!({
+        "collides": true, "toi": {"decimal": "1.2"}, "at_start": "touching", "kind": "edge-edge",
+        "features": features,
+    }));
+    round_trip::<q::Toi<Q>>(json!({"collides": true, "toi": "0", "at_start": "overlapping", "features": features}));
+    round_trip::<q::ClassifyPoint<Q>>(json!({"class": "boundary", "contains": true, "feature": {"vertex": 3}}));
+    round_trip::<q::ClassifySegment<Q>>(json!({"pieces": [
+        {"class": "outside", "from": "0", "to": "1/3"},
+        {"class": "boundary", "feature": {"face": [0, 1, 2]}, "from": "1/3", "to": "1/2"},
+    ]}));
+    round_trip::<q::IndexStats<Q>>(json!({"nodes": 11, "height": 4, "average_height": "7/3"}));
+    round_trip::<q::Contact<Q>>(json!({"status": "touching", "regions": [
+        {"a": {"face": [4, 5, 6, 7]}, "b": {"face": [0, 1, 2, 3]}, "points": [["0", "0", "1"]], "normals": [["0", "0", "-1"]]},
+    ]}));
+}

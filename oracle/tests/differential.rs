@@ -433,7 +433,7 @@ fn claimed_back(q: &Value, answer: &Value) -> Option<Value> {
     let table = touchstone_oracle::ops::ops();
     let info = table.iter().find(|o| o.name == op)?;
     let mut claim = serde_json::Map::new();
-    for field in info.claim_fields {
+    for field in &(info.claim_fields)() {
         let Some(v) = answer.get(*field) else { continue };
         let v = match (*field, v) {
             ("toi", Value::Object(t)) => t.get("decimal")?.clone(),

@@ -1,7 +1,8 @@
 //! Fuzz input types (feature `arbitrary`), biased toward degenerate configurations: small
 //! integer and dyadic grids, coplanar points by construction, points on planes by
 //! construction, and exactly rotated coplanar sets whose binary64 roundings are *almost*
-//! coplanar. Their `Debug` output is replayable, and `oracle_line` gives the oracle query.
+//! coplanar. Their `Debug` output is replayable, and [`replay_line`] gives the oracle query
+//! (written by [`crate::replay`]).
 
 use arbitrary::Arbitrary;
 use nalgebra::Vector3;
@@ -165,12 +166,6 @@ impl PointCloud {
                 )
             }
         }
-    }
-
-    /// The oracle query that validates the hull of these points on both backends.
-    pub fn oracle_line(points: &[[f64; 3]]) -> String {
-        let list: Vec<String> = points.iter().map(crate::replay::json_point).collect();
-        format!(r#"{{"op": "validate", "backend": "both", "solid": {{"convex_hull": [{}]}}}}"#, list.join(", "))
     }
 }
 
@@ -364,21 +359,7 @@ pub enum PredicateCase {
     Side(PlaneAndPoint),
 }
 
-impl MeshInput {
-    /// The oracle query that validates this mesh as a polyhedron on both backends.
-    pub fn oracle_line((vertices, faces): &Mesh64) -> String {
-        let v: Vec<String> = vertices.iter().map(crate::replay::json_point).collect();
-        let f: Vec<String> = faces
-            .iter()
-            .map(|f| format!("[{}]", f.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")))
-            .collect();
-        format!(
-            r#"{{"op": "validate", "backend": "both", "solid": {{"polyhedron": {{"vertices": [{}], "faces": [{}]}}}}}}"#,
-            v.join(", "),
-            f.join(", ")
-        )
-    }
-}
+impl MeshInput {}
 
 /// Every cargo-fuzz target of the project (`fuzz/fuzz_targets/`), the one list `decode`, its
 /// help and its errors use: [`replay_line`] decodes each one's artifacts, and
@@ -433,31 +414,34 @@ pub fn replay_line(target: &str, bytes: &[u8]) -> Result<String, DecodeError> {
                 Ok(crate::replay::side_of_plane_query(&c, &q))
             }
         },
-        "brep_build" => Ok(MeshInput::oracle_line(&decode::<MeshInput>(target, bytes)?.mesh().ok_or_else(rejected)?)),
+        "brep_build" => {
+            let (vertices, faces) = decode::<MeshInput>(target, bytes)?.mesh().ok_or_else(rejected)?;
+            Ok(crate::replay::mesh_line(&vertices, &faces))
+        }
         "hull_diff" => {
-            Ok(PointCloud::oracle_line(&decode::<PointCloud>(target, bytes)?.points().ok_or_else(rejected)?))
+            Ok(crate::replay::hull_line(&decode::<PointCloud>(target, bytes)?.points().ok_or_else(rejected)?))
         }
         "vclip_diff" => {
             let (a, b) = decode::<ConvexPairInput>(target, bytes)?.solids().ok_or_else(rejected)?;
-            Ok(crate::vclip::contract::oracle_line(&a, &b))
+            Ok(crate::replay::distance_line(&a, &b))
         }
         "sweep_diff" => match decode::<SweepInput>(target, bytes)? {
             SweepInput::Ccd(c) => {
                 let (kind, t0, t1) = c.case();
-                Ok(crate::sweep::contract::oracle_line(kind, &t0, &t1))
+                Ok(crate::replay::ccd_line(kind, &t0, &t1))
             }
             SweepInput::Boxes(b) => {
                 let (a, b) = b.boxes();
-                Ok(crate::sweep::contract::sweep_oracle_line(&a, &b, 0.0, 1.0))
+                Ok(crate::replay::toi_boxes_line(&a, &b, 0.0, 1.0))
             }
         },
         "msp_diff" => {
             let case = decode::<MspInput>(target, bytes)?.case().ok_or_else(rejected)?;
-            Ok(MspInput::oracle_lines(&case).join("\n"))
+            Ok(case.replay_lines().join("\n"))
         }
         "contact_diff" => {
             let (a, b) = decode::<ContactInput>(target, bytes)?.solids().ok_or_else(rejected)?;
-            Ok(ContactInput::oracle_line(&a, &b))
+            Ok(crate::replay::contact_line(&a, &b, ContactInput::EPSILON))
         }
         RAW_TARGET => match std::str::from_utf8(bytes) {
             Ok(text) => Ok(text.trim_end_matches('\n').to_string()),
@@ -520,6 +504,13 @@ pub struct MspCase {
     pub points: [Point3<num_rational::BigRational>; 2],
 }
 
+impl MspCase {
+    /// The oracle lines of the case: the point and the segment classified on both backends.
+    pub fn replay_lines(&self) -> [String; 2] {
+        crate::replay::classify_lines(&self.solid, self.quaternion, &self.translation, &self.points)
+    }
+}
+
 impl MspInput {
     /// The case, or `None` when the choice gives no valid one.
     pub fn case(&self) -> Option<MspCase> {
@@ -568,25 +559,6 @@ impl MspInput {
         };
         let points = [pick(self.pick[0], self.grid[0])?, pick(self.pick[1], self.grid[1])?];
         Some(MspCase { solid, quaternion, translation, points })
-    }
-
-    /// The oracle lines of a case: the point and the segment classified on both backends.
-    pub fn oracle_lines(case: &MspCase) -> [String; 2] {
-        let exact = |p: &Point3<num_rational::BigRational>| {
-            let c: Vec<String> = p.iter().map(|x| format!("\"{x}\"")).collect();
-            format!("[{}]", c.join(", "))
-        };
-        let [w, x, y, z] = case.quaternion;
-        let common = format!(
-            r#""backend": "both", "solid": {}, "pose": {{"quaternion": [{w}, {x}, {y}, {z}], "translation": {}}}"#,
-            crate::replay::polyhedron_json(&case.solid),
-            crate::replay::json_point(&case.translation)
-        );
-        let [p, q] = &case.points;
-        [
-            format!(r#"{{"op": "classify_point", {common}, "point": {}}}"#, exact(p)),
-            format!(r#"{{"op": "classify_segment", {common}, "segment": [{}, {}]}}"#, exact(p), exact(q)),
-        ]
     }
 }
 
@@ -638,17 +610,6 @@ impl ContactInput {
             b = b.transformed(&Affine::translation(Vector3::new(0.0, 0.0, top - bottom + nudge))).ok()?;
         }
         Some((a, b))
-    }
-
-    /// The oracle query of the pair's contact (both solids as polyhedra, in world coordinates).
-    pub fn oracle_line(a: &crate::brep::Solid<f64>, b: &crate::brep::Solid<f64>) -> String {
-        let poly = crate::replay::polyhedron_json;
-        format!(
-            r#"{{"op": "contact", "backend": "both", "epsilon": {:e}, "a": {}, "b": {}}}"#,
-            Self::EPSILON,
-            poly(a),
-            poly(b)
-        )
     }
 }
 

@@ -155,7 +155,7 @@ pub trait Query {
     /// The discrete part of the output, compared between backends.
     type Discrete: PartialEq + Debug;
     /// A claim: the output fields another engine may state (each optional).
-    type Claim: Clone + Debug + Default;
+    type Claim: Clone + Debug + Default + 'static;
 
     /// Answer on backend `S`: [`Query::compute`], and on a backend without exact values every
     /// continuous output checked finite (an infinity or a NaN is an [`ErrorKind::Overflow`]

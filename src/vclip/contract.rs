@@ -33,9 +33,3 @@ pub fn distance_magnitude<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> S {
     let m = S::one() + largest(a) + largest(b);
     m.clone() * m
 }
-
-/// The oracle query that answers the distance between these solids on both backends.
-pub fn oracle_line(a: &Solid<f64>, b: &Solid<f64>) -> String {
-    let shape = crate::replay::polyhedron_json;
-    format!(r#"{{"op": "distance", "backend": "both", "a": {}, "b": {}}}"#, shape(a), shape(b))
-}

@@ -24,16 +24,17 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
+use crate::ops::OpJson;
 use crate::{answer_line_limited, Options};
+use touchstone::query::{ClassifyPoint, Contact, Distance, Orient2d, Orient3d, Toi};
 
 /// What an engine answered with one of its functions, stated as a claim on an oracle op.
 #[derive(Clone, Debug)]
 pub struct Answered {
     /// The engine's function (`"contact"`).
     pub function: &'static str,
-    /// The oracle op that judges it (`"distance"`).
-    pub op: &'static str,
-    /// The claim, with the op's output field names (may be empty: judged here).
+    /// The claim on the query's own op, with its output field names (may be empty: judged
+    /// here).
     pub claim: Value,
     /// The engine's answer in words (`"signed distance -2.3e-10"`).
     pub said: String,
@@ -63,13 +64,214 @@ pub enum Extra {
     Manifold(Vec<([f64; 3], [f64; 3])>),
 }
 
-/// An engine under check.
+/// An engine's answers to one query: `None` when it has nothing for the op (the line is
+/// skipped), `Err` when it cannot take the query (a shape it cannot represent, a query that
+/// does not read: a `skipped` finding with the reason).
+pub type Answers = Option<Result<Vec<Answered>, String>>;
+
+/// One query as an engine is asked it: typed, its numbers read into binary64 as an engine
+/// holds them (or why it does not read), with the line it came from and its [`scale`].
+pub struct Asked<'a, Q> {
+    /// The query, or why it does not read (files are not read for an engine).
+    pub query: Result<&'a Q, &'a str>,
+    /// The query line.
+    pub line: &'a Value,
+    /// The query's scale: the claims' absolute tolerance is `1e-9 · scale`.
+    pub scale: f64,
+}
+
+impl<Q> Asked<'_, Q> {
+    /// The query, or why it does not read.
+    pub fn read(&self) -> Result<&Q, String> {
+        self.query.map_err(str::to_string)
+    }
+}
+
+/// An engine under check: one method per op it can be asked (each `None` by default: nothing
+/// for that op). The methods run the engine: they may panic or not return.
 pub trait Engine: Sync {
     /// Its name on the command line.
     fn name(&self) -> &'static str;
-    /// Its answers to one query, or `None` when it has nothing for the op or cannot represent
-    /// the shapes (the line is skipped). Runs the engine: it may panic or not return.
-    fn answer(&self, query: &Value) -> Option<Result<Vec<Answered>, String>>;
+    /// A `distance` line.
+    fn distance(&self, asked: Asked<'_, Distance<f64>>) -> Answers {
+        let _ = asked;
+        None
+    }
+    /// A `toi` line.
+    fn toi(&self, asked: Asked<'_, Toi<f64>>) -> Answers {
+        let _ = asked;
+        None
+    }
+    /// A `classify_point` line.
+    fn classify_point(&self, asked: Asked<'_, ClassifyPoint<f64>>) -> Answers {
+        let _ = asked;
+        None
+    }
+    /// A `contact` line.
+    fn contact(&self, asked: Asked<'_, Contact<f64>>) -> Answers {
+        let _ = asked;
+        None
+    }
+    /// An `orient3d` line.
+    fn orient3d(&self, asked: Asked<'_, Orient3d<f64>>) -> Answers {
+        let _ = asked;
+        None
+    }
+    /// An `orient2d` line.
+    fn orient2d(&self, asked: Asked<'_, Orient2d<f64>>) -> Answers {
+        let _ = asked;
+        None
+    }
+}
+
+/// An op engines are checked on: which [`Engine`] method it asks, and how its exact answer (a
+/// claim line's output) reads.
+pub trait Checked: OpJson + 'static {
+    /// Ask `engine`.
+    fn ask(engine: &dyn Engine, asked: Asked<'_, Self>) -> Answers;
+    /// The exact answer in words.
+    fn truth(out: &Value) -> String;
+    /// Whether the exact answer says the shapes meet (what a boolean answer is judged
+    /// against); `None`: the op has no such answer.
+    fn intersecting(out: &Value) -> Option<bool> {
+        let _ = out;
+        None
+    }
+}
+
+impl Checked for Distance<f64> {
+    fn ask(engine: &dyn Engine, asked: Asked<'_, Self>) -> Answers {
+        engine.distance(asked)
+    }
+    fn truth(out: &Value) -> String {
+        match out["status"].as_str() {
+            Some("separated") => format!("separated, distance {}", out["distance"].as_str().map_or("?".into(), short)),
+            Some(s) => s.to_string(),
+            None => String::new(),
+        }
+    }
+    fn intersecting(out: &Value) -> Option<bool> {
+        out["status"].as_str().map(|s| s != "separated")
+    }
+}
+
+impl Checked for Toi<f64> {
+    fn ask(engine: &dyn Engine, asked: Asked<'_, Self>) -> Answers {
+        engine.toi(asked)
+    }
+    fn truth(out: &Value) -> String {
+        match (out["collides"].as_bool(), &out["toi"]) {
+            (Some(true), t) => format!(
+                "collide at t = {}{}",
+                t["decimal"].as_str().map_or("?".into(), short),
+                out["at_start"].as_str().map_or(String::new(), |s| format!(" ({s} at the start)"))
+            ),
+            (Some(false), _) => "do not collide".into(),
+            _ => String::new(),
+        }
+    }
+    fn intersecting(out: &Value) -> Option<bool> {
+        out["collides"].as_bool()
+    }
+}
+
+impl Checked for ClassifyPoint<f64> {
+    fn ask(engine: &dyn Engine, asked: Asked<'_, Self>) -> Answers {
+        engine.classify_point(asked)
+    }
+    fn truth(out: &Value) -> String {
+        match (out["class"].as_str(), out.get("feature")) {
+            (Some(c), Some(f)) => format!("{c}, on {f}"),
+            (Some(c), None) => c.to_string(),
+            _ => String::new(),
+        }
+    }
+    fn intersecting(out: &Value) -> Option<bool> {
+        out["class"].as_str().map(|c| c != "outside")
+    }
+}
+
+impl Checked for Contact<f64> {
+    fn ask(engine: &dyn Engine, asked: Asked<'_, Self>) -> Answers {
+        engine.contact(asked)
+    }
+    fn truth(out: &Value) -> String {
+        let regions: Vec<String> = out["regions"]
+            .as_array()
+            .map(|rs| rs.iter().map(|r| format!("{}D {} on {}", r["dim"], r["a"], r["b"])).collect())
+            .unwrap_or_default();
+        match out["status"].as_str() {
+            Some("touching") => format!("touching, R_t: {}", regions.join(", ")),
+            Some(s) => s.to_string(),
+            None => String::new(),
+        }
+    }
+}
+
+impl Checked for Orient3d<f64> {
+    fn ask(engine: &dyn Engine, asked: Asked<'_, Self>) -> Answers {
+        engine.orient3d(asked)
+    }
+    fn truth(out: &Value) -> String {
+        out["orientation"].as_str().unwrap_or("").to_string()
+    }
+}
+
+impl Checked for Orient2d<f64> {
+    fn ask(engine: &dyn Engine, asked: Asked<'_, Self>) -> Answers {
+        engine.orient2d(asked)
+    }
+    fn truth(out: &Value) -> String {
+        out["orientation"].as_str().unwrap_or("").to_string()
+    }
+}
+
+/// An op of [`CHECKED`], its methods as plain functions.
+#[derive(Clone, Copy)]
+struct CheckedOp {
+    op: &'static str,
+    fields: &'static [&'static str],
+    ask: fn(&dyn Engine, &Value) -> Answers,
+    truth: fn(&Value) -> String,
+    intersecting: fn(&Value) -> Option<bool>,
+}
+
+const fn checked<Q: Checked>() -> CheckedOp {
+    CheckedOp { op: Q::OP, fields: Q::FIELDS, ask: ask_typed::<Q>, truth: Q::truth, intersecting: Q::intersecting }
+}
+
+/// The ops engines are checked on: a line of another op is skipped.
+const CHECKED: [CheckedOp; 6] = [
+    checked::<Distance<f64>>(),
+    checked::<Toi<f64>>(),
+    checked::<ClassifyPoint<f64>>(),
+    checked::<Contact<f64>>(),
+    checked::<Orient3d<f64>>(),
+    checked::<Orient2d<f64>>(),
+];
+
+fn checked_op(q: &Value) -> Option<&'static CheckedOp> {
+    let op = q.get("op")?.as_str()?;
+    CHECKED.iter().find(|c| c.op == op)
+}
+
+/// Read line `q` as a `Q` in binary64 (no file is read for an engine) and ask `engine`.
+fn ask_typed<Q: Checked>(engine: &dyn Engine, q: &Value) -> Answers {
+    let json = crate::json::parse_line(&q.to_string()).ok()?;
+    let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
+    let opts = crate::Options { max_file_bytes: 0, ..crate::Options::default() };
+    let read = Q::parse(&fields, &opts.context()).map_err(|e| e.to_string());
+    let query = match &read {
+        Ok(x) => Ok(x),
+        Err(e) => Err(e.as_str()),
+    };
+    Q::ask(engine, Asked { query, line: q, scale: scale(q) })
+}
+
+/// Ask `engine` about query line `q` by its op's method (`None`: an op engines are not
+/// checked on, or one this engine has nothing for). Runs the engine.
+pub fn ask(engine: &dyn Engine, q: &Value) -> Answers {
+    (checked_op(q)?.ask)(engine, q)
 }
 
 /// The engines `check-engine` knows.
@@ -151,15 +353,17 @@ pub fn scale(q: &Value) -> f64 {
     }
 }
 
-/// The claim line for an answer: the query's fields for `op`, the claim and the tolerance.
-pub fn claim_line(q: &Value, a: &Answered) -> Value {
+/// The claim line for an answer: the query's own fields, the claim and the tolerance (`None`:
+/// an op engines are not checked on).
+pub fn claim_line(q: &Value, a: &Answered) -> Option<Value> {
+    let op = checked_op(q)?;
     let mut m = Map::new();
     if let Some(id) = q.get("id") {
         m.insert("id".into(), id.clone());
     }
-    m.insert("op".into(), json!(a.op));
-    // The op's own input fields, as the op table lists them.
-    let keep: &[&str] = crate::ops::ops().iter().find(|o| o.name == a.op).map_or(&[], |o| o.fields);
+    m.insert("op".into(), json!(op.op));
+    // The op's own input fields.
+    let keep = op.fields;
     if let Some(o) = q.as_object() {
         for (k, v) in o {
             if keep.contains(&k.as_str()) {
@@ -172,7 +376,7 @@ pub fn claim_line(q: &Value, a: &Answered) -> Value {
         let s = scale(q);
         m.insert("tolerance".into(), json!({"abs": 1e-9 * s, "rel": 1e-9}));
     }
-    Value::Object(m)
+    Some(Value::Object(m))
 }
 
 /// Run `f` on its own thread: its value, `Err(Some(message))` when it panicked, `Err(None)`
@@ -233,7 +437,7 @@ pub fn judge_line(
     let id = q.get("id").cloned().unwrap_or(Value::Null);
     // The engine runs on its own thread: a panic or a hang is a finding, not the end of the run.
     let query = q.clone();
-    let answers = guarded(limit, move || engine.answer(&query));
+    let answers = guarded(limit, move || ask(engine, &query));
     let fail = |function: &str, outcome: Outcome, said: String| Judged {
         line: line_no,
         id: id.clone(),
@@ -254,11 +458,12 @@ pub fn judge_line(
         Err(Some(m)) => return vec![fail("panic", Outcome::Panic(m.clone()), format!("panicked: {m}"))],
         Err(None) => return vec![fail("hang", Outcome::Hang, "did not return".into())],
     };
-    answers.iter().map(|a| judge_answer(&q, &id, line_no, a, opts)).collect()
+    let Some(op) = checked_op(&q) else { return Vec::new() };
+    answers.iter().map(|a| judge_answer(op, &q, &id, line_no, a, opts)).collect()
 }
 
-fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Options) -> Judged {
-    let claim_q = claim_line(q, a);
+fn judge_answer(op: &CheckedOp, q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Options) -> Judged {
+    let claim_q = claim_line(q, a).unwrap_or(Value::Null);
     let replay = claim_q.to_string();
     let out = answer_line_limited(&replay, opts);
     let mut j = Judged {
@@ -293,13 +498,8 @@ fn judge_answer(q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Opti
             }
         }
     }
-    j.truth = truth_words(a.op, &out);
-    let exact_intersecting = match a.op {
-        "distance" => out["status"].as_str().map(|s| s != "separated"),
-        "toi" => out["collides"].as_bool(),
-        "classify_point" => out["class"].as_str().map(|c| c != "outside"),
-        _ => None,
-    };
+    j.truth = (op.truth)(&out);
+    let exact_intersecting = (op.intersecting)(&out);
     match &a.extra {
         Extra::Manifold(points) => {
             if out["status"] == json!("touching") {
@@ -517,44 +717,6 @@ fn fmt(x: f64) -> String {
         format!("{}", (x * 1e12).round() / 1e12)
     } else {
         format!("{x:.6e}")
-    }
-}
-
-/// The exact answer of a claim line in words.
-fn truth_words(op: &str, out: &Value) -> String {
-    match op {
-        "distance" => match out["status"].as_str() {
-            Some("separated") => format!("separated, distance {}", out["distance"].as_str().map_or("?".into(), short)),
-            Some(s) => s.to_string(),
-            None => String::new(),
-        },
-        "toi" => match (out["collides"].as_bool(), &out["toi"]) {
-            (Some(true), t) => format!(
-                "collide at t = {}{}",
-                t["decimal"].as_str().map_or("?".into(), short),
-                out["at_start"].as_str().map_or(String::new(), |s| format!(" ({s} at the start)"))
-            ),
-            (Some(false), _) => "do not collide".into(),
-            _ => String::new(),
-        },
-        "orient3d" | "orient2d" => out["orientation"].as_str().unwrap_or("").to_string(),
-        "classify_point" => match (out["class"].as_str(), out.get("feature")) {
-            (Some(c), Some(f)) => format!("{c}, on {f}"),
-            (Some(c), None) => c.to_string(),
-            _ => String::new(),
-        },
-        "contact" => {
-            let regions: Vec<String> = out["regions"]
-                .as_array()
-                .map(|rs| rs.iter().map(|r| format!("{}D {} on {}", r["dim"], r["a"], r["b"])).collect())
-                .unwrap_or_default();
-            match out["status"].as_str() {
-                Some("touching") => format!("touching, R_t: {}", regions.join(", ")),
-                Some(s) => s.to_string(),
-                None => String::new(),
-            }
-        }
-        _ => String::new(),
     }
 }
 

@@ -19,8 +19,8 @@ use serde_json::{json, Value};
 use touchstone::geom::Point3;
 use touchstone::query::{PoseSpec, Posed, ShapeSpec};
 
-use super::{Answered, Engine, Extra};
-use crate::ops::OpJson;
+use super::{Answered, Answers, Asked, Engine, Extra};
+use touchstone::query::{ClassifyPoint, Contact, Distance, Toi};
 
 /// parry3d-f64 0.31.
 pub struct Parry;
@@ -81,14 +81,6 @@ pub fn build(p: &Posed<f64>) -> Result<Built, String> {
     }
 }
 
-fn parsed<Q: OpJson>(q: &Value) -> Option<Result<Q, String>> {
-    let json = crate::json::parse_line(&q.to_string()).ok()?;
-    let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
-    // No file is read for the engine (max_file_bytes 0).
-    let opts = crate::Options { max_file_bytes: 0, ..crate::Options::default() };
-    Some(Q::parse(&fields, &opts.context()).map_err(|e| e.to_string()))
-}
-
 fn p3(v: Vector) -> Value {
     json!([v.x, v.y, v.z])
 }
@@ -98,20 +90,22 @@ impl Engine for Parry {
         "parry3d"
     }
 
-    fn answer(&self, q: &Value) -> Option<Result<Vec<Answered>, String>> {
-        match q.get("op")?.as_str()? {
-            "distance" => {
-                let tol = 1e-9 * super::scale(q);
-                Some(parsed::<touchstone::query::Distance<f64>>(q)?.and_then(|d| distance_family(&d.a, &d.b, tol)))
-            }
-            "toi" => Some(parsed::<touchstone::query::Toi<f64>>(q)?.and_then(|t| cast(&t))),
-            "classify_point" => Some(parsed::<touchstone::query::ClassifyPoint<f64>>(q)?.and_then(|c| contains(&c))),
-            "contact" => {
-                let tol = 1e-9 * super::scale(q);
-                Some(parsed::<touchstone::query::Contact<f64>>(q)?.and_then(|c| manifolds(&c.a, &c.b, tol)))
-            }
-            _ => None,
-        }
+    fn distance(&self, asked: Asked<'_, Distance<f64>>) -> Answers {
+        let tol = 1e-9 * asked.scale;
+        Some(asked.read().and_then(|d| distance_family(&d.a, &d.b, tol)))
+    }
+
+    fn toi(&self, asked: Asked<'_, Toi<f64>>) -> Answers {
+        Some(asked.read().and_then(cast))
+    }
+
+    fn classify_point(&self, asked: Asked<'_, ClassifyPoint<f64>>) -> Answers {
+        Some(asked.read().and_then(contains))
+    }
+
+    fn contact(&self, asked: Asked<'_, Contact<f64>>) -> Answers {
+        let tol = 1e-9 * asked.scale;
+        Some(asked.read().and_then(|c| manifolds(&c.a, &c.b, tol)))
     }
 }
 
@@ -127,7 +121,6 @@ fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answe
     let d = parry3d_f64::query::distance(&pa, ga, &pb, gb).map_err(unsupported)?.distance;
     out.push(Answered {
         function: "distance",
-        op: "distance",
         claim: json!({ "distance": d }),
         said: format!("distance {d:e}"),
         extra: Extra::None,
@@ -149,7 +142,6 @@ fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answe
             };
             out.push(Answered {
                 function: "contact",
-                op: "distance",
                 claim,
                 said: format!("signed distance {:e}", c.dist),
                 extra: Extra::Contact(c.dist, [c.normal1.x, c.normal1.y, c.normal1.z]),
@@ -157,7 +149,6 @@ fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answe
         }
         None => out.push(Answered {
             function: "contact",
-            op: "distance",
             claim: json!({ "status": "separated" }),
             said: "no contact".into(),
             extra: Extra::None,
@@ -166,7 +157,6 @@ fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answe
     let i = parry3d_f64::query::intersection_test(&pa, ga, &pb, gb).map_err(unsupported)?.intersecting;
     out.push(Answered {
         function: "intersection_test",
-        op: "distance",
         claim: json!({ "intersecting": i }),
         said: format!("intersecting: {i}"),
         extra: Extra::Boolean(i),
@@ -181,17 +171,16 @@ fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answe
         ),
         ClosestPoints::Disjoint => (json!({ "intersecting": false }), "disjoint".to_string(), false),
     };
-    out.push(Answered { function: "closest_points", op: "distance", claim, said, extra: Extra::Boolean(b) });
+    out.push(Answered { function: "closest_points", claim, said, extra: Extra::Boolean(b) });
     Ok(out)
 }
 
 /// `contains_point` on a `classify_point` line: a claim that the closed solid holds the point.
-fn contains(c: &touchstone::query::ClassifyPoint<f64>) -> Result<Vec<Answered>, String> {
+fn contains(c: &ClassifyPoint<f64>) -> Result<Vec<Answered>, String> {
     let (shape, pose) = build(&c.solid)?;
     let inside = shape.contains_point(&pose, vector(&c.point));
     Ok(vec![Answered {
         function: "contains_point",
-        op: "classify_point",
         claim: json!({ "contains": inside }),
         said: format!("contains: {inside}"),
         extra: Extra::Boolean(inside),
@@ -199,7 +188,7 @@ fn contains(c: &touchstone::query::ClassifyPoint<f64>) -> Result<Vec<Answered>, 
 }
 
 /// `cast_shapes` on a `toi` line: poses at t0, the interval's length as the longest time.
-fn cast(t: &touchstone::query::Toi<f64>) -> Result<Vec<Answered>, String> {
+fn cast(t: &Toi<f64>) -> Result<Vec<Answered>, String> {
     let ((ga, pa), (gb, pb)) = (build(&t.a)?, build(&t.b)?);
     let [t0, t1] = t.interval;
     let (va, vb) = (t.velocity_a, t.velocity_b);
@@ -215,7 +204,7 @@ fn cast(t: &touchstone::query::Toi<f64>) -> Result<Vec<Answered>, String> {
         }
         None => (json!({ "collides": false }), "no impact".to_string()),
     };
-    Ok(vec![Answered { function: "cast_shapes", op: "toi", claim, said, extra: Extra::Boolean(hit.is_some()) }])
+    Ok(vec![Answered { function: "cast_shapes", claim, said, extra: Extra::Boolean(hit.is_some()) }])
 }
 
 /// Whether parry holds the shape as given: a box, a hull, or a convex polyhedron.
@@ -264,7 +253,6 @@ fn manifolds(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answered>, 
     };
     Ok(vec![Answered {
         function: "contact_manifolds",
-        op: "contact",
         claim: json!({ "status": status }),
         said: match points.first() {
             Some((_, n)) => format!("{status}, {} points within the tolerance, normal {n:?}", points.len()),

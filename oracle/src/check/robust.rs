@@ -7,23 +7,13 @@
 //! c)` is positive when a, b, c run counterclockwise, as the format's.
 
 use robust::{Coord, Coord3D};
-use serde_json::{json, Value};
+use serde_json::json;
+use touchstone::query::{Orient2d, Orient3d};
 
-use super::{Answered, Engine, Extra};
+use super::{Answered, Answers, Asked, Engine, Extra};
 
 /// robust 1.2.
 pub struct Robust;
-
-fn coords(p: &Value) -> Option<Coord3D<f64>> {
-    let c = |i: usize| super::number(&p[i]);
-    Some(Coord3D { x: c(0)?, y: c(1)?, z: c(2)? })
-}
-
-fn coords2(p: &Value) -> Option<Coord<f64>> {
-    let c = |i: usize| super::number(&p[i]);
-    (p.as_array()?.len() == 2).then_some(())?;
-    Some(Coord { x: c(0)?, y: c(1)? })
-}
 
 /// The format's orientation name of a determinant's sign.
 fn named(s: f64, zero: &'static str) -> &'static str {
@@ -36,18 +26,10 @@ fn named(s: f64, zero: &'static str) -> &'static str {
     }
 }
 
-fn orient2d(q: &Value) -> Option<Result<Vec<Answered>, String>> {
-    let p = q.get("points")?.as_array()?;
-    let Some([a, b, c]) =
-        p.iter().map(coords2).collect::<Option<Vec<_>>>().and_then(|v| <[Coord<f64>; 3]>::try_from(v).ok())
-    else {
-        return Some(Err("orient2d needs three points of two numbers".into()));
-    };
-    let s = robust::orient2d(a, b, c);
-    let name = named(s, "collinear");
+fn answered(function: &'static str, s: f64, zero: &'static str) -> Answers {
+    let name = named(s, zero);
     Some(Ok(vec![Answered {
-        function: "orient2d",
-        op: "orient2d",
+        function,
         claim: json!({ "orientation": name }),
         said: format!("{name} ({s:e})"),
         extra: Extra::None,
@@ -59,29 +41,19 @@ impl Engine for Robust {
         "robust"
     }
 
-    fn answer(&self, q: &Value) -> Option<Result<Vec<Answered>, String>> {
-        match q.get("op")?.as_str()? {
-            "orient3d" => {}
-            "orient2d" => return orient2d(q),
-            _ => return None,
-        }
-        let p = q.get("points")?.as_array()?;
-        if p.len() != 4 {
-            return Some(Err("orient3d needs four points".into()));
-        }
-        let Some([a, b, c, d]) =
-            p.iter().map(coords).collect::<Option<Vec<_>>>().and_then(|v| <[Coord3D<f64>; 4]>::try_from(v).ok())
-        else {
-            return Some(Err("a point is not three numbers".into()));
+    fn orient3d(&self, asked: Asked<'_, Orient3d<f64>>) -> Answers {
+        let p = match asked.read() {
+            Ok(q) => q.points.map(|p| Coord3D { x: p.x, y: p.y, z: p.z }),
+            Err(e) => return Some(Err(e)),
         };
-        let s = -robust::orient3d(a, b, c, d);
-        let name = named(s, "coplanar");
-        Some(Ok(vec![Answered {
-            function: "orient3d",
-            op: "orient3d",
-            claim: json!({ "orientation": name }),
-            said: format!("{name} ({:e})", s),
-            extra: Extra::None,
-        }]))
+        answered("orient3d", -robust::orient3d(p[0], p[1], p[2], p[3]), "coplanar")
+    }
+
+    fn orient2d(&self, asked: Asked<'_, Orient2d<f64>>) -> Answers {
+        let p = match asked.read() {
+            Ok(q) => q.points.map(|p| Coord { x: p.x, y: p.y }),
+            Err(e) => return Some(Err(e)),
+        };
+        answered("orient2d", robust::orient2d(p[0], p[1], p[2]), "collinear")
     }
 }

@@ -12,8 +12,7 @@ use touchstone::query::{
 
 use super::distance::posed;
 use super::distance::posed_json;
-use super::geometry::named;
-use super::{feature_json, name_of, num, parse_feature, point_json, Context, OpJson};
+use super::{feature_json, num, parse_feature, point_json, ClaimField, Context, OpJson};
 use crate::encode::{points_json, vector_json, Encode};
 use crate::error::QueryError;
 use crate::input::{array, child, points, Fields, Number};
@@ -100,7 +99,10 @@ fn source_name(s: NormalSource) -> &'static str {
 impl<N: Number> OpJson for Contact<N> {
     const FIELDS: &'static [&'static str] =
         &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "previous", "epsilon", "step"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["status", "regions"];
+    const CLAIM: &'static [ClaimField<ContactClaim>] = &[
+        claim_field!("status" => status: named STATUSES),
+        claim_field!("regions" => regions: custom claimed_regions, regions_json),
+    ];
     const SUMMARY: &'static str =
         "contact of two solids, convex or not: status, the sufficient contact regions R_t and their normals (Bouma and Vaněček 1992)";
 
@@ -150,18 +152,6 @@ impl<N: Number> OpJson for Contact<N> {
         }
         Ok(m)
     }
-
-    fn parse_claim(f: &Fields) -> Result<ContactClaim, QueryError> {
-        let read = |rf: &Fields, a, b| {
-            let points = match rf.optional("points") {
-                None => None,
-                Some((v, at)) => Some(points::<BigRational>(v, &at, None)?),
-            };
-            Ok(ClaimedRegion { a, b, points, normals: normals::<BigRational>(rf)? })
-        };
-        let regions = regions(f, "regions", read)?;
-        Ok(ContactClaim { status: named(f, "status", &STATUSES)?, regions })
-    }
 }
 
 impl<N: Number> Encode for Contact<N> {
@@ -190,29 +180,34 @@ impl<N: Number> Encode for Contact<N> {
         }
         m
     }
+}
 
-    fn encode_claim(c: &ContactClaim) -> Out {
-        let mut m = Out::new();
-        if let Some(s) = c.status {
-            m.push("status", json!(name_of(&STATUSES, s)));
+/// Claimed regions (`regions`): each with its features, and its points and normals if given.
+fn claimed_regions(f: &Fields) -> Result<Option<Vec<ClaimedRegion>>, QueryError> {
+    let read = |rf: &Fields, a, b| {
+        let points = match rf.optional("points") {
+            None => None,
+            Some((v, at)) => Some(points::<BigRational>(v, &at, None)?),
+        };
+        Ok(ClaimedRegion { a, b, points, normals: normals::<BigRational>(rf)? })
+    };
+    regions(f, "regions", read)
+}
+
+fn regions_json(regions: &[ClaimedRegion]) -> Value {
+    let regions = regions.iter().map(|r| {
+        let mut o = Out::new();
+        o.push("a", feature_json(&r.a));
+        o.push("b", feature_json(&r.b));
+        if let Some(p) = &r.points {
+            o.push("points", points_json(p));
         }
-        if let Some(regions) = &c.regions {
-            let regions = regions.iter().map(|r| {
-                let mut o = Out::new();
-                o.push("a", feature_json(&r.a));
-                o.push("b", feature_json(&r.b));
-                if let Some(p) = &r.points {
-                    o.push("points", points_json(p));
-                }
-                if let Some(n) = &r.normals {
-                    o.push("normals", normals_json(n));
-                }
-                o.into_value()
-            });
-            m.push("regions", Value::Array(regions.collect()));
+        if let Some(n) = &r.normals {
+            o.push("normals", normals_json(n));
         }
-        m
-    }
+        o.into_value()
+    });
+    Value::Array(regions.collect())
 }
 
 fn normals_json<N: Number>(normals: &[Vector3<N>]) -> Value {

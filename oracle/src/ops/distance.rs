@@ -1,13 +1,14 @@
 //! `distance`: closest features and the exact distance between two convex shapes.
 
 use crate::json::Out;
+use num_rational::BigRational;
 use serde_json::{json, Value};
+use touchstone::geom::Point3;
 use touchstone::poly::RootScalar;
-use touchstone::query::{ClassifyPoint, ClassifyPointClaim, Distance, DistanceClaim, PointClass, Posed};
+use touchstone::query::{ClassifyPoint, ClassifyPointClaim, Distance, DistanceClaim, FeatureId, PointClass, Posed};
 use touchstone::vclip::Status;
 
-use super::geometry::{claimed_number, named};
-use super::{feature_json, name_of, num, parse_features, point_json, sqrt_json, Context, OpJson};
+use super::{feature_json, num, point_json, sqrt_json, ClaimField, Context, OpJson};
 use crate::encode::{points_json, pose_json, shape_json, Encode};
 use crate::error::QueryError;
 use crate::input::{child, points, Fields, Number};
@@ -27,8 +28,15 @@ pub fn posed<N: Number>(f: &Fields, key: &str, pose_key: &str, ctx: &Context) ->
 
 impl<N: Number> OpJson for Distance<N> {
     const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b"];
-    const CLAIM_FIELDS: &'static [&'static str] =
-        &["status", "intersecting", "distance_squared", "distance", "features", "points", "depth_squared"];
+    const CLAIM: &'static [ClaimField<DistanceClaim>] = &[
+        claim_field!("status" => status: named STATUSES),
+        claim_field!("intersecting" => intersecting: bool),
+        claim_field!("distance_squared" => distance_squared: number),
+        claim_field!("distance" => distance: number),
+        claim_field!("features" => features: features),
+        claim_field!("points" => points: custom claimed_pair, points_json),
+        claim_field!("depth_squared" => depth_squared: number),
+    ];
     const SUMMARY: &'static str = "status, exact distance, closest features and points of two convex shapes (V-Clip)";
 
     fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
@@ -46,25 +54,6 @@ impl<N: Number> OpJson for Distance<N> {
         m.push("steps", json!(out.steps));
         Ok(m)
     }
-
-    fn parse_claim(f: &Fields) -> Result<DistanceClaim, QueryError> {
-        let pts = match f.optional("points") {
-            None => None,
-            Some((v, at)) => {
-                let p = points::<num_rational::BigRational>(v, &at, Some(2))?;
-                Some([p[0].clone(), p[1].clone()])
-            }
-        };
-        Ok(DistanceClaim {
-            status: named(f, "status", &STATUSES)?,
-            intersecting: super::geometry::claimed_bool(f, "intersecting")?,
-            distance_squared: claimed_number(f, "distance_squared")?,
-            distance: claimed_number(f, "distance")?,
-            features: parse_features(f)?,
-            points: pts,
-            depth_squared: claimed_number(f, "depth_squared")?,
-        })
-    }
 }
 
 impl<N: Number> Encode for Distance<N> {
@@ -74,32 +63,18 @@ impl<N: Number> Encode for Distance<N> {
         posed_json(&mut m, &self.b, "b", "pose_b");
         m
     }
+}
 
-    fn encode_claim(c: &DistanceClaim) -> Out {
-        let mut m = Out::new();
-        if let Some(s) = c.status {
-            m.push("status", json!(name_of(&STATUSES, s)));
-        }
-        if let Some(b) = c.intersecting {
-            m.push("intersecting", json!(b));
-        }
-        if let Some(x) = &c.distance_squared {
-            m.push("distance_squared", num(x));
-        }
-        if let Some(x) = &c.distance {
-            m.push("distance", num(x));
-        }
-        if let Some(f) = &c.features {
-            m.push("features", Value::Array(f.iter().map(feature_json).collect()));
-        }
-        if let Some(p) = &c.points {
-            m.push("points", points_json(p));
-        }
-        if let Some(x) = &c.depth_squared {
-            m.push("depth_squared", num(x));
-        }
-        m
-    }
+/// A claimed pair of points (`points`).
+fn claimed_pair(f: &Fields) -> Result<Option<[Point3<BigRational>; 2]>, QueryError> {
+    let Some((v, at)) = f.optional("points") else { return Ok(None) };
+    let p = points::<BigRational>(v, &at, Some(2))?;
+    Ok(Some([p[0].clone(), p[1].clone()]))
+}
+
+/// A claimed feature (`feature`).
+fn claimed_feature(f: &Fields) -> Result<Option<FeatureId>, QueryError> {
+    f.optional("feature").map(|(v, at)| super::parse_feature(v, &at)).transpose()
 }
 
 /// A posed shape's fields: the shape at `key`, its pose at `pose_key` (always written).
@@ -113,7 +88,11 @@ pub(super) const CLASSES: [(&str, PointClass); 3] =
 
 impl<N: Number> OpJson for ClassifyPoint<N> {
     const FIELDS: &'static [&'static str] = &["solid", "pose", "point"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["class", "contains", "feature"];
+    const CLAIM: &'static [ClaimField<ClassifyPointClaim>] = &[
+        claim_field!("class" => class: named CLASSES),
+        claim_field!("contains" => contains: bool),
+        claim_field!("feature" => feature: custom claimed_feature, feature_json),
+    ];
     const SUMMARY: &'static str =
         "inside, outside or boundary of a solid, with the feature (convex: face planes; others: the Brep-index)";
 
@@ -131,13 +110,5 @@ impl<N: Number> OpJson for ClassifyPoint<N> {
         }
         m.push("dots", json!(out.dots));
         Ok(m)
-    }
-
-    fn parse_claim(f: &Fields) -> Result<ClassifyPointClaim, QueryError> {
-        Ok(ClassifyPointClaim {
-            class: named(f, "class", &CLASSES)?,
-            contains: super::geometry::claimed_bool(f, "contains")?,
-            feature: f.optional("feature").map(|(v, at)| super::parse_feature(v, &at)).transpose()?,
-        })
     }
 }

@@ -12,7 +12,7 @@ use touchstone::query::{
     TransformPointsClaim,
 };
 
-use super::{num, point_json, sqrt_json, Context, OpJson};
+use super::{num, point_json, sqrt_json, ClaimField, Context, OpJson};
 use crate::error::{Kind, QueryError};
 use crate::input::{child, point, points, rational, rationals, string, three_points, Fields, Number};
 use crate::pose::parse_pose;
@@ -52,13 +52,21 @@ pub fn claimed_count(f: &Fields, key: &str) -> Result<Option<i64>, QueryError> {
         .transpose()
 }
 
+/// Claimed points (`points`), any number.
+fn claimed_points(f: &Fields) -> Result<Option<Vec<touchstone::geom::Point3<BigRational>>>, QueryError> {
+    f.optional("points").map(|(v, at)| points(v, &at, None)).transpose()
+}
+
 const ORIENTATIONS: [(&str, Orientation); 3] =
     [("positive", Orientation::Positive), ("negative", Orientation::Negative), ("coplanar", Orientation::Coplanar)];
 const SIDES: [(&str, Side); 3] = [("above", Side::Above), ("on", Side::On), ("below", Side::Below)];
 
 impl<N: Number> OpJson for Orient3d<N> {
     const FIELDS: &'static [&'static str] = &["points"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["orientation", "determinant"];
+    const CLAIM: &'static [ClaimField<Orient3dClaim>] = &[
+        claim_field!("orientation" => orientation: named ORIENTATIONS),
+        claim_field!("determinant" => determinant: number),
+    ];
     const SUMMARY: &'static str = "the orientation of four points";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
@@ -69,10 +77,6 @@ impl<N: Number> OpJson for Orient3d<N> {
 
     fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
         Ok(render_orientation(out, &ORIENTATIONS))
-    }
-
-    fn parse_claim(f: &Fields) -> Result<Orient3dClaim, QueryError> {
-        parse_orientation_claim(f, &ORIENTATIONS)
     }
 }
 
@@ -89,17 +93,15 @@ fn render_orientation<S: RootScalar>(out: &Orient3dOutput<S>, names: &[(&str, Or
     m
 }
 
-/// An orientation claim with its names.
-fn parse_orientation_claim(f: &Fields, names: &[(&str, Orientation)]) -> Result<Orient3dClaim, QueryError> {
-    Ok(Orient3dClaim { orientation: named(f, "orientation", names)?, determinant: claimed_number(f, "determinant")? })
-}
-
 const ORIENTATIONS_2D: [(&str, Orientation); 3] =
     [("positive", Orientation::Positive), ("negative", Orientation::Negative), ("collinear", Orientation::Coplanar)];
 
 impl<N: Number> OpJson for Orient2d<N> {
     const FIELDS: &'static [&'static str] = &["points"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["orientation", "determinant"];
+    const CLAIM: &'static [ClaimField<Orient3dClaim>] = &[
+        claim_field!("orientation" => orientation: named ORIENTATIONS_2D),
+        claim_field!("determinant" => determinant: number),
+    ];
     const SUMMARY: &'static str = "the orientation of three points in the plane";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
@@ -115,10 +117,6 @@ impl<N: Number> OpJson for Orient2d<N> {
 
     fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
         Ok(render_orientation(out, &ORIENTATIONS_2D))
-    }
-
-    fn parse_claim(f: &Fields) -> Result<Orient3dClaim, QueryError> {
-        parse_orientation_claim(f, &ORIENTATIONS_2D)
     }
 }
 
@@ -144,7 +142,8 @@ fn parse_plane<N: Number>(f: &Fields) -> Result<PlaneSpec<N>, QueryError> {
 
 impl<N: Number> OpJson for SideOfPlane<N> {
     const FIELDS: &'static [&'static str] = &["plane", "point"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["side", "value"];
+    const CLAIM: &'static [ClaimField<SideOfPlaneClaim>] =
+        &[claim_field!("side" => side: named SIDES), claim_field!("value" => value: number)];
     const SUMMARY: &'static str = "which side of a plane a point lies on";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
@@ -157,15 +156,12 @@ impl<N: Number> OpJson for SideOfPlane<N> {
         let name = SIDES.iter().find(|(_, s)| *s == out.side).map(|(n, _)| *n).unwrap_or_default();
         Ok(object(json!({"side": name, "value": num(&out.value)})))
     }
-
-    fn parse_claim(f: &Fields) -> Result<SideOfPlaneClaim, QueryError> {
-        Ok(SideOfPlaneClaim { side: named(f, "side", &SIDES)?, value: claimed_number(f, "value")? })
-    }
 }
 
 impl<N: Number> OpJson for TransformPoints<N> {
     const FIELDS: &'static [&'static str] = &["pose", "points", "inverse"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["points"];
+    const CLAIM: &'static [ClaimField<TransformPointsClaim>] =
+        &[claim_field!("points" => points: custom claimed_points, crate::encode::points_json)];
     const SUMMARY: &'static str = "points under a pose, or under its exact inverse";
 
     fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
@@ -184,19 +180,15 @@ impl<N: Number> OpJson for TransformPoints<N> {
     fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
         Ok(object(json!({"points": out.points.iter().map(point_json).collect::<Vec<_>>()})))
     }
-
-    fn parse_claim(f: &Fields) -> Result<TransformPointsClaim, QueryError> {
-        let pts = match f.optional("points") {
-            None => None,
-            Some((v, at)) => Some(points(v, &at, None)?),
-        };
-        Ok(TransformPointsClaim { points: pts })
-    }
 }
 
 impl<N: Number> OpJson for SquaredDistance<N> {
     const FIELDS: &'static [&'static str] = &["point", "to_point", "to_segment", "to_plane"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["distance_squared", "distance", "parameter"];
+    const CLAIM: &'static [ClaimField<SquaredDistanceClaim>] = &[
+        claim_field!("distance_squared" => distance_squared: number),
+        claim_field!("distance" => distance: number),
+        claim_field!("parameter" => parameter: number),
+    ];
     const SUMMARY: &'static str = "from a point to a point, a closed segment or a plane";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
@@ -233,14 +225,6 @@ impl<N: Number> OpJson for SquaredDistance<N> {
         }
         Ok(m)
     }
-
-    fn parse_claim(f: &Fields) -> Result<SquaredDistanceClaim, QueryError> {
-        Ok(SquaredDistanceClaim {
-            distance_squared: claimed_number(f, "distance_squared")?,
-            distance: claimed_number(f, "distance")?,
-            parameter: claimed_number(f, "parameter")?,
-        })
-    }
 }
 
 const INTERSECTIONS: [(&str, SegmentPlaneKind); 3] = [
@@ -251,7 +235,8 @@ const INTERSECTIONS: [(&str, SegmentPlaneKind); 3] = [
 
 impl<N: Number> OpJson for SegmentPlane<N> {
     const FIELDS: &'static [&'static str] = &["segment", "plane"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["intersection", "t"];
+    const CLAIM: &'static [ClaimField<SegmentPlaneClaim>] =
+        &[claim_field!("intersection" => intersection: named INTERSECTIONS), claim_field!("t" => t: number)];
     const SUMMARY: &'static str = "where a closed segment meets a plane";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
@@ -266,9 +251,5 @@ impl<N: Number> OpJson for SegmentPlane<N> {
             m.insert("t".into(), num(t));
         }
         Ok(m)
-    }
-
-    fn parse_claim(f: &Fields) -> Result<SegmentPlaneClaim, QueryError> {
-        Ok(SegmentPlaneClaim { intersection: named(f, "intersection", &INTERSECTIONS)?, t: claimed_number(f, "t")? })
     }
 }

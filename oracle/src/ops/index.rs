@@ -8,14 +8,15 @@ use touchstone::query::{ClaimedPiece, ClassifySegment, ClassifySegmentClaim, Ind
 
 use super::distance::{posed, CLASSES};
 use super::geometry::{claimed_number, named};
-use super::{feature_json, num, parse_feature, Context, OpJson};
+use super::{feature_json, num, parse_feature, ClaimField, Context, OpJson};
 use crate::error::{Kind, QueryError};
 use crate::input::{array, child, points, string, Fields, Number};
 use crate::shape::parse_shape;
 
 impl<N: Number> OpJson for ClassifySegment<N> {
     const FIELDS: &'static [&'static str] = &["solid", "pose", "segment"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["pieces"];
+    const CLAIM: &'static [ClaimField<ClassifySegmentClaim>] =
+        &[claim_field!("pieces" => pieces: custom claimed_pieces, pieces_json)];
     const SUMMARY: &'static str =
         "a segment's pieces inside, outside and on a solid (any solid, through its Brep-index), with exact parameters";
 
@@ -45,34 +46,64 @@ impl<N: Number> OpJson for ClassifySegment<N> {
         m.push("dots", json!(out.dots));
         Ok(m)
     }
+}
 
-    fn parse_claim(f: &Fields) -> Result<ClassifySegmentClaim, QueryError> {
-        let Some((v, at)) = f.optional("pieces") else { return Ok(ClassifySegmentClaim::default()) };
-        let items = array(v, &at, None, "pieces")?;
-        let mut pieces = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let path = child(&at, i);
-            let pf = Fields::of(item, &path, "a piece")?;
-            pf.only(&["class", "feature", "from", "to"])?;
-            let class = named(&pf, "class", &CLASSES)?.ok_or_else(|| {
-                QueryError::new(Kind::Missing, &child(&path, "class"), "a claimed piece needs a class")
-            })?;
-            pieces.push(ClaimedPiece {
-                class,
-                feature: pf.optional("feature").map(|(v, at)| parse_feature(v, &at)).transpose()?,
-                from: claimed_number(&pf, "from")?,
-                to: claimed_number(&pf, "to")?,
-            });
-        }
-        Ok(ClassifySegmentClaim { pieces: Some(pieces) })
+fn claimed_pieces(f: &Fields) -> Result<Option<Vec<ClaimedPiece>>, QueryError> {
+    let Some((v, at)) = f.optional("pieces") else { return Ok(None) };
+    let items = array(v, &at, None, "pieces")?;
+    let mut pieces = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let path = child(&at, i);
+        let pf = Fields::of(item, &path, "a piece")?;
+        pf.only(&["class", "feature", "from", "to"])?;
+        let class = named(&pf, "class", &CLASSES)?
+            .ok_or_else(|| QueryError::new(Kind::Missing, &child(&path, "class"), "a claimed piece needs a class"))?;
+        pieces.push(ClaimedPiece {
+            class,
+            feature: pf.optional("feature").map(|(v, at)| parse_feature(v, &at)).transpose()?,
+            from: claimed_number(&pf, "from")?,
+            to: claimed_number(&pf, "to")?,
+        });
     }
+    Ok(Some(pieces))
+}
+
+fn pieces_json(pieces: &[ClaimedPiece]) -> Value {
+    let piece = |p: &ClaimedPiece| {
+        let mut o = Out::new();
+        o.push("class", json!(p.class.name()));
+        if let Some(f) = &p.feature {
+            o.push("feature", feature_json(f));
+        }
+        if let Some(x) = &p.from {
+            o.push("from", num(x));
+        }
+        if let Some(x) = &p.to {
+            o.push("to", num(x));
+        }
+        o.into_value()
+    };
+    Value::Array(pieces.iter().map(piece).collect())
+}
+
+/// A claimed whole number.
+fn whole(f: &Fields, key: &str) -> Result<Option<u64>, QueryError> {
+    f.optional(key)
+        .map(|(v, at)| {
+            v.as_u64().ok_or_else(|| QueryError::new(Kind::Type, &at, format!("{key} must be a whole number")))
+        })
+        .transpose()
 }
 
 const SPLITS: [(&str, Split); 2] = [("hybrid", Split::HYBRID), ("autopartition", Split::Autopartition)];
 
 impl<N: Number> OpJson for IndexStats<N> {
     const FIELDS: &'static [&'static str] = &["solid", "split"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["nodes", "height", "average_height"];
+    const CLAIM: &'static [ClaimField<IndexStatsClaim>] = &[
+        claim_field!("nodes" => nodes: custom |f| whole(f, "nodes"), |n: &u64| json!(n)),
+        claim_field!("height" => height: custom |f| whole(f, "height"), |n: &u64| json!(n)),
+        claim_field!("average_height" => average_height: number),
+    ];
     const SUMMARY: &'static str =
         "Brep-index figures (Vaněček 1990 Table 1): internal nodes, height, average height of the entity leaves";
 
@@ -109,20 +140,5 @@ impl<N: Number> OpJson for IndexStats<N> {
         );
         m.push("lost", json!(s.lost));
         Ok(m)
-    }
-
-    fn parse_claim(f: &Fields) -> Result<IndexStatsClaim, QueryError> {
-        let int = |key: &str| -> Result<Option<u64>, QueryError> {
-            f.optional(key)
-                .map(|(v, at)| {
-                    v.as_u64().ok_or_else(|| QueryError::new(Kind::Type, &at, format!("{key} must be a whole number")))
-                })
-                .transpose()
-        };
-        Ok(IndexStatsClaim {
-            nodes: int("nodes")?,
-            height: int("height")?,
-            average_height: claimed_number(f, "average_height")?,
-        })
     }
 }

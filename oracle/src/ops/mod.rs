@@ -2,6 +2,87 @@
 //! back into JSON. Every op answers through [`touchstone::query::Query`]; nothing here poses a
 //! shape or decides a sign.
 
+/// A row of an op's claim table ([`OpJson::CLAIM`]): the field's name, its kind (how its value
+/// is read and written), and the claim's member holding it. Kinds: `bool`, `number` (a JSON
+/// number or a rational string), `count` (an integer), `time` (a number, or the output's own
+/// `{"decimal", "f64", ...}` form), `features` (a pair `[Fa, Fb]`), `named TABLE` (one of the
+/// op's names), and `custom READ, WRITE` for the rest (`READ(fields)` gives the value, if
+/// claimed; `WRITE(&value)` its JSON).
+macro_rules! claim_field {
+    ($name:literal => $field:ident: bool) => {
+        $crate::ops::ClaimField {
+            name: $name,
+            read: |f, c| {
+                c.$field = $crate::ops::geometry::claimed_bool(f, $name)?;
+                Ok(())
+            },
+            write: |c| c.$field.map(|b| serde_json::json!(b)),
+        }
+    };
+    ($name:literal => $field:ident: number) => {
+        $crate::ops::ClaimField {
+            name: $name,
+            read: |f, c| {
+                c.$field = $crate::ops::geometry::claimed_number(f, $name)?;
+                Ok(())
+            },
+            write: |c| c.$field.as_ref().map($crate::ops::num),
+        }
+    };
+    ($name:literal => $field:ident: count) => {
+        $crate::ops::ClaimField {
+            name: $name,
+            read: |f, c| {
+                c.$field = $crate::ops::geometry::claimed_count(f, $name)?;
+                Ok(())
+            },
+            write: |c| c.$field.map(|n| serde_json::json!(n)),
+        }
+    };
+    ($name:literal => $field:ident: time) => {
+        $crate::ops::ClaimField {
+            name: $name,
+            read: |f, c| {
+                c.$field = $crate::ops::sweep::claimed_time(f, $name)?;
+                Ok(())
+            },
+            write: |c| c.$field.as_ref().map($crate::encode::time_claim_json),
+        }
+    };
+    ($name:literal => $field:ident: features) => {
+        $crate::ops::ClaimField {
+            name: $name,
+            read: |f, c| {
+                c.$field = $crate::ops::parse_features(f)?;
+                Ok(())
+            },
+            write: |c| {
+                c.$field.as_ref().map(|p| serde_json::Value::Array(p.iter().map($crate::ops::feature_json).collect()))
+            },
+        }
+    };
+    ($name:literal => $field:ident: named $table:expr) => {
+        $crate::ops::ClaimField {
+            name: $name,
+            read: |f, c| {
+                c.$field = $crate::ops::geometry::named(f, $name, &$table)?;
+                Ok(())
+            },
+            write: |c| c.$field.map(|t| serde_json::json!($crate::ops::name_of(&$table, t))),
+        }
+    };
+    ($name:literal => $field:ident: custom $read:expr, $write:expr) => {
+        $crate::ops::ClaimField {
+            name: $name,
+            read: |f, c| {
+                c.$field = $read(f)?;
+                Ok(())
+            },
+            write: |c| c.$field.as_ref().map(|x| $write(x)),
+        }
+    };
+}
+
 mod contact;
 mod distance;
 mod geometry;
@@ -48,16 +129,52 @@ pub struct Common {
 pub trait OpJson: Query + Sized {
     /// The op's own input field names.
     const FIELDS: &'static [&'static str];
-    /// The output fields a claim may state.
-    const CLAIM_FIELDS: &'static [&'static str];
+    /// The output fields a claim may state, each declared once: its name, how it is read and
+    /// how it is written back ([`claim_field!`]). The claim's parser, writer and field list
+    /// all come from this table.
+    const CLAIM: &'static [ClaimField<Self::Claim>];
     /// A sentence for `--help`.
     const SUMMARY: &'static str;
     /// Parse the op's fields into the typed query.
     fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError>;
     /// The output fields of an answer on backend `S`.
     fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError>;
-    /// Parse a claim (its field names are already checked against [`OpJson::CLAIM_FIELDS`]).
-    fn parse_claim(f: &Fields) -> Result<Self::Claim, QueryError>;
+
+    /// The names of the claimable fields, in the table's order.
+    fn claim_fields() -> Vec<&'static str> {
+        Self::CLAIM.iter().map(|c| c.name).collect()
+    }
+
+    /// Parse a claim (its field names are already checked against the table), field by field
+    /// in the table's order.
+    fn parse_claim(f: &Fields) -> Result<Self::Claim, QueryError> {
+        let mut claim = Self::Claim::default();
+        for field in Self::CLAIM {
+            (field.read)(f, &mut claim)?;
+        }
+        Ok(claim)
+    }
+
+    /// A claim's fields as the format writes them (the ones it states, in the table's order).
+    fn write_claim(claim: &Self::Claim) -> Out {
+        let mut m = Out::new();
+        for field in Self::CLAIM {
+            if let Some(v) = (field.write)(claim) {
+                m.push(field.name, v);
+            }
+        }
+        m
+    }
+}
+
+/// One claimable output field of an op (a row of [`OpJson::CLAIM`], made by [`claim_field!`]).
+pub struct ClaimField<C: 'static> {
+    /// Its name in the format.
+    pub name: &'static str,
+    /// Read it from a claim object into the claim (absent: left unclaimed).
+    pub read: fn(&Fields, &mut C) -> Result<(), QueryError>,
+    /// Write it back (`None`: the claim does not state it).
+    pub write: fn(&C) -> Option<Value>,
 }
 
 /// An output value: an exact rational string for exact backends, a JSON number for inexact ones.
@@ -176,11 +293,11 @@ pub(crate) fn parse_claim<O: OpJson>(query: &Fields) -> Result<Option<(O::Claim,
     let f = Fields::of(v, &at, "a claim")?;
     for key in f.keys() {
         let path = crate::input::child(&at, key);
-        if !O::CLAIM_FIELDS.contains(&key) {
+        if !O::CLAIM.iter().any(|c| c.name == key) {
             return Err(QueryError::new(
                 Kind::Unknown,
                 &path,
-                format!("{key:?} is not a claimable output of {} (claimable: {})", O::OP, O::CLAIM_FIELDS.join(", ")),
+                format!("{key:?} is not a claimable output of {} (claimable: {})", O::OP, O::claim_fields().join(", ")),
             ));
         }
         // Elsewhere a null field is an absent one; a claimed null would pass vacuously, and is
@@ -367,8 +484,8 @@ pub struct OpInfo {
     pub name: &'static str,
     /// Its input fields.
     pub fields: &'static [&'static str],
-    /// Its claimable output fields (empty when not answered).
-    pub claim_fields: &'static [&'static str],
+    /// Its claimable output fields (none when not answered).
+    pub claim_fields: fn() -> Vec<&'static str>,
     /// How this version answers it (`None`: planned, input checked, then `unsupported`).
     pub run: Option<Runner>,
     /// A sentence.
@@ -397,7 +514,7 @@ macro_rules! answered {
         OpInfo {
             name: <Exact as Query>::OP,
             fields: <Exact as OpJson>::FIELDS,
-            claim_fields: <Exact as OpJson>::CLAIM_FIELDS,
+            claim_fields: <Exact as OpJson>::claim_fields,
             run: Some(run),
             summary: <Exact as OpJson>::SUMMARY,
         }
@@ -426,7 +543,7 @@ pub fn ops() -> Vec<OpInfo> {
     v.extend(planned::PLANNED.iter().map(|&(name, fields, summary)| OpInfo {
         name,
         fields,
-        claim_fields: &[],
+        claim_fields: Vec::new,
         run: None,
         summary,
     }));
@@ -477,7 +594,7 @@ Ops answered (input fields -> claimable output fields):
             op.summary,
             "",
             op.fields.join(", "),
-            op.claim_fields.join(", ")
+            (op.claim_fields)().join(", ")
         ));
     }
     s.push_str("\nOps of the format still to come (input checked, then an error of kind \"unsupported\"):\n");

@@ -11,12 +11,11 @@ use touchstone::query::{box_feature_id, AtStart, Ccd, CcdClaim, Toi, ToiBoxes, T
 use touchstone::sweep::{BoxMotion, CcdKind, ContactKind};
 
 use super::distance::posed_json;
-use super::geometry::{claimed_bool, claimed_number, named};
-use super::{feature_json, name_of, parse_features, time_json, Context, OpJson};
-use crate::encode::{numbers, points_json, time_claim_json, vector_json, Encode};
+use super::geometry::claimed_number;
+use super::{feature_json, name_of, time_json, ClaimField, Context, OpJson};
+use crate::encode::{numbers, points_json, vector_json, Encode};
 use crate::error::{Kind, QueryError};
 use crate::input::{array, child, points, rationals, string, Fields, Number};
-use touchstone::query::FeatureId;
 
 /// A claimed time: a number, a rational string, or an output object with `decimal` or `f64`.
 pub fn claimed_time(f: &Fields, key: &str) -> Result<Option<BigRational>, QueryError> {
@@ -57,7 +56,8 @@ pub fn claimed_time(f: &Fields, key: &str) -> Result<Option<BigRational>, QueryE
 
 impl<N: Number> OpJson for Ccd<N> {
     const FIELDS: &'static [&'static str] = &["kind", "t0", "t1"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["collides", "toi"];
+    const CLAIM: &'static [ClaimField<CcdClaim>] =
+        &[claim_field!("collides" => collides: bool), claim_field!("toi" => toi: time)];
     const SUMMARY: &'static str = "first contact of a vertex and a triangle, or two edges, moving linearly on [0, 1]";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
@@ -85,11 +85,6 @@ impl<N: Number> OpJson for Ccd<N> {
             m.insert("toi".into(), time_json::<S>(t, digits)?);
         }
         Ok(m)
-    }
-
-    fn parse_claim(f: &Fields) -> Result<CcdClaim, QueryError> {
-        let collides = claimed_bool(f, "collides")?;
-        Ok(CcdClaim { collides, toi: claimed_time(f, "toi")? })
     }
 }
 
@@ -151,7 +146,13 @@ fn contact_fields<S: RootScalar>(
 
 impl<N: Number> OpJson for ToiBoxes<N> {
     const FIELDS: &'static [&'static str] = &["a", "b", "motion_a", "motion_b", "interval"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["collides", "toi", "at_start", "kind", "features"];
+    const CLAIM: &'static [ClaimField<ToiBoxesClaim>] = &[
+        claim_field!("collides" => collides: bool),
+        claim_field!("toi" => toi: time),
+        claim_field!("at_start" => at_start: named AT_START),
+        claim_field!("kind" => kind: named KINDS),
+        claim_field!("features" => features: features),
+    ];
     const SUMMARY: &'static str =
         "first contact of two boxes under quadratic 4×4 motions (Albocher–Sarel), with a touching feature pair";
 
@@ -180,17 +181,6 @@ impl<N: Number> OpJson for ToiBoxes<N> {
             m.insert("features".into(), Value::Array(features.iter().map(feature_json).collect()));
         }
         Ok(m)
-    }
-
-    fn parse_claim(f: &Fields) -> Result<ToiBoxesClaim, QueryError> {
-        let collides = claimed_bool(f, "collides")?;
-        Ok(ToiBoxesClaim {
-            collides,
-            toi: claimed_time(f, "toi")?,
-            at_start: named(f, "at_start", &AT_START)?,
-            kind: named(f, "kind", &KINDS)?,
-            features: parse_features(f)?,
-        })
     }
 }
 
@@ -225,7 +215,12 @@ fn linear_velocity<N: Number>(f: &Fields, key: &str) -> Result<Vector3<N>, Query
 
 impl<N: Number> OpJson for Toi<N> {
     const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "interval"];
-    const CLAIM_FIELDS: &'static [&'static str] = &["collides", "toi", "at_start", "features"];
+    const CLAIM: &'static [ClaimField<ToiClaim>] = &[
+        claim_field!("collides" => collides: bool),
+        claim_field!("toi" => toi: time),
+        claim_field!("at_start" => at_start: named AT_START),
+        claim_field!("features" => features: features),
+    ];
     const SUMMARY: &'static str =
         "first contact of two convex shapes under constant linear velocities (exact rational time), with a touching pair";
 
@@ -247,36 +242,6 @@ impl<N: Number> OpJson for Toi<N> {
         }
         Ok(m)
     }
-
-    fn parse_claim(f: &Fields) -> Result<ToiClaim, QueryError> {
-        Ok(ToiClaim {
-            collides: claimed_bool(f, "collides")?,
-            toi: claimed_time(f, "toi")?,
-            at_start: named(f, "at_start", &AT_START)?,
-            features: parse_features(f)?,
-        })
-    }
-}
-
-/// `collides`, `toi` and `at_start` of a claim (the first claimable fields of the sweeps).
-fn contact_claim(collides: Option<bool>, toi: Option<&BigRational>, at_start: Option<AtStart>) -> Out {
-    let mut m = Out::new();
-    if let Some(b) = collides {
-        m.push("collides", json!(b));
-    }
-    if let Some(t) = toi {
-        m.push("toi", time_claim_json(t));
-    }
-    if let Some(s) = at_start {
-        m.push("at_start", json!(name_of(&AT_START, s)));
-    }
-    m
-}
-
-fn features_claim(m: &mut Out, features: &Option<[FeatureId; 2]>) {
-    if let Some(f) = features {
-        m.push("features", Value::Array(f.iter().map(feature_json).collect()));
-    }
 }
 
 impl<N: Number> Encode for Ccd<N> {
@@ -286,10 +251,6 @@ impl<N: Number> Encode for Ccd<N> {
         m.push("t0", points_json(&self.t0));
         m.push("t1", points_json(&self.t1));
         m
-    }
-
-    fn encode_claim(c: &CcdClaim) -> Out {
-        contact_claim(c.collides, c.toi.as_ref(), None)
     }
 }
 
@@ -309,15 +270,6 @@ impl<N: Number> Encode for ToiBoxes<N> {
         m.push("interval", numbers(&self.interval));
         m
     }
-
-    fn encode_claim(c: &ToiBoxesClaim) -> Out {
-        let mut m = contact_claim(c.collides, c.toi.as_ref(), c.at_start);
-        if let Some(k) = c.kind {
-            m.push("kind", json!(name_of(&KINDS, k)));
-        }
-        features_claim(&mut m, &c.features);
-        m
-    }
 }
 
 impl<N: Number> Encode for Toi<N> {
@@ -333,12 +285,6 @@ impl<N: Number> Encode for Toi<N> {
             m.push("velocity_b", vector_json(&self.velocity_b));
         }
         m.push("interval", numbers(&self.interval));
-        m
-    }
-
-    fn encode_claim(c: &ToiClaim) -> Out {
-        let mut m = contact_claim(c.collides, c.toi.as_ref(), c.at_start);
-        features_claim(&mut m, &c.features);
         m
     }
 }

@@ -133,18 +133,6 @@ pub fn check_ccd_margined(
     (margin, verdict)
 }
 
-/// The oracle query for this CCD case (binary64 JSON numbers).
-pub fn oracle_line(kind: CcdKind, t0: &[Point3<f64>; 4], t1: &[Point3<f64>; 4]) -> String {
-    let pts = |p: &[Point3<f64>; 4]| {
-        p.iter().map(|x| crate::replay::json_point(&[x.x, x.y, x.z])).collect::<Vec<_>>().join(", ")
-    };
-    let k = match kind {
-        CcdKind::VertexFace => "vertex_face",
-        CcdKind::EdgeEdge => "edge_edge",
-    };
-    format!(r#"{{"op": "ccd", "backend": "both", "kind": "{k}", "t0": [{}], "t1": [{}]}}"#, pts(t0), pts(t1))
-}
-
 /// An `f64` box-sweep answer as the sweep contract sees it: the first time of contact, if
 /// any, or the error the `f64` path gave.
 pub type FastSweep = Result<Option<f64>, super::SweepError>;
@@ -287,33 +275,4 @@ fn check_fast_sweep(
         _ => vec![],
     };
     check(&m.exact.is_some(), &fast_time.is_some(), &margin, b64, valid, &continuous)
-}
-
-/// The oracle query for this box sweep (binary64 JSON numbers).
-pub fn sweep_oracle_line(a: &super::BoxMotion<f64>, b: &super::BoxMotion<f64>, t0: f64, t1: f64) -> String {
-    let num = crate::replay::json_f64;
-    let motion = |m: &super::BoxMotion<f64>| {
-        let mats: Vec<String> = m
-            .motion
-            .iter()
-            .map(|mat| {
-                let rows: Vec<String> = (0..4)
-                    .map(|i| format!("[{}]", (0..4).map(|j| num(mat[(i, j)])).collect::<Vec<_>>().join(", ")))
-                    .collect();
-                format!("[{}]", rows.join(", "))
-            })
-            .collect();
-        format!("[{}]", mats.join(", "))
-    };
-    let half =
-        |m: &super::BoxMotion<f64>| format!("[{}]", m.half.iter().map(|h| num(*h)).collect::<Vec<_>>().join(", "));
-    format!(
-        r#"{{"op": "toi_boxes", "backend": "both", "a": {}, "b": {}, "motion_a": {}, "motion_b": {}, "interval": [{}, {}]}}"#,
-        half(a),
-        half(b),
-        motion(a),
-        motion(b),
-        num(t0),
-        num(t1)
-    )
 }
