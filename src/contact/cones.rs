@@ -11,7 +11,7 @@
 
 use crate::brep::{Convexity, Feature, Solid};
 use crate::geom::{Point3, Vector3};
-use crate::predicates::{orient3d, Orientation};
+use crate::predicates::{dot_sign, orient3d, Orientation, ParameterLocation};
 use crate::scalar::{Decision, Scalar, Sign};
 
 /// A union of open cones, each `{d : m · d > 0 for every m}`.
@@ -50,7 +50,7 @@ fn zero_in_hull<S: Scalar>(m: &[Vector3<S>]) -> Decision<bool> {
         }
         for j in i + 1..n {
             let c = m[i].cross(&m[j]);
-            if crate::geom::is_zero_vector(&c)? && m[i].dot(&m[j]).sign()? == Sign::Negative {
+            if crate::geom::is_zero_vector(&c)? && dot_sign(&m[i], &m[j])? == Sign::Negative {
                 return Ok(true);
             }
             for k in j + 1..n {
@@ -63,7 +63,7 @@ fn zero_in_hull<S: Scalar>(m: &[Vector3<S>]) -> Decision<bool> {
                         .find(|v| !crate::geom::is_zero_vector(v).unwrap_or(true));
                     if let Some(nn) = normal {
                         let s =
-                            [nn.dot(&a.cross(b)).sign()?, nn.dot(&b.cross(cc)).sign()?, nn.dot(&cc.cross(a)).sign()?];
+                            [dot_sign(&nn, &a.cross(b))?, dot_sign(&nn, &b.cross(cc))?, dot_sign(&nn, &cc.cross(a))?];
                         if s.iter().all(|x| *x != Sign::Negative) || s.iter().all(|x| *x != Sign::Positive) {
                             return Ok(true);
                         }
@@ -132,7 +132,7 @@ pub(crate) fn convex_neighbourhood<S: Scalar>(s: &Solid<S>, x: &Feature) -> Deci
 pub(crate) fn interior_direction<S: Scalar>(m: &[Vector3<S>]) -> Decision<Option<Vector3<S>>> {
     let passes = |d: &Vector3<S>| -> Decision<bool> {
         for r in m {
-            if r.dot(d).sign()? != Sign::Positive {
+            if dot_sign(r, d)? != Sign::Positive {
                 return Ok(false);
             }
         }
@@ -153,7 +153,7 @@ pub(crate) fn interior_direction<S: Scalar>(m: &[Vector3<S>]) -> Decision<Option
                 continue;
             }
             let t = -m[i].dot(&u) / uu;
-            if t.sign()? != Sign::Positive || (S::one() - t.clone()).sign()? != Sign::Positive {
+            if crate::predicates::locate_parameter(&t)? != ParameterLocation::Inside {
                 continue;
             }
             let d = &m[i] + &u * t;

@@ -55,7 +55,7 @@ pub use tolerant::{
 use crate::brep::{Feature, Solid};
 use crate::geom::{Point3, Vector3};
 use crate::msp::{Class, MspError, MspTree, Options, Split};
-use crate::predicates::locate_in_polygon;
+use crate::predicates::{dot_sign, locate_in_polygon};
 use crate::scalar::{Certain, Decision, Scalar, Sign, Uncertain};
 
 /// A region (x, y, Π): x an entity of a, y of b (open point sets), and Π its point set.
@@ -279,7 +279,7 @@ pub fn find_contacts<S: Certain>(
     if !penetrating {
         for r in regions.iter().filter(|r| r.dim == 2) {
             let (Feature::Face(x), Feature::Face(y)) = (&r.a, &r.b) else { continue };
-            if a.plane(*x).normal.dot(&b.plane(*y).normal).sign()? == Sign::Positive {
+            if dot_sign(&a.plane(*x).normal, &b.plane(*y).normal)? == Sign::Positive {
                 penetrating = true;
                 break;
             }
@@ -326,7 +326,7 @@ fn culled_entities<S: Scalar>(s: &Solid<S>, m: &Motion<S>, other: &Motion<S>) ->
         let mut away = true;
         for &v in s.face(f) {
             let p = s.vertex(v);
-            if (m.at(p) - other.at(p)).dot(n).sign()? != Sign::Negative {
+            if dot_sign(&(m.at(p) - other.at(p)), n)? != Sign::Negative {
                 away = false;
                 break;
             }
@@ -363,7 +363,7 @@ fn in_closure<S: Scalar>(r: &Region<S>, p: &Point3<S>, normal: impl Fn() -> Vect
         1 => crate::predicates::locate_on_segment(&r.points[0], &r.points[1], p)?.in_closure(),
         _ => {
             let n = normal();
-            let on_plane = n.dot(&(p - &r.points[0])).sign()? == Sign::Zero;
+            let on_plane = dot_sign(&n, &(p - &r.points[0]))? == Sign::Zero;
             on_plane && locate_in_polygon(&r.points, &n, p)?.in_closure() && {
                 let mut in_hole = false;
                 for h in &r.holes {
@@ -579,7 +579,7 @@ fn new_normals<S: Scalar>(a: &Solid<S>, b: &Solid<S>, r: &Region<S>) -> Decision
                 if crate::geom::is_zero_vector(&n)? {
                     // Collinear edges: the normal is indeterminate; b's bisector separates.
                     vec![bis]
-                } else if n.dot(&bis).sign()? == Sign::Negative {
+                } else if dot_sign(&n, &bis)? == Sign::Negative {
                     vec![-n]
                 } else {
                     vec![n]

@@ -182,7 +182,7 @@ fn polygon_union<S: Scalar>(polygons: &[&Vec<Point3<S>>], normal: &Vector3<S>) -
         for k in 0..lp.len() {
             n += lp[k].coords.cross(&lp[(k + 1) % lp.len()].coords);
         }
-        n.dot(normal).sign()
+        crate::predicates::dot_sign(&n, normal)
     };
     let (mut outers, mut holes): (Loops<S>, Vec<Vec<Point3<S>>>) = (Vec::new(), Vec::new());
     for lp in loops {

@@ -268,7 +268,7 @@ pub fn penetration_samples<S: Scalar>(
 /// Whether two face normals are parallel and point the same way (exactly on exact backends,
 /// within the backend's tolerance on others).
 fn same_way_up<S: Scalar>(n: &Vector3<S>, m: &Vector3<S>) -> Decision<bool> {
-    Ok(crate::predicates::parallel(n, m)? && n.dot(m).sign()? == Sign::Positive)
+    Ok(crate::predicates::parallel(n, m)? && crate::predicates::dot_sign(n, m)? == Sign::Positive)
 }
 
 /// The time, relative to now, when point `p` (inside the solid of `index`, moving at `w`
@@ -369,7 +369,7 @@ fn face_foot<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Optio
 /// The squared distance from `p` to the open edge (u, v), when the foot is strictly inside it.
 fn edge_foot<S: Scalar>(s: &Solid<S>, (u, v): (usize, usize), p: &Point3<S>) -> Decision<Option<S>> {
     let (d, t) = crate::constructions::squared_distance_point_segment(p, s.vertex(u), s.vertex(v))?;
-    Ok((t.sign()? == Sign::Positive && (S::one() - t).sign()? == Sign::Positive).then_some(d))
+    Ok((crate::predicates::locate_parameter(&t)? == crate::predicates::ParameterLocation::Inside).then_some(d))
 }
 
 /// Step 1: the contact points, one per vertex (its nearest feature within ε) and one per pair
@@ -634,8 +634,8 @@ fn tangent_normal<S: Scalar>(a: &Solid<S>, b: &Solid<S>, c: &ContactPoint<S>) ->
     let (out_a, out_b) = (outward(a, &c.a), outward(b, &c.b));
     // Oriented out of b: along b's outward side, else against a's.
     let orient = |n: Vector3<S>| -> Decision<Vector3<S>> {
-        let s = n.dot(&out_b).sign()?;
-        let s = if s == Sign::Zero { (-n.dot(&out_a)).sign()? } else { s };
+        let s = crate::predicates::dot_sign(&n, &out_b)?;
+        let s = if s == Sign::Zero { crate::predicates::dot_sign(&-&n, &out_a)? } else { s };
         Ok(if s == Sign::Negative { -n } else { n })
     };
     let zero = |v: &Vector3<S>| crate::geom::is_zero_vector(v);

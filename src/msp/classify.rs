@@ -103,7 +103,7 @@ impl<S: Scalar> MspTree<S> {
                     let node = &self.nodes[*n];
                     let mut s = side_of_point(&node.plane, p)?;
                     if let (Sign::Zero, Some(d)) = (s, d) {
-                        s = node.plane.normal.dot(d).sign()?;
+                        s = crate::predicates::dot_sign(&node.plane.normal, d)?;
                     }
                     if s == Sign::Zero {
                         for c in node.plane.normal.iter() {

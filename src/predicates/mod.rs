@@ -6,10 +6,12 @@
 //! value over its magnitude is the decision's *relative margin*, which the agreement contract
 //! ([`crate::contract`]) compares with the fast backend's budget.
 
+mod direction;
 pub mod filter;
 mod least;
 mod polygon;
 
+pub use direction::{dot_sign, locate_parameter, ParameterLocation};
 pub use least::Least;
 pub use polygon::{
     least_aligned_axis, locate_in_polygon, locate_on_segment, nonzero_axis, PolygonLocation, SegmentLocation,

@@ -23,12 +23,7 @@ pub(crate) fn distance_is_zero<S: Scalar>(d: &S, p: &Point3<S>, q: &Point3<S>) -
     Ok(d.sign_scaled(m)? == Sign::Zero)
 }
 
-/// The sign of a·b, decided against Σ|aᵢ||bᵢ|.
-pub(crate) fn dot_sign<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> Decision<Sign> {
-    a.dot(b).sign_scaled(|| dot_magnitude(a, b))
-}
-
-pub(crate) use crate::predicates::cmp_sign;
+pub(crate) use crate::predicates::{cmp_sign, dot_sign};
 
 /// The point p + λ·u.
 pub(crate) fn along<S: Scalar>(p: &Point3<S>, u: &Vector3<S>, lambda: &S) -> Point3<S> {

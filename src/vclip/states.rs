@@ -7,6 +7,7 @@ use super::geometry::{cmp_sign, dot_sign};
 use super::voronoi::{edge_ends, edge_face_planes, edge_planes, edge_vertex_planes, face_planes, vertex_planes, Feat};
 use crate::brep::Solid;
 use crate::geom::{norm2, Point3, Vector3};
+use crate::predicates::ParameterLocation;
 use crate::scalar::{Decision, Scalar, Sign};
 
 /// What a state handler decided.
@@ -62,12 +63,10 @@ fn nearest_violated_edge<S: Scalar>(planes: &[super::voronoi::VPlane<S>], x: &Po
         // The planes go around the face: plane k's edge runs from its point to the next's.
         let (a, b) = (&pl.point, &planes[(k + 1) % n].point);
         let (d2, t) = crate::constructions::squared_distance_point_segment(x, a, b)?;
-        let corner = if t.sign() == Ok(Sign::Zero) {
-            Some(k)
-        } else if (t - S::one()).sign() == Ok(Sign::Zero) {
-            Some((k + 1) % n)
-        } else {
-            None
+        let corner = match crate::predicates::locate_parameter(&t) {
+            Ok(ParameterLocation::Start) => Some(k),
+            Ok(ParameterLocation::End) => Some((k + 1) % n),
+            _ => None,
         };
         let nearer = match &best {
             None => true,
