@@ -48,16 +48,13 @@ fn every_module_is_named_by_the_crate_docs_and_the_module_map() {
 
 /// Raw `.sign()` calls outside `scalar/` and `predicates/`, file by file, each with why it may
 /// stay. A decision on a computed value belongs in a named predicate (`src/predicates/`) or
-/// takes its magnitude (`sign_scaled`); a new call anywhere else fails here and is a review
-/// finding. The text cannot tell a `Scaled::sign` (decided against its magnitude, the policy)
-/// from a raw one: such calls are listed as "scaled". Lower a count when calls go (the test
-/// asks for it); raise one only for input data or a scaled value, and say so in the commit.
+/// takes its magnitude (`sign_scaled`, on a scalar with a magnitude or on a `Scaled`); a new
+/// call anywhere else fails here and is a review finding. Lower a count when calls go (the
+/// test asks for it); raise one only for input data, and say so in the commit.
 #[test]
 fn raw_sign_calls_are_each_accounted_for() {
     const LEDGER: &[(&str, usize, &str)] = &[
         ("src/brep/shapes.rs", 2, "input: half extents are positive"),
-        ("src/brep/solid.rs", 1, "scaled: an edge's convexity"),
-        ("src/brep/validate.rs", 3, "scaled: the signed volume"),
         ("src/constructions/mod.rs", 1, "a nonzero normal whose squared length underflowed (binary64)"),
         ("src/contact/cones.rs", 5, "certain backends only (find_contacts): degenerate simplices, barycentric signs"),
         ("src/contact/mod.rs", 1, "certain backends only (find_contacts): a degenerate 2×2 system"),
@@ -65,7 +62,7 @@ fn raw_sign_calls_are_each_accounted_for() {
         ("src/contact/tolerant.rs", 5, "the 1990 pipeline's ε comparisons: ε is its input parameter"),
         ("src/geom/plane.rs", 1, "input: a plane's coefficients are not all zero"),
         ("src/geom/transform.rs", 2, "input: a quaternion or a pose matrix is not degenerate"),
-        ("src/msp/brute.rs", 4, "the brute-force reference (certain backends): a scaled side, ray crossings"),
+        ("src/msp/brute.rs", 3, "the brute-force reference (certain backends): ray crossings"),
         (
             "src/msp/build/arena.rs",
             2,
@@ -73,17 +70,11 @@ fn raw_sign_calls_are_each_accounted_for() {
         ),
         ("src/msp/build/sets.rs", 1, "a face normal's nonzero axis component ([`nonzero_axis`] decided it nonzero)"),
         ("src/msp/classify.rs", 1, "a plane normal's first nonzero component, a tie-break on exact components"),
-        ("src/msp/geom.rs", 1, "scaled: a plane through a point"),
         ("src/poly/float_roots.rs", 1, "polynomial arithmetic: a value's sign in root refinement"),
         ("src/poly/interval_roots.rs", 6, "polynomial arithmetic: signs of values and ranges in root isolation"),
         ("src/poly/ring.rs", 2, "polynomial arithmetic: zero leading coefficients, a coefficient's sign"),
         ("src/poly/time.rs", 2, "polynomial arithmetic: a polynomial's sign at a time"),
-        ("src/query/classify.rs", 1, "scaled: a face plane through the point"),
-        (
-            "src/query/kernel.rs",
-            8,
-            "scaled: the kernel ops' determinants and plane values; a positive sum of absolute values",
-        ),
+        ("src/query/kernel.rs", 1, "a sum of absolute values is positive (a parameter's magnitude is defined)"),
         ("src/query/spec.rs", 5, "input: poses, half extents"),
         ("src/query/toi.rs", 1, "input: the interval's order"),
         ("src/separation/depth.rs", 2, "a zero axis (its squared length) and a positive overlap, on exact backends"),

@@ -163,7 +163,7 @@ impl<S: Scalar> Solid<S> {
     /// sign of (n₁ × n₂)·(b − a) for the half-edge a→b of face 1, or equivalently of
     /// orient3d(a, b, c, d) with c a vertex of face 1 and d one of face 2 off the edge's line.
     pub fn edge_convexity(&self, e: usize) -> Decision<Convexity> {
-        Ok(match self.edge_convexity_scaled(e).sign()? {
+        Ok(match self.edge_convexity_scaled(e).sign_scaled()? {
             Sign::Positive => Convexity::Convex,
             Sign::Zero => Convexity::Flat,
             Sign::Negative => Convexity::Reflex,

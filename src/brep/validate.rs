@@ -298,7 +298,7 @@ pub(crate) fn build<S: Scalar>(vertices: Vec<Point3<S>>, faces: Vec<Vec<usize>>)
         planes.push(plane);
     }
     let volume = signed_volume6(&vertices, &faces);
-    match volume.sign()? {
+    match volume.sign_scaled()? {
         Sign::Negative => return Err(BrepError::InsideOut),
         Sign::Zero => return Err(BrepError::ZeroVolume),
         Sign::Positive => {}
@@ -331,7 +331,7 @@ pub(crate) fn with_topology<S: Scalar, T: Scalar>(
         crate::budget::tick()?;
         planes.push(face_plane(&vertices, face, f)?);
     }
-    match signed_volume6(&vertices, &template.topo.faces).sign()? {
+    match signed_volume6(&vertices, &template.topo.faces).sign_scaled()? {
         Sign::Negative => return Err(BrepError::InsideOut),
         Sign::Zero => return Err(BrepError::ZeroVolume),
         Sign::Positive => {}
@@ -403,7 +403,7 @@ pub fn check_well_formed<S: Scalar>(s: &Solid<S>) -> Result<(), String> {
     if s.euler() % 2 != 0 {
         return Err(format!("odd Euler characteristic {}", s.euler()));
     }
-    if !admissible::<S>(s.volume6().sign(), Sign::Positive) {
+    if !admissible::<S>(s.volume6().sign_scaled(), Sign::Positive) {
         return Err("volume not positive".into());
     }
     Ok(())

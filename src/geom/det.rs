@@ -20,8 +20,9 @@ pub struct Scaled<S> {
 }
 
 impl<S: Scalar> Scaled<S> {
-    /// The value's sign under the backend's tolerance policy.
-    pub fn sign(&self) -> Decision<Sign> {
+    /// The value's sign under the backend's tolerance policy (decided against the magnitude;
+    /// named apart from [`Scalar::sign`], the raw sign, so that the two read differently).
+    pub fn sign_scaled(&self) -> Decision<Sign> {
         self.value.sign_scaled(|| self.magnitude.clone())
     }
 }

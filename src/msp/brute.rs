@@ -8,7 +8,7 @@ use crate::scalar::{ratio, Decision, Scalar, Sign, Uncertain};
 
 /// Where `p` lies on the closed face `f`, if on it: the vertex, edge or (open) face.
 fn on_face<S: Scalar>(s: &Solid<S>, f: usize, p: &Point3<S>) -> Decision<Option<Feature>> {
-    if s.plane(f).eval_scaled(p).sign()? != Sign::Zero {
+    if s.plane(f).eval_scaled(p).sign_scaled()? != Sign::Zero {
         return Ok(None);
     }
     in_face(s, f, p)

@@ -32,7 +32,7 @@ pub(crate) fn side<S: Scalar>(plane: &Plane<S>, p: &HPoint<S>) -> Decision<Sign>
 
 /// The side of `plane` that the affine point `p` is on.
 pub(crate) fn side_of_point<S: Scalar>(plane: &Plane<S>, p: &Point3<S>) -> Decision<Sign> {
-    plane.eval_scaled(p).sign()
+    plane.eval_scaled(p).sign_scaled()
 }
 
 /// The point where three planes meet, `None` when they do not meet in one point (their normals'

@@ -95,7 +95,7 @@ pub fn orient3d_scaled<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>, d
 /// The orientation of three points in the plane: `Positive` when a, b, c turn
 /// counterclockwise (c left of the directed line ab).
 pub fn orient2d<S: Scalar>(a: &Point2<S>, b: &Point2<S>, c: &Point2<S>) -> Decision<Orientation> {
-    Ok(orient2d_scaled(a, b, c).sign()?.into())
+    Ok(orient2d_scaled(a, b, c).sign_scaled()?.into())
 }
 
 /// The determinant of [`orient2d`], (b−a)×(c−a), with its magnitude.

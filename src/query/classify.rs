@@ -124,7 +124,7 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
             crate::budget::tick().map_err(|u| QueryError::uncertain("", u.into()))?;
             let plane = s.plane(f);
             let t = Scaled { value: plane.eval(&p), magnitude: plane.eval_magnitude(&p) };
-            match t.sign().map_err(|u| QueryError::uncertain("/point", u))? {
+            match t.sign_scaled().map_err(|u| QueryError::uncertain("/point", u))? {
                 Sign::Positive => above = true,
                 Sign::Zero => zero.push(f),
                 Sign::Negative => {}

@@ -77,7 +77,7 @@ impl<N: Scalar> Query for Orient3d<N> {
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let p = self.points.each_ref().map(to_backend::<S>);
         let det = orient3d_scaled(&p[0], &p[1], &p[2], &p[3]);
-        let orientation = Orientation::from(det.sign()?);
+        let orientation = Orientation::from(det.sign_scaled()?);
         Ok(Answer {
             output: Orient3dOutput { orientation, determinant: det.value.clone() },
             continuous: vec![Bounded::new("determinant", det.value.clone(), det.magnitude.clone())],
@@ -154,7 +154,7 @@ impl<N: Scalar> Query for Orient2d<N> {
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let p = self.points.each_ref().map(|p| p.map(|c| c.to_backend::<S>()));
         let det = orient2d_scaled(&p[0], &p[1], &p[2]);
-        let orientation = Orientation::from(det.sign()?);
+        let orientation = Orientation::from(det.sign_scaled()?);
         Ok(Answer {
             output: Orient3dOutput { orientation, determinant: det.value.clone() },
             continuous: vec![Bounded::new("determinant", det.value.clone(), det.magnitude.clone())],
@@ -220,7 +220,7 @@ impl<N: Scalar> Query for SideOfPlane<N> {
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let value = self.plane.eval_scaled(&to_backend::<S>(&self.point));
-        let side = Side::from(value.sign()?);
+        let side = Side::from(value.sign_scaled()?);
         // Huge exact numbers make each step slow: steps of the budget between them.
         crate::budget::tick()?;
         let mut decisive = vec![Decisive::Test(value.clone())];
@@ -461,9 +461,9 @@ impl<N: Scalar> Query for SquaredDistance<N> {
                 let first = Scaled { value: dot.clone(), magnitude: dot_magnitude(&w, &u) };
                 let len2 = u.dot(&u);
                 let last = Scaled { value: dot - len2.clone(), magnitude: first.magnitude.clone() + len2 };
-                let closest = if first.sign()? != Sign::Positive {
+                let closest = if first.sign_scaled()? != Sign::Positive {
                     Closest::SegmentStart
-                } else if last.sign()? != Sign::Negative {
+                } else if last.sign_scaled()? != Sign::Negative {
                     Closest::SegmentEnd
                 } else {
                     Closest::SegmentInterior
@@ -606,7 +606,7 @@ impl<N: Scalar> Query for SegmentPlane<N> {
         crate::budget::tick()?;
         let eq = self.plane.eval_scaled(&to_backend::<S>(q));
         crate::budget::tick()?;
-        let sides = (Side::from(ep.sign()?), Side::from(eq.sign()?));
+        let sides = (Side::from(ep.sign_scaled()?), Side::from(eq.sign_scaled()?));
         let t = match sides {
             (Side::On, Side::On) => None,
             (Side::On, _) => Some(S::zero()),
