@@ -391,3 +391,101 @@ fn every_claim_table_writes_back_what_it_reads() {
         {"a": {"face": [4, 5, 6, 7]}, "b": {"face": [0, 1, 2, 3]}, "points": [["0", "0", "1"]], "normals": [["0", "0", "-1"]]},
     ]}));
 }
+
+/// The two layers of a claim field agree: every field the oracle's claim table reads, the
+/// library's judge judges. A claim stating every claimable field of each op (right or wrong)
+/// gets a verdict with a check on each of them.
+#[test]
+fn every_claimable_field_is_judged() {
+    let features = json!([{"face": [4, 5, 6, 7]}, {"face": [0, 1, 2, 3]}]);
+    let unit = json!({"box": [1, 1, 1]});
+    let cases = [
+        (
+            json!({"op": "orient3d", "points": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]}),
+            json!({"orientation": "positive", "determinant": "1"}),
+        ),
+        (
+            json!({"op": "orient2d", "points": [[0, 0], [1, 0], [0, 1]]}),
+            json!({"orientation": "positive", "determinant": "1"}),
+        ),
+        (
+            json!({"op": "side_of_plane", "plane": {"coefficients": [0, 0, 1, 0]}, "point": [0, 0, 2]}),
+            json!({"side": "above", "value": "2"}),
+        ),
+        (
+            json!({"op": "transform_points", "pose": {"translation": [1, 0, 0]}, "points": [[0, 0, 0]]}),
+            json!({"points": [["1", "0", "0"]]}),
+        ),
+        (
+            json!({"op": "squared_distance", "point": [1, 1, 0], "to_segment": [[0, 0, 0], [2, 0, 0]]}),
+            json!({"distance_squared": "1", "distance": "1", "parameter": "1/2"}),
+        ),
+        (
+            json!({"op": "segment_plane", "segment": [[0, 0, -1], [0, 0, 1]], "plane": {"coefficients": [0, 0, 1, 0]}}),
+            json!({"intersection": "crosses", "t": "1/2"}),
+        ),
+        (
+            json!({"op": "validate", "solid": unit}),
+            json!({"valid": true, "vertices": 8, "edges": 12, "faces": 6, "convex": true, "euler": 2}),
+        ),
+        (
+            json!({"op": "distance", "a": unit, "b": unit, "pose_b": {"translation": [0, 0, 3]}}),
+            json!({"status": "separated", "intersecting": false, "distance_squared": "1", "distance": "1",
+                "features": features, "points": [["0", "0", "1"], ["0", "0", "2"]], "depth_squared": "0"}),
+        ),
+        (
+            json!({"op": "ccd", "kind": "vertex_face", "t0": [[0, 0, 1], [-1, -1, 0], [1, -1, 0], [0, 1, 0]],
+                "t1": [[0, 0, -1], [-1, -1, 0], [1, -1, 0], [0, 1, 0]]}),
+            json!({"collides": true, "toi": "1/2"}),
+        ),
+        (
+            json!({"op": "toi_boxes", "a": [1, 1, 1], "b": [1, 1, 1],
+                "motion_a": [[[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]],
+                "motion_b": [[[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 3], [0, 0, 0, 1]], [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, -2], [0, 0, 0, 0]], [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]]}),
+            json!({"collides": true, "toi": "1/2", "at_start": "touching", "kind": "edge-edge", "features": features}),
+        ),
+        (
+            json!({"op": "toi", "a": unit, "b": unit, "pose_b": {"translation": [0, 0, 3]}, "velocity_b": [0, 0, -2]}),
+            json!({"collides": true, "toi": "1/2", "at_start": "touching", "features": features}),
+        ),
+        (
+            json!({"op": "classify_point", "solid": unit, "point": [0, 0, 1]}),
+            json!({"class": "boundary", "contains": true, "feature": {"face": [4, 5, 6, 7]}}),
+        ),
+        (
+            json!({"op": "classify_segment", "solid": unit, "segment": [[0, 0, 0], [0, 0, 3]]}),
+            json!({"pieces": [{"class": "inside", "from": "0", "to": "1/3"}]}),
+        ),
+        (json!({"op": "index_stats", "solid": unit}), json!({"nodes": 6, "height": 6, "average_height": "6"})),
+        (
+            json!({"op": "contact", "a": unit, "b": unit, "pose_b": {"translation": [0, 0, 2]}}),
+            json!({"status": "touching", "regions": [{"a": {"face": [4, 5, 6, 7]}, "b": {"face": [0, 1, 2, 3]}}]}),
+        ),
+    ];
+    let table = touchstone_oracle::ops::ops();
+    let mut ops_seen = Vec::new();
+    for (q, claim) in cases {
+        let op = q["op"].as_str().unwrap().to_string();
+        let v = verdict(q, claim.clone());
+        let judged: Vec<&str> = v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["field"].as_str().unwrap().split('/').next().unwrap())
+            .collect();
+        for key in claim.as_object().unwrap().keys() {
+            assert!(judged.contains(&key.as_str()), "{op}: the claimed {key} is read but not judged: {v}");
+        }
+        let info = table.iter().find(|o| o.name == op).unwrap();
+        assert_eq!(
+            claim.as_object().unwrap().keys().map(String::as_str).collect::<Vec<_>>(),
+            (info.claim_fields)(),
+            "{op}: the claim states every claimable field"
+        );
+        ops_seen.push(op);
+    }
+    // Every answered op is covered.
+    for o in table.iter().filter(|o| o.answered()) {
+        assert!(ops_seen.iter().any(|s| s == o.name), "{} has no case here", o.name);
+    }
+}
