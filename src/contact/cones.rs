@@ -148,11 +148,10 @@ pub(crate) fn interior_direction<S: Scalar>(m: &[Vector3<S>]) -> Decision<Option
         for j in i + 1..n {
             crate::budget::tick()?;
             let u: Vector3<S> = &m[j] - &m[i];
-            let uu = u.dot(&u);
-            if uu.sign()? == Sign::Zero {
+            if crate::geom::is_zero_vector(&u)? {
                 continue;
             }
-            let t = -m[i].dot(&u) / uu;
+            let t = -m[i].dot(&u) / u.dot(&u);
             if crate::predicates::locate_parameter(&t)? != ParameterLocation::Inside {
                 continue;
             }
@@ -168,10 +167,11 @@ pub(crate) fn interior_direction<S: Scalar>(m: &[Vector3<S>]) -> Decision<Option
                 crate::budget::tick()?;
                 let (u, w): (Vector3<S>, Vector3<S>) = (&m[j] - &m[i], &m[k] - &m[i]);
                 let (uu, uw, ww) = (u.dot(&u), u.dot(&w), w.dot(&w));
-                let det = uu.clone() * ww.clone() - uw.clone() * uw.clone();
-                if det.sign()? == Sign::Zero {
+                // The Gram determinant |u|²|w|² − (u·w)² = |u × w|²: zero exactly when u ∥ w.
+                if crate::predicates::parallel(&u, &w)? {
                     continue;
                 }
+                let det = uu.clone() * ww.clone() - uw.clone() * uw.clone();
                 let (bu, bw) = (-m[i].dot(&u), -m[i].dot(&w));
                 let s = (bu.clone() * ww - bw.clone() * uw.clone()) / det.clone();
                 let t = (uu * bw - uw * bu) / det;

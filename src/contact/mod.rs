@@ -621,10 +621,14 @@ fn most_transversal<S: Scalar>(normals: Vec<Vector3<S>>) -> Decision<Vec<Vector3
         for j in i + 1..m {
             for k in j + 1..m {
                 crate::budget::tick()?;
-                let det = normals[i].cross(&normals[j]).dot(&normals[k]);
-                if det.sign()? == Sign::Zero {
+                // Three normals in one plane through the origin span no volume: skip them.
+                let origin = Point3::from(Vector3::from_element(S::zero()));
+                let at = |v: &Vector3<S>| Point3::from(v.clone());
+                let o = crate::predicates::orient3d(&origin, &at(&normals[i]), &at(&normals[j]), &at(&normals[k]))?;
+                if o == crate::predicates::Orientation::Coplanar {
                     continue;
                 }
+                let det = normals[i].cross(&normals[j]).dot(&normals[k]);
                 let score = det.clone() * det / (n2(&normals[i]) * n2(&normals[j]) * n2(&normals[k]));
                 let better = match &best {
                     None => true,

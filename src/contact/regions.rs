@@ -223,8 +223,7 @@ fn simplified<S: Scalar>(lp: Vec<Point3<S>>, normal: &Vector3<S>) -> Decision<Ve
         let mut dropped = false;
         for k in 0..n {
             let (a, b, c) = (&lp[(k + n - 1) % n], &lp[k], &lp[(k + 1) % n]);
-            let turn = (b - a).cross(&(c - b)).dot(normal);
-            if turn.sign()? == Sign::Zero {
+            if crate::predicates::turn(a, b, c, normal)? == crate::predicates::Orientation::Coplanar {
                 lp.remove(k);
                 dropped = true;
                 break;

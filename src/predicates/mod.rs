@@ -14,7 +14,7 @@ mod polygon;
 pub use direction::{dot_sign, locate_parameter, ParameterLocation};
 pub use least::Least;
 pub use polygon::{
-    least_aligned_axis, locate_in_polygon, locate_on_segment, nonzero_axis, PolygonLocation, SegmentLocation,
+    least_aligned_axis, locate_in_polygon, locate_on_segment, nonzero_axis, turn, PolygonLocation, SegmentLocation,
 };
 
 use crate::geom::{cross_magnitude, det3, permanent3, Matrix3, Plane, Point2, Point3, Scaled, Vector3};

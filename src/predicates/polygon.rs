@@ -1,7 +1,7 @@
 //! Where a point lies in a closed polygon of its plane or on a segment of its line, and the
 //! choice of the axis a planar figure is projected along.
 
-use crate::geom::{dot_magnitude, drop_axis, Point3, Vector3};
+use crate::geom::{cross_magnitude, dot_magnitude, drop_axis, Point3, Vector3};
 use crate::scalar::{compare_points, Decision, Scalar, Sign, Uncertain};
 use std::cmp::Ordering;
 
@@ -167,4 +167,25 @@ pub fn nonzero_axis<S: Scalar>(n: &Vector3<S>) -> Decision<Option<usize>> {
         }
     }
     Ok(None)
+}
+
+/// Which way a path turns at `b` (from `a` through `b` to `c`), seen from the side `normal`
+/// points to: `Positive` counterclockwise (to the left), `Negative` clockwise, `Coplanar` when
+/// a, b, c are collinear. The sign of ((b − a) × (c − b)) · normal, decided against its terms.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::{point, Vector3};
+/// use touchstone::predicates::{turn, Orientation};
+/// let p = |x, y| point::<BigRational>(x, y, 0);
+/// let up = Vector3::new(0i64, 0, 1).map(|x| BigRational::from_integer(x.into()));
+/// assert_eq!(turn(&p(0, 0), &p(1, 0), &p(1, 1), &up), Ok(Orientation::Positive));
+/// assert_eq!(turn(&p(0, 0), &p(1, 0), &p(3, 0), &up), Ok(Orientation::Coplanar));
+/// assert_eq!(turn(&p(0, 0), &p(1, 0), &p(1, -1), &up), Ok(Orientation::Negative));
+/// ```
+pub fn turn<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>, normal: &Vector3<S>) -> Decision<Orientation> {
+    let (u, v) = (b - a, c - b);
+    let abs = |w: &Vector3<S>| w.map(|x| x.abs());
+    let value = u.cross(&v).dot(normal);
+    Ok(value.sign_scaled(|| dot_magnitude(&cross_magnitude(&abs(&u), &abs(&v)), normal))?.into())
 }

@@ -26,10 +26,10 @@ pub fn penetration_depth<S: ExactValues>(a: &Solid<S>, b: &Solid<S>) -> Decision
     let less = |x: &S, y: &S| -> Decision<bool> { Ok(x.compare(y)? == Ordering::Less) };
     let mut axis = |n: Vector3<S>| -> Decision<bool> {
         crate::budget::tick()?;
-        let n2 = n.dot(&n);
-        if n2.sign()? == Sign::Zero {
+        if crate::geom::is_zero_vector(&n)? {
             return Ok(true);
         }
+        let n2 = n.dot(&n);
         let (a_lo, a_hi) = extent(a, &n)?;
         let (b_lo, b_hi) = extent(b, &n)?;
         // Moving b along +n by (a_hi − b_lo)/|n|, or along −n by (b_hi − a_lo)/|n|, separates.
