@@ -208,12 +208,17 @@ impl Checked for Contact<f64> {
     }
 }
 
+/// An orientation answer in words.
+fn orientation_words(out: &Value) -> String {
+    out["orientation"].as_str().unwrap_or("").to_string()
+}
+
 impl Checked for Orient3d<f64> {
     fn ask(engine: &dyn Engine, asked: Asked<'_, Self>) -> Answers {
         engine.orient3d(asked)
     }
     fn truth(out: &Value) -> String {
-        out["orientation"].as_str().unwrap_or("").to_string()
+        orientation_words(out)
     }
 }
 
@@ -222,7 +227,7 @@ impl Checked for Orient2d<f64> {
         engine.orient2d(asked)
     }
     fn truth(out: &Value) -> String {
-        out["orientation"].as_str().unwrap_or("").to_string()
+        orientation_words(out)
     }
 }
 
@@ -436,8 +441,9 @@ pub fn judge_line(
     }
     let id = q.get("id").cloned().unwrap_or(Value::Null);
     // The engine runs on its own thread: a panic or a hang is a finding, not the end of the run.
+    let Some(op) = checked_op(&q) else { return Vec::new() };
     let query = q.clone();
-    let answers = guarded(limit, move || ask(engine, &query));
+    let answers = guarded(limit, move || (op.ask)(engine, &query));
     let fail = |function: &str, outcome: Outcome, said: String| Judged {
         line: line_no,
         id: id.clone(),
@@ -458,7 +464,6 @@ pub fn judge_line(
         Err(Some(m)) => return vec![fail("panic", Outcome::Panic(m.clone()), format!("panicked: {m}"))],
         Err(None) => return vec![fail("hang", Outcome::Hang, "did not return".into())],
     };
-    let Some(op) = checked_op(&q) else { return Vec::new() };
     answers.iter().map(|a| judge_answer(op, &q, &id, line_no, a, opts)).collect()
 }
 

@@ -10,66 +10,26 @@
 /// claimed; `WRITE(&value)` its JSON).
 macro_rules! claim_field {
     ($name:literal => $field:ident: bool) => {
-        $crate::ops::ClaimField {
-            name: $name,
-            read: |f, c| {
-                c.$field = $crate::ops::geometry::claimed_bool(f, $name)?;
-                Ok(())
-            },
-            write: |c| c.$field.map(|b| serde_json::json!(b)),
-        }
+        claim_field!($name => $field: custom |f| $crate::ops::geometry::claimed_bool(f, $name), |b: &bool| serde_json::json!(b))
     };
     ($name:literal => $field:ident: number) => {
-        $crate::ops::ClaimField {
-            name: $name,
-            read: |f, c| {
-                c.$field = $crate::ops::geometry::claimed_number(f, $name)?;
-                Ok(())
-            },
-            write: |c| c.$field.as_ref().map($crate::ops::num),
-        }
+        claim_field!($name => $field: custom |f| $crate::ops::geometry::claimed_number(f, $name), $crate::ops::num)
     };
     ($name:literal => $field:ident: count) => {
-        $crate::ops::ClaimField {
-            name: $name,
-            read: |f, c| {
-                c.$field = $crate::ops::geometry::claimed_count(f, $name)?;
-                Ok(())
-            },
-            write: |c| c.$field.map(|n| serde_json::json!(n)),
-        }
+        claim_field!($name => $field: custom |f| $crate::ops::geometry::claimed_count(f, $name), |n: &i64| serde_json::json!(n))
     };
     ($name:literal => $field:ident: time) => {
-        $crate::ops::ClaimField {
-            name: $name,
-            read: |f, c| {
-                c.$field = $crate::ops::sweep::claimed_time(f, $name)?;
-                Ok(())
-            },
-            write: |c| c.$field.as_ref().map($crate::encode::time_claim_json),
-        }
+        claim_field!($name => $field: custom |f| $crate::ops::sweep::claimed_time(f, $name), $crate::encode::time_claim_json)
     };
     ($name:literal => $field:ident: features) => {
-        $crate::ops::ClaimField {
-            name: $name,
-            read: |f, c| {
-                c.$field = $crate::ops::parse_features(f)?;
-                Ok(())
-            },
-            write: |c| {
-                c.$field.as_ref().map(|p| serde_json::Value::Array(p.iter().map($crate::ops::feature_json).collect()))
-            },
-        }
+        claim_field!($name => $field: custom $crate::ops::parse_features, |p: &[touchstone::query::FeatureId; 2]| {
+            serde_json::Value::Array(p.iter().map($crate::ops::feature_json).collect())
+        })
     };
     ($name:literal => $field:ident: named $table:expr) => {
-        $crate::ops::ClaimField {
-            name: $name,
-            read: |f, c| {
-                c.$field = $crate::ops::geometry::named(f, $name, &$table)?;
-                Ok(())
-            },
-            write: |c| c.$field.map(|t| serde_json::json!($crate::ops::name_of(&$table, t))),
-        }
+        claim_field!($name => $field: custom |f| $crate::ops::geometry::named(f, $name, &$table), |t: &_| {
+            serde_json::json!($crate::ops::name_of(&$table, *t))
+        })
     };
     ($name:literal => $field:ident: custom $read:expr, $write:expr) => {
         $crate::ops::ClaimField {
