@@ -56,18 +56,14 @@ fn raw_sign_calls_are_each_accounted_for() {
     const LEDGER: &[(&str, usize, &str)] = &[
         ("src/brep/shapes.rs", 2, "input: half extents are positive"),
         ("src/constructions/mod.rs", 1, "a nonzero normal whose squared length underflowed (binary64)"),
-        ("src/contact/cones.rs", 3, "certain backends only (find_contacts): barycentric signs of a projection"),
         ("src/contact/tolerant.rs", 5, "the 1990 pipeline's ε comparisons: ε is its input parameter"),
         ("src/geom/plane.rs", 1, "input: a plane's coefficients are not all zero"),
         ("src/geom/transform.rs", 2, "input: a quaternion or a pose matrix is not degenerate"),
-        ("src/msp/brute.rs", 3, "the brute-force reference (certain backends): ray crossings"),
         (
             "src/msp/build/arena.rs",
             2,
-            "a cut point's homogeneous weight: its sign orients it, zero is a precision error",
+            "inexact backends only: a chained cut point's homogeneous weight, its sign orients it, zero is a precision error",
         ),
-        ("src/msp/build/sets.rs", 1, "a face normal's nonzero axis component ([`nonzero_axis`] decided it nonzero)"),
-        ("src/msp/classify.rs", 1, "a plane normal's first nonzero component, a tie-break on exact components"),
         ("src/poly/float_roots.rs", 1, "polynomial arithmetic: a value's sign in root refinement"),
         ("src/poly/interval_roots.rs", 6, "polynomial arithmetic: signs of values and ranges in root isolation"),
         ("src/poly/ring.rs", 2, "polynomial arithmetic: zero leading coefficients, a coefficient's sign"),
@@ -75,7 +71,7 @@ fn raw_sign_calls_are_each_accounted_for() {
         ("src/query/kernel.rs", 1, "a sum of absolute values is positive (a parameter's magnitude is defined)"),
         ("src/query/spec.rs", 5, "input: poses, half extents"),
         ("src/query/toi.rs", 1, "input: the interval's order"),
-        ("src/separation/depth.rs", 1, "a positive overlap, on exact backends"),
+        ("src/separation/depth.rs", 1, "a positive overlap, on `ExactValues` only (bounded by the trait: the sign is exact)"),
         ("src/sweep/bms/features.rs", 2, "input: the interval's order, half extents"),
         ("src/sweep/sat.rs", 2, "input: the interval's order, half extents"),
     ];

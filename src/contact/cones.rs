@@ -175,8 +175,7 @@ pub(crate) fn interior_direction<S: Scalar>(m: &[Vector3<S>]) -> Decision<Option
                 let (bu, bw) = (-m[i].dot(&u), -m[i].dot(&w));
                 let s = (bu.clone() * ww - bw.clone() * uw.clone()) / det.clone();
                 let t = (uu * bw - uw * bu) / det;
-                let rest = S::one() - s.clone() - t.clone();
-                if s.sign()? != Sign::Positive || t.sign()? != Sign::Positive || rest.sign()? != Sign::Positive {
+                if !crate::predicates::strictly_inside_triangle(&s, &t)? {
                     continue;
                 }
                 let d = &m[i] + &u * s + &w * t;

@@ -3,7 +3,7 @@
 use super::Class;
 use crate::brep::{Feature, Solid};
 use crate::geom::{Point3, Vector3};
-use crate::predicates::{locate_in_polygon, PolygonLocation};
+use crate::predicates::{locate_in_polygon, ray_meets_plane, PolygonLocation, RayPlane};
 use crate::scalar::{ratio, Decision, Scalar, Sign, Uncertain};
 
 /// Where `p` lies on the closed face `f`, if on it: the vertex, edge or (open) face.
@@ -60,19 +60,11 @@ pub fn brute_force_classify<S: crate::scalar::Certain>(solid: &Solid<S>, p: &Poi
         let mut crossings = 0;
         for f in 0..solid.face_count() {
             crate::budget::tick()?;
-            let plane = solid.plane(f);
-            let denom = plane.normal.dot(&d);
-            let num = -plane.eval(p);
-            if denom.sign()? == Sign::Zero {
-                if num.sign()? == Sign::Zero {
-                    continue 'rays;
-                }
-                continue;
-            }
-            let t = num / denom;
-            if t.sign()? != Sign::Positive {
-                continue;
-            }
+            let t = match ray_meets_plane(solid.plane(f), p, &d)? {
+                RayPlane::InPlane => continue 'rays,
+                RayPlane::Parallel | RayPlane::NotAhead => continue,
+                RayPlane::Ahead(t) => t,
+            };
             let h = p + d.clone() * t;
             match in_face(solid, f, &h)? {
                 None => {}

@@ -106,12 +106,7 @@ impl<S: Scalar> MspTree<S> {
                         s = crate::predicates::dot_sign(&node.plane.normal, d)?;
                     }
                     if s == Sign::Zero {
-                        for c in node.plane.normal.iter() {
-                            s = c.sign()?;
-                            if s != Sign::Zero {
-                                break;
-                            }
-                        }
+                        s = crate::predicates::lexicographic_sign(&node.plane.normal)?;
                     }
                     link = &node.children[child(s)];
                 }

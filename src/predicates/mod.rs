@@ -11,10 +11,14 @@ pub mod filter;
 mod least;
 mod polygon;
 
-pub use direction::{dot_sign, locate_parameter, ParameterLocation};
+pub use direction::{
+    dot_sign, lexicographic_sign, locate_parameter, ray_meets_plane, strictly_inside_triangle, ParameterLocation,
+    RayPlane,
+};
 pub use least::Least;
 pub use polygon::{
-    least_aligned_axis, locate_in_polygon, locate_on_segment, nonzero_axis, turn, PolygonLocation, SegmentLocation,
+    least_aligned_axis, locate_in_polygon, locate_on_segment, nonzero_axis, signed_nonzero_axis, turn, PolygonLocation,
+    SegmentLocation,
 };
 
 use crate::geom::{cross_magnitude, det3, permanent3, Matrix3, Plane, Point2, Point3, Scaled, Vector3};

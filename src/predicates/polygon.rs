@@ -157,13 +157,21 @@ fn most_aligned_axis<S: Scalar>(n: &Vector3<S>) -> Decision<usize> {
 /// zero). `None` for the zero vector. Projecting a planar figure along it keeps orientations,
 /// up to the sign of that component.
 pub fn nonzero_axis<S: Scalar>(n: &Vector3<S>) -> Decision<Option<usize>> {
+    Ok(signed_nonzero_axis(n)?.map(|(k, _)| k))
+}
+
+/// [`nonzero_axis`] with the sign of `n`'s component along it (never `Zero`): which way the
+/// projection along that axis sees `n`.
+pub fn signed_nonzero_axis<S: Scalar>(n: &Vector3<S>) -> Decision<Option<(usize, Sign)>> {
     let k = most_aligned_axis(n)?;
-    if n[k].sign()? != Sign::Zero {
-        return Ok(Some(k));
+    let s = n[k].sign()?;
+    if s != Sign::Zero {
+        return Ok(Some((k, s)));
     }
     for i in 0..3 {
-        if n[i].sign()? != Sign::Zero {
-            return Ok(Some(i));
+        let s = n[i].sign()?;
+        if s != Sign::Zero {
+            return Ok(Some((i, s)));
         }
     }
     Ok(None)

@@ -2,14 +2,13 @@
 //! a convex solid is as deep as it has faces), then attaching and reducing (§2.2–2.3).
 
 use super::geom::{
-    axis, bits, line_planes, meet, nonzero_axis, orientation_sign, pencil, project, side, through, transverse_axis,
-    HPoint,
+    axis, bits, line_planes, meet, orientation_sign, pencil, project, side, through, transverse_axis, HPoint,
 };
 use super::{Leaf, Link, MspError, MspTree, Node, Options, Split, Stats};
 use crate::brep::{Feature, Solid};
 use crate::geom::{Plane, Point3};
 use crate::predicates::filter::{dot4_sign, enclose4};
-use crate::predicates::orient2d;
+use crate::predicates::{orient2d, signed_nonzero_axis};
 use crate::scalar::{Interval, Scalar, Sign};
 
 mod arena;

@@ -85,8 +85,7 @@ pub(in crate::msp) fn face_turn<S: Scalar>(
     f: usize,
 ) -> Result<impl Fn(usize, usize, usize) -> Result<Sign, MspError> + '_, MspError> {
     let n = &s.plane(f).normal;
-    let k = nonzero_axis(n)?.ok_or_else(|| MspError::Precision("a face's normal is zero".into()))?;
-    let up = n[k].sign()?;
+    let (k, up) = signed_nonzero_axis(n)?.ok_or_else(|| MspError::Precision("a face's normal is zero".into()))?;
     Ok(move |a: usize, b: usize, c: usize| -> Result<Sign, MspError> {
         let o = orient2d(&project(s.vertex(a), k), &project(s.vertex(b), k), &project(s.vertex(c), k))?;
         Ok(orientation_sign(o) * up)
