@@ -392,6 +392,19 @@ fn every_claim_table_writes_back_what_it_reads() {
     ]}));
 }
 
+/// The two tables of a claim field name the same fields: the oracle's (how a field is read and
+/// written) and the library's (how it is judged), each row named by the claim's member.
+#[test]
+fn the_claim_tables_name_the_same_fields() {
+    for info in touchstone_oracle::ops::ops().into_iter().filter(|o| o.answered()) {
+        let (mut read, mut judged) = ((info.claim_fields)(), (info.judged_fields)());
+        assert!(!read.is_empty(), "{}: no claimable field", info.name);
+        read.sort_unstable();
+        judged.sort_unstable();
+        assert_eq!(read, judged, "{}: the oracle reads these fields, the library judges those", info.name);
+    }
+}
+
 /// The two layers of a claim field agree: every field the oracle's claim table reads, the
 /// library's judge judges. A claim stating every claimable field of each op (right or wrong)
 /// gets a verdict with a check on each of them.

@@ -2,7 +2,7 @@
 
 use num_rational::BigRational;
 
-use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::claim::{Check, ClaimRule, Shown, Tolerance};
 use super::error::QueryError;
 use super::spec::to_backend;
 use super::{Answer, Query};
@@ -104,36 +104,12 @@ impl<N: Scalar> Query for Ccd<N> {
         exact == fast
     }
 
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &CcdClaim,
-        tol: &Tolerance,
-        digits: u32,
-    ) -> Result<Verdict, QueryError> {
-        let mut v = Verdict::default();
-        let (collides, toi) = (exact.output.collides, &exact.output.toi);
-        contact_checks(
-            &mut v,
-            (claim.collides, &claim.toi),
-            (collides, toi),
-            tol,
-            digits,
-            "the primitives do not meet in [0, 1]",
-        );
-        Ok(v)
-    }
-
-    /// `collides` by the decided answer, `toi` on the run's enclosure of the exact time.
-    fn judge_enclosed(
-        &self,
-        decided: &Answer<Interval, Self>,
-        claim: &CcdClaim,
-        tol: &Tolerance,
-    ) -> Option<Vec<(String, bool)>> {
-        let out = &decided.output;
-        contact_enclosed((claim.collides, &claim.toi), (out.collides, &out.toi), tol)
-    }
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(collides: equal |b: &bool| Shown::Bool(*b), |out| out.collides; enclosed equal |out| out.collides),
+        judged!(toi: |_, exact, x, _, tol, digits| {
+            Ok(vec![toi_check(x, &exact.output.toi, tol, digits, "the primitives do not meet in [0, 1]")])
+        }; enclosed |_, decided, x, _, tol| toi_enclosed(x, &decided.output.toi, tol)),
+    ];
 
     /// The CCD contract's margin ([`check_ccd_answer`]) of the binary64 roundings of the input
     /// (what the `f64` path answers).
@@ -163,44 +139,26 @@ impl<N: Scalar> Query for Ccd<N> {
     }
 }
 
-/// The checks of a claimed `collides` and first time `toi` against the exact ones (`miss`:
-/// the note when there is no exact time).
-pub(super) fn contact_checks(
-    v: &mut Verdict,
-    (collides, toi): (Option<bool>, &Option<BigRational>),
-    (exact_collides, exact_toi): (bool, &Option<crate::poly::Algebraic>),
+/// The check of a claimed first time of contact `x` against the exact one (`miss` is the
+/// note when there is none): `toi` of `ccd`, `toi` and `toi_boxes`.
+pub(super) fn toi_check(
+    x: &BigRational,
+    exact_toi: &Option<crate::poly::Algebraic>,
     tol: &Tolerance,
     digits: u32,
     miss: &str,
-) {
-    if let Some(c) = collides {
-        v.checks.push(Check::equal("collides", Shown::Bool(c), Shown::Bool(exact_collides)));
-    }
-    if let Some(x) = toi {
-        v.checks.push(match exact_toi {
-            Some(t) => Check::algebraic("toi", x, t, tol, digits),
-            None => Check::equal("toi", Shown::Rational(x.clone()), Shown::Absent).with_note(miss),
-        });
+) -> Check {
+    match exact_toi {
+        Some(t) => Check::algebraic("toi", x, t, tol, digits),
+        None => Check::equal("toi", Shown::Rational(x.clone()), Shown::Absent).with_note(miss),
     }
 }
 
-/// [`contact_checks`] on a decided interval run: `toi` on the enclosure of the exact time
-/// (`None` when it reaches across the tolerance's edge).
-pub(super) fn contact_enclosed(
-    (collides, toi): (Option<bool>, &Option<BigRational>),
-    (decided_collides, decided_toi): (bool, &Option<Interval>),
-    tol: &Tolerance,
-) -> Option<Vec<(String, bool)>> {
-    let mut v = Vec::new();
-    if let Some(c) = collides {
-        v.push(("collides".into(), c == decided_collides));
+/// [`toi_check`] on a decided interval run: on the enclosure of the exact time (`None` when it
+/// reaches across the tolerance's edge).
+pub(super) fn toi_enclosed(x: &BigRational, decided_toi: &Option<Interval>, tol: &Tolerance) -> Option<bool> {
+    match decided_toi {
+        Some(t) => tol.admits_enclosed(x, t),
+        None => Some(false),
     }
-    if let Some(x) = toi {
-        let ok = match decided_toi {
-            Some(t) => tol.admits_enclosed(x, t)?,
-            None => false,
-        };
-        v.push(("toi".into(), ok));
-    }
-    Some(v)
 }

@@ -270,6 +270,23 @@ impl Check {
     }
 }
 
+/// One claimable field of an op, a row of [`super::Query::CLAIM_RULES`] (made by `judged!`):
+/// its name, whether a claim states it, its checks against the exact answer, and its
+/// judgement on a decided interval run when the op has one.
+pub struct ClaimRule<Q: super::Query> {
+    /// The field's name: the claim's member and the format's field.
+    pub name: &'static str,
+    /// Whether the claim states the field.
+    pub stated: fn(&Q::Claim) -> bool,
+    /// Its checks against the exact answer (none when the claim does not state it).
+    #[allow(clippy::type_complexity)]
+    pub judge: fn(&Q, &super::Answer<BigRational, Q>, &Q::Claim, &Tolerance, u32) -> Result<Vec<Check>, QueryError>,
+    /// Whether it passes on an interval run that decided every decision (`None` inside:
+    /// the run's enclosures cannot tell); `None`: it is judged on the exact answer only.
+    #[allow(clippy::type_complexity)]
+    pub enclosed: Option<fn(&Q, &super::Answer<Interval, Q>, &Q::Claim, &Tolerance) -> Option<bool>>,
+}
+
 /// The judgement of a claim: one check per claimed field.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Verdict {

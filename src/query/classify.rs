@@ -10,7 +10,7 @@
 
 use num_rational::BigRational;
 
-use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::claim::{Check, ClaimRule, Shown};
 use super::error::{ErrorKind, QueryError};
 use super::index::PointClass;
 use super::spec::{posed_convex, posed_solid, ConvexPosed, FeatureId, Posed};
@@ -75,6 +75,31 @@ impl<N: Scalar> ClassifyPoint<N> {
         let (class, feature) = super::index::point_class(&g, a.class);
         let output = ClassifyPointOutput { class, feature, dots: a.dots, backend: std::marker::PhantomData };
         Ok(Answer { output, continuous: Vec::new(), decisive })
+    }
+
+    /// The check of a claimed feature against the exact one (`exact_id`): equal, or a feature
+    /// whose closure holds the exact one (the point lies on its boundary).
+    fn feature_check(&self, exact_id: &Option<FeatureId>, id: &FeatureId) -> Result<Check, QueryError> {
+        let shown = |f: &Option<FeatureId>| Shown::Text(f.as_ref().map_or("none".into(), |f| f.to_string()));
+        let mut check = Check::equal("feature", shown(&Some(id.clone())), shown(exact_id));
+        if !check.ok && exact_id.is_some() {
+            let on = match self.posed::<BigRational>()? {
+                Some(c) => {
+                    match (c.claimed_feature(id)?, exact_id.as_ref().map(|e| c.feature_of(e)).transpose()?.flatten()) {
+                        (Some((solid, claimed)), Some(found)) => {
+                            std::ptr::eq(solid, &c.built.solid) && solid.in_closure(&found, &claimed)
+                        }
+                        _ => false,
+                    }
+                }
+                None => posed_solid::<BigRational, N>(&self.solid)?.lies_on(exact_id.as_ref(), id),
+            };
+            if on {
+                check.ok = true;
+                check.note = Some("the point lies on this feature's boundary".into());
+            }
+        }
+        Ok(check)
     }
 }
 
@@ -176,31 +201,6 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
         Some(Ok(Answer::plain(output)))
     }
 
-    fn judge_enclosed(
-        &self,
-        decided: &Answer<Interval, Self>,
-        claim: &ClassifyPointClaim,
-        _: &Tolerance,
-    ) -> Option<Vec<(String, bool)>> {
-        let out = &decided.output;
-        // A claimed feature other than the decided one may still hold the point (its closure):
-        // only the exact check tells.
-        if claim.feature.as_ref().is_some_and(|f| Some(f) != out.feature.as_ref()) {
-            return None;
-        }
-        let mut v = Vec::new();
-        if let Some(c) = claim.class {
-            v.push(("class".into(), c == out.class));
-        }
-        if let Some(b) = claim.contains {
-            v.push(("contains".into(), b == (out.class != PointClass::Outside)));
-        }
-        if claim.feature.is_some() {
-            v.push(("feature".into(), true));
-        }
-        Some(v)
-    }
-
     fn reference(o: ClassifyPointOutput<Exact>) -> ClassifyPointOutput<BigRational> {
         ClassifyPointOutput { class: o.class, feature: o.feature, dots: o.dots, backend: std::marker::PhantomData }
     }
@@ -215,49 +215,16 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
         exact.0 == PointClass::Boundary || fast.0 == PointClass::Boundary || exact == fast
     }
 
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &ClassifyPointClaim,
-        _: &Tolerance,
-        _: u32,
-    ) -> Result<Verdict, QueryError> {
-        let mut v = Verdict::default();
-        let class = exact.output.class;
-        if let Some(c) = claim.class {
-            v.checks.push(Check::equal("class", Shown::Text(c.name().into()), Shown::Text(class.name().into())));
-        }
-        if let Some(b) = claim.contains {
-            let truth = class != PointClass::Outside;
-            v.checks.push(Check::equal("contains", Shown::Text(b.to_string()), Shown::Text(truth.to_string())));
-        }
-        if let Some(id) = &claim.feature {
-            let exact_id = exact.output.feature.clone();
-            let shown = |f: &Option<FeatureId>| Shown::Text(f.as_ref().map_or("none".into(), |f| f.to_string()));
-            let mut check = Check::equal("feature", shown(&Some(id.clone())), shown(&exact_id));
-            if !check.ok && exact_id.is_some() {
-                // A claimed feature passes when the point lies on it: when the exact feature
-                // (the one whose relative interior holds it) is part of the claimed one's
-                // closure.
-                let on = match self.posed::<BigRational>()? {
-                    Some(c) => match (
-                        c.claimed_feature(id)?,
-                        exact_id.as_ref().map(|e| c.feature_of(e)).transpose()?.flatten(),
-                    ) {
-                        (Some((solid, claimed)), Some(found)) => {
-                            std::ptr::eq(solid, &c.built.solid) && solid.in_closure(&found, &claimed)
-                        }
-                        _ => false,
-                    },
-                    None => posed_solid::<BigRational, N>(&self.solid)?.lies_on(exact_id.as_ref(), id),
-                };
-                if on {
-                    check.ok = true;
-                    check.note = Some("the point lies on this feature's boundary".into());
-                }
-            }
-            v.checks.push(check);
-        }
-        Ok(v)
-    }
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(class: equal |c: &PointClass| Shown::Text(c.name().into()), |out| out.class;
+            enclosed equal |out| out.class),
+        judged!(contains: equal |b: &bool| Shown::Text(b.to_string()), |out| out.class != PointClass::Outside;
+            enclosed equal |out| out.class != PointClass::Outside),
+        // A claimed feature passes when the point lies on it: when the exact feature (the one
+        // whose relative interior holds it) is part of the claimed one's closure. On a decided
+        // run, a claimed feature other than the decided one may still hold the point (its
+        // closure): only the exact check tells.
+        judged!(feature: |q, exact, id, _, _, _| Ok(vec![q.feature_check(&exact.output.feature, id)?]);
+            enclosed |_, decided, id, _, _| (decided.output.feature.as_ref() == Some(id)).then_some(true)),
+    ];
 }

@@ -12,7 +12,7 @@
 
 use num_rational::BigRational;
 
-use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::claim::{Check, ClaimRule, Shown, Tolerance};
 use super::error::{ErrorKind, QueryError};
 use super::spec::{posed_solid, FeatureId, Posed, SolidPosed};
 use super::{agreement_at, Answer, Query};
@@ -257,99 +257,10 @@ impl<N: Scalar> Query for Contact<N> {
     /// a matching pairs every claimed region with an exact one and names every exact region
     /// (a maximum bipartite matching: R_t may hold several regions with the same features, two
     /// arms of a U under one face of a box, in any order).
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &ContactClaim,
-        tol: &Tolerance,
-        _: u32,
-    ) -> Result<Verdict, QueryError> {
-        let out = &exact.output;
-        let mut v = Verdict::default();
-        if let Some(s) = claim.status {
-            let name = |s| Shown::Text(contact_status_name(s).into());
-            v.checks.push(Check::equal("status", name(s), name(out.status)));
-        }
-        let Some(claimed) = &claim.regions else { return Ok(v) };
-        // The exact regions by their features: only those can fit a claimed region.
-        let mut by_features: std::collections::HashMap<(&FeatureId, &FeatureId), Vec<usize>> =
-            std::collections::HashMap::new();
-        for (k, e) in out.regions.iter().enumerate() {
-            by_features.entry((&e.a, &e.b)).or_default().push(k);
-        }
-        let fits: Vec<Vec<usize>> = claimed
-            .iter()
-            .map(|c| {
-                let same = by_features.get(&(&c.a, &c.b)).map_or(&[][..], Vec::as_slice);
-                same.iter().copied().filter(|&k| region_checks(c, &out.regions[k], tol).iter().all(|x| x.1)).collect()
-            })
-            .collect();
-        let matched = super::claim::max_matching(&fits, out.regions.len());
-        let mut named = vec![false; out.regions.len()];
-        for (i, c) in claimed.iter().enumerate() {
-            let at = |k: &str| format!("regions/{i}/{k}");
-            let shown = Shown::Features(vec![c.a.clone(), c.b.clone()]);
-            let same = by_features.get(&(&c.a, &c.b)).map_or(&[][..], Vec::as_slice);
-            // The region it is judged against: its match, else one with its features (one no
-            // other claimed region took, when there is such).
-            let (k, note) = match matched[i] {
-                Some(k) => (k, None),
-                None => match same.iter().find(|&&k| !matched.contains(&Some(k))).or(same.first()) {
-                    Some(&k) if fits[i].is_empty() => (k, None),
-                    Some(&k) => (k, Some("a region of R_t another claimed region already stands for (claimed twice)")),
-                    None => {
-                        v.checks.push(
-                            Check { ok: false, ..Check::equal(&at("features"), shown, Shown::Absent) }
-                                .with_note("no contact region of R_t has these features"),
-                        );
-                        continue;
-                    }
-                },
-            };
-            named[k] |= matched[i].is_some();
-            let e = &out.regions[k];
-            let features = Check::equal(&at("features"), shown.clone(), shown);
-            v.checks.push(match note {
-                Some(n) => Check { ok: false, ..features }.with_note(n),
-                None => features,
-            });
-            for (field, ok) in region_checks(c, e, tol) {
-                let check = match field {
-                    "points" => {
-                        let claimed = Shown::Points(c.points.clone().unwrap_or_default());
-                        let check =
-                            Check { ok, ..Check::equal(&at("points"), claimed, Shown::Points(e.points.clone())) };
-                        if ok {
-                            check
-                        } else {
-                            check.with_note("not the region's point set")
-                        }
-                    }
-                    _ => {
-                        let pts = |ns: &[Vector3<BigRational>]| {
-                            Shown::Points(ns.iter().map(|n| Point3::from(n.clone())).collect())
-                        };
-                        let claimed = pts(c.normals.as_deref().unwrap_or_default());
-                        let check = Check { ok, ..Check::equal(&at("normals"), claimed, pts(&e.normals)) };
-                        if ok {
-                            check
-                        } else {
-                            check.with_note("not positive multiples of the region's normals")
-                        }
-                    }
-                };
-                v.checks.push(check);
-            }
-        }
-        for (k, e) in out.regions.iter().enumerate().filter(|(k, _)| !named[*k]) {
-            let exact_shown = Shown::Features(vec![e.a.clone(), e.b.clone()]);
-            v.checks.push(
-                Check { ok: false, ..Check::equal(&format!("regions/missing/{k}"), Shown::Absent, exact_shown) }
-                    .with_note("a region of R_t the claim does not name"),
-            );
-        }
-        Ok(v)
-    }
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(status: equal |s: &ContactStatus| Shown::Text(contact_status_name(*s).into()), |out| out.status),
+        judged!(regions: |_, exact, claimed, _, tol, _| Ok(regions_checks(&exact.output, claimed, tol))),
+    ];
 }
 
 /// The checks of a claimed region against an exact one with its features: its points (when
@@ -504,4 +415,86 @@ impl<N: Scalar, S: RootScalar> ByCapability<S> for Route<'_, N, S> {
     {
         self.query.tolerant(self.a, self.b)
     }
+}
+
+/// The checks of claimed contact regions against R_t (see [`Contact`]'s claim rules).
+fn regions_checks(out: &ContactOutput<BigRational>, claimed: &[ClaimedRegion], tol: &Tolerance) -> Vec<Check> {
+    let mut v = Vec::new();
+    // The exact regions by their features: only those can fit a claimed region.
+    let mut by_features: std::collections::HashMap<(&FeatureId, &FeatureId), Vec<usize>> =
+        std::collections::HashMap::new();
+    for (k, e) in out.regions.iter().enumerate() {
+        by_features.entry((&e.a, &e.b)).or_default().push(k);
+    }
+    let fits: Vec<Vec<usize>> = claimed
+        .iter()
+        .map(|c| {
+            let same = by_features.get(&(&c.a, &c.b)).map_or(&[][..], Vec::as_slice);
+            same.iter().copied().filter(|&k| region_checks(c, &out.regions[k], tol).iter().all(|x| x.1)).collect()
+        })
+        .collect();
+    let matched = super::claim::max_matching(&fits, out.regions.len());
+    let mut named = vec![false; out.regions.len()];
+    for (i, c) in claimed.iter().enumerate() {
+        let at = |k: &str| format!("regions/{i}/{k}");
+        let shown = Shown::Features(vec![c.a.clone(), c.b.clone()]);
+        let same = by_features.get(&(&c.a, &c.b)).map_or(&[][..], Vec::as_slice);
+        // The region it is judged against: its match, else one with its features (one no
+        // other claimed region took, when there is such).
+        let (k, note) = match matched[i] {
+            Some(k) => (k, None),
+            None => match same.iter().find(|&&k| !matched.contains(&Some(k))).or(same.first()) {
+                Some(&k) if fits[i].is_empty() => (k, None),
+                Some(&k) => (k, Some("a region of R_t another claimed region already stands for (claimed twice)")),
+                None => {
+                    v.push(
+                        Check { ok: false, ..Check::equal(&at("features"), shown, Shown::Absent) }
+                            .with_note("no contact region of R_t has these features"),
+                    );
+                    continue;
+                }
+            },
+        };
+        named[k] |= matched[i].is_some();
+        let e = &out.regions[k];
+        let features = Check::equal(&at("features"), shown.clone(), shown);
+        v.push(match note {
+            Some(n) => Check { ok: false, ..features }.with_note(n),
+            None => features,
+        });
+        for (field, ok) in region_checks(c, e, tol) {
+            let check = match field {
+                "points" => {
+                    let claimed = Shown::Points(c.points.clone().unwrap_or_default());
+                    let check = Check { ok, ..Check::equal(&at("points"), claimed, Shown::Points(e.points.clone())) };
+                    if ok {
+                        check
+                    } else {
+                        check.with_note("not the region's point set")
+                    }
+                }
+                _ => {
+                    let pts = |ns: &[Vector3<BigRational>]| {
+                        Shown::Points(ns.iter().map(|n| Point3::from(n.clone())).collect())
+                    };
+                    let claimed = pts(c.normals.as_deref().unwrap_or_default());
+                    let check = Check { ok, ..Check::equal(&at("normals"), claimed, pts(&e.normals)) };
+                    if ok {
+                        check
+                    } else {
+                        check.with_note("not positive multiples of the region's normals")
+                    }
+                }
+            };
+            v.push(check);
+        }
+    }
+    for (k, e) in out.regions.iter().enumerate().filter(|(k, _)| !named[*k]) {
+        let exact_shown = Shown::Features(vec![e.a.clone(), e.b.clone()]);
+        v.push(
+            Check { ok: false, ..Check::equal(&format!("regions/missing/{k}"), Shown::Absent, exact_shown) }
+                .with_note("a region of R_t the claim does not name"),
+        );
+    }
+    v
 }

@@ -3,7 +3,7 @@
 
 use num_rational::BigRational;
 
-use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::claim::{Check, ClaimRule, Shown, Tolerance};
 use super::error::QueryError;
 use super::filtered::{point_reference, value_reference};
 use super::spec::{posed_convex, ConvexPosed, FeatureId, PoseSpec, Posed, ShapeSpec};
@@ -88,6 +88,95 @@ pub struct DistanceClaim {
 impl<N: Scalar> Distance<N> {
     fn posed<S: RootScalar>(&self) -> Result<(ConvexPosed<S>, ConvexPosed<S>), QueryError> {
         Ok((posed_convex::<S, _>(&self.a)?, posed_convex::<S, _>(&self.b)?))
+    }
+
+    /// The check of claimed closest features: the exact pair, or a pair at the exact distance
+    /// (a tie), or for penetrating shapes the answer's own witness pair.
+    fn features_check(
+        &self,
+        out: &DistanceOutput<BigRational>,
+        [fa, fb]: &[FeatureId; 2],
+    ) -> Result<Check, QueryError> {
+        let d2 = &out.distance_squared;
+        let (ca, cb) = self.posed::<BigRational>()?;
+        let exact_shown = Shown::Features(out.features.to_vec());
+        let claimed = Shown::Features(vec![fa.clone(), fb.clone()]);
+        let (xa, xb) = (ca.claimed_feature(fa)?, cb.claimed_feature(fb)?);
+        let check = match (xa, xb) {
+            (Some((sa, xa)), Some((sb, xb))) => {
+                let d =
+                    feature_squared_distance(sa, &xa, sb, &xb).map_err(|e| QueryError::vclip("/claim/features", e))?;
+                let witness = out.status == Status::Penetrating && [fa, fb] == [&out.features[0], &out.features[1]];
+                let ok = &d == d2 || witness;
+                let check =
+                    Check { field: "features".into(), claimed, exact: exact_shown, abs_error: None, ok, note: None };
+                if ok && [fa, fb] != [&out.features[0], &out.features[1]] {
+                    check.with_note("a different pair that realises the same exact distance (a tie)")
+                } else if witness && &d != d2 {
+                    check.with_note("the pair at which penetration was found")
+                } else if !ok {
+                    check.with_note(format!(
+                        "these features are {} apart (squared), not {}",
+                        decimal_of_rational(&d, 8),
+                        decimal_of_rational(d2, 8)
+                    ))
+                } else {
+                    check
+                }
+            }
+            (xa, _) => {
+                let (name, f) = if xa.is_none() { ("a", fa) } else { ("b", fb) };
+                Check { field: "features".into(), claimed, exact: exact_shown, abs_error: None, ok: false, note: None }
+                    .with_note(format!("{f} is not a feature of {name}"))
+            }
+        };
+        Ok(check)
+    }
+
+    /// The checks of claimed closest points: each on its shape, then their distance.
+    fn points_checks(
+        &self,
+        out: &DistanceOutput<BigRational>,
+        points: &[Point3<BigRational>; 2],
+        tol: &Tolerance,
+    ) -> Result<Vec<Check>, QueryError> {
+        let d2 = &out.distance_squared;
+        let (ca, cb) = self.posed::<BigRational>()?;
+        let mut v = Vec::new();
+        let exact_points = Shown::Points(out.points.to_vec());
+        for (k, (p, c)) in points.iter().zip([&ca, &cb]).enumerate() {
+            let off = point_squared_distance(&c.built.solid, p).map_err(|e| QueryError::vclip("/claim/points", e))?;
+            let ok = off <= &tol.abs * &tol.abs;
+            let check = Check {
+                field: format!("points/{k}"),
+                claimed: Shown::Point(p.clone()),
+                exact: Shown::Point(out.points[k].clone()),
+                abs_error: Some(Shown::Decimal(crate::scalar::sqrt_decimal_of_rational(&off, 6).unwrap_or_default())),
+                ok,
+                note: None,
+            };
+            v.push(if ok { check } else { check.with_note(format!("the point is not on shape {}", ["a", "b"][k])) });
+        }
+        let gap = crate::geom::norm2(&(&points[0] - &points[1]));
+        let ok = tol.admits_sqrt_of(&gap, d2);
+        let check = Check {
+            field: "points".into(),
+            claimed: Shown::Points(points.to_vec()),
+            exact: exact_points,
+            abs_error: None,
+            ok,
+            note: None,
+        };
+        v.push(if ok {
+            check
+        } else {
+            check.with_note(format!(
+                "the points are {} apart (squared), the shapes {}",
+                decimal_of_rational(&gap, 8),
+                decimal_of_rational(d2, 8)
+            ))
+        });
+        Ok(v)
     }
 }
 
@@ -366,168 +455,30 @@ impl<N: Scalar> Query for Distance<N> {
         true
     }
 
-    /// `status` and `features` (the decided pair only: another may be a tie) by the decided
-    /// answer, `distance_squared` and `distance` on the run's enclosure of the exact squared
-    /// distance; claimed points are judged exactly.
-    fn judge_enclosed(
-        &self,
-        decided: &Answer<Interval, Self>,
-        claim: &DistanceClaim,
-        tol: &Tolerance,
-    ) -> Option<Vec<(String, bool)>> {
-        let out = &decided.output;
-        if claim.points.is_some()
-            || claim.depth_squared.is_some()
-            || claim.features.as_ref().is_some_and(|f| *f != out.features)
-        {
-            return None;
-        }
-        let mut v = Vec::new();
-        if let Some(s) = claim.status {
-            v.push(("status".into(), s == out.status));
-        }
-        if let Some(i) = claim.intersecting {
-            v.push(("intersecting".into(), i == (out.status != Status::Separated)));
-        }
-        if let Some(x) = &claim.distance_squared {
-            v.push(("distance_squared".into(), tol.admits_enclosed(x, &out.distance_squared)?));
-        }
-        if let Some(x) = &claim.distance {
-            v.push(("distance".into(), tol.admits_sqrt_enclosed(x, &out.distance_squared)?));
-        }
-        if claim.features.is_some() {
-            v.push(("features".into(), true));
-        }
-        Some(v)
-    }
-
     /// Features pass when the exact distance between them is the exact optimum (any of several
     /// tied pairs, e.g. on parallel faces); for penetrating shapes, also the answer's own pair,
     /// the witness V-Clip stopped at (a vertex inside the other shape under its face is not at
     /// distance zero from it). Points pass when each lies in its (closed) shape within
     /// `tolerance.abs` and their distance is within the tolerance of the exact distance.
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &DistanceClaim,
-        tol: &Tolerance,
-        digits: u32,
-    ) -> Result<Verdict, QueryError> {
-        let out = &exact.output;
-        let d2 = &out.distance_squared;
-        let mut v = Verdict::default();
-        if let Some(s) = claim.status {
-            let name = |s| Shown::Text(status_name(s).into());
-            v.checks.push(Check::equal("status", name(s), name(out.status)));
-        }
-        if let Some(i) = claim.intersecting {
-            v.checks.push(Check::equal("intersecting", Shown::Bool(i), Shown::Bool(out.status != Status::Separated)));
-        }
-        if let Some(x) = &claim.distance_squared {
-            v.checks.push(Check::number("distance_squared", x, d2, tol));
-        }
-        if let Some(x) = &claim.distance {
-            v.checks.push(Check::sqrt("distance", x, d2, tol, digits));
-        }
-        if let Some(x) = &claim.depth_squared {
-            let depth = super::penetration_depth(&self.a, &self.b)?;
-            v.checks.push(Check::number("depth_squared", x, &depth.depth_squared, tol));
-        }
-        if claim.features.is_none() && claim.points.is_none() {
-            return Ok(v);
-        }
-        let (ca, cb) = self.posed::<BigRational>()?;
-        if let Some([fa, fb]) = &claim.features {
-            let exact_shown = Shown::Features(out.features.to_vec());
-            let claimed = Shown::Features(vec![fa.clone(), fb.clone()]);
-            let (xa, xb) = (ca.claimed_feature(fa)?, cb.claimed_feature(fb)?);
-            let check = match (xa, xb) {
-                (Some((sa, xa)), Some((sb, xb))) => {
-                    let d = feature_squared_distance(sa, &xa, sb, &xb)
-                        .map_err(|e| QueryError::vclip("/claim/features", e))?;
-                    let witness = out.status == Status::Penetrating && [fa, fb] == [&out.features[0], &out.features[1]];
-                    let ok = &d == d2 || witness;
-                    let check = Check {
-                        field: "features".into(),
-                        claimed,
-                        exact: exact_shown,
-                        abs_error: None,
-                        ok,
-                        note: None,
-                    };
-                    if ok && [fa, fb] != [&out.features[0], &out.features[1]] {
-                        check.with_note("a different pair that realises the same exact distance (a tie)")
-                    } else if witness && &d != d2 {
-                        check.with_note("the pair at which penetration was found")
-                    } else if !ok {
-                        check.with_note(format!(
-                            "these features are {} apart (squared), not {}",
-                            decimal_of_rational(&d, 8),
-                            decimal_of_rational(d2, 8)
-                        ))
-                    } else {
-                        check
-                    }
-                }
-                (xa, _) => {
-                    let (name, f) = if xa.is_none() { ("a", fa) } else { ("b", fb) };
-                    Check {
-                        field: "features".into(),
-                        claimed,
-                        exact: exact_shown,
-                        abs_error: None,
-                        ok: false,
-                        note: None,
-                    }
-                    .with_note(format!("{f} is not a feature of {name}"))
-                }
-            };
-            v.checks.push(check);
-        }
-        if let Some(points) = &claim.points {
-            let exact_points = Shown::Points(out.points.to_vec());
-            for (k, (p, c)) in points.iter().zip([&ca, &cb]).enumerate() {
-                let off =
-                    point_squared_distance(&c.built.solid, p).map_err(|e| QueryError::vclip("/claim/points", e))?;
-                let ok = off <= &tol.abs * &tol.abs;
-                let check = Check {
-                    field: format!("points/{k}"),
-                    claimed: Shown::Point(p.clone()),
-                    exact: Shown::Point(out.points[k].clone()),
-                    abs_error: Some(Shown::Decimal(
-                        crate::scalar::sqrt_decimal_of_rational(&off, 6).unwrap_or_default(),
-                    )),
-                    ok,
-                    note: None,
-                };
-                v.checks.push(if ok {
-                    check
-                } else {
-                    check.with_note(format!("the point is not on shape {}", ["a", "b"][k]))
-                });
-            }
-            let gap = crate::geom::norm2(&(&points[0] - &points[1]));
-            let ok = tol.admits_sqrt_of(&gap, d2);
-            let check = Check {
-                field: "points".into(),
-                claimed: Shown::Points(points.to_vec()),
-                exact: exact_points,
-                abs_error: None,
-                ok,
-                note: None,
-            };
-            v.checks.push(if ok {
-                check
-            } else {
-                check.with_note(format!(
-                    "the points are {} apart (squared), the shapes {}",
-                    decimal_of_rational(&gap, 8),
-                    decimal_of_rational(d2, 8)
-                ))
-            });
-        }
-        Ok(v)
-    }
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(status: equal |s: &Status| Shown::Text(status_name(*s).into()), |out| out.status;
+            enclosed equal |out| out.status),
+        judged!(intersecting: equal |b: &bool| Shown::Bool(*b), |out| out.status != Status::Separated;
+            enclosed equal |out| out.status != Status::Separated),
+        judged!(distance_squared: number, |out| out.distance_squared;
+            enclosed number |out| out.distance_squared),
+        judged!(distance: |_, exact, x, _, tol, digits| {
+            Ok(vec![Check::sqrt("distance", x, &exact.output.distance_squared, tol, digits)])
+        }; enclosed |_, decided, x, _, tol| tol.admits_sqrt_enclosed(x, &decided.output.distance_squared)),
+        judged!(depth_squared: |q, _, x, _, tol, _| {
+            let depth = super::penetration_depth(&q.a, &q.b)?;
+            Ok(vec![Check::number("depth_squared", x, &depth.depth_squared, tol)])
+        }),
+        // The decided pair only: another may be a tie.
+        judged!(features: |q, exact, pair, _, _, _| Ok(vec![q.features_check(&exact.output, pair)?]);
+            enclosed |_, decided, pair, _, _| (*pair == decided.output.features).then_some(true)),
+        judged!(points: |q, exact, points, _, tol, _| q.points_checks(&exact.output, points, tol)),
+    ];
 }
 
 /// Six times the volume of a posed solid with the magnitude that bounds what rounding its

@@ -3,7 +3,7 @@
 
 use num_rational::BigRational;
 
-use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::claim::{Check, ClaimRule, Shown, Tolerance};
 use super::error::{ErrorKind, QueryError};
 use super::spec::{build_solid, posed_solid, FeatureId, Posed, ShapeSpec, SolidPosed};
 use super::{agreement_at, Answer, Decisive, Query};
@@ -139,6 +139,41 @@ pub struct ClaimedPiece {
     pub to: Option<BigRational>,
 }
 
+impl<N: Scalar> ClassifySegment<N> {
+    /// The checks of claimed pieces against the exact ones: their number, then each piece's
+    /// class, feature (passing when the piece lies on it) and ends.
+    fn pieces_checks(
+        &self,
+        exact: &[Piece<BigRational>],
+        claimed: &[ClaimedPiece],
+        tol: &Tolerance,
+    ) -> Result<Vec<Check>, QueryError> {
+        let mut v =
+            vec![Check::equal("pieces/length", Shown::Int(claimed.len() as i64), Shown::Int(exact.len() as i64))];
+        let g = posed_solid::<BigRational, N>(&self.solid)?;
+        for (i, (c, e)) in claimed.iter().zip(exact).enumerate() {
+            let at = |k: &str| format!("pieces/{i}/{k}");
+            v.push(Check::equal(&at("class"), Shown::Text(c.class.name().into()), Shown::Text(e.class.name().into())));
+            if let Some(id) = &c.feature {
+                let shown = |f: &Option<FeatureId>| f.clone().map_or(Shown::Absent, Shown::Feature);
+                let mut check = Check::equal(&at("feature"), shown(&c.feature), shown(&e.feature));
+                if !check.ok && g.lies_on(e.feature.as_ref(), id) {
+                    check.ok = true;
+                    check.note = Some("the piece lies on this feature's boundary".into());
+                }
+                v.push(check);
+            }
+            if let Some(x) = &c.from {
+                v.push(Check::number(&at("from"), x, &e.from, tol));
+            }
+            if let Some(x) = &c.to {
+                v.push(Check::number(&at("to"), x, &e.to, tol));
+            }
+        }
+        Ok(v)
+    }
+}
+
 impl<N: Scalar> Query for ClassifySegment<N> {
     const OP: &'static str = "classify_segment";
     type Output<S: RootScalar> = ClassifySegmentOutput<S>;
@@ -262,43 +297,8 @@ impl<N: Scalar> Query for ClassifySegment<N> {
         Ok(agreement_at(margin, exact, fast))
     }
 
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &ClassifySegmentClaim,
-        tol: &Tolerance,
-        _: u32,
-    ) -> Result<Verdict, QueryError> {
-        let mut v = Verdict::default();
-        let Some(claimed) = &claim.pieces else { return Ok(v) };
-        let exact = &exact.output.pieces;
-        v.checks.push(Check::equal("pieces/length", Shown::Int(claimed.len() as i64), Shown::Int(exact.len() as i64)));
-        let g = posed_solid::<BigRational, N>(&self.solid)?;
-        for (i, (c, e)) in claimed.iter().zip(exact).enumerate() {
-            let at = |k: &str| format!("pieces/{i}/{k}");
-            v.checks.push(Check::equal(
-                &at("class"),
-                Shown::Text(c.class.name().into()),
-                Shown::Text(e.class.name().into()),
-            ));
-            if let Some(id) = &c.feature {
-                let shown = |f: &Option<FeatureId>| f.clone().map_or(Shown::Absent, Shown::Feature);
-                let mut check = Check::equal(&at("feature"), shown(&c.feature), shown(&e.feature));
-                if !check.ok && g.lies_on(e.feature.as_ref(), id) {
-                    check.ok = true;
-                    check.note = Some("the piece lies on this feature's boundary".into());
-                }
-                v.checks.push(check);
-            }
-            if let Some(x) = &c.from {
-                v.checks.push(Check::number(&at("from"), x, &e.from, tol));
-            }
-            if let Some(x) = &c.to {
-                v.checks.push(Check::number(&at("to"), x, &e.to, tol));
-            }
-        }
-        Ok(v)
-    }
+    const CLAIM_RULES: &'static [ClaimRule<Self>] =
+        &[judged!(pieces: |q, exact, claimed, _, tol, _| q.pieces_checks(&exact.output.pieces, claimed, tol))];
 }
 
 /// `index_stats`: the figures of a solid's Brep-index (Table 1 of Vaněček 1990).
@@ -373,30 +373,18 @@ impl<N: Scalar> Query for IndexStats<N> {
         Ok(agreement_at(Margin::Finite(BigRational::default()), exact, fast))
     }
 
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &IndexStatsClaim,
-        tol: &Tolerance,
-        _: u32,
-    ) -> Result<Verdict, QueryError> {
-        let mut v = Verdict::default();
-        let s = &exact.output.stats;
-        if let Some(n) = claim.nodes {
-            v.checks.push(Check::equal("nodes", Shown::Int(n as i64), Shown::Int(s.nodes as i64)));
-        }
-        if let Some(h) = claim.height {
-            v.checks.push(Check::equal("height", Shown::Int(h as i64), Shown::Int(s.height as i64)));
-        }
-        if let Some(a) = &claim.average_height {
-            // Exactly: the sum of the depths over the number of entity leaves.
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(nodes: equal |n: &u64| Shown::Int(*n as i64), |out| out.stats.nodes as u64),
+        judged!(height: equal |n: &u64| Shown::Int(*n as i64), |out| out.stats.height as u64),
+        // Exactly: the sum of the depths over the number of entity leaves.
+        judged!(average_height: |_, exact, a, _, tol, _| {
+            let s = &exact.output.stats;
             let exact_avg = if s.leaves[2] == 0 {
                 BigRational::default()
             } else {
                 BigRational::new(s.entity_depths.into(), s.leaves[2].into())
             };
-            v.checks.push(Check::number("average_height", a, &exact_avg, tol));
-        }
-        Ok(v)
-    }
+            Ok(vec![Check::number("average_height", a, &exact_avg, tol)])
+        }),
+    ];
 }

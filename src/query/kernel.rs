@@ -2,7 +2,7 @@
 
 use num_rational::BigRational;
 
-use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::claim::{Check, ClaimRule, Shown, Tolerance};
 use super::error::{ErrorKind, QueryError};
 use super::filtered::{point_reference, value_reference};
 use super::spec::{to_backend, PlaneSpec, PoseSpec};
@@ -93,33 +93,10 @@ impl<N: Scalar> Query for Orient3d<N> {
         weakened(exact, fast, &Orientation::Coplanar)
     }
 
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &Orient3dClaim,
-        tol: &Tolerance,
-        _: u32,
-    ) -> Result<Verdict, QueryError> {
-        Ok(orientation_verdict(&exact.output, claim, tol, orientation_name))
-    }
-}
-
-/// The verdict of an orientation claim (`orient3d`, `orient2d`), orientations shown by `name`.
-fn orientation_verdict(
-    exact: &Orient3dOutput<BigRational>,
-    claim: &Orient3dClaim,
-    tol: &Tolerance,
-    name: fn(Orientation) -> &'static str,
-) -> Verdict {
-    let mut v = Verdict::default();
-    if let Some(o) = claim.orientation {
-        let shown = |o| Shown::Text(name(o).into());
-        v.checks.push(Check::equal("orientation", shown(o), shown(exact.orientation)));
-    }
-    if let Some(d) = &claim.determinant {
-        v.checks.push(Check::number("determinant", d, &exact.determinant, tol));
-    }
-    v
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(orientation: equal |o: &Orientation| Shown::Text(orientation_name(*o).into()), |out| out.orientation),
+        judged!(determinant: number, |out| out.determinant),
+    ];
 }
 
 /// The format's name of a 2D orientation (`"collinear"` for three points on a line).
@@ -170,15 +147,10 @@ impl<N: Scalar> Query for Orient2d<N> {
         weakened(exact, fast, &Orientation::Coplanar)
     }
 
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &Orient3dClaim,
-        tol: &Tolerance,
-        _: u32,
-    ) -> Result<Verdict, QueryError> {
-        Ok(orientation_verdict(&exact.output, claim, tol, orientation_name_2d))
-    }
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(orientation: equal |o: &Orientation| Shown::Text(orientation_name_2d(*o).into()), |out| out.orientation),
+        judged!(determinant: number, |out| out.determinant),
+    ];
 }
 
 /// `side_of_plane`: which side of a plane a point lies on.
@@ -240,23 +212,10 @@ impl<N: Scalar> Query for SideOfPlane<N> {
         weakened(exact, fast, &Side::On)
     }
 
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &SideOfPlaneClaim,
-        tol: &Tolerance,
-        _: u32,
-    ) -> Result<Verdict, QueryError> {
-        let mut v = Verdict::default();
-        if let Some(s) = claim.side {
-            let name = |s| Shown::Text(side_name(s).into());
-            v.checks.push(Check::equal("side", name(s), name(exact.output.side)));
-        }
-        if let Some(x) = &claim.value {
-            v.checks.push(Check::number("value", x, &exact.output.value, tol));
-        }
-        Ok(v)
-    }
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(side: equal |s: &Side| Shown::Text(side_name(*s).into()), |out| out.side),
+        judged!(value: number, |out| out.value),
+    ];
 }
 
 /// `transform_points`: points under a pose, or under its exact inverse.
@@ -333,28 +292,18 @@ impl<N: Scalar> Query for TransformPoints<N> {
         true
     }
 
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &TransformPointsClaim,
-        tol: &Tolerance,
-        _: u32,
-    ) -> Result<Verdict, QueryError> {
-        let mut v = Verdict::default();
-        let Some(claimed) = &claim.points else { return Ok(v) };
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[judged!(points: |_, exact, claimed, _, tol, _| {
         let exact_points = &exact.output.points;
         if claimed.len() != exact_points.len() {
-            v.checks.push(
-                Check::equal("points", Shown::Int(claimed.len() as i64), Shown::Int(exact_points.len() as i64))
-                    .with_note("the claim has a different number of points"),
-            );
-            return Ok(v);
+            return Ok(vec![Check::equal(
+                "points",
+                Shown::Int(claimed.len() as i64),
+                Shown::Int(exact_points.len() as i64),
+            )
+            .with_note("the claim has a different number of points")]);
         }
-        for (k, (c, e)) in claimed.iter().zip(exact_points).enumerate() {
-            v.checks.push(point_check(&format!("points/{k}"), c, e, tol));
-        }
-        Ok(v)
-    }
+        Ok(claimed.iter().zip(exact_points).enumerate().map(|(k, (c, e))| point_check(&format!("points/{k}"), c, e, tol)).collect())
+    })];
 }
 
 /// A claimed point against an exact one, coordinate by coordinate.
@@ -507,22 +456,15 @@ impl<N: Scalar> Query for SquaredDistance<N> {
         exact == fast || (on_segment(exact) && on_segment(fast))
     }
 
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &SquaredDistanceClaim,
-        tol: &Tolerance,
-        digits: u32,
-    ) -> Result<Verdict, QueryError> {
-        let mut v = Verdict::default();
-        let d2 = &exact.output.distance_squared;
-        if let Some(x) = &claim.distance_squared {
-            v.checks.push(Check::number("distance_squared", x, d2, tol));
-        }
-        if let Some(x) = &claim.distance {
-            v.checks.push(Check::sqrt("distance", x, d2, tol, digits));
-        }
-        if let Some(x) = &claim.parameter {
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(distance_squared: number, |out| out.distance_squared),
+        judged!(distance: |_, exact, x, _, tol, digits| {
+            Ok(vec![Check::sqrt("distance", x, &exact.output.distance_squared, tol, digits)])
+        }),
+        // A tie: where the closest point is an endpoint, every claim of that endpoint's
+        // parameter is right; the parameter is unique otherwise too (the segment is a
+        // segment), so a plain number check is the whole story.
+        judged!(parameter: |_, exact, x, _, tol, _| {
             let Some(t) = &exact.output.parameter else {
                 return Err(QueryError::new(
                     ErrorKind::Unknown,
@@ -530,13 +472,9 @@ impl<N: Scalar> Query for SquaredDistance<N> {
                     "this query has no parameter (only a distance to a segment does)",
                 ));
             };
-            // A tie: where the closest point is an endpoint, every claim of that endpoint's
-            // parameter is right; the parameter is unique otherwise too (the segment is a
-            // segment), so a plain number check is the whole story.
-            v.checks.push(Check::number("parameter", x, t, tol));
-        }
-        Ok(v)
-    }
+            Ok(vec![Check::number("parameter", x, t, tol)])
+        }),
+    ];
 }
 
 /// How a closed segment meets a plane.
@@ -641,25 +579,14 @@ impl<N: Scalar> Query for SegmentPlane<N> {
         weakened(&exact.0, &fast.0, &Side::On) && weakened(&exact.1, &fast.1, &Side::On)
     }
 
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &SegmentPlaneClaim,
-        tol: &Tolerance,
-        _: u32,
-    ) -> Result<Verdict, QueryError> {
-        let mut v = Verdict::default();
-        if let Some(k) = claim.intersection {
-            let name = |k: SegmentPlaneKind| Shown::Text(k.as_str().into());
-            v.checks.push(Check::equal("intersection", name(k), name(exact.output.intersection)));
-        }
-        if let Some(x) = &claim.t {
-            v.checks.push(match &exact.output.t {
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(intersection: equal |k: &SegmentPlaneKind| Shown::Text(k.as_str().into()), |out| out.intersection),
+        judged!(t: |_, exact, x, _, tol, _| {
+            Ok(vec![match &exact.output.t {
                 Some(t) => Check::number("t", x, t, tol),
                 None => Check::equal("t", exact_of(x), Shown::Absent)
                     .with_note("the segment does not cross the plane at one point"),
-            });
-        }
-        Ok(v)
-    }
+            }])
+        }),
+    ];
 }

@@ -34,6 +34,66 @@
 //! assert_eq!(b.agreement, Ok(touchstone::contract::Agreement::WithinTolerance));
 //! ```
 
+/// A row of an op's claim table ([`Query::CLAIM_RULES`]) for the claim's member `$field`, which
+/// names the field (the format's name too). The claimed value is bound to the given name
+/// when the claim states the field (a row of an unstated field gives no check). Forms:
+///
+/// * `judged!(f: equal SHOW, |out| EXACT)`: the claimed value equals the exact answer's,
+///   compared and shown through `SHOW(&value) -> Shown`;
+/// * `judged!(f: number, |out| EXACT)`: a number within the tolerance of the exact `EXACT`;
+/// * `judged!(f: |q, exact, x, claim, tol, digits| CHECKS)`: any checks, `Result<Vec<Check>, _>`.
+///
+/// Each may end in `; enclosed |q, decided, x, claim, tol| PASSES`, whether the field passes
+/// on a decided interval run (`Option<bool>`, `None` when the run's enclosures cannot tell);
+/// `equal` and `number` rows have `; enclosed equal |out| DECIDED` and `; enclosed number
+/// |out| ENCLOSURE`. A row without it cannot be judged on enclosures.
+macro_rules! judged {
+    ($field:ident: equal $show:expr, |$out:ident| $exact:expr $(; enclosed equal |$dout:ident| $decided:expr)?) => {
+        judged!($field: |_, answer, x, _, _, _| {
+            let show = $show;
+            let $out = &answer.output;
+            Ok(vec![$crate::query::Check::equal(stringify!($field), show(x), show(&$exact))])
+        } $(; enclosed |_, decided, x, _, _| {
+            let $dout = &decided.output;
+            Some(*x == $decided)
+        })?)
+    };
+    ($field:ident: number, |$out:ident| $exact:expr $(; enclosed number |$dout:ident| $decided:expr)?) => {
+        judged!($field: |_, answer, x, _, tol, _| {
+            let $out = &answer.output;
+            Ok(vec![$crate::query::Check::number(stringify!($field), x, &$exact, tol)])
+        } $(; enclosed |_, decided, x, _, tol| {
+            let $dout = &decided.output;
+            tol.admits_enclosed(x, &$decided)
+        })?)
+    };
+    ($field:ident: |$q:tt, $exact:tt, $x:tt, $claim:tt, $tol:tt, $digits:tt| $judge:expr
+        $(; enclosed |$eq:tt, $decided:tt, $ex:tt, $eclaim:tt, $etol:tt| $enclosed:expr)?) => {
+        $crate::query::ClaimRule {
+            name: stringify!($field),
+            stated: |claim| claim.$field.is_some(),
+            judge: |$q, $exact, claim, $tol, $digits| {
+                let $claim = claim;
+                match &claim.$field {
+                    Some($x) => $judge,
+                    None => Ok(Vec::new()),
+                }
+            },
+            enclosed: judged!(@enclosed $field $(|$eq, $decided, $ex, $eclaim, $etol| $enclosed)?),
+        }
+    };
+    (@enclosed $field:ident) => { None };
+    (@enclosed $field:ident |$eq:tt, $decided:tt, $ex:tt, $eclaim:tt, $etol:tt| $enclosed:expr) => {
+        Some(|$eq, $decided, claim, $etol| {
+            let $eclaim = claim;
+            match &claim.$field {
+                Some($ex) => $enclosed,
+                None => Some(true),
+            }
+        })
+    };
+}
+
 mod ccd;
 pub mod claim;
 mod classify;
@@ -59,7 +119,7 @@ use crate::poly::RootScalar;
 use crate::scalar::{Exact, Interval, Scalar};
 
 pub use ccd::{Ccd, CcdClaim, CcdOutput};
-pub use claim::{Check, Shown, Tolerance, Verdict};
+pub use claim::{Check, ClaimRule, Shown, Tolerance, Verdict};
 pub use classify::{ClassifyPoint, ClassifyPointClaim, ClassifyPointOutput};
 pub use contact::{
     contact_status_name, ClaimedRegion, Contact, ContactClaim, ContactOutput, ContactRegion, PreviousContact, Velocity,
@@ -113,7 +173,7 @@ impl<S> Bounded<S> {
 }
 
 /// The answer of a query on backend `S`.
-pub struct Answer<S: RootScalar, Q: Query + ?Sized> {
+pub struct Answer<S: RootScalar, Q: Query> {
     /// The op's output.
     pub output: Q::Output<S>,
     /// The sign tests that decided the discrete part.
@@ -122,13 +182,13 @@ pub struct Answer<S: RootScalar, Q: Query + ?Sized> {
     pub continuous: Vec<Bounded<S>>,
 }
 
-impl<S: RootScalar, Q: Query + ?Sized> Clone for Answer<S, Q> {
+impl<S: RootScalar, Q: Query> Clone for Answer<S, Q> {
     fn clone(&self) -> Self {
         Answer { output: self.output.clone(), decisive: self.decisive.clone(), continuous: self.continuous.clone() }
     }
 }
 
-impl<S: RootScalar, Q: Query + ?Sized> Debug for Answer<S, Q> {
+impl<S: RootScalar, Q: Query> Debug for Answer<S, Q> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Answer")
             .field("output", &self.output)
@@ -138,7 +198,7 @@ impl<S: RootScalar, Q: Query + ?Sized> Debug for Answer<S, Q> {
     }
 }
 
-impl<S: RootScalar, Q: Query + ?Sized> Answer<S, Q> {
+impl<S: RootScalar, Q: Query> Answer<S, Q> {
     /// An answer with no recorded decisions (the op's own contract decides, see
     /// [`Query::agreement`]).
     pub fn plain(output: Q::Output<S>) -> Self {
@@ -147,7 +207,7 @@ impl<S: RootScalar, Q: Query + ?Sized> Answer<S, Q> {
 }
 
 /// One operation of the format, as a typed query.
-pub trait Query {
+pub trait Query: Sized + 'static {
     /// The op's name in the format.
     const OP: &'static str;
     /// The output on backend `S`.
@@ -194,29 +254,51 @@ pub trait Query {
     /// Whether `fast` is admissible when the input is within the fast budget of a change.
     fn valid_within_tolerance(exact: &Self::Discrete, fast: &Self::Discrete) -> bool;
 
-    /// Judge a claim against the exact answer; `digits` for shown decimals.
+    /// The claimable fields, each declared once: its name (the claim's member), its checks
+    /// against the exact answer and, where the op can, its judgement on enclosures. Made by
+    /// `judged!` rows; [`Query::judge`] and [`Query::judge_enclosed`] come from it, in its order.
+    const CLAIM_RULES: &'static [ClaimRule<Self>];
+
+    /// Judge a claim against the exact answer; `digits` for shown decimals: each stated field's
+    /// checks, in the table's order ([`Query::CLAIM_RULES`]).
+    ///
+    /// Errors: a check needed a computation that failed (a limit, or a claimed feature the
+    /// shape does not have).
     fn judge(
         &self,
         exact: &Answer<BigRational, Self>,
         claim: &Self::Claim,
         tol: &Tolerance,
         digits: u32,
-    ) -> Result<Verdict, QueryError>;
+    ) -> Result<Verdict, QueryError> {
+        let mut v = Verdict::default();
+        for rule in Self::CLAIM_RULES {
+            v.checks.extend((rule.judge)(self, exact, claim, tol, digits)?);
+        }
+        Ok(v)
+    }
 
     /// Judge a claim on a run on intervals that decided every decision (the first stage of
     /// [`exact_answer`]), without constructing the exact answer: per claimed field, whether it
     /// passes, decided by the run's discrete answer (the exact one) and its enclosures of the
-    /// exact values. `None` when some field is not decided that way: a number whose enclosure
-    /// reaches across the tolerance's edge, or a claimed feature other than the decided one
-    /// (it may be a tie, which only the exact check can tell). The default decides nothing.
+    /// exact values. `None` when some stated field is not decided that way (a number whose
+    /// enclosure reaches across the tolerance's edge, a claimed feature other than the decided
+    /// one, which may be a tie only the exact check can tell), or has no rule for it, and for
+    /// an op none of whose fields is judged on enclosures.
     fn judge_enclosed(
         &self,
         decided: &Answer<Interval, Self>,
         claim: &Self::Claim,
         tol: &Tolerance,
     ) -> Option<Vec<(String, bool)>> {
-        let _ = (decided, claim, tol);
-        None
+        if Self::CLAIM_RULES.iter().all(|r| r.enclosed.is_none()) {
+            return None;
+        }
+        let mut v = Vec::new();
+        for rule in Self::CLAIM_RULES.iter().filter(|r| (r.stated)(claim)) {
+            v.push((rule.name.to_string(), (rule.enclosed?)(self, decided, claim, tol)?));
+        }
+        Some(v)
     }
 
     /// Judge a claim when the exact path refused the input with `error` (`None`: the error
@@ -270,7 +352,7 @@ pub fn margin_of(decisive: &[Decisive<BigRational>]) -> Margin {
 }
 
 /// The default contract check (see [`Query::agreement`]) at a given margin.
-pub fn agreement_at<Q: Query + ?Sized>(
+pub fn agreement_at<Q: Query>(
     margin: Margin,
     exact: &Answer<BigRational, Q>,
     fast: &Result<Answer<f64, Q>, QueryError>,

@@ -26,7 +26,7 @@ use std::cmp::Ordering;
 
 use num_rational::BigRational;
 
-use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::claim::{Check, ClaimRule, Shown};
 use super::error::{ErrorKind, QueryError};
 use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed};
 use super::toi_boxes::AtStart;
@@ -262,54 +262,23 @@ impl<N: Scalar> Query for Toi<N> {
         true
     }
 
-    /// `collides`, `toi` (on the run's enclosure of the exact time) and `at_start` by the
-    /// decided answer; claimed features are judged exactly (the run names no pair).
-    fn judge_enclosed(
-        &self,
-        decided: &Answer<Interval, Self>,
-        claim: &ToiClaim,
-        tol: &Tolerance,
-    ) -> Option<Vec<(String, bool)>> {
-        if claim.features.is_some() {
-            return None;
-        }
-        let out = &decided.output;
-        let mut v = super::ccd::contact_enclosed((claim.collides, &claim.toi), (out.collides, &out.toi), tol)?;
-        if let Some(s) = claim.at_start {
-            v.push(("at_start".into(), out.at_start == Some(s)));
-        }
-        Some(v)
-    }
-
     /// `features` pass when the claimed pair touches at the exact time (a face on a face has
     /// many touching pairs).
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &ToiClaim,
-        tol: &Tolerance,
-        digits: u32,
-    ) -> Result<Verdict, QueryError> {
-        let out = &exact.output;
-        let mut v = Verdict::default();
-        super::ccd::contact_checks(
-            &mut v,
-            (claim.collides, &claim.toi),
-            (out.collides, &out.toi),
-            tol,
-            digits,
-            "the shapes do not meet in the interval",
-        );
-        if let Some(s) = claim.at_start {
-            let shown = |s: Option<AtStart>| s.map_or(Shown::Absent, |s| Shown::Text(s.as_str().into()));
-            v.checks.push(Check::equal("at_start", shown(Some(s)), shown(out.at_start)));
-        }
-        if let Some([fa, fb]) = &claim.features {
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(collides: equal |b: &bool| Shown::Bool(*b), |out| out.collides; enclosed equal |out| out.collides),
+        judged!(toi: |_, exact, x, _, tol, digits| {
+            Ok(vec![super::ccd::toi_check(x, &exact.output.toi, tol, digits, "the shapes do not meet in the interval")])
+        }; enclosed |_, decided, x, _, tol| super::ccd::toi_enclosed(x, &decided.output.toi, tol)),
+        judged!(at_start: |_, exact, s, _, _, _| Ok(vec![super::toi_boxes::at_start_check(*s, exact.output.at_start)]);
+            enclosed |_, decided, s, _, _| Some(decided.output.at_start == Some(*s))),
+        judged!(features: |q, exact, pair, _, _, _| {
+            let [fa, fb] = pair;
+            let out = &exact.output;
             let claimed = Shown::Features(vec![fa.clone(), fb.clone()]);
             let exact_shown = out.features.clone().map_or(Shown::Absent, |f| Shown::Features(f.to_vec()));
             let check = match (&out.toi, &out.features) {
                 (Some(t), Some(f)) => {
-                    let touches = self.touch_at(t, fa, fb)?;
+                    let touches = q.touch_at(t, fa, fb)?;
                     let check = Check { ok: touches, ..Check::equal("features", claimed, exact_shown) };
                     if !touches {
                         check.with_note("these features do not touch at the exact time")
@@ -321,10 +290,9 @@ impl<N: Scalar> Query for Toi<N> {
                 }
                 _ => Check::equal("features", claimed, exact_shown).with_note("no pair touches"),
             };
-            v.checks.push(check);
-        }
-        Ok(v)
-    }
+            Ok(vec![check])
+        }),
+    ];
 }
 
 impl<N: Scalar> Toi<N> {

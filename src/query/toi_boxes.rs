@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 
 use num_rational::BigRational;
 
-use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::claim::{Check, ClaimRule, Shown};
 use super::error::{ErrorKind, QueryError};
 use super::spec::FeatureId;
 use super::{Answer, Query};
@@ -141,6 +141,91 @@ impl<N: Scalar> ToiBoxes<N> {
             Err(e) => Err(QueryError::sweep(e)),
         }
     }
+
+    /// The check of a claimed kind of touching pair: the exact pair's kind, or another kind
+    /// with a pair that also touches at the exact time (a tie); never a kind the claimed
+    /// features are not of.
+    fn kind_check(
+        &self,
+        out: &ToiBoxesOutput<BigRational>,
+        kind: ContactKind,
+        claim: &ToiBoxesClaim,
+    ) -> Result<Check, QueryError> {
+        let claimed = Shown::Text(kind.as_str().into());
+        let exact_kind = || out.pair.map_or(Shown::Absent, |p| Shown::Text(p.kind.as_str().into()));
+        let (Some(t), Some(pair)) = (&out.toi, &out.pair) else { return Ok(no_pair(out, "kind", claimed)) };
+        let claimed_pair_kind = claim.features.as_ref().map(|[fa, fb]| match (box_feature(fa), box_feature(fb)) {
+            (Some(a), Some(b)) => kind_of_pair(a, b),
+            _ => None,
+        });
+        if claimed_pair_kind.is_some_and(|k| k != Some(kind)) {
+            return Ok(
+                Check::equal("kind", claimed, exact_kind()).with_note("the claimed features are not of this kind")
+            );
+        }
+        if pair.kind == kind {
+            return Ok(Check::equal("kind", claimed.clone(), claimed));
+        }
+        let (ma, mb, t0, t1) = self.on::<BigRational>();
+        let mut found = false;
+        for (a, b) in pairs_of(kind) {
+            if pair_touches(&ma, &mb, &t0, &t1, t, a, b).map_err(QueryError::sweep)? {
+                found = true;
+                break;
+            }
+        }
+        let check = Check { ok: found, ..Check::equal("kind", claimed, exact_kind()) };
+        Ok(if found {
+            check.with_note("another kind of pair that also touches (a tie)")
+        } else {
+            check.with_note("no pair of this kind touches at the exact time")
+        })
+    }
+
+    /// The check of a claimed touching pair: the exact pair, or another that also touches at
+    /// the exact time (a tie).
+    fn features_check(
+        &self,
+        out: &ToiBoxesOutput<BigRational>,
+        [fa, fb]: &[FeatureId; 2],
+    ) -> Result<Check, QueryError> {
+        let claimed = Shown::Features(vec![fa.clone(), fb.clone()]);
+        let (Some(t), Some(pair)) = (&out.toi, &out.pair) else { return Ok(no_pair(out, "features", claimed)) };
+        let exact_pair = vec![box_feature_id(&pair.a), box_feature_id(&pair.b)];
+        let same = exact_pair == [fa.clone(), fb.clone()];
+        let touches = self.touches(t, fa, fb)?;
+        let check =
+            Check { ok: touches == Some(true), ..Check::equal("features", claimed, Shown::Features(exact_pair)) };
+        Ok(match touches {
+            None => check.with_note("not a feature pair of two boxes (vertex ids 0–7)"),
+            Some(false) => check.with_note("these features do not touch at the exact time"),
+            Some(true) if !same => check.with_note("a different pair that also touches (a tie)"),
+            Some(true) => check,
+        })
+    }
+}
+
+/// The failing check of a claimed pair or kind when no pair touches.
+fn no_pair(out: &ToiBoxesOutput<BigRational>, field: &str, claimed: Shown) -> Check {
+    let note = if out.at_start == Some(AtStart::Overlapping) {
+        "the boxes overlap at t0: no pair touches"
+    } else {
+        "the boxes do not meet in the interval"
+    };
+    Check::equal(field, claimed, Shown::Absent).with_note(note)
+}
+
+/// The check of a claimed way of meeting at the start (`toi` and `toi_boxes`).
+pub(super) fn at_start_check(claimed: AtStart, exact: Option<AtStart>) -> Check {
+    let shown = |s: Option<AtStart>| s.map_or(Shown::Absent, |s| Shown::Text(s.as_str().into()));
+    Check::equal("at_start", shown(Some(claimed)), shown(exact))
+}
+
+/// Whether a claimed pair, if any, is the decided one (a run that decided a pair cannot tell
+/// whether another claimed pair is a tie).
+fn features_as_decided<S: RootScalar>(out: &ToiBoxesOutput<S>, claim: &ToiBoxesClaim) -> bool {
+    let decided_ids = out.pair.map(|p| [box_feature_id(&p.a), box_feature_id(&p.b)]);
+    !matches!((&out.pair, &claim.features), (Some(_), Some(f)) if Some(f) != decided_ids.as_ref())
 }
 
 /// Every feature pair of a kind, in id order.
@@ -231,124 +316,37 @@ impl<N: Scalar> Query for ToiBoxes<N> {
         exact == fast
     }
 
-    /// `collides`, `at_start`, and `kind` and `features` when they name the decided pair (or
-    /// there is none) by the decided answer; `toi` on the run's enclosure of the exact time.
-    /// Another pair may be a tie: judged exactly.
-    fn judge_enclosed(
-        &self,
-        decided: &Answer<Interval, Self>,
-        claim: &ToiBoxesClaim,
-        tol: &Tolerance,
-    ) -> Option<Vec<(String, bool)>> {
-        let out = &decided.output;
-        let mut v = super::ccd::contact_enclosed((claim.collides, &claim.toi), (out.collides, &out.toi), tol)?;
-        if let Some(s) = claim.at_start {
-            v.push(("at_start".into(), out.at_start == Some(s)));
-        }
-        let decided_ids = out.pair.map(|p| [box_feature_id(&p.a), box_feature_id(&p.b)]);
-        match (&out.pair, &claim.features) {
-            (Some(_), Some(f)) if Some(f) != decided_ids.as_ref() => return None,
-            _ => {}
-        }
-        if let Some(kind) = claim.kind {
-            match out.pair {
-                None => v.push(("kind".into(), false)),
-                Some(p) if p.kind == kind => v.push(("kind".into(), true)),
-                Some(_) => return None,
-            }
-        }
-        if claim.features.is_some() {
-            v.push(("features".into(), out.pair.is_some()));
-        }
-        Some(v)
-    }
-
     /// `features` pass when the claimed pair touches at the exact time (any touching pair: a
     /// face on a face has many); `kind` passes when some pair of that kind touches (and, with
     /// claimed features, when they are of that kind).
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &ToiBoxesClaim,
-        tol: &Tolerance,
-        digits: u32,
-    ) -> Result<Verdict, QueryError> {
-        let out = &exact.output;
-        let mut v = Verdict::default();
-        let miss = "the boxes do not meet in the interval";
-        super::ccd::contact_checks(&mut v, (claim.collides, &claim.toi), (out.collides, &out.toi), tol, digits, miss);
-        if let Some(s) = claim.at_start {
-            let shown = |s: Option<AtStart>| s.map_or(Shown::Absent, |s| Shown::Text(s.as_str().into()));
-            v.checks.push(Check::equal("at_start", shown(Some(s)), shown(out.at_start)));
-        }
-        let exact_kind = || out.pair.map_or(Shown::Absent, |p| Shown::Text(p.kind.as_str().into()));
-        let no_pair = |field: &str, claimed: Shown| {
-            let note = if out.at_start == Some(AtStart::Overlapping) {
-                "the boxes overlap at t0: no pair touches"
-            } else {
-                "the boxes do not meet in the interval"
-            };
-            Check::equal(field, claimed, Shown::Absent).with_note(note)
-        };
-        if let Some(kind) = claim.kind {
-            let claimed = Shown::Text(kind.as_str().into());
-            let check = match (&out.toi, &out.pair) {
-                (Some(t), Some(pair)) => {
-                    let claimed_pair_kind =
-                        claim.features.as_ref().map(|[fa, fb]| match (box_feature(fa), box_feature(fb)) {
-                            (Some(a), Some(b)) => kind_of_pair(a, b),
-                            _ => None,
-                        });
-                    if claimed_pair_kind.is_some_and(|k| k != Some(kind)) {
-                        Check::equal("kind", claimed, exact_kind())
-                            .with_note("the claimed features are not of this kind")
-                    } else if pair.kind == kind {
-                        Check::equal("kind", claimed.clone(), claimed)
-                    } else {
-                        let (ma, mb, t0, t1) = self.on::<BigRational>();
-                        let mut found = false;
-                        for (a, b) in pairs_of(kind) {
-                            if pair_touches(&ma, &mb, &t0, &t1, t, a, b).map_err(QueryError::sweep)? {
-                                found = true;
-                                break;
-                            }
-                        }
-                        let check = Check { ok: found, ..Check::equal("kind", claimed, exact_kind()) };
-                        if found {
-                            check.with_note("another kind of pair that also touches (a tie)")
-                        } else {
-                            check.with_note("no pair of this kind touches at the exact time")
-                        }
-                    }
-                }
-                _ => no_pair("kind", claimed),
-            };
-            v.checks.push(check);
-        }
-        if let Some([fa, fb]) = &claim.features {
-            let claimed = Shown::Features(vec![fa.clone(), fb.clone()]);
-            let check = match (&out.toi, &out.pair) {
-                (Some(t), Some(pair)) => {
-                    let exact_pair = vec![box_feature_id(&pair.a), box_feature_id(&pair.b)];
-                    let same = exact_pair == [fa.clone(), fb.clone()];
-                    let touches = self.touches(t, fa, fb)?;
-                    let check = Check {
-                        ok: touches == Some(true),
-                        ..Check::equal("features", claimed, Shown::Features(exact_pair))
-                    };
-                    match touches {
-                        None => check.with_note("not a feature pair of two boxes (vertex ids 0–7)"),
-                        Some(false) => check.with_note("these features do not touch at the exact time"),
-                        Some(true) if !same => check.with_note("a different pair that also touches (a tie)"),
-                        Some(true) => check,
-                    }
-                }
-                _ => no_pair("features", claimed),
-            };
-            v.checks.push(check);
-        }
-        Ok(v)
-    }
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(collides: equal |b: &bool| Shown::Bool(*b), |out| out.collides; enclosed equal |out| out.collides),
+        judged!(toi: |_, exact, x, _, tol, digits| {
+            Ok(vec![super::ccd::toi_check(x, &exact.output.toi, tol, digits, "the boxes do not meet in the interval")])
+        }; enclosed |_, decided, x, _, tol| super::ccd::toi_enclosed(x, &decided.output.toi, tol)),
+        judged!(at_start: |_, exact, s, _, _, _| Ok(vec![at_start_check(*s, exact.output.at_start)]);
+            enclosed |_, decided, s, _, _| Some(decided.output.at_start == Some(*s))),
+        judged!(kind: |q, exact, kind, claim, _, _| Ok(vec![q.kind_check(&exact.output, *kind, claim)?]);
+        enclosed |_, decided, kind, claim, _| {
+            let out = &decided.output;
+            if !features_as_decided(out, claim) {
+                return None;
+            }
+            match out.pair {
+                None => Some(false),
+                Some(p) if p.kind == *kind => Some(true),
+                Some(_) => None,
+            }
+        }),
+        judged!(features: |q, exact, pair, _, _, _| Ok(vec![q.features_check(&exact.output, pair)?]);
+        enclosed |_, decided, _, claim, _| {
+            let out = &decided.output;
+            if !features_as_decided(out, claim) {
+                return None;
+            }
+            Some(out.pair.is_some())
+        }),
+    ];
 
     /// The sweep contract's margin (`check_sweep_answer`) of the binary64 roundings of the
     /// input (what the `f64` path answers).

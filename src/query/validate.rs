@@ -2,7 +2,7 @@
 
 use num_rational::BigRational;
 
-use super::claim::{Check, Shown, Tolerance, Verdict};
+use super::claim::{Check, ClaimRule, Shown, Verdict};
 use super::error::{ErrorKind, QueryError};
 use super::spec::{build_solid, to_backend, ShapeSpec};
 use super::{agreement_at, Answer, Decisive, Query};
@@ -136,36 +136,14 @@ impl<N: Scalar> Query for Validate<N> {
         (exact.vertices, exact.edges, exact.faces, exact.euler) == (fast.vertices, fast.edges, fast.faces, fast.euler)
     }
 
-    fn judge(
-        &self,
-        exact: &Answer<BigRational, Self>,
-        claim: &ValidateClaim,
-        _: &Tolerance,
-        _: u32,
-    ) -> Result<Verdict, QueryError> {
-        let r = &exact.output;
-        let mut v = Verdict::default();
-        if let Some(c) = claim.valid {
-            v.checks.push(Check::equal("valid", Shown::Bool(c), Shown::Bool(true)));
-        }
-        let counts = [
-            ("vertices", claim.vertices, r.vertices as i64),
-            ("edges", claim.edges, r.edges as i64),
-            ("faces", claim.faces, r.faces as i64),
-        ];
-        for (field, c, e) in counts {
-            if let Some(c) = c {
-                v.checks.push(Check::equal(field, Shown::Int(c), Shown::Int(e)));
-            }
-        }
-        if let Some(c) = claim.convex {
-            v.checks.push(Check::equal("convex", Shown::Bool(c), Shown::Bool(r.convex)));
-        }
-        if let Some(c) = claim.euler {
-            v.checks.push(Check::equal("euler", Shown::Int(c), Shown::Int(r.euler)));
-        }
-        Ok(v)
-    }
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(valid: equal |b: &bool| Shown::Bool(*b), |_out| true),
+        judged!(vertices: equal |n: &i64| Shown::Int(*n), |out| out.vertices as i64),
+        judged!(edges: equal |n: &i64| Shown::Int(*n), |out| out.edges as i64),
+        judged!(faces: equal |n: &i64| Shown::Int(*n), |out| out.faces as i64),
+        judged!(convex: equal |b: &bool| Shown::Bool(*b), |out| out.convex),
+        judged!(euler: equal |n: &i64| Shown::Int(*n), |out| out.euler),
+    ];
 
     /// An invalid solid: a claimed `valid` is judged (exact: false, with the defect as note);
     /// the other fields of an invalid solid do not exist, so such claims fail.

@@ -99,10 +99,8 @@ fn source_name(s: NormalSource) -> &'static str {
 impl<N: Number> OpJson for Contact<N> {
     const FIELDS: &'static [&'static str] =
         &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "previous", "epsilon", "step"];
-    const CLAIM: &'static [ClaimField<ContactClaim>] = &[
-        claim_field!("status" => status: named STATUSES),
-        claim_field!("regions" => regions: custom claimed_regions, regions_json),
-    ];
+    const CLAIM: &'static [ClaimField<ContactClaim>] =
+        &[claim_field!(status: named STATUSES), claim_field!(regions: custom claimed_regions, regions_json)];
     const SUMMARY: &'static str =
         "contact of two solids, convex or not: status, the sufficient contact regions R_t and their normals (Bouma and Vaněček 1992)";
 

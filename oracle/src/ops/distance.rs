@@ -29,13 +29,13 @@ pub fn posed<N: Number>(f: &Fields, key: &str, pose_key: &str, ctx: &Context) ->
 impl<N: Number> OpJson for Distance<N> {
     const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b"];
     const CLAIM: &'static [ClaimField<DistanceClaim>] = &[
-        claim_field!("status" => status: named STATUSES),
-        claim_field!("intersecting" => intersecting: bool),
-        claim_field!("distance_squared" => distance_squared: number),
-        claim_field!("distance" => distance: number),
-        claim_field!("features" => features: features),
-        claim_field!("points" => points: custom claimed_pair, points_json),
-        claim_field!("depth_squared" => depth_squared: number),
+        claim_field!(status: named STATUSES),
+        claim_field!(intersecting: bool),
+        claim_field!(distance_squared: number),
+        claim_field!(distance: number),
+        claim_field!(features: features),
+        claim_field!(points: custom claimed_pair, points_json),
+        claim_field!(depth_squared: number),
     ];
     const SUMMARY: &'static str = "status, exact distance, closest features and points of two convex shapes (V-Clip)";
 
@@ -89,9 +89,9 @@ pub(super) const CLASSES: [(&str, PointClass); 3] =
 impl<N: Number> OpJson for ClassifyPoint<N> {
     const FIELDS: &'static [&'static str] = &["solid", "pose", "point"];
     const CLAIM: &'static [ClaimField<ClassifyPointClaim>] = &[
-        claim_field!("class" => class: named CLASSES),
-        claim_field!("contains" => contains: bool),
-        claim_field!("feature" => feature: custom claimed_feature, feature_json),
+        claim_field!(class: named CLASSES),
+        claim_field!(contains: bool),
+        claim_field!(feature: custom claimed_feature, feature_json),
     ];
     const SUMMARY: &'static str =
         "inside, outside or boundary of a solid, with the feature (convex: face planes; others: the Brep-index)";

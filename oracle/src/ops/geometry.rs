@@ -63,10 +63,8 @@ const SIDES: [(&str, Side); 3] = [("above", Side::Above), ("on", Side::On), ("be
 
 impl<N: Number> OpJson for Orient3d<N> {
     const FIELDS: &'static [&'static str] = &["points"];
-    const CLAIM: &'static [ClaimField<Orient3dClaim>] = &[
-        claim_field!("orientation" => orientation: named ORIENTATIONS),
-        claim_field!("determinant" => determinant: number),
-    ];
+    const CLAIM: &'static [ClaimField<Orient3dClaim>] =
+        &[claim_field!(orientation: named ORIENTATIONS), claim_field!(determinant: number)];
     const SUMMARY: &'static str = "the orientation of four points";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
@@ -98,10 +96,8 @@ const ORIENTATIONS_2D: [(&str, Orientation); 3] =
 
 impl<N: Number> OpJson for Orient2d<N> {
     const FIELDS: &'static [&'static str] = &["points"];
-    const CLAIM: &'static [ClaimField<Orient3dClaim>] = &[
-        claim_field!("orientation" => orientation: named ORIENTATIONS_2D),
-        claim_field!("determinant" => determinant: number),
-    ];
+    const CLAIM: &'static [ClaimField<Orient3dClaim>] =
+        &[claim_field!(orientation: named ORIENTATIONS_2D), claim_field!(determinant: number)];
     const SUMMARY: &'static str = "the orientation of three points in the plane";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
@@ -143,7 +139,7 @@ fn parse_plane<N: Number>(f: &Fields) -> Result<PlaneSpec<N>, QueryError> {
 impl<N: Number> OpJson for SideOfPlane<N> {
     const FIELDS: &'static [&'static str] = &["plane", "point"];
     const CLAIM: &'static [ClaimField<SideOfPlaneClaim>] =
-        &[claim_field!("side" => side: named SIDES), claim_field!("value" => value: number)];
+        &[claim_field!(side: named SIDES), claim_field!(value: number)];
     const SUMMARY: &'static str = "which side of a plane a point lies on";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
@@ -161,7 +157,7 @@ impl<N: Number> OpJson for SideOfPlane<N> {
 impl<N: Number> OpJson for TransformPoints<N> {
     const FIELDS: &'static [&'static str] = &["pose", "points", "inverse"];
     const CLAIM: &'static [ClaimField<TransformPointsClaim>] =
-        &[claim_field!("points" => points: custom claimed_points, crate::encode::points_json)];
+        &[claim_field!(points: custom claimed_points, crate::encode::points_json)];
     const SUMMARY: &'static str = "points under a pose, or under its exact inverse";
 
     fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
@@ -184,11 +180,8 @@ impl<N: Number> OpJson for TransformPoints<N> {
 
 impl<N: Number> OpJson for SquaredDistance<N> {
     const FIELDS: &'static [&'static str] = &["point", "to_point", "to_segment", "to_plane"];
-    const CLAIM: &'static [ClaimField<SquaredDistanceClaim>] = &[
-        claim_field!("distance_squared" => distance_squared: number),
-        claim_field!("distance" => distance: number),
-        claim_field!("parameter" => parameter: number),
-    ];
+    const CLAIM: &'static [ClaimField<SquaredDistanceClaim>] =
+        &[claim_field!(distance_squared: number), claim_field!(distance: number), claim_field!(parameter: number)];
     const SUMMARY: &'static str = "from a point to a point, a closed segment or a plane";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
@@ -236,7 +229,7 @@ const INTERSECTIONS: [(&str, SegmentPlaneKind); 3] = [
 impl<N: Number> OpJson for SegmentPlane<N> {
     const FIELDS: &'static [&'static str] = &["segment", "plane"];
     const CLAIM: &'static [ClaimField<SegmentPlaneClaim>] =
-        &[claim_field!("intersection" => intersection: named INTERSECTIONS), claim_field!("t" => t: number)];
+        &[claim_field!(intersection: named INTERSECTIONS), claim_field!(t: number)];
     const SUMMARY: &'static str = "where a closed segment meets a plane";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {

@@ -16,7 +16,7 @@ use crate::shape::parse_shape;
 impl<N: Number> OpJson for ClassifySegment<N> {
     const FIELDS: &'static [&'static str] = &["solid", "pose", "segment"];
     const CLAIM: &'static [ClaimField<ClassifySegmentClaim>] =
-        &[claim_field!("pieces" => pieces: custom claimed_pieces, pieces_json)];
+        &[claim_field!(pieces: custom claimed_pieces, pieces_json)];
     const SUMMARY: &'static str =
         "a segment's pieces inside, outside and on a solid (any solid, through its Brep-index), with exact parameters";
 
@@ -100,9 +100,9 @@ const SPLITS: [(&str, Split); 2] = [("hybrid", Split::HYBRID), ("autopartition",
 impl<N: Number> OpJson for IndexStats<N> {
     const FIELDS: &'static [&'static str] = &["solid", "split"];
     const CLAIM: &'static [ClaimField<IndexStatsClaim>] = &[
-        claim_field!("nodes" => nodes: custom |f| whole(f, "nodes"), |n: &u64| json!(n)),
-        claim_field!("height" => height: custom |f| whole(f, "height"), |n: &u64| json!(n)),
-        claim_field!("average_height" => average_height: number),
+        claim_field!(nodes: custom |f| whole(f, "nodes"), |n: &u64| json!(n)),
+        claim_field!(height: custom |f| whole(f, "height"), |n: &u64| json!(n)),
+        claim_field!(average_height: number),
     ];
     const SUMMARY: &'static str =
         "Brep-index figures (Vaněček 1990 Table 1): internal nodes, height, average height of the entity leaves";

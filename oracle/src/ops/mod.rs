@@ -2,38 +2,39 @@
 //! back into JSON. Every op answers through [`touchstone::query::Query`]; nothing here poses a
 //! shape or decides a sign.
 
-/// A row of an op's claim table ([`OpJson::CLAIM`]): the field's name, its kind (how its value
-/// is read and written), and the claim's member holding it. Kinds: `bool`, `number` (a JSON
-/// number or a rational string), `count` (an integer), `time` (a number, or the output's own
+/// A row of an op's claim table ([`OpJson::CLAIM`]): the claim's member holding the field,
+/// whose name is the field's name in the format (as in the library's table of how the field
+/// is judged, `Query::CLAIM_RULES`), and its kind: how its value is read and written. Kinds:
+/// `bool`, `number` (a JSON number or a rational string), `count` (an integer), `time` (a number, or the output's own
 /// `{"decimal", "f64", ...}` form), `features` (a pair `[Fa, Fb]`), `named TABLE` (one of the
 /// op's names), and `custom READ, WRITE` for the rest (`READ(fields)` gives the value, if
 /// claimed; `WRITE(&value)` its JSON).
 macro_rules! claim_field {
-    ($name:literal => $field:ident: bool) => {
-        claim_field!($name => $field: custom |f| $crate::ops::geometry::claimed_bool(f, $name), |b: &bool| serde_json::json!(b))
+    ($field:ident: bool) => {
+        claim_field!($field: custom |f| $crate::ops::geometry::claimed_bool(f, stringify!($field)), |b: &bool| serde_json::json!(b))
     };
-    ($name:literal => $field:ident: number) => {
-        claim_field!($name => $field: custom |f| $crate::ops::geometry::claimed_number(f, $name), $crate::ops::num)
+    ($field:ident: number) => {
+        claim_field!($field: custom |f| $crate::ops::geometry::claimed_number(f, stringify!($field)), $crate::ops::num)
     };
-    ($name:literal => $field:ident: count) => {
-        claim_field!($name => $field: custom |f| $crate::ops::geometry::claimed_count(f, $name), |n: &i64| serde_json::json!(n))
+    ($field:ident: count) => {
+        claim_field!($field: custom |f| $crate::ops::geometry::claimed_count(f, stringify!($field)), |n: &i64| serde_json::json!(n))
     };
-    ($name:literal => $field:ident: time) => {
-        claim_field!($name => $field: custom |f| $crate::ops::sweep::claimed_time(f, $name), $crate::encode::time_claim_json)
+    ($field:ident: time) => {
+        claim_field!($field: custom |f| $crate::ops::sweep::claimed_time(f, stringify!($field)), $crate::encode::time_claim_json)
     };
-    ($name:literal => $field:ident: features) => {
-        claim_field!($name => $field: custom $crate::ops::parse_features, |p: &[touchstone::query::FeatureId; 2]| {
+    ($field:ident: features) => {
+        claim_field!($field: custom $crate::ops::parse_features, |p: &[touchstone::query::FeatureId; 2]| {
             serde_json::Value::Array(p.iter().map($crate::ops::feature_json).collect())
         })
     };
-    ($name:literal => $field:ident: named $table:expr) => {
-        claim_field!($name => $field: custom |f| $crate::ops::geometry::named(f, $name, &$table), |t: &_| {
+    ($field:ident: named $table:expr) => {
+        claim_field!($field: custom |f| $crate::ops::geometry::named(f, stringify!($field), &$table), |t: &_| {
             serde_json::json!($crate::ops::name_of(&$table, *t))
         })
     };
-    ($name:literal => $field:ident: custom $read:expr, $write:expr) => {
+    ($field:ident: custom $read:expr, $write:expr) => {
         $crate::ops::ClaimField {
-            name: $name,
+            name: stringify!($field),
             read: |f, c| {
                 c.$field = $read(f)?;
                 Ok(())
@@ -446,6 +447,8 @@ pub struct OpInfo {
     pub fields: &'static [&'static str],
     /// Its claimable output fields (none when not answered).
     pub claim_fields: fn() -> Vec<&'static str>,
+    /// The fields the library judges (`Query::CLAIM_RULES`, in its order): the same fields.
+    pub judged_fields: fn() -> Vec<&'static str>,
     /// How this version answers it (`None`: planned, input checked, then `unsupported`).
     pub run: Option<Runner>,
     /// A sentence.
@@ -475,6 +478,7 @@ macro_rules! answered {
             name: <Exact as Query>::OP,
             fields: <Exact as OpJson>::FIELDS,
             claim_fields: <Exact as OpJson>::claim_fields,
+            judged_fields: || <Exact as Query>::CLAIM_RULES.iter().map(|r| r.name).collect(),
             run: Some(run),
             summary: <Exact as OpJson>::SUMMARY,
         }
@@ -504,6 +508,7 @@ pub fn ops() -> Vec<OpInfo> {
         name,
         fields,
         claim_fields: Vec::new,
+        judged_fields: Vec::new,
         run: None,
         summary,
     }));

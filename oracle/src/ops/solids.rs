@@ -14,12 +14,12 @@ use crate::shape::parse_shape;
 impl<N: Number> OpJson for Validate<N> {
     const FIELDS: &'static [&'static str] = &["solid"];
     const CLAIM: &'static [ClaimField<ValidateClaim>] = &[
-        claim_field!("valid" => valid: bool),
-        claim_field!("vertices" => vertices: count),
-        claim_field!("edges" => edges: count),
-        claim_field!("faces" => faces: count),
-        claim_field!("convex" => convex: bool),
-        claim_field!("euler" => euler: count),
+        claim_field!(valid: bool),
+        claim_field!(vertices: count),
+        claim_field!(edges: count),
+        claim_field!(faces: count),
+        claim_field!(convex: bool),
+        claim_field!(euler: count),
     ];
     const SUMMARY: &'static str = "check a solid exactly: counts, convexity, Euler characteristic, or the defect";
 

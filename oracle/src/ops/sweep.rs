@@ -56,8 +56,7 @@ pub fn claimed_time(f: &Fields, key: &str) -> Result<Option<BigRational>, QueryE
 
 impl<N: Number> OpJson for Ccd<N> {
     const FIELDS: &'static [&'static str] = &["kind", "t0", "t1"];
-    const CLAIM: &'static [ClaimField<CcdClaim>] =
-        &[claim_field!("collides" => collides: bool), claim_field!("toi" => toi: time)];
+    const CLAIM: &'static [ClaimField<CcdClaim>] = &[claim_field!(collides: bool), claim_field!(toi: time)];
     const SUMMARY: &'static str = "first contact of a vertex and a triangle, or two edges, moving linearly on [0, 1]";
 
     fn parse(f: &Fields, _: &Context) -> Result<Self, QueryError> {
@@ -147,11 +146,11 @@ fn contact_fields<S: RootScalar>(
 impl<N: Number> OpJson for ToiBoxes<N> {
     const FIELDS: &'static [&'static str] = &["a", "b", "motion_a", "motion_b", "interval"];
     const CLAIM: &'static [ClaimField<ToiBoxesClaim>] = &[
-        claim_field!("collides" => collides: bool),
-        claim_field!("toi" => toi: time),
-        claim_field!("at_start" => at_start: named AT_START),
-        claim_field!("kind" => kind: named KINDS),
-        claim_field!("features" => features: features),
+        claim_field!(collides: bool),
+        claim_field!(toi: time),
+        claim_field!(at_start: named AT_START),
+        claim_field!(kind: named KINDS),
+        claim_field!(features: features),
     ];
     const SUMMARY: &'static str =
         "first contact of two boxes under quadratic 4×4 motions (Albocher–Sarel), with a touching feature pair";
@@ -216,10 +215,10 @@ fn linear_velocity<N: Number>(f: &Fields, key: &str) -> Result<Vector3<N>, Query
 impl<N: Number> OpJson for Toi<N> {
     const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b", "velocity_a", "velocity_b", "interval"];
     const CLAIM: &'static [ClaimField<ToiClaim>] = &[
-        claim_field!("collides" => collides: bool),
-        claim_field!("toi" => toi: time),
-        claim_field!("at_start" => at_start: named AT_START),
-        claim_field!("features" => features: features),
+        claim_field!(collides: bool),
+        claim_field!(toi: time),
+        claim_field!(at_start: named AT_START),
+        claim_field!(features: features),
     ];
     const SUMMARY: &'static str =
         "first contact of two convex shapes under constant linear velocities (exact rational time), with a touching pair";
