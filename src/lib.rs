@@ -35,8 +35,7 @@
 //! * [`constructions`]: planes through points, crossings, squared distances, Newell's normal.
 //! * [`brep`]: solids (half-edge B-rep, validation), shapes, convex hulls, mesh files.
 //! * [`msp`]: the Brep-index (point and segment classification, boundary intersection);
-//!   [`separation`]: separating axes, the exact penetration depth, the linear time of impact;
-//!   [`replay`]: oracle lines for failing cases.
+//!   [`separation`]: separating axes, the exact penetration depth, the linear time of impact.
 //! * [`vclip`]: V-Clip, Lin–Canny, contact tracking, hierarchies; [`sweep`]: primitive CCD and
 //!   the box sweep.
 //! * [`contact`]: contact regions and normals of two solids (and the ε pipeline of 1990);
@@ -60,7 +59,6 @@ pub mod msp;
 pub mod poly;
 pub mod predicates;
 pub mod query;
-pub mod replay;
 pub mod scalar;
 pub mod separation;
 pub mod strategies;

@@ -388,7 +388,7 @@ mod hull_properties {
     use super::*;
     use proptest::prelude::*;
     use touchstone::query::{both, Query, ShapeSpec, Validate};
-    use touchstone::replay::json_point;
+    use touchstone_oracle::encode::replay_line;
 
     fn grid_points() -> impl Strategy<Value = Vec<[f64; 3]>> {
         proptest::collection::vec([-2i32..=2, -2i32..=2, -2i32..=2].prop_map(|c| c.map(f64::from)), 4..24)
@@ -420,9 +420,8 @@ mod hull_properties {
         #[test]
         fn f64_hull_agrees_with_exact(pts in prop_oneof![grid_points(), dyadic_points(), rotated_grid()]) {
             let p: Vec<Point3<f64>> = pts.iter().map(|c| Point3::from(*c)).collect();
-            let list: Vec<String> = pts.iter().map(json_point).collect();
-            let replay = format!("{{\"op\": \"validate\", \"backend\": \"both\", \"solid\": {{\"convex_hull\": [{}]}}}}", list.join(", "));
             let q = Validate::new(ShapeSpec::ConvexHull(p));
+            let replay = replay_line(&q);
             match both(&q) {
                 Ok(r) => prop_assert!(r.agreement.is_ok(), "{:?}\nreplay: {replay}", r.agreement),
                 Err(e) => prop_assert!(q.answer::<f64>().is_err(), "exact refused ({e:?}), f64 answered\nreplay: {replay}"),

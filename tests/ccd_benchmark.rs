@@ -5,7 +5,6 @@
 use std::path::PathBuf;
 
 use touchstone::geom::Point3;
-use touchstone::replay::ccd_line;
 use touchstone::scalar::Scalar;
 use touchstone::sweep::benchmark::{read_sample_queries, read_symbolic, CcdQuery};
 use touchstone::sweep::contract::check_ccd_agreement;
@@ -76,7 +75,10 @@ fn f64_agrees_with_exact_on_every_rounded_query() {
         match check_ccd_agreement(q.kind, &t0, &t1) {
             Ok(touchstone::contract::Agreement::Strict) => strict += 1,
             Ok(_) => {}
-            Err(d) => failures.push(format!("{file} #{i}: {d}\n  replay: {}", ccd_line(q.kind, &t0, &t1))),
+            Err(d) => failures.push(format!(
+                "{file} #{i}: {d}\n  replay: {}",
+                touchstone_oracle::encode::replay_line(&touchstone::query::Ccd { kind: q.kind, t0, t1 })
+            )),
         }
     }
     assert!(failures.is_empty(), "{} breaches:\n{}", failures.len(), failures.join("\n"));

@@ -3,7 +3,12 @@
 //! or an edge midpoint of the other primitive at t = 0, 1/2 or 1.
 
 use proptest::prelude::*;
-use touchstone::replay::ccd_line;
+use touchstone_oracle::encode::replay_line;
+
+/// The oracle line that replays a primitive CCD case (written by the oracle).
+fn ccd_line(kind: CcdKind, t0: &[touchstone::geom::Point3<f64>; 4], t1: &[touchstone::geom::Point3<f64>; 4]) -> String {
+    replay_line(&touchstone::query::Ccd { kind, t0: *t0, t1: *t1 })
+}
 use touchstone::strategies::{degenerate_ccd, CcdConstruction};
 use touchstone::sweep::contract::check_ccd_agreement;
 use touchstone::sweep::{ccd, CcdKind};

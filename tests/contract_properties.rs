@@ -10,8 +10,8 @@ use touchstone::contract::{budget, check, weakened, Agreement, Margin};
 use touchstone::geom::{point, Affine, Plane, Point3};
 use touchstone::predicates::{orient3d, orient3d_scaled, Orientation};
 use touchstone::query::{both, Orient3d, PlaneSpec, SideOfPlane};
-use touchstone::replay::{orient3d_query, side_of_plane_query};
 use touchstone::scalar::Scalar;
+use touchstone_oracle::encode::replay_line;
 
 /// A coordinate on a small integer grid or a dyadic grid (exact in binary64).
 fn coord() -> impl Strategy<Value = f64> {
@@ -68,8 +68,9 @@ fn exact_point(p: &[f64; 3]) -> Point3<BigRational> {
 /// The `orient3d` op's contract on one input (`query::both`, as `"backend": "both"` answers it);
 /// returns how it agreed.
 fn orient3d_agreement(p: &[[f64; 3]; 4]) -> Agreement {
-    let r = both(&Orient3d { points: p.map(Point3::from) }).expect("exact backends always decide");
-    r.agreement.unwrap_or_else(|d| panic!("{d}\nreplay: {}", orient3d_query(p)))
+    let query = Orient3d { points: p.map(Point3::from) };
+    let r = both(&query).expect("exact backends always decide");
+    r.agreement.unwrap_or_else(|d| panic!("{d}\nreplay: {}", replay_line(&query)))
 }
 
 proptest! {
@@ -112,7 +113,7 @@ proptest! {
         let plane = Plane::from_coefficients(coeffs[0], coeffs[1], coeffs[2], coeffs[3]).unwrap();
         let query = SideOfPlane { plane: PlaneSpec::Coefficients(plane), point: Point3::from(q) };
         let r = both(&query).expect("exact backends always decide");
-        r.agreement.unwrap_or_else(|d| panic!("{d}\nreplay: {}", side_of_plane_query(&coeffs, &q)));
+        r.agreement.unwrap_or_else(|d| panic!("{d}\nreplay: {}", replay_line(&query)));
     }
 }
 

@@ -367,7 +367,7 @@ fn grazing_at_an_irrational_double_root() {
     // a near miss or a near touch; either must be admitted only within the budget.
     let (fa, fb) = (a.to_f64(), b.to_f64());
     let agreement = touchstone::sweep::contract::check_sweep_agreement(&fa, &fb, 0.0, 2.0)
-        .unwrap_or_else(|d| panic!("{d}\nreplay: {}", touchstone::replay::toi_boxes_line(&fa, &fb, 0.0, 2.0)));
+        .unwrap_or_else(|d| panic!("{d}\nreplay: {}", toi_boxes_line(&fa, &fb, 0.0, 2.0)));
     assert_eq!(agreement, touchstone::contract::Agreement::WithinTolerance);
 }
 
@@ -753,7 +753,7 @@ mod random_motions {
             let fast = first_contact_bms(&fa, &fb, &f0, &f1);
             let verdict = touchstone::sweep::contract::check_sweep_answer(&fa, &fb, f0, f1, fast.clone().map(|c| c.map(|c| c.time)));
             if let Err(d) = verdict {
-                prop_assert!(false, "{}\nreplay: {}", d, touchstone::replay::toi_boxes_line(&fa, &fb, f0, f1));
+                prop_assert!(false, "{}\nreplay: {}", d, toi_boxes_line(&fa, &fb, f0, f1));
             }
             if let (Some(e), Ok(Some(f))) = (&exact, &fast) {
                 if let (false, Some(pair)) = (e.overlapping_at_start, f.contact) {
@@ -800,7 +800,6 @@ mod on_f64 {
     //! generic it must be the exact pair.
     use super::*;
     use touchstone::contract::Agreement;
-    use touchstone::replay::toi_boxes_line;
     use touchstone::scalar::Scalar;
     use touchstone::sweep::contract::check_sweep_answer;
 
@@ -1199,4 +1198,13 @@ mod claims {
         assert_eq!(kind_of_pair(v0, v0), None);
         assert_eq!(kind_of_pair(BoxFeature::Edge([0, 1]), face([0, 1, 2, 3])), None);
     }
+}
+
+/// The oracle line that replays two boxes' sweep on [t0, t1] (written by the oracle).
+fn toi_boxes_line(a: &BoxMotion<f64>, b: &BoxMotion<f64>, t0: f64, t1: f64) -> String {
+    touchstone_oracle::encode::replay_line(&touchstone::query::ToiBoxes {
+        a: a.clone(),
+        b: b.clone(),
+        interval: [t0, t1],
+    })
 }

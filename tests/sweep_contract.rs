@@ -8,10 +8,15 @@ use num_rational::BigRational as Q;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use touchstone::contract::Agreement;
-use touchstone::replay::toi_boxes_line;
+use touchstone::query::ToiBoxes;
 use touchstone::strategies::degenerate_boxes;
 use touchstone::sweep::contract::{check_sweep_agreement, check_sweep_answer};
 use touchstone::sweep::{first_contact_bms, pair_touches, BmsContact, BoxMotion, SweepError};
+
+/// The oracle line that replays two boxes' sweep on [0, 1] (written by the oracle).
+fn toi_boxes_line(a: &BoxMotion<f64>, b: &BoxMotion<f64>) -> String {
+    touchstone_oracle::encode::replay_line(&ToiBoxes { a: a.clone(), b: b.clone(), interval: [0.0, 1.0] })
+}
 
 /// The exact sweep of a generated pair: `None` when a spin is singular somewhere in [0, 1] (a
 /// typed refusal, [`SweepError::Singular`], the only one these motions can meet; any other error
@@ -42,7 +47,7 @@ proptest! {
         // A singular spin (q(t) = 0 in [0, 1]) is a typed error of the exact path.
         prop_assume!(exact_sweep(&a, &b)?.is_some());
         if let Err(d) = check_sweep_agreement(&fa, &fb, 0.0, 1.0) {
-            panic!("{d}\nreplay: {}", toi_boxes_line(&fa, &fb, 0.0, 1.0));
+            panic!("{d}\nreplay: {}", toi_boxes_line(&fa, &fb));
         }
     }
 
@@ -58,7 +63,7 @@ proptest! {
         let exact = exact_sweep(&a, &b)?;
         prop_assume!(exact.is_some());
         if let Err(d) = bms_differential(&a, &b, &exact.unwrap()) {
-            panic!("{d}\nreplay: {}", toi_boxes_line(&a.to_f64(), &b.to_f64(), 0.0, 1.0));
+            panic!("{d}\nreplay: {}", toi_boxes_line(&a.to_f64(), &b.to_f64()));
         }
     }
 }
@@ -124,7 +129,7 @@ fn a_fixed_set_exercises_bms_on_f64() {
         let (a, b) = degenerate_boxes(ha, hb, spin, c, v, acc);
         let Ok(exact) = first_contact_bms(&a, &b, &z, &o) else { continue };
         let outcome = bms_differential(&a, &b, &exact)
-            .unwrap_or_else(|d| panic!("{d}\nreplay: {}", toi_boxes_line(&a.to_f64(), &b.to_f64(), 0.0, 1.0)));
+            .unwrap_or_else(|d| panic!("{d}\nreplay: {}", toi_boxes_line(&a.to_f64(), &b.to_f64())));
         match outcome.agreement {
             Agreement::Strict if exact.is_some() => strict_hits += 1,
             Agreement::Strict => strict_misses += 1,
@@ -176,7 +181,7 @@ fn a_fixed_set_exercises_strict_and_degenerate_agreement() {
             Ok(Agreement::Strict) if exact.is_some() => strict_hits += 1,
             Ok(Agreement::Strict) => strict_misses += 1,
             Ok(Agreement::WithinTolerance) => within += 1,
-            Err(d) => panic!("{d}\nreplay: {}", toi_boxes_line(&fa, &fb, 0.0, 1.0)),
+            Err(d) => panic!("{d}\nreplay: {}", toi_boxes_line(&fa, &fb)),
         }
     }
     eprintln!("strict hits {strict_hits}, strict misses {strict_misses}, within the budget {within}");

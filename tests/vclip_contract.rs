@@ -8,9 +8,9 @@ use num_rational::BigRational;
 use proptest::prelude::*;
 use touchstone::brep::{Convexity, Solid};
 use touchstone::query::{both, Distance, ErrorKind};
-use touchstone::replay::distance_line;
 use touchstone::strategies::{convex_pair, Placement};
 use touchstone::vclip::{brute_force_distance, vclip, Status};
+use touchstone_oracle::encode::replay_line;
 
 type Side = (u8, [i8; 4], [i8; 3]);
 
@@ -47,10 +47,11 @@ proptest! {
         // The distance op's own contract, as `"backend": "both"` answers it. Rounding may bend a
         // turned shape's faces: read exactly, the binary64 numbers are then no convex solid, the
         // op refuses them as invalid, and there is nothing to compare (checked independently).
-        match both(&Distance::between(&fa, &fb)) {
+        let query = Distance::between(&fa, &fb);
+        match both(&query) {
             Ok(r) => {
                 if let Err(d) = r.agreement {
-                    panic!("{d}\nreplay: {}", distance_line(&fa, &fb));
+                    panic!("{d}\nreplay: {}", replay_line(&query));
                 }
             }
             Err(e) => {
@@ -72,9 +73,10 @@ fn touching_boxes_stacked_exactly_agree_strictly_or_within_tolerance() {
         convex_pair((0, [1, 0, 0, 0], [0, 0, 0]), (1, [3, 4, 0, 0], [1, 2, 3]), &[], Placement::TouchingAbove);
     assert_eq!(vclip(&ea, &eb, None).unwrap().closest.status, Status::Touching);
     let (fa, fb) = (to_f64(&ea), to_f64(&eb));
-    let r = both(&Distance::between(&fa, &fb)).unwrap();
+    let query = Distance::between(&fa, &fb);
+    let r = both(&query).unwrap();
     assert_eq!(r.exact.output.status, Status::Touching);
     assert!(r.agreement.is_ok(), "{:?}", r.agreement);
-    let line = distance_line(&fa, &fb);
-    assert!(line.starts_with(r#"{"op": "distance", "backend": "both", "a": {"polyhedron""#), "{line}");
+    let line = replay_line(&query);
+    assert!(line.starts_with(r#"{"op":"distance","backend":"both","a":{"polyhedron""#), "{line}");
 }

@@ -23,7 +23,7 @@ fn pairs<S: touchstone::scalar::Scalar>(rs: &[Region<S>], swap: bool) -> Vec<Str
 
 fuzz_target!(|input: ContactInput| -> Corpus {
     let Some((a, b)) = input.solids() else { return Corpus::Reject };
-    let line = touchstone::replay::contact_line(&a, &b, ContactInput::EPSILON);
+    let line = touchstone_oracle::encode::replay_line(&ContactInput::query(&a, &b));
     let (Ok(qa), Ok(qb)) = (a.convert::<BigRational>(), b.convert::<BigRational>()) else { return Corpus::Reject };
     let (Ok(ea), Ok(eb)) = (a.convert::<Exact>(), b.convert::<Exact>()) else { return Corpus::Reject };
     let options = ContactOptions::default();

@@ -10,7 +10,7 @@ use libfuzzer_sys::{fuzz_target, Corpus};
 use touchstone::arbitrary::PointCloud;
 use touchstone::geom::Point3;
 use touchstone::query::{both, Query, ShapeSpec, Validate};
-use touchstone::replay::hull_line;
+use touchstone_oracle::encode::replay_line;
 
 fuzz_target!(|input: PointCloud| -> Corpus {
     let Some(points) = input.points() else { return Corpus::Reject };
@@ -19,7 +19,7 @@ fuzz_target!(|input: PointCloud| -> Corpus {
     match both(&q) {
         Ok(r) => {
             if let Err(d) = r.agreement {
-                panic!("MISMATCH {d}\nreplay: {}", hull_line(&points));
+                panic!("MISMATCH {d}\nreplay: {}", replay_line(&q));
             }
         }
         Err(e) => {
@@ -27,7 +27,7 @@ fuzz_target!(|input: PointCloud| -> Corpus {
                 panic!(
                     "MISMATCH the exact path refused ({e:?}) and f64 answered {:?}\nreplay: {}",
                     a.output,
-                    hull_line(&points)
+                    replay_line(&q)
                 );
             }
         }

@@ -10,18 +10,14 @@ use num_rational::BigRational;
 use touchstone::arbitrary::MspInput;
 use touchstone::msp::{brute_force_classify, Class, MspTree, Options, Split};
 use touchstone::query::spec::posed_solid;
-use touchstone::query::{both, ClassifyPoint, ClassifySegment, PoseSpec, Posed, PointClass, ShapeSpec};
+use touchstone::query::{both, PointClass};
+use touchstone_oracle::encode::replay_line;
 
 fuzz_target!(|input: MspInput| -> Corpus {
     let Some(case) = input.case() else { return Corpus::Reject };
-    let lines = case.replay_lines();
-    let Ok(exact_solid) = case.solid.convert::<BigRational>() else { return Corpus::Reject };
-    let shape = ShapeSpec::Polyhedron { vertices: exact_solid.vertices().to_vec(), faces: exact_solid.faces().to_vec() };
-    let q = case.quaternion.map(|x| BigRational::from_integer(x.into()));
-    let t = case.translation.map(|x| BigRational::from_float(x).expect("finite"));
-    let Ok(pose) = PoseSpec::quaternion(q, t) else { return Corpus::Reject };
-    let solid = Posed::new("solid", shape, pose);
-    let [p, r] = case.points.clone();
+    let Some((point_query, segment_query)) = case.queries() else { return Corpus::Reject };
+    let lines = [replay_line(&point_query), replay_line(&segment_query)];
+    let (solid, p, r) = (point_query.solid.clone(), point_query.point.clone(), segment_query.segment[1].clone());
     // The index (both splits) against the brute force, exactly, on the posed solid.
     let Ok(posed) = posed_solid::<BigRational, BigRational>(&solid) else { return Corpus::Reject };
     let brute = brute_force_classify(&posed.built.solid, &p).expect("exact");
@@ -32,7 +28,7 @@ fuzz_target!(|input: MspInput| -> Corpus {
         assert_eq!(exact.class, brute, "MISMATCH index vs brute force ({split:?})\nreplay: {}", lines[0]);
     }
     // The query layer's answers, f64 against exact under the contract.
-    let point = both(&ClassifyPoint { solid: solid.clone(), point: p.clone() }).expect("exact answer");
+    let point = both(&point_query).expect("exact answer");
     assert!(point.agreement.is_ok(), "MISMATCH {:?}\nreplay: {}", point.agreement, lines[0]);
     let expect = match brute {
         Class::Inside => PointClass::Inside,
@@ -41,7 +37,7 @@ fuzz_target!(|input: MspInput| -> Corpus {
     };
     assert_eq!(point.exact.output.class, expect, "MISMATCH classify_point vs brute force\nreplay: {}", lines[0]);
     if p != r {
-        let segment = both(&ClassifySegment { solid, segment: [p, r] }).expect("exact answer");
+        let segment = both(&segment_query).expect("exact answer");
         assert!(segment.agreement.is_ok(), "MISMATCH {:?}\nreplay: {}", segment.agreement, lines[1]);
     }
     Corpus::Keep

@@ -8,15 +8,16 @@ use libfuzzer_sys::{fuzz_target, Corpus};
 use touchstone::arbitrary::PredicateCase as Case;
 use touchstone::geom::{Plane, Point3};
 use touchstone::query::{both, Orient3d, PlaneSpec, SideOfPlane};
-use touchstone::replay::{orient3d_query, side_of_plane_query};
+use touchstone_oracle::encode::replay_line;
 
 fuzz_target!(|case: Case| -> Corpus {
     match case {
         Case::Orient(input) => {
             let Some(p) = input.points() else { return Corpus::Reject };
-            let r = both(&Orient3d { points: p.map(Point3::from) }).expect("exact backends always decide");
+            let query = Orient3d { points: p.map(Point3::from) };
+            let r = both(&query).expect("exact backends always decide");
             if let Err(d) = r.agreement {
-                panic!("MISMATCH {d}\nreplay: {}", orient3d_query(&p));
+                panic!("MISMATCH {d}\nreplay: {}", replay_line(&query));
             }
         }
         Case::Side(input) => {
@@ -26,7 +27,7 @@ fuzz_target!(|case: Case| -> Corpus {
             let query = SideOfPlane { plane: PlaneSpec::Coefficients(plane), point: Point3::from(q) };
             let r = both(&query).expect("exact backends always decide");
             if let Err(d) = r.agreement {
-                panic!("MISMATCH {d}\nreplay: {}", side_of_plane_query(&c, &q));
+                panic!("MISMATCH {d}\nreplay: {}", replay_line(&query));
             }
         }
     }

@@ -7,7 +7,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use touchstone::arbitrary::SweepInput;
-use touchstone::replay::{ccd_line, toi_boxes_line};
+use touchstone::query::{Ccd, ToiBoxes};
+use touchstone_oracle::encode::replay_line;
 use touchstone::sweep::contract::{check_ccd_agreement, check_sweep_agreement};
 
 fuzz_target!(|input: SweepInput| {
@@ -15,7 +16,7 @@ fuzz_target!(|input: SweepInput| {
         SweepInput::Ccd(c) => {
             let (kind, t0, t1) = c.case();
             if let Err(d) = check_ccd_agreement(kind, &t0, &t1) {
-                panic!("MISMATCH {d}\nreplay: {}", ccd_line(kind, &t0, &t1));
+                panic!("MISMATCH {d}\nreplay: {}", replay_line(&Ccd { kind, t0, t1 }));
             }
         }
         SweepInput::Boxes(b) => {
@@ -23,7 +24,7 @@ fuzz_target!(|input: SweepInput| {
             match check_sweep_agreement(&a, &b, 0.0, 1.0) {
                 // A singular spin is a typed error of the exact path: not a comparison.
                 Err(d) if d.what.contains("exact sweep failed") => {}
-                Err(d) => panic!("MISMATCH {d}\nreplay: {}", toi_boxes_line(&a, &b, 0.0, 1.0)),
+                Err(d) => panic!("MISMATCH {d}\nreplay: {}", replay_line(&ToiBoxes { a, b, interval: [0.0, 1.0] })),
                 Ok(_) => {}
             }
         }

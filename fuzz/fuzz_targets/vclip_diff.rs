@@ -7,14 +7,15 @@
 use libfuzzer_sys::{fuzz_target, Corpus};
 use touchstone::arbitrary::ConvexPairInput;
 use touchstone::query::{both, Distance};
-use touchstone::replay::distance_line;
+use touchstone_oracle::encode::replay_line;
 
 fuzz_target!(|input: ConvexPairInput| -> Corpus {
     let Some((a, b)) = input.solids() else { return Corpus::Reject };
     // An exact refusal (not strictly convex exactly) is outside the op's contract.
-    let Ok(r) = both(&Distance::between(&a, &b)) else { return Corpus::Reject };
+    let query = Distance::between(&a, &b);
+    let Ok(r) = both(&query) else { return Corpus::Reject };
     match r.agreement {
         Ok(_) => Corpus::Keep,
-        Err(d) => panic!("MISMATCH {d}\nreplay: {}", distance_line(&a, &b)),
+        Err(d) => panic!("MISMATCH {d}\nreplay: {}", replay_line(&query)),
     }
 });

@@ -14,7 +14,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive, Zero};
 use serde_json::{json, Value};
-use touchstone::arbitrary::{DecodeError, RAW_TARGET};
+use touchstone::arbitrary::{DecodeError, Replay, RAW_TARGET};
 use touchstone::geom::{Point3, Vector3};
 use touchstone::query::{Ccd, Contact, Distance, PoseSpec, Query, ShapeSpec, Toi, ToiBoxes, Validate};
 use touchstone::scalar::Scalar;
@@ -98,6 +98,57 @@ pub fn read_case(line: &str) -> Result<Case, QueryError> {
         return Err(QueryError::new(crate::error::Kind::Unsupported, &at, message));
     };
     Ok(Case { id, query })
+}
+
+/// The line that replays query `q` on both backends, `{"op", "backend": "both", fields...}`:
+/// what a differential test or fuzz target prints for a case it finds failing.
+///
+/// ```
+/// use touchstone::geom::Point3;
+/// use touchstone::query::Orient3d;
+/// let p = Point3::new;
+/// let q = Orient3d { points: [p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(0.0, 1.0, 0.0), p(0.0, 0.0, 0.5)] };
+/// let line = touchstone_oracle::encode::replay_line(&q);
+/// assert_eq!(line, r#"{"op":"orient3d","backend":"both","points":[[0.0,0.0,0.0],[1.0,0.0,0.0],[0.0,1.0,0.0],[0.0,0.0,0.5]]}"#);
+/// ```
+pub fn replay_line<O: Encode>(q: &O) -> String {
+    let mut m = Out::new();
+    m.push("op", json!(O::OP));
+    m.push("backend", json!("both"));
+    for (k, v) in q.encode().into_iter() {
+        m.insert(k, v);
+    }
+    m.into_value().to_string()
+}
+
+/// A decoded fuzz case ([`touchstone::arbitrary::replay`]) as its lines (`msp_diff`: the
+/// point's and the segment's; the raw target: its own lines).
+pub fn replay_text(replay: &Replay) -> String {
+    match replay {
+        Replay::Orient3d(q) => replay_line(q),
+        Replay::SideOfPlane(q) => replay_line(q),
+        Replay::Validate(q) => replay_line(q),
+        Replay::Distance(q) => replay_line(q),
+        Replay::Ccd(q) => replay_line(q),
+        Replay::ToiBoxes(q) => replay_line(q),
+        Replay::Classify(p, s) => format!("{}\n{}", replay_line(p), replay_line(s)),
+        Replay::Contact(q) => replay_line(q),
+        Replay::Lines(text) => text.clone(),
+    }
+}
+
+/// The lines that replay fuzz target `target`'s input `bytes`, decoded as the target decodes
+/// them: what `touchstone decode` prints and what each target prints when it fails.
+///
+/// ```
+/// let text = touchstone_oracle::encode::replay_lines("hull_diff", &[0; 64]).unwrap();
+/// assert!(text.starts_with(r#"{"op":"validate","backend":"both","solid":{"convex_hull":"#), "{text}");
+/// assert!(touchstone_oracle::encode::replay_lines("no_such_target", &[]).is_err());
+/// ```
+///
+/// Errors: an unknown target, bytes the target cannot decode or rejects.
+pub fn replay_lines(target: &str, bytes: &[u8]) -> Result<String, DecodeError> {
+    touchstone::arbitrary::replay(target, bytes).map(|r| replay_text(&r))
 }
 
 /// The seed corpus of fuzz target `target` ([`touchstone::arbitrary::seed_corpus`]), and for

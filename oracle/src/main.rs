@@ -317,7 +317,7 @@ fn subcommand(command: &Command) -> ExitCode {
             let written = if target == touchstone::arbitrary::RAW_TARGET {
                 out.write_all(&bytes).and_then(|()| if bytes.ends_with(b"\n") { Ok(()) } else { out.write_all(b"\n") })
             } else {
-                match touchstone::arbitrary::replay_line(target, &bytes) {
+                match touchstone_oracle::encode::replay_lines(target, &bytes) {
                     Ok(line) => writeln!(out, "{line}"),
                     Err(e) => {
                         eprintln!("touchstone: {e}");

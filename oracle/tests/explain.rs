@@ -3,6 +3,7 @@
 
 mod common;
 
+use touchstone_oracle::encode::replay_lines;
 use touchstone_oracle::explain::explain_value;
 use touchstone_oracle::{answer_line, Options};
 
@@ -81,14 +82,14 @@ fn bytes(seed: u64, n: usize) -> Vec<u8> {
 /// answer keeps the promise the fuzz target checks: f64 agrees with exact under the contract.
 #[test]
 fn artifacts_decode_to_lines_the_oracle_answers_as_the_targets_check_them() {
-    use touchstone::arbitrary::{replay_line, DecodeError, FUZZ_TARGETS, RAW_TARGET};
+    use touchstone::arbitrary::{DecodeError, FUZZ_TARGETS, RAW_TARGET};
     let opts = Options::default();
     // (oracle_parse's artifacts are query lines, random bytes are not: the others decode any.)
     for target in FUZZ_TARGETS.into_iter().filter(|t| *t != RAW_TARGET) {
         let mut decoded = 0;
         for seed in 1..40u64 {
             let input = bytes(seed, 16 + (seed as usize * 37) % 400);
-            let lines = match replay_line(target, &input) {
+            let lines = match replay_lines(target, &input) {
                 Ok(l) => l,
                 Err(DecodeError::Rejected(_) | DecodeError::Undecodable { .. }) => continue,
                 Err(e) => panic!("{e}"),
@@ -109,8 +110,8 @@ fn artifacts_decode_to_lines_the_oracle_answers_as_the_targets_check_them() {
         }
         assert!(decoded >= 10, "{target}: only {decoded} of 39 inputs decoded");
     }
-    assert!(matches!(replay_line("nope", &[]), Err(DecodeError::UnknownTarget(_))));
-    assert!(matches!(replay_line("sweep_diff", &[]), Err(DecodeError::Undecodable { .. })));
+    assert!(matches!(replay_lines("nope", &[]), Err(DecodeError::UnknownTarget(_))));
+    assert!(matches!(replay_lines("sweep_diff", &[]), Err(DecodeError::Undecodable { .. })));
 }
 
 #[test]
@@ -122,7 +123,7 @@ fn decode_on_the_command_line() {
     // longer planar, and the target skips them).
     let seed = (1..100u64)
         .find(|&s| {
-            touchstone::arbitrary::replay_line("vclip_diff", &bytes(s, 300))
+            replay_lines("vclip_diff", &bytes(s, 300))
                 .is_ok_and(|l| answer_line(&l, &Options::default())["agreement"]["agree"] == true)
         })
         .unwrap();
@@ -130,7 +131,7 @@ fn decode_on_the_command_line() {
     let path = artifact.to_str().unwrap();
     let (out, err, code) = touchstone(&["decode", "vclip_diff", path], b"");
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out, format!("{}\n", touchstone::arbitrary::replay_line("vclip_diff", &bytes(seed, 300)).unwrap()));
+    assert_eq!(out, format!("{}\n", replay_lines("vclip_diff", &bytes(seed, 300)).unwrap()));
     // The line replays: piped into the oracle it is answered.
     let (answer, _, _) = touchstone(&["--quiet"], out.as_bytes());
     assert!(answer.contains("\"agreement\""), "{answer}");

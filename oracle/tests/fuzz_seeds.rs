@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::Value;
-use touchstone::arbitrary::{decode, replay_line, ConvexPairInput, FUZZ_TARGETS, RAW_TARGET};
+use touchstone::arbitrary::{decode, ConvexPairInput, FUZZ_TARGETS, RAW_TARGET};
 use touchstone::query::{both, Distance};
+use touchstone_oracle::encode::replay_lines;
 use touchstone_oracle::encode::seed_corpus;
 use touchstone_oracle::{answer_line, Options};
 
@@ -24,7 +25,7 @@ fn seed_corpora_are_the_generated_cases() {
         assert!(seeds.len() >= 15, "{target}: {} seeds", seeds.len());
         let mut answered = 0;
         for (name, bytes) in &seeds {
-            let lines = replay_line(target, bytes).unwrap_or_else(|e| panic!("{target}/{name}: {e}"));
+            let lines = replay_lines(target, bytes).unwrap_or_else(|e| panic!("{target}/{name}: {e}"));
             for line in lines.lines() {
                 let a = answer_line(line, &Options::default());
                 if let Some(e) = a.get("error") {

@@ -1,8 +1,8 @@
 //! Fuzz input types (feature `arbitrary`), biased toward degenerate configurations: small
 //! integer and dyadic grids, coplanar points by construction, points on planes by
 //! construction, and exactly rotated coplanar sets whose binary64 roundings are *almost*
-//! coplanar. Their `Debug` output is replayable, and [`replay_line`] gives the oracle query
-//! (written by [`crate::replay`]).
+//! coplanar. Their `Debug` output is replayable, and [`replay`] gives the typed queries that
+//! replay a case (the oracle writes them as lines).
 
 use arbitrary::Arbitrary;
 use nalgebra::Vector3;
@@ -362,7 +362,7 @@ pub enum PredicateCase {
 impl MeshInput {}
 
 /// Every cargo-fuzz target of the project (`fuzz/fuzz_targets/`), the one list `decode`, its
-/// help and its errors use: [`replay_line`] decodes each one's artifacts, and
+/// help and its errors use: [`replay`] decodes each one's artifacts, and
 /// [`seed_corpus`](seeds::seed_corpus) makes each one's seeds. All but [`RAW_TARGET`] take a
 /// typed input ([`decode`]).
 pub const FUZZ_TARGETS: [&str; 8] =
@@ -392,63 +392,103 @@ pub enum DecodeError {
     Rejected(String),
 }
 
+/// A fuzz case as the typed queries that replay it with `touchstone` (the oracle writes them
+/// as lines: `touchstone decode`, and each target's failure message). Numbers are the case's
+/// binary64 values, except where the case is exact (`msp_diff`'s points: its queries are
+/// exact, the solid's binary64 coordinates converted exactly).
+// One value per decoded artifact or failure message: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Replay {
+    /// `predicates_diff`'s four points.
+    Orient3d(crate::query::Orient3d<f64>),
+    /// `predicates_diff`'s plane and point.
+    SideOfPlane(crate::query::SideOfPlane<f64>),
+    /// `brep_build`'s mesh and `hull_diff`'s hull.
+    Validate(crate::query::Validate<f64>),
+    /// `vclip_diff`'s pair.
+    Distance(crate::query::Distance<f64>),
+    /// `sweep_diff`'s primitives.
+    Ccd(crate::query::Ccd<f64>),
+    /// `sweep_diff`'s boxes, on [0, 1].
+    ToiBoxes(crate::query::ToiBoxes<f64>),
+    /// `msp_diff`'s point and segment, classified against the posed solid.
+    Classify(crate::query::ClassifyPoint<BigRational>, crate::query::ClassifySegment<BigRational>),
+    /// `contact_diff`'s pair, with the target's ε.
+    Contact(crate::query::Contact<f64>),
+    /// [`RAW_TARGET`]'s artifact: its own lines (UTF-8 text).
+    Lines(String),
+}
+
 /// Decode `bytes` exactly as the fuzz target `target` does (libfuzzer-sys: the input type's
-/// minimum size, then `arbitrary_take_rest`) and give the case as the oracle query line the
-/// target prints when it fails (`msp_diff`: two lines, the point's and the segment's query), to
-/// replay with `touchstone`; [`RAW_TARGET`]'s artifact is its own lines (UTF-8 text).
+/// minimum size, then `arbitrary_take_rest`) and give the case as the typed queries the target
+/// prints, as lines, when it fails ([`Replay`]).
 ///
 /// ```
-/// use touchstone::arbitrary::replay_line;
+/// use touchstone::arbitrary::{replay, Replay};
 /// // A handful of zero bytes is a valid (and degenerate) case for every target.
-/// let line = replay_line("hull_diff", &[0; 64]).unwrap();
-/// assert!(line.starts_with(r#"{"op": "validate""#), "{line}");
-/// assert!(replay_line("no_such_target", &[]).is_err());
+/// assert!(matches!(replay("hull_diff", &[0; 64]), Ok(Replay::Validate(_))));
+/// assert!(replay("no_such_target", &[]).is_err());
 /// ```
-pub fn replay_line(target: &str, bytes: &[u8]) -> Result<String, DecodeError> {
+pub fn replay(target: &str, bytes: &[u8]) -> Result<Replay, DecodeError> {
+    use crate::query::{Ccd, Distance, Orient3d, PlaneSpec, ShapeSpec, SideOfPlane, ToiBoxes, Validate};
     let rejected = || DecodeError::Rejected(target.into());
-    match target {
+    let points = |ps: &[[f64; 3]]| ps.iter().map(|p| Point3::new(p[0], p[1], p[2])).collect::<Vec<_>>();
+    let validate = |solid| Replay::Validate(Validate { solid, at: "/solid".into() });
+    Ok(match target {
         "predicates_diff" => match decode::<PredicateCase>(target, bytes)? {
-            PredicateCase::Orient(p) => Ok(crate::replay::orient3d_query(&p.points().ok_or_else(rejected)?)),
+            PredicateCase::Orient(p) => {
+                let p = points(&p.points().ok_or_else(rejected)?);
+                Replay::Orient3d(Orient3d { points: [p[0], p[1], p[2], p[3]] })
+            }
             PredicateCase::Side(s) => {
                 let (c, q) = s.plane_and_point().ok_or_else(rejected)?;
-                Ok(crate::replay::side_of_plane_query(&c, &q))
+                let plane = crate::geom::Plane { normal: Vector3::new(c[0], c[1], c[2]), offset: c[3] };
+                Replay::SideOfPlane(SideOfPlane {
+                    plane: PlaneSpec::Coefficients(plane),
+                    point: Point3::new(q[0], q[1], q[2]),
+                })
             }
         },
         "brep_build" => {
             let (vertices, faces) = decode::<MeshInput>(target, bytes)?.mesh().ok_or_else(rejected)?;
-            Ok(crate::replay::mesh_line(&vertices, &faces))
+            validate(ShapeSpec::Polyhedron { vertices: points(&vertices), faces })
         }
         "hull_diff" => {
-            Ok(crate::replay::hull_line(&decode::<PointCloud>(target, bytes)?.points().ok_or_else(rejected)?))
+            let cloud = decode::<PointCloud>(target, bytes)?.points().ok_or_else(rejected)?;
+            validate(ShapeSpec::ConvexHull(points(&cloud)))
         }
         "vclip_diff" => {
             let (a, b) = decode::<ConvexPairInput>(target, bytes)?.solids().ok_or_else(rejected)?;
-            Ok(crate::replay::distance_line(&a, &b))
+            Replay::Distance(Distance::between(&a, &b))
         }
         "sweep_diff" => match decode::<SweepInput>(target, bytes)? {
             SweepInput::Ccd(c) => {
                 let (kind, t0, t1) = c.case();
-                Ok(crate::replay::ccd_line(kind, &t0, &t1))
+                Replay::Ccd(Ccd { kind, t0, t1 })
             }
             SweepInput::Boxes(b) => {
                 let (a, b) = b.boxes();
-                Ok(crate::replay::toi_boxes_line(&a, &b, 0.0, 1.0))
+                Replay::ToiBoxes(ToiBoxes { a, b, interval: [0.0, 1.0] })
             }
         },
         "msp_diff" => {
             let case = decode::<MspInput>(target, bytes)?.case().ok_or_else(rejected)?;
-            Ok(case.replay_lines().join("\n"))
+            let (point_query, segment_query) = case.queries().ok_or_else(rejected)?;
+            Replay::Classify(point_query, segment_query)
         }
         "contact_diff" => {
             let (a, b) = decode::<ContactInput>(target, bytes)?.solids().ok_or_else(rejected)?;
-            Ok(crate::replay::contact_line(&a, &b, ContactInput::EPSILON))
+            Replay::Contact(ContactInput::query(&a, &b))
         }
         RAW_TARGET => match std::str::from_utf8(bytes) {
-            Ok(text) => Ok(text.trim_end_matches('\n').to_string()),
-            Err(e) => Err(DecodeError::Undecodable { target: target.into(), len: bytes.len(), why: e.to_string() }),
+            Ok(text) => Replay::Lines(text.trim_end_matches('\n').to_string()),
+            Err(e) => {
+                return Err(DecodeError::Undecodable { target: target.into(), len: bytes.len(), why: e.to_string() })
+            }
         },
-        _ => Err(DecodeError::UnknownTarget(target.into())),
-    }
+        _ => return Err(DecodeError::UnknownTarget(target.into())),
+    })
 }
 
 /// Decode `bytes` as libfuzzer-sys decodes a target's input: the type's minimum size, then
@@ -505,9 +545,34 @@ pub struct MspCase {
 }
 
 impl MspCase {
-    /// The oracle lines of the case: the point and the segment classified on both backends.
-    pub fn replay_lines(&self) -> [String; 2] {
-        crate::replay::classify_lines(&self.solid, self.quaternion, &self.translation, &self.points)
+    /// The case's queries: the point and the segment (from the point to the other one)
+    /// classified against the solid under its pose, exactly (the solid's binary64 coordinates
+    /// and translation converted exactly). `None` for a degenerate quaternion.
+    pub fn queries(
+        &self,
+    ) -> Option<(crate::query::ClassifyPoint<BigRational>, crate::query::ClassifySegment<BigRational>)> {
+        use crate::query::{ClassifyPoint, ClassifySegment, PoseSpec, Posed, ShapeSpec};
+        let exact = |x: f64| BigRational::from_float(x);
+        let vertices = self
+            .solid
+            .vertices()
+            .iter()
+            .map(|v| Some(Point3::new(exact(v.x)?, exact(v.y)?, exact(v.z)?)))
+            .collect::<Option<Vec<_>>>()?;
+        let faces = self.solid.faces().iter().map(|f| f.to_vec()).collect();
+        let t = &self.translation;
+        let pose = PoseSpec::quaternion(
+            self.quaternion.map(BigRational::from_i64),
+            [exact(t[0])?, exact(t[1])?, exact(t[2])?],
+        )
+        .ok()?;
+        let mut solid = Posed::new("solid", ShapeSpec::Polyhedron { vertices, faces }, pose);
+        solid.pose_at = "/pose".into();
+        let [p, q] = &self.points;
+        Some((
+            ClassifyPoint { solid: solid.clone(), point: p.clone() },
+            ClassifySegment { solid, segment: [p.clone(), q.clone()] },
+        ))
     }
 }
 
@@ -586,6 +651,21 @@ pub struct ContactInput {
 impl ContactInput {
     /// The ε the `f64` pipeline is asked with: 2⁻²⁰ (its quarters are exact in binary64).
     pub const EPSILON: f64 = 1.0 / 1_048_576.0;
+
+    /// The `contact` query of two solids (in world coordinates: identity poses) with
+    /// [`ContactInput::EPSILON`], as the target replays a case.
+    pub fn query(a: &crate::brep::Solid<f64>, b: &crate::brep::Solid<f64>) -> crate::query::Contact<f64> {
+        let crate::query::Distance { a, b } = crate::query::Distance::between(a, b);
+        crate::query::Contact {
+            a,
+            b,
+            velocity_a: None,
+            velocity_b: None,
+            previous: Vec::new(),
+            epsilon: Some(ContactInput::EPSILON),
+            step: None,
+        }
+    }
 
     /// The two solids (binary64 coordinates, exact).
     pub fn solids(&self) -> Option<(crate::brep::Solid<f64>, crate::brep::Solid<f64>)> {

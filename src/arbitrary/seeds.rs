@@ -269,13 +269,13 @@ fn polytope_points(v: usize) -> Vec<[i8; 3]> {
 /// `touchstone gen` output, which the oracle writes) and has none here.
 ///
 /// ```
-/// use touchstone::arbitrary::{replay_line, seed_corpus};
+/// use touchstone::arbitrary::{replay, seed_corpus, Replay};
 /// let seeds = seed_corpus("vclip_diff").unwrap();
 /// assert!(seeds.len() >= 100);
 /// // Each decodes to its case: here two solids touching by construction.
 /// let (name, bytes) = &seeds[1];
 /// assert!(name.contains("touching"), "{name}");
-/// assert!(replay_line("vclip_diff", bytes).unwrap().starts_with(r#"{"op": "distance""#));
+/// assert!(matches!(replay("vclip_diff", bytes), Ok(Replay::Distance(_))));
 /// ```
 pub fn seed_corpus(target: &str) -> Result<Vec<(String, Vec<u8>)>, DecodeError> {
     if !FUZZ_TARGETS.contains(&target) {

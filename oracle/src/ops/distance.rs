@@ -83,6 +83,15 @@ pub(super) fn posed_json<N: Number>(m: &mut Out, p: &Posed<N>, key: &'static str
     m.push(pose_key, pose_json(&p.pose));
 }
 
+impl<N: Number> Encode for ClassifyPoint<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        posed_json(&mut m, &self.solid, "solid", "pose");
+        m.push("point", crate::encode::numbers(self.point.iter()));
+        m
+    }
+}
+
 pub(super) const CLASSES: [(&str, PointClass); 3] =
     [("inside", PointClass::Inside), ("outside", PointClass::Outside), ("boundary", PointClass::Boundary)];
 

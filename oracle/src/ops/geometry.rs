@@ -13,6 +13,7 @@ use touchstone::query::{
 };
 
 use super::{num, point_json, sqrt_json, ClaimField, Context, OpJson};
+use crate::encode::{numbers, points_json, Encode};
 use crate::error::{Kind, QueryError};
 use crate::input::{child, point, points, rational, rationals, string, three_points, Fields, Number};
 use crate::pose::parse_pose;
@@ -94,6 +95,14 @@ fn render_orientation<S: RootScalar>(out: &Orient3dOutput<S>, names: &[(&str, Or
 const ORIENTATIONS_2D: [(&str, Orientation); 3] =
     [("positive", Orientation::Positive), ("negative", Orientation::Negative), ("collinear", Orientation::Coplanar)];
 
+impl<N: Number> Encode for Orient3d<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        m.push("points", points_json(&self.points));
+        m
+    }
+}
+
 impl<N: Number> OpJson for Orient2d<N> {
     const FIELDS: &'static [&'static str] = &["points"];
     const CLAIM: &'static [ClaimField<Orient3dClaim>] =
@@ -151,6 +160,21 @@ impl<N: Number> OpJson for SideOfPlane<N> {
     fn render<S: RootScalar>(&self, out: &Self::Output<S>, _: u32) -> Result<Out, QueryError> {
         let name = SIDES.iter().find(|(_, s)| *s == out.side).map(|(n, _)| *n).unwrap_or_default();
         Ok(object(json!({"side": name, "value": num(&out.value)})))
+    }
+}
+
+impl<N: Number> Encode for SideOfPlane<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        let plane = match &self.plane {
+            PlaneSpec::Points(p) => json!({ "points": points_json(p) }),
+            PlaneSpec::Coefficients(c) => {
+                json!({ "coefficients": numbers(c.normal.iter().chain(std::iter::once(&c.offset))) })
+            }
+        };
+        m.push("plane", plane);
+        m.push("point", numbers(self.point.iter()));
+        m
     }
 }
 

@@ -9,6 +9,7 @@ use touchstone::query::{ClaimedPiece, ClassifySegment, ClassifySegmentClaim, Ind
 use super::distance::{posed, CLASSES};
 use super::geometry::{claimed_number, named};
 use super::{feature_json, num, parse_feature, ClaimField, Context, OpJson};
+use crate::encode::Encode;
 use crate::error::{Kind, QueryError};
 use crate::input::{array, child, points, string, Fields, Number};
 use crate::shape::parse_shape;
@@ -96,6 +97,15 @@ fn whole(f: &Fields, key: &str) -> Result<Option<u64>, QueryError> {
 }
 
 const SPLITS: [(&str, Split); 2] = [("hybrid", Split::HYBRID), ("autopartition", Split::Autopartition)];
+
+impl<N: Number> Encode for ClassifySegment<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        super::distance::posed_json(&mut m, &self.solid, "solid", "pose");
+        m.push("segment", crate::encode::points_json(&self.segment));
+        m
+    }
+}
 
 impl<N: Number> OpJson for IndexStats<N> {
     const FIELDS: &'static [&'static str] = &["solid", "split"];
