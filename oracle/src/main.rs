@@ -77,9 +77,17 @@ enum Command {
         /// The engine: parry3d (distance, contact, intersection_test, closest_points on
         /// `distance` lines; cast_shapes on `toi` lines; contains_point on `classify_point`
         /// lines; contact_manifolds on `contact` lines) or robust (orient3d and orient2d lines).
-        engine: String,
+        /// Left out with --command (the first argument is then FILE).
+        #[arg(required_unless_present = "command")]
+        engine: Option<String>,
         /// Query file (JSON Lines); `-` or absent: standard input.
         file: Option<PathBuf>,
+        /// Judge any engine behind a program that speaks the engine protocol (oracle/FORMAT.md):
+        /// it reads query lines on standard input and writes one answer line per query, in
+        /// order. Split into words as a shell would, not run by one. A program that dies on a
+        /// line is a `crash` finding and is started again.
+        #[arg(long, value_name = "PROGRAM ARGS")]
+        command: Option<String>,
         /// Write every wrong answer's claim line (the query and the engine's claim) here.
         #[arg(long, value_name = "PATH")]
         findings: Option<PathBuf>,
@@ -361,10 +369,31 @@ fn subcommand(command: &Command) -> ExitCode {
                 }
             }
         }
-        Command::CheckEngine { engine, file, findings, worst, engine_time_limit } => {
-            let Some(e) = check::engine(engine) else {
-                eprintln!("touchstone: unknown engine {engine:?} (known: {})", check::ENGINES.join(", "));
-                return ExitCode::from(2);
+        Command::CheckEngine { engine, file, command, findings, worst, engine_time_limit } => {
+            let limit = (*engine_time_limit > 0.0).then(|| std::time::Duration::from_secs_f64(*engine_time_limit));
+            let (e, file): (&'static dyn check::Engine, Option<PathBuf>) = match (command, engine) {
+                (Some(_), Some(_)) if file.is_some() => {
+                    eprintln!("touchstone: give an engine or --command, not both");
+                    return ExitCode::from(2);
+                }
+                (Some(c), engine) => match check::process::ProcessEngine::start(c, limit) {
+                    Ok(p) => (Box::leak(Box::new(p)), engine.as_ref().map(PathBuf::from).or(file.clone())),
+                    Err(err) => {
+                        eprintln!("touchstone: --command: {err}");
+                        return ExitCode::from(2);
+                    }
+                },
+                (None, Some(name)) => match check::engine(name) {
+                    Some(e) => (e, file.clone()),
+                    None => {
+                        eprintln!("touchstone: unknown engine {name:?} (known: {})", check::ENGINES.join(", "));
+                        return ExitCode::from(2);
+                    }
+                },
+                (None, None) => {
+                    eprintln!("touchstone: name an engine or give --command");
+                    return ExitCode::from(2);
+                }
             };
             let Some(input) = open_input(file.as_ref()) else { return ExitCode::from(2) };
             let mut sink = match findings {
@@ -377,7 +406,6 @@ fn subcommand(command: &Command) -> ExitCode {
                     }
                 },
             };
-            let limit = (*engine_time_limit > 0.0).then(|| std::time::Duration::from_secs_f64(*engine_time_limit));
             let show = io::stderr().is_terminal();
             let report = check::check(e, input, &opts, limit, sink.as_mut().map(|w| w as &mut dyn Write), |n| {
                 if show && n % 100 == 0 {
@@ -387,6 +415,7 @@ fn subcommand(command: &Command) -> ExitCode {
             if show {
                 eprint!("\r");
             }
+            e.shutdown();
             match report {
                 Ok(r) => {
                     print!("{}", check::render(&r, *worst));

@@ -154,7 +154,7 @@ impl Engine for One {
     }
     fn distance(&self, _: Asked<'_, Distance<f64>>) -> Answers {
         Some(Ok(vec![Answered {
-            function: "distance",
+            function: "distance".into(),
             claim: json!({"distance": 1.0}),
             said: "1".into(),
             extra: Extra::None,
@@ -219,7 +219,7 @@ impl Engine for Normal {
     fn distance(&self, _: Asked<'_, Distance<f64>>) -> Answers {
         let (d, n) = (self.0, self.1);
         Some(Ok(vec![Answered {
-            function: "contact",
+            function: "contact".into(),
             // As the parry adapter states it: a penetration as a status.
             claim: if d < 0.0 { json!({"status": "penetrating"}) } else { json!({"distance": d}) },
             said: format!("{d} along {n:?}"),
@@ -276,7 +276,7 @@ impl Engine for Manifold {
     }
     fn contact(&self, _: Asked<'_, Contact<f64>>) -> Answers {
         Some(Ok(vec![Answered {
-            function: "contact_manifolds",
+            function: "contact_manifolds".into(),
             claim: json!({"status": self.0}),
             said: format!("{} points", self.1.len()),
             extra: Extra::Manifold(self.1.clone()),

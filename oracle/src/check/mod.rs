@@ -14,8 +14,10 @@
 
 pub mod demo;
 pub mod parry;
+pub mod process;
 pub mod robust;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 
@@ -32,7 +34,7 @@ use touchstone::query::{ClassifyPoint, Contact, Distance, Orient2d, Orient3d, To
 #[derive(Clone, Debug)]
 pub struct Answered {
     /// The engine's function (`"contact"`).
-    pub function: &'static str,
+    pub function: Cow<'static, str>,
     /// The claim on the query's own op, with its output field names (may be empty: judged
     /// here).
     pub claim: Value,
@@ -65,9 +67,30 @@ pub enum Extra {
 }
 
 /// An engine's answers to one query: `None` when it has nothing for the op (the line is
-/// skipped), `Err` when it cannot take the query (a shape it cannot represent, a query that
-/// does not read: a `skipped` finding with the reason).
-pub type Answers = Option<Result<Vec<Answered>, String>>;
+/// skipped), `Err` when it gives none ([`Failure`]).
+pub type Answers = Option<Result<Vec<Answered>, Failure>>;
+
+/// Why an engine gave no answers to a query.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// The adapter cannot ask the engine this query (a shape it cannot represent, a query that
+    /// does not read): skipped, with the reason.
+    Skipped(String),
+    /// The engine refused the query (its own error), with its reason.
+    Refused(String),
+    /// The engine's process died on the query: its last words.
+    Crash(String),
+    /// The engine did not answer within the time limit.
+    Hang,
+    /// The engine's answer broke the protocol: what was wrong.
+    Malformed(String),
+}
+
+impl From<String> for Failure {
+    fn from(why: String) -> Self {
+        Failure::Skipped(why)
+    }
+}
 
 /// One query as an engine is asked it: typed, its numbers read into binary64 as an engine
 /// holds them (or why it does not read), with the line it came from and its [`scale`].
@@ -92,6 +115,21 @@ impl<Q> Asked<'_, Q> {
 pub trait Engine: Sync {
     /// Its name on the command line.
     fn name(&self) -> &'static str;
+    /// The engine's version and settings, for the report's header (`None`: not stated).
+    fn header(&self) -> Option<String> {
+        None
+    }
+    /// Whether the engine keeps the time limit itself (a process it can kill: its hang is a
+    /// [`Failure::Hang`]); otherwise each call runs on a thread that is abandoned past it.
+    fn own_time_limit(&self) -> bool {
+        false
+    }
+    /// How many times the engine was started again after a crash, a hang or a protocol break.
+    fn restarts(&self) -> u64 {
+        0
+    }
+    /// End the engine after a run (a process: let it exit).
+    fn shutdown(&self) {}
     /// A `distance` line.
     fn distance(&self, asked: Asked<'_, Distance<f64>>) -> Answers {
         let _ = asked;
@@ -302,6 +340,12 @@ pub enum Outcome {
     Panic(String),
     /// The engine did not return within the time limit.
     Hang,
+    /// The engine's process died on the line: its last words.
+    Crash(String),
+    /// The engine refused the query: its reason.
+    Refused(String),
+    /// The engine's answer broke the protocol: what was wrong.
+    Malformed(String),
     /// The claim line could not be judged (an oracle error line: the input is invalid, or a
     /// limit was reached).
     Unjudged(String),
@@ -443,7 +487,7 @@ pub fn judge_line(
     // The engine runs on its own thread: a panic or a hang is a finding, not the end of the run.
     let Some(op) = checked_op(&q) else { return Vec::new() };
     let query = q.clone();
-    let answers = guarded(limit, move || (op.ask)(engine, &query));
+    let answers = guarded(if engine.own_time_limit() { None } else { limit }, move || (op.ask)(engine, &query));
     let fail = |function: &str, outcome: Outcome, said: String| Judged {
         line: line_no,
         id: id.clone(),
@@ -459,7 +503,11 @@ pub fn judge_line(
     };
     let answers = match answers {
         Ok(None) => return Vec::new(),
-        Ok(Some(Err(e))) => return vec![fail("skipped", Outcome::Unjudged(e.clone()), e)],
+        Ok(Some(Err(Failure::Skipped(e)))) => return vec![fail("skipped", Outcome::Unjudged(e.clone()), e)],
+        Ok(Some(Err(Failure::Refused(e)))) => return vec![fail("refused", Outcome::Refused(e.clone()), e)],
+        Ok(Some(Err(Failure::Crash(e)))) => return vec![fail("crash", Outcome::Crash(e.clone()), e)],
+        Ok(Some(Err(Failure::Hang))) => return vec![fail("hang", Outcome::Hang, "did not answer".into())],
+        Ok(Some(Err(Failure::Malformed(e)))) => return vec![fail("malformed", Outcome::Malformed(e.clone()), e)],
         Ok(Some(Ok(a))) => a,
         Err(Some(m)) => return vec![fail("panic", Outcome::Panic(m.clone()), format!("panicked: {m}"))],
         Err(None) => return vec![fail("hang", Outcome::Hang, "did not return".into())],
@@ -474,7 +522,7 @@ fn judge_answer(op: &CheckedOp, q: &Value, id: &Value, line_no: usize, a: &Answe
     let mut j = Judged {
         line: line_no,
         id: id.clone(),
-        function: a.function.into(),
+        function: a.function.to_string(),
         outcome: Outcome::Right,
         said: a.said.clone(),
         truth: String::new(),
@@ -780,6 +828,10 @@ pub struct Tally {
 pub struct Report {
     /// The engine.
     pub engine: String,
+    /// Its version and settings, as it states them.
+    pub header: Option<String>,
+    /// Times it was started again (after crashes, hangs, protocol breaks).
+    pub restarts: u64,
     /// Lines read.
     pub lines: u64,
     /// Lines the engine had nothing for.
@@ -794,7 +846,12 @@ impl Report {
     /// Count one judged answer.
     pub fn add(&mut self, j: Judged) {
         match &j.outcome {
-            Outcome::Panic(_) | Outcome::Hang | Outcome::Unjudged(_) => {
+            Outcome::Panic(_)
+            | Outcome::Hang
+            | Outcome::Crash(_)
+            | Outcome::Refused(_)
+            | Outcome::Malformed(_)
+            | Outcome::Unjudged(_) => {
                 self.failures.push(j);
                 return;
             }
@@ -831,11 +888,34 @@ impl Report {
         }
     }
 
-    /// Findings: wrong answers, panics and hangs.
+    /// Findings: wrong answers, panics, crashes, hangs and protocol breaks (not refusals: an
+    /// engine may decline a query it cannot hold).
     pub fn findings(&self) -> u64 {
         self.functions.values().map(|t| t.wrong).sum::<u64>()
-            + self.failures.iter().filter(|j| matches!(j.outcome, Outcome::Panic(_) | Outcome::Hang)).count() as u64
+            + self.failures.iter().filter(|j| is_finding(&j.outcome)).count() as u64
     }
+
+    /// How many failures of each kind: panics, crashes, hangs, refusals, protocol breaks, unjudged.
+    pub fn failure_counts(&self) -> BTreeMap<&'static str, u64> {
+        let mut m = BTreeMap::new();
+        for j in &self.failures {
+            let k = match j.outcome {
+                Outcome::Panic(_) => "panics",
+                Outcome::Crash(_) => "crashes",
+                Outcome::Hang => "hangs",
+                Outcome::Refused(_) => "refused",
+                Outcome::Malformed(_) => "malformed",
+                _ => "unjudged",
+            };
+            *m.entry(k).or_default() += 1;
+        }
+        m
+    }
+}
+
+/// Whether an outcome is a finding: a wrong answer or a failure of the engine itself.
+pub fn is_finding(o: &Outcome) -> bool {
+    matches!(o, Outcome::Wrong(_) | Outcome::Panic(_) | Outcome::Hang | Outcome::Crash(_) | Outcome::Malformed(_))
 }
 
 /// How bad a wrong answer is, for ranking: a wrong boolean first, then the error relative to
@@ -883,15 +963,15 @@ pub fn check<R: BufRead>(
             report.skipped += 1;
         }
         for j in judged {
-            if let (Some(w), Outcome::Wrong(_) | Outcome::Panic(_) | Outcome::Hang) =
-                (findings.as_deref_mut(), &j.outcome)
-            {
+            if let Some(w) = findings.as_deref_mut().filter(|_| is_finding(&j.outcome)) {
                 writeln!(w, "{}", j.replay)?;
             }
             report.add(j);
         }
         progress(report.lines);
     }
+    report.header = engine.header();
+    report.restarts = engine.restarts();
     report.finish();
     Ok(report)
 }
@@ -905,6 +985,19 @@ pub fn render(report: &Report, worst: usize) -> String {
         "check-engine {}: {} lines, {} skipped (nothing to ask the engine)",
         report.engine, report.lines, report.skipped
     );
+    if let Some(h) = &report.header {
+        let _ = writeln!(s, "engine: {h}");
+    }
+    let counts = report.failure_counts();
+    if !counts.is_empty() || report.restarts > 0 {
+        let c: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();
+        let restarts = match report.restarts {
+            0 => String::new(),
+            1 => " (started again once)".into(),
+            n => format!(" (started again {n} times)"),
+        };
+        let _ = writeln!(s, "failures: {}{restarts}", c.join(", "));
+    }
     let e = |x: Option<f64>| x.map_or("-".into(), |v| format!("{v:.3e}"));
     for (name, t) in &report.functions {
         let _ = writeln!(
@@ -940,14 +1033,38 @@ pub fn render(report: &Report, worst: usize) -> String {
             let _ = writeln!(s, "    {}", j.replay);
         }
     }
+    // Failures by kind and reason: each reason once, with its count and its first line (the
+    // first `worst` reasons of each kind).
+    let mut reasons: Vec<(&'static str, String, u64, &Judged)> = Vec::new();
     for j in &report.failures {
-        let what = match &j.outcome {
-            Outcome::Panic(m) => format!("engine panicked: {m}"),
-            Outcome::Hang => "engine did not return within the time limit".into(),
-            Outcome::Unjudged(m) => format!("not judged: {m}"),
+        let (kind, what) = match &j.outcome {
+            Outcome::Panic(m) => ("panic", format!("engine panicked: {m}")),
+            Outcome::Hang => ("hang", "engine did not return within the time limit".into()),
+            Outcome::Crash(m) => ("crash", format!("engine crashed: {m}")),
+            Outcome::Refused(m) => ("refused", format!("engine refused: {m}")),
+            Outcome::Malformed(m) => ("malformed", format!("engine broke the protocol: {m}")),
+            Outcome::Unjudged(m) => ("unjudged", format!("not judged: {m}")),
             _ => continue,
         };
-        let _ = writeln!(s, "\nline {} ({}): {what}\n    {}", j.line, j.function, j.replay);
+        match reasons.iter_mut().find(|(k, w, _, _)| *k == kind && *w == what) {
+            Some(r) => r.2 += 1,
+            None => reasons.push((kind, what, 1, j)),
+        }
+    }
+    let mut shown: BTreeMap<&str, usize> = BTreeMap::new();
+    for (kind, what, n, j) in &reasons {
+        let k = shown.entry(kind).or_default();
+        *k += 1;
+        if *k > worst.max(1) {
+            continue;
+        }
+        let times = if *n > 1 { format!(" ({n} lines, the first shown)") } else { String::new() };
+        let _ = writeln!(s, "\nline {} ({kind}): {what}{times}\n    {}", j.line, j.replay);
+    }
+    for (kind, k) in &shown {
+        if *k > worst.max(1) {
+            let _ = writeln!(s, "\n({} more {kind} reasons not shown)", k - worst.max(1));
+        }
     }
     let _ = writeln!(s, "\n{} findings", report.findings());
     s

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use touchstone::geom::Point3;
 use touchstone::query::{PoseSpec, Posed, ShapeSpec};
 
-use super::{Answered, Answers, Asked, Engine, Extra};
+use super::{Answered, Answers, Asked, Engine, Extra, Failure};
 use touchstone::query::{ClassifyPoint, Contact, Distance, Toi};
 
 /// parry3d-f64 0.31.
@@ -92,20 +92,20 @@ impl Engine for Parry {
 
     fn distance(&self, asked: Asked<'_, Distance<f64>>) -> Answers {
         let tol = 1e-9 * asked.scale;
-        Some(asked.read().and_then(|d| distance_family(&d.a, &d.b, tol)))
+        Some(asked.read().and_then(|d| distance_family(&d.a, &d.b, tol)).map_err(Failure::Skipped))
     }
 
     fn toi(&self, asked: Asked<'_, Toi<f64>>) -> Answers {
-        Some(asked.read().and_then(cast))
+        Some(asked.read().and_then(cast).map_err(Failure::Skipped))
     }
 
     fn classify_point(&self, asked: Asked<'_, ClassifyPoint<f64>>) -> Answers {
-        Some(asked.read().and_then(contains))
+        Some(asked.read().and_then(contains).map_err(Failure::Skipped))
     }
 
     fn contact(&self, asked: Asked<'_, Contact<f64>>) -> Answers {
         let tol = 1e-9 * asked.scale;
-        Some(asked.read().and_then(|c| manifolds(&c.a, &c.b, tol)))
+        Some(asked.read().and_then(|c| manifolds(&c.a, &c.b, tol)).map_err(Failure::Skipped))
     }
 }
 
@@ -120,7 +120,7 @@ fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answe
     let mut out = Vec::new();
     let d = parry3d_f64::query::distance(&pa, ga, &pb, gb).map_err(unsupported)?.distance;
     out.push(Answered {
-        function: "distance",
+        function: "distance".into(),
         claim: json!({ "distance": d }),
         said: format!("distance {d:e}"),
         extra: Extra::None,
@@ -141,14 +141,14 @@ fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answe
                 json!({ "distance": c.dist.max(0.0) })
             };
             out.push(Answered {
-                function: "contact",
+                function: "contact".into(),
                 claim,
                 said: format!("signed distance {:e}", c.dist),
                 extra: Extra::Contact(c.dist, [c.normal1.x, c.normal1.y, c.normal1.z]),
             });
         }
         None => out.push(Answered {
-            function: "contact",
+            function: "contact".into(),
             claim: json!({ "status": "separated" }),
             said: "no contact".into(),
             extra: Extra::None,
@@ -156,7 +156,7 @@ fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answe
     }
     let i = parry3d_f64::query::intersection_test(&pa, ga, &pb, gb).map_err(unsupported)?.intersecting;
     out.push(Answered {
-        function: "intersection_test",
+        function: "intersection_test".into(),
         claim: json!({ "intersecting": i }),
         said: format!("intersecting: {i}"),
         extra: Extra::Boolean(i),
@@ -171,7 +171,7 @@ fn distance_family(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answe
         ),
         ClosestPoints::Disjoint => (json!({ "intersecting": false }), "disjoint".to_string(), false),
     };
-    out.push(Answered { function: "closest_points", claim, said, extra: Extra::Boolean(b) });
+    out.push(Answered { function: "closest_points".into(), claim, said, extra: Extra::Boolean(b) });
     Ok(out)
 }
 
@@ -180,7 +180,7 @@ fn contains(c: &ClassifyPoint<f64>) -> Result<Vec<Answered>, String> {
     let (shape, pose) = build(&c.solid)?;
     let inside = shape.contains_point(&pose, vector(&c.point));
     Ok(vec![Answered {
-        function: "contains_point",
+        function: "contains_point".into(),
         claim: json!({ "contains": inside }),
         said: format!("contains: {inside}"),
         extra: Extra::Boolean(inside),
@@ -204,7 +204,7 @@ fn cast(t: &Toi<f64>) -> Result<Vec<Answered>, String> {
         }
         None => (json!({ "collides": false }), "no impact".to_string()),
     };
-    Ok(vec![Answered { function: "cast_shapes", claim, said, extra: Extra::Boolean(hit.is_some()) }])
+    Ok(vec![Answered { function: "cast_shapes".into(), claim, said, extra: Extra::Boolean(hit.is_some()) }])
 }
 
 /// Whether parry holds the shape as given: a box, a hull, or a convex polyhedron.
@@ -252,7 +252,7 @@ fn manifolds(a: &Posed<f64>, b: &Posed<f64>, tol: f64) -> Result<Vec<Answered>, 
         "separate"
     };
     Ok(vec![Answered {
-        function: "contact_manifolds",
+        function: "contact_manifolds".into(),
         claim: json!({ "status": status }),
         said: match points.first() {
             Some((_, n)) => format!("{status}, {} points within the tolerance, normal {n:?}", points.len()),

@@ -29,7 +29,7 @@ fn named(s: f64, zero: &'static str) -> &'static str {
 fn answered(function: &'static str, s: f64, zero: &'static str) -> Answers {
     let name = named(s, zero);
     Some(Ok(vec![Answered {
-        function,
+        function: function.into(),
         claim: json!({ "orientation": name }),
         said: format!("{name} ({s:e})"),
         extra: Extra::None,
@@ -44,7 +44,7 @@ impl Engine for Robust {
     fn orient3d(&self, asked: Asked<'_, Orient3d<f64>>) -> Answers {
         let p = match asked.read() {
             Ok(q) => q.points.map(|p| Coord3D { x: p.x, y: p.y, z: p.z }),
-            Err(e) => return Some(Err(e)),
+            Err(e) => return Some(Err(e.into())),
         };
         answered("orient3d", -robust::orient3d(p[0], p[1], p[2], p[3]), "coplanar")
     }
@@ -52,7 +52,7 @@ impl Engine for Robust {
     fn orient2d(&self, asked: Asked<'_, Orient2d<f64>>) -> Answers {
         let p = match asked.read() {
             Ok(q) => q.points.map(|p| Coord { x: p.x, y: p.y }),
-            Err(e) => return Some(Err(e)),
+            Err(e) => return Some(Err(e.into())),
         };
         answered("orient2d", robust::orient2d(p[0], p[1], p[2]), "collinear")
     }
