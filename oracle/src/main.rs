@@ -76,8 +76,10 @@ enum Command {
     CheckEngine {
         /// The engine: parry3d (distance, contact, intersection_test, closest_points on
         /// `distance` lines; cast_shapes on `toi` lines; contains_point on `classify_point`
-        /// lines; contact_manifolds on `contact` lines) or robust (orient3d and orient2d lines).
-        /// Left out with --command (the first argument is then FILE).
+        /// lines; contact_manifolds on `contact` lines), robust (orient3d and orient2d lines),
+        /// or fcl (Python adapter: collide, distance, signed_distance on `distance` lines;
+        /// continuousCollide, naive and conservative advancement, on `toi` lines). Left out
+        /// with --command (the first argument is then FILE).
         #[arg(required_unless_present = "command")]
         engine: Option<String>,
         /// Query file (JSON Lines); `-` or absent: standard input.
@@ -88,6 +90,10 @@ enum Command {
         /// line is a `crash` finding and is started again.
         #[arg(long, value_name = "PROGRAM ARGS")]
         command: Option<String>,
+        /// The Python interpreter that runs the shipped adapters (fcl); default:
+        /// TOUCHSTONE_PYTHON, else .venv-engines/bin/python when present, else python3.
+        #[arg(long, value_name = "PATH")]
+        python: Option<PathBuf>,
         /// Write every wrong answer's claim line (the query and the engine's claim) here.
         #[arg(long, value_name = "PATH")]
         findings: Option<PathBuf>,
@@ -369,7 +375,7 @@ fn subcommand(command: &Command) -> ExitCode {
                 }
             }
         }
-        Command::CheckEngine { engine, file, command, findings, worst, engine_time_limit } => {
+        Command::CheckEngine { engine, file, command, python, findings, worst, engine_time_limit } => {
             let limit = (*engine_time_limit > 0.0).then(|| std::time::Duration::from_secs_f64(*engine_time_limit));
             let (e, file): (&'static dyn check::Engine, Option<PathBuf>) = match (command, engine) {
                 (Some(_), Some(_)) if file.is_some() => {
@@ -383,9 +389,19 @@ fn subcommand(command: &Command) -> ExitCode {
                         return ExitCode::from(2);
                     }
                 },
-                (None, Some(name)) => match check::engine(name) {
-                    Some(e) => (e, file.clone()),
-                    None => {
+                (None, Some(name)) => match (check::engine(name), check::adapters::find(name)) {
+                    (Some(e), _) => (e, file.clone()),
+                    (None, Some(s)) => {
+                        let python = check::adapters::interpreter(python.as_deref());
+                        match check::adapters::start(s, &python, limit) {
+                            Ok(p) => (Box::leak(Box::new(p)), file.clone()),
+                            Err(err) => {
+                                eprintln!("touchstone: {err}");
+                                return ExitCode::from(2);
+                            }
+                        }
+                    }
+                    (None, None) => {
                         eprintln!("touchstone: unknown engine {name:?} (known: {})", check::ENGINES.join(", "));
                         return ExitCode::from(2);
                     }

@@ -12,6 +12,7 @@
 //! largest magnitude among the shapes' coordinates, extents and translations (a unit box has
 //! scale 1/2; a box at 1e200 has scale 1e200).
 
+pub mod adapters;
 pub mod demo;
 pub mod parry;
 pub mod process;
@@ -326,8 +327,8 @@ pub fn engine(name: &str) -> Option<&'static dyn Engine> {
     }
 }
 
-/// The engines' names.
-pub const ENGINES: &[&str] = &["parry3d", "robust"];
+/// The engines' names: built in, then the shipped adapters ([`adapters::SHIPPED`]).
+pub const ENGINES: &[&str] = &["parry3d", "robust", "fcl"];
 
 /// How one answer fared.
 #[derive(Clone, Debug, PartialEq)]

@@ -44,6 +44,8 @@ pub struct ProcessEngine {
     args: Vec<String>,
     limit: Option<Duration>,
     state: Mutex<State>,
+    /// A folder the adapter runs from, removed when it ends.
+    folder: Option<std::path::PathBuf>,
 }
 
 #[derive(Default)]
@@ -78,12 +80,59 @@ impl ProcessEngine {
             args: args.to_vec(),
             limit,
             state: Mutex::new(State::default()),
+            folder: None,
         };
         let mut state = engine.lock();
         let running = engine.spawn(&mut state)?;
         state.running = Some(running);
         drop(state);
         Ok(engine)
+    }
+
+    /// [`ProcessEngine::start`], then wait (at most `patience`) for the adapter's hello: a
+    /// shipped adapter says who it is before anything else, and one that exits first (its
+    /// engine's package missing) is reported with its last words instead of crashing on every
+    /// line.
+    ///
+    /// Errors: as `start`, and an adapter that exits or stays silent before its hello.
+    pub fn start_with_hello(
+        command: &str,
+        limit: Option<Duration>,
+        patience: Duration,
+    ) -> Result<ProcessEngine, String> {
+        let engine = ProcessEngine::start(command, limit)?;
+        let mut state = engine.lock();
+        let Some(running) = state.running.as_mut() else { return Err("the adapter is not running".into()) };
+        let got = running.lines.recv_timeout(patience);
+        match got {
+            Ok(Ok(Some(text))) => match serde_json::from_slice::<Value>(&text) {
+                Ok(v) if v.get("engine").is_some() => state.hello = Some(v),
+                _ => {
+                    let shown = String::from_utf8_lossy(&text[..text.len().min(200)]).into_owned();
+                    engine.stop(&mut state, "stopped");
+                    return Err(format!("the adapter's first line is no hello: {shown:?}"));
+                }
+            },
+            Err(RecvTimeoutError::Timeout) => {
+                engine.stop(&mut state, "killed");
+                return Err(format!("the adapter said nothing for {} s", patience.as_secs()));
+            }
+            _ => return Err(engine.stop(&mut state, "exited")),
+        }
+        drop(state);
+        Ok(engine)
+    }
+
+    /// The engine under another name in the report (a shipped adapter's).
+    pub fn named(mut self, name: &'static str) -> Self {
+        self.name = name;
+        self
+    }
+
+    /// The engine, removing `folder` (the adapter's files) when it ends.
+    pub fn owning(mut self, folder: std::path::PathBuf) -> Self {
+        self.folder = Some(folder);
+        self
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -383,14 +432,22 @@ impl ProcessEngine {
         if let Some(mut r) = state.running.take() {
             drop(r.stdin);
             let start = Instant::now();
-            while start.elapsed() < Duration::from_secs(2) {
+            let exited = loop {
                 if let Ok(Some(_)) = r.child.try_wait() {
-                    return;
+                    break true;
+                }
+                if start.elapsed() > Duration::from_secs(2) {
+                    break false;
                 }
                 std::thread::sleep(Duration::from_millis(10));
+            };
+            if !exited {
+                let _ = r.child.kill();
+                let _ = r.child.wait();
             }
-            let _ = r.child.kill();
-            let _ = r.child.wait();
+        }
+        if let Some(dir) = &self.folder {
+            let _ = std::fs::remove_dir_all(dir);
         }
     }
 }

@@ -1,0 +1,117 @@
+//! The shipped adapters' conventions on hand cases, and what they find pinned: these run where
+//! the engines' packages are installed (`adapters/requirements.txt`, in `.venv-engines` or the
+//! interpreter `TOUCHSTONE_PYTHON` names; CI installs them) and say so loudly, then pass, where
+//! they are not. The protocol itself is tested with the standard library only
+//! (`engine_protocol.rs`), always.
+
+mod common;
+
+use std::path::PathBuf;
+
+/// The interpreter with the engines, if one has `module`; else a loud skip message.
+fn python_with(module: &str) -> Option<String> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let python = std::env::var("TOUCHSTONE_PYTHON").ok().filter(|p| !p.is_empty()).unwrap_or_else(|| {
+        let venv = root.join(".venv-engines/bin/python");
+        if venv.exists() {
+            venv.to_string_lossy().into_owned()
+        } else {
+            "python3".into()
+        }
+    });
+    let ok = std::process::Command::new(&python)
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!(
+            "\n*** SKIPPED: {python} has no `{module}` module, so this engine's pinned findings are not checked.\n\
+             *** Install the engines: python3 -m venv .venv-engines && .venv-engines/bin/pip install -r adapters/requirements.txt\n"
+        );
+    }
+    ok.then_some(python)
+}
+
+fn check_engine(engine: &str, python: &str, lines: &[&str]) -> String {
+    let input = lines.join("\n") + "\n";
+    let (out, err, code) =
+        common::run_binary(&["check-engine", engine, "--python", python, "--worst", "10"], input.as_bytes());
+    let out = String::from_utf8_lossy(&out).into_owned();
+    assert_eq!(code, 0, "{err}\n{out}");
+    out
+}
+
+const GAP: &str = r#"{"id": "gap", "op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [3, 0, 0]}}"#;
+const TOUCH: &str = r#"{"id": "touch", "op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [2, 0, 0]}}"#;
+const OVERLAP: &str = r#"{"id": "overlap", "op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": ["3/2", 0, 0]}}"#;
+const SWEEP: &str = r#"{"id": "sweep", "op": "toi", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [4, 0, 0]}, "velocity_b": [-4, 0, 0]}"#;
+const MISS: &str = r#"{"id": "miss", "op": "toi", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [4, 3, 0]}, "velocity_b": [-4, 0, 0]}"#;
+
+/// FCL's conventions read right: full side lengths, [w, x, y, z] quaternions normalised, −1
+/// for colliding shapes' unsigned distance, the signed distance's sign, the time of contact
+/// mapped onto the interval. On a gap of 1, touching faces and a 1/2 overlap every distance
+/// answer is exact; on a unit sweep meeting at t = 1/2 the naive solver says 5/9 (its samples)
+/// and conservative advancement misses it.
+#[test]
+fn fcl_conventions_on_hand_cases() {
+    let Some(python) = python_with("fcl") else { return };
+    let out = check_engine("fcl", &python, &[GAP, TOUCH, OVERLAP, SWEEP, MISS]);
+    assert!(out.contains("engine: fcl python-fcl 0.7.0.11"), "{out}");
+    assert!(out.contains("collide: 3 judged, 0 wrong"), "{out}");
+    assert!(out.contains("distance: 3 judged, 0 wrong"), "{out}");
+    assert!(out.contains("signed_distance: 3 judged, 0 wrong"), "{out}");
+    assert!(out.contains("ccd_naive: 2 judged, 1 wrong"), "{out}");
+    assert!(
+        out.contains("line 4: engine said {\"collides\":true,\"toi\":0.5555555555555556}; exact: collide at t = 0.5"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ccd_conservative_advancement: 2 judged, 1 wrong (50.0%), 0 false positives, 1 false negatives"),
+        "{out}"
+    );
+}
+
+/// `touchstone gen` cases (seed 1) where FCL is wrong, pinned: a penetration of 2.65 reported
+/// for boxes that touch face on face (`face-face/4`); an uncaught `std::logic_error` from libccd
+/// that aborts the process (`edge-edge/122`), after which the run goes on; and a sweep whose
+/// exact first contact is 3/2 in [0, 4] (`box-sweep/25`), which conservative advancement misses
+/// although FCL's own `collide` finds the boxes overlapping at t = 2.75, and which the naive
+/// solver puts at 16/9.
+#[test]
+fn fcl_findings_are_pinned() {
+    let Some(python) = python_with("fcl") else { return };
+    let lines = [
+        r#"{"id":"face-face/4","op":"distance","a":{"box":["2","1","2"]},"pose_a":{"quaternion":[-1,0,0,1],"translation":["47/8","-3/8","5/2"]},"b":{"box":["1","2","1"]},"pose_b":{"quaternion":[-1,0,0,1],"translation":["25/4","9/4","11/2"]}}"#,
+        r#"{"id":"edge-edge/122","op":"distance","a":{"box":["1","1/2","2"]},"pose_a":{"quaternion":[1,4,-7,2],"translation":["-2","3/2","-1/2"]},"b":{"box":["3/2","1","1/2"]},"pose_b":{"quaternion":[-5,4,-5,-2],"translation":["-115/56","199/112","-253/56"]}}"#,
+        GAP,
+        r#"{"id":"box-sweep/25","op":"toi","a":{"box":["1","1","1/2"]},"pose_a":{"quaternion":[-2,3,-1,-3],"translation":["-6","33/8","7/8"]},"b":{"box":["3/2","1","1/2"]},"pose_b":{"quaternion":[-2,3,-1,-3],"translation":["-2609/368","593/92","95/92"]},"velocity_b":["14/23","-18/23","-3/23"],"interval":["0","4"]}"#,
+    ];
+    let out = check_engine("fcl", &python, &lines);
+    assert!(out.contains("line 1: engine said {\"signed_distance\":-2.65165042944955"), "{out}");
+    assert!(out.contains("; exact: touching"), "{out}");
+    assert!(out.contains("line 2 (crash): engine crashed: the adapter exited (signal: 6 (SIGABRT))"), "{out}");
+    assert!(out.contains("The origin is outside of the polytope"), "{out}");
+    assert!(out.contains("failures: 1 crashes (started again once)"), "{out}");
+    // The gap after the crash is judged (the adapter was started again): 2 distance lines.
+    assert!(out.contains("distance: 2 judged, 0 wrong"), "{out}");
+    assert!(out.contains("line 4: engine said {\"collides\":false}; exact: collide at t = 1.5"), "{out}");
+    assert!(
+        out.contains("line 4: engine said {\"collides\":true,\"toi\":1.7777777777777777}; exact: collide at t = 1.5"),
+        "{out}"
+    );
+}
+
+/// A missing package stops the run at once with the adapter's words and the command that
+/// installs it (exit 2), whatever the interpreter.
+#[test]
+fn a_missing_engine_package_is_said_with_its_install_command() {
+    let (_, err, code) = common::run_binary(&["check-engine", "fcl", "--python", "python3", "-"], b"");
+    // Where the system's python3 has python-fcl, there is nothing to say.
+    if code == 0 {
+        return;
+    }
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the fcl adapter (python3) did not start"), "{err}");
+    assert!(err.contains("the python-fcl package is not installed"), "{err}");
+    assert!(err.contains(".venv-engines/bin/pip install -r adapters/requirements.txt"), "{err}");
+}
