@@ -77,9 +77,10 @@ enum Command {
         /// The engine: parry3d (distance, contact, intersection_test, closest_points on
         /// `distance` lines; cast_shapes on `toi` lines; contains_point on `classify_point`
         /// lines; contact_manifolds on `contact` lines), robust (orient3d and orient2d lines),
-        /// or fcl (Python adapter: collide, distance, signed_distance on `distance` lines;
-        /// continuousCollide, naive and conservative advancement, on `toi` lines). Left out
-        /// with --command (the first argument is then FILE).
+        /// fcl (Python adapter: collide, distance, signed_distance on `distance` lines;
+        /// continuousCollide, naive and conservative advancement, on `toi` lines) or coal
+        /// (Python adapter: collide and signed distance, default and tight tolerances). Left
+        /// out with --command (the first argument is then FILE).
         #[arg(required_unless_present = "command")]
         engine: Option<String>,
         /// Query file (JSON Lines); `-` or absent: standard input.
@@ -90,7 +91,7 @@ enum Command {
         /// line is a `crash` finding and is started again.
         #[arg(long, value_name = "PROGRAM ARGS")]
         command: Option<String>,
-        /// The Python interpreter that runs the shipped adapters (fcl); default:
+        /// The Python interpreter that runs the shipped adapters (fcl, coal); default:
         /// TOUCHSTONE_PYTHON, else .venv-engines/bin/python when present, else python3.
         #[arg(long, value_name = "PATH")]
         python: Option<PathBuf>,
@@ -402,7 +403,12 @@ fn subcommand(command: &Command) -> ExitCode {
                         }
                     }
                     (None, None) => {
-                        eprintln!("touchstone: unknown engine {name:?} (known: {})", check::ENGINES.join(", "));
+                        let known: Vec<&str> = check::ENGINES
+                            .iter()
+                            .copied()
+                            .chain(check::adapters::SHIPPED.iter().map(|s| s.name))
+                            .collect();
+                        eprintln!("touchstone: unknown engine {name:?} (known: {})", known.join(", "));
                         return ExitCode::from(2);
                     }
                 },

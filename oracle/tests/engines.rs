@@ -115,3 +115,32 @@ fn a_missing_engine_package_is_said_with_its_install_command() {
     assert!(err.contains("the python-fcl package is not installed"), "{err}");
     assert!(err.contains(".venv-engines/bin/pip install -r adapters/requirements.txt"), "{err}");
 }
+
+/// coal's conventions read right (full side lengths, rotation matrices, the signed distance
+/// negative inside, its normal out of a toward b): a gap of 1, touching faces and a 1/2 overlap
+/// are right with both tolerances; a `toi` line is refused (coal is asked on distances).
+#[test]
+fn coal_conventions_on_hand_cases() {
+    let Some(python) = python_with("coal") else { return };
+    let out = check_engine("coal", &python, &[GAP, TOUCH, OVERLAP, SWEEP]);
+    assert!(out.contains("engine: coal 3.0.3"), "{out}");
+    for f in ["collide", "collide_tight", "distance", "distance_tight"] {
+        assert!(out.contains(&format!("\n{f}: 3 judged, 0 wrong")), "{f}\n{out}");
+    }
+    assert!(out.contains("line 4 (refused): engine refused: coal is asked on distance lines, not toi"), "{out}");
+}
+
+/// A `touchstone gen gap` case (seed 1, `gap/219`) pinned: two boxes 2⁻²⁰ ≈ 9.5·10⁻⁷ apart,
+/// which coal with its default GJK/EPA tolerances (10⁻⁶) calls colliding, at distance 0; with
+/// tight tolerances it is right.
+#[test]
+fn coal_findings_are_pinned() {
+    let Some(python) = python_with("coal") else { return };
+    let gap = r#"{"id":"gap/219","op":"distance","a":{"box":["1/2","1","2"]},"pose_a":{"quaternion":[-3,-2,3,-2],"translation":["-2","7/4","-33/8"]},"b":{"box":["3/2","2","1/2"]},"pose_b":{"quaternion":[-3,-2,3,-2],"translation":["-7340037/13631488","-5341187/3407872","-41/8"]}}"#;
+    let out = check_engine("coal", &python, &[gap]);
+    assert!(out.contains("collide: 1 judged, 1 wrong (100.0%), 1 false positives"), "{out}");
+    assert!(out.contains("engine said {\"intersecting\":true}; exact: separated, distance 9.536743164…e-7"), "{out}");
+    assert!(out.contains("engine said {\"signed_distance\":0.0,"), "{out}");
+    assert!(out.contains("collide_tight: 1 judged, 0 wrong"), "{out}");
+    assert!(out.contains("distance_tight: 1 judged, 0 wrong"), "{out}");
+}

@@ -35,6 +35,11 @@ pub const SHIPPED: &[Shipped] = &[Shipped {
     source: include_str!("../../../adapters/fcl_adapter.py"),
     functions:
         "collide, distance, signed_distance on `distance` lines; ccd_naive, ccd_conservative_advancement on `toi` lines",
+}, Shipped {
+    name: "coal",
+    script: "coal_adapter.py",
+    source: include_str!("../../../adapters/coal_adapter.py"),
+    functions: "collide, distance (signed, with its normal) on `distance` lines, with default and tight (_tight) GJK/EPA tolerances",
 }];
 
 /// The shipped adapter named `name`.

@@ -327,8 +327,8 @@ pub fn engine(name: &str) -> Option<&'static dyn Engine> {
     }
 }
 
-/// The engines' names: built in, then the shipped adapters ([`adapters::SHIPPED`]).
-pub const ENGINES: &[&str] = &["parry3d", "robust", "fcl"];
+/// The engines built in (the shipped adapters are [`adapters::SHIPPED`]).
+pub const ENGINES: &[&str] = &["parry3d", "robust"];
 
 /// How one answer fared.
 #[derive(Clone, Debug, PartialEq)]
@@ -795,12 +795,28 @@ fn normal_error(normal: &[f64; 3], out: &Value) -> Option<f64> {
 }
 
 /// A decimal string cut to 17 significant characters.
+/// An exact decimal output shortened for the report, its exponent always kept:
+/// `4.4408920985006261616e-16` reads `4.44089209…e-16`, never `4.4408920985006261…`.
 fn short(s: &str) -> String {
-    if s.len() <= 20 {
-        s.to_string()
-    } else {
-        format!("{}…", &s[..18])
+    // Small and large values in scientific form, ten significant digits.
+    if let Ok(x) = s.parse::<f64>() {
+        if x != 0.0 && x.is_finite() && !(1e-3..1e7).contains(&x.abs()) {
+            let t = format!("{x:.9e}");
+            let (m, e) = t.split_at(t.find('e').unwrap_or(t.len()));
+            let m = m.trim_end_matches('0').trim_end_matches('.');
+            let more = if s.trim_start_matches(['-', '0', '.']).len() > 10 { "…" } else { "" };
+            return format!("{m}{more}{e}");
+        }
     }
+    let (mantissa, exponent) = match s.find(['e', 'E']) {
+        Some(i) => s.split_at(i),
+        None => (s, ""),
+    };
+    if mantissa.len() <= 12 {
+        return s.to_string();
+    }
+    let cut = mantissa.char_indices().nth(11).map_or(mantissa.len(), |(i, _)| i);
+    format!("{}…{exponent}", &mantissa[..cut])
 }
 
 /// Counts and error distribution of one function.
@@ -1069,4 +1085,17 @@ pub fn render(report: &Report, worst: usize) -> String {
     }
     let _ = writeln!(s, "\n{} findings", report.findings());
     s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn short_numbers_keep_their_exponent() {
+        assert_eq!(super::short("4.4408920985006261616e-16"), "4.440892099…e-16");
+        assert_eq!(super::short("2.5"), "2.5");
+        assert_eq!(super::short("0.00000095367431640625"), "9.536743164…e-7");
+        assert_eq!(super::short("0.0000009765625"), "9.765625e-7");
+        assert_eq!(super::short("123456789"), "1.23456789e8");
+        assert_eq!(super::short("1.4142135623730950488"), "1.414213562…");
+    }
 }
