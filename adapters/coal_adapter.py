@@ -16,8 +16,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 from common import Refused, missing, posed, serve  # noqa: E402
 
+common.keep_stdout_for_the_protocol()
 try:
     import coal
     import numpy as np

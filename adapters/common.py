@@ -15,8 +15,21 @@ polyhedron at the identity.
 
 import json
 import math
+import os
 import sys
 from fractions import Fraction
+
+_protocol = None
+
+
+def keep_stdout_for_the_protocol():
+    """Engines' C libraries print to standard output (pybullet its build time, FCL warnings):
+    the protocol gets its own copy of the descriptor, and descriptor 1 goes to standard error.
+    Call it before importing an engine."""
+    global _protocol
+    sys.stdout.flush()
+    _protocol = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
 
 
 class Refused(Exception):
@@ -135,7 +148,8 @@ def world(p, v):
 
 def serve(hello, answer):
     """The protocol's loop: `answer(query)` gives a line's answers or raises Refused."""
-    print(json.dumps(hello), flush=True)
+    out = _protocol or sys.stdout
+    print(json.dumps(hello), file=out, flush=True)
     for raw in sys.stdin:
         query = json.loads(raw)
         reply = {"id": query.get("id")}
@@ -143,7 +157,7 @@ def serve(hello, answer):
             reply["answers"] = answer(query)
         except Refused as e:
             reply["error"] = str(e)
-        print(json.dumps(reply), flush=True)
+        print(json.dumps(reply), file=out, flush=True)
 
 
 def missing(package, error):

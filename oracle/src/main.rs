@@ -78,8 +78,10 @@ enum Command {
         /// `distance` lines; cast_shapes on `toi` lines; contains_point on `classify_point`
         /// lines; contact_manifolds on `contact` lines), robust (orient3d and orient2d lines),
         /// fcl (Python adapter: collide, distance, signed_distance on `distance` lines;
-        /// continuousCollide, naive and conservative advancement, on `toi` lines) or coal
-        /// (Python adapter: collide and signed distance, default and tight tolerances). Left
+        /// continuousCollide, naive and conservative advancement, on `toi` lines), coal
+        /// (collide and signed distance, default and tight tolerances), bullet
+        /// (getClosestPoints with the default margin and margin 0, contact points) or mujoco
+        /// (mj_geomDistance, mj_collision), each a Python adapter on `distance` lines. Left
         /// out with --command (the first argument is then FILE).
         #[arg(required_unless_present = "command")]
         engine: Option<String>,
@@ -91,7 +93,7 @@ enum Command {
         /// line is a `crash` finding and is started again.
         #[arg(long, value_name = "PROGRAM ARGS")]
         command: Option<String>,
-        /// The Python interpreter that runs the shipped adapters (fcl, coal); default:
+        /// The Python interpreter that runs the shipped adapters (fcl, coal, bullet, mujoco); default:
         /// TOUCHSTONE_PYTHON, else .venv-engines/bin/python when present, else python3.
         #[arg(long, value_name = "PATH")]
         python: Option<PathBuf>,

@@ -144,3 +144,63 @@ fn coal_findings_are_pinned() {
     assert!(out.contains("collide_tight: 1 judged, 0 wrong"), "{out}");
     assert!(out.contains("distance_tight: 1 judged, 0 wrong"), "{out}");
 }
+
+/// Bullet's conventions read right ([x, y, z, w] quaternions, half extents, its normal on b
+/// turned out of a): with its default margin a gap of 1, touching faces and a 1/2 overlap of
+/// boxes are right, and its collision pass finds the touching and overlapping pairs (b given a
+/// mass: the pass skips static pairs). With margin 0 the 1/2 overlap of two axis-aligned unit
+/// boxes comes out a depth of 0.29 along a body diagonal, pinned.
+#[test]
+fn bullet_conventions_on_hand_cases() {
+    let Some(python) = python_with("pybullet") else { return };
+    let out = check_engine("bullet", &python, &[GAP, TOUCH, OVERLAP]);
+    assert!(out.contains("engine: bullet pybullet API 202010061"), "{out}");
+    assert!(out.contains("closest_points: 3 judged, 0 wrong"), "{out}");
+    assert!(out.contains("contact_points: 3 judged, 0 wrong"), "{out}");
+    assert!(out.contains("closest_points_margin0: 3 judged, 1 wrong"), "{out}");
+    assert!(out.contains("line 3: engine said {\"signed_distance\":-0.28867513459"), "{out}");
+}
+
+/// `touchstone gen` cases (seed 1) where Bullet is wrong, pinned: with its default margin a
+/// vertex touching a face (`vertex-face/100`, a box and a hull) is a penetration of 10⁻³, the
+/// margin, and two boxes touching edge on edge (`edge-edge/61`) are 8·10⁻⁴ apart; with margin
+/// 0 the same edges are 1.27 apart, and the collision pass misses the contact.
+#[test]
+fn bullet_findings_are_pinned() {
+    let Some(python) = python_with("pybullet") else { return };
+    let lines = [
+        r#"{"id":"vertex-face/100","op":"distance","a":{"box":["3/2","1","1"]},"pose_a":{"quaternion":[-1,1,1,-1],"translation":["7/8","1/4","-9/4"]},"b":{"convex_hull":[["0","0","0"],["3/2","0","3/2"],["-3/2","1/2","2"],["-1/2","-1/2","7/4"]]},"pose_b":{"quaternion":[-1,1,1,-1],"translation":["-1/8","1/4","-13/8"]}}"#,
+        r#"{"id":"edge-edge/61","op":"distance","a":{"box":["1","1","2"]},"pose_a":{"quaternion":[-1,-9,2,3],"translation":["15/4","13/4","-59/8"]},"b":{"box":["3/2","3/2","2"]},"pose_b":{"quaternion":[1,-3,2,9],"translation":["-21/152","8183/1520","-3111/380"]}}"#,
+    ];
+    let out = check_engine("bullet", &python, &lines);
+    assert!(out.contains("closest_points: 2 judged, 2 wrong"), "{out}");
+    assert!(out.contains("line 1: engine said {\"signed_distance\":-0.000999999999"), "{out}");
+    assert!(out.contains("line 2: engine said {\"signed_distance\":0.00079999999"), "{out}");
+    assert!(out.contains("line 2: engine said {\"signed_distance\":1.26573651279"), "{out}");
+    assert!(out.contains("contact_points: 2 judged, 1 wrong (50.0%), 0 false positives, 1 false negatives"), "{out}");
+}
+
+/// MuJoCo's conventions read right ("w x y z" quaternions, half sizes, an explicit pair so that
+/// mj_collision looks at two static bodies, distmax out of the way): box–box gap, touch and
+/// overlap are right in both functions.
+#[test]
+fn mujoco_conventions_on_hand_cases() {
+    let Some(python) = python_with("mujoco") else { return };
+    let out = check_engine("mujoco", &python, &[GAP, TOUCH, OVERLAP]);
+    assert!(out.contains("engine: mujoco 4.0.0"), "{out}");
+    assert!(out.contains("geom_distance: 3 judged, 0 wrong"), "{out}");
+    assert!(out.contains("collision: 3 judged, 0 wrong"), "{out}");
+}
+
+/// A `touchstone gen` case (seed 1, `vertex-face/100`) pinned: a hull's vertex touching a box's
+/// face, which MuJoCo (its mesh in float32, moved to its inertial frame) calls a penetration of
+/// 5.3·10⁻⁸; its collision pass is right (a contact).
+#[test]
+fn mujoco_findings_are_pinned() {
+    let Some(python) = python_with("mujoco") else { return };
+    let line = r#"{"id":"vertex-face/100","op":"distance","a":{"box":["3/2","1","1"]},"pose_a":{"quaternion":[-1,1,1,-1],"translation":["7/8","1/4","-9/4"]},"b":{"convex_hull":[["0","0","0"],["3/2","0","3/2"],["-3/2","1/2","2"],["-1/2","-1/2","7/4"]]},"pose_b":{"quaternion":[-1,1,1,-1],"translation":["-1/8","1/4","-13/8"]}}"#;
+    let out = check_engine("mujoco", &python, &[line]);
+    assert!(out.contains("geom_distance: 1 judged, 1 wrong"), "{out}");
+    assert!(out.contains("line 1: engine said {\"signed_distance\":-5.25363665"), "{out}");
+    assert!(out.contains("collision: 1 judged, 0 wrong"), "{out}");
+}

@@ -40,6 +40,16 @@ pub const SHIPPED: &[Shipped] = &[Shipped {
     script: "coal_adapter.py",
     source: include_str!("../../../adapters/coal_adapter.py"),
     functions: "collide, distance (signed, with its normal) on `distance` lines, with default and tight (_tight) GJK/EPA tolerances",
+}, Shipped {
+    name: "bullet",
+    script: "bullet_adapter.py",
+    source: include_str!("../../../adapters/bullet_adapter.py"),
+    functions: "closest_points (default margin), closest_points_margin0, contact_points on `distance` lines",
+}, Shipped {
+    name: "mujoco",
+    script: "mujoco_adapter.py",
+    source: include_str!("../../../adapters/mujoco_adapter.py"),
+    functions: "geom_distance (mj_geomDistance), collision (mj_collision) on `distance` lines",
 }];
 
 /// The shipped adapter named `name`.
