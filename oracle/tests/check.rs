@@ -371,9 +371,9 @@ fn check_engine_and_demo_from_the_command_line() {
     assert!(failed * 10 >= wrong.lines().count() * 8, "{failed} of {}", wrong.lines().count());
     std::fs::remove_dir_all(&dir).unwrap();
     // An unknown engine.
-    let (_, err, code) = touchstone(&["check-engine", "bullet", "-"], "");
+    let (_, err, code) = touchstone(&["check-engine", "havok", "-"], "");
     assert_eq!(code, 2);
-    assert!(err.contains("unknown engine") && err.contains("parry3d"), "{err}");
+    assert!(err.contains("unknown engine") && err.contains("parry3d") && err.contains("mujoco"), "{err}");
     // A missing query file, a findings file that cannot be created, a bad time limit.
     let (_, err, code) = touchstone(&["check-engine", "robust", "/no/such/queries.jsonl"], "");
     assert_eq!(code, 2);

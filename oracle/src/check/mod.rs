@@ -795,28 +795,38 @@ fn normal_error(normal: &[f64; 3], out: &Value) -> Option<f64> {
 }
 
 /// A decimal string cut to 17 significant characters.
-/// An exact decimal output shortened for the report, its exponent always kept:
-/// `4.4408920985006261616e-16` reads `4.44089209…e-16`, never `4.4408920985006261…`.
+/// An exact decimal output shortened for the report, its exponent always kept: small and
+/// large values in scientific form with ten significant digits, cut (not rounded) and marked
+/// `…` when more follow: `4.4408920985006261616e-16` reads `4.440892098…e-16`, never
+/// `4.4408920985006261…`.
 fn short(s: &str) -> String {
-    // Small and large values in scientific form, ten significant digits.
-    if let Ok(x) = s.parse::<f64>() {
-        if x != 0.0 && x.is_finite() && !(1e-3..1e7).contains(&x.abs()) {
-            let t = format!("{x:.9e}");
-            let (m, e) = t.split_at(t.find('e').unwrap_or(t.len()));
-            let m = m.trim_end_matches('0').trim_end_matches('.');
-            let more = if s.trim_start_matches(['-', '0', '.']).len() > 10 { "…" } else { "" };
-            return format!("{m}{more}{e}");
-        }
-    }
-    let (mantissa, exponent) = match s.find(['e', 'E']) {
-        Some(i) => s.split_at(i),
-        None => (s, ""),
+    let (sign, body) = s.strip_prefix('-').map_or(("", s), |b| ("-", b));
+    let (mantissa, exp) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], body[i + 1..].parse::<i64>().ok()),
+        None => (body, Some(0)),
     };
-    if mantissa.len() <= 12 {
-        return s.to_string();
+    let int_len = mantissa.find('.').unwrap_or(mantissa.len()) as i64;
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let zeros = digits.chars().take_while(|&c| c == '0').count();
+    let significant = digits[zeros..].trim_end_matches('0');
+    let (Some(e), false) = (exp, significant.is_empty()) else { return cut(s) };
+    let e10 = int_len - 1 - zeros as i64 + e;
+    if (-3..7).contains(&e10) && !body.contains(['e', 'E']) {
+        return cut(s);
     }
-    let cut = mantissa.char_indices().nth(11).map_or(mantissa.len(), |(i, _)| i);
-    format!("{}…{exponent}", &mantissa[..cut])
+    let (first, rest) = significant.split_at(1);
+    let shown: String = rest.chars().take(9).collect();
+    let more = if rest.len() > 9 { "…" } else { "" };
+    let dot = if shown.is_empty() { "" } else { "." };
+    format!("{sign}{first}{dot}{shown}{more}e{e10}")
+}
+
+/// A decimal cut to twelve characters, marked `…`.
+fn cut(s: &str) -> String {
+    match s.char_indices().nth(12) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
 }
 
 /// Counts and error distribution of one function.
@@ -1091,11 +1101,14 @@ pub fn render(report: &Report, worst: usize) -> String {
 mod tests {
     #[test]
     fn short_numbers_keep_their_exponent() {
-        assert_eq!(super::short("4.4408920985006261616e-16"), "4.440892099…e-16");
+        assert_eq!(super::short("4.4408920985006261616e-16"), "4.440892098…e-16");
+        assert_eq!(super::short("1.2499999999999999999e-201"), "1.249999999…e-201");
         assert_eq!(super::short("2.5"), "2.5");
-        assert_eq!(super::short("0.00000095367431640625"), "9.536743164…e-7");
+        assert_eq!(super::short("-0.00000095367431640625"), "-9.536743164…e-7");
         assert_eq!(super::short("0.0000009765625"), "9.765625e-7");
         assert_eq!(super::short("123456789"), "1.23456789e8");
-        assert_eq!(super::short("1.4142135623730950488"), "1.414213562…");
+        assert_eq!(super::short("1.4142135623730950488"), "1.4142135623…");
+        assert_eq!(super::short("5e-1"), "5e-1");
+        assert_eq!(super::short("0"), "0");
     }
 }
