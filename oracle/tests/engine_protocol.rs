@@ -146,3 +146,17 @@ fn an_adapter_that_cannot_start_or_dies_at_once() {
     assert!(out.contains("failures: 2 crashes (started again once)"), "{out}");
     assert!(out.contains("(exit status: 1); its last words: no"), "{out}");
 }
+
+/// An answer line longer than 16 MiB is a broken answer, read in bounded memory (not held),
+/// and the next line is judged.
+#[test]
+fn an_answer_line_too_long_is_malformed() {
+    let lines = [boxes("huge:1", "3"), boxes("ok:2", "3")];
+    let (out, err, code) = check("oracle/tests/adapters/unruly.py", &lines, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("line 1 (malformed): engine broke the protocol: the answer line is longer than 16 MiB"),
+        "{out}"
+    );
+    assert!(out.contains("aabb_distance: 1 judged, 0 wrong"), "{out}");
+}

@@ -225,6 +225,10 @@ impl ProcessEngine {
                     return Some(Err(Failure::Hang));
                 }
             };
+            if let Some(why) = text.strip_prefix(b"\0") {
+                self.stop(&mut state, "restarted");
+                return Some(Err(Failure::Malformed(String::from_utf8_lossy(why).into_owned())));
+            }
             let reply = match serde_json::from_slice::<Value>(&text) {
                 Ok(v) if v.is_object() => v,
                 _ => {

@@ -5,7 +5,7 @@ It answers as adapters/minimal_boxes.py does, except where a query's id says oth
 part before the colon): crash (a message on standard error, then exit 3), abort (killed by a
 signal), hang, refuse, garbage (a line that is not JSON), wrong-id, no-answers, off (the
 distance 1/4 too large), unknown-field (a claim field the op does not have), signed (the
-distance as an extra signed distance).
+distance as an extra signed distance), huge (a line of 17 MiB).
 """
 
 import json
@@ -34,6 +34,10 @@ def main():
             time.sleep(60)
         if mode == "garbage":
             print("this is not JSON", flush=True)
+            continue
+        if mode == "huge":
+            sys.stdout.write("x" * (17 << 20) + "\n")
+            sys.stdout.flush()
             continue
         if mode == "wrong-id":
             reply["id"] = "nobody"
