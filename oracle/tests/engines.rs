@@ -76,7 +76,7 @@ fn fcl_conventions_on_hand_cases() {
 /// that aborts the process (`edge-edge/122`), after which the run goes on; and a sweep whose
 /// exact first contact is 3/2 in [0, 4] (`box-sweep/25`), which conservative advancement misses
 /// although FCL's own `collide` finds the boxes overlapping at t = 2.75, and which the naive
-/// solver puts at 16/9.
+/// solver gets wrong differently from run to run.
 #[test]
 fn fcl_findings_are_pinned() {
     let Some(python) = python_with("fcl") else { return };
@@ -94,11 +94,12 @@ fn fcl_findings_are_pinned() {
     assert!(out.contains("failures: 1 crashes (started again once)"), "{out}");
     // The gap after the crash is judged (the adapter was started again): 2 distance lines.
     assert!(out.contains("distance: 2 judged, 0 wrong"), "{out}");
+    assert!(out.contains("ccd_conservative_advancement: 1 judged, 1 wrong"), "{out}");
     assert!(out.contains("line 4: engine said {\"collides\":false}; exact: collide at t = 1.5"), "{out}");
-    assert!(
-        out.contains("line 4: engine said {\"collides\":true,\"toi\":1.7777777777777777}; exact: collide at t = 1.5"),
-        "{out}"
-    );
+    // The naive solver's answer to this line depends on what its process ran before: 16/9, 0
+    // or no collision in different runs, the same input each time (undefined behaviour in FCL
+    // or its binding). It is never the exact 3/2, which its samples (multiples of 4/9) miss.
+    assert!(out.contains("ccd_naive: 1 judged, 1 wrong"), "{out}");
 }
 
 /// A missing package stops the run at once with the adapter's words and the command that
