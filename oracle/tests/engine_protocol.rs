@@ -77,7 +77,7 @@ fn crashes_hangs_refusals_and_broken_answers_are_findings_and_the_run_goes_on() 
         boxes("no-answers:15", "3"),
         boxes("ok:16", "3"),
     ];
-    let (out, err, code) = check("oracle/tests/adapters/unruly.py", &lines, &["--engine-time-limit", "1"]);
+    let (out, err, code) = check("oracle/tests/adapters/unruly.py", &lines, &["--engine-time-limit", "3"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("engine: unruly 0, settings {\"purpose\":\"tests\"}"), "{out}");
     // Judged: ok:1, ok:3, ok:5, ok:8, off:10, the line without an id, ok:16.
