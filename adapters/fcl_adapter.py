@@ -63,12 +63,16 @@ def distance_line(q):
     }
 
 
+def velocity(q, key):
+    v = q.get(key, [0, 0, 0])
+    if not isinstance(v, list):
+        raise Refused("a velocity given as an object (linear and angular)")
+    return vec3(v, key)
+
+
 def toi_line(q):
     a, b = posed(q, "a", "pose_a"), posed(q, "b", "pose_b")
-    va = vec3(q.get("velocity_a", [0, 0, 0]), "velocity_a") if isinstance(q.get("velocity_a", []), list) else None
-    vb = vec3(q.get("velocity_b", [0, 0, 0]), "velocity_b") if isinstance(q.get("velocity_b", []), list) else None
-    if va is None or vb is None:
-        raise Refused("a velocity given as an object (linear and angular)")
+    va, vb = velocity(q, "velocity_a"), velocity(q, "velocity_b")
     t0, t1 = (number(t) for t in q.get("interval", [0, 1]))
     # FCL moves each object from its transform to tf_end over [0, 1]: here from t0 to t1.
     oa, ob = obj(a, [v * t0 for v in va]), obj(b, [v * t0 for v in vb])

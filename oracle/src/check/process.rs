@@ -265,25 +265,10 @@ impl ProcessEngine {
 
     /// End the running adapter (`how`: why, for the words); its last words and exit status.
     fn stop(&self, state: &mut State, how: &str) -> String {
-        let Some(mut r) = state.running.take() else { return String::new() };
-        drop(r.stdin);
-        let status = match r.child.try_wait() {
-            Ok(Some(s)) => Some(s),
-            _ => {
-                // Give an adapter that is exiting a moment, then kill it.
-                let start = Instant::now();
-                loop {
-                    if let Ok(Some(s)) = r.child.try_wait() {
-                        break Some(s);
-                    }
-                    if how != "exited" || start.elapsed() > Duration::from_millis(500) {
-                        let _ = r.child.kill();
-                        break r.child.wait().ok();
-                    }
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-            }
-        };
+        let Some(r) = state.running.take() else { return String::new() };
+        // An adapter that is exiting gets a moment; one stopped for a reason of ours, none.
+        let patience = if how == "exited" { Duration::from_millis(500) } else { Duration::ZERO };
+        let (status, r) = r.end(patience);
         let _ = r.stderr_done.recv_timeout(Duration::from_millis(500));
         let tail = r.stderr.lock().map(|t| String::from_utf8_lossy(&t).trim().to_string()).unwrap_or_default();
         let status = status.map_or("no exit status".into(), |s| s.to_string());
@@ -293,6 +278,33 @@ impl ProcessEngine {
             (_, _) => format!("the adapter was {how}"),
         }
     }
+}
+
+impl Running {
+    /// Close the adapter's input (it reads to the end and exits), wait for it at most
+    /// `patience`, then kill it: its exit status, and what is left to read its last words from.
+    fn end(self, patience: Duration) -> (Option<std::process::ExitStatus>, Ended) {
+        let Running { mut child, stdin, stderr, stderr_done, .. } = self;
+        drop(stdin);
+        let start = Instant::now();
+        let status = loop {
+            if let Ok(Some(s)) = child.try_wait() {
+                break Some(s);
+            }
+            if start.elapsed() >= patience {
+                let _ = child.kill();
+                break child.wait().ok();
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        (status, Ended { stderr, stderr_done })
+    }
+}
+
+/// An ended adapter's standard error, read to its end by its thread.
+struct Ended {
+    stderr: Arc<Mutex<Vec<u8>>>,
+    stderr_done: Receiver<()>,
 }
 
 /// An adapter's answers: each function's object as a claim (its fields the op's claim
@@ -433,22 +445,8 @@ impl ProcessEngine {
     /// most 2 s before killing it.
     pub fn shutdown(&self) {
         let mut state = self.lock();
-        if let Some(mut r) = state.running.take() {
-            drop(r.stdin);
-            let start = Instant::now();
-            let exited = loop {
-                if let Ok(Some(_)) = r.child.try_wait() {
-                    break true;
-                }
-                if start.elapsed() > Duration::from_secs(2) {
-                    break false;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            };
-            if !exited {
-                let _ = r.child.kill();
-                let _ = r.child.wait();
-            }
+        if let Some(r) = state.running.take() {
+            r.end(Duration::from_secs(2));
         }
         if let Some(dir) = &self.folder {
             let _ = std::fs::remove_dir_all(dir);
