@@ -146,18 +146,34 @@ def world(p, v):
     return [sum(r[i][j] * v[j] for j in range(3)) + t[i] for i in range(3)]
 
 
+def finite_json(x):
+    """x with every non-finite float as the protocol's string ("NaN", "Infinity", "-Infinity"):
+    JSON has no such numbers, and an engine's NaN is an answer to judge, not a broken line."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return "NaN" if math.isnan(x) else ("Infinity" if x > 0 else "-Infinity")
+    if isinstance(x, dict):
+        return {k: finite_json(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [finite_json(v) for v in x]
+    return x
+
+
 def serve(hello, answer):
-    """The protocol's loop: `answer(query)` gives a line's answers or raises Refused."""
+    """The protocol's loop: `answer(query)` gives a line's answers or raises Refused. An
+    exception the engine's binding raises is its refusal of the line, with the exception's
+    words (a process that dies is a crash: touchstone sees it)."""
     out = _protocol or sys.stdout
     print(json.dumps(hello), file=out, flush=True)
     for raw in sys.stdin:
         query = json.loads(raw)
         reply = {"id": query.get("id")}
         try:
-            reply["answers"] = answer(query)
+            reply["answers"] = finite_json(answer(query))
         except Refused as e:
             reply["error"] = str(e)
-        print(json.dumps(reply), file=out, flush=True)
+        except Exception as e:  # noqa: BLE001 (the engine's own error, reported as its refusal)
+            reply["error"] = f"the engine raised {type(e).__name__}: {e}"
+        print(json.dumps(reply, allow_nan=False), file=out, flush=True)
 
 
 def missing(package, error):

@@ -51,6 +51,8 @@ def distance_line(q):
     d = fcl.distance(oa, ob, fcl.DistanceRequest(enable_nearest_points=True), res)
     if d < 0:
         unsigned = {"distance": 0.0, "said": f"distance {d!r} (FCL: colliding)"}
+    elif any(p is None for p in res.nearest_points):
+        unsigned = {"distance": float(d), "said": f"distance {d!r}, no nearest points"}
     else:
         pts = [[float(c) for c in p] for p in res.nearest_points]
         unsigned = {"distance": float(d), "points": pts}

@@ -129,6 +129,26 @@ enum Command {
         /// Print the scenarios as query lines instead (to check them with check-engine).
         #[arg(long)]
         scenarios: bool,
+        /// The engines, comma-separated (parry3d, robust, fcl, coal, bullet, mujoco); by
+        /// default parry3d, robust and every shipped adapter whose engine is installed.
+        #[arg(long)]
+        engines: Option<String>,
+        /// The Python interpreter of the shipped adapters (default: TOUCHSTONE_PYTHON, else
+        /// .venv-engines/bin/python, else python3).
+        #[arg(long)]
+        python: Option<PathBuf>,
+        /// Instead of the scenarios, check the engines on `gen` cases (--count of each kind
+        /// touching face, edge and vertex, gap, penetration, face overlap and box sweep, from
+        /// --seed) and print a Markdown table: engine × function → judged, wrong, flips,
+        /// crashes, largest error (the README's).
+        #[arg(long)]
+        table: bool,
+        /// Cases per kind for --table.
+        #[arg(long, default_value_t = 250)]
+        count: usize,
+        /// The seed of --table's cases.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Write degenerate cases with their answers known by construction as query lines, each
     /// with the expected answer as its `claim` (answering the file back gives `verdict.ok` on
@@ -300,7 +320,7 @@ fn subcommand(command: &Command) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Demo { scenarios } => {
+        Command::Demo { scenarios, engines, python, table, count, seed } => {
             if *scenarios {
                 let mut out = io::stdout().lock();
                 for line in check::demo::scenarios() {
@@ -311,9 +331,52 @@ fn subcommand(command: &Command) -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             let start = std::time::Instant::now();
-            let results = check::demo::run(&opts, Some(std::time::Duration::from_secs(10)));
-            print!("{}", check::demo::render(&results, start.elapsed().as_secs_f64()));
-            ExitCode::SUCCESS
+            let limit = Some(std::time::Duration::from_secs(10));
+            let python = check::adapters::interpreter(python.as_deref());
+            let (chosen, not_run) = match engines {
+                Some(list) => match check::demo::named_engines(list, &python, limit) {
+                    Ok(e) => (e, Vec::new()),
+                    Err(err) => {
+                        eprintln!("touchstone demo: {err}");
+                        return ExitCode::from(2);
+                    }
+                },
+                None => check::demo::installed_engines(&python, limit),
+            };
+            let code = if *table {
+                let lines = check::demo::table_cases(*count, *seed);
+                let show = io::stderr().is_terminal();
+                let total = lines.len();
+                let made = check::demo::table(&chosen, &lines, &opts, limit, |e, n| {
+                    if show && n % 50 == 0 {
+                        eprint!("\rtouchstone demo --table: {e}: {n} of {total} lines checked   ");
+                    }
+                });
+                if show {
+                    eprintln!();
+                }
+                match made {
+                    Ok(t) => {
+                        for n in &not_run {
+                            println!("{n}");
+                        }
+                        print!("{t}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(err) => {
+                        eprintln!("touchstone demo: {err}");
+                        ExitCode::from(2)
+                    }
+                }
+            } else {
+                let results = check::demo::run(&chosen, &opts, limit);
+                print!("{}", check::demo::render(&results, &chosen, &not_run, start.elapsed().as_secs_f64()));
+                ExitCode::SUCCESS
+            };
+            for e in &chosen {
+                e.shutdown();
+            }
+            code
         }
         Command::Decode { target, artifact } => {
             // An artifact is small (libFuzzer's -max_len); refuse anything that is not.

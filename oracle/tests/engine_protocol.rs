@@ -127,6 +127,17 @@ fn a_signed_distance_extra_is_judged() {
     assert!(out.contains("line 3: engine said {\"signed_distance\":0.0}; exact: penetrating, depth"), "{out}");
 }
 
+/// A NaN an adapter reports (as the protocol's string "NaN") is an answer, judged wrong, not a
+/// broken line: a NaN normal beside a right distance, a NaN signed distance.
+#[test]
+fn a_nan_is_a_wrong_answer_not_a_broken_line() {
+    let (out, err, code) = check("oracle/tests/adapters/unruly.py", &[boxes("nan:1", "3")], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("contact: 1 judged, 1 wrong (100.0%)\n  wrong fields: normal 1"), "{out}");
+    assert!(out.contains("depth: 1 judged, 1 wrong (100.0%)\n  wrong fields: signed distance 1"), "{out}");
+    assert!(!out.contains("malformed"), "{out}");
+}
+
 /// A command that cannot start ends the run at once with a typed message (exit 2); an adapter
 /// that dies at once is a crash on every line, and the run still ends.
 #[test]

@@ -46,12 +46,15 @@ proptest! {
 #[test]
 fn parry_on_every_kind_reported() {
     let mut wrong: BTreeMap<(&str, String), usize> = BTreeMap::new();
+    let mut flips: BTreeMap<(&str, String), usize> = BTreeMap::new();
     let mut judged = 0;
     for (name, kind) in KINDS {
         for c in generate(*kind, 100, &mut Source::new(2026)) {
             for j in parry_on(&c) {
                 judged += 1;
-                if j.outcome != Outcome::Right {
+                if let Outcome::Flip(_) = j.outcome {
+                    *flips.entry((name, j.function.clone())).or_default() += 1;
+                } else if j.outcome != Outcome::Right {
                     *wrong.entry((name, j.function.clone())).or_default() += 1;
                     if wrong[&(*name, j.function.clone())] == 1 {
                         println!(
@@ -63,27 +66,37 @@ fn parry_on_every_kind_reported() {
             }
         }
     }
-    println!("{judged} answers judged; wrong: {wrong:?}");
+    println!("{judged} answers judged; wrong: {wrong:?}; flips within the tolerance: {flips:?}");
     assert!(judged > 2000, "{judged}");
-    // What parry gets wrong on these cases (2026-11-26, parry3d-f64 0.31.1): its boolean
-    // intersection test misses touching boxes face on face, edge on edge, edge on face and
-    // corner to apex
-    // (a rotated pose in binary64 opens a gap of an ulp or two), and calls boxes apart by a
-    // tiny exact gap intersecting, as closest_points does; and its shape cast misses a first
-    // contact exactly at the interval's end. Distances, contacts, depths and the contact
-    // manifolds of boxes face on face (`face-overlap`: the overlap rectangle) are right.
+    // What parry gets wrong beyond the tolerance on these cases (2026-11-27, parry3d-f64
+    // 0.31.1, judged on the binary64 numbers it is given): its contact normal where the shapes
+    // touch or nearly do (within 10⁻¹⁵), which comes from two nearly coincident points and is
+    // often no separating direction: b must move far along it to leave a, or the gap along it
+    // is far short of the distance. Distances, depths and the contact manifolds' points are
+    // right.
     let found: Vec<(&str, &str)> = wrong.keys().map(|(k, f)| (*k, f.as_str())).collect();
     assert_eq!(
         found,
         [
-            ("box-sweep", "cast_shapes"),
-            ("edge-edge", "intersection_test"),
-            ("edge-face", "intersection_test"),
-            ("face-face", "intersection_test"),
-            ("gap", "closest_points"),
-            ("gap", "intersection_test"),
-            ("vertex-vertex", "intersection_test"),
+            ("edge-edge", "contact"),
+            ("edge-face", "contact"),
+            ("face-face", "contact"),
+            ("gap", "contact"),
+            ("vertex-edge", "contact"),
+            ("vertex-face", "contact"),
+            ("vertex-vertex", "contact"),
         ],
         "{wrong:?}"
     );
+    // Its booleans flip within the tolerance of touching: the intersection test and
+    // closest_points on pairs that rounding to binary64 left 10⁻¹⁶ apart or deep, the manifold
+    // status of faces rounding left overlapping, and the cast's miss of a graze at the
+    // interval's end. None of these is wrong beyond the tolerance.
+    let flipped: Vec<(&str, &str)> = flips.keys().map(|(k, f)| (*k, f.as_str())).collect();
+    let mut expected = vec![("box-sweep", "cast_shapes"), ("face-overlap", "contact_manifolds")];
+    for kind in ["edge-edge", "edge-face", "face-face", "gap", "vertex-edge", "vertex-face", "vertex-vertex"] {
+        expected.extend([(kind, "closest_points"), (kind, "intersection_test")]);
+    }
+    expected.sort();
+    assert_eq!(flipped, expected, "{flips:?}");
 }

@@ -6,6 +6,7 @@
 //! (touching, gaps and depths of 2⁻ᵏ, exact rational rotations), so no expected value is
 //! written here by hand.
 
+use std::path::Path;
 use std::time::Duration;
 
 use num_rational::BigRational;
@@ -13,7 +14,7 @@ use num_traits::{One, Zero};
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
-use super::{badness, engine, judge_line, Engine, Judged, Outcome, ENGINES};
+use super::{adapters, badness, engine, judge_line, Engine, Judged, Outcome, ENGINES};
 use crate::Options;
 use touchstone::geom::{quaternion_matrix, Matrix3, Vector3};
 
@@ -425,15 +426,66 @@ pub struct ClassResult {
     pub scenarios: usize,
     /// Answers judged (an engine answers several functions per scenario).
     pub judged: usize,
-    /// The findings: wrong answers, panics, hangs.
+    /// The findings: answers wrong beyond the tolerance, panics, hangs.
     pub findings: Vec<Judged>,
+    /// Discrete answers wrong only within the tolerance of their degeneracy
+    /// ([`Outcome::Flip`]).
+    pub flips: Vec<Judged>,
 }
 
-/// Check parry3d and robust on every scenario: per class, in [`CLASSES`] order.
-pub fn run(opts: &Options, limit: Option<Duration>) -> Vec<(&'static str, ClassResult)> {
+/// The engines the demo runs by default: parry3d and robust, built in, then every shipped
+/// adapter whose engine is installed for `python` (each started once: its hello read); with a
+/// line for each one that is not (why, and the command that installs it).
+pub fn installed_engines(python: &Path, limit: Option<Duration>) -> (Vec<&'static dyn Engine>, Vec<String>) {
+    let mut engines: Vec<&'static dyn Engine> = ENGINES.iter().filter_map(|e| engine(e)).collect();
+    let mut missing = Vec::new();
+    for s in adapters::SHIPPED {
+        match adapters::start(s, python, limit) {
+            Ok(p) => engines.push(Box::leak(Box::new(p))),
+            Err(e) => missing.push(format!("{}: not run ({})", s.name, first_line(&e))),
+        }
+    }
+    (engines, missing)
+}
+
+/// The engines named in `list` (comma-separated: `parry3d,fcl`), shipped adapters started
+/// with `python`.
+///
+/// Errors: an unknown name, or an adapter that does not start (its words).
+pub fn named_engines(list: &str, python: &Path, limit: Option<Duration>) -> Result<Vec<&'static dyn Engine>, String> {
+    let mut engines: Vec<&'static dyn Engine> = Vec::new();
+    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if engines.iter().any(|e| e.name() == name) {
+            continue;
+        }
+        match (engine(name), adapters::find(name)) {
+            (Some(e), _) => engines.push(e),
+            (None, Some(s)) => engines.push(Box::leak(Box::new(adapters::start(s, python, limit)?))),
+            (None, None) => {
+                let known: Vec<&str> =
+                    ENGINES.iter().copied().chain(adapters::SHIPPED.iter().map(|s| s.name)).collect();
+                return Err(format!("unknown engine {name:?} (known: {})", known.join(", ")));
+            }
+        }
+    }
+    if engines.is_empty() {
+        return Err("no engine named".into());
+    }
+    Ok(engines)
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+/// Check `engines` on every scenario: per class, in [`CLASSES`] order.
+pub fn run(
+    engines: &[&'static dyn Engine],
+    opts: &Options,
+    limit: Option<Duration>,
+) -> Vec<(&'static str, ClassResult)> {
     let values = scenarios();
     let lines: Vec<String> = values.iter().map(Value::to_string).collect();
-    let engines: Vec<&'static dyn Engine> = ENGINES.iter().filter_map(|e| engine(e)).collect();
     // Each line with each engine, in parallel; the results keep the scenarios' order.
     let judged: Vec<(usize, Vec<Judged>)> = lines
         .par_iter()
@@ -449,44 +501,99 @@ pub fn run(opts: &Options, limit: Option<Duration>) -> Vec<(&'static str, ClassR
         let Some((_, r)) = out.iter_mut().find(|(c, _)| *c == class) else { continue };
         r.scenarios += 1;
         for j in js {
-            r.judged += 1;
-            if matches!(j.outcome, Outcome::Wrong(_) | Outcome::Panic(_) | Outcome::Hang) {
-                r.findings.push(j);
+            match j.outcome {
+                Outcome::Refused(_) | Outcome::Unjudged(_) => continue,
+                Outcome::Right => {}
+                Outcome::Flip(_) => r.flips.push(j),
+                _ => r.findings.push(j),
             }
+            r.judged += 1;
         }
     }
     out
 }
 
+/// Judgements counted per function, in order of first appearance: `["contact 3", …]`.
+fn by_function(js: &[Judged]) -> Vec<String> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for j in js {
+        let label = function_label(j);
+        match counts.iter_mut().find(|(f, _)| *f == label) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((label, 1)),
+        }
+    }
+    counts.iter().map(|(f, n)| format!("{f} {n}")).collect()
+}
+
+/// An engine with its version, as the demo's header names it (`parry3d-f64 0.31`, `fcl
+/// python-fcl 0.7.0.11`).
+fn engine_words(e: &dyn Engine) -> String {
+    match e.name() {
+        "parry3d" => "parry3d-f64 0.31".into(),
+        "robust" => "robust 1.2".into(),
+        name => e.header().map_or(name.into(), |h| h.split(", settings").next().unwrap_or(name).to_string()),
+    }
+}
+
+/// A judgement's function as the demo names it: the built-in engines' alone (their names do
+/// not collide), an adapter's after its engine (`fcl collide`).
+fn function_label(j: &Judged) -> String {
+    if ENGINES.contains(&j.engine) {
+        j.function.clone()
+    } else {
+        format!("{} {}", j.engine, j.function)
+    }
+}
+
 /// The demo's report in words.
-pub fn render(results: &[(&'static str, ClassResult)], seconds: f64) -> String {
+pub fn render(
+    results: &[(&'static str, ClassResult)],
+    engines: &[&'static dyn Engine],
+    not_run: &[String],
+    seconds: f64,
+) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
-    let _ =
-        writeln!(s, "touchstone demo: parry3d-f64 0.31 and robust 1.2 on degenerate configurations, judged exactly\n");
+    let names: Vec<String> = engines.iter().map(|e| engine_words(*e)).collect();
+    let _ = writeln!(s, "touchstone demo: {} on degenerate configurations, judged exactly", names.join(", "));
+    for n in not_run {
+        let _ = writeln!(s, "  {n}");
+    }
+    if !not_run.is_empty() {
+        let _ = writeln!(
+            s,
+            "  (install them: python3 -m venv .venv-engines && .venv-engines/bin/pip install -r adapters/requirements.txt)"
+        );
+    }
+    let _ = writeln!(s);
     let mut total = 0;
     for (class, r) in results {
         let sentence = CLASSES.iter().find(|(c, _)| c == class).map_or("", |(_, t)| t);
         total += r.findings.len();
+        let flips = match r.flips.len() {
+            0 => String::new(),
+            n => {
+                let m = r.flips.iter().filter_map(|j| j.margin).fold(0.0f64, f64::max);
+                format!(
+                    "; {n} within the tolerance of the degeneracy ({}; margins up to {m:.3e})",
+                    by_function(&r.flips).join(", ")
+                )
+            }
+        };
         if r.findings.is_empty() {
+            let (label, what) = if r.flips.is_empty() { ("ok  ", "right") } else { ("flip", "right or flips") };
             let _ = writeln!(
                 s,
-                "  ok     {class}: {sentence}\n         all {} answers right ({} scenarios)",
+                "  {label}   {class}: {sentence}\n         all {} answers {what} ({} scenarios){flips}",
                 r.judged, r.scenarios
             );
             continue;
         }
-        let mut by_function: Vec<(String, usize)> = Vec::new();
-        for j in &r.findings {
-            match by_function.iter_mut().find(|(f, _)| *f == j.function) {
-                Some((_, n)) => *n += 1,
-                None => by_function.push((j.function.clone(), 1)),
-            }
-        }
-        let counts: Vec<String> = by_function.iter().map(|(f, n)| format!("{f} {n}")).collect();
+        let counts = by_function(&r.findings);
         let _ = writeln!(
             s,
-            "  WRONG  {class}: {sentence}\n         {} of {} answers wrong ({})",
+            "  WRONG  {class}: {sentence}\n         {} of {} answers wrong beyond the tolerance ({}){flips}",
             r.findings.len(),
             r.judged,
             counts.join(", ")
@@ -504,10 +611,14 @@ pub fn render(results: &[(&'static str, ClassResult)], seconds: f64) -> String {
         };
         let _ = writeln!(
             s,
-            "         e.g. {} {}: {} said {}; exact: {}{off}",
+            "         e.g. {} {}{}: {} said {}; exact: {}{off}",
             worst.id.as_str().unwrap_or(""),
-            worst.function,
-            if worst.function.starts_with("orient") { "robust" } else { "parry3d" },
+            function_label(worst),
+            match &worst.outcome {
+                Outcome::Wrong(f) => format!(" ({})", f.join(", ")),
+                _ => String::new(),
+            },
+            worst.engine,
             worst.said,
             worst.truth
         );
@@ -520,4 +631,76 @@ pub fn render(results: &[(&'static str, ClassResult)], seconds: f64) -> String {
          which `touchstone wrong.jsonl` answers exactly with a verdict naming the wrong fields."
     );
     s
+}
+
+/// The `gen` kinds of the engine table: every pair of convex shapes touching by construction
+/// (face, edge, vertex), tiny gaps and depths, face contacts asked as `contact`, linear sweeps.
+pub const TABLE_KINDS: &[&str] = &[
+    "face-face",
+    "face-overlap",
+    "edge-edge",
+    "edge-face",
+    "vertex-face",
+    "vertex-edge",
+    "vertex-vertex",
+    "gap",
+    "penetration",
+    "box-sweep",
+];
+
+/// The lines of `touchstone gen KIND --count COUNT --seed SEED` for every kind of
+/// [`TABLE_KINDS`], in that order.
+pub fn table_cases(count: usize, seed: u64) -> Vec<String> {
+    let mut lines = Vec::new();
+    for name in TABLE_KINDS {
+        let Some(kind) = touchstone::strategies::kind_named(name) else { continue };
+        let mut src = touchstone::strategies::Source::new(seed);
+        for n in 0..count {
+            lines.push(crate::encode::case_line(&touchstone::strategies::case(kind, n, &mut src)).to_string());
+        }
+    }
+    lines
+}
+
+/// Check every engine on `lines` ([`super::check`]) and tabulate, in Markdown, per engine and
+/// function: answers judged, wrong beyond the tolerance (false positives and negatives of a
+/// boolean), flips within it, the engine's crashes and hangs (per engine: a process dies on a
+/// line, whatever the function) and the largest error of a number. `progress(engine, lines)`
+/// is told as lines are checked.
+pub fn table(
+    engines: &[&'static dyn Engine],
+    lines: &[String],
+    opts: &Options,
+    limit: Option<Duration>,
+    mut progress: impl FnMut(&str, u64),
+) -> std::io::Result<String> {
+    use std::fmt::Write as _;
+    let input = lines.join("\n") + "\n";
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| engine | function | judged | wrong | flips within the tolerance | crashes, hangs | largest error |"
+    );
+    let _ = writeln!(s, "| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+    for e in engines {
+        let report = super::check(*e, input.as_bytes(), opts, limit, None, |n| progress(e.name(), n))?;
+        let failures = report.failure_counts();
+        let died = failures.get("crashes").copied().unwrap_or(0) + failures.get("hangs").copied().unwrap_or(0);
+        for (function, t) in &report.functions {
+            let booleans = match (t.false_positives, t.false_negatives) {
+                (0, 0) => String::new(),
+                (p, n) => format!(" ({p} FP, {n} FN)"),
+            };
+            let largest = t.abs.last().map_or("—".into(), |x| format!("{x:.1e}"));
+            let _ = writeln!(
+                s,
+                "| {} | {function} | {} | {}{booleans} | {} | {died} | {largest} |",
+                e.name(),
+                t.judged,
+                t.wrong,
+                t.flips
+            );
+        }
+    }
+    Ok(s)
 }

@@ -14,6 +14,7 @@
 
 pub mod adapters;
 pub mod demo;
+pub mod margin;
 pub mod parry;
 pub mod process;
 pub mod robust;
@@ -45,6 +46,13 @@ pub struct Answered {
     pub extra: Extra,
 }
 
+impl Answered {
+    /// No claim: what a claim line without one asks (the plain exact answer).
+    fn plain() -> Answered {
+        Answered { function: Cow::Borrowed(""), claim: json!({}), said: String::new(), extra: Extra::None }
+    }
+}
+
 /// Judgements beyond the claim's verdict.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Extra {
@@ -56,9 +64,10 @@ pub enum Extra {
     /// the distance as [`Extra::SignedDistance`]; on separated shapes the normal is unique
     /// (the direction from a's closest point to b's, the same for every closest pair of two
     /// convex shapes) and must be within 1e-9 · scale / distance of it, the error a point
-    /// tolerance of 1e-9 of the scale allows in a direction over that distance; on
-    /// penetrating shapes it must be an optimal direction: moving b along it by the exact
-    /// depth (within the tolerance) separates them.
+    /// tolerance of 1e-9 of the scale allows in a direction over that distance; it must be an
+    /// optimal direction within the tolerance: on penetrating or touching shapes moving b along
+    /// it by the exact depth separates them, on separated ones the gap along it is the
+    /// distance.
     Contact(f64, [f64; 3]),
     /// A boolean that has false positives and negatives: intersecting, colliding.
     Boolean(bool),
@@ -131,6 +140,11 @@ pub trait Engine: Sync {
     }
     /// End the engine after a run (a process: let it exit).
     fn shutdown(&self) {}
+    /// Whether the engine claims exact discrete answers (robust's predicates): then none of
+    /// its wrong ones is a flip within the tolerance, however close the degeneracy.
+    fn claims_exact(&self) -> bool {
+        false
+    }
     /// A `distance` line.
     fn distance(&self, asked: Asked<'_, Distance<f64>>) -> Answers {
         let _ = asked;
@@ -176,6 +190,11 @@ pub trait Checked: OpJson + 'static {
         let _ = out;
         None
     }
+    /// The exact answer's discrete part (what rounding the input may change): its status by
+    /// default.
+    fn discrete(out: &Value) -> Option<String> {
+        out["status"].as_str().map(str::to_string)
+    }
 }
 
 impl Checked for Distance<f64> {
@@ -212,6 +231,14 @@ impl Checked for Toi<f64> {
     fn intersecting(out: &Value) -> Option<bool> {
         out["collides"].as_bool()
     }
+    fn discrete(out: &Value) -> Option<String> {
+        let collides = out["collides"].as_bool()?;
+        Some(match out["at_start"].as_str() {
+            Some(s) => format!("collide ({s} at the start)"),
+            None if collides => "collide".into(),
+            None => "do not collide".into(),
+        })
+    }
 }
 
 impl Checked for ClassifyPoint<f64> {
@@ -227,6 +254,9 @@ impl Checked for ClassifyPoint<f64> {
     }
     fn intersecting(out: &Value) -> Option<bool> {
         out["class"].as_str().map(|c| c != "outside")
+    }
+    fn discrete(out: &Value) -> Option<String> {
+        out["class"].as_str().map(str::to_string)
     }
 }
 
@@ -259,6 +289,9 @@ impl Checked for Orient3d<f64> {
     fn truth(out: &Value) -> String {
         orientation_words(out)
     }
+    fn discrete(out: &Value) -> Option<String> {
+        out["orientation"].as_str().map(str::to_string)
+    }
 }
 
 impl Checked for Orient2d<f64> {
@@ -267,6 +300,9 @@ impl Checked for Orient2d<f64> {
     }
     fn truth(out: &Value) -> String {
         orientation_words(out)
+    }
+    fn discrete(out: &Value) -> Option<String> {
+        out["orientation"].as_str().map(str::to_string)
     }
 }
 
@@ -278,10 +314,18 @@ struct CheckedOp {
     ask: fn(&dyn Engine, &Value) -> Answers,
     truth: fn(&Value) -> String,
     intersecting: fn(&Value) -> Option<bool>,
+    discrete: fn(&Value) -> Option<String>,
 }
 
 const fn checked<Q: Checked>() -> CheckedOp {
-    CheckedOp { op: Q::OP, fields: Q::FIELDS, ask: ask_typed::<Q>, truth: Q::truth, intersecting: Q::intersecting }
+    CheckedOp {
+        op: Q::OP,
+        fields: Q::FIELDS,
+        ask: ask_typed::<Q>,
+        truth: Q::truth,
+        intersecting: Q::intersecting,
+        discrete: <Q as Checked>::discrete,
+    }
 }
 
 /// The ops engines are checked on: a line of another op is skipped.
@@ -335,8 +379,12 @@ pub const ENGINES: &[&str] = &["parry3d", "robust"];
 pub enum Outcome {
     /// Within the tolerance of the exact answer.
     Right,
-    /// Wrong: the failing fields.
+    /// Wrong beyond the claim's tolerance: the failing fields.
     Wrong(Vec<String>),
+    /// A discrete answer (a status, a boolean, a class, an orientation) that differs from the
+    /// exact one only within the claim's tolerance of the degenerate configuration where it
+    /// flips ([`Judged::margin`] at most `1e-9 · scale`): the failing fields.
+    Flip(Vec<String>),
     /// The engine panicked (the message).
     Panic(String),
     /// The engine did not return within the time limit.
@@ -359,6 +407,8 @@ pub struct Judged {
     pub line: usize,
     /// The query's `id`.
     pub id: Value,
+    /// The engine's name.
+    pub engine: &'static str,
     /// The engine's function (`"panic"` or `"hang"` when the whole call failed).
     pub function: String,
     /// The outcome.
@@ -375,6 +425,10 @@ pub struct Judged {
     pub scale: f64,
     /// A false positive (`Some(true)`) or negative (`Some(false)`) of a boolean answer.
     pub false_positive: Option<bool>,
+    /// For a wrong discrete answer, how far the query is from the degeneracy where the answer
+    /// flips, computed exactly and rounded ([`margin::margin`]); `None` where it is not
+    /// measured.
+    pub margin: Option<f64>,
     /// The claim line that replays it (the query and the engine's claim).
     pub replay: String,
 }
@@ -472,7 +526,7 @@ pub(crate) fn number(v: &Value) -> Option<f64> {
     }
 }
 
-/// Judge one engine's answers to one query line.
+/// Judge one engine's answers to one query line ([`judge_line_full`]'s judgements).
 pub fn judge_line(
     engine: &'static dyn Engine,
     line_no: usize,
@@ -480,49 +534,124 @@ pub fn judge_line(
     opts: &Options,
     limit: Option<Duration>,
 ) -> Vec<Judged> {
-    let Ok(q) = serde_json::from_str::<Value>(line) else { return Vec::new() };
-    if !q.is_object() {
-        return Vec::new();
-    }
-    let id = q.get("id").cloned().unwrap_or(Value::Null);
-    // The engine runs on its own thread: a panic or a hang is a finding, not the end of the run.
-    let Some(op) = checked_op(&q) else { return Vec::new() };
-    let query = q.clone();
-    let answers = guarded(if engine.own_time_limit() { None } else { limit }, move || (op.ask)(engine, &query));
-    let fail = |function: &str, outcome: Outcome, said: String| Judged {
-        line: line_no,
-        id: id.clone(),
-        function: function.into(),
-        outcome,
-        said,
-        truth: String::new(),
-        abs_error: None,
-        rel_error: None,
-        scale: scale(&q),
-        false_positive: None,
-        replay: line.to_string(),
-    };
-    let answers = match answers {
-        Ok(None) => return Vec::new(),
-        Ok(Some(Err(Failure::Skipped(e)))) => return vec![fail("skipped", Outcome::Unjudged(e.clone()), e)],
-        Ok(Some(Err(Failure::Refused(e)))) => return vec![fail("refused", Outcome::Refused(e.clone()), e)],
-        Ok(Some(Err(Failure::Crash(e)))) => return vec![fail("crash", Outcome::Crash(e.clone()), e)],
-        Ok(Some(Err(Failure::Hang))) => return vec![fail("hang", Outcome::Hang, "did not answer".into())],
-        Ok(Some(Err(Failure::Malformed(e)))) => return vec![fail("malformed", Outcome::Malformed(e.clone()), e)],
-        Ok(Some(Ok(a))) => a,
-        Err(Some(m)) => return vec![fail("panic", Outcome::Panic(m.clone()), format!("panicked: {m}"))],
-        Err(None) => return vec![fail("hang", Outcome::Hang, "did not return".into())],
-    };
-    answers.iter().map(|a| judge_answer(op, &q, &id, line_no, a, opts)).collect()
+    judge_line_full(engine, line_no, line, opts, limit).judged
 }
 
-fn judge_answer(op: &CheckedOp, q: &Value, id: &Value, line_no: usize, a: &Answered, opts: &Options) -> Judged {
+/// One line's judgements, and whether rounding its numbers changed its exact answer.
+#[derive(Clone, Debug, Default)]
+pub struct LineJudgement {
+    /// One per function the engine answered with (or one failure).
+    pub judged: Vec<Judged>,
+    /// Where the line's exact rationals, rounded to binary64 for the engine, have another exact
+    /// answer than the rationals.
+    pub rounding: Option<Rounding>,
+}
+
+/// A line whose exact answer rounding alone changed: the engine is judged on the doubles.
+#[derive(Clone, Debug)]
+pub struct Rounding {
+    /// The input line's number (1-based).
+    pub line: usize,
+    /// The query's `id`.
+    pub id: Value,
+    /// The exact answer for the rationals as written, in words.
+    pub written: String,
+    /// The exact answer for the doubles the engine was given, in words.
+    pub given: String,
+}
+
+/// Judge one engine's answers to one query line. The engine is given the line with every
+/// exact rational rounded to the nearest binary64 ([`margin::rounded`]), and judged on those
+/// numbers: the truth is the exact answer for the doubles.
+pub fn judge_line_full(
+    engine: &'static dyn Engine,
+    line_no: usize,
+    line: &str,
+    opts: &Options,
+    limit: Option<Duration>,
+) -> LineJudgement {
+    let Ok(written) = serde_json::from_str::<Value>(line) else { return LineJudgement::default() };
+    if !written.is_object() {
+        return LineJudgement::default();
+    }
+    let id = written.get("id").cloned().unwrap_or(Value::Null);
+    // The engine runs on its own thread: a panic or a hang is a finding, not the end of the run.
+    let Some(op) = checked_op(&written) else { return LineJudgement::default() };
+    let (q, changed) = margin::rounded(&written, op.fields);
+    let given_line = q.to_string();
+    let query = q.clone();
+    let answers = guarded(if engine.own_time_limit() { None } else { limit }, move || (op.ask)(engine, &query));
+    let fail = |function: &str, outcome: Outcome, said: String| LineJudgement {
+        judged: vec![Judged {
+            line: line_no,
+            id: id.clone(),
+            engine: engine.name(),
+            function: function.into(),
+            outcome,
+            said,
+            truth: String::new(),
+            abs_error: None,
+            rel_error: None,
+            scale: scale(&q),
+            false_positive: None,
+            margin: None,
+            replay: given_line.clone(),
+        }],
+        rounding: None,
+    };
+    let answers = match answers {
+        Ok(None) => return LineJudgement::default(),
+        Ok(Some(Err(Failure::Skipped(e)))) => return fail("skipped", Outcome::Unjudged(e.clone()), e),
+        Ok(Some(Err(Failure::Refused(e)))) => return fail("refused", Outcome::Refused(e.clone()), e),
+        Ok(Some(Err(Failure::Crash(e)))) => return fail("crash", Outcome::Crash(e.clone()), e),
+        Ok(Some(Err(Failure::Hang))) => return fail("hang", Outcome::Hang, "did not answer".into()),
+        Ok(Some(Err(Failure::Malformed(e)))) => return fail("malformed", Outcome::Malformed(e.clone()), e),
+        Ok(Some(Ok(a))) => a,
+        Err(Some(m)) => return fail("panic", Outcome::Panic(m.clone()), format!("panicked: {m}")),
+        Err(None) => return fail("hang", Outcome::Hang, "did not return".into()),
+    };
+    let exact = engine.claims_exact();
+    let judged = answers
+        .iter()
+        .map(|a| Judged { engine: engine.name(), ..judge_answer(op, &q, &id, line_no, a, exact, opts) })
+        .collect();
+    let rounding = changed
+        .then(|| rounding_change(op, &written, &q, opts))
+        .flatten()
+        .map(|(written, given)| Rounding { line: line_no, id: id.clone(), written, given });
+    LineJudgement { judged, rounding }
+}
+
+/// The exact answers (in words) of line `written` and of its rounded copy `given`, where their
+/// discrete parts differ.
+fn rounding_change(op: &CheckedOp, written: &Value, given: &Value, opts: &Options) -> Option<(String, String)> {
+    let plain = |q: &Value| {
+        let line = claim_line(q, &Answered::plain()).unwrap_or(Value::Null).to_string();
+        answer_line_limited(&line, opts)
+    };
+    let (w, g) = (plain(written), plain(given));
+    let (dw, dg) = ((op.discrete)(&w)?, (op.discrete)(&g)?);
+    (dw != dg).then(|| ((op.truth)(&w), (op.truth)(&g)))
+}
+
+/// Judge answer `a` to line `q` (as the engine was given it); `exact`: the engine claims exact
+/// discrete answers (none is a flip).
+fn judge_answer(
+    op: &CheckedOp,
+    q: &Value,
+    id: &Value,
+    line_no: usize,
+    a: &Answered,
+    exact: bool,
+    opts: &Options,
+) -> Judged {
     let claim_q = claim_line(q, a).unwrap_or(Value::Null);
     let replay = claim_q.to_string();
     let out = answer_line_limited(&replay, opts);
     let mut j = Judged {
         line: line_no,
         id: id.clone(),
+        engine: "",
         function: a.function.to_string(),
         outcome: Outcome::Right,
         said: a.said.clone(),
@@ -531,6 +660,7 @@ fn judge_answer(op: &CheckedOp, q: &Value, id: &Value, line_no: usize, a: &Answe
         rel_error: None,
         scale: scale(q),
         false_positive: None,
+        margin: None,
         replay,
     };
     if let Some(e) = out.get("error") {
@@ -554,6 +684,18 @@ fn judge_answer(op: &CheckedOp, q: &Value, id: &Value, line_no: usize, a: &Answe
     }
     j.truth = (op.truth)(&out);
     let exact_intersecting = (op.intersecting)(&out);
+    // A claimed boolean of meeting (alone, or beside a time of contact) that is not the exact
+    // one: a false positive or negative.
+    let claimed = ["intersecting", "collides", "contains"].iter().find_map(|k| a.claim.get(*k)?.as_bool());
+    let claimed = match &a.extra {
+        Extra::Boolean(b) => Some(*b),
+        _ => claimed,
+    };
+    if let (Some(b), Some(x)) = (claimed, exact_intersecting) {
+        if b != x {
+            j.false_positive = Some(b);
+        }
+    }
     match &a.extra {
         Extra::Manifold(points) => {
             if out["status"] == json!("touching") {
@@ -567,13 +709,7 @@ fn judge_answer(op: &CheckedOp, q: &Value, id: &Value, line_no: usize, a: &Answe
             }
         }
         Extra::None => {}
-        Extra::Boolean(b) => {
-            if let Some(x) = exact_intersecting {
-                if *b != x {
-                    j.false_positive = Some(*b);
-                }
-            }
-        }
+        Extra::Boolean(_) => {}
         Extra::SignedDistance(d) | Extra::Contact(d, _) => {
             let d = *d;
             let normal = match &a.extra {
@@ -587,12 +723,20 @@ fn judge_answer(op: &CheckedOp, q: &Value, id: &Value, line_no: usize, a: &Answe
                     Some((depth, along)) => (Some(-depth), along),
                     None => (None, None),
                 },
-                _ => (out.get("distance").and_then(number), None),
+                // Separated: a claimed normal must also keep the gap along it (below).
+                _ => (
+                    out.get("distance").and_then(number),
+                    normal.and_then(|_| penetration(q, normal, opts)).and_then(|(_, along)| along),
+                ),
             };
             let Some(x) = exact else {
                 j.outcome = Outcome::Unjudged("the exact signed distance is over the run's limits".into());
                 return j;
             };
+            // A normal that is no direction (a NaN, an infinity, zero) is wrong as it stands.
+            if normal.is_some_and(|n| !n.iter().all(|c| c.is_finite()) || n.iter().all(|c| *c == 0.0)) {
+                wrong.push("normal".into());
+            }
             if let (Some(n), Some("separated")) = (normal, out["status"].as_str()) {
                 if let Some(off) = normal_error(n, &out) {
                     if x > 0.0 && off > 1e-9 * scale(q) / x + 1e-9 {
@@ -604,21 +748,35 @@ fn judge_answer(op: &CheckedOp, q: &Value, id: &Value, line_no: usize, a: &Answe
             j.abs_error = Some(e);
             j.rel_error = (x != 0.0).then(|| e / x.abs());
             let tol = (1e-9 * scale(q)).max(1e-9 * x.abs());
-            if e > tol && !wrong.iter().any(|w| w == "signed distance") {
+            // (A NaN is wrong: no comparison admits it.)
+            if (e.is_nan() || e > tol) && !wrong.iter().any(|w| w == "signed distance") {
                 wrong.push("signed distance".into());
             }
             if out["status"] == json!("penetrating") {
                 j.truth = format!("penetrating, depth {}", fmt(-x));
-                // The normal must be an optimal direction: moving b along it by the depth
-                // separates the shapes (ties between directions all pass).
-                if along.is_some_and(|sep| sep - (-x) > tol) {
-                    wrong.push("normal".into());
-                }
+            }
+            // The normal must be an optimal direction within the tolerance: on penetrating or
+            // touching shapes, moving b along it by the depth (0 for touching) separates them
+            // (ties between directions all pass: any of a touching edge's normals); on
+            // separated ones, the gap along it is the distance. The same rule on both sides of
+            // a touching configuration: a normal is judged alike whether rounding left the
+            // shapes 10⁻¹⁶ apart or 10⁻¹⁶ deep.
+            if along.is_some_and(|sep| sep + x > tol) && !wrong.iter().any(|w| w == "normal") {
+                wrong.push("normal".into());
             }
         }
     }
     if !wrong.is_empty() {
-        j.outcome = Outcome::Wrong(wrong);
+        // A discrete answer wrong only within the tolerance of its degeneracy is a flip.
+        let discrete = margin::flippable(op.op, &wrong, &out);
+        if discrete {
+            j.margin = margin::margin(op.op, q, a, &out, opts);
+        }
+        let tol = 1e-9 * scale(q);
+        j.outcome = match j.margin {
+            Some(m) if discrete && !exact && m <= tol => Outcome::Flip(wrong),
+            _ => Outcome::Wrong(wrong),
+        };
     }
     j
 }
@@ -643,6 +801,18 @@ pub fn manifold_faults(q: &Value, points: &[([f64; 3], [f64; 3])], out: &Value, 
     let json = crate::json::parse_line(&q.to_string()).ok()?;
     let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
     let c = touchstone::query::Contact::<Q>::parse(&fields, &opts.context()).ok()?;
+    // A point or a normal that is not finite (an engine's NaN) is wrong as it stands.
+    let finite = |v: &[f64; 3]| v.iter().all(|x| x.is_finite());
+    let mut broken = Vec::new();
+    if !points.iter().all(|(p, _)| finite(p)) {
+        broken.push("points".to_string());
+    }
+    if !points.iter().all(|(_, n)| finite(n)) {
+        broken.push("normals".to_string());
+    }
+    if !broken.is_empty() {
+        return Some(broken);
+    }
     let exact = |v: &Value| touchstone::scalar::parse_rational(v.as_str()?).ok();
     let point = |v: &Value| -> Option<Point3<Q>> {
         let a = v.as_array()?;
@@ -760,7 +930,7 @@ fn penetration(q: &Value, normal: Option<&[f64; 3]>, opts: &Options) -> Option<(
             let sep = touchstone::query::separation_along(&d.a, &d.b, &exact).ok()?;
             (length > 0.0 && length.is_finite()).then(|| sep.to_f64().map(|s| s / length)).flatten()
         });
-        Some((p.depth_squared.to_f64()?.sqrt(), along))
+        Some((margin::sqrt_f64(&p.depth_squared)?, along))
     })
 }
 
@@ -834,9 +1004,13 @@ fn cut(s: &str) -> String {
 pub struct Tally {
     /// Answers judged.
     pub judged: u64,
-    /// Wrong answers.
+    /// Answers wrong beyond the tolerance (the headline).
     pub wrong: u64,
-    /// False positives (said intersecting or colliding; they are not).
+    /// Discrete answers wrong only within the tolerance of their degeneracy ([`Outcome::Flip`]).
+    pub flips: u64,
+    /// The flips, largest margin first once [`Report::finish`] ran.
+    pub flipped: Vec<Judged>,
+    /// False positives beyond the tolerance (said intersecting or colliding; they are not).
     pub false_positives: u64,
     /// False negatives.
     pub false_negatives: u64,
@@ -863,6 +1037,8 @@ pub struct Report {
     pub lines: u64,
     /// Lines the engine had nothing for.
     pub skipped: u64,
+    /// Lines whose exact answer rounding the numbers to binary64 alone changed.
+    pub rounding: Vec<Rounding>,
     /// Panics, hangs and unjudged answers.
     pub failures: Vec<Judged>,
     /// Per function.
@@ -892,6 +1068,11 @@ impl Report {
         if let Some(e) = j.rel_error {
             t.rel.push(e);
         }
+        if let Outcome::Flip(_) = &j.outcome {
+            t.flips += 1;
+            t.flipped.push(j);
+            return;
+        }
         match j.false_positive {
             Some(true) => t.false_positives += 1,
             Some(false) => t.false_negatives += 1,
@@ -912,6 +1093,7 @@ impl Report {
             t.abs.sort_by(f64::total_cmp);
             t.rel.sort_by(f64::total_cmp);
             t.worst.sort_by(|x, y| badness(y).0.cmp(&badness(x).0).then(badness(y).1.total_cmp(&badness(x).1)));
+            t.flipped.sort_by(|x, y| y.margin.unwrap_or(0.0).total_cmp(&x.margin.unwrap_or(0.0)));
         }
     }
 
@@ -945,10 +1127,11 @@ pub fn is_finding(o: &Outcome) -> bool {
     matches!(o, Outcome::Wrong(_) | Outcome::Panic(_) | Outcome::Hang | Outcome::Crash(_) | Outcome::Malformed(_))
 }
 
-/// How bad a wrong answer is, for ranking: a wrong boolean first, then the error relative to
-/// the query's scale (an unmeasured error counts as infinite).
+/// How bad a wrong answer is, for ranking: a wrong boolean first, then the error (a wrong
+/// discrete answer's margin) relative to the query's scale (an unmeasured one counts as
+/// infinite).
 pub fn badness(j: &Judged) -> (bool, f64) {
-    (j.false_positive.is_some(), j.abs_error.map_or(f64::INFINITY, |e| e / j.scale))
+    (j.false_positive.is_some(), j.abs_error.or(j.margin).map_or(f64::INFINITY, |e| e / j.scale))
 }
 
 /// The `p`-th quantile of sorted values.
@@ -985,7 +1168,8 @@ pub fn check<R: BufRead>(
             report.skipped += 1;
             continue;
         }
-        let judged = judge_line(engine, i, line, opts, limit);
+        let LineJudgement { judged, rounding } = judge_line_full(engine, i, line, opts, limit);
+        report.rounding.extend(rounding);
         if judged.is_empty() {
             report.skipped += 1;
         }
@@ -1015,6 +1199,25 @@ pub fn render(report: &Report, worst: usize) -> String {
     if let Some(h) = &report.header {
         let _ = writeln!(s, "engine: {h}");
     }
+    let _ = writeln!(
+        s,
+        "judged on the binary64 numbers the engine was given (each exact rational rounded to the\n\
+         nearest): the truth is the exact answer for those doubles. A quaternion is the rotation\n\
+         by q/|q| exactly; an engine's own normalisation moves a point by about 1e-16 of the scale,\n\
+         within the claims' tolerance (1e-9 of the scale). A discrete answer wrong only within\n\
+         that tolerance of the configuration where it flips is a flip, counted apart; \"wrong\"\n\
+         counts answers wrong beyond it."
+    );
+    if !report.rounding.is_empty() {
+        let _ = writeln!(
+            s,
+            "rounding to binary64 alone changed the exact answer of {} lines (judged on the doubles):",
+            report.rounding.len()
+        );
+        for r in report.rounding.iter().take(worst.max(1)) {
+            let _ = writeln!(s, "  line {}: as written {}; as given {}", r.line, r.written, r.given);
+        }
+    }
     let counts = report.failure_counts();
     if !counts.is_empty() || report.restarts > 0 {
         let c: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();
@@ -1029,10 +1232,11 @@ pub fn render(report: &Report, worst: usize) -> String {
     for (name, t) in &report.functions {
         let _ = writeln!(
             s,
-            "\n{name}: {} judged, {} wrong ({:.1}%){}",
+            "\n{name}: {} judged, {} wrong ({:.1}%){}{}",
             t.judged,
             t.wrong,
             100.0 * t.wrong as f64 / t.judged.max(1) as f64,
+            if t.flips > 0 { format!(", {} flips within the tolerance", t.flips) } else { String::new() },
             if t.false_positives + t.false_negatives > 0 {
                 format!(", {} false positives, {} false negatives", t.false_positives, t.false_negatives)
             } else {
@@ -1055,8 +1259,13 @@ pub fn render(report: &Report, worst: usize) -> String {
                 e(quantile(&t.rel, 0.99)),
             );
         }
+        let margin = |j: &Judged| j.margin.map_or(String::new(), |m| format!(" (margin {m:.3e})"));
         for j in t.worst.iter().take(worst) {
-            let _ = writeln!(s, "  line {}: engine said {}; exact: {}", j.line, j.said, j.truth);
+            let _ = writeln!(s, "  line {}: engine said {}; exact: {}{}", j.line, j.said, j.truth, margin(j));
+            let _ = writeln!(s, "    {}", j.replay);
+        }
+        for j in t.flipped.iter().take(worst.min(2)) {
+            let _ = writeln!(s, "  flip, line {}: engine said {}; exact: {}{}", j.line, j.said, j.truth, margin(j));
             let _ = writeln!(s, "    {}", j.replay);
         }
     }

@@ -333,13 +333,13 @@ fn answers_of(answers: &Map<String, Value>, functions: &mut Vec<&'static str>) -
             let a = v.as_array().filter(|a| a.len() == 3).ok_or(format!("{function}: {what} is not [x, y, z]"))?;
             let mut p = [0.0; 3];
             for (i, x) in a.iter().enumerate() {
-                p[i] = super::number(x).ok_or(format!("{function}: {what} has a coordinate that is not a number"))?;
+                p[i] = reported(x).ok_or(format!("{function}: {what} has a coordinate that is not a number"))?;
             }
             Ok(p)
         };
         let extra = match (&signed, &normal, &manifold) {
             (Some(d), n, None) => {
-                let d = super::number(d).ok_or(format!("{function}: signed_distance is not a number"))?;
+                let d = reported(d).ok_or(format!("{function}: signed_distance is not a number"))?;
                 match n {
                     Some(n) => Extra::Contact(d, vec3(n, "normal")?),
                     None => Extra::SignedDistance(d),
@@ -365,6 +365,18 @@ fn answers_of(answers: &Map<String, Value>, functions: &mut Vec<&'static str>) -
         out.push(Answered { function: Cow::Borrowed(name), claim: Value::Object(claim), said, extra });
     }
     Ok(out)
+}
+
+/// A number an adapter reports beside its claim: a JSON number, a rational string, or one of
+/// the protocol's non-finite strings `"NaN"`, `"Infinity"`, `"-Infinity"` (an engine's NaN is
+/// an answer, judged wrong, not a broken line).
+fn reported(v: &Value) -> Option<f64> {
+    match v.as_str() {
+        Some("NaN") => Some(f64::NAN),
+        Some("Infinity") => Some(f64::INFINITY),
+        Some("-Infinity") => Some(f64::NEG_INFINITY),
+        _ => super::number(v),
+    }
 }
 
 /// The answers when every claimed field is one the query's op can claim (an unknown one is a

@@ -41,6 +41,10 @@ impl Engine for Robust {
         "robust"
     }
 
+    fn claims_exact(&self) -> bool {
+        true
+    }
+
     fn orient3d(&self, asked: Asked<'_, Orient3d<f64>>) -> Answers {
         let p = match asked.read() {
             Ok(q) => q.points.map(|p| Coord3D { x: p.x, y: p.y, z: p.z }),

@@ -58,6 +58,10 @@ def main():
                     answers["aabb_distance"]["colour"] = "red"
                 if mode == "signed":
                     answers = {"signed": {"signed_distance": d}}
+                if mode == "nan":
+                    # An engine's NaN, in the protocol's string: an answer, judged wrong.
+                    answers = {"contact": {"signed_distance": d, "normal": ["NaN", 0, 0]},
+                               "depth": {"signed_distance": "NaN"}}
                 reply["answers"] = answers
         print(json.dumps(reply), flush=True)
 
