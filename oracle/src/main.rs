@@ -143,9 +143,9 @@ enum Command {
         /// crashes, largest error (the README's).
         #[arg(long)]
         table: bool,
-        /// Cases per kind for --table.
-        #[arg(long, default_value_t = 250)]
-        count: usize,
+        /// Cases per kind for --table (at most 100,000: the cases are held in memory).
+        #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        count: u64,
         /// The seed of --table's cases.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -344,7 +344,7 @@ fn subcommand(command: &Command) -> ExitCode {
                 None => check::demo::installed_engines(&python, limit),
             };
             let code = if *table {
-                let lines = check::demo::table_cases(*count, *seed);
+                let lines = check::demo::table_cases(*count as usize, *seed);
                 let show = io::stderr().is_terminal();
                 let total = lines.len();
                 let made = check::demo::table(&chosen, &lines, &opts, limit, |e, n| {
