@@ -37,7 +37,8 @@
 //! * [`msp`]: the Brep-index (point and segment classification, boundary intersection);
 //!   [`separation`]: separating axes, the exact penetration depth, the linear time of impact.
 //! * [`vclip`]: V-Clip, Lin–Canny, contact tracking, hierarchies; [`sweep`]: primitive CCD and
-//!   the box sweep.
+//!   the box sweep; [`round`]: round shapes (balls, capsules, rounded polytopes): their exact
+//!   distance and status by their cores.
 //! * [`contact`]: contact regions and normals of two solids (and the ε pipeline of 1990);
 //!   [`strategies`]: degenerate cases with known answers.
 //! * [`query`]: one typed query per op of the oracle's format, with claims and the filtered
@@ -59,6 +60,7 @@ pub mod msp;
 pub mod poly;
 pub mod predicates;
 pub mod query;
+pub mod round;
 pub mod scalar;
 pub mod separation;
 pub mod strategies;

@@ -71,6 +71,7 @@ fn raw_sign_calls_are_each_accounted_for() {
         ("src/query/kernel.rs", 1, "a sum of absolute values is positive (a parameter's magnitude is defined)"),
         ("src/query/spec.rs", 5, "input: poses, half extents"),
         ("src/query/toi.rs", 1, "input: the interval's order"),
+        ("src/round/mod.rs", 4, "input validation: the radii's signs (a ball's, a capsule's, a rounded polytope's; zero radii)"),
         ("src/separation/depth.rs", 1, "a positive overlap, on `ExactValues` only (bounded by the trait: the sign is exact)"),
         ("src/sweep/bms/features.rs", 2, "input: the interval's order, half extents"),
         ("src/sweep/sat.rs", 2, "input: the interval's order, half extents"),

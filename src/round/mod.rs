@@ -1,0 +1,334 @@
+//! Round shapes: a *core* (a point, a segment or a convex polytope) swept by a ball of radius
+//! r ≥ 0: a ball is a point core, a capsule a segment core, a rounded polytope (parry's "round"
+//! shapes) a polytope core. The distance of two round shapes is max(0, d(cores) − r_a − r_b),
+//! and their status is decided by comparing d(cores)² with (r_a + r_b)²: exactly, with no
+//! square root taken, on exact backends (issue 42; Lin–Manocha 1994 §4–5 start the curved
+//! models from such cores).
+//!
+//! The cores' squared distance is rational for rational cores: point–point, point–segment and
+//! segment–segment in closed form; point–polytope and segment–polytope as the least over the
+//! polytope's faces, edges and vertices (and 0 where the point lies inside or the segment
+//! meets a face); polytope–polytope by V-Clip ([`crate::vclip::vclip`]). The same code runs on
+//! `f64`.
+//!
+//! ```
+//! use num_rational::BigRational;
+//! use touchstone::geom::point;
+//! use touchstone::round::{round_distance, Core, RoundShape};
+//! use touchstone::vclip::Status;
+//! let q = |n: i64| BigRational::from_integer(n.into());
+//! // Balls of radii 2 and 3 whose centres are 5 apart (a 3-4-0 offset): they touch.
+//! let a = RoundShape::ball(point(0, 0, 0), q(2)).unwrap();
+//! let b = RoundShape::ball(point(3, 4, 0), q(3)).unwrap();
+//! let d = round_distance(&a, &b).unwrap();
+//! assert_eq!((d.status, d.cores.squared.clone()), (Status::Touching, q(25)));
+//! // A capsule along the x axis (radius 1) and a unit ball 2 above its middle: touching too.
+//! let c = RoundShape::capsule(point(-4, 0, 0), point(4, 0, 0), q(1)).unwrap();
+//! let ball = RoundShape::ball(point(0, 2, 0), q(1)).unwrap();
+//! assert_eq!(round_distance(&c, &ball).unwrap().status, Status::Touching);
+//! ```
+
+use crate::brep::{Feature, Solid};
+use crate::geom::{Point3, Vector3};
+use crate::predicates::{side_of_plane, Least, Side};
+use crate::scalar::{Decision, Scalar, Sign, Uncertain};
+use crate::vclip::geometry::{along, point_face, point_segment, segment_segment};
+use crate::vclip::{Status, VClipError};
+
+/// The core of a round shape.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Core<S: Scalar> {
+    /// A point (a ball's centre).
+    Point(Point3<S>),
+    /// A closed segment (a capsule's axis), its two ends.
+    Segment([Point3<S>; 2]),
+    /// A convex polytope (strictly convex: no two faces coplanar at an edge).
+    Polytope(Solid<S>),
+}
+
+/// A core swept by a ball of radius `radius` ≥ 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundShape<S: Scalar> {
+    /// The core.
+    pub core: Core<S>,
+    /// The radius of the ball swept along it.
+    pub radius: S,
+}
+
+/// Why round shapes cannot be measured.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RoundError {
+    /// A filtered backend could not decide a sign: rerun exactly.
+    #[error(transparent)]
+    Uncertain(#[from] Uncertain),
+    /// The polytope cores (V-Clip's refusals: not convex, coplanar faces at an edge).
+    #[error(transparent)]
+    Polytope(#[from] VClipError),
+    /// A shape that is no solid: a ball or a capsule of radius not positive, a negative
+    /// radius, a capsule whose ends coincide (a ball: say so).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl<S: Scalar> RoundShape<S> {
+    /// A ball: `centre` and a positive `radius`.
+    ///
+    /// Errors: [`RoundError::Invalid`] for a radius that is not positive.
+    pub fn ball(centre: Point3<S>, radius: S) -> Result<Self, RoundError> {
+        positive(&radius, "a ball's radius")?;
+        Ok(RoundShape { core: Core::Point(centre), radius })
+    }
+
+    /// A capsule: the segment `a`–`b` (a ≠ b) swept by a ball of positive `radius`.
+    ///
+    /// Errors: [`RoundError::Invalid`] for a radius that is not positive or equal ends.
+    pub fn capsule(a: Point3<S>, b: Point3<S>, radius: S) -> Result<Self, RoundError> {
+        positive(&radius, "a capsule's radius")?;
+        if crate::scalar::compare_points(&a, &b)? == std::cmp::Ordering::Equal {
+            return Err(RoundError::Invalid("a capsule's ends coincide: it is a ball".into()));
+        }
+        Ok(RoundShape { core: Core::Segment([a, b]), radius })
+    }
+
+    /// A convex polytope swept by a ball of `radius` ≥ 0 (0: the polytope itself).
+    ///
+    /// Errors: [`RoundError::Invalid`] for a negative radius; the polytope's convexity is
+    /// checked when it is measured.
+    pub fn rounded(polytope: Solid<S>, radius: S) -> Result<Self, RoundError> {
+        if radius.sign()? == Sign::Negative {
+            return Err(RoundError::Invalid("a rounded polytope's radius is negative".into()));
+        }
+        Ok(RoundShape { core: Core::Polytope(polytope), radius })
+    }
+}
+
+fn positive<S: Scalar>(r: &S, what: &str) -> Result<(), RoundError> {
+    match r.sign()? {
+        Sign::Positive => Ok(()),
+        _ => Err(RoundError::Invalid(format!("{what} is not positive"))),
+    }
+}
+
+/// Where on a core the cores' distance is realised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CoreFeature {
+    /// The point core.
+    Point,
+    /// End 0 or 1 of a segment core.
+    End(usize),
+    /// The inside of a segment core (between its ends).
+    Segment,
+    /// A feature of a polytope core.
+    Polytope(Feature),
+    /// The inside of a polytope core (the other core reaches into it).
+    Inside,
+}
+
+/// The squared distance of two cores with a closest point and feature on each (a common point
+/// when they meet).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CoreDistance<S: Scalar> {
+    /// d(cores)²: exact on exact backends.
+    pub squared: S,
+    /// A closest point of each core.
+    pub points: (Point3<S>, Point3<S>),
+    /// The features holding them.
+    pub features: (CoreFeature, CoreFeature),
+}
+
+impl<S: Scalar> CoreDistance<S> {
+    fn swapped(self) -> Self {
+        CoreDistance {
+            squared: self.squared,
+            points: (self.points.1, self.points.0),
+            features: (self.features.1, self.features.0),
+        }
+    }
+}
+
+/// The distance of two round shapes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundDistance<S: Scalar> {
+    /// Separated (d(cores) > r_a + r_b), touching (=) or penetrating (<), decided on the
+    /// squares; for two polytopes of radius 0, V-Clip's status.
+    pub status: Status,
+    /// The cores' distance.
+    pub cores: CoreDistance<S>,
+    /// r_a + r_b: the distance is max(0, √`cores.squared` − `radii`).
+    pub radii: S,
+}
+
+/// The distance of two round shapes and their status (see the module's docs).
+///
+/// Errors: [`RoundError::Uncertain`] on a filtered backend that cannot decide;
+/// [`RoundError::Polytope`] for a polytope core that is not strictly convex.
+pub fn round_distance<S: Scalar>(a: &RoundShape<S>, b: &RoundShape<S>) -> Result<RoundDistance<S>, RoundError> {
+    let radii = a.radius.clone() + b.radius.clone();
+    if let (Core::Polytope(pa), Core::Polytope(pb)) = (&a.core, &b.core) {
+        let r = crate::vclip::vclip(pa, pb, None)?.closest;
+        let cores = CoreDistance {
+            squared: r.squared_distance,
+            points: r.points,
+            features: (CoreFeature::Polytope(r.features.0), CoreFeature::Polytope(r.features.1)),
+        };
+        // Cores that meet, under positive radii, overlap by a positive depth.
+        let zero_radii = a.radius.sign()? == Sign::Zero && b.radius.sign()? == Sign::Zero;
+        let status = match r.status {
+            _ if zero_radii => r.status,
+            Status::Separated => versus(&cores.squared, &radii)?,
+            _ => Status::Penetrating,
+        };
+        return Ok(RoundDistance { status, cores, radii });
+    }
+    let cores = core_distance(&a.core, &b.core)?;
+    let status = versus(&cores.squared, &radii)?;
+    Ok(RoundDistance { status, cores, radii })
+}
+
+/// d² against R² for R = r_a + r_b > 0 (and d² ≥ 0): the status.
+fn versus<S: Scalar>(d2: &S, radii: &S) -> Decision<Status> {
+    let r2 = radii.clone() * radii.clone();
+    let diff = d2.clone() - r2.clone();
+    Ok(match diff.sign_scaled(|| d2.clone() + r2)? {
+        Sign::Positive => Status::Separated,
+        Sign::Zero => Status::Touching,
+        Sign::Negative => Status::Penetrating,
+    })
+}
+
+/// The squared distance of two cores, a closest point and feature on each.
+///
+/// Errors: [`RoundError::Uncertain`]; [`RoundError::Polytope`] for a polytope core that is not
+/// convex (and, for two polytopes, not strictly convex).
+pub fn core_distance<S: Scalar>(a: &Core<S>, b: &Core<S>) -> Result<CoreDistance<S>, RoundError> {
+    Ok(match (a, b) {
+        (Core::Point(p), Core::Point(q)) => CoreDistance {
+            squared: crate::constructions::squared_distance_point_point(p, q),
+            points: (p.clone(), q.clone()),
+            features: (CoreFeature::Point, CoreFeature::Point),
+        },
+        (Core::Point(p), Core::Segment(s)) => {
+            let (d2, c) = point_segment(p, &s[0], &s[1])?;
+            let f = segment_feature(&c, s)?;
+            CoreDistance { squared: d2, points: (p.clone(), c), features: (CoreFeature::Point, f) }
+        }
+        (Core::Segment(s), Core::Segment(t)) => {
+            let (d2, x, y) = segment_segment(&s[0], &s[1], &t[0], &t[1])?;
+            let features = (segment_feature(&x, s)?, segment_feature(&y, t)?);
+            CoreDistance { squared: d2, points: (x, y), features }
+        }
+        (Core::Point(p), Core::Polytope(s)) => {
+            convex(s)?;
+            let (d2, c, f) = point_polytope(p, s)?;
+            CoreDistance { squared: d2, points: (p.clone(), c), features: (CoreFeature::Point, f) }
+        }
+        (Core::Segment(seg), Core::Polytope(s)) => {
+            convex(s)?;
+            segment_polytope(seg, s)?
+        }
+        (Core::Polytope(pa), Core::Polytope(pb)) => {
+            let r = crate::vclip::vclip(pa, pb, None)?.closest;
+            CoreDistance {
+                squared: r.squared_distance,
+                points: r.points,
+                features: (CoreFeature::Polytope(r.features.0), CoreFeature::Polytope(r.features.1)),
+            }
+        }
+        (x, y) => core_distance(y, x)?.swapped(),
+    })
+}
+
+fn convex<S: Scalar>(s: &Solid<S>) -> Result<(), RoundError> {
+    if s.is_convex()? {
+        Ok(())
+    } else {
+        Err(RoundError::Polytope(VClipError::NotConvex { solid: 0 }))
+    }
+}
+
+/// Which part of segment `s` holds its point `c`: an end, or the inside.
+fn segment_feature<S: Scalar>(c: &Point3<S>, s: &[Point3<S>; 2]) -> Decision<CoreFeature> {
+    for (k, end) in s.iter().enumerate() {
+        if crate::scalar::compare_points(c, end)? == std::cmp::Ordering::Equal {
+            return Ok(CoreFeature::End(k));
+        }
+    }
+    Ok(CoreFeature::Segment)
+}
+
+/// The squared distance from `p` to the convex polytope `s` (0 inside), the closest point and
+/// its feature: the least over the faces whose prism holds `p`, the edges and the vertices.
+fn point_polytope<S: Scalar>(p: &Point3<S>, s: &Solid<S>) -> Decision<(S, Point3<S>, CoreFeature)> {
+    let mut inside = true;
+    for f in 0..s.face_count() {
+        if side_of_plane(s.plane(f), p)? == Side::Above {
+            inside = false;
+            break;
+        }
+    }
+    if inside {
+        return Ok((S::zero(), p.clone(), CoreFeature::Inside));
+    }
+    // Vertices, then edges, then faces: a tie keeps the feature of least dimension (the one
+    // whose relative interior holds the closest point).
+    let mut least: Least<S, (Point3<S>, Feature)> = Least::new();
+    for v in 0..s.vertices().len() {
+        let d2 = crate::constructions::squared_distance_point_point(p, s.vertex(v));
+        least.offer(d2, (s.vertex(v).clone(), Feature::Vertex(v)))?;
+    }
+    for &(u, v) in s.edges() {
+        let (d2, c) = point_segment(p, s.vertex(u), s.vertex(v))?;
+        least.offer(d2, (c, Feature::Edge(u.min(v), u.max(v))))?;
+    }
+    for f in 0..s.face_count() {
+        if let Some((d2, foot)) = point_face(s, f, p)? {
+            least.offer(d2, (foot, Feature::Face(f)))?;
+        }
+    }
+    let (d2, (c, f)) = least.into_best().expect("a polytope has vertices");
+    Ok((d2, c, CoreFeature::Polytope(f)))
+}
+
+/// The squared distance of the segment `seg` and the convex polytope `s`: 0 where an end lies
+/// inside or the segment crosses a face plane inside the face (the common point there);
+/// otherwise the least over the ends against the polytope and the segment against its edges (a
+/// closest pair with the segment's inside and a face's inside has the segment parallel to the
+/// face; the closest pairs then run to an end of the segment or to an edge of the face, which
+/// realise the distance too).
+fn segment_polytope<S: Scalar>(seg: &[Point3<S>; 2], s: &Solid<S>) -> Result<CoreDistance<S>, RoundError> {
+    let mut least: Least<S, Witness<S>> = Least::new();
+    for (k, end) in seg.iter().enumerate() {
+        let (d2, c, f) = point_polytope(end, s)?;
+        let inside = f == CoreFeature::Inside;
+        least.offer(d2, ((end.clone(), CoreFeature::End(k)), (c, f)))?;
+        if inside {
+            return Ok(best(least));
+        }
+    }
+    let u: Vector3<S> = &seg[1] - &seg[0];
+    for f in 0..s.face_count() {
+        if let crate::constructions::SegmentPlane::Crosses(t) =
+            crate::constructions::segment_plane(&seg[0], &seg[1], s.plane(f))?
+        {
+            let x = along(&seg[0], &u, &t);
+            if crate::vclip::geometry::in_face_prism(s, f, &x)? {
+                let feature = segment_feature(&x, seg)?;
+                least.offer(S::zero(), ((x.clone(), feature), (x, CoreFeature::Polytope(Feature::Face(f)))))?;
+                return Ok(best(least));
+            }
+        }
+    }
+    for &(v, w) in s.edges() {
+        let (d2, x, y) = segment_segment(&seg[0], &seg[1], s.vertex(v), s.vertex(w))?;
+        let fx = segment_feature(&x, seg)?;
+        least.offer(d2, ((x, fx), (y, CoreFeature::Polytope(Feature::Edge(v.min(w), v.max(w))))))?;
+    }
+    Ok(best(least))
+}
+
+type Witness<S> = ((Point3<S>, CoreFeature), (Point3<S>, CoreFeature));
+
+fn best<S: Scalar>(least: Least<S, Witness<S>>) -> CoreDistance<S> {
+    let (squared, ((x, fx), (y, fy))) = least.into_best().expect("a candidate was offered");
+    CoreDistance { squared, points: (x, y), features: (fx, fy) }
+}

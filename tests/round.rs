@@ -1,0 +1,198 @@
+//! Round shapes (issue 42, first part): the cores' exact distance and the status, on tangencies
+//! made exact on purpose (Pythagorean offsets between point, segment and polytope cores), the
+//! same cases moved by 2⁻⁵⁰ each way, and `f64` agreeing with exact wherever the decision is
+//! not within its tolerance of a tie.
+
+use num_rational::BigRational;
+use proptest::prelude::*;
+use touchstone::brep::shapes::{cube, cuboid};
+use touchstone::brep::{Feature, Solid};
+use touchstone::geom::Point3;
+use touchstone::round::{round_distance, CoreFeature, RoundError, RoundShape};
+use touchstone::vclip::Status;
+
+type Q = BigRational;
+
+fn q(n: i64) -> Q {
+    Q::from_integer(n.into())
+}
+
+fn p(x: i64, y: i64, z: i64) -> Point3<Q> {
+    Point3::new(q(x), q(y), q(z))
+}
+
+fn ball(c: Point3<Q>, r: Q) -> RoundShape<Q> {
+    RoundShape::ball(c, r).unwrap()
+}
+
+fn capsule(a: Point3<Q>, b: Point3<Q>, r: Q) -> RoundShape<Q> {
+    RoundShape::capsule(a, b, r).unwrap()
+}
+
+/// The cube [-1, 1]³ moved by `t`, rounded by `r`.
+fn rounded_cube(t: [i64; 3], r: Q) -> RoundShape<Q> {
+    let c: Solid<Q> = cube();
+    let moved = Solid::new(
+        c.vertices().iter().map(|v| Point3::new(&v.x + q(t[0]), &v.y + q(t[1]), &v.z + q(t[2]))).collect(),
+        c.faces().to_vec(),
+    )
+    .unwrap();
+    RoundShape::rounded(moved, r).unwrap()
+}
+
+/// 2⁻⁵⁰.
+fn ulp() -> Q {
+    Q::new(1.into(), num_bigint::BigInt::from(1u64 << 50))
+}
+
+/// The status of `a` and `b`, and with `b`'s radius grown and shrunk by 2⁻⁵⁰ (penetrating and
+/// separated where the first is touching).
+fn three(a: &RoundShape<Q>, b: &RoundShape<Q>) -> [Status; 3] {
+    let with = |r: Q| RoundShape { radius: r, ..b.clone() };
+    [
+        round_distance(a, b).unwrap().status,
+        round_distance(a, &with(&b.radius + ulp())).unwrap().status,
+        round_distance(a, &with(&b.radius - ulp())).unwrap().status,
+    ]
+}
+
+const TANGENT: [Status; 3] = [Status::Touching, Status::Penetrating, Status::Separated];
+
+#[test]
+fn balls_capsules_and_rounded_cubes_touch_at_pythagorean_distances() {
+    // Ball–ball: centres 5 apart (3, 4, 0), radii 2 and 3.
+    let d = round_distance(&ball(p(0, 0, 0), q(2)), &ball(p(3, 4, 0), q(3))).unwrap();
+    assert_eq!((d.status, d.cores.squared, d.radii), (Status::Touching, q(25), q(5)));
+    assert_eq!(three(&ball(p(0, 0, 0), q(2)), &ball(p(3, 4, 0), q(3))), TANGENT);
+    // Ball–capsule: the centre (3, 4, 1) is 5 from the z axis segment's inside.
+    let axis = capsule(p(0, 0, -7), p(0, 0, 7), q(1));
+    let d = round_distance(&axis, &ball(p(3, 4, 1), q(4))).unwrap();
+    assert_eq!((d.status, d.cores.points.0.clone()), (Status::Touching, p(0, 0, 1)));
+    assert_eq!(d.cores.features, (CoreFeature::Segment, CoreFeature::Point));
+    assert_eq!(three(&axis, &ball(p(3, 4, 1), q(4))), TANGENT);
+    // Beyond the segment's end: (0, 3, 11) is 5 from the end (0, 0, 7).
+    let d = round_distance(&axis, &ball(p(0, 3, 11), q(4))).unwrap();
+    assert_eq!((d.status, d.cores.features.0.clone()), (Status::Touching, CoreFeature::End(1)));
+    // Crossing capsules: the x axis and a segment along y at z = 5, radii 2 and 3.
+    let x = capsule(p(-4, 0, 0), p(4, 0, 0), q(2));
+    let y = capsule(p(1, -4, 5), p(1, 4, 5), q(3));
+    let d = round_distance(&x, &y).unwrap();
+    assert_eq!((d.status, d.cores.points.clone()), (Status::Touching, (p(1, 0, 0), p(1, 0, 5))));
+    assert_eq!(three(&x, &y), TANGENT);
+    // Parallel capsules with a segment of closest points (offset (3, 4, 0), overlapping in z).
+    let z1 = capsule(p(0, 0, 0), p(0, 0, 10), q(1));
+    let z2 = capsule(p(3, 4, 5), p(3, 4, 20), q(4));
+    assert_eq!(three(&z1, &z2), TANGENT);
+    assert_eq!(round_distance(&z1, &z2).unwrap().cores.squared, q(25));
+}
+
+#[test]
+fn round_shapes_on_a_cube_face_edge_and_vertex() {
+    let c = rounded_cube([0, 0, 0], q(0));
+    // On the face z = 1: a ball of radius 2 centred at (0, 0, 3).
+    let d = round_distance(&c, &ball(p(0, 0, 3), q(2))).unwrap();
+    assert_eq!(d.status, Status::Touching);
+    assert!(matches!(d.cores.features.0, CoreFeature::Polytope(Feature::Face(_))), "{d:?}");
+    assert_eq!(three(&c, &ball(p(0, 0, 3), q(2))), TANGENT);
+    // On the edge x = y = 1: (4, 5, 0) is 5 from it.
+    let d = round_distance(&c, &ball(p(4, 5, 0), q(5))).unwrap();
+    assert_eq!((d.status, d.cores.points.0.clone()), (Status::Touching, p(1, 1, 0)));
+    assert!(matches!(d.cores.features.0, CoreFeature::Polytope(Feature::Edge(..))), "{d:?}");
+    // On the vertex (1, 1, 1): (3, 3, 2) is 3 from it (2² + 2² + 1²).
+    let d = round_distance(&c, &ball(p(3, 3, 2), q(3))).unwrap();
+    assert_eq!((d.status, d.cores.features.0.clone()), (Status::Touching, CoreFeature::Polytope(Feature::Vertex(7))));
+    assert_eq!(three(&c, &ball(p(3, 3, 2), q(3))), TANGENT);
+    // A ball whose centre is inside, or on the face: penetrating (the cores meet).
+    assert_eq!(round_distance(&c, &ball(p(0, 0, 1), q(1))).unwrap().status, Status::Penetrating);
+    // A capsule parallel to the face z = 1, 3 above it, reaching past the face on both sides:
+    // its inside is closest (to the face's edges); radius 3 touches.
+    let over = capsule(p(-5, 0, 4), p(5, 0, 4), q(3));
+    let d = round_distance(&c, &over).unwrap();
+    assert_eq!((d.status, d.cores.squared.clone()), (Status::Touching, q(9)));
+    assert_eq!(three(&c, &over), TANGENT);
+    // A capsule through the cube with both ends outside: the cores meet on a face.
+    let through = capsule(p(-5, 0, 0), p(5, 0, 0), q(1));
+    let d = round_distance(&c, &through).unwrap();
+    assert_eq!((d.status, d.cores.squared), (Status::Penetrating, q(0)));
+    // A capsule on the line x + y = 9 of the plane z = 0, skew to the edge x = y = 1: the
+    // closest pair is inside both, (4.5, 4.5, 0) and (1, 1, 0), 7/√2 apart (squared 49/2).
+    let skew = capsule(p(1, 8, 0), p(7, 2, 0), q(1));
+    let d = round_distance(&c, &skew).unwrap();
+    assert_eq!(d.cores.squared, Q::new(49.into(), 2.into()));
+    assert_eq!(d.cores.features, (CoreFeature::Polytope(Feature::Edge(3, 7)), CoreFeature::Segment));
+    assert_eq!(d.status, Status::Separated);
+}
+
+#[test]
+fn rounded_polytopes_by_v_clip() {
+    // Two cubes 5 apart face to face (x from 1 to 6), radii 2 and 3: touching; bare: separated.
+    let a = rounded_cube([0, 0, 0], q(2));
+    let b = rounded_cube([7, 0, 0], q(3));
+    let d = round_distance(&a, &b).unwrap();
+    assert_eq!((d.status, d.cores.squared), (Status::Touching, q(25)));
+    assert_eq!(three(&a, &b), TANGENT);
+    // Radii 0: V-Clip's own status (touching cubes, overlapping cubes).
+    let touch = round_distance(&rounded_cube([0, 0, 0], q(0)), &rounded_cube([2, 0, 0], q(0))).unwrap();
+    assert_eq!(touch.status, Status::Touching);
+    // Touching cores under a positive radius: penetrating.
+    let under = round_distance(&rounded_cube([0, 0, 0], q(0)), &rounded_cube([2, 0, 0], Q::new(1.into(), 8.into())));
+    assert_eq!(under.unwrap().status, Status::Penetrating);
+}
+
+#[test]
+fn shapes_that_are_no_solids_are_refused() {
+    assert!(matches!(RoundShape::ball(p(0, 0, 0), q(0)), Err(RoundError::Invalid(_))));
+    assert!(matches!(RoundShape::ball(p(0, 0, 0), q(-1)), Err(RoundError::Invalid(_))));
+    assert!(matches!(RoundShape::capsule(p(1, 2, 3), p(1, 2, 3), q(1)), Err(RoundError::Invalid(_))));
+    assert!(matches!(RoundShape::rounded(cube::<Q>(), q(-1)), Err(RoundError::Invalid(_))));
+    let l: Solid<Q> = touchstone::brep::shapes::l_shape();
+    let shape = RoundShape::rounded(l, q(1)).unwrap();
+    assert!(matches!(round_distance(&shape, &ball(p(9, 9, 9), q(1))), Err(RoundError::Polytope(_))));
+}
+
+/// A round shape from small integers, in both backends: a ball, a capsule or a rounded box.
+fn shape(kind: u8, c: [i64; 6], r: i64) -> (RoundShape<Q>, RoundShape<f64>) {
+    let pq = |i: usize| Point3::new(q(c[i]), q(c[i + 1]), q(c[i + 2]));
+    let pf = |i: usize| Point3::new(c[i] as f64, c[i + 1] as f64, c[i + 2] as f64);
+    match kind % 3 {
+        0 => (RoundShape::ball(pq(0), q(r)).unwrap(), RoundShape::ball(pf(0), r as f64).unwrap()),
+        1 if c[..3] != c[3..] => {
+            (RoundShape::capsule(pq(0), pq(3), q(r)).unwrap(), RoundShape::capsule(pf(0), pf(3), r as f64).unwrap())
+        }
+        _ => {
+            let h = |i: usize| 1 + c[i + 3].abs() % 3;
+            let moved = |s: Solid<Q>| {
+                Solid::new(s.vertices().iter().map(|v| v + pq(0).coords).collect(), s.faces().to_vec()).unwrap()
+            };
+            let movedf = |s: Solid<f64>| {
+                Solid::new(s.vertices().iter().map(|v| v + pf(0).coords).collect(), s.faces().to_vec()).unwrap()
+            };
+            (
+                RoundShape::rounded(moved(cuboid(q(h(0)), q(h(1)), q(h(2))).unwrap()), q(r - 1)).unwrap(),
+                RoundShape::rounded(movedf(cuboid(h(0) as f64, h(1) as f64, h(2) as f64).unwrap()), (r - 1) as f64)
+                    .unwrap(),
+            )
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    /// On integer cores and radii (so tangencies happen: d² and (r_a + r_b)² are integers),
+    /// `f64` decides the status exactly as the exact backend does: every value here is an
+    /// integer well inside binary64's exact range, so no decision is near a rounding tie.
+    #[test]
+    fn f64_agrees_with_exact_on_integer_round_shapes(
+        ka in 0u8..3, kb in 0u8..3,
+        ca in prop::array::uniform6(-6i64..=6), cb in prop::array::uniform6(-6i64..=6),
+        ra in 1i64..=5, rb in 1i64..=5,
+    ) {
+        let (a, af) = shape(ka, ca, ra);
+        let (b, bf) = shape(kb, cb, rb);
+        let exact = round_distance(&a, &b).unwrap();
+        let fast = round_distance(&af, &bf).unwrap();
+        prop_assert_eq!(exact.status, fast.status);
+        let d2: f64 = num_traits::ToPrimitive::to_f64(&exact.cores.squared).unwrap();
+        prop_assert!((d2 - fast.cores.squared).abs() <= 1e-12 * (1.0 + d2), "{} vs {}", d2, fast.cores.squared);
+    }
+}
