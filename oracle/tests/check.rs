@@ -619,3 +619,45 @@ fn parry_on_rounded_face_face_cases() {
     );
     assert!(report.contains("closest_points: 200 judged, 0 wrong (0.0%), 85 flips within the tolerance"), "{report}");
 }
+
+/// A contact normal is judged alike on every side of touching: it must be a separating
+/// direction within the tolerance (b moved along it by the exact depth leaves a; for separated
+/// shapes the gap along it is the distance). Unit boxes face to face along x (scale 2 + g,
+/// tolerance about 2·10⁻⁹).
+#[test]
+fn a_contact_normal_is_a_separating_direction_on_every_side_of_touching() {
+    let opts = Options::default();
+    let at = |x: f64| {
+        format!(
+            r#"{{"op": "distance", "a": {{"box": [1, 1, 1]}}, "b": {{"box": [1, 1, 1]}}, "pose_b": {{"translation": [{x}, 0, 0]}}}}"#
+        )
+    };
+    let judge = |x: f64, d: f64, n: [f64; 3]| {
+        let e: &'static Normal = Box::leak(Box::new(Normal(d, n)));
+        check::judge_line(e, 1, &at(x), &opts, None).remove(0).outcome
+    };
+    let wrong = Outcome::Wrong(vec!["normal".into()]);
+    for (x, d) in [(2.0 + 2f64.powi(-40), 2f64.powi(-40)), (2.0, 0.0), (2.0 - 2f64.powi(-40), -(2f64.powi(-40)))] {
+        // The face normal: right, 10⁻¹² apart, touching and 10⁻¹² deep.
+        assert_eq!(judge(x, d, [1.0, 0.0, 0.0]), Outcome::Right, "{x}");
+        // A side face's normal, or the diagonal: b would have to move 2 (or 1.4) along it.
+        assert_eq!(judge(x, d, [0.0, 1.0, 0.0]), wrong, "{x}");
+        assert_eq!(judge(x, d, [1.0, 1.0, 0.0]), wrong, "{x}");
+        // Tilted by 10⁻⁶: along it the faces (half-width 1) overlap by about 10⁻⁶.
+        assert_eq!(judge(x, d, [1.0, 1e-6, 0.0]), wrong, "{x}");
+        // Tilted by 10⁻¹²: within the tolerance.
+        assert_eq!(judge(x, d, [1.0, 1e-12, 0.0]), Outcome::Right, "{x}");
+    }
+    // Corners touching (b at (2, 2, 2)): every direction of the cone between the corners'
+    // normal cones passes, one outside it does not.
+    let corner =
+        r#"{"op": "distance", "a": {"box": [1, 1, 1]}, "b": {"box": [1, 1, 1]}, "pose_b": {"translation": [2, 2, 2]}}"#;
+    let judge = |n: [f64; 3]| {
+        let e: &'static Normal = Box::leak(Box::new(Normal(0.0, n)));
+        check::judge_line(e, 1, corner, &opts, None).remove(0).outcome
+    };
+    for n in [[1.0, 1.0, 1.0], [1.0, 0.0, 0.0], [1.0, 2.0, 3.0]] {
+        assert_eq!(judge(n), Outcome::Right, "{n:?}");
+    }
+    assert_eq!(judge([1.0, -0.5, 0.0]), wrong);
+}
