@@ -196,3 +196,44 @@ proptest! {
         prop_assert!((d2 - fast.cores.squared).abs() <= 1e-12 * (1.0 + d2), "{} vs {}", d2, fast.cores.squared);
     }
 }
+
+fn r(n: i64, d: i64) -> Q {
+    Q::new(n.into(), d.into())
+}
+
+#[test]
+fn the_distance_depth_and_points_are_exact_algebraic_numbers() {
+    // Balls 5 apart (3-4-5), radii 1 and 2: the distance 2, points on the line between the
+    // centres, all rational.
+    let d = round_distance(&ball(p(0, 0, 0), q(1)), &ball(p(3, 4, 0), q(2))).unwrap();
+    assert_eq!(d.distance().unwrap().to_rational(), Some(q(2)));
+    assert_eq!(d.distance_squared().unwrap().to_rational(), Some(q(4)));
+    let [a, b] = d.points(&q(1)).unwrap().unwrap();
+    let rational = |v: &[touchstone::poly::Algebraic; 3]| v.clone().map(|x| x.to_rational().unwrap());
+    assert_eq!(rational(&a), [r(3, 5), r(4, 5), q(0)]);
+    assert_eq!(rational(&b), [r(9, 5), r(12, 5), q(0)]);
+    // Balls √2 apart, radii 1/4: the distance √2 − 1/2, its square 9/4 − √2 (the smaller root of
+    // y² − 2(2 + 1/4)y + (2 − 1/4)²), the points (1/4)(1, 1, 0)/√2 and its mirror.
+    let d = round_distance(&ball(p(0, 0, 0), r(1, 4)), &ball(p(1, 1, 0), r(1, 4))).unwrap();
+    assert_eq!(d.distance().unwrap().to_decimal(15).unwrap(), "0.914213562373095");
+    assert_eq!(d.distance_squared().unwrap().to_decimal(15).unwrap(), "0.835786437626904");
+    let [a, b] = d.points(&r(1, 4)).unwrap().unwrap();
+    assert_eq!(a[0].to_decimal(12).unwrap(), "0.176776695296");
+    assert_eq!(b[1].to_decimal(12).unwrap(), "0.823223304703");
+    assert_eq!(a[2].to_rational(), Some(q(0)));
+    assert!(d.depth().unwrap().is_none());
+    // Radii 1: penetrating by 2 − √2 along the centres' line.
+    let d = round_distance(&ball(p(0, 0, 0), q(1)), &ball(p(1, 1, 0), q(1))).unwrap();
+    assert_eq!(d.status, Status::Penetrating);
+    assert_eq!(d.depth().unwrap().unwrap().to_decimal(15).unwrap(), "0.585786437626904");
+    assert_eq!(d.distance().unwrap().to_rational(), Some(q(0)));
+    // Touching (the 3-4-5 balls of radii 2 and 3): distance 0, and both points are the
+    // tangent point 2·(3, 4, 0)/5 = (6/5, 8/5, 0).
+    let d = round_distance(&ball(p(0, 0, 0), q(2)), &ball(p(3, 4, 0), q(3))).unwrap();
+    let [a, b] = d.points(&q(2)).unwrap().unwrap();
+    assert_eq!(rational(&a), [r(6, 5), r(8, 5), q(0)]);
+    assert_eq!(rational(&a), rational(&b));
+    // A ball inside a cube's core: the cores meet, no direction and no depth from the radii.
+    let inside = round_distance(&rounded_cube([0, 0, 0], q(0)), &ball(p(0, 0, 0), q(1))).unwrap();
+    assert!(inside.points(&q(0)).unwrap().is_none() && inside.depth().unwrap().is_none());
+}

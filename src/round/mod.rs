@@ -28,8 +28,11 @@
 //! assert_eq!(round_distance(&c, &ball).unwrap().status, Status::Touching);
 //! ```
 
+use num_traits::{One, Signed, Zero};
+
 use crate::brep::{Feature, Solid};
 use crate::geom::{Point3, Vector3};
+use crate::poly::{real_roots, Algebraic, Poly, PolyError};
 use crate::predicates::{side_of_plane, Least, Side};
 use crate::scalar::{Decision, Scalar, Sign, Uncertain};
 use crate::vclip::geometry::{along, point_face, point_segment, segment_segment};
@@ -331,4 +334,118 @@ type Witness<S> = ((Point3<S>, CoreFeature), (Point3<S>, CoreFeature));
 fn best<S: Scalar>(least: Least<S, Witness<S>>) -> CoreDistance<S> {
     let (squared, ((x, fx), (y, fy))) = least.into_best().expect("a candidate was offered");
     CoreDistance { squared, points: (x, y), features: (fx, fy) }
+}
+
+/// The exact values of round shapes' distance on the exact backend: algebraic numbers (roots
+/// of quadratics with rational coefficients, from c = d(cores)² and R = r_a + r_b), which
+/// [`Algebraic::to_decimal`] writes to any number of digits.
+impl RoundDistance<num_rational::BigRational> {
+    /// The distance, max(0, √c − R): 0 unless separated, else the positive root of
+    /// y² + 2Ry + R² − c.
+    ///
+    /// ```
+    /// use num_rational::BigRational;
+    /// use touchstone::geom::point;
+    /// use touchstone::round::{round_distance, RoundShape};
+    /// let r = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+    /// // Unit-diagonal balls of radius 1/4: √2 − 1/2 apart.
+    /// let a = RoundShape::ball(point(0, 0, 0), r(1, 4)).unwrap();
+    /// let b = RoundShape::ball(point(1, 1, 0), r(1, 4)).unwrap();
+    /// let d = round_distance(&a, &b).unwrap();
+    /// assert_eq!(d.distance().unwrap().to_decimal(12).unwrap(), "0.914213562373");
+    /// ```
+    ///
+    /// Errors: the polynomial module's limits ([`PolyError`]).
+    pub fn distance(&self) -> Result<Algebraic, PolyError> {
+        if self.status != Status::Separated {
+            return Ok(Algebraic::from_rational(Q::zero()));
+        }
+        let (c, r) = (&self.cores.squared, &self.radii);
+        let p = Poly::from_coeffs(vec![r * r - c, r + r, Q::one()]);
+        nth_root(&p, &Q::zero(), &(c + Q::one()), 0)
+    }
+
+    /// The distance squared, (√c − R)² for separated shapes (else 0): the smaller root of
+    /// y² − 2(c + R²)y + (c − R²)², whose roots are (√c ∓ R)².
+    ///
+    /// Errors: as [`RoundDistance::distance`].
+    pub fn distance_squared(&self) -> Result<Algebraic, PolyError> {
+        if self.status != Status::Separated {
+            return Ok(Algebraic::from_rational(Q::zero()));
+        }
+        let (c, r2) = (&self.cores.squared, &self.radii * &self.radii);
+        let two = Q::from_integer(2.into());
+        let diff = c - &r2;
+        let p = Poly::from_coeffs(vec![&diff * &diff, -(&two * (c + &r2)), Q::one()]);
+        // Both roots lie in [0, 2(c + R²)] (their sum).
+        nth_root(&p, &Q::zero(), &(&two * (c + &r2) + Q::one()), 0)
+    }
+
+    /// The depth R − √c of penetrating round shapes whose cores do not meet (the smaller root
+    /// of y² − 2Ry + R² − c): how far apart the shapes must move along the line between the
+    /// cores' closest points. `None` where the shapes do not penetrate or the cores meet
+    /// (their own overlap then counts too).
+    ///
+    /// Errors: as [`RoundDistance::distance`].
+    pub fn depth(&self) -> Result<Option<Algebraic>, PolyError> {
+        if self.status != Status::Penetrating || self.cores.squared.is_zero() {
+            return Ok(None);
+        }
+        let (c, r) = (&self.cores.squared, &self.radii);
+        let p = Poly::from_coeffs(vec![r * r - c, -(r + r), Q::one()]);
+        nth_root(&p, &Q::zero(), r, 0).map(Some)
+    }
+
+    /// The closest points of the round shapes, a's given its radius `radius_a` (b's is the
+    /// rest of [`RoundDistance::radii`]): each core's closest point moved by its radius along
+    /// the unit direction between them, p_a + r_a·u and p_b − r_b·u with u = (p_b − p_a)/√c,
+    /// each coordinate exactly (α + β/√c, a root of c(x − α)² = β²). `None` where the cores
+    /// meet (no direction).
+    ///
+    /// Errors: as [`RoundDistance::distance`].
+    pub fn points(&self, radius_a: &Q) -> Result<Option<[[Algebraic; 3]; 2]>, PolyError> {
+        let c = &self.cores.squared;
+        if c.is_zero() {
+            return Ok(None);
+        }
+        let (pa, pb) = &self.cores.points;
+        let radius_b = &self.radii - radius_a;
+        let coordinate = |alpha: &Q, beta: Q| -> Result<Algebraic, PolyError> {
+            if beta.is_zero() {
+                return Ok(Algebraic::from_rational(alpha.clone()));
+            }
+            let p = Poly::from_coeffs(vec![
+                c * alpha * alpha - &beta * &beta,
+                -(c * alpha * Q::from_integer(2.into())),
+                c.clone(),
+            ]);
+            // |β|/√c ≤ |β|(1 + 1/c): both roots α ± |β|/√c lie within that of α.
+            let bound = Signed::abs(&beta) * (Q::one() + Q::one() / c) + Q::one();
+            let k = usize::from(Signed::is_positive(&beta));
+            nth_root(&p, &(alpha - &bound), &(alpha + &bound), k)
+        };
+        let mut out: [Vec<Algebraic>; 2] = [Vec::new(), Vec::new()];
+        for i in 0..3 {
+            let delta = &pb[i] - &pa[i];
+            out[0].push(coordinate(&pa[i], radius_a * &delta)?);
+            out[1].push(coordinate(&pb[i], -(&radius_b * &delta))?);
+        }
+        let [a, b] = out;
+        let three = |v: Vec<Algebraic>| -> [Algebraic; 3] {
+            v.try_into().unwrap_or_else(|_| unreachable!("three coordinates"))
+        };
+        Ok(Some([three(a), three(b)]))
+    }
+}
+
+type Q = num_rational::BigRational;
+
+/// The `k`-th real root (from the least) of `p` in [lo, hi].
+fn nth_root(p: &Poly<Q>, lo: &Q, hi: &Q, k: usize) -> Result<Algebraic, PolyError> {
+    let mut roots = real_roots(p, lo, hi)?;
+    if k < roots.len() {
+        Ok(roots.swap_remove(k))
+    } else {
+        Err(PolyError::NotIsolating)
+    }
 }
