@@ -4,10 +4,30 @@
 use super::Solid;
 use crate::constructions::{plane_foot, squared_distance_point_segment};
 use crate::geom::{norm2, Point3};
-use crate::predicates::{locate_in_polygon, Least, PolygonLocation};
+use crate::predicates::{locate_in_polygon, side_of_plane, Least, PolygonLocation, Side};
 use crate::scalar::{Decision, Scalar};
 
 impl<S: Scalar> Solid<S> {
+    /// Whether the closed *convex* solid holds `p`: below or on every face plane (on a solid
+    /// that is not convex the answer is that of its faces' planes, not of the solid).
+    ///
+    /// ```
+    /// use num_rational::BigRational;
+    /// use touchstone::brep::shapes::cube;
+    /// use touchstone::geom::point;
+    /// let c = cube::<BigRational>(); // [-1, 1]³
+    /// assert_eq!(c.convex_holds(&point(0, 1, 0)), Ok(true));
+    /// assert_eq!(c.convex_holds(&point(0, 2, 0)), Ok(false));
+    /// ```
+    pub fn convex_holds(&self, p: &Point3<S>) -> Decision<bool> {
+        for f in 0..self.face_count() {
+            if side_of_plane(self.plane(f), p)? == Side::Above {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// Where the foot of the perpendicular from `p` on face `f`'s plane lies in the closed
     /// face, with the squared distance to the plane and the foot.
     pub fn face_foot(&self, f: usize, p: &Point3<S>) -> Decision<(S, Point3<S>, PolygonLocation)> {

@@ -33,7 +33,7 @@ use num_traits::{One, Signed, Zero};
 use crate::brep::{Feature, Solid};
 use crate::geom::{Point3, Vector3};
 use crate::poly::{real_roots, Algebraic, Poly, PolyError};
-use crate::predicates::{side_of_plane, Least, Side};
+use crate::predicates::Least;
 use crate::scalar::{Decision, Scalar, Sign, Uncertain};
 use crate::vclip::geometry::{along, point_face, point_segment, segment_segment};
 use crate::vclip::{Status, VClipError};
@@ -262,14 +262,7 @@ fn segment_feature<S: Scalar>(c: &Point3<S>, s: &[Point3<S>; 2]) -> Decision<Cor
 /// The squared distance from `p` to the convex polytope `s` (0 inside), the closest point and
 /// its feature: the least over the faces whose prism holds `p`, the edges and the vertices.
 fn point_polytope<S: Scalar>(p: &Point3<S>, s: &Solid<S>) -> Decision<(S, Point3<S>, CoreFeature)> {
-    let mut inside = true;
-    for f in 0..s.face_count() {
-        if side_of_plane(s.plane(f), p)? == Side::Above {
-            inside = false;
-            break;
-        }
-    }
-    if inside {
+    if s.convex_holds(p)? {
         return Ok((S::zero(), p.clone(), CoreFeature::Inside));
     }
     // Vertices, then edges, then faces: a tie keeps the feature of least dimension (the one

@@ -5,7 +5,6 @@ use super::geometry::{cmp_sign, distance_is_zero, point_face, point_segment, seg
 use super::{check_convex, ClosestPair, Status, VClipError};
 use crate::brep::{Feature, Solid};
 use crate::geom::{is_zero_vector, Point3, Vector3};
-use crate::predicates::{side_of_plane, Side};
 use crate::scalar::{Decision, Scalar, Sign};
 use crate::separation::overlap_along;
 
@@ -72,13 +71,10 @@ fn status<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Decision<Status> {
 
 /// A vertex of `inner` in the closed solid `outer` (below or on every face plane).
 fn contained_vertex<S: Scalar>(inner: &Solid<S>, outer: &Solid<S>) -> Decision<Option<usize>> {
-    'vertices: for (i, p) in inner.vertices().iter().enumerate() {
-        for f in 0..outer.face_count() {
-            if side_of_plane(outer.plane(f), p)? == Side::Above {
-                continue 'vertices;
-            }
+    for (i, p) in inner.vertices().iter().enumerate() {
+        if outer.convex_holds(p)? {
+            return Ok(Some(i));
         }
-        return Ok(Some(i));
     }
     Ok(None)
 }
@@ -161,14 +157,7 @@ pub fn point_squared_distance<S: Scalar>(s: &Solid<S>, p: &Point3<S>) -> Result<
     if !s.is_convex()? {
         return Err(VClipError::NotConvex { solid: 0 });
     }
-    let mut inside = true;
-    for f in 0..s.face_count() {
-        if side_of_plane(s.plane(f), p)? == Side::Above {
-            inside = false;
-            break;
-        }
-    }
-    if inside {
+    if s.convex_holds(p)? {
         return Ok(S::zero());
     }
     Ok(s.boundary_squared_distance(p)?)

@@ -1,0 +1,113 @@
+//! Round shapes (issue 42): the distance and status of ball and capsule pairs, exactly
+//! (BigRational: the cores' squared distance and d² against (r_a + r_b)², no square root),
+//! on `f64` by the same code, and parry3d-f64's `distance` on the same pairs, in one run. The
+//! pairs have integer cores and radii (a third of them tangent: the cores' distance is a
+//! Pythagorean 5, 10 or 13 and the radii sum to it). Prints each mean per pair and its ratio
+//! to the `f64` path.
+//!
+//! `cargo bench --bench round`
+
+mod common;
+use common::mean_ns;
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput};
+use num_rational::BigRational;
+use parry3d_f64::math::{Pose, Vector};
+use parry3d_f64::shape::{Ball, Capsule, Shape};
+use touchstone::geom::Point3;
+use touchstone::round::{round_distance, RoundShape};
+
+/// A ball (`None` end) or a capsule, by integer coordinates and radius.
+type Spec = ([i64; 3], Option<[i64; 3]>, i64);
+
+fn specs() -> Vec<(Spec, Spec)> {
+    let mut grid = common::Grid::new(0x2545_f491_4f6c_dd1d);
+    let mut next = move |m: i64| grid.next(m);
+    // Pythagorean offsets (length 5, 10, 13) for the tangent pairs.
+    let triples = [([3, 4, 0], 5), ([6, 8, 0], 10), ([5, 0, 12], 13)];
+    (0..48)
+        .map(|i| {
+            let c = [0; 3].map(|_| next(20));
+            if i % 3 == 0 {
+                // Tangent balls: radii 2 and the rest of the offset's length.
+                let (t, d) = triples[(i / 3) % 3];
+                let b = [c[0] + t[0], c[1] + t[1], c[2] + t[2]];
+                return ((c, None, 2), (b, None, d - 2));
+            }
+            let d = [0; 3].map(|_| next(20));
+            let mut shape = |c: [i64; 3]| -> Spec {
+                let end = (next(1) != 0).then(|| [c[0], c[1], c[2] + 1 + next(5).abs()]);
+                (c, end, 1 + next(3).abs())
+            };
+            (shape(c), shape(d))
+        })
+        .collect()
+}
+
+fn exact(s: &Spec) -> RoundShape<BigRational> {
+    let p = |v: [i64; 3]| Point3::new(v[0], v[1], v[2]).map(|x| BigRational::from_integer(x.into()));
+    let r = BigRational::from_integer(s.2.into());
+    match s.1 {
+        None => RoundShape::ball(p(s.0), r).unwrap(),
+        Some(e) => RoundShape::capsule(p(s.0), p(e), r).unwrap(),
+    }
+}
+
+fn fast(s: &Spec) -> RoundShape<f64> {
+    let p = |v: [i64; 3]| Point3::new(v[0] as f64, v[1] as f64, v[2] as f64);
+    match s.1 {
+        None => RoundShape::ball(p(s.0), s.2 as f64).unwrap(),
+        Some(e) => RoundShape::capsule(p(s.0), p(e), s.2 as f64).unwrap(),
+    }
+}
+
+fn peer(s: &Spec) -> (Pose, Box<dyn Shape>) {
+    let v = |v: [i64; 3]| Vector::new(v[0] as f64, v[1] as f64, v[2] as f64);
+    match s.1 {
+        None => (Pose::from_translation(v(s.0)), Box::new(Ball::new(s.2 as f64))),
+        Some(e) => (Pose::IDENTITY, Box::new(Capsule::new(v(s.0), v(e), s.2 as f64))),
+    }
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    let specs = specs();
+    let ex: Vec<_> = specs.iter().map(|(a, b)| (exact(a), exact(b))).collect();
+    let fa: Vec<_> = specs.iter().map(|(a, b)| (fast(a), fast(b))).collect();
+    let pe: Vec<_> = specs.iter().map(|(a, b)| (peer(a), peer(b))).collect();
+    let mut g = c.benchmark_group("round");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(specs.len() as u64));
+    g.bench_function("round_f64", |b| {
+        b.iter(|| {
+            for (x, y) in &fa {
+                black_box(round_distance(x, y).map(|d| d.status).ok());
+            }
+        })
+    });
+    g.bench_function("parry3d_f64", |b| {
+        b.iter(|| {
+            for ((px, x), (py, y)) in &pe {
+                black_box(parry3d_f64::query::distance(px, x.as_ref(), py, y.as_ref()).ok());
+            }
+        })
+    });
+    g.bench_function("round_exact", |b| {
+        b.iter(|| {
+            for (x, y) in &ex {
+                black_box(round_distance(x, y).map(|d| d.status).ok());
+            }
+        })
+    });
+    g.finish();
+    c.final_summary();
+    println!("\nround shapes over {} pairs, mean per pair and cost relative to f64:", specs.len());
+    let Some(base) = mean_ns("round", "round_f64") else { return };
+    for f in ["round_f64", "parry3d_f64", "round_exact"] {
+        if let Some(t) = mean_ns("round", f) {
+            println!("  {f:14} {:>10.3} µs   ×{:.1}", t / 1e3 / specs.len() as f64, t / base);
+        }
+    }
+}
