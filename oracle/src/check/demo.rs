@@ -439,8 +439,14 @@ pub struct ClassResult {
 pub fn installed_engines(python: &Path, limit: Option<Duration>) -> (Vec<&'static dyn Engine>, Vec<String>) {
     let mut engines: Vec<&'static dyn Engine> = ENGINES.iter().filter_map(|e| engine(e)).collect();
     let mut missing = Vec::new();
-    for s in adapters::SHIPPED {
-        match adapters::start(s, python, limit) {
+    // Started side by side: an interpreter that never says hello costs one patience, not four.
+    let started: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> =
+            adapters::SHIPPED.iter().map(|s| (s, scope.spawn(move || adapters::start(s, python, limit)))).collect();
+        handles.into_iter().map(|(s, h)| (s, h.join().unwrap_or_else(|_| Err("the start panicked".into())))).collect()
+    });
+    for (s, started) in started {
+        match started {
             Ok(p) => engines.push(Box::leak(Box::new(p))),
             Err(e) => missing.push(format!("{}: not run ({})", s.name, first_line(&e))),
         }
