@@ -237,3 +237,51 @@ fn the_distance_depth_and_points_are_exact_algebraic_numbers() {
     let inside = round_distance(&rounded_cube([0, 0, 0], q(0)), &ball(p(0, 0, 0), q(1))).unwrap();
     assert!(inside.points(&q(0)).unwrap().is_none() && inside.depth().unwrap().is_none());
 }
+
+fn v(x: i64, y: i64, z: i64) -> touchstone::geom::Vector3<Q> {
+    touchstone::geom::Vector3::new(q(x), q(y), q(z))
+}
+
+#[test]
+fn a_moving_ball_meets_balls_capsules_and_cubes_at_the_exact_first_time() {
+    use touchstone::round::ball_first_contact;
+    let when = |c: Point3<Q>, r: Q, vel: touchstone::geom::Vector3<Q>, b: &RoundShape<Q>, t1: i64| {
+        ball_first_contact(&c, &r, &vel, b, [q(0), q(t1)]).unwrap()
+    };
+    let rational = |t: Option<touchstone::poly::Algebraic>| t.map(|t| t.to_rational().expect("a rational time"));
+    let unit = ball(p(0, 0, 0), q(1));
+    // Head on: the centres 2 apart at t = 8.
+    assert_eq!(rational(when(p(-10, 0, 0), q(1), v(1, 0, 0), &unit, 20)), Some(q(8)));
+    // Moving away, or too short an interval: no contact; overlapping at the start: t0.
+    assert_eq!(when(p(-10, 0, 0), q(1), v(-1, 0, 0), &unit, 20).map(|_| ()), None);
+    assert_eq!(when(p(-10, 0, 0), q(1), v(1, 0, 0), &unit, 7).map(|_| ()), None);
+    assert_eq!(rational(when(p(1, 0, 0), q(1), v(1, 0, 0), &unit, 7)), Some(q(0)));
+    // A graze: passing at exactly 2 from the centre, touching at t = 10 (a double root); 2⁻⁵⁰
+    // higher it misses.
+    assert_eq!(rational(when(p(-10, 2, 0), q(1), v(1, 0, 0), &unit, 20)), Some(q(10)));
+    let higher = Point3::new(q(-10), q(2) + ulp(), q(0));
+    assert_eq!(when(higher, q(1), v(1, 0, 0), &unit, 20).map(|_| ()), None);
+    // A capsule along x (radius 1): from above its middle (y = 2 at t = 8); along its own line
+    // onto its end's sphere (x = −7 at t = 13: the cylinder's equation holds at every time).
+    let cap = capsule(p(-5, 0, 0), p(5, 0, 0), q(1));
+    assert_eq!(rational(when(p(0, 10, 0), q(1), v(0, -1, 0), &cap, 20)), Some(q(8)));
+    assert_eq!(rational(when(p(-20, 0, 0), q(1), v(1, 0, 0), &cap, 20)), Some(q(13)));
+    // The cube [-1, 1]³: onto the face z = 1 (z = 2 at t = 8); diagonally onto the edge x = y = 1
+    // at t = 4 − 1/√2; sliding at height 2 (1 above the face plane) it first touches the edge
+    // x = −1, z = 1 at t = 9 and then slides over the face.
+    let c = rounded_cube([0, 0, 0], q(0));
+    assert_eq!(rational(when(p(0, 0, 10), q(1), v(0, 0, -1), &c, 20)), Some(q(8)));
+    let edge = when(p(5, 5, 0), q(1), v(-1, -1, 0), &c, 20).unwrap();
+    assert_eq!(edge.to_decimal(15).unwrap(), "3.29289321881345");
+    assert_eq!(rational(when(p(-10, 0, 2), q(1), v(1, 0, 0), &c, 20)), Some(q(9)));
+    // The rounded cube (radius 1) and a ball of radius 1 head on: z = 3 at t = 7.
+    let rc = rounded_cube([0, 0, 0], q(1));
+    assert_eq!(rational(when(p(0, 0, 10), q(1), v(0, 0, -1), &rc, 20)), Some(q(7)));
+    // At the time found the shapes touch, exactly (the rational cases).
+    for (c0, vel, b, t) in
+        [(p(-10, 0, 0), v(1, 0, 0), &unit, 8), (p(0, 10, 0), v(0, -1, 0), &cap, 8), (p(-10, 0, 2), v(1, 0, 0), &c, 9)]
+    {
+        let at = Point3::new(&c0.x + &vel.x * q(t), &c0.y + &vel.y * q(t), &c0.z + &vel.z * q(t));
+        assert_eq!(round_distance(&ball(at, q(1)), b).unwrap().status, Status::Touching);
+    }
+}

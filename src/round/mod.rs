@@ -433,6 +433,16 @@ impl RoundDistance<num_rational::BigRational> {
 
 type Q = num_rational::BigRational;
 
+/// The real roots of `p` in [lo, hi]; none for the zero polynomial (an equation that holds
+/// at every time: a motion along a feature, whose contact another feature's equation finds, or
+/// one already caught at t0).
+fn roots(p: &Poly<Q>, lo: &Q, hi: &Q) -> Result<Vec<Algebraic>, PolyError> {
+    if p.is_zero() {
+        return Ok(Vec::new());
+    }
+    real_roots(p, lo, hi)
+}
+
 /// The `k`-th real root (from the least) of `p` in [lo, hi].
 fn nth_root(p: &Poly<Q>, lo: &Q, hi: &Q, k: usize) -> Result<Algebraic, PolyError> {
     let mut roots = real_roots(p, lo, hi)?;
@@ -441,4 +451,141 @@ fn nth_root(p: &Poly<Q>, lo: &Q, hi: &Q, k: usize) -> Result<Algebraic, PolyErro
     } else {
         Err(PolyError::NotIsolating)
     }
+}
+
+/// The first time t in [t0, t1] at which a ball of `radius` whose centre moves as
+/// `centre + velocity·t` (relative to `b`, at rest) meets the round shape `b`, exactly: the
+/// least time at which the centre comes within r + r_b of `b`'s core (issue 42 item 3, a
+/// ball against any round shape: univariate, so exact root isolation). `None`: they do not
+/// meet in the interval; t0 when they meet at t0.
+///
+/// Every feature of the core (a point; a segment's ends and its inside; a polytope's vertices,
+/// edges and faces) is at least as far as the core, and at the first contact the one that
+/// realises the distance is exactly r + r_b away: the answer is the least root in [t0, t1] of
+/// a feature's equation (|p(t) − q|² = R² at a point; the cylinder about a segment's line,
+/// with the foot inside the segment; the face's plane offset by R, with the centre over the
+/// face), each a quadratic in t with rational coefficients, its validity decided at the
+/// algebraic root. A graze (a double root) is a contact: none is missed.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::{point, Vector3};
+/// use touchstone::round::{ball_first_contact, RoundShape};
+/// let q = |n: i64| BigRational::from_integer(n.into());
+/// // A unit ball from (−10, 0, 0) at speed 1 towards a unit ball at the origin: t = 8.
+/// let b = RoundShape::ball(point(0, 0, 0), q(1)).unwrap();
+/// let v = Vector3::new(q(1), q(0), q(0));
+/// let t = ball_first_contact(&point(-10, 0, 0), &q(1), &v, &b, [q(0), q(20)]).unwrap();
+/// assert_eq!(t.unwrap().to_rational(), Some(q(8)));
+/// ```
+///
+/// Errors: [`RoundError::Invalid`] for a negative radius or an empty interval;
+/// [`RoundError::Polytope`] for a polytope core that is not convex; the polynomial module's
+/// limits as [`RoundError::Invalid`].
+pub fn ball_first_contact(
+    centre: &Point3<Q>,
+    radius: &Q,
+    velocity: &Vector3<Q>,
+    b: &RoundShape<Q>,
+    interval: [Q; 2],
+) -> Result<Option<Algebraic>, RoundError> {
+    let [t0, t1] = interval;
+    if Signed::is_negative(radius) || t0 > t1 {
+        return Err(RoundError::Invalid("a negative radius or an empty interval".into()));
+    }
+    let big_r = radius + &b.radius;
+    let r2 = &big_r * &big_r;
+    let poly = |e: PolyError| RoundError::Invalid(format!("the time of contact: {e}"));
+    // Touching or overlapping at t0.
+    let at_t0 = centre + velocity * t0.clone();
+    let start = RoundShape { core: Core::Point(at_t0), radius: Q::zero() };
+    let probe = RoundShape { core: b.core.clone(), radius: big_r.clone() };
+    if round_distance(&start, &probe)?.status != Status::Separated {
+        return Ok(Some(Algebraic::from_rational(t0)));
+    }
+    // p(t) − x = (centre − x) + v t, as a pair of coefficient vectors.
+    let lin = |x: &Point3<Q>| -> (Vector3<Q>, Vector3<Q>) { (centre - x, velocity.clone()) };
+    let dot = |a: &Vector3<Q>, b: &Vector3<Q>| a.dot(b);
+    let mut best: Option<Algebraic> = None;
+    let mut offer = |t: Algebraic| {
+        if best.as_ref().is_none_or(|b| t < *b) {
+            best = Some(t);
+        }
+    };
+    // |p(t) − q|² = R² at a point q.
+    let point_times = |q: &Point3<Q>| -> Result<Vec<Algebraic>, PolyError> {
+        let (w, v) = lin(q);
+        let p = Poly::from_coeffs(vec![dot(&w, &w) - &r2, Q::from_integer(2.into()) * dot(&v, &w), dot(&v, &v)]);
+        roots(&p, &t0, &t1)
+    };
+    // |(p(t) − a) × u|² = R²|u|² about the segment ab, the foot (p(t) − a)·u in [0, |u|²].
+    let segment_times = |a: &Point3<Q>, bq: &Point3<Q>| -> Result<Vec<Algebraic>, PolyError> {
+        let u: Vector3<Q> = bq - a;
+        let uu = dot(&u, &u);
+        let (w, v) = lin(a);
+        let (cw, cv) = (w.cross(&u), v.cross(&u));
+        let p = Poly::from_coeffs(vec![
+            dot(&cw, &cw) - &r2 * &uu,
+            Q::from_integer(2.into()) * dot(&cv, &cw),
+            dot(&cv, &cv),
+        ]);
+        let foot = Poly::from_coeffs(vec![dot(&w, &u), dot(&v, &u)]);
+        let beyond = Poly::from_coeffs(vec![dot(&w, &u) - &uu, dot(&v, &u)]);
+        let mut out = Vec::new();
+        for t in roots(&p, &t0, &t1)? {
+            if t.sign_of(&foot)? != Sign::Negative && t.sign_of(&beyond)? != Sign::Positive {
+                out.push(t);
+            }
+        }
+        Ok(out)
+    };
+    match &b.core {
+        Core::Point(q) => point_times(q).map_err(poly)?.into_iter().for_each(&mut offer),
+        Core::Segment([a, c]) => {
+            for t in point_times(a).map_err(poly)?.into_iter().chain(point_times(c).map_err(poly)?) {
+                offer(t);
+            }
+            segment_times(a, c).map_err(poly)?.into_iter().for_each(&mut offer);
+        }
+        Core::Polytope(s) => {
+            convex(s)?;
+            for v in s.vertices() {
+                point_times(v).map_err(poly)?.into_iter().for_each(&mut offer);
+            }
+            for &(u, w) in s.edges() {
+                segment_times(s.vertex(u), s.vertex(w)).map_err(poly)?.into_iter().for_each(&mut offer);
+            }
+            for f in 0..s.face_count() {
+                // (n·p(t) + d)² = R²|n|² on the outer side, with p(t) over the face: each
+                // boundary half-edge a → b has (p(t) − a)·(n × (b − a)) ≥ 0.
+                let plane = s.plane(f);
+                let n = &plane.normal;
+                let e0 = dot(n, &centre.coords) + &plane.offset;
+                let e1 = dot(n, velocity);
+                let p = Poly::from_coeffs(vec![
+                    &e0 * &e0 - &r2 * dot(n, n),
+                    Q::from_integer(2.into()) * &e0 * &e1,
+                    &e1 * &e1,
+                ]);
+                let side = Poly::from_coeffs(vec![e0.clone(), e1.clone()]);
+                let face = s.face(f);
+                'roots: for t in roots(&p, &t0, &t1).map_err(poly)? {
+                    if t.sign_of(&side).map_err(poly)? == Sign::Negative {
+                        continue;
+                    }
+                    for k in 0..face.len() {
+                        let (a, c) = (s.vertex(face[k]), s.vertex(face[(k + 1) % face.len()]));
+                        let inward = n.cross(&(c - a));
+                        let (w, v) = lin(a);
+                        let test = Poly::from_coeffs(vec![dot(&w, &inward), dot(&v, &inward)]);
+                        if t.sign_of(&test).map_err(poly)? == Sign::Negative {
+                            continue 'roots;
+                        }
+                    }
+                    offer(t);
+                }
+            }
+        }
+    }
+    Ok(best)
 }
