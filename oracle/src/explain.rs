@@ -30,8 +30,7 @@ use touchstone::query::Distance;
 use touchstone::scalar::decimal_of_rational;
 use touchstone::vclip::{feature_squared_distance, vclip_walk};
 
-use crate::input::Fields;
-use crate::ops::{feature_json, ops, OpJson};
+use crate::ops::{feature_json, ops};
 use crate::{answer_line_limited, Options};
 
 /// The backends compared, in column order.
@@ -207,10 +206,7 @@ fn contract_line(both: &Value) -> String {
 /// `distance` op starts from the filter's features, so its `steps` may be fewer).
 fn walk(line: &str, opts: &Options) -> String {
     let run = || -> Result<String, String> {
-        let json = crate::json::parse_line(line).map_err(|e| e.message)?;
-        let fields = Fields::of(&json, "", "a query").map_err(|e| e.message)?;
-        let ctx = opts.context();
-        let q = <Distance<BigRational> as OpJson>::parse(&fields, &ctx).map_err(|e| e.message)?;
+        let q = crate::ops::read_query::<Distance<BigRational>>(line, opts).map_err(|e| e.message)?;
         let a = posed_convex::<BigRational, _>(&q.a).map_err(|e| e.message)?;
         let b = posed_convex::<BigRational, _>(&q.b).map_err(|e| e.message)?;
         let (sa, sb) = (&a.built.solid, &b.built.solid);

@@ -168,16 +168,11 @@ pub struct RoundDistance<S: Scalar> {
 pub fn round_distance<S: Scalar>(a: &RoundShape<S>, b: &RoundShape<S>) -> Result<RoundDistance<S>, RoundError> {
     let radii = a.radius.clone() + b.radius.clone();
     if let (Core::Polytope(pa), Core::Polytope(pb)) = (&a.core, &b.core) {
-        let r = crate::vclip::vclip(pa, pb, None)?.closest;
-        let cores = CoreDistance {
-            squared: r.squared_distance,
-            points: r.points,
-            features: (CoreFeature::Polytope(r.features.0), CoreFeature::Polytope(r.features.1)),
-        };
+        let (cores_status, cores) = polytopes(pa, pb)?;
         // Cores that meet, under positive radii, overlap by a positive depth.
         let zero_radii = a.radius.sign()? == Sign::Zero && b.radius.sign()? == Sign::Zero;
-        let status = match r.status {
-            _ if zero_radii => r.status,
+        let status = match cores_status {
+            _ if zero_radii => cores_status,
             Status::Separated => versus(&cores.squared, &radii)?,
             _ => Status::Penetrating,
         };
@@ -229,16 +224,16 @@ pub fn core_distance<S: Scalar>(a: &Core<S>, b: &Core<S>) -> Result<CoreDistance
             convex(s)?;
             segment_polytope(seg, s)?
         }
-        (Core::Polytope(pa), Core::Polytope(pb)) => {
-            let r = crate::vclip::vclip(pa, pb, None)?.closest;
-            CoreDistance {
-                squared: r.squared_distance,
-                points: r.points,
-                features: (CoreFeature::Polytope(r.features.0), CoreFeature::Polytope(r.features.1)),
-            }
-        }
+        (Core::Polytope(pa), Core::Polytope(pb)) => polytopes(pa, pb)?.1,
         (x, y) => core_distance(y, x)?.swapped(),
     })
+}
+
+/// Two polytope cores by V-Clip: their status and their distance.
+fn polytopes<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<(Status, CoreDistance<S>), RoundError> {
+    let r = crate::vclip::vclip(a, b, None)?.closest;
+    let features = (CoreFeature::Polytope(r.features.0), CoreFeature::Polytope(r.features.1));
+    Ok((r.status, CoreDistance { squared: r.squared_distance, points: r.points, features }))
 }
 
 fn convex<S: Scalar>(s: &Solid<S>) -> Result<(), RoundError> {

@@ -65,10 +65,8 @@ pub fn margin(op: &str, q: &Value, a: &Answered, exact: &Value, opts: &Options) 
 
 /// Line `q` read exactly as a `T` (no file is read).
 fn parse<T: OpJson>(q: &Value, opts: &Options) -> Option<T> {
-    let json = crate::json::parse_line(&q.to_string()).ok()?;
-    let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
     let opts = Options { max_file_bytes: 0, ..opts.clone() };
-    T::parse(&fields, &opts.context()).ok()
+    crate::ops::read_query(&q.to_string(), &opts).ok()
 }
 
 /// The `distance` line of the two posed shapes of line `q`.

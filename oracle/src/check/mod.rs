@@ -345,10 +345,8 @@ fn checked_op(q: &Value) -> Option<&'static CheckedOp> {
 
 /// Read line `q` as a `Q` in binary64 (no file is read for an engine) and ask `engine`.
 fn ask_typed<Q: Checked>(engine: &dyn Engine, q: &Value) -> Answers {
-    let json = crate::json::parse_line(&q.to_string()).ok()?;
-    let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
     let opts = crate::Options { max_file_bytes: 0, ..crate::Options::default() };
-    let read = Q::parse(&fields, &opts.context()).map_err(|e| e.to_string());
+    let read = crate::ops::read_query::<Q>(&q.to_string(), &opts).map_err(|e| e.to_string());
     let query = match &read {
         Ok(x) => Ok(x),
         Err(e) => Err(e.as_str()),
@@ -611,31 +609,34 @@ pub fn judge_line_full(
         Err(None) => return fail("hang", Outcome::Hang, "did not return".into()),
     };
     let exact = engine.claims_exact();
+    let mut given_answer = None;
     let judged = answers
         .iter()
-        .map(|a| Judged { engine: engine.name(), ..judge_answer(op, &q, &id, line_no, a, exact, opts) })
+        .map(|a| {
+            let (j, out) = judge_answer(op, &q, &id, line_no, a, exact, opts);
+            given_answer.get_or_insert(out);
+            Judged { engine: engine.name(), ..j }
+        })
         .collect();
-    let rounding = changed
-        .then(|| rounding_change(op, &written, &q, opts))
-        .flatten()
+    let rounding = given_answer
+        .filter(|_| changed)
+        .and_then(|given| rounding_change(op, &written, &given, opts))
         .map(|(written, given)| Rounding { line: line_no, id: id.clone(), written, given });
     LineJudgement { judged, rounding }
 }
 
-/// The exact answers (in words) of line `written` and of its rounded copy `given`, where their
-/// discrete parts differ.
-fn rounding_change(op: &CheckedOp, written: &Value, given: &Value, opts: &Options) -> Option<(String, String)> {
-    let plain = |q: &Value| {
-        let line = claim_line(q, &Answered::plain()).unwrap_or(Value::Null).to_string();
-        answer_line_limited(&line, opts)
-    };
-    let (w, g) = (plain(written), plain(given));
-    let (dw, dg) = ((op.discrete)(&w)?, (op.discrete)(&g)?);
-    (dw != dg).then(|| ((op.truth)(&w), (op.truth)(&g)))
+/// The exact answers (in words) of line `written` and of its rounded copy, whose exact answer
+/// `g` the judging already has, where their discrete parts differ.
+fn rounding_change(op: &CheckedOp, written: &Value, g: &Value, opts: &Options) -> Option<(String, String)> {
+    let line = claim_line(written, &Answered::plain()).unwrap_or(Value::Null).to_string();
+    let w = answer_line_limited(&line, opts);
+    let (dw, dg) = ((op.discrete)(&w)?, (op.discrete)(g)?);
+    (dw != dg).then(|| ((op.truth)(&w), (op.truth)(g)))
 }
 
 /// Judge answer `a` to line `q` (as the engine was given it); `exact`: the engine claims exact
-/// discrete answers (none is a flip).
+/// discrete answers (none is a flip). With the judgement, the claim line's exact answer (its
+/// answer fields are the line's own).
 fn judge_answer(
     op: &CheckedOp,
     q: &Value,
@@ -644,7 +645,7 @@ fn judge_answer(
     a: &Answered,
     exact: bool,
     opts: &Options,
-) -> Judged {
+) -> (Judged, Value) {
     let claim_q = claim_line(q, a).unwrap_or(Value::Null);
     let replay = claim_q.to_string();
     let out = answer_line_limited(&replay, opts);
@@ -666,7 +667,7 @@ fn judge_answer(
     if let Some(e) = out.get("error") {
         j.outcome =
             Outcome::Unjudged(format!("{}: {}", e["kind"].as_str().unwrap_or(""), e["message"].as_str().unwrap_or("")));
-        return j;
+        return (j, out);
     }
     let mut wrong: Vec<String> = Vec::new();
     if let Some(checks) = out.get("verdict").and_then(|v| v["checks"].as_array()) {
@@ -703,7 +704,7 @@ fn judge_answer(
                     Some(f) => wrong.extend(f),
                     None => {
                         j.outcome = Outcome::Unjudged("the exact solids are over the run's limits".into());
-                        return j;
+                        return (j, out);
                     }
                 }
             }
@@ -731,7 +732,7 @@ fn judge_answer(
             };
             let Some(x) = exact else {
                 j.outcome = Outcome::Unjudged("the exact signed distance is over the run's limits".into());
-                return j;
+                return (j, out);
             };
             // A normal that is no direction (a NaN, an infinity, zero) is wrong as it stands.
             if normal.is_some_and(|n| !n.iter().all(|c| c.is_finite()) || n.iter().all(|c| *c == 0.0)) {
@@ -778,7 +779,7 @@ fn judge_answer(
             _ => Outcome::Wrong(wrong),
         };
     }
-    j
+    (j, out)
 }
 
 /// What is wrong with a contact manifold of touching shapes, judged exactly against the
@@ -792,15 +793,12 @@ fn judge_answer(
 ///   distinct points, every 0D region one (within t): a manifold that leaves out a region,
 ///   or holds a face contact by fewer points than a plane needs, lets the shapes turn.
 pub fn manifold_faults(q: &Value, points: &[([f64; 3], [f64; 3])], out: &Value, opts: &Options) -> Option<Vec<String>> {
-    use crate::ops::OpJson;
     use num_rational::BigRational;
     use touchstone::budget::with_budget;
     use touchstone::contact::Region;
     use touchstone::geom::{Point3, Vector3};
     type Q = BigRational;
-    let json = crate::json::parse_line(&q.to_string()).ok()?;
-    let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
-    let c = touchstone::query::Contact::<Q>::parse(&fields, &opts.context()).ok()?;
+    let c = crate::ops::read_query::<touchstone::query::Contact<Q>>(&q.to_string(), opts).ok()?;
     // A point or a normal that is not finite (an engine's NaN) is wrong as it stands.
     let finite = |v: &[f64; 3]| v.iter().all(|x| x.is_finite());
     let mut broken = Vec::new();
@@ -910,13 +908,10 @@ pub fn manifold_faults(q: &Value, points: &[([f64; 3], [f64; 3])], out: &Value, 
 /// ([`touchstone::query::separation_along`]), both over the unit direction and rounded; under
 /// the run's limits (`None` over them: unjudged).
 fn penetration(q: &Value, normal: Option<&[f64; 3]>, opts: &Options) -> Option<(f64, Option<f64>)> {
-    use crate::ops::OpJson;
     use num_rational::BigRational;
     use num_traits::ToPrimitive;
     use touchstone::budget::with_budget;
-    let json = crate::json::parse_line(&q.to_string()).ok()?;
-    let fields = crate::input::Fields::of(&json, "", "a query").ok()?;
-    let d = touchstone::query::Distance::<BigRational>::parse(&fields, &opts.context()).ok()?;
+    let d = crate::ops::read_query::<touchstone::query::Distance<BigRational>>(&q.to_string(), opts).ok()?;
     let budget = opts.budget();
     with_budget(budget, || {
         let p = touchstone::query::penetration_depth(&d.a, &d.b).ok()?;

@@ -86,6 +86,17 @@ pub struct Common {
     pub tolerance: Option<Tolerance>,
 }
 
+/// Query line `line` read as an `O` by its op's own parser under `opts` (its fields only; no
+/// claim, no other field checked): how `check-engine` and `explain` read a line they were
+/// given again as a typed query.
+///
+/// Errors: the line is not JSON, not an object, or a field does not read.
+pub fn read_query<O: OpJson>(line: &str, opts: &crate::Options) -> Result<O, QueryError> {
+    let json = crate::json::parse_line(line)?;
+    let fields = Fields::of(&json, "", "a query")?;
+    O::parse(&fields, &opts.context())
+}
+
 /// One op of the format: its JSON input, output and claim.
 pub trait OpJson: Query + Sized {
     /// The op's own input field names.
