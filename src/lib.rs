@@ -38,7 +38,7 @@
 //!   [`separation`]: separating axes, the exact penetration depth, the linear time of impact.
 //! * [`vclip`]: V-Clip, Lin–Canny, contact tracking, hierarchies; [`sweep`]: primitive CCD and
 //!   the box sweep; [`round`]: round shapes (balls, capsules, rounded polytopes): their exact
-//!   distance and status by their cores.
+//!   distance and status by their cores, and their exact first time of contact.
 //! * [`contact`]: contact regions and normals of two solids (and the ε pipeline of 1990);
 //!   [`strategies`]: degenerate cases with known answers.
 //! * [`query`]: one typed query per op of the oracle's format, with claims and the filtered

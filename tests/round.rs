@@ -285,3 +285,184 @@ fn a_moving_ball_meets_balls_capsules_and_cubes_at_the_exact_first_time() {
         assert_eq!(round_distance(&ball(at, q(1)), b).unwrap().status, Status::Touching);
     }
 }
+
+/// The round `distance` query under the agreement contract (`query::both`), on shapes touching
+/// by construction: Pythagorean offsets between the cores, split between the radii, posed by
+/// exact rational rotations (binary64 quaternions of small integers, which `f64` normalises
+/// inexactly) and moved off touching by nothing or by 2⁻⁵⁰ of the scale each way.
+mod contract {
+    use super::*;
+    use touchstone::query::{both, DistanceRound, PoseSpec, Posed, Query, ShapeSpec};
+    use touchstone_oracle::encode::replay_line;
+
+    /// (x, y, z, d): x² + y² + z² = d².
+    const TRIPLES: [[i32; 4]; 6] =
+        [[3, 4, 0, 5], [1, 2, 2, 3], [2, 3, 6, 7], [4, 4, 7, 9], [0, 0, 1, 1], [2, 6, 9, 11]];
+
+    fn pose(q: [i32; 4], t: [f64; 3]) -> PoseSpec<f64> {
+        PoseSpec::quaternion(q.map(f64::from), t).unwrap()
+    }
+
+    /// A ball, a capsule along the local x axis (its core's closest point to the other's
+    /// centre is then its middle, since the offset is applied from there), or a rounded box
+    /// whose face is met.
+    fn round(kind: u8, radius: f64) -> ShapeSpec<f64> {
+        match kind % 3 {
+            0 => ShapeSpec::ball(radius).unwrap(),
+            1 => ShapeSpec::capsule(Point3::new(-2.0, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0), radius).unwrap(),
+            _ => ShapeSpec::rounded(ShapeSpec::cuboid([1.0, 1.0, 1.0]).unwrap(), radius).unwrap(),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+        #[test]
+        fn f64_agrees_with_exact_under_the_contract_on_touching_round_shapes(
+            ka in 0u8..3,
+            triple in 0usize..6, scale in 1i32..=8, split in 1i32..=3,
+            qa in [1i32..=3, -2i32..=2, -2i32..=2, -2i32..=2],
+            ta in [-4i32..=4, -4i32..=4, -4i32..=4],
+            nudge in -1i32..=1,
+        ) {
+            // b is a ball placed at a's core point plus the triple's offset: from a ball's
+            // centre or a capsule's middle (touching or penetrating, as the rotated axis may
+            // come nearer), or from a rounded box's centre (reaching into the box: a general
+            // configuration, not a tangency).
+            let [x, y, z, d] = TRIPLES[triple];
+            let s = f64::from(scale) / 4.0;
+            let total = f64::from(d) * s;
+            let ra = total * f64::from(split) / 4.0;
+            let rb = total - ra + f64::from(nudge) * total * 2f64.powi(-50);
+            let t = ta.map(f64::from);
+            let a = Posed::new("a", round(ka, ra), pose(qa, t));
+            let offset = [f64::from(x) * s + t[0], f64::from(y) * s + t[1], f64::from(z) * s + t[2]];
+            let b = Posed::new("b", round(0, rb), pose([1, 0, 0, 0], offset));
+            let query = DistanceRound { a, b };
+            let replay = replay_line(&query);
+            let r = both(&query).unwrap();
+            prop_assert!(r.agreement.is_ok(), "{:?}\nreplay: {replay}", r.agreement);
+            // The rotation is about a's core point, which stays put for a ball; the exact
+            // answer is the construction's where nothing else can intervene.
+            if ka % 3 == 0 {
+                let expected = match nudge { 0 => Status::Touching, 1 => Status::Penetrating, _ => Status::Separated };
+                let exact = query.answer::<Q>().unwrap().output.status;
+                prop_assert_eq!(exact, expected, "replay: {}", replay);
+            }
+        }
+    }
+}
+
+/// The first contact of any two round shapes under linear motion (issue 42 item 3): known
+/// answers, then an independent route (the shapes' exact status at rational times).
+mod first_contact_of_pairs {
+    use super::*;
+    use touchstone::geom::Vector3;
+    use touchstone::round::first_contact;
+
+    fn v(x: i64, y: i64, z: i64) -> Vector3<Q> {
+        Vector3::new(q(x), q(y), q(z))
+    }
+
+    #[test]
+    fn capsules_cubes_and_rounded_cubes_meet_at_the_exact_time() {
+        let still = v(0, 0, 0);
+        // Crossing capsules (edge–edge): radii 1 + 1 close a gap of 3 at t = 1.
+        let a = capsule(p(-4, 0, 3), p(4, 0, 3), q(1));
+        let b = capsule(p(0, -4, 0), p(0, 4, 0), q(1));
+        let t = first_contact(&a, &v(0, 0, -1), &b, &still, [q(0), q(10)]).unwrap().unwrap();
+        assert_eq!(t.to_rational(), Some(q(1)));
+        // The same with b moving up instead: the relative motion is what counts.
+        let t = first_contact(&a, &still, &b, &v(0, 0, 1), [q(0), q(10)]).unwrap().unwrap();
+        assert_eq!(t.to_rational(), Some(q(1)));
+        // Shifted to y = 7, 3 beyond b's end (y = 4): they pass 3 > 2 apart; at y = 6, 2
+        // beyond, they graze b's end at t = 3.
+        let far = capsule(p(-4, 7, 3), p(4, 7, 3), q(1));
+        let missed = capsule(p(0, -4, 0), p(0, 4, 0), q(1));
+        assert!(first_contact(&far, &v(0, 0, -1), &missed, &still, [q(0), q(10)]).unwrap().is_none());
+        let near = capsule(p(-4, 6, 3), p(4, 6, 3), q(1));
+        let t = first_contact(&near, &v(0, 0, -1), &missed, &still, [q(0), q(10)]).unwrap().unwrap();
+        assert_eq!(t.to_rational(), Some(q(3)));
+        // A capsule lying flat falls onto a cube's top face (radius 1, core at height 5): its
+        // core comes within 1 of z = 1 at t = 3.
+        let flat = capsule(p(-1, 0, 5), p(1, 0, 5), q(1));
+        let cube = rounded_cube([0, 0, 0], q(0));
+        let t = first_contact(&flat, &v(0, 0, -1), &cube, &still, [q(0), q(10)]).unwrap().unwrap();
+        assert_eq!(t.to_rational(), Some(q(3)));
+        // Rounded cubes (radius 1/2) approaching along a diagonal: their parallel vertical
+        // edges are √2(3 − t) apart, 1 at t = 3 − 1/√2.
+        let a = rounded_cube([-5, -5, 0], r(1, 2));
+        let b = rounded_cube([0, 0, 0], r(1, 2));
+        let t = first_contact(&a, &v(1, 1, 0), &b, &still, [q(0), q(10)]).unwrap().unwrap();
+        assert_eq!(t.to_decimal(15).unwrap(), "2.29289321881345");
+        // Already touching at t0: t0.
+        let a = rounded_cube([3, 0, 0], r(1, 2));
+        let b = rounded_cube([0, 0, 0], r(1, 2));
+        let t = first_contact(&a, &v(5, 0, 0), &b, &still, [q(0), q(1)]).unwrap().unwrap();
+        assert_eq!(t.to_rational(), Some(q(0)));
+        // A ball grazing a capsule's side: centre at height 2 passing over the capsule along
+        // y... at exactly R = 2: a double root, a contact.
+        let graze = ball(p(0, -9, 2), q(1));
+        let bar = capsule(p(-4, 0, 0), p(4, 0, 0), q(1));
+        let t = first_contact(&graze, &v(0, 1, 0), &bar, &still, [q(0), q(20)]).unwrap().unwrap();
+        assert_eq!(t.to_rational(), Some(q(9)));
+        let above = ball(p(0, -9, 2) + Vector3::new(q(0), q(0), ulp()), q(1));
+        assert!(first_contact(&above, &v(0, 1, 0), &bar, &still, [q(0), q(20)]).unwrap().is_none());
+    }
+
+    /// A round shape from small integers at rest position `c`: a ball, a capsule or a rounded
+    /// box.
+    fn shape_at(kind: u8, c: [i64; 6], r: i64) -> RoundShape<Q> {
+        super::shape(kind, c, r).0
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+        /// No contact is missed and none is early: the shapes are separated at the isolating
+        /// interval's lower end (and at 8 rational times before it), touching or penetrating at
+        /// the time itself when it is rational, and a miss is separated at 17 sample times.
+        #[test]
+        fn the_first_contact_agrees_with_the_status_at_rational_times(
+            ka in 0u8..3, kb in 0u8..3,
+            ca in prop::array::uniform6(-6i64..=6), cb in prop::array::uniform6(-3i64..=3),
+            ra in 1i64..=3, rb in 1i64..=3,
+            vel in [-4i64..=4, -4i64..=4, -4i64..=4],
+        ) {
+            let (a, b) = (shape_at(ka, ca, ra), shape_at(kb, cb, rb));
+            let velocity = v(vel[0], vel[1], vel[2]);
+            let still = v(0, 0, 0);
+            let status_at = |t: &Q| {
+                let d = velocity.clone() * t.clone();
+                let moved = match &a.core {
+                    touchstone::round::Core::Point(x) => RoundShape::ball(x + &d, a.radius.clone()).unwrap(),
+                    touchstone::round::Core::Segment([x, y]) => RoundShape::capsule(x + &d, y + &d, a.radius.clone()).unwrap(),
+                    touchstone::round::Core::Polytope(s) => RoundShape::rounded(
+                        s.moved_decided(&touchstone::geom::Affine::translation(d.clone())).unwrap(), a.radius.clone()).unwrap(),
+                };
+                round_distance(&moved, &b).unwrap().status
+            };
+            let (t0, t1) = (q(0), q(4));
+            match first_contact(&a, &velocity, &b, &still, [t0.clone(), t1.clone()]).unwrap() {
+                Some(t) => {
+                    let mut t = t;
+                    t.refine(&Q::new(1.into(), 1_000_000.into())).unwrap();
+                    if let Some(x) = t.to_rational() {
+                        prop_assert_ne!(status_at(&x), Status::Separated);
+                    }
+                    let lo = t.interval().lo().clone();
+                    if lo > t0 && t.to_rational().is_none() {
+                        for k in 0..=8 {
+                            let s = &lo * Q::new(k.into(), 8.into());
+                            prop_assert_eq!(status_at(&s), Status::Separated, "at {} before {}", s, lo);
+                        }
+                    }
+                }
+                None => {
+                    for k in 0..=16 {
+                        let s = &t1 * Q::new(k.into(), 16.into());
+                        prop_assert_eq!(status_at(&s), Status::Separated, "missed at {}", s);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -193,6 +193,11 @@ pub fn shape_json<N: Scalar>(s: &ShapeSpec<N>) -> Value {
         }
         ShapeSpec::ConvexHull(points) => json!({ "convex_hull": points_json(points) }),
         ShapeSpec::File { path, .. } => json!({ "file": path.to_string_lossy() }),
+        ShapeSpec::Ball(r) => json!({ "ball": num(r) }),
+        ShapeSpec::Capsule { a, b, radius } => {
+            json!({ "capsule": { "a": numbers(a.iter()), "b": numbers(b.iter()), "radius": num(radius) } })
+        }
+        ShapeSpec::Round { shape, radius } => json!({ "round": { "shape": shape_json(shape), "radius": num(radius) } }),
     }
 }
 

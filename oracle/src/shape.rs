@@ -9,7 +9,7 @@ use crate::input::Context;
 use crate::input::{array, child, index, points, rationals, string, Fields, Number};
 
 /// Shape kinds of the format that this version parses but cannot use yet.
-const LATER: [&str; 6] = ["ball", "capsule", "round", "torus", "implicit", "bezier"];
+const LATER: [&str; 3] = ["torus", "implicit", "bezier"];
 
 /// The points of a shape, at most `ctx.max_vertices` of them (counted before any is parsed).
 /// A list of points, at most `--max-vertices` of them (a shape's vertices, a hull's points, the
@@ -70,6 +70,27 @@ pub fn parse_shape<N: Number>(value: &Json, path: &str, ctx: &Context) -> Result
             Ok(ShapeSpec::Polyhedron { vertices, faces })
         }
         "convex_hull" => Ok(ShapeSpec::ConvexHull(capped_points(body, &at, ctx)?)),
+        "ball" => {
+            let r = N::read(body, &at)?;
+            ShapeSpec::ball(r).map_err(|e| e.under(fields.path()))
+        }
+        "capsule" => {
+            let f = Fields::of(body, &at, "a capsule")?;
+            f.only(&["a", "b", "radius"])?;
+            let (a, apath) = f.required("a")?;
+            let (b, bpath) = f.required("b")?;
+            let (r, rpath) = f.required("radius")?;
+            let (a, b) = (crate::input::point::<N>(a, &apath)?, crate::input::point::<N>(b, &bpath)?);
+            ShapeSpec::capsule(a, b, N::read(r, &rpath)?).map_err(|e| e.under(fields.path()))
+        }
+        "round" => {
+            let f = Fields::of(body, &at, "a rounded shape")?;
+            f.only(&["shape", "radius"])?;
+            let (inner, ipath) = f.required("shape")?;
+            let (r, rpath) = f.required("radius")?;
+            let inner = parse_shape::<N>(inner, &ipath, ctx)?;
+            ShapeSpec::rounded(inner, N::read(r, &rpath)?).map_err(|e| e.under(fields.path()))
+        }
         k if LATER.contains(&k) => {
             let _ = body;
             Err(QueryError::new(
@@ -81,7 +102,10 @@ pub fn parse_shape<N: Number>(value: &Json, path: &str, ctx: &Context) -> Result
         k => Err(QueryError::new(
             Kind::Unknown,
             &at,
-            format!("unknown shape {k:?} (known: box, polyhedron, convex_hull, file, {})", LATER.join(", ")),
+            format!(
+                "unknown shape {k:?} (known: box, polyhedron, convex_hull, file, ball, capsule, round, {})",
+                LATER.join(", ")
+            ),
         )),
     }
 }

@@ -250,21 +250,21 @@ fn one_line_in_one_answer_out_and_nothing_left_running_after_a_limit() {
     let mut line = String::new();
     stdout.read_line(&mut line).unwrap();
     assert!(line.contains("\"id\":1") && line.contains("positive"), "{line}");
-    // A slow exact hull (thousands of points in general position) hits the time limit.
-    let pts: Vec<String> = (0..3000)
+    // A slow exact hull hits the time limit: 50,000 points on a paraboloid, every one a
+    // vertex (15 s in a release build; 3,000 points in a cube, as this used to send, made a
+    // 101-vertex hull that a release build finished within the limit).
+    let pts: Vec<String> = (0..50_000)
         .map(|i: i64| {
-            format!(
-                "[\"{}/7919\", \"{}/104729\", \"{}/1299709\"]",
-                (i * i * 31) % 7919,
-                (i * 7717) % 104729,
-                (i * i * i) % 1299709
-            )
+            let (x, y) = ((i * i * 31) % 7919, (i * 7717) % 104729);
+            let (dx, dy) = (7919i128 * 7919, 104729i128 * 104729);
+            let z = i128::from(x * x) * dy + i128::from(y * y) * dx;
+            format!("[\"{x}/7919\", \"{y}/104729\", \"{z}/{}\"]", dx * dy)
         })
         .collect();
     writeln!(stdin, "{{\"id\": \"slow\", \"op\": \"validate\", \"solid\": {{\"convex_hull\": [{}]}}}}", pts.join(", "))
         .unwrap();
     stdin.flush().unwrap();
-    // The whole hull takes minutes: a `limit` error naming time is the proof the limit cut it
+    // The whole hull takes seconds to minutes: a `limit` error naming time is the proof the limit cut it
     // (no clock is read here: how long the run takes depends on how busy the machine is).
     line.clear();
     stdout.read_line(&mut line).unwrap();

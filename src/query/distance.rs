@@ -273,6 +273,7 @@ fn input_vertex<N: Scalar, T: Scalar>(shape: &ShapeSpec<N>, id: usize) -> Option
         ShapeSpec::Box(_) => None,
         ShapeSpec::Polyhedron { vertices, .. } | ShapeSpec::ConvexHull(vertices) => vertices.get(id).map(p),
         ShapeSpec::File { mesh, .. } => mesh.vertices.get(id).map(p),
+        ShapeSpec::Ball(_) | ShapeSpec::Capsule { .. } | ShapeSpec::Round { .. } => None,
     }
 }
 
@@ -510,12 +511,15 @@ pub(super) fn posed_shapes_margin(
     ca: &ConvexPosed<BigRational>,
     cb: &ConvexPosed<BigRational>,
 ) -> crate::contract::Margin {
-    let convex = |s: &crate::brep::Solid<BigRational>| {
-        (0..s.edge_count())
-            .map(|e| crate::contract::Margin::of(&s.edge_convexity_scaled(e)))
-            .fold(solid_margin(s), |m, e| m.min(e))
-    };
-    convex(&ca.built.solid).min(convex(&cb.built.solid))
+    posed_shape_margin(ca).min(posed_shape_margin(cb))
+}
+
+/// [`posed_shapes_margin`] of one posed shape.
+pub(super) fn posed_shape_margin(c: &ConvexPosed<BigRational>) -> crate::contract::Margin {
+    let s = &c.built.solid;
+    (0..s.edge_count())
+        .map(|e| crate::contract::Margin::of(&s.edge_convexity_scaled(e)))
+        .fold(solid_margin(s), |m, e| m.min(e))
 }
 
 /// The margin of a posed solid's own tests: each face's area (its Newell normal) and the

@@ -104,6 +104,7 @@ pub mod error;
 mod filtered;
 mod index;
 mod kernel;
+mod round;
 pub mod spec;
 mod toi;
 mod toi_boxes;
@@ -138,6 +139,7 @@ pub use kernel::{
     SegmentPlaneKind, SegmentPlaneOutput, SideOfPlane, SideOfPlaneClaim, SideOfPlaneOutput, SquaredDistance,
     SquaredDistanceClaim, SquaredDistanceOutput, Target, TransformPoints, TransformPointsClaim, TransformPointsOutput,
 };
+pub use round::{DistanceRound, DistanceRoundClaim, DistanceRoundOutput};
 pub use spec::{posed_solid, BuiltSolid, FeatureId, PlaneSpec, PoseSpec, Posed, ShapeSpec, SolidPosed};
 pub use toi::{Toi, ToiClaim, ToiOutput};
 pub use toi_boxes::{box_feature_id, AtStart, ToiBoxes, ToiBoxesClaim, ToiBoxesOutput};

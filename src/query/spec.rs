@@ -87,6 +87,27 @@ impl<N: Scalar> PoseSpec<N> {
         Ok(spec)
     }
 
+    /// Whether the pose is a rigid motion (distances kept), decided exactly on the input
+    /// numbers: a quaternion always (the rotation by q/|q|), a matrix when its linear part is
+    /// orthogonal (RRᵀ = I). Round shapes need one: a matrix that scales or shears would make a
+    /// ball an ellipsoid.
+    pub fn is_rigid(&self) -> bool {
+        let PoseSpec::Matrix(rows) = self else { return true };
+        let Some(r) = rows
+            .iter()
+            .map(|row| row[..3].iter().map(|x| x.to_rational()).collect::<Option<Vec<_>>>())
+            .collect::<Option<Vec<_>>>()
+        else {
+            return false;
+        };
+        (0..3).all(|i| {
+            (0..3).all(|j| {
+                let dot: BigRational = (0..3).map(|k| &r[i][k] * &r[j][k]).sum();
+                dot == BigRational::from_integer(i64::from(i == j).into())
+            })
+        })
+    }
+
     /// The transform on backend `S`.
     pub fn affine<S: Scalar>(&self) -> Result<Affine<S>, crate::GeomError> {
         let c = |x: &N| x.to_backend::<S>();
@@ -121,6 +142,27 @@ pub enum ShapeSpec<N: Scalar = BigRational> {
         /// The mesh, read into `N` (exactly, or as binary64 values).
         mesh: Mesh<N>,
     },
+    /// A ball of positive radius centred at the origin (a round shape: `distance` and `toi`
+    /// only; see [`crate::round`]).
+    Ball(N),
+    /// The segment `a`–`b` swept by a ball of positive `radius` (a round shape; its core
+    /// features are vertex 0 = `a`, vertex 1 = `b` and edge [0, 1]).
+    Capsule {
+        /// One end of the core segment.
+        a: Point3<N>,
+        /// The other end.
+        b: Point3<N>,
+        /// The radius.
+        radius: N,
+    },
+    /// A convex shape (box, polyhedron, convex hull or file) swept by a ball of `radius` ≥ 0
+    /// (a round shape; its core features are the shape's).
+    Round {
+        /// The core.
+        shape: std::boxed::Box<ShapeSpec<N>>,
+        /// The radius.
+        radius: N,
+    },
 }
 
 impl<N: Scalar> ShapeSpec<N> {
@@ -143,8 +185,65 @@ impl<N: Scalar> ShapeSpec<N> {
             ShapeSpec::Polyhedron { .. } => "polyhedron",
             ShapeSpec::ConvexHull(_) => "convex_hull",
             ShapeSpec::File { .. } => "file",
+            ShapeSpec::Ball(_) => "ball",
+            ShapeSpec::Capsule { .. } => "capsule",
+            ShapeSpec::Round { .. } => "round",
         }
     }
+
+    /// Whether this is a round shape (a ball, a capsule or a rounded convex shape): one that
+    /// only the round shapes' ops take (`distance`, `toi`), not a polyhedral solid.
+    pub fn is_round(&self) -> bool {
+        matches!(self, ShapeSpec::Ball(_) | ShapeSpec::Capsule { .. } | ShapeSpec::Round { .. })
+    }
+
+    /// A ball; a radius that is not positive is [`ErrorKind::Invalid`] at `/ball`.
+    pub fn ball(radius: N) -> Result<Self, QueryError> {
+        positive_radius(&radius, "/ball", "a ball's radius")?;
+        Ok(ShapeSpec::Ball(radius))
+    }
+
+    /// A capsule; a radius that is not positive is [`ErrorKind::Invalid`] at
+    /// `/capsule/radius`, equal ends at `/capsule/b`.
+    pub fn capsule(a: Point3<N>, b: Point3<N>, radius: N) -> Result<Self, QueryError> {
+        positive_radius(&radius, "/capsule/radius", "a capsule's radius")?;
+        if crate::scalar::compare_points(&a, &b) == Ok(std::cmp::Ordering::Equal) {
+            return Err(QueryError::new(
+                ErrorKind::Invalid,
+                "/capsule/b",
+                "a capsule's ends coincide: it is a ball (write {\"ball\": r} under a pose)",
+            ));
+        }
+        Ok(ShapeSpec::Capsule { a, b, radius })
+    }
+
+    /// A convex shape swept by a ball of `radius` ≥ 0; a negative radius is
+    /// [`ErrorKind::Invalid`] at `/round/radius`, a core that is itself round at
+    /// `/round/shape`.
+    pub fn rounded(shape: ShapeSpec<N>, radius: N) -> Result<Self, QueryError> {
+        if !matches!(radius.sign(), Ok(Sign::Positive | Sign::Zero)) {
+            return Err(QueryError::new(
+                ErrorKind::Invalid,
+                "/round/radius",
+                "a rounded shape's radius must not be negative",
+            ));
+        }
+        if shape.is_round() {
+            return Err(QueryError::new(
+                ErrorKind::Invalid,
+                "/round/shape",
+                format!("the core of a rounded shape is a box, polyhedron, convex_hull or file, not a {}", shape.key()),
+            ));
+        }
+        Ok(ShapeSpec::Round { shape: std::boxed::Box::new(shape), radius })
+    }
+}
+
+fn positive_radius<N: Scalar>(r: &N, at: &str, what: &str) -> Result<(), QueryError> {
+    if r.sign() != Ok(Sign::Positive) {
+        return Err(QueryError::new(ErrorKind::Invalid, at, format!("{what} must be positive")));
+    }
+    Ok(())
 }
 
 /// A shape built as a solid on backend `S`, with the format's id of each of its vertices.
@@ -186,6 +285,14 @@ pub fn build_solid<S: Scalar, N: Scalar>(spec: &ShapeSpec<N>, at: &str) -> Resul
             let hull = convex_hull(&pts).map_err(|e| QueryError::hull(&key, e))?;
             Ok(BuiltSolid { solid: hull.solid, ids: hull.input_index })
         }
+        ShapeSpec::Ball(_) | ShapeSpec::Capsule { .. } | ShapeSpec::Round { .. } => Err(QueryError::new(
+            ErrorKind::Unsupported,
+            &key,
+            format!(
+                "a {} is a round shape, not a polyhedral solid: round shapes are answered by distance and toi",
+                spec.key()
+            ),
+        )),
     }
 }
 
@@ -287,7 +394,7 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
 /// Charge a posed shape's coordinates' bits to the query's budget (exact backends): a pose
 /// multiplies the coordinates' size (cheaply estimated from the pose's and the shape's own
 /// bits).
-fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(), QueryError> {
+pub(super) fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(), QueryError> {
     if S::EXACT_VALUES {
         // A pose multiplies the coordinates' size: charge the posed vertices' bits to the
         // query's budget (cheaply estimated from the pose's and the shape's own bits).
@@ -302,6 +409,10 @@ fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(), QueryError
                 vertices.iter().flat_map(|v| v.iter()).map(bits).sum()
             }
             ShapeSpec::File { mesh, .. } => mesh.vertices.iter().flat_map(|v| v.iter()).map(bits).sum(),
+            ShapeSpec::Ball(r) => bits(r),
+            ShapeSpec::Capsule { a, b, radius } => a.iter().chain(b.iter()).map(bits).sum::<u64>() + bits(radius),
+            // The core is charged when it is posed.
+            ShapeSpec::Round { .. } => 0,
         };
         // Each posed coordinate is a sum of products of a shape coordinate and pose entries
         // over the pose's common denominator: about (shape + 3·pose) bits per vertex.
@@ -309,6 +420,9 @@ fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(), QueryError
             ShapeSpec::Box(_) => 8,
             ShapeSpec::Polyhedron { vertices, .. } | ShapeSpec::ConvexHull(vertices) => vertices.len() as u64,
             ShapeSpec::File { mesh, .. } => mesh.vertices.len() as u64,
+            ShapeSpec::Ball(_) => 1,
+            ShapeSpec::Capsule { .. } => 2,
+            ShapeSpec::Round { .. } => 0,
         };
         crate::budget::charge_bits(shape_bits.saturating_add(vertices.saturating_mul(3 * pose_bits)))?;
     }

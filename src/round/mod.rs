@@ -28,11 +28,11 @@
 //! assert_eq!(round_distance(&c, &ball).unwrap().status, Status::Touching);
 //! ```
 
-use num_traits::{One, Signed, Zero};
+use num_traits::{Signed, Zero};
 
 use crate::brep::{Feature, Solid};
 use crate::geom::{Point3, Vector3};
-use crate::poly::{real_roots, Algebraic, Poly, PolyError};
+use crate::poly::{real_roots, Algebraic, Poly, PolyError, RootScalar};
 use crate::predicates::Least;
 use crate::scalar::{Decision, Scalar, Sign, Uncertain};
 use crate::vclip::geometry::{along, point_face, point_segment, segment_segment};
@@ -324,10 +324,11 @@ fn best<S: Scalar>(least: Least<S, Witness<S>>) -> CoreDistance<S> {
     CoreDistance { squared, points: (x, y), features: (fx, fy) }
 }
 
-/// The exact values of round shapes' distance on the exact backend: algebraic numbers (roots
-/// of quadratics with rational coefficients, from c = d(cores)² and R = r_a + r_b), which
-/// [`Algebraic::to_decimal`] writes to any number of digits.
-impl RoundDistance<num_rational::BigRational> {
+/// The values of round shapes' distance: roots of quadratics whose coefficients come from
+/// c = d(cores)² and R = r_a + r_b, found by the backend's root finder
+/// ([`RootScalar::roots_in`]): exact [`Algebraic`] numbers on the exact backends, which
+/// [`Algebraic::to_decimal`] writes to any number of digits, plain floats on `f64`.
+impl<S: RootScalar> RoundDistance<S> {
     /// The distance, max(0, √c − R): 0 unless separated, else the positive root of
     /// y² + 2Ry + R² − c.
     ///
@@ -344,29 +345,30 @@ impl RoundDistance<num_rational::BigRational> {
     /// ```
     ///
     /// Errors: the polynomial module's limits ([`PolyError`]).
-    pub fn distance(&self) -> Result<Algebraic, PolyError> {
+    pub fn distance(&self) -> Result<S::Time, PolyError> {
         if self.status != Status::Separated {
-            return Ok(Algebraic::from_rational(Q::zero()));
+            return Ok(S::time(&S::zero()));
         }
         let (c, r) = (&self.cores.squared, &self.radii);
-        let p = Poly::from_coeffs(vec![r * r - c, r + r, Q::one()]);
-        nth_root(&p, &Q::zero(), &(c + Q::one()), 0)
+        let p = Poly::from_coeffs(vec![r.clone() * r.clone() - c.clone(), r.clone() + r.clone(), S::one()]);
+        nth_root(&p, &S::zero(), &(c.clone() + S::one()), 0)
     }
 
     /// The distance squared, (√c − R)² for separated shapes (else 0): the smaller root of
     /// y² − 2(c + R²)y + (c − R²)², whose roots are (√c ∓ R)².
     ///
     /// Errors: as [`RoundDistance::distance`].
-    pub fn distance_squared(&self) -> Result<Algebraic, PolyError> {
+    pub fn distance_squared(&self) -> Result<S::Time, PolyError> {
         if self.status != Status::Separated {
-            return Ok(Algebraic::from_rational(Q::zero()));
+            return Ok(S::time(&S::zero()));
         }
-        let (c, r2) = (&self.cores.squared, &self.radii * &self.radii);
-        let two = Q::from_integer(2.into());
-        let diff = c - &r2;
-        let p = Poly::from_coeffs(vec![&diff * &diff, -(&two * (c + &r2)), Q::one()]);
+        let (c, r2) = (&self.cores.squared, self.radii.clone() * self.radii.clone());
+        let sum = c.clone() + r2.clone();
+        let two_sum = sum.clone() + sum;
+        let diff = c.clone() - r2;
+        let p = Poly::from_coeffs(vec![diff.clone() * diff, -two_sum.clone(), S::one()]);
         // Both roots lie in [0, 2(c + R²)] (their sum).
-        nth_root(&p, &Q::zero(), &(&two * (c + &r2) + Q::one()), 0)
+        nth_root(&p, &S::zero(), &(two_sum + S::one()), 0)
     }
 
     /// The depth R − √c of penetrating round shapes whose cores do not meet (the smaller root
@@ -375,54 +377,66 @@ impl RoundDistance<num_rational::BigRational> {
     /// (their own overlap then counts too).
     ///
     /// Errors: as [`RoundDistance::distance`].
-    pub fn depth(&self) -> Result<Option<Algebraic>, PolyError> {
-        if self.status != Status::Penetrating || self.cores.squared.is_zero() {
+    pub fn depth(&self) -> Result<Option<S::Time>, PolyError> {
+        if self.status != Status::Penetrating || self.cores.squared.sign()? == Sign::Zero {
             return Ok(None);
         }
         let (c, r) = (&self.cores.squared, &self.radii);
-        let p = Poly::from_coeffs(vec![r * r - c, -(r + r), Q::one()]);
-        nth_root(&p, &Q::zero(), r, 0).map(Some)
+        let p = Poly::from_coeffs(vec![r.clone() * r.clone() - c.clone(), -(r.clone() + r.clone()), S::one()]);
+        nth_root(&p, &S::zero(), r, 0).map(Some)
     }
 
     /// The closest points of the round shapes, a's given its radius `radius_a` (b's is the
     /// rest of [`RoundDistance::radii`]): each core's closest point moved by its radius along
     /// the unit direction between them, p_a + r_a·u and p_b − r_b·u with u = (p_b − p_a)/√c,
-    /// each coordinate exactly (α + β/√c, a root of c(x − α)² = β²). `None` where the cores
-    /// meet (no direction).
+    /// each coordinate exactly (α + β/√c, a root of c(x − α)² = β²). For penetrating shapes
+    /// these are the deepest points along that line (each on its own surface, inside the
+    /// other). `None` where the cores meet (no direction).
     ///
     /// Errors: as [`RoundDistance::distance`].
-    pub fn points(&self, radius_a: &Q) -> Result<Option<[[Algebraic; 3]; 2]>, PolyError> {
+    pub fn points(&self, radius_a: &S) -> Result<Option<[[S::Time; 3]; 2]>, PolyError> {
         let c = &self.cores.squared;
-        if c.is_zero() {
+        if c.sign()? == Sign::Zero {
             return Ok(None);
         }
         let (pa, pb) = &self.cores.points;
-        let radius_b = &self.radii - radius_a;
-        let coordinate = |alpha: &Q, beta: Q| -> Result<Algebraic, PolyError> {
-            if beta.is_zero() {
-                return Ok(Algebraic::from_rational(alpha.clone()));
+        let radius_b = self.radii.clone() - radius_a.clone();
+        let coordinate = |alpha: &S, beta: S| -> Result<S::Time, PolyError> {
+            let beta_sign = beta.sign()?;
+            if beta_sign == Sign::Zero {
+                return Ok(S::time(alpha));
             }
+            let two = S::one() + S::one();
             let p = Poly::from_coeffs(vec![
-                c * alpha * alpha - &beta * &beta,
-                -(c * alpha * Q::from_integer(2.into())),
+                c.clone() * alpha.clone() * alpha.clone() - beta.clone() * beta.clone(),
+                -(c.clone() * alpha.clone() * two),
                 c.clone(),
             ]);
             // |β|/√c ≤ |β|(1 + 1/c): both roots α ± |β|/√c lie within that of α.
-            let bound = Signed::abs(&beta) * (Q::one() + Q::one() / c) + Q::one();
-            let k = usize::from(Signed::is_positive(&beta));
-            nth_root(&p, &(alpha - &bound), &(alpha + &bound), k)
+            let bound = beta.abs() * (S::one() + S::one() / c.clone()) + S::one();
+            let k = usize::from(beta_sign == Sign::Positive);
+            nth_root(&p, &(alpha.clone() - bound.clone()), &(alpha.clone() + bound), k)
         };
-        let mut out: [Vec<Algebraic>; 2] = [Vec::new(), Vec::new()];
+        let mut out: [Vec<S::Time>; 2] = [Vec::new(), Vec::new()];
         for i in 0..3 {
-            let delta = &pb[i] - &pa[i];
-            out[0].push(coordinate(&pa[i], radius_a * &delta)?);
-            out[1].push(coordinate(&pb[i], -(&radius_b * &delta))?);
+            let delta = pb[i].clone() - pa[i].clone();
+            out[0].push(coordinate(&pa[i], radius_a.clone() * delta.clone())?);
+            out[1].push(coordinate(&pb[i], -(radius_b.clone() * delta))?);
         }
         let [a, b] = out;
-        let three = |v: Vec<Algebraic>| -> [Algebraic; 3] {
-            v.try_into().unwrap_or_else(|_| unreachable!("three coordinates"))
-        };
+        let three =
+            |v: Vec<S::Time>| -> [S::Time; 3] { v.try_into().unwrap_or_else(|_| unreachable!("three coordinates")) };
         Ok(Some([three(a), three(b)]))
+    }
+}
+
+/// The `k`-th real root (from the least) of `p` in [lo, hi], on the backend's root finder.
+fn nth_root<S: RootScalar>(p: &Poly<S>, lo: &S, hi: &S, k: usize) -> Result<S::Time, PolyError> {
+    let mut roots = S::roots_in(p, lo, hi)?;
+    if k < roots.len() {
+        Ok(roots.swap_remove(k))
+    } else {
+        Err(PolyError::NotIsolating)
     }
 }
 
@@ -436,16 +450,6 @@ fn roots(p: &Poly<Q>, lo: &Q, hi: &Q) -> Result<Vec<Algebraic>, PolyError> {
         return Ok(Vec::new());
     }
     real_roots(p, lo, hi)
-}
-
-/// The `k`-th real root (from the least) of `p` in [lo, hi].
-fn nth_root(p: &Poly<Q>, lo: &Q, hi: &Q, k: usize) -> Result<Algebraic, PolyError> {
-    let mut roots = real_roots(p, lo, hi)?;
-    if k < roots.len() {
-        Ok(roots.swap_remove(k))
-    } else {
-        Err(PolyError::NotIsolating)
-    }
 }
 
 /// The first time t in [t0, t1] at which a ball of `radius` whose centre moves as
@@ -583,4 +587,162 @@ pub fn ball_first_contact(
         }
     }
     Ok(best)
+}
+
+/// The first time t in [t0, t1] at which two round shapes moving at constant velocities
+/// `velocity_a` and `velocity_b` meet, exactly (issue 42 item 3, every pair of balls, capsules
+/// and rounded convex polytopes). `None`: they do not meet in the interval; t0 when they meet
+/// at t0.
+///
+/// Relative to b, a moves by v = `velocity_a` − `velocity_b`, and they meet when the cores come
+/// within R = r_a + r_b. The cores' distance is always realised by a vertex of one core and
+/// the other core, or by two edges that are not parallel (a closest pair with a face's inside,
+/// or with parallel edges, is matched by a vertex at the same distance), so the first contact
+/// is the least of: each vertex of a's core as a point moving at v against b's core rounded by
+/// R ([`ball_first_contact`]); each vertex of b's core moving at −v against a's core rounded by
+/// R; and each pair of non-parallel edges, whose lines are |D(t)·n|/|n| apart (n = u × w, D
+/// the offset of their points, linear in t) with the closest points of the lines inside both
+/// edges (their parameters are linear in t too): a quadratic each, its roots exact algebraic
+/// numbers and their validity decided there. A graze (a double root) is a contact.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::{point, Vector3};
+/// use touchstone::round::{first_contact, RoundShape};
+/// let q = |n: i64| BigRational::from_integer(n.into());
+/// // A capsule along x at height 3 falls at speed 1 onto a capsule along y; radii 1 each.
+/// let a = RoundShape::capsule(point(-4, 0, 3), point(4, 0, 3), q(1)).unwrap();
+/// let b = RoundShape::capsule(point(0, -4, 0), point(0, 4, 0), q(1)).unwrap();
+/// let down = Vector3::new(q(0), q(0), q(-1));
+/// let still = Vector3::new(q(0), q(0), q(0));
+/// let t = first_contact(&a, &down, &b, &still, [q(0), q(10)]).unwrap();
+/// assert_eq!(t.unwrap().to_rational(), Some(q(1)));
+/// ```
+///
+/// Errors: as [`ball_first_contact`].
+pub fn first_contact(
+    a: &RoundShape<Q>,
+    velocity_a: &Vector3<Q>,
+    b: &RoundShape<Q>,
+    velocity_b: &Vector3<Q>,
+    interval: [Q; 2],
+) -> Result<Option<Algebraic>, RoundError> {
+    let [t0, t1] = interval;
+    if t0 > t1 {
+        return Err(RoundError::Invalid("an empty interval".into()));
+    }
+    let v: Vector3<Q> = velocity_a - velocity_b;
+    let big_r = &a.radius + &b.radius;
+    // Meeting at t0.
+    let shift = v.clone() * t0.clone();
+    let start = RoundShape { core: moved_core(&a.core, &shift)?, radius: a.radius.clone() };
+    if round_distance(&start, b)?.status != Status::Separated {
+        return Ok(Some(Algebraic::from_rational(t0)));
+    }
+    let mut best: Option<Algebraic> = None;
+    let mut offer = |t: Option<Algebraic>| {
+        if let Some(t) = t {
+            if best.as_ref().is_none_or(|b| t < *b) {
+                best = Some(t);
+            }
+        }
+    };
+    let zero = Q::zero();
+    let window = || [t0.clone(), t1.clone()];
+    let probe_b = RoundShape { core: b.core.clone(), radius: big_r.clone() };
+    for p in core_vertices(&a.core) {
+        offer(ball_first_contact(p, &zero, &v, &probe_b, window())?);
+    }
+    let probe_a = RoundShape { core: a.core.clone(), radius: big_r.clone() };
+    let back = -v.clone();
+    for p in core_vertices(&b.core) {
+        offer(ball_first_contact(p, &zero, &back, &probe_a, window())?);
+    }
+    let poly = |e: PolyError| RoundError::Invalid(format!("the time of contact: {e}"));
+    for (a0, a1) in core_edges(&a.core) {
+        for (b0, b1) in core_edges(&b.core) {
+            for t in edge_edge_times([a0, a1], [b0, b1], &v, &big_r, &t0, &t1).map_err(poly)? {
+                offer(Some(t));
+            }
+        }
+    }
+    Ok(best)
+}
+
+/// A core translated by `d`.
+fn moved_core(core: &Core<Q>, d: &Vector3<Q>) -> Result<Core<Q>, RoundError> {
+    Ok(match core {
+        Core::Point(p) => Core::Point(p + d),
+        Core::Segment([p, q]) => Core::Segment([p + d, q + d]),
+        Core::Polytope(s) => Core::Polytope(
+            s.moved_decided(&crate::geom::Affine::translation(d.clone()))
+                .map_err(|e| RoundError::Invalid(format!("moving a core: {e}")))?,
+        ),
+    })
+}
+
+fn core_vertices(core: &Core<Q>) -> Vec<&Point3<Q>> {
+    match core {
+        Core::Point(p) => vec![p],
+        Core::Segment(s) => s.iter().collect(),
+        Core::Polytope(s) => s.vertices().iter().collect(),
+    }
+}
+
+fn core_edges(core: &Core<Q>) -> Vec<(&Point3<Q>, &Point3<Q>)> {
+    match core {
+        Core::Point(_) => Vec::new(),
+        Core::Segment([p, q]) => vec![(p, q)],
+        Core::Polytope(s) => s.edges().iter().map(|&(u, w)| (s.vertex(u), s.vertex(w))).collect(),
+    }
+}
+
+/// The times in [t0, t1] at which the edge a (moving at v) and the fixed edge b, not parallel,
+/// are `big_r` apart with the closest points of their lines inside both.
+fn edge_edge_times(
+    [a0, a1]: [&Point3<Q>; 2],
+    [b0, b1]: [&Point3<Q>; 2],
+    v: &Vector3<Q>,
+    big_r: &Q,
+    t0: &Q,
+    t1: &Q,
+) -> Result<Vec<Algebraic>, PolyError> {
+    let (u, w): (Vector3<Q>, Vector3<Q>) = (a1 - a0, b1 - b0);
+    let n = u.cross(&w);
+    let nn = n.dot(&n);
+    if nn.is_zero() {
+        return Ok(Vec::new());
+    }
+    let d0: Vector3<Q> = a0 - b0;
+    let (e0, e1) = (d0.dot(&n), v.dot(&n));
+    let two = Q::from_integer(2.into());
+    let p = Poly::from_coeffs(vec![&e0 * &e0 - big_r * big_r * &nn, &two * &e0 * &e1, &e1 * &e1]);
+    let (aa, bb, cc) = (u.dot(&u), u.dot(&w), w.dot(&w));
+    let denom = &aa * &cc - &bb * &bb;
+    // s·denom = bb (w·D) − cc (u·D), r·denom = aa (w·D) − bb (u·D), with D = d0 + v t.
+    let lin = |x: &Q, y: &Q, f: &Vector3<Q>, g: &Vector3<Q>| -> Poly<Q> {
+        Poly::from_coeffs(vec![x * g.dot(&d0) - y * f.dot(&d0), x * g.dot(v) - y * f.dot(v)])
+    };
+    let s = lin(&bb, &cc, &u, &w);
+    let r = lin(&aa, &bb, &u, &w);
+    let minus = |p: &Poly<Q>| {
+        let mut c = p.coeffs().to_vec();
+        match c.first_mut() {
+            Some(c0) => *c0 = &*c0 - &denom,
+            None => c.push(-denom.clone()),
+        }
+        Poly::from_coeffs(c)
+    };
+    let (s_end, r_end) = (minus(&s), minus(&r));
+    let mut out = Vec::new();
+    for t in roots(&p, t0, t1)? {
+        let inside = t.sign_of(&s)? != Sign::Negative
+            && t.sign_of(&s_end)? != Sign::Positive
+            && t.sign_of(&r)? != Sign::Negative
+            && t.sign_of(&r_end)? != Sign::Positive;
+        if inside {
+            out.push(t);
+        }
+    }
+    Ok(out)
 }

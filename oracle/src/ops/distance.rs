@@ -5,7 +5,11 @@ use num_rational::BigRational;
 use serde_json::{json, Value};
 use touchstone::geom::Point3;
 use touchstone::poly::RootScalar;
-use touchstone::query::{ClassifyPoint, ClassifyPointClaim, Distance, DistanceClaim, FeatureId, PointClass, Posed};
+use touchstone::poly::TimeOutput;
+use touchstone::query::{
+    ClassifyPoint, ClassifyPointClaim, Distance, DistanceClaim, DistanceRound, DistanceRoundClaim, FeatureId,
+    PointClass, Posed,
+};
 use touchstone::vclip::Status;
 
 use super::{feature_json, num, point_json, sqrt_json, ClaimField, Context, OpJson};
@@ -53,6 +57,98 @@ impl<N: Number> OpJson for Distance<N> {
         m.push("points", Value::Array(vec![point_json(&out.points[0]), point_json(&out.points[1])]));
         m.push("steps", json!(out.steps));
         Ok(m)
+    }
+}
+
+/// Whether `distance`'s shape `a` or `b` is round (`ball`, `capsule`, `round`): the line is
+/// then answered as [`DistanceRound`] (a polyhedral shape beside a round one takes part as a
+/// rounded shape of radius 0).
+pub(super) fn round_pair(f: &Fields) -> bool {
+    ["a", "b"].iter().any(|k| {
+        f.optional(k).is_some_and(|(v, at)| {
+            Fields::of(v, &at, "a shape")
+                .ok()
+                .and_then(|s| s.single_key("a shape").ok())
+                .is_some_and(|(kind, _, _)| ["ball", "capsule", "round"].contains(&kind))
+        })
+    })
+}
+
+impl<N: Number> OpJson for DistanceRound<N> {
+    const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b"];
+    const CLAIM: &'static [ClaimField<DistanceRoundClaim>] = &[
+        claim_field!(status: named STATUSES),
+        claim_field!(intersecting: bool),
+        claim_field!(distance: number),
+        claim_field!(distance_squared: number),
+        claim_field!(points: custom claimed_pair, points_json),
+    ];
+    const SUMMARY: &'static str =
+        "status, exact (algebraic) distance, core features and points of round shapes (balls, capsules, rounded convex shapes)";
+
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
+        Ok(DistanceRound { a: posed(f, "a", "pose_a", ctx)?, b: posed(f, "b", "pose_b", ctx)? })
+    }
+
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
+        let mut m = Out::new();
+        m.push("status", json!(super::name_of(&STATUSES, out.status)));
+        m.push("distance", decimal_json::<S>(&out.distance, digits)?);
+        m.push("distance_squared", value_json::<S>(&out.distance_squared, digits)?);
+        m.push("cores_distance_squared", num(&out.cores_distance_squared));
+        // No feature: a ball's centre, or the inside of a polytope core.
+        let feature = |f: &Option<FeatureId>, p: &Posed<N>| match f {
+            Some(f) => feature_json(f),
+            None if matches!(p.shape, touchstone::query::ShapeSpec::Ball(_)) => json!("center"),
+            None => json!("inside"),
+        };
+        m.push("features", json!([feature(&out.features[0], &self.a), feature(&out.features[1], &self.b)]));
+        let point = |p: &[S::Time; 3]| -> Result<Value, QueryError> {
+            Ok(Value::Array(p.iter().map(|x| coordinate_json::<S>(x, digits)).collect::<Result<_, _>>()?))
+        };
+        m.push("points", Value::Array(vec![point(&out.points[0])?, point(&out.points[1])?]));
+        Ok(m)
+    }
+}
+
+/// An algebraic value as a decimal with `digits` correct digits (exact backends), or a number.
+fn decimal_json<S: RootScalar>(t: &S::Time, digits: u32) -> Result<Value, QueryError> {
+    match S::time_output(t) {
+        TimeOutput::Exact(a) => Ok(json!(a.to_decimal(digits).map_err(|e| QueryError::poly("/digits", e))?)),
+        TimeOutput::Float(x) => Ok(json!(x)),
+    }
+}
+
+/// An algebraic value: an exact string when rational, else `{"decimal", "poly", "interval",
+/// "f64"}` (exact backends); a number on `f64`.
+fn value_json<S: RootScalar>(t: &S::Time, digits: u32) -> Result<Value, QueryError> {
+    match S::time_output(t) {
+        TimeOutput::Exact(a) => match a.to_rational() {
+            Some(q) => Ok(json!(q.to_string())),
+            None => super::algebraic_json(&a, digits),
+        },
+        TimeOutput::Float(x) => Ok(json!(x)),
+    }
+}
+
+/// A coordinate: an exact string when rational, else a decimal with `digits` correct digits
+/// (exact backends); a number on `f64`.
+fn coordinate_json<S: RootScalar>(t: &S::Time, digits: u32) -> Result<Value, QueryError> {
+    match S::time_output(t) {
+        TimeOutput::Exact(a) => match a.to_rational() {
+            Some(q) => Ok(json!(q.to_string())),
+            None => Ok(json!(a.to_decimal(digits).map_err(|e| QueryError::poly("/digits", e))?)),
+        },
+        TimeOutput::Float(x) => Ok(json!(x)),
+    }
+}
+
+impl<N: Number> Encode for DistanceRound<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        posed_json(&mut m, &self.a, "a", "pose_a");
+        posed_json(&mut m, &self.b, "b", "pose_b");
+        m
     }
 }
 

@@ -476,6 +476,18 @@ impl OpInfo {
 /// The table entry of an answered op: the float path reads the query's numbers straight into
 /// binary64 (`Q<f64>`); the other backends read them exactly.
 macro_rules! answered {
+    ($q:ident or $r:ident when $when:path) => {{
+        fn run(fields: &Fields, common: &Common, ctx: &Context) -> Result<Out, QueryError> {
+            if !$when(fields) {
+                (answered!($q).run.expect("answered"))(fields, common, ctx)
+            } else if common.backend == Backend::F64 {
+                execute::<touchstone::query::$r<f64>>(fields, common, ctx)
+            } else {
+                execute::<touchstone::query::$r<BigRational>>(fields, common, ctx)
+            }
+        }
+        OpInfo { run: Some(run), ..answered!($q) }
+    }};
     ($q:ident) => {{
         type Exact = touchstone::query::$q<BigRational>;
         fn run(fields: &Fields, common: &Common, ctx: &Context) -> Result<Out, QueryError> {
@@ -506,7 +518,7 @@ pub fn ops() -> Vec<OpInfo> {
         answered!(SquaredDistance),
         answered!(SegmentPlane),
         answered!(Validate),
-        answered!(Distance),
+        answered!(Distance or DistanceRound when distance::round_pair),
         answered!(Ccd),
         answered!(ToiBoxes),
         answered!(Toi),

@@ -1,0 +1,201 @@
+//! `distance` on round shapes through the oracle (issue 42): balls, capsules and rounded
+//! convex shapes in the format, their exact answers (algebraic numbers to `digits`), claims on
+//! them, `both` under the contract, and typed refusals: of shapes that are no solids, of poses
+//! that are not rigid, and of round shapes by every op that takes polyhedral solids.
+
+use num_rational::BigRational;
+use serde_json::{json, Value};
+use touchstone::query::{DistanceRound, Query};
+use touchstone_oracle::ops::OpJson;
+use touchstone_oracle::{answer_line, Options};
+
+fn ask(q: Value) -> Value {
+    answer_line(&q.to_string(), &Options::default())
+}
+
+fn at(t: [i64; 3]) -> Value {
+    json!({"quaternion": [1, 0, 0, 0], "translation": t})
+}
+
+fn error(q: Value) -> (String, String) {
+    let v = ask(q);
+    let e = &v["error"];
+    assert!(e.is_object(), "no error: {v}");
+    (e["kind"].as_str().unwrap().to_string(), e["at"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn the_round_claim_table_names_the_judged_fields() {
+    type R = DistanceRound<BigRational>;
+    let mut read = <R as OpJson>::claim_fields();
+    let mut judged: Vec<&str> = <R as Query>::CLAIM_RULES.iter().map(|r| r.name).collect();
+    read.sort_unstable();
+    judged.sort_unstable();
+    assert_eq!(read, judged);
+    // Every claimable field stated, each gets a check.
+    let v = ask(json!({"op": "distance", "a": {"ball": 1}, "b": {"ball": 1}, "pose_b": at([3, 0, 0]),
+        "claim": {"status": "separated", "intersecting": false, "distance": "1", "distance_squared": "1",
+                  "points": [["1", "0", "0"], ["2", "0", "0"]]}}));
+    let checks = v["verdict"]["checks"].as_array().unwrap();
+    for f in read {
+        assert!(checks.iter().any(|c| c["field"].as_str().unwrap().split('/').next() == Some(f)), "{f}: {v}");
+    }
+    assert_eq!(v["verdict"]["ok"], json!(true), "{v}");
+}
+
+#[test]
+fn a_ball_resting_on_a_cube_face_edge_and_vertex() {
+    // Radius 5, centre 6 above the unit cube's centre: on the top face.
+    let v = ask(json!({"op": "distance", "a": {"ball": "5"}, "pose_a": at([0, 0, 6]), "b": {"box": [1, 1, 1]}}));
+    assert_eq!(v["status"], "touching");
+    assert_eq!(v["cores_distance_squared"], "25");
+    assert_eq!(v["features"], json!(["center", {"face": [4, 5, 6, 7]}]));
+    assert_eq!(v["points"], json!([["0", "0", "1"], ["0", "0", "1"]]));
+    // On the edge x = y = 1: the centre at (1 + 3, 1 + 4, 0), radius 5.
+    let v = ask(json!({"op": "distance", "a": {"ball": 5}, "pose_a": at([4, 5, 0]), "b": {"box": [1, 1, 1]}}));
+    assert_eq!((v["status"].as_str(), &v["features"][1]), (Some("touching"), &json!({"edge": [3, 7]})));
+    // On vertex 7 = (1, 1, 1): the centre at (1 + 2, 1 + 3, 1 + 6), radius 7; 2⁻⁵⁰ closer it
+    // penetrates.
+    let v = ask(json!({"op": "distance", "a": {"ball": 7}, "pose_a": at([3, 4, 7]), "b": {"box": [1, 1, 1]}}));
+    assert_eq!((v["status"].as_str(), &v["features"][1]), (Some("touching"), &json!({"vertex": 7})));
+    let v = ask(json!({"op": "distance", "a": {"ball": 7}, "pose_a": {"quaternion": [1, 0, 0, 0],
+        "translation": ["3", "4", "7881299347898367/1125899906842624"]}, "b": {"box": [1, 1, 1]}}));
+    assert_eq!(v["status"], "penetrating", "{v}");
+    let v = ask(json!({"op": "distance", "a": {"ball": 7}, "pose_a": {"quaternion": [1, 0, 0, 0],
+        "translation": ["3", "4", "7881299347898369/1125899906842624"]}, "b": {"box": [1, 1, 1]}}));
+    assert_eq!(v["status"], "separated", "{v}");
+}
+
+#[test]
+fn algebraic_distances_to_any_number_of_digits() {
+    // Balls of radius 1/4 whose centres are (1, 1, 0) apart: √2 − 1/2.
+    let v = ask(json!({"op": "distance", "a": {"ball": 0.25}, "b": {"ball": 0.25}, "pose_b": at([1, 1, 0]),
+        "digits": 30}));
+    assert_eq!(v["status"], "separated");
+    assert_eq!(v["distance"], "0.914213562373095048801688724209");
+    // (√2 − 1/2)² = 9/4 − √2, a root of y² − (9/2)y + 49/16.
+    assert_eq!(v["distance_squared"]["decimal"], "0.83578643762690495119831127579");
+    assert_eq!(v["distance_squared"]["poly"], json!(["49/16", "-9/2", "1"]));
+    // a's closest point: (1, 1, 0)/(4√2) = √2/8 each.
+    assert_eq!(v["points"][0], json!(["0.176776695296636881100211090526", "0.176776695296636881100211090526", "0"]));
+    assert_eq!(v["features"], json!(["center", "center"]));
+    // Rational when the cores' distance is a square: balls 5 apart with radii 1 and 2.
+    let v = ask(json!({"op": "distance", "a": {"ball": 1}, "b": {"ball": 2}, "pose_b": at([3, 4, 0])}));
+    assert_eq!((v["distance"].as_str(), v["distance_squared"].as_str()), (Some("2"), Some("4")));
+    assert_eq!(v["points"], json!([["3/5", "4/5", "0"], ["9/5", "12/5", "0"]]));
+}
+
+#[test]
+fn capsules_and_rounded_boxes() {
+    // Parallel capsules 2 apart with radii 1: touching along a segment of closest points.
+    let cap = |y: i64| json!({"capsule": {"a": [-4, y, 0], "b": [4, y, 0], "radius": 1}});
+    let v = ask(json!({"op": "distance", "a": cap(0), "b": cap(2)}));
+    assert_eq!(v["status"], "touching");
+    assert_eq!(v["cores_distance_squared"], "4");
+    // Crossing capsules, skew by 3 along z, radii 1 and 1/2: 3/2 apart.
+    let v = ask(json!({"op": "distance", "a": cap(0),
+        "b": {"capsule": {"a": [0, -4, 3], "b": [0, 4, 3], "radius": "1/2"}}}));
+    assert_eq!((v["status"].as_str(), v["distance"].as_str()), (Some("separated"), Some("1.5")));
+    assert_eq!(v["features"], json!([{"edge": [0, 1]}, {"edge": [0, 1]}]));
+    // Rounded unit cubes 3 apart on the diagonal (cores' vertices √2 apart), radius 1/2 each:
+    // √2 − 1; the nearest cores' features are an edge pair or a vertex pair (a tie).
+    let rb = json!({"round": {"shape": {"box": [1, 1, 1]}, "radius": "1/2"}});
+    let v = ask(json!({"op": "distance", "a": rb, "b": rb, "pose_b": at([3, 3, 0]), "digits": 12}));
+    assert_eq!((v["status"].as_str(), v["distance"].as_str()), (Some("separated"), Some("0.414213562373")));
+    // A rounded box and a box face to face: the radius closes a gap of 1/2.
+    let v = ask(
+        json!({"op": "distance", "a": rb, "b": {"box": [1, 1, 1]}, "pose_b": {"quaternion": [1, 0, 0, 0], "translation": [0, 0, "5/2"]}}),
+    );
+    assert_eq!(v["status"], "touching");
+    let v = ask(json!({"op": "distance", "a": rb, "b": {"box": [1, 1, 1]}, "pose_b": at([0, 0, 1])}));
+    assert_eq!((v["status"].as_str(), v["features"].clone()), (Some("penetrating"), v["features"].clone()));
+}
+
+#[test]
+fn claims_on_round_shapes_are_judged_exactly() {
+    let touching = json!({"op": "distance", "a": {"ball": 1}, "b": {"ball": 1}, "pose_b": at([2, 0, 0])});
+    let verdict = |claim: Value| {
+        let mut q = touching.clone();
+        q["claim"] = claim;
+        ask(q)["verdict"].clone()
+    };
+    assert_eq!(verdict(json!({"status": "touching", "intersecting": true}))["ok"], true);
+    assert_eq!(verdict(json!({"status": "separated"}))["ok"], false);
+    assert_eq!(verdict(json!({"intersecting": false}))["ok"], false);
+    assert_eq!(verdict(json!({"distance": 1e-10}))["ok"], true);
+    assert_eq!(verdict(json!({"distance": 1e-8}))["ok"], false);
+    assert_eq!(verdict(json!({"points": [[1, 0, 0], [1, 0, 0]]}))["ok"], true);
+    // A point off its ball.
+    assert_eq!(verdict(json!({"points": [[1.5, 0, 0], [1, 0, 0]]}))["ok"], false);
+    // Both on their balls, but not at the contact: 2 apart where the distance is 0.
+    assert_eq!(verdict(json!({"points": [[-1, 0, 0], [3, 0, 0]]}))["ok"], false);
+    // Separated balls (√2 − 1/2 apart): the exact closest points to 15 digits pass, points
+    // on the shapes 10⁻⁶ too far apart do not.
+    let q = json!({"op": "distance", "a": {"ball": 0.25}, "b": {"ball": 0.25}, "pose_b": at([1, 1, 0]),
+        "claim": {"points": [["0.176776695296637", "0.176776695296637", 0], ["0.823223304703363", "0.823223304703363", 0]],
+                  "distance_squared": "0.835786437626905"}});
+    assert_eq!(ask(q)["verdict"]["ok"], true);
+    let q = json!({"op": "distance", "a": {"ball": 0.25}, "b": {"ball": 0.25}, "pose_b": at([1, 1, 0]),
+        "claim": {"points": [[0, "-0.25", 0], [1, "1.25", 0]]}});
+    assert_eq!(ask(q)["verdict"]["ok"], false);
+}
+
+#[test]
+fn both_backends_agree_under_the_contract() {
+    let lines = [
+        json!({"op": "distance", "a": {"ball": "5"}, "pose_a": at([0, 0, 6]), "b": {"box": [1, 1, 1]}}),
+        json!({"op": "distance", "a": {"capsule": {"a": [-4, 0, 0], "b": [4, 0, 0], "radius": 1}}, "b": {"ball": 1},
+            "pose_b": {"quaternion": [2, 1, 0, 0], "translation": [0, 2, 0]}}),
+        json!({"op": "distance", "a": {"round": {"shape": {"convex_hull": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]}, "radius": 0.125}},
+            "b": {"ball": 0.5}, "pose_b": at([1, 1, 1])}),
+        json!({"op": "distance", "a": {"ball": 1}, "b": {"box": [1, 1, 1]}}),
+    ];
+    for mut q in lines {
+        q["backend"] = json!("both");
+        let v = ask(q.clone());
+        assert_eq!(v["agreement"]["agree"], true, "{q}\n{v}");
+        assert!(v["f64"]["status"].is_string(), "{v}");
+    }
+}
+
+#[test]
+fn round_shapes_are_refused_with_typed_errors() {
+    let unit = json!({"box": [1, 1, 1]});
+    let d = |a: Value| json!({"op": "distance", "a": a, "b": unit});
+    assert_eq!(error(d(json!({"ball": -1}))), ("invalid".into(), "/a/ball".into()));
+    assert_eq!(error(d(json!({"ball": 0}))), ("invalid".into(), "/a/ball".into()));
+    assert_eq!(error(d(json!({"ball": "x"}))).1, "/a/ball");
+    let cap = json!({"capsule": {"a": [0, 0, 0], "b": [0, 0, 0], "radius": 1}});
+    assert_eq!(error(d(cap)), ("invalid".into(), "/a/capsule/b".into()));
+    let cap = json!({"capsule": {"a": [0, 0, 0], "b": [1, 0, 0], "radius": 0}});
+    assert_eq!(error(d(cap)), ("invalid".into(), "/a/capsule/radius".into()));
+    let cap = json!({"capsule": {"a": [0, 0, 0], "b": [1, 0, 0], "radius": 1, "height": 2}});
+    assert_eq!(error(d(cap)).1, "/a/capsule/height");
+    let nested = json!({"round": {"shape": {"ball": 1}, "radius": 1}});
+    assert_eq!(error(d(nested)), ("invalid".into(), "/a/round/shape".into()));
+    let negative = json!({"round": {"shape": unit, "radius": -1}});
+    assert_eq!(error(d(negative)), ("invalid".into(), "/a/round/radius".into()));
+    let concave = json!({"round": {"shape": {"polyhedron": {"vertices": [[0,0,0],[4,0,0],[4,4,0],[0,4,0],[2,2,1],[2,2,4]],
+        "faces": [[0,3,2,1],[0,1,4],[1,2,4],[2,3,4],[3,0,4]]}}, "radius": 1}});
+    assert_eq!(error(d(concave)).0, "invalid");
+    // A pose that scales would make the ball an ellipsoid.
+    let q = json!({"op": "distance", "a": {"ball": 1}, "pose_a": {"matrix": [[2, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]}, "b": unit});
+    assert_eq!(error(q), ("invalid".into(), "/pose_a".into()));
+    // An orthogonal matrix is a rigid motion: answered (a quarter turn about z, moved by 3).
+    let q = json!({"op": "distance", "a": {"ball": 1}, "pose_a": {"matrix": [[0, -1, 0, 3], [1, 0, 0, 0], [0, 0, 1, 0]]}, "b": unit});
+    assert_eq!(ask(q)["status"], "separated");
+    // Ops on polyhedral solids refuse round shapes, naming the shape.
+    for q in [
+        json!({"op": "classify_point", "solid": {"ball": 1}, "point": [0, 0, 0]}),
+        json!({"op": "contact", "a": {"capsule": {"a": [0, 0, 0], "b": [1, 0, 0], "radius": 1}}, "b": unit}),
+        json!({"op": "validate", "solid": {"round": {"shape": unit, "radius": 1}}}),
+        json!({"op": "index_stats", "solid": {"ball": 1}}),
+    ] {
+        assert_eq!(error(q.clone()).0, "unsupported", "{q}");
+    }
+    // The torus is still to come.
+    assert_eq!(error(d(json!({"torus": {}}))).0, "unsupported");
+    // depth_squared is no claim on round shapes (yet): named as such.
+    let q = json!({"op": "distance", "a": {"ball": 1}, "b": unit, "claim": {"depth_squared": "0"}});
+    assert_eq!(error(q), ("unknown".into(), "/claim/depth_squared".into()));
+}
