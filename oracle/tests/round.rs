@@ -199,3 +199,18 @@ fn round_shapes_are_refused_with_typed_errors() {
     let q = json!({"op": "distance", "a": {"ball": 1}, "b": unit, "claim": {"depth_squared": "0"}});
     assert_eq!(error(q), ("unknown".into(), "/claim/depth_squared".into()));
 }
+
+/// Found by the `round_diff` seeds: crossing capsules whose closest points differ in x by
+/// rounding only (exactly 0: the coordinate is rational). On `f64` the two roots α ± |β|/√c of
+/// that coordinate's quadratic merged into one and the answer was a `limit` error; the root
+/// found (or α) is now the coordinate.
+#[test]
+fn regression_f64_closest_point_coordinate_with_merged_roots() {
+    let line = r#"{"op":"distance","backend":"both","a":{"capsule":{"a":[-1.0,0.0,0.0],"b":[1.0,0.0,0.0],"radius":1.125}},"pose_a":{"quaternion":[0.0,0.0,1.0,1.0],"translation":[1.5,-0.5,0.75]},"b":{"capsule":{"a":[-1.0,0.0,0.0],"b":[1.0,0.0,0.0],"radius":0.37500000000000133}},"pose_b":{"quaternion":[1.0,1.0,2.0,1.0],"translation":[1.5,-0.5,2.25]}}"#;
+    let v = ask(serde_json::from_str(line).unwrap());
+    assert_eq!(v["status"], "penetrating", "{v}");
+    assert_eq!(v["cores_distance_squared"], "81/40");
+    assert_eq!(v["points"][0][0], "51/40");
+    assert_eq!(v["agreement"]["agree"], true, "{v}");
+    assert_eq!(v["f64"]["status"], "penetrating", "{v}");
+}

@@ -284,6 +284,70 @@ impl ConvexPairInput {
     }
 }
 
+/// Two round shapes for the round `distance` contract (the `round_diff` target), touching by
+/// construction: shape a (a ball, a capsule along its local x axis, or a rounded unit box) under
+/// a quaternion of small integers and a translation in quarters; shape b (a ball, a capsule or a
+/// rounded box, turned by its own quaternion) centred at a's centre plus a Pythagorean offset
+/// (x, y, z; d) scaled by s, with r_a + r_b = d·s split between them, nudged by nothing or by
+/// 2⁻⁵⁰ of the scale either way. Two balls touch exactly (nudged: penetrate or separate by the
+/// nudge); the other kinds touch or reach nearer, which keeps the decisions near ties.
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub struct RoundInput {
+    /// a's kind (mod 3: ball, capsule, rounded box), quaternion (each mod 5 − 2) and
+    /// translation (quarters, mod 33 − 16).
+    pub a: (u8, [i8; 4], [i8; 3]),
+    /// b's kind and quaternion.
+    pub b: (u8, [i8; 4]),
+    /// The Pythagorean offset (mod 6), the scale in quarters (mod 8, plus 1), a's share of the
+    /// radii in quarters (mod 3, plus 1), the nudge (mod 3 − 1).
+    pub fit: [u8; 4],
+}
+
+/// (x, y, z, d): x² + y² + z² = d², the offsets of [`RoundInput`].
+pub const PYTHAGOREAN: [[i32; 4]; 6] =
+    [[3, 4, 0, 5], [1, 2, 2, 3], [2, 3, 6, 7], [4, 4, 7, 9], [0, 0, 1, 1], [2, 6, 9, 11]];
+
+impl RoundInput {
+    /// The `distance` query on the two shapes, in binary64 (every number a small dyadic:
+    /// exact).
+    pub fn query(&self) -> crate::query::DistanceRound<f64> {
+        use crate::query::{DistanceRound, PoseSpec, Posed, ShapeSpec};
+        let [o, s, split, nudge] = self.fit;
+        let [x, y, z, d] = PYTHAGOREAN[o as usize % 6];
+        let s = f64::from(s % 8 + 1) / 4.0;
+        let total = f64::from(d) * s;
+        let ra = total * f64::from(split % 3 + 1) / 4.0;
+        let rb = total - ra + f64::from(i32::from(nudge % 3) - 1) * total * 2f64.powi(-50);
+        let quaternion = |q: [i8; 4]| {
+            let q = q.map(|c| f64::from(c.rem_euclid(5) - 2));
+            if q == [0.0; 4] {
+                [1.0, 0.0, 0.0, 0.0]
+            } else {
+                q
+            }
+        };
+        let shape = |kind: u8, r: f64| -> ShapeSpec<f64> {
+            let made = match kind % 3 {
+                0 => ShapeSpec::ball(r),
+                1 => ShapeSpec::capsule(Point3::new(-1.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), r),
+                _ => ShapeSpec::cuboid([0.5, 0.5, 0.5]).and_then(|c| ShapeSpec::rounded(c, r)),
+            };
+            made.unwrap_or_else(|_| unreachable!("positive radii and extents"))
+        };
+        let (ka, qa, ta) = self.a;
+        let t = ta.map(|c| f64::from(c.rem_euclid(33) - 16) / 4.0);
+        let pose = |q: [i8; 4], t: [f64; 3]| {
+            PoseSpec::quaternion(quaternion(q), t).unwrap_or_else(|_| unreachable!("a nonzero quaternion"))
+        };
+        let centre = [t[0] + f64::from(x) * s, t[1] + f64::from(y) * s, t[2] + f64::from(z) * s];
+        let (kb, qb) = self.b;
+        DistanceRound {
+            a: Posed::new("a", shape(ka, ra), pose(qa, t)),
+            b: Posed::new("b", shape(kb, rb), pose(qb, centre)),
+        }
+    }
+}
+
 /// A primitive CCD case: see [`crate::strategies::degenerate_ccd`].
 #[derive(Arbitrary, Clone, Debug, PartialEq)]
 pub struct CcdInput {
@@ -365,8 +429,17 @@ impl MeshInput {}
 /// help and its errors use: [`replay`] decodes each one's artifacts, and
 /// [`seed_corpus`](seeds::seed_corpus) makes each one's seeds. All but [`RAW_TARGET`] take a
 /// typed input ([`decode`]).
-pub const FUZZ_TARGETS: [&str; 8] =
-    ["predicates_diff", "brep_build", "hull_diff", "vclip_diff", "sweep_diff", "msp_diff", "contact_diff", RAW_TARGET];
+pub const FUZZ_TARGETS: [&str; 9] = [
+    "predicates_diff",
+    "brep_build",
+    "hull_diff",
+    "vclip_diff",
+    "sweep_diff",
+    "msp_diff",
+    "contact_diff",
+    "round_diff",
+    RAW_TARGET,
+];
 
 /// The target whose input is raw bytes: its artifact's lines are the query lines themselves.
 pub const RAW_TARGET: &str = "oracle_parse";
@@ -408,6 +481,8 @@ pub enum Replay {
     Validate(crate::query::Validate<f64>),
     /// `vclip_diff`'s pair.
     Distance(crate::query::Distance<f64>),
+    /// `round_diff`'s pair.
+    DistanceRound(crate::query::DistanceRound<f64>),
     /// `sweep_diff`'s primitives.
     Ccd(crate::query::Ccd<f64>),
     /// `sweep_diff`'s boxes, on [0, 1].
@@ -462,6 +537,7 @@ pub fn replay(target: &str, bytes: &[u8]) -> Result<Replay, DecodeError> {
             let (a, b) = decode::<ConvexPairInput>(target, bytes)?.solids().ok_or_else(rejected)?;
             Replay::Distance(Distance::between(&a, &b))
         }
+        "round_diff" => Replay::DistanceRound(decode::<RoundInput>(target, bytes)?.query()),
         "sweep_diff" => match decode::<SweepInput>(target, bytes)? {
             SweepInput::Ccd(c) => {
                 let (kind, t0, t1) = c.case();

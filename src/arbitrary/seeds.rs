@@ -13,7 +13,7 @@
 
 use super::{
     BoxInput, CcdInput, ContactInput, ConvexPairInput, Coord, DecodeError, Edit, FourPoints, MeshInput, MspInput,
-    PlaneAndPoint, PointCloud, PredicateCase, SweepInput, FUZZ_TARGETS,
+    PlaneAndPoint, PointCloud, PredicateCase, RoundInput, SweepInput, FUZZ_TARGETS,
 };
 use crate::strategies::{grid_polytope, rational_rotation, Source};
 
@@ -186,6 +186,12 @@ impl Encode for ConvexPairInput {
     }
 }
 
+impl Encode for RoundInput {
+    fn write(&self, out: &mut Vec<u8>, rest: bool) {
+        (&self.a, &self.b, &self.fit).write(out, rest);
+    }
+}
+
 impl Encode for CcdInput {
     fn write(&self, out: &mut Vec<u8>, rest: bool) {
         ((&self.edge_edge, &self.points, &self.construction), (&self.target, &self.when)).write(out, rest);
@@ -292,6 +298,7 @@ pub fn seed_corpus(target: &str) -> Result<Vec<(String, Vec<u8>)>, DecodeError> 
         "sweep_diff" => sweeps(target, &mut src, &mut seeds)?,
         "msp_diff" => index_cases(target, &mut src, &mut seeds)?,
         "contact_diff" => contact_pairs(target, &mut src, &mut seeds)?,
+        "round_diff" => round_pairs(target, &mut src, &mut seeds)?,
         // The raw target's seeds are oracle lines, which the oracle writes
         // (`touchstone_oracle::encode::seed_corpus`).
         _ => {}
@@ -384,6 +391,27 @@ fn convex_pairs(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>
                     placement,
                 };
                 add(format!("{ka}-{kb}-{how}"), checked(target, &input)?);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Round shapes of every kind pair at every Pythagorean offset, touching and nudged 2⁻⁵⁰
+/// either way.
+fn round_pairs(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)>) -> Result<(), DecodeError> {
+    let mut add = |name: String, bytes: Vec<u8>| seeds.push((format!("gen-{name}"), bytes));
+    for ka in 0..3u8 {
+        for kb in 0..3u8 {
+            for offset in 0..6u8 {
+                let nudge = src.int(0, 2) as u8;
+                let input = RoundInput {
+                    a: (ka, turn(src), tri(src, -16, 16)),
+                    b: (kb, turn(src)),
+                    fit: [offset, src.int(0, 7) as u8, src.int(0, 2) as u8, nudge],
+                };
+                let how = ["closer", "touching", "apart"][nudge as usize];
+                add(format!("{ka}-{kb}-{offset}-{how}"), checked(target, &input)?);
             }
         }
     }

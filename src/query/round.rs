@@ -27,8 +27,7 @@ use crate::vclip::Status;
 /// use touchstone::query::{DistanceRound, PoseSpec, Posed, Query, ShapeSpec};
 /// use touchstone::vclip::Status;
 /// let q = |n: i64| BigRational::from_integer(n.into());
-/// // A ball of radius 5 centred 3 + 5 above a unit cube's top face... 1 + 5 above its centre
-/// // touches the face.
+/// // A ball of radius 5 centred 6 above the centre of the cube [-1, 1]³ rests on its top face.
 /// let ball = Posed::new("a", ShapeSpec::ball(q(5)).unwrap(), PoseSpec::quaternion([q(1), q(0), q(0), q(0)], [q(0), q(0), q(6)]).unwrap());
 /// let cube = Posed::new("b", ShapeSpec::cuboid([q(1), q(1), q(1)]).unwrap(), PoseSpec::identity());
 /// let out = DistanceRound { a: ball, b: cube }.answer::<BigRational>().unwrap().output;

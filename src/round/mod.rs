@@ -351,7 +351,7 @@ impl<S: RootScalar> RoundDistance<S> {
         }
         let (c, r) = (&self.cores.squared, &self.radii);
         let p = Poly::from_coeffs(vec![r.clone() * r.clone() - c.clone(), r.clone() + r.clone(), S::one()]);
-        nth_root(&p, &S::zero(), &(c.clone() + S::one()), 0)
+        nth_root(&p, &S::zero(), &(c.clone() + S::one()), 0, &S::zero())
     }
 
     /// The distance squared, (√c − R)² for separated shapes (else 0): the smaller root of
@@ -368,7 +368,7 @@ impl<S: RootScalar> RoundDistance<S> {
         let diff = c.clone() - r2;
         let p = Poly::from_coeffs(vec![diff.clone() * diff, -two_sum.clone(), S::one()]);
         // Both roots lie in [0, 2(c + R²)] (their sum).
-        nth_root(&p, &S::zero(), &(two_sum + S::one()), 0)
+        nth_root(&p, &S::zero(), &(two_sum + S::one()), 0, &S::zero())
     }
 
     /// The depth R − √c of penetrating round shapes whose cores do not meet (the smaller root
@@ -383,7 +383,7 @@ impl<S: RootScalar> RoundDistance<S> {
         }
         let (c, r) = (&self.cores.squared, &self.radii);
         let p = Poly::from_coeffs(vec![r.clone() * r.clone() - c.clone(), -(r.clone() + r.clone()), S::one()]);
-        nth_root(&p, &S::zero(), r, 0).map(Some)
+        nth_root(&p, &S::zero(), r, 0, &S::zero()).map(Some)
     }
 
     /// The closest points of the round shapes, a's given its radius `radius_a` (b's is the
@@ -415,7 +415,7 @@ impl<S: RootScalar> RoundDistance<S> {
             // |β|/√c ≤ |β|(1 + 1/c): both roots α ± |β|/√c lie within that of α.
             let bound = beta.abs() * (S::one() + S::one() / c.clone()) + S::one();
             let k = usize::from(beta_sign == Sign::Positive);
-            nth_root(&p, &(alpha.clone() - bound.clone()), &(alpha.clone() + bound), k)
+            nth_root(&p, &(alpha.clone() - bound.clone()), &(alpha.clone() + bound), k, alpha)
         };
         let mut out: [Vec<S::Time>; 2] = [Vec::new(), Vec::new()];
         for i in 0..3 {
@@ -431,12 +431,19 @@ impl<S: RootScalar> RoundDistance<S> {
 }
 
 /// The `k`-th real root (from the least) of `p` in [lo, hi], on the backend's root finder.
-fn nth_root<S: RootScalar>(p: &Poly<S>, lo: &S, hi: &S, k: usize) -> Result<S::Time, PolyError> {
+///
+/// On a backend without exact values two roots within its precision of each other may come
+/// out as one, or (a discriminant rounded below zero) as none: the root found, else `near`,
+/// is then the answer (a coordinate α ± |β|/√c with β tiny; a distance of shapes that touch
+/// within the precision). Exact backends always isolate every root.
+fn nth_root<S: RootScalar>(p: &Poly<S>, lo: &S, hi: &S, k: usize, near: &S) -> Result<S::Time, PolyError> {
     let mut roots = S::roots_in(p, lo, hi)?;
     if k < roots.len() {
         Ok(roots.swap_remove(k))
-    } else {
+    } else if S::EXACT_VALUES {
         Err(PolyError::NotIsolating)
+    } else {
+        Ok(roots.pop().unwrap_or_else(|| S::time(near)))
     }
 }
 
