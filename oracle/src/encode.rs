@@ -59,6 +59,7 @@ pub fn case_line(c: &Case) -> Value {
         Claimed::ToiBoxes(q, claim) => line(id, q, Some(claim)),
         Claimed::Ccd(q, claim) => line(id, q, Some(claim)),
         Claimed::Validate(q, claim) => line(id, q, Some(claim)),
+        Claimed::DistanceRound(q, claim) => line(id, q, Some(claim)),
     }
 }
 
@@ -81,7 +82,9 @@ pub fn read_case(line: &str) -> Result<Case, QueryError> {
         Ok((q, claim))
     }
     type Q = BigRational;
-    let query = if op == Distance::<Q>::OP {
+    let query = if op == Distance::<Q>::OP && crate::ops::round_pair(&f) {
+        read(&f).map(|(q, c)| Claimed::DistanceRound(q, c))?
+    } else if op == Distance::<Q>::OP {
         read(&f).map(|(q, c)| Claimed::Distance(q, c))?
     } else if op == Contact::<Q>::OP {
         read(&f).map(|(q, c)| Claimed::Contact(q, c))?

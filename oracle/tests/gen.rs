@@ -76,6 +76,15 @@ fn wrong(kind: Kind, claim: &Value) -> Vec<Value> {
             *n = json!(n.as_array().unwrap().iter().map(neg).collect::<Vec<_>>());
             vec![json!({"status": "penetrating"}), fewer, up, with("regions", json!([]))]
         }
+        // Round shapes: the status, and a distance off by 2⁻²⁰ (touching) or the gap doubled.
+        Kind::BallGap => vec![json!({"status": "touching"}), json!({"intersecting": true}), {
+            let g: num_rational::BigRational = claim["distance"].as_str().unwrap().parse().unwrap();
+            let off = num_rational::BigRational::new(1.into(), (1 << 20).into());
+            with("distance", json!((g + off).to_string()))
+        }],
+        Kind::BallFace | Kind::BallEdge | Kind::BallVertex | Kind::CapsuleFace | Kind::CapsuleEdge | Kind::Capsules => {
+            vec![json!({"status": "separated"}), json!({"intersecting": false}), with("distance", json!("1/1048576"))]
+        }
         // The status, and a feature that does not touch: a's bottom face.
         _ => {
             let mut f = claim["features"].clone();

@@ -48,8 +48,9 @@ use num_traits::{One, Signed, Zero};
 use crate::contact::ContactStatus;
 use crate::geom::{quaternion_matrix, Matrix3, Matrix4, Point3, Vector3};
 use crate::query::{
-    AtStart, Ccd, CcdClaim, ClaimedRegion, Contact, ContactClaim, Distance, DistanceClaim, FeatureId, PoseSpec, Posed,
-    Query, ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim, Validate, ValidateClaim,
+    AtStart, Ccd, CcdClaim, ClaimedRegion, Contact, ContactClaim, Distance, DistanceClaim, DistanceRound,
+    DistanceRoundClaim, FeatureId, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim, Validate,
+    ValidateClaim,
 };
 use crate::sweep::{BoxMotion, CcdKind};
 use crate::vclip::Status;
@@ -136,6 +137,27 @@ pub enum Kind {
     /// (8 vertices, 12 edges, 6 faces), a corner simplex (4, 6, 4), a square pyramid (5, 8, 5),
     /// an octahedron (6, 12, 8) or a triangular prism (6, 9, 5); convex.
     GridHull,
+    /// A ball resting on a box's top face (its centre over the face, strictly inside):
+    /// touching, distance 0 (a round `distance`).
+    BallFace,
+    /// A ball resting on a box's top edge: its centre (3s, 4s) from the edge in the plane
+    /// across it, radius 5s: touching.
+    BallEdge,
+    /// A ball resting on a box's top corner: its centre (2s, 3s, 6s) from the corner, radius
+    /// 7s: touching.
+    BallVertex,
+    /// A capsule lying on a box's top face (its core parallel to the face, over it): touching
+    /// along a segment.
+    CapsuleFace,
+    /// A capsule parallel to a box's top edge, its core (3s, 4s) from the edge's line, radius
+    /// 5s: touching along a segment.
+    CapsuleEdge,
+    /// Two capsules touching: crossing at right angles one over the other, or parallel side by
+    /// side (a segment of closest points).
+    Capsules,
+    /// A ball over a box's top face by an exact gap g (down to one ulp of the coordinates'
+    /// scale, 2⁻⁵² times it): separated, distance g.
+    BallGap,
 }
 
 /// Every kind with its name, in the order `gen --help` lists them.
@@ -156,6 +178,13 @@ pub const KINDS: &[(&str, Kind)] = &[
     ("ccd-edge-edge", Kind::CcdEdgeEdge),
     ("ccd", Kind::Ccd),
     ("grid-hull", Kind::GridHull),
+    ("ball-face", Kind::BallFace),
+    ("ball-edge", Kind::BallEdge),
+    ("ball-vertex", Kind::BallVertex),
+    ("capsule-face", Kind::CapsuleFace),
+    ("capsule-edge", Kind::CapsuleEdge),
+    ("capsules", Kind::Capsules),
+    ("ball-gap", Kind::BallGap),
 ];
 
 fn q(n: i64, d: i64) -> Q {
@@ -192,6 +221,8 @@ pub enum Claimed {
     Ccd(Ccd, CcdClaim),
     /// A solid's validity and counts.
     Validate(Validate, ValidateClaim),
+    /// The distance of round shapes.
+    DistanceRound(DistanceRound, DistanceRoundClaim),
 }
 
 impl Claimed {
@@ -204,6 +235,7 @@ impl Claimed {
             Claimed::ToiBoxes(..) => ToiBoxes::<Q>::OP,
             Claimed::Ccd(..) => Ccd::<Q>::OP,
             Claimed::Validate(..) => Validate::<Q>::OP,
+            Claimed::DistanceRound(..) => DistanceRound::<Q>::OP,
         }
     }
 }
@@ -346,6 +378,13 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Case {
         Kind::BoxGraze | Kind::BoxFall => box_motion(kind, &m, src),
         Kind::CcdVertexFace | Kind::CcdEdgeEdge | Kind::Ccd => ccd_case(kind, &m, src),
         Kind::GridHull => grid_hull(&m, src),
+        Kind::BallFace
+        | Kind::BallEdge
+        | Kind::BallVertex
+        | Kind::CapsuleFace
+        | Kind::CapsuleEdge
+        | Kind::Capsules
+        | Kind::BallGap => round_case(kind, &m, src),
     };
     Case { id, query }
 }
@@ -499,6 +538,90 @@ fn vertex_on(kind: Kind, m: &Motion, src: &mut Source) -> Claimed {
     let at = Vector3::new(x, y, ha[2].clone());
     let claim = touching([feature, FeatureId::Vertex(0)]);
     distance(pair(boxed(&ha), m.pose(identity, &zero), apex_down(src), m.pose(identity, &at)), claim)
+}
+
+/// Round shapes on a box (and two capsules), touching by construction through Pythagorean
+/// offsets, or a ball over a face by an exact gap; the claim is the status and the exact
+/// distance.
+fn round_case(kind: Kind, m: &Motion, src: &mut Source) -> Claimed {
+    let zero = Vector3::from_element(Q::zero());
+    let identity = [1, 0, 0, 0];
+    let ha = half(src);
+    let s = q(src.int(1, 4), 8);
+    let at = |x: Q, y: Q, z: Q| Vector3::new(x, y, z);
+    let capsule = |a: [Q; 3], b: [Q; 3], r: Q| ShapeSpec::Capsule {
+        a: Point3::new(a[0].clone(), a[1].clone(), a[2].clone()),
+        b: Point3::new(b[0].clone(), b[1].clone(), b[2].clone()),
+        radius: r,
+    };
+    let touching = DistanceRoundClaim {
+        status: Some(Status::Touching),
+        distance: Some(Q::zero()),
+        ..DistanceRoundClaim::default()
+    };
+    let (b, centre, claim) = match kind {
+        Kind::BallFace => {
+            let r = &s * q(src.int(1, 8), 1);
+            let c = at(inside(src, &ha[0]), inside(src, &ha[1]), &ha[2] + &r);
+            (ShapeSpec::Ball(r), c, touching)
+        }
+        Kind::BallEdge => {
+            // The edge x = +hx, z = +hz (vertices 5 and 7).
+            let c = at(&ha[0] + &s * q(3, 1), inside(src, &ha[1]), &ha[2] + &s * q(4, 1));
+            (ShapeSpec::Ball(&s * q(5, 1)), c, touching)
+        }
+        Kind::BallVertex => {
+            let c = at(&ha[0] + &s * q(2, 1), &ha[1] + &s * q(3, 1), &ha[2] + &s * q(6, 1));
+            (ShapeSpec::Ball(&s * q(7, 1)), c, touching)
+        }
+        Kind::CapsuleFace => {
+            // A core of half length l along x over the face, rotated in the plane by nothing.
+            let r = &s * q(src.int(1, 8), 1);
+            let l = inside(src, &ha[0]).abs() + q(1, 8);
+            let c = at(Q::zero(), inside(src, &ha[1]), &ha[2] + &r);
+            (capsule([-l.clone(), Q::zero(), Q::zero()], [l, Q::zero(), Q::zero()], r), c, touching)
+        }
+        Kind::CapsuleEdge => {
+            let l = &ha[1] * q(src.int(1, 12), 8);
+            let c = at(&ha[0] + &s * q(3, 1), Q::zero(), &ha[2] + &s * q(4, 1));
+            (capsule([Q::zero(), -l.clone(), Q::zero()], [Q::zero(), l, Q::zero()], &s * q(5, 1)), c, touching)
+        }
+        Kind::Capsules => {
+            // a: a capsule along x; b: along y (crossing) or along x (parallel), its core 2r
+            // above a's, both under the case's motion.
+            let r = &s * q(src.int(1, 8), 1);
+            let l = q(src.int(1, 8), 4);
+            let cross = src.int(0, 1) == 0;
+            let a = capsule([-l.clone(), Q::zero(), Q::zero()], [l.clone(), Q::zero(), Q::zero()], r.clone());
+            let (pa, pb) = (m.pose(identity, &zero), m.pose(identity, &at(Q::zero(), Q::zero(), &r * q(2, 1))));
+            let b = if cross {
+                capsule([Q::zero(), -l.clone(), Q::zero()], [Q::zero(), l, Q::zero()], r)
+            } else {
+                capsule([-l.clone(), Q::zero(), Q::zero()], [l, Q::zero(), Q::zero()], r)
+            };
+            let (a, b) = pair(a, pa, b, pb);
+            return Claimed::DistanceRound(DistanceRound { a, b }, touching);
+        }
+        _ => {
+            let scale = ha.iter().cloned().fold(Q::one(), |x, y| x.max(y));
+            let g = match src.int(0, 3) {
+                0 => q(1, 1 << src.int(1, 40)),
+                1 => scale * q(1, 1 << 52),
+                _ => q(src.int(1, 16), 16),
+            };
+            let r = &s * q(src.int(1, 8), 1);
+            let c = at(inside(src, &ha[0]), inside(src, &ha[1]), &ha[2] + &r + &g);
+            let claim = DistanceRoundClaim {
+                status: Some(Status::Separated),
+                distance: Some(g.clone()),
+                distance_squared: Some(&g * &g),
+                ..DistanceRoundClaim::default()
+            };
+            (ShapeSpec::Ball(r), c, claim)
+        }
+    };
+    let (a, b) = pair(boxed(&ha), m.pose(identity, &zero), b, m.pose(identity, &centre));
+    Claimed::DistanceRound(DistanceRound { a, b }, claim)
 }
 
 /// Colliding at `t`, or touching at the start when `t` is zero.

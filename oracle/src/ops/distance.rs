@@ -63,7 +63,7 @@ impl<N: Number> OpJson for Distance<N> {
 /// Whether `distance`'s shape `a` or `b` is round (`ball`, `capsule`, `round`): the line is
 /// then answered as [`DistanceRound`] (a polyhedral shape beside a round one takes part as a
 /// rounded shape of radius 0).
-pub(super) fn round_pair(f: &Fields) -> bool {
+pub fn round_pair(f: &Fields) -> bool {
     ["a", "b"].iter().any(|k| {
         f.optional(k).is_some_and(|(v, at)| {
             Fields::of(v, &at, "a shape")

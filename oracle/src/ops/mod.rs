@@ -47,6 +47,7 @@ macro_rules! claim_field {
 mod contact;
 mod distance;
 mod geometry;
+pub use distance::round_pair;
 mod index;
 mod planned;
 mod solids;
