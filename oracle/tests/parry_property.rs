@@ -73,11 +73,23 @@ fn parry_on_every_kind_reported() {
     // touch or nearly do (within 10⁻¹⁵), which comes from two nearly coincident points and is
     // often no separating direction: b must move far along it to leave a, or the gap along it
     // is far short of the distance. Distances, depths and the contact manifolds' points are
-    // right.
+    // right. On round shapes (2026-11-28): its distance from a capsule to a box, or to
+    // another capsule, touching or within 10⁻¹⁶ of it, is 10⁻⁸ off (GJK stopping at its own
+    // tolerance), so the distance, the contact's signed distance and its witness points, and
+    // closest_points are wrong beyond 10⁻⁹ of the scale; a ball's are right.
     let found: Vec<(&str, &str)> = wrong.keys().map(|(k, f)| (*k, f.as_str())).collect();
     assert_eq!(
         found,
         [
+            ("capsule-edge", "closest_points"),
+            ("capsule-edge", "contact"),
+            ("capsule-edge", "distance"),
+            ("capsule-face", "closest_points"),
+            ("capsule-face", "contact"),
+            ("capsule-face", "distance"),
+            ("capsules", "closest_points"),
+            ("capsules", "contact"),
+            ("capsules", "distance"),
             ("edge-edge", "contact"),
             ("edge-face", "contact"),
             ("face-face", "contact"),
@@ -94,7 +106,22 @@ fn parry_on_every_kind_reported() {
     // interval's end. None of these is wrong beyond the tolerance.
     let flipped: Vec<(&str, &str)> = flips.keys().map(|(k, f)| (*k, f.as_str())).collect();
     let mut expected = vec![("box-sweep", "cast_shapes"), ("face-overlap", "contact_manifolds")];
-    for kind in ["edge-edge", "edge-face", "face-face", "gap", "vertex-edge", "vertex-face", "vertex-vertex"] {
+    for kind in [
+        "edge-edge",
+        "edge-face",
+        "face-face",
+        "gap",
+        "vertex-edge",
+        "vertex-face",
+        "vertex-vertex",
+        "ball-face",
+        "ball-edge",
+        "ball-vertex",
+        "ball-gap",
+        "capsule-face",
+        "capsule-edge",
+        "capsules",
+    ] {
         expected.extend([(kind, "closest_points"), (kind, "intersection_test")]);
     }
     expected.sort();

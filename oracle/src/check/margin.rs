@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use touchstone::budget::with_budget;
 use touchstone::geom::Vector3;
-use touchstone::query::{penetration_depth, ClassifyPoint, Distance, PoseSpec, Posed, Query, Toi};
+use touchstone::query::{penetration_depth, ClassifyPoint, Distance, PoseSpec, Posed, Query, ShapeSpec, Toi};
 use touchstone::vclip::Status;
 
 use super::Answered;
@@ -84,12 +84,36 @@ fn pair_line(q: &Value) -> Value {
 /// The exact signed distance of two posed convex shapes (negative: minus the penetration
 /// depth), rounded.
 pub fn signed_distance(a: &Posed<Q>, b: &Posed<Q>) -> Option<f64> {
+    if a.shape.is_round() || b.shape.is_round() {
+        return round_signed_distance(a, b);
+    }
     let d = Distance { a: a.clone(), b: b.clone() };
     let answer = d.compute::<Q>().ok()?;
     match answer.output.status {
         Status::Separated => sqrt_f64(&answer.output.distance_squared),
         Status::Touching => Some(0.0),
         Status::Penetrating => Some(-sqrt_f64(&penetration_depth(a, b).ok()?.depth_squared)?),
+    }
+}
+
+/// The signed distance of round shapes: the distance, 0 touching, and when penetrating minus
+/// the depth √c − R (the cores apart: the shortest way out is along the line between their
+/// closest points); `None` where the cores meet.
+fn round_signed_distance(a: &Posed<Q>, b: &Posed<Q>) -> Option<f64> {
+    let out = touchstone::query::DistanceRound { a: a.clone(), b: b.clone() }.compute::<Q>().ok()?.output;
+    let radius = |p: &Posed<Q>| match &p.shape {
+        ShapeSpec::Ball(r) | ShapeSpec::Capsule { radius: r, .. } | ShapeSpec::Round { radius: r, .. } => r.clone(),
+        _ => Q::from_integer(0.into()),
+    };
+    match out.status {
+        Status::Separated => Some(out.distance.to_f64()),
+        Status::Touching => Some(0.0),
+        // Where the cores meet the depth is the cores' own depth plus R: not computed yet.
+        Status::Penetrating if out.cores_distance_squared.is_zero() => None,
+        Status::Penetrating => {
+            let r = (radius(a) + radius(b)).to_f64()?;
+            Some(sqrt_f64(&out.cores_distance_squared)? - r)
+        }
     }
 }
 

@@ -913,6 +913,11 @@ fn penetration(q: &Value, normal: Option<&[f64; 3]>, opts: &Options) -> Option<(
     use touchstone::budget::with_budget;
     let d = crate::ops::read_query::<touchstone::query::Distance<BigRational>>(&q.to_string(), opts).ok()?;
     let budget = opts.budget();
+    if d.a.shape.is_round() || d.b.shape.is_round() {
+        // Round shapes: the depth, not yet a claimed normal's separation.
+        let s = with_budget(budget, || margin::signed_distance(&d.a, &d.b))?;
+        return Some((-s.min(0.0), None));
+    }
     with_budget(budget, || {
         let p = touchstone::query::penetration_depth(&d.a, &d.b).ok()?;
         let along = normal.and_then(|n| {

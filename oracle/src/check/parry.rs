@@ -3,7 +3,8 @@
 //! `distance` lines, `cast_shapes` on `toi` lines, `contact_manifolds` on `contact` lines (convex
 //! shapes: a polyhedron that is not convex, which parry would hold as its hull, is skipped).
 //!
-//! Shapes are built as an engine holds them: a box is a `Cuboid` of its half extents, a hull
+//! Shapes are built as an engine holds them: a box is a `Cuboid` of its half extents, a ball a
+//! `Ball`, a capsule a `Capsule`, a rounded shape a `RoundShape` of its core's hull, a hull
 //! (or a convex polyhedron's vertices) a `ConvexPolyhedron::from_convex_hull`, all in binary64
 //! (the line's numbers rounded); a quaternion pose becomes parry's pose (the quaternion
 //! normalised, the translation rounded); a matrix pose (any invertible affine map, which parry
@@ -14,7 +15,7 @@ use parry3d_f64::math::{Pose, Rotation, Vector};
 use parry3d_f64::query::{
     ClosestPoints, ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher, ShapeCastOptions,
 };
-use parry3d_f64::shape::{ConvexPolyhedron, Cuboid, Shape};
+use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, RoundShape, Shape};
 use serde_json::{json, Value};
 use touchstone::geom::Point3;
 use touchstone::query::{PoseSpec, Posed, ShapeSpec};
@@ -61,24 +62,54 @@ pub fn build(p: &Posed<f64>) -> Result<Built, String> {
         PoseSpec::Quaternion { q, t } => {
             let rotation = Rotation::from_xyzw(q[1], q[2], q[3], q[0]).normalize();
             let pose = Pose::from_parts(Vector::new(t[0], t[1], t[2]), rotation);
-            let shape: Box<dyn Shape> = match &p.shape {
-                ShapeSpec::Box(h) => Box::new(Cuboid::new(Vector::new(h[0], h[1], h[2]))),
-                s => hull(&vertices(s).ok_or("a file shape (not read by the adapter)")?)?,
-            };
-            Ok((shape, pose))
+            Ok((shape_at(&p.shape, &|v| *v)?, pose))
         }
         PoseSpec::Matrix(m) => {
-            let moved: Vec<Point3<f64>> = vertices(&p.shape)
-                .ok_or("a file shape (not read by the adapter)")?
-                .iter()
-                .map(|v| {
-                    let r = |i: usize| m[i][0] * v.x + m[i][1] * v.y + m[i][2] * v.z + m[i][3];
-                    Point3::new(r(0), r(1), r(2))
-                })
-                .collect();
-            Ok((hull(&moved)?, Pose::IDENTITY))
+            // Applied to the shape's points (a round shape's matrix is rigid: the oracle
+            // refuses any other), the shape held at the identity.
+            let map = |v: &Point3<f64>| {
+                let r = |i: usize| m[i][0] * v.x + m[i][1] * v.y + m[i][2] * v.z + m[i][3];
+                Point3::new(r(0), r(1), r(2))
+            };
+            let shape = match &p.shape {
+                ShapeSpec::Box(_) => {
+                    let moved: Vec<Point3<f64>> = vertices(&p.shape).unwrap_or_default().iter().map(map).collect();
+                    hull(&moved)?
+                }
+                s => shape_at(s, &map)?,
+            };
+            Ok((shape, Pose::IDENTITY))
         }
     }
+}
+
+/// parry's shape for a shape whose points are mapped by `map` (the identity under a
+/// quaternion pose, which parry holds as the pose): a box as a `Cuboid` (unmapped only), a
+/// ball as a `Ball` (at the origin: unmapped only), a capsule as a `Capsule` of its mapped ends,
+/// a rounded shape as a `RoundShape` of its core's hull (parry's round convex polyhedron).
+fn shape_at(s: &ShapeSpec<f64>, map: &dyn Fn(&Point3<f64>) -> Point3<f64>) -> Result<Box<dyn Shape>, String> {
+    let file = || "a file shape (not read by the adapter)".to_string();
+    Ok(match s {
+        ShapeSpec::Box(h) => Box::new(Cuboid::new(Vector::new(h[0], h[1], h[2]))),
+        ShapeSpec::Ball(r) => {
+            let c = map(&Point3::new(0.0, 0.0, 0.0));
+            if c != Point3::new(0.0, 0.0, 0.0) {
+                // A ball away from its pose's origin: a capsule of zero length is parry's ball
+                // there.
+                Box::new(Capsule::new(vector(&c), vector(&c), *r))
+            } else {
+                Box::new(Ball::new(*r))
+            }
+        }
+        ShapeSpec::Capsule { a, b, radius } => Box::new(Capsule::new(vector(&map(a)), vector(&map(b)), *radius)),
+        ShapeSpec::Round { shape, radius } => {
+            let core: Vec<Point3<f64>> = vertices(shape).ok_or_else(file)?.iter().map(map).collect();
+            let v: Vec<Vector> = core.iter().map(vector).collect();
+            let inner = ConvexPolyhedron::from_convex_hull(&v).ok_or("parry could not build the convex hull")?;
+            Box::new(RoundShape { inner_shape: inner, border_radius: *radius })
+        }
+        s => hull(&vertices(s).ok_or_else(file)?.iter().map(map).collect::<Vec<_>>())?,
+    })
 }
 
 fn p3(v: Vector) -> Value {
