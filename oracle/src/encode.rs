@@ -82,7 +82,7 @@ pub fn read_case(line: &str) -> Result<Case, QueryError> {
         Ok((q, claim))
     }
     type Q = BigRational;
-    let query = if op == Distance::<Q>::OP && crate::ops::round_pair(&f) {
+    let query = if op == Distance::<Q>::OP && crate::shape::round_pair(&f) {
         read(&f).map(|(q, c)| Claimed::DistanceRound(q, c))?
     } else if op == Distance::<Q>::OP {
         read(&f).map(|(q, c)| Claimed::Distance(q, c))?

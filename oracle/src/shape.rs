@@ -30,6 +30,20 @@ pub fn capped_points<N: Number>(
     points(v, at, None)
 }
 
+/// Whether `distance`'s shape `a` or `b` is round (`ball`, `capsule`, `round`): the line is
+/// then answered as `DistanceRound` (a polyhedral shape beside a round one takes part as a
+/// rounded shape of radius 0).
+pub fn round_pair(f: &Fields) -> bool {
+    ["a", "b"].iter().any(|k| {
+        f.optional(k).is_some_and(|(v, at)| {
+            Fields::of(v, &at, "a shape")
+                .ok()
+                .and_then(|s| s.single_key("a shape").ok())
+                .is_some_and(|(kind, _, _)| ["ball", "capsule", "round"].contains(&kind))
+        })
+    })
+}
+
 /// Parse a shape at `path`.
 pub fn parse_shape<N: Number>(value: &Json, path: &str, ctx: &Context) -> Result<ShapeSpec<N>, QueryError> {
     let fields = Fields::of(value, path, "a shape")?;

@@ -60,20 +60,6 @@ impl<N: Number> OpJson for Distance<N> {
     }
 }
 
-/// Whether `distance`'s shape `a` or `b` is round (`ball`, `capsule`, `round`): the line is
-/// then answered as [`DistanceRound`] (a polyhedral shape beside a round one takes part as a
-/// rounded shape of radius 0).
-pub fn round_pair(f: &Fields) -> bool {
-    ["a", "b"].iter().any(|k| {
-        f.optional(k).is_some_and(|(v, at)| {
-            Fields::of(v, &at, "a shape")
-                .ok()
-                .and_then(|s| s.single_key("a shape").ok())
-                .is_some_and(|(kind, _, _)| ["ball", "capsule", "round"].contains(&kind))
-        })
-    })
-}
-
 impl<N: Number> OpJson for DistanceRound<N> {
     const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b"];
     const CLAIM: &'static [ClaimField<DistanceRoundClaim>] = &[

@@ -47,7 +47,6 @@ macro_rules! claim_field {
 mod contact;
 mod distance;
 mod geometry;
-pub use distance::round_pair;
 mod index;
 mod planned;
 mod solids;
@@ -519,7 +518,7 @@ pub fn ops() -> Vec<OpInfo> {
         answered!(SquaredDistance),
         answered!(SegmentPlane),
         answered!(Validate),
-        answered!(Distance or DistanceRound when distance::round_pair),
+        answered!(Distance or DistanceRound when crate::shape::round_pair),
         answered!(Ccd),
         answered!(ToiBoxes),
         answered!(Toi),
