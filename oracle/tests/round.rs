@@ -190,6 +190,8 @@ fn round_shapes_are_refused_with_typed_errors() {
         json!({"op": "contact", "a": {"capsule": {"a": [0, 0, 0], "b": [1, 0, 0], "radius": 1}}, "b": unit}),
         json!({"op": "validate", "solid": {"round": {"shape": unit, "radius": 1}}}),
         json!({"op": "index_stats", "solid": {"ball": 1}}),
+        // Not yet: the first contact of round shapes is in the library only.
+        json!({"op": "toi", "a": {"ball": 1}, "b": unit, "velocity_a": [1, 0, 0]}),
     ] {
         assert_eq!(error(q.clone()).0, "unsupported", "{q}");
     }

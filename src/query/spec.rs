@@ -142,8 +142,8 @@ pub enum ShapeSpec<N: Scalar = BigRational> {
         /// The mesh, read into `N` (exactly, or as binary64 values).
         mesh: Mesh<N>,
     },
-    /// A ball of positive radius centred at the origin (a round shape: `distance` and `toi`
-    /// only; see [`crate::round`]).
+    /// A ball of positive radius centred at the origin (a round shape: answered by `distance`
+    /// only so far; see [`crate::round`]).
     Ball(N),
     /// The segment `a`–`b` swept by a ball of positive `radius` (a round shape; its core
     /// features are vertex 0 = `a`, vertex 1 = `b` and edge [0, 1]).
@@ -192,7 +192,7 @@ impl<N: Scalar> ShapeSpec<N> {
     }
 
     /// Whether this is a round shape (a ball, a capsule or a rounded convex shape): one that
-    /// only the round shapes' ops take (`distance`, `toi`), not a polyhedral solid.
+    /// only the round shapes' ops take (`distance` so far), not a polyhedral solid.
     pub fn is_round(&self) -> bool {
         matches!(self, ShapeSpec::Ball(_) | ShapeSpec::Capsule { .. } | ShapeSpec::Round { .. })
     }
@@ -289,7 +289,7 @@ pub fn build_solid<S: Scalar, N: Scalar>(spec: &ShapeSpec<N>, at: &str) -> Resul
             ErrorKind::Unsupported,
             &key,
             format!(
-                "a {} is a round shape, not a polyhedral solid: round shapes are answered by distance and toi",
+                "a {} is a round shape, not a polyhedral solid: this version answers round shapes in distance only (toi on round shapes is still to come)",
                 spec.key()
             ),
         )),
