@@ -160,22 +160,7 @@ fn feature_name<S: Scalar>(posed: &PosedRound<S>, f: &CoreFeature) -> Result<Opt
 /// which bounds what rounding the cores' coordinates does to it (as for polytopes,
 /// [`crate::vclip::contract::distance_magnitude`]).
 fn cores_scale<S: Scalar>(a: &Core<S>, b: &Core<S>) -> S {
-    let largest = |c: &Core<S>| -> S {
-        let points: Vec<&Point3<S>> = match c {
-            Core::Point(p) => vec![p],
-            Core::Segment(s) => s.iter().collect(),
-            Core::Polytope(s) => s.vertices().iter().collect(),
-        };
-        points.iter().flat_map(|p| p.iter().map(|x| x.abs())).fold(S::zero(), |m, x| {
-            if x.to_f64() > m.to_f64() {
-                x
-            } else {
-                m
-            }
-        })
-    };
-    let m = S::one() + largest(a) + largest(b);
-    m.clone() * m
+    crate::vclip::contract::points_distance_magnitude(a.points(), b.points())
 }
 
 impl<N: Scalar> DistanceRound<N> {

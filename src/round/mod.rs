@@ -49,6 +49,17 @@ pub enum Core<S: Scalar> {
     Polytope(Solid<S>),
 }
 
+impl<S: Scalar> Core<S> {
+    /// The core's points: the point, the segment's ends, the polytope's vertices.
+    pub fn points(&self) -> Vec<&Point3<S>> {
+        match self {
+            Core::Point(p) => vec![p],
+            Core::Segment(s) => s.iter().collect(),
+            Core::Polytope(s) => s.vertices().iter().collect(),
+        }
+    }
+}
+
 /// A core swept by a ball of radius `radius` ≥ 0.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoundShape<S: Scalar> {
@@ -657,12 +668,12 @@ pub fn first_contact(
     let zero = Q::zero();
     let window = || [t0.clone(), t1.clone()];
     let probe_b = RoundShape { core: b.core.clone(), radius: big_r.clone() };
-    for p in core_vertices(&a.core) {
+    for p in a.core.points() {
         offer(ball_first_contact(p, &zero, &v, &probe_b, window())?);
     }
     let probe_a = RoundShape { core: a.core.clone(), radius: big_r.clone() };
     let back = -v.clone();
-    for p in core_vertices(&b.core) {
+    for p in b.core.points() {
         offer(ball_first_contact(p, &zero, &back, &probe_a, window())?);
     }
     let poly = |e: PolyError| RoundError::Invalid(format!("the time of contact: {e}"));
@@ -686,14 +697,6 @@ fn moved_core(core: &Core<Q>, d: &Vector3<Q>) -> Result<Core<Q>, RoundError> {
                 .map_err(|e| RoundError::Invalid(format!("moving a core: {e}")))?,
         ),
     })
-}
-
-fn core_vertices(core: &Core<Q>) -> Vec<&Point3<Q>> {
-    match core {
-        Core::Point(p) => vec![p],
-        Core::Segment(s) => s.iter().collect(),
-        Core::Polytope(s) => s.vertices().iter().collect(),
-    }
 }
 
 fn core_edges(core: &Core<Q>) -> Vec<(&Point3<Q>, &Point3<Q>)> {

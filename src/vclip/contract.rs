@@ -21,15 +21,18 @@ use crate::scalar::Scalar;
 /// largest of `b`)². Every expression V-Clip forms a squared distance from is bounded by a
 /// small multiple of it.
 pub fn distance_magnitude<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> S {
-    let largest = |s: &Solid<S>| {
-        s.vertices().iter().flat_map(|p| p.iter().map(|x| x.abs())).fold(S::zero(), |m, x| {
-            if x.to_f64() > m.to_f64() {
-                x
-            } else {
-                m
-            }
-        })
+    points_distance_magnitude(a.vertices(), b.vertices())
+}
+
+/// [`distance_magnitude`] of two sets of points (round shapes' cores too): (1 + largest
+/// |coordinate| of `a` + largest of `b`)².
+pub fn points_distance_magnitude<'a, S: Scalar + 'a>(
+    a: impl IntoIterator<Item = &'a crate::geom::Point3<S>>,
+    b: impl IntoIterator<Item = &'a crate::geom::Point3<S>>,
+) -> S {
+    let largest = |ps: &mut dyn Iterator<Item = &'a crate::geom::Point3<S>>| {
+        ps.flat_map(|p| p.iter().map(|x| x.abs())).fold(S::zero(), |m, x| if x.to_f64() > m.to_f64() { x } else { m })
     };
-    let m = S::one() + largest(a) + largest(b);
+    let m = S::one() + largest(&mut a.into_iter()) + largest(&mut b.into_iter());
     m.clone() * m
 }
