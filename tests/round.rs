@@ -352,6 +352,63 @@ mod contract {
     }
 }
 
+/// The `toi` op on round shapes: `f64` against exact under the contract of
+/// `touchstone::query::ToiRound` on contacts made exact on purpose (a Pythagorean offset
+/// reached at an integer time, head-on, oblique or grazing), nudged by 2⁻⁵⁰ of the radii.
+mod toi_contract {
+    use super::*;
+    use touchstone::geom::Vector3;
+    use touchstone::query::{both, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiRound};
+    use touchstone_oracle::encode::replay_line;
+
+    const TRIPLES: [[i32; 4]; 5] = [[3, 4, 0, 5], [1, 2, 2, 3], [2, 3, 6, 7], [4, 4, 7, 9], [0, 0, 1, 1]];
+
+    fn round(kind: u8, radius: f64) -> ShapeSpec<f64> {
+        match kind % 3 {
+            0 => ShapeSpec::ball(radius).unwrap(),
+            1 => ShapeSpec::capsule(Point3::new(-2.0, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0), radius).unwrap(),
+            _ => ShapeSpec::rounded(ShapeSpec::cuboid([1.0, 1.0, 1.0]).unwrap(), radius).unwrap(),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+        #[test]
+        fn f64_agrees_with_exact_under_the_contract_on_round_first_contacts(
+            ka in 0u8..3, kb in 0u8..3,
+            triple in 0usize..5, scale in 1i32..=8, split in 1i32..=3,
+            qa in [1i32..=3, -2i32..=2, -2i32..=2, -2i32..=2],
+            w in [-3i32..=3, -3i32..=3, -3i32..=3],
+            at in 0i32..=4,
+            nudge in -1i32..=1,
+        ) {
+            // b reaches the offset (touching a ball a there) at t = `at`, moving by w.
+            let [x, y, z, d] = TRIPLES[triple];
+            let s = f64::from(scale) / 4.0;
+            let total = f64::from(d) * s;
+            let ra = total * f64::from(split) / 4.0;
+            let rb = total - ra + f64::from(nudge) * total * 2f64.powi(-50);
+            let w = w.map(f64::from);
+            let o = [f64::from(x) * s, f64::from(y) * s, f64::from(z) * s];
+            let start = [0, 1, 2].map(|i| o[i] - w[i] * f64::from(at));
+            let a = Posed::new("a", round(ka, ra), PoseSpec::quaternion(qa.map(f64::from), [0.0; 3]).unwrap());
+            let b = Posed::new("b", round(kb, rb), PoseSpec::quaternion([1.0, 0.0, 0.0, 0.0], start).unwrap());
+            let toi = Toi { a, b, velocity_a: Vector3::zeros(), velocity_b: Vector3::new(w[0], w[1], w[2]), interval: [0.0, 5.0] };
+            let query = ToiRound(toi);
+            let replay = replay_line(&query);
+            let r = both(&query).unwrap();
+            prop_assert!(r.agreement.is_ok(), "{:?}\nreplay: {replay}", r.agreement);
+            // Two balls, touching at `at` and approaching or grazing there (o·w ≤ 0): the
+            // first contact is `at` exactly.
+            let ow = o[0] * w[0] + o[1] * w[1] + o[2] * w[2];
+            if ka % 3 == 0 && kb % 3 == 0 && nudge == 0 && ow <= 0.0 && w != [0.0; 3] {
+                let exact = query.answer::<Q>().unwrap().output;
+                prop_assert_eq!(exact.toi.and_then(|t| t.to_rational()), Some(q(at.into())), "replay: {}", replay);
+            }
+        }
+    }
+}
+
 /// The first contact of any two round shapes under linear motion (issue 42 item 3): known
 /// answers, then an independent route (the shapes' exact status at rational times).
 mod first_contact_of_pairs {
@@ -409,12 +466,6 @@ mod first_contact_of_pairs {
         assert!(first_contact(&above, &v(0, 1, 0), &bar, &still, [q(0), q(20)]).unwrap().is_none());
     }
 
-    /// A round shape from small integers at rest position `c`: a ball, a capsule or a rounded
-    /// box.
-    fn shape_at(kind: u8, c: [i64; 6], r: i64) -> RoundShape<Q> {
-        super::shape(kind, c, r).0
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
         /// No contact is missed and none is early: the shapes are separated at the isolating
@@ -427,7 +478,7 @@ mod first_contact_of_pairs {
             ra in 1i64..=3, rb in 1i64..=3,
             vel in [-4i64..=4, -4i64..=4, -4i64..=4],
         ) {
-            let (a, b) = (shape_at(ka, ca, ra), shape_at(kb, cb, rb));
+            let ((a, fa), (b, fb)) = (super::shape(ka, ca, ra), super::shape(kb, cb, rb));
             let velocity = v(vel[0], vel[1], vel[2]);
             let still = v(0, 0, 0);
             let status_at = |t: &Q| {
@@ -441,7 +492,36 @@ mod first_contact_of_pairs {
                 round_distance(&moved, &b).unwrap().status
             };
             let (t0, t1) = (q(0), q(4));
-            match first_contact(&a, &velocity, &b, &still, [t0.clone(), t1.clone()]).unwrap() {
+            // The closest approach (a second route): the shapes meet exactly when it is at
+            // most R²; the cores come within it (and not within less); it is at most the
+            // cores' squared distance at every sampled time.
+            let closest = touchstone::round::closest_approach(&a.core, &b.core, &velocity, [t0.clone(), t1.clone()]).unwrap();
+            let big_r = &a.radius + &b.radius;
+            let within = |r2: &Q| touchstone::round::first_within(&a.core, &b.core, &velocity, r2, [t0.clone(), t1.clone()]).unwrap();
+            prop_assert!(within(&closest).is_some());
+            if closest > q(0) {
+                prop_assert!(within(&(&closest * Q::new(999_999.into(), 1_000_000.into()))).is_none());
+            }
+            for k in 0..=16 {
+                let s = &t1 * Q::new(k.into(), 16.into());
+                let moved = |c: &touchstone::round::Core<Q>| match c {
+                    touchstone::round::Core::Point(x) => touchstone::round::Core::Point(x + &velocity * s.clone()),
+                    touchstone::round::Core::Segment([x, y]) => touchstone::round::Core::Segment([x + &velocity * s.clone(), y + &velocity * s.clone()]),
+                    touchstone::round::Core::Polytope(p) => touchstone::round::Core::Polytope(
+                        p.moved_decided(&touchstone::geom::Affine::translation(&velocity * s.clone())).unwrap()),
+                };
+                let d2 = touchstone::round::core_distance(&moved(&a.core), &b.core).unwrap().squared;
+                prop_assert!(closest <= d2, "closest {} above {} at {}", closest, d2, s);
+            }
+            let hit = first_contact(&a, &velocity, &b, &still, [t0.clone(), t1.clone()]).unwrap();
+            prop_assert_eq!(hit.is_some(), closest <= &big_r * &big_r);
+            // f64 runs the same code: on these small integers it finds the same contact.
+            let fv = Vector3::new(vel[0] as f64, vel[1] as f64, vel[2] as f64);
+            let fast = first_contact(&fa, &fv, &fb, &Vector3::zeros(), [0.0, 4.0]).unwrap();
+            if let (Some(e), Some(f)) = (&hit, fast) {
+                prop_assert!((e.to_f64() - f).abs() <= 1e-6, "exact {:?} f64 {}", e.to_decimal(12), f);
+            }
+            match hit {
                 Some(t) => {
                     let mut t = t;
                     t.refine(&Q::new(1.into(), 1_000_000.into())).unwrap();

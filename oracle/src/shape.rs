@@ -44,6 +44,31 @@ pub fn round_pair(f: &Fields) -> bool {
     })
 }
 
+/// Whether `toi`'s shape `a` or `b` is round with a positive radius (a `ball`, a `capsule`, a
+/// `round` shape whose radius is not 0): the line is then answered as `ToiRound`. A `round`
+/// shape of radius 0 is its core, which the polytope path answers.
+pub fn round_toi_pair(f: &Fields) -> bool {
+    ["a", "b"].iter().any(|k| {
+        f.optional(k).is_some_and(|(v, at)| {
+            let Some((kind, body, at)) = Fields::of(v, &at, "a shape").ok().and_then(|s| s.single_key("a shape").ok())
+            else {
+                return false;
+            };
+            match kind {
+                "ball" | "capsule" => true,
+                "round" => {
+                    let radius = Fields::of(body, &at, "a round shape")
+                        .ok()
+                        .and_then(|r| r.optional("radius").map(|(x, p)| crate::input::rational(x, &p)));
+                    // An unreadable radius goes to the round path, which names the error.
+                    !matches!(radius, Some(Ok(r)) if num_traits::Zero::is_zero(&r))
+                }
+                _ => false,
+            }
+        })
+    })
+}
+
 /// Parse a shape at `path`.
 pub fn parse_shape<N: Number>(value: &Json, path: &str, ctx: &Context) -> Result<ShapeSpec<N>, QueryError> {
     let fields = Fields::of(value, path, "a shape")?;

@@ -1,6 +1,6 @@
-//! `distance` on round shapes through the oracle (issue 42): balls, capsules and rounded
-//! convex shapes in the format, their exact answers (algebraic numbers to `digits`), claims on
-//! them, `both` under the contract, and typed refusals: of shapes that are no solids, of poses
+//! `distance` and `toi` on round shapes through the oracle (issue 42): balls, capsules and
+//! rounded convex shapes in the format, their exact answers (algebraic numbers to `digits`),
+//! claims on them, `both` under the contract, and typed refusals: of shapes that are no solids, of poses
 //! that are not rigid, and of round shapes by every op that takes polyhedral solids.
 
 use num_rational::BigRational;
@@ -190,11 +190,12 @@ fn round_shapes_are_refused_with_typed_errors() {
         json!({"op": "contact", "a": {"capsule": {"a": [0, 0, 0], "b": [1, 0, 0], "radius": 1}}, "b": unit}),
         json!({"op": "validate", "solid": {"round": {"shape": unit, "radius": 1}}}),
         json!({"op": "index_stats", "solid": {"ball": 1}}),
-        // Not yet: the first contact of round shapes is in the library only.
-        json!({"op": "toi", "a": {"ball": 1}, "b": unit, "velocity_a": [1, 0, 0]}),
     ] {
         assert_eq!(error(q.clone()).0, "unsupported", "{q}");
     }
+    // A round shape of radius 0 is its core, for every op.
+    let v = ask(json!({"op": "validate", "solid": {"round": {"shape": unit, "radius": "0/3"}}}));
+    assert_eq!((v["valid"].as_bool(), v["vertices"].as_u64()), (Some(true), Some(8)), "{v}");
     // The torus is still to come.
     assert_eq!(error(d(json!({"torus": {}}))).0, "unsupported");
     // depth_squared is no claim on round shapes (yet): named as such.
@@ -215,4 +216,64 @@ fn regression_f64_closest_point_coordinate_with_merged_roots() {
     assert_eq!(v["points"][0][0], "51/40");
     assert_eq!(v["agreement"]["agree"], true, "{v}");
     assert_eq!(v["f64"]["status"], "penetrating", "{v}");
+}
+
+/// `toi` on round shapes: exact first contacts (rational and quadratic irrational), grazes,
+/// contacts at the start, claims, `f64` and `both`, the radius-0 route and refusals.
+#[test]
+fn the_first_contact_of_round_shapes() {
+    let toi = |a: Value, pa: [i64; 3], b: Value, v: [i64; 3], extra: Value| {
+        let mut q = json!({"op": "toi", "a": a, "pose_a": at(pa), "b": b, "velocity_a": v, "interval": [0, 20]});
+        for (k, x) in extra.as_object().unwrap() {
+            q[k] = x.clone();
+        }
+        ask(q)
+    };
+    let none = json!({});
+    // Unit balls 10 apart closing at speed 1: t = 8.
+    let v = toi(json!({"ball": 1}), [-10, 0, 0], json!({"ball": 1}), [1, 0, 0], none.clone());
+    assert_eq!((v["collides"].as_bool(), v["toi"]["decimal"].as_str()), (Some(true), Some("8")), "{v}");
+    // Rounded unit cubes (radius 1/2) on the diagonal: t = 3 − 1/√2, a root of t² − 6t + 17/2.
+    let rc = json!({"round": {"shape": {"box": [1, 1, 1]}, "radius": "1/2"}});
+    let v = toi(rc.clone(), [-5, -5, 0], rc.clone(), [1, 1, 0], json!({"digits": 30}));
+    assert_eq!(v["toi"]["decimal"], "2.29289321881345247559915563789", "{v}");
+    assert_eq!(v["toi"]["poly"], json!(["17/2", "-6", "1"]));
+    // A ball grazing a capsule (centre passing 2 above its axis, radii 1 + 1): t = 9; a miss
+    // 2⁻⁵⁰ higher. Claims judged against the exact time.
+    let cap = json!({"capsule": {"a": [-4, 0, 0], "b": [4, 0, 0], "radius": 1}});
+    let v =
+        toi(json!({"ball": 1}), [0, -9, 2], cap.clone(), [0, 1, 0], json!({"claim": {"collides": true, "toi": "9"}}));
+    assert_eq!((v["toi"]["decimal"].as_str(), v["verdict"]["ok"].as_bool()), (Some("9"), Some(true)), "{v}");
+    let high = json!({"op": "toi", "a": {"ball": 1}, "pose_a": {"translation": [0, -9, "2.00000000000000177635683940025046467781066894531250"]},
+        "b": cap, "velocity_a": [0, 1, 0], "interval": [0, 20], "claim": {"collides": true, "toi": 9}});
+    let v = ask(high);
+    assert_eq!((v["collides"].as_bool(), v["verdict"]["ok"].as_bool()), (Some(false), Some(false)), "{v}");
+    // Meeting at the start: overlapping; touching; a claim of the state judged.
+    let v =
+        toi(json!({"ball": 2}), [0, 0, 0], json!({"ball": 1}), [1, 0, 0], json!({"claim": {"at_start": "touching"}}));
+    assert_eq!((v["at_start"].as_str(), v["verdict"]["ok"].as_bool()), (Some("overlapping"), Some(false)), "{v}");
+    let v = toi(json!({"ball": 2}), [-3, 0, 0], json!({"ball": 1}), [-1, 0, 0], none.clone());
+    assert_eq!((v["toi"]["decimal"].as_str(), v["at_start"].as_str()), (Some("0"), Some("touching")), "{v}");
+    // A ball of radius 5 falling along −z from (4, 5, 6) beside the cube's edge x = y = 1: its
+    // centre is (3, 4) = 5 from the edge's line, so it meets the edge's end (1, 1, 1) as its
+    // centre reaches z = 1, at t = 5.
+    let v = toi(json!({"ball": 5}), [4, 5, 6], json!({"box": [1, 1, 1]}), [0, 0, -1], none.clone());
+    assert_eq!(v["toi"]["decimal"], "5", "{v}");
+    // f64 and both.
+    let v = toi(json!({"ball": 1}), [-10, 0, 0], json!({"ball": 1}), [1, 0, 0], json!({"backend": "f64"}));
+    assert!((v["toi"]["f64"].as_f64().unwrap() - 8.0).abs() < 1e-12, "{v}");
+    let v = toi(rc.clone(), [-5, -5, 0], rc.clone(), [1, 1, 0], json!({"backend": "both"}));
+    assert_eq!(v["agreement"]["agree"], true, "{v}");
+    // Two shapes of radius 0 are the polytope path's: with its touching features.
+    let r0 = json!({"round": {"shape": {"box": [1, 1, 1]}, "radius": 0}});
+    let v = toi(r0, [-5, 0, 0], json!({"box": [1, 1, 1]}), [1, 0, 0], none.clone());
+    assert_eq!((v["toi"]["decimal"].as_str(), v["features"].is_array()), (Some("3"), true), "{v}");
+    // Refusals: a rotating velocity, features claimed on round shapes, a bad interval.
+    let q = json!({"op": "toi", "a": {"ball": 1}, "b": {"ball": 1}, "velocity_a": {"linear": [1, 0, 0], "angular": [0, 0, 1]}});
+    assert_eq!(error(q).0, "unsupported");
+    let q =
+        json!({"op": "toi", "a": {"ball": 1}, "b": {"ball": 1}, "claim": {"features": [{"vertex": 0}, {"vertex": 0}]}});
+    assert_eq!(error(q), ("unknown".into(), "/claim/features".into()));
+    let q = json!({"op": "toi", "a": {"ball": 1}, "b": {"ball": 1}, "interval": [1, 0]});
+    assert_eq!(error(q), ("invalid".into(), "/interval".into()));
 }

@@ -108,6 +108,7 @@ mod round;
 pub mod spec;
 mod toi;
 mod toi_boxes;
+mod toi_round;
 mod validate;
 
 use std::fmt::Debug;
@@ -143,6 +144,7 @@ pub use round::{DistanceRound, DistanceRoundClaim, DistanceRoundOutput};
 pub use spec::{posed_solid, BuiltSolid, FeatureId, PlaneSpec, PoseSpec, Posed, ShapeSpec, SolidPosed};
 pub use toi::{Toi, ToiClaim, ToiOutput};
 pub use toi_boxes::{box_feature_id, AtStart, ToiBoxes, ToiBoxesClaim, ToiBoxesOutput};
+pub use toi_round::{ToiRound, ToiRoundClaim, ToiRoundOutput};
 pub use validate::{SolidReport, Validate, ValidateClaim};
 
 /// A sign test that decided a discrete answer, or a degeneracy test.

@@ -285,11 +285,13 @@ pub fn build_solid<S: Scalar, N: Scalar>(spec: &ShapeSpec<N>, at: &str) -> Resul
             let hull = convex_hull(&pts).map_err(|e| QueryError::hull(&key, e))?;
             Ok(BuiltSolid { solid: hull.solid, ids: hull.input_index })
         }
+        // Rounding by 0 leaves the shape itself.
+        ShapeSpec::Round { shape, radius } if *radius == N::zero() => build_solid(shape, &key),
         ShapeSpec::Ball(_) | ShapeSpec::Capsule { .. } | ShapeSpec::Round { .. } => Err(QueryError::new(
             ErrorKind::Unsupported,
             &key,
             format!(
-                "a {} is a round shape, not a polyhedral solid: this version answers round shapes in distance only (toi on round shapes is still to come)",
+                "a {} is a round shape, not a polyhedral solid: this version answers round shapes in distance and toi only",
                 spec.key()
             ),
         )),

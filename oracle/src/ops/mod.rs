@@ -521,7 +521,7 @@ pub fn ops() -> Vec<OpInfo> {
         answered!(Distance or DistanceRound when crate::shape::round_pair),
         answered!(Ccd),
         answered!(ToiBoxes),
-        answered!(Toi),
+        answered!(Toi or ToiRound when crate::shape::round_toi_pair),
         answered!(ClassifyPoint),
         answered!(ClassifySegment),
         answered!(IndexStats),

@@ -7,7 +7,9 @@ use serde_json::{json, Value};
 use touchstone::geom::Matrix4;
 use touchstone::geom::Vector3;
 use touchstone::poly::RootScalar;
-use touchstone::query::{box_feature_id, AtStart, Ccd, CcdClaim, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim};
+use touchstone::query::{
+    box_feature_id, AtStart, Ccd, CcdClaim, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim, ToiRound, ToiRoundClaim,
+};
 use touchstone::sweep::{BoxMotion, CcdKind, ContactKind};
 
 use super::distance::posed_json;
@@ -243,6 +245,22 @@ impl<N: Number> OpJson for Toi<N> {
     }
 }
 
+impl<N: Number> OpJson for ToiRound<N> {
+    const FIELDS: &'static [&'static str] = <Toi<N> as OpJson>::FIELDS;
+    const CLAIM: &'static [ClaimField<ToiRoundClaim>] =
+        &[claim_field!(collides: bool), claim_field!(toi: time), claim_field!(at_start: named AT_START)];
+    const SUMMARY: &'static str =
+        "first contact of round shapes (balls, capsules, rounded convex shapes) under constant linear velocities (exact algebraic time)";
+
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
+        Ok(ToiRound(Toi::parse(f, ctx)?))
+    }
+
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
+        contact_fields::<S>(out.collides, out.toi.as_ref(), out.at_start, digits)
+    }
+}
+
 impl<N: Number> Encode for Ccd<N> {
     fn encode(&self) -> Out {
         let mut m = Out::new();
@@ -268,6 +286,12 @@ impl<N: Number> Encode for ToiBoxes<N> {
         m.push("motion_b", motion_json(&self.b.motion));
         m.push("interval", numbers(&self.interval));
         m
+    }
+}
+
+impl<N: Number> Encode for ToiRound<N> {
+    fn encode(&self) -> Out {
+        self.0.encode()
     }
 }
 

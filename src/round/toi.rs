@@ -1,0 +1,401 @@
+//! Round shapes under linear motion: the first time of contact (issue 42 item 3), on any
+//! backend that finds roots, and the closest approach, exactly.
+//!
+//! Relative to b, a moves by v = v_a − v_b, and the shapes meet when the cores come within
+//! R = r_a + r_b. The cores' distance at any time is realised by a *candidate pair*: a vertex
+//! of one core (a ball's centre, a capsule's end, a polytope's vertex) against a point, a
+//! segment or a face of the other, or two edges that are not parallel (a closest pair with a
+//! face's inside, or with parallel edges, is matched by a vertex at the same distance). Each
+//! candidate's squared distance is N(t)/k, N a quadratic in t and k > 0 a constant, valid
+//! where some linear conditions hold (the foot inside a segment, the point over a face, the
+//! closest points of two lines inside both edges), and it is never below the cores' distance
+//! where valid. So:
+//! * the first contact is t0 when the shapes meet at t0, else the least root in [t0, t1] of
+//!   N(t) − R²k = 0 over the candidates, valid at the root (a graze, a double root, is a
+//!   contact: none is missed): exact algebraic numbers on exact backends, floats under the
+//!   tolerance policy on `f64` ([`first_contact`]);
+//! * the least squared distance of the cores over [t0, t1] is the least over the candidates of
+//!   a quadratic's minimum on an interval with rational ends, and the values at t0 and t1:
+//!   a rational number ([`closest_approach`]). The shapes meet in the interval exactly when it
+//!   is at most R²: an independent route to the same decision, and the `toi` op's margin.
+
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+
+use super::{convex, core_distance, round_distance, Core, RoundError, RoundShape};
+use crate::geom::{Affine, Point3, Vector3};
+use crate::poly::{earlier, Algebraic, Poly, PolyError, RootScalar, TPoly};
+use crate::scalar::{Scalar, Sign};
+use crate::vclip::Status;
+
+type Q = BigRational;
+
+/// A vector of polynomials in t, with magnitudes on inexact backends.
+type PVec<S> = [TPoly<S>; 3];
+
+fn poly_error(e: PolyError) -> RoundError {
+    match e {
+        PolyError::Uncertain(u) => RoundError::Uncertain(u),
+        e => RoundError::Invalid(format!("the time of contact: {e}")),
+    }
+}
+
+fn constant<S: Scalar>(x: &S) -> TPoly<S> {
+    TPoly::input(Poly::from_coeffs(vec![x.clone()]))
+}
+
+fn fixed<S: Scalar>(p: &Point3<S>) -> PVec<S> {
+    [constant(&p.x), constant(&p.y), constant(&p.z)]
+}
+
+fn fixed_vector<S: Scalar>(v: &Vector3<S>) -> PVec<S> {
+    [constant(&v.x), constant(&v.y), constant(&v.z)]
+}
+
+/// p + v·t.
+fn moving<S: Scalar>(p: &Point3<S>, v: &Vector3<S>) -> PVec<S> {
+    let c = |x: &S, y: &S| TPoly::input(Poly::from_coeffs(vec![x.clone(), y.clone()]));
+    [c(&p.x, &v.x), c(&p.y, &v.y), c(&p.z, &v.z)]
+}
+
+fn sub<S: Scalar>(a: &PVec<S>, b: &PVec<S>) -> PVec<S> {
+    [a[0].clone() - b[0].clone(), a[1].clone() - b[1].clone(), a[2].clone() - b[2].clone()]
+}
+
+fn dot<S: Scalar>(a: &PVec<S>, b: &PVec<S>) -> TPoly<S> {
+    a[0].clone() * b[0].clone() + a[1].clone() * b[1].clone() + a[2].clone() * b[2].clone()
+}
+
+fn cross<S: Scalar>(a: &PVec<S>, b: &PVec<S>) -> PVec<S> {
+    let m = |i: usize, j: usize| a[i].clone() * b[j].clone() - a[j].clone() * b[i].clone();
+    [m(1, 2), m(2, 0), m(0, 1)]
+}
+
+/// One candidate pair: its squared distance is `value / scale` (`scale` a positive
+/// constant) wherever every `inside` polynomial (of degree at most 1) is at least 0.
+struct Candidate<S: Scalar> {
+    value: TPoly<S>,
+    scale: TPoly<S>,
+    inside: Vec<TPoly<S>>,
+}
+
+/// The candidates of a point core moving as `x` against `core` (at rest).
+fn point_candidates<S: Scalar>(x: &PVec<S>, core: &Core<S>, out: &mut Vec<Candidate<S>>) -> Result<(), RoundError> {
+    let one = || constant(&S::one());
+    let point = |q: &Point3<S>| {
+        let w = sub(x, &fixed(q));
+        Candidate { value: dot(&w, &w), scale: one(), inside: Vec::new() }
+    };
+    // |(x − a) × u|² / |u|², the foot (x − a)·u in [0, |u|²].
+    let segment = |a: &Point3<S>, b: &Point3<S>| {
+        let u = sub(&fixed(b), &fixed(a));
+        let w = sub(x, &fixed(a));
+        let c = cross(&w, &u);
+        let uu = dot(&u, &u);
+        let foot = dot(&w, &u);
+        Candidate { value: dot(&c, &c), scale: uu.clone(), inside: vec![foot.clone(), uu - foot] }
+    };
+    match core {
+        Core::Point(q) => out.push(point(q)),
+        Core::Segment([a, b]) => {
+            out.extend([point(a), point(b), segment(a, b)]);
+        }
+        Core::Polytope(s) => {
+            convex(s)?;
+            out.extend(s.vertices().iter().map(point));
+            out.extend(s.edges().iter().map(|&(u, w)| segment(s.vertex(u), s.vertex(w))));
+            for f in 0..s.face_count() {
+                // (n·(x − a))² / |n|² on the outer side (n outward), with x over the face:
+                // each boundary half-edge a → c has (x − a)·(n × (c − a)) ≥ 0.
+                let face = s.face(f);
+                let Some(&first) = face.first() else { continue };
+                let n = fixed_vector(&s.plane(f).normal);
+                let e = dot(&n, &sub(x, &fixed(s.vertex(first))));
+                let mut inside = vec![e.clone()];
+                for k in 0..face.len() {
+                    let (a, c) = (s.vertex(face[k]), s.vertex(face[(k + 1) % face.len()]));
+                    let inward = cross(&n, &sub(&fixed(c), &fixed(a)));
+                    inside.push(dot(&sub(x, &fixed(a)), &inward));
+                }
+                out.push(Candidate { value: e.clone() * e, scale: dot(&n, &n), inside });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The edges of a core: a capsule's segment, a polytope's edges.
+fn core_edges<S: Scalar>(core: &Core<S>) -> Vec<(&Point3<S>, &Point3<S>)> {
+    match core {
+        Core::Point(_) => Vec::new(),
+        Core::Segment([p, q]) => vec![(p, q)],
+        Core::Polytope(s) => s.edges().iter().map(|&(u, w)| (s.vertex(u), s.vertex(w))).collect(),
+    }
+}
+
+/// The candidate of the edge a (moving by `v`) and the fixed edge b, when they are not
+/// parallel: their lines are |D(t)·n| / |n| apart (n = u × w, D = a0 + v·t − b0), with the
+/// closest points of the lines at parameters s/denom along a and r/denom along b, s and r
+/// linear in t (denom = |u × w|² > 0).
+fn edge_candidate<S: Scalar>(
+    [a0, a1]: [&Point3<S>; 2],
+    [b0, b1]: [&Point3<S>; 2],
+    v: &Vector3<S>,
+) -> Result<Option<Candidate<S>>, RoundError> {
+    let u = sub(&fixed(a1), &fixed(a0));
+    let w = sub(&fixed(b1), &fixed(b0));
+    let n = cross(&u, &w);
+    let nn = dot(&n, &n);
+    if nn.is_zero().map_err(poly_error)? {
+        return Ok(None);
+    }
+    let d = sub(&moving(a0, v), &fixed(b0));
+    let dn = dot(&d, &n);
+    let (aa, bb, cc) = (dot(&u, &u), dot(&u, &w), dot(&w, &w));
+    let denom = aa.clone() * cc.clone() - bb.clone() * bb.clone();
+    // s·denom = bb (w·D) − cc (u·D), r·denom = aa (w·D) − bb (u·D).
+    let (wd, ud) = (dot(&w, &d), dot(&u, &d));
+    let s = bb.clone() * wd.clone() - cc * ud.clone();
+    let r = aa * wd - bb * ud;
+    let inside = vec![s.clone(), denom.clone() - s, r.clone(), denom - r];
+    Ok(Some(Candidate { value: dn.clone() * dn, scale: nn, inside }))
+}
+
+/// Every candidate pair of the cores, a moving by `v` relative to b.
+fn candidates<S: Scalar>(a: &Core<S>, b: &Core<S>, v: &Vector3<S>) -> Result<Vec<Candidate<S>>, RoundError> {
+    let mut out = Vec::new();
+    for p in a.points() {
+        point_candidates(&moving(p, v), b, &mut out)?;
+    }
+    let back = -v.clone();
+    for p in b.points() {
+        point_candidates(&moving(p, &back), a, &mut out)?;
+    }
+    for (a0, a1) in core_edges(a) {
+        for (b0, b1) in core_edges(b) {
+            out.extend(edge_candidate([a0, a1], [b0, b1], v)?);
+        }
+    }
+    Ok(out)
+}
+
+/// The least root in [t0, t1] of a candidate's N(t) − r2·k at which the candidate is valid.
+fn earliest<S: RootScalar>(
+    cands: &[Candidate<S>],
+    r2: &TPoly<S>,
+    t0: &S,
+    t1: &S,
+) -> Result<Option<S::Time>, RoundError> {
+    let mut best: Option<S::Time> = None;
+    for c in cands {
+        let p = c.value.clone() - r2.clone() * c.scale.clone();
+        // An equation that holds at every time: a motion along a feature, whose contact
+        // another candidate finds, or one already caught at t0.
+        if p.is_zero().map_err(poly_error)? {
+            continue;
+        }
+        'roots: for t in S::roots_in(&p.p, t0, t1).map_err(poly_error)? {
+            if let Some(b) = &best {
+                if !earlier::<S>(&t, b)? {
+                    continue;
+                }
+            }
+            for i in &c.inside {
+                if S::sign_at(i, &t).map_err(poly_error)? == Sign::Negative {
+                    continue 'roots;
+                }
+            }
+            best = Some(t);
+        }
+    }
+    Ok(best)
+}
+
+/// A core translated by `d`.
+fn moved_core<S: Scalar>(core: &Core<S>, d: &Vector3<S>) -> Result<Core<S>, RoundError> {
+    Ok(match core {
+        Core::Point(p) => Core::Point(p + d),
+        Core::Segment([p, q]) => Core::Segment([p + d, q + d]),
+        Core::Polytope(s) => Core::Polytope(
+            s.moved_decided(&Affine::translation(d.clone()))
+                .map_err(|e| RoundError::Invalid(format!("moving a core: {e}")))?,
+        ),
+    })
+}
+
+/// The first time t in [t0, t1] at which two round shapes moving at constant velocities
+/// `velocity_a` and `velocity_b` meet (see the module's docs): exact on exact backends, on
+/// `f64` under its tolerance policy. `None`: they do not meet in the interval; t0 when they
+/// meet at t0.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::{point, Vector3};
+/// use touchstone::round::{first_contact, RoundShape};
+/// let q = |n: i64| BigRational::from_integer(n.into());
+/// // A capsule along x at height 3 falls at speed 1 onto a capsule along y; radii 1 each.
+/// let a = RoundShape::capsule(point(-4, 0, 3), point(4, 0, 3), q(1)).unwrap();
+/// let b = RoundShape::capsule(point(0, -4, 0), point(0, 4, 0), q(1)).unwrap();
+/// let down = Vector3::new(q(0), q(0), q(-1));
+/// let still = Vector3::new(q(0), q(0), q(0));
+/// let t = first_contact(&a, &down, &b, &still, [q(0), q(10)]).unwrap();
+/// assert_eq!(t.unwrap().to_rational(), Some(q(1)));
+/// // The same on f64.
+/// let a = RoundShape::capsule(point(-4.0, 0.0, 3.0), point(4.0, 0.0, 3.0), 1.0).unwrap();
+/// let b = RoundShape::capsule(point(0.0, -4.0, 0.0), point(0.0, 4.0, 0.0), 1.0).unwrap();
+/// let t = first_contact(&a, &Vector3::new(0.0, 0.0, -1.0), &b, &Vector3::zeros(), [0.0, 10.0]).unwrap();
+/// assert!((t.unwrap() - 1.0).abs() < 1e-12);
+/// ```
+///
+/// Errors: [`RoundError::Invalid`] for an interval that ends before it starts;
+/// [`RoundError::Polytope`] for a polytope core that is not convex; [`RoundError::Uncertain`]
+/// where a filtered backend cannot decide; the polynomial module's limits as
+/// [`RoundError::Invalid`].
+pub fn first_contact<S: RootScalar>(
+    a: &RoundShape<S>,
+    velocity_a: &Vector3<S>,
+    b: &RoundShape<S>,
+    velocity_b: &Vector3<S>,
+    interval: [S; 2],
+) -> Result<Option<S::Time>, RoundError> {
+    let [t0, t1] = interval;
+    if t1.compare(&t0)? == std::cmp::Ordering::Less {
+        return Err(RoundError::Invalid("an empty interval".into()));
+    }
+    let v: Vector3<S> = velocity_a - velocity_b;
+    // Meeting at t0.
+    let start = RoundShape { core: moved_core(&a.core, &(v.clone() * t0.clone()))?, radius: a.radius.clone() };
+    if round_distance(&start, b)?.status != Status::Separated {
+        return Ok(Some(S::time(&t0)));
+    }
+    let big_r = constant(&a.radius) + constant(&b.radius);
+    earliest(&candidates(&a.core, &b.core, &v)?, &(big_r.clone() * big_r), &t0, &t1)
+}
+
+/// The first time t in [t0, t1] at which a ball of `radius` (0: a point) whose centre moves as
+/// `centre + velocity·t` meets the round shape `b` at rest: [`first_contact`] of the ball.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::{point, Vector3};
+/// use touchstone::round::{ball_first_contact, RoundShape};
+/// let q = |n: i64| BigRational::from_integer(n.into());
+/// // A unit ball from (−10, 0, 0) at speed 1 towards a unit ball at the origin: t = 8.
+/// let b = RoundShape::ball(point(0, 0, 0), q(1)).unwrap();
+/// let v = Vector3::new(q(1), q(0), q(0));
+/// let t = ball_first_contact(&point(-10, 0, 0), &q(1), &v, &b, [q(0), q(20)]).unwrap();
+/// assert_eq!(t.unwrap().to_rational(), Some(q(8)));
+/// ```
+///
+/// Errors: [`RoundError::Invalid`] for a negative radius; as [`first_contact`].
+pub fn ball_first_contact<S: RootScalar>(
+    centre: &Point3<S>,
+    radius: &S,
+    velocity: &Vector3<S>,
+    b: &RoundShape<S>,
+    interval: [S; 2],
+) -> Result<Option<S::Time>, RoundError> {
+    if radius.compare(&S::zero())? == std::cmp::Ordering::Less {
+        return Err(RoundError::Invalid("a negative radius".into()));
+    }
+    let ball = RoundShape { core: Core::Point(centre.clone()), radius: radius.clone() };
+    first_contact(&ball, velocity, b, &Vector3::from_element(S::zero()), interval)
+}
+
+/// The first time t in [t0, t1] at which the cores, a moving by `v` relative to b, come within
+/// squared distance `r2` (any rational: none below 0), exactly. [`first_contact`] is this with
+/// r2 = (r_a + r_b)²; the `toi` op's contract asks it with r2 moved by the tolerance.
+///
+/// Errors: as [`first_contact`].
+pub fn first_within(
+    a: &Core<Q>,
+    b: &Core<Q>,
+    v: &Vector3<Q>,
+    r2: &Q,
+    [t0, t1]: [Q; 2],
+) -> Result<Option<Algebraic>, RoundError> {
+    if r2.is_negative() {
+        return Ok(None);
+    }
+    if t1 < t0 {
+        return Err(RoundError::Invalid("an empty interval".into()));
+    }
+    if core_distance(&moved_core(a, &(v * t0.clone()))?, b)?.squared <= *r2 {
+        return Ok(Some(Algebraic::from_rational(t0)));
+    }
+    earliest(&candidates(a, b, v)?, &constant(r2), &t0, &t1)
+}
+
+/// The least squared distance of the cores over t ∈ [t0, t1], a moving by `v` relative to b:
+/// a rational number, exactly (see the module's docs).
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::{point, Vector3};
+/// use touchstone::round::{closest_approach, Core};
+/// let q = |n: i64| BigRational::from_integer(n.into());
+/// // A point passing the segment from (0, −4, 0) to (0, 4, 0) along the line x = t − 5, z = 3:
+/// // closest at t = 5, 3 away.
+/// let a = Core::Point(point(-5, 0, 3));
+/// let b = Core::Segment([point(0, -4, 0), point(0, 4, 0)]);
+/// let d2 = closest_approach(&a, &b, &Vector3::new(q(1), q(0), q(0)), [q(0), q(10)]).unwrap();
+/// assert_eq!(d2, q(9));
+/// ```
+///
+/// Errors: [`RoundError::Invalid`] for an interval that ends before it starts;
+/// [`RoundError::Polytope`] for a polytope core that is not convex.
+pub fn closest_approach(a: &Core<Q>, b: &Core<Q>, v: &Vector3<Q>, [t0, t1]: [Q; 2]) -> Result<Q, RoundError> {
+    if t1 < t0 {
+        return Err(RoundError::Invalid("an empty interval".into()));
+    }
+    let at = |t: &Q| -> Result<Q, RoundError> { Ok(core_distance(&moved_core(a, &(v * t.clone()))?, b)?.squared) };
+    let mut best = at(&t0)?.min(at(&t1)?);
+    for c in candidates(a, b, v)? {
+        if let Some(m) = least_on(&c, &t0, &t1)? {
+            best = best.min(m);
+        }
+    }
+    Ok(best)
+}
+
+/// The least of a candidate's squared distance over the part of [t0, t1] where it is valid
+/// (`None` where it is nowhere valid): a quadratic's least value on an interval.
+fn least_on(c: &Candidate<Q>, t0: &Q, t1: &Q) -> Result<Option<Q>, RoundError> {
+    let coeff = |p: &Poly<Q>, i: usize| p.coeffs().get(i).cloned().unwrap_or_else(Q::zero);
+    let (mut lo, mut hi) = (t0.clone(), t1.clone());
+    for l in &c.inside {
+        if l.p.degree().is_some_and(|d| d > 1) {
+            return Err(RoundError::Invalid("a candidate's condition is not linear".into()));
+        }
+        let (c0, c1) = (coeff(&l.p, 0), coeff(&l.p, 1));
+        if c1.is_zero() {
+            if c0.is_negative() {
+                return Ok(None);
+            }
+            continue;
+        }
+        let root = -c0 / &c1;
+        if c1.is_positive() {
+            lo = lo.max(root);
+        } else {
+            hi = hi.min(root);
+        }
+    }
+    if lo > hi {
+        return Ok(None);
+    }
+    let q = &c.value.p;
+    let k = coeff(&c.scale.p, 0);
+    if !k.is_positive() {
+        return Err(RoundError::Invalid("a candidate's scale is not positive".into()));
+    }
+    let mut m = q.eval(&lo).min(q.eval(&hi));
+    let (a2, a1) = (coeff(q, 2), coeff(q, 1));
+    if a2.is_positive() {
+        let vertex = -a1 / (Q::from_integer(2.into()) * a2);
+        if lo <= vertex && vertex <= hi {
+            m = m.min(q.eval(&vertex));
+        }
+    }
+    Ok(Some(m / k))
+}
