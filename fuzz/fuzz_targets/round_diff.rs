@@ -1,19 +1,26 @@
-//! The `distance` op on round shapes: its f64 answer against its exact one under the op's own
-//! contract (`query::both`), on balls, capsules and rounded boxes touching by construction
-//! (Pythagorean offsets split between the radii) or nudged 2⁻⁵⁰ of the scale off touching. A
-//! breach panics with the oracle line that reproduces it.
+//! The `distance` and `toi` ops on round shapes: their f64 answers against their exact ones
+//! under the ops' own contracts (`query::both`), on balls, capsules and rounded boxes touching
+//! by construction (Pythagorean offsets split between the radii) or nudged 2⁻⁵⁰ of the scale
+//! off touching; for `toi`, b moves into that place at an integer time. A breach panics with
+//! the oracle line that reproduces it.
 #![no_main]
 
 use libfuzzer_sys::{fuzz_target, Corpus};
-use touchstone::arbitrary::RoundInput;
-use touchstone::query::both;
-use touchstone_oracle::encode::replay_line;
+use touchstone::arbitrary::RoundCase;
+use touchstone::query::{both, Query};
+use touchstone_oracle::encode::{replay_line, Encode};
 
-fuzz_target!(|input: RoundInput| -> Corpus {
-    let query = input.query();
-    let Ok(r) = both(&query) else { return Corpus::Reject };
+fn judged<Q: Query + Encode>(query: &Q) -> Corpus {
+    let Ok(r) = both(query) else { return Corpus::Reject };
     match r.agreement {
         Ok(_) => Corpus::Keep,
-        Err(d) => panic!("MISMATCH {d}\nreplay: {}", replay_line(&query)),
+        Err(d) => panic!("MISMATCH {d}\nreplay: {}", replay_line(query)),
+    }
+}
+
+fuzz_target!(|input: RoundCase| -> Corpus {
+    match input {
+        RoundCase::Distance(pair) => judged(&pair.query()),
+        RoundCase::Toi { pair, motion, at } => judged(&pair.toi_query(motion, at)),
     }
 });

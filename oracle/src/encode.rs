@@ -133,6 +133,7 @@ pub fn replay_text(replay: &Replay) -> String {
         Replay::Validate(q) => replay_line(q),
         Replay::Distance(q) => replay_line(q),
         Replay::DistanceRound(q) => replay_line(q),
+        Replay::ToiRound(q) => replay_line(q),
         Replay::Ccd(q) => replay_line(q),
         Replay::ToiBoxes(q) => replay_line(q),
         Replay::Classify(p, s) => format!("{}\n{}", replay_line(p), replay_line(s)),

@@ -348,6 +348,46 @@ impl RoundInput {
     }
 }
 
+/// One case of the `round_diff` target: a pair for `distance`, or the same pair for `toi`
+/// ([`RoundInput::toi_query`]).
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub enum RoundCase {
+    /// The pair's `distance`.
+    Distance(RoundInput),
+    /// The pair's first contact: b reaches its place at time `at` (mod 5) moving by `motion`
+    /// (each mod 7 − 3, in halves).
+    Toi {
+        /// The pair as placed at time `at`.
+        pair: RoundInput,
+        /// b's velocity.
+        motion: [i8; 3],
+        /// When b is where the pair places it.
+        at: u8,
+    },
+}
+
+impl RoundInput {
+    /// The `toi` query of the pair: b placed where [`RoundInput::query`] puts it at time `at`
+    /// (mod 5), moving by `motion` (each coordinate mod 7 − 3, in halves: head-on, oblique or
+    /// grazing as the direction falls), on [0, 5]. So two balls touch at `at` exactly when the
+    /// motion does not point away from a, and the others touch or reach nearer there.
+    pub fn toi_query(&self, motion: [i8; 3], at: u8) -> crate::query::ToiRound<f64> {
+        use crate::query::{PoseSpec, Toi, ToiRound};
+        let d = self.query();
+        let w = motion.map(|c| f64::from(c.rem_euclid(7) - 3) / 2.0);
+        let at = f64::from(at % 5);
+        let b = match &d.b.pose {
+            PoseSpec::Quaternion { q, t } => {
+                let start = [0, 1, 2].map(|i| t[i] - w[i] * at);
+                crate::query::Posed { pose: PoseSpec::Quaternion { q: *q, t: start }, ..d.b.clone() }
+            }
+            PoseSpec::Matrix(_) => d.b.clone(),
+        };
+        let velocity_b = crate::geom::Vector3::new(w[0], w[1], w[2]);
+        ToiRound(Toi { a: d.a, b, velocity_a: crate::geom::Vector3::zeros(), velocity_b, interval: [0.0, 5.0] })
+    }
+}
+
 /// A primitive CCD case: see [`crate::strategies::degenerate_ccd`].
 #[derive(Arbitrary, Clone, Debug, PartialEq)]
 pub struct CcdInput {
@@ -483,6 +523,8 @@ pub enum Replay {
     Distance(crate::query::Distance<f64>),
     /// `round_diff`'s pair.
     DistanceRound(crate::query::DistanceRound<f64>),
+    /// `round_diff`'s moving pair.
+    ToiRound(crate::query::ToiRound<f64>),
     /// `sweep_diff`'s primitives.
     Ccd(crate::query::Ccd<f64>),
     /// `sweep_diff`'s boxes, on [0, 1].
@@ -537,7 +579,10 @@ pub fn replay(target: &str, bytes: &[u8]) -> Result<Replay, DecodeError> {
             let (a, b) = decode::<ConvexPairInput>(target, bytes)?.solids().ok_or_else(rejected)?;
             Replay::Distance(Distance::between(&a, &b))
         }
-        "round_diff" => Replay::DistanceRound(decode::<RoundInput>(target, bytes)?.query()),
+        "round_diff" => match decode::<RoundCase>(target, bytes)? {
+            RoundCase::Distance(pair) => Replay::DistanceRound(pair.query()),
+            RoundCase::Toi { pair, motion, at } => Replay::ToiRound(pair.toi_query(motion, at)),
+        },
         "sweep_diff" => match decode::<SweepInput>(target, bytes)? {
             SweepInput::Ccd(c) => {
                 let (kind, t0, t1) = c.case();

@@ -13,7 +13,7 @@
 
 use super::{
     BoxInput, CcdInput, ContactInput, ConvexPairInput, Coord, DecodeError, Edit, FourPoints, MeshInput, MspInput,
-    PlaneAndPoint, PointCloud, PredicateCase, RoundInput, SweepInput, FUZZ_TARGETS,
+    PlaneAndPoint, PointCloud, PredicateCase, RoundCase, RoundInput, SweepInput, FUZZ_TARGETS,
 };
 use crate::strategies::{grid_polytope, rational_rotation, Source};
 
@@ -189,6 +189,15 @@ impl Encode for ConvexPairInput {
 impl Encode for RoundInput {
     fn write(&self, out: &mut Vec<u8>, rest: bool) {
         (&self.a, &self.b, &self.fit).write(out, rest);
+    }
+}
+
+impl Encode for RoundCase {
+    fn write(&self, out: &mut Vec<u8>, rest: bool) {
+        match self {
+            RoundCase::Distance(pair) => variant(0, 2, pair, out, rest),
+            RoundCase::Toi { pair, motion, at } => variant(1, 2, (pair, motion, at), out, rest),
+        }
     }
 }
 
@@ -411,7 +420,12 @@ fn round_pairs(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)
                     fit: [offset, src.int(0, 7) as u8, src.int(0, 2) as u8, nudge],
                 };
                 let how = ["closer", "touching", "apart"][nudge as usize];
-                add(format!("{ka}-{kb}-{offset}-{how}"), checked(target, &input)?);
+                // The pair at rest, then b moving into its place at t = 2 along a direction
+                // drawn from the source.
+                let motion = tri(src, -3, 3);
+                add(format!("{ka}-{kb}-{offset}-{how}"), checked(target, &RoundCase::Distance(input.clone()))?);
+                let toi = RoundCase::Toi { pair: input, motion, at: 2 };
+                add(format!("toi-{ka}-{kb}-{offset}-{how}"), checked(target, &toi)?);
             }
         }
     }

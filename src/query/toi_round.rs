@@ -99,6 +99,10 @@ impl<S: Scalar> Moving<S> {
 
 /// The contract's exact quantities (see the module's docs).
 struct Contract {
+    /// The shapes and motion, exactly.
+    m: Moving<Exact>,
+    /// The polytope cores' own tests.
+    cores: Margin,
     /// min g over [t0, t1].
     closest: Q,
     /// g(t0).
@@ -134,30 +138,37 @@ impl<N: Scalar> ToiRound<N> {
         })
     }
 
-    /// The contract's quantities, exactly.
+    /// The contract's quantities, exactly (on the fast exact backend; the polytope cores' own
+    /// tests on the reference one).
     fn contract(&self) -> Result<Contract, QueryError> {
-        let m = self.moving::<Q>()?;
+        let m = self.moving::<Exact>()?;
         let (a, b) = (&m.a.shape, &m.b.shape);
         let v = m.relative();
         let [t0, t1] = m.interval.clone();
         let err = |e| round_error("", e);
-        let r = &a.radius + &b.radius;
-        let r2 = &r * &r;
-        let closest = closest_approach(&a.core, &b.core, &v, [t0.clone(), t1.clone()]).map_err(err)? - &r2;
-        let at = |t: &Q| moved(&a.core, &(&v * t.clone()));
-        let start = core_distance(&at(&t0)?, &b.core).map_err(err)?.squared - &r2;
+        let r2 = rational(&((a.radius.clone() + b.radius.clone()) * (a.radius.clone() + b.radius.clone())));
+        let closest = rational(&closest_approach(&a.core, &b.core, &v, [t0.clone(), t1.clone()]).map_err(err)?) - &r2;
+        let at = |t: &Exact| moved(&a.core, &(v.clone() * t.clone()));
+        let start = rational(&core_distance(&at(&t0)?, &b.core).map_err(err)?.squared) - &r2;
         let (c0, c1) = (at(&t0)?, at(&t1)?);
         let scale = crate::vclip::contract::points_distance_magnitude(
             c0.points().into_iter().chain(c1.points()),
             b.core.points(),
         );
-        Ok(Contract { closest, start, magnitude: scale + &r2, r2 })
+        let mut cores = Margin::Unbounded;
+        if m.a.convex.is_some() || m.b.convex.is_some() {
+            let reference = self.moving::<Q>()?;
+            for p in [&reference.a, &reference.b].into_iter().filter_map(|p| p.convex.as_ref()) {
+                cores = cores.min(super::distance::posed_shape_margin(p));
+            }
+        }
+        Ok(Contract { closest, start, magnitude: rational(&scale) + &r2, r2, cores, m })
     }
 
     /// Whether the `f64` answer is valid within δ (see the module's docs); the failure's
     /// words otherwise.
-    fn valid(&self, c: &Contract, fast: Option<f64>, delta: &Q) -> Result<Result<(), String>, QueryError> {
-        let m = self.moving::<Q>()?;
+    fn valid(c: &Contract, fast: Option<f64>, delta: &Q) -> Result<Result<(), String>, QueryError> {
+        let m = &c.m;
         let err = |e| round_error("", e);
         let Some(tf) = fast else {
             return Ok(if c.closest >= -delta.clone() {
@@ -167,28 +178,41 @@ impl<N: Scalar> ToiRound<N> {
             });
         };
         let Some(t) = Q::from_float(tf) else { return Ok(Err(format!("the time {tf} is not finite"))) };
-        let [t0, t1] = m.interval.clone();
+        let [t0, t1] = m.interval.clone().map(|x| rational(&x));
         let rounded = |x: &Q| Q::from_float(x.to_f64()).unwrap_or_else(|| x.clone());
         if t < t0.clone().min(rounded(&t0)) || t > t1.clone().max(rounded(&t1)) {
             return Ok(Err(format!("the time {tf} is outside the interval")));
         }
-        let t = t.clamp(t0.clone(), t1.clone());
+        let t = Exact::from_rational(&t.clamp(t0.clone(), t1.clone()));
         let v = m.relative();
         let (a, b) = (&m.a.shape, &m.b.shape);
-        let g = core_distance(&moved(&a.core, &(&v * t.clone()))?, &b.core).map_err(err)?.squared - &c.r2;
+        let g =
+            rational(&core_distance(&moved(&a.core, &(v.clone() * t.clone()))?, &b.core).map_err(err)?.squared) - &c.r2;
         if &g > delta {
             return Ok(Err(format!("the shapes are apart by more than the tolerance at the time {tf}")));
         }
-        let deep = first_within(&a.core, &b.core, &v, &(&c.r2 - delta), [t0, t1]).map_err(err)?;
-        if deep.is_some_and(|d| d < Algebraic::from_rational(t)) {
+        let shrunk = Exact::from_rational(&(&c.r2 - delta));
+        let deep = first_within(&a.core, &b.core, &v, &shrunk, m.interval.clone()).map_err(err)?;
+        if deep.is_some_and(|d| d < Algebraic::from_rational(rational(&t))) {
             return Ok(Err(format!("the shapes penetrate by more than the tolerance before the time {tf}")));
         }
         Ok(Ok(()))
     }
 }
 
-/// A core translated by `d` (exactly).
-fn moved(core: &Core<Q>, d: &Vector3<Q>) -> Result<Core<Q>, QueryError> {
+/// An exact backend's value as a reduced rational.
+fn rational(x: &Exact) -> Q {
+    x.to_rational().unwrap_or_default()
+}
+
+/// |min g|, |g(t0)| over M and the polytope cores' own tests.
+fn contract_margin(c: &Contract) -> Margin {
+    let of = |value: &Q| Margin::of(&Scaled { value: value.clone(), magnitude: c.magnitude.clone() });
+    of(&c.closest).min(of(&c.start)).min(c.cores.clone())
+}
+
+/// A core translated by `d`.
+fn moved<S: Scalar>(core: &Core<S>, d: &Vector3<S>) -> Result<Core<S>, QueryError> {
     Ok(match core {
         Core::Point(p) => Core::Point(p + d),
         Core::Segment([p, q]) => Core::Segment([p + d, q + d]),
@@ -201,17 +225,8 @@ fn moved(core: &Core<Q>, d: &Vector3<Q>) -> Result<Core<Q>, QueryError> {
 
 /// The state at t0 of shapes that meet there: a round shape's distance status.
 fn state_at_start<S: Scalar>(m: &Moving<S>) -> Result<Option<AtStart>, QueryError> {
-    let shift = m.relative() * m.interval[0].clone();
     let a = &m.a.shape;
-    let moved_core = match &a.core {
-        Core::Point(p) => Core::Point(p + &shift),
-        Core::Segment([p, q]) => Core::Segment([p + &shift, q + &shift]),
-        Core::Polytope(s) => Core::Polytope(
-            s.moved_decided(&Affine::translation(shift.clone()))
-                .map_err(|e| QueryError::new(ErrorKind::Precision, "", format!("moving a core: {e}")))?,
-        ),
-    };
-    let start = RoundShape { core: moved_core, radius: a.radius.clone() };
+    let start = RoundShape { core: moved(&a.core, &(m.relative() * m.interval[0].clone()))?, radius: a.radius.clone() };
     Ok(match round_distance(&start, &m.b.shape).map_err(|e| round_error("", e))?.status {
         Status::Separated => None,
         Status::Touching => Some(AtStart::Touching),
@@ -242,15 +257,7 @@ impl<N: Scalar> Query for ToiRound<N> {
 
     /// |min g|, |g(t0)| over M and the polytope cores' own tests (see the module's docs).
     fn margin(&self, _: &Answer<BigRational, Self>) -> Result<Margin, QueryError> {
-        let c = self.contract()?;
-        let of = |value: &Q| Margin::of(&Scaled { value: value.clone(), magnitude: c.magnitude.clone() });
-        let mut margin = of(&c.closest).min(of(&c.start));
-        if let Ok(m) = self.moving::<Q>() {
-            for p in [&m.a, &m.b].into_iter().filter_map(|p| p.convex.as_ref()) {
-                margin = margin.min(super::distance::posed_shape_margin(p));
-            }
-        }
-        Ok(margin)
+        Ok(contract_margin(&self.contract()?))
     }
 
     /// The contract of the module's docs.
@@ -259,7 +266,8 @@ impl<N: Scalar> Query for ToiRound<N> {
         exact: &Answer<BigRational, Self>,
         fast: &Result<Answer<f64, Self>, QueryError>,
     ) -> Result<(Margin, Result<Agreement, Disagreement>), QueryError> {
-        let margin = self.margin(exact)?;
+        let c = self.contract()?;
+        let margin = contract_margin(&c);
         let b = budget::<f64>();
         let e = &exact.output;
         let shown = |o: &ToiRoundOutput<f64>| format!("{:?} at {:?}", o.toi, o.at_start);
@@ -285,9 +293,8 @@ impl<N: Scalar> Query for ToiRound<N> {
         if strict && Self::discrete(e) != Self::discrete(fast) {
             return Ok((margin.clone(), Err(fail("discrete answers differ above the budget".into(), shown(fast)))));
         }
-        let c = self.contract()?;
         let delta = Q::from_float(b).unwrap_or_default() * &c.magnitude;
-        if let Err(why) = self.valid(&c, fast.toi, &delta)? {
+        if let Err(why) = Self::valid(&c, fast.toi, &delta)? {
             return Ok((
                 margin.clone(),
                 Err(fail(format!("fast answer not valid within tolerance: {why}"), shown(fast))),

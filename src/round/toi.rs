@@ -19,16 +19,11 @@
 //!   a rational number ([`closest_approach`]). The shapes meet in the interval exactly when it
 //!   is at most R²: an independent route to the same decision, and the `toi` op's margin.
 
-use num_rational::BigRational;
-use num_traits::{Signed, Zero};
-
 use super::{convex, core_distance, round_distance, Core, RoundError, RoundShape};
 use crate::geom::{Affine, Point3, Vector3};
-use crate::poly::{earlier, Algebraic, Poly, PolyError, RootScalar, TPoly};
+use crate::poly::{earlier, Poly, PolyError, RootScalar, TPoly};
 use crate::scalar::{Scalar, Sign};
 use crate::vclip::Status;
-
-type Q = BigRational;
 
 /// A vector of polynomials in t, with magnitudes on inexact backends.
 type PVec<S> = [TPoly<S>; 3];
@@ -194,7 +189,18 @@ fn earliest<S: RootScalar>(
         if p.is_zero().map_err(poly_error)? {
             continue;
         }
-        'roots: for t in S::roots_in(&p.p, t0, t1).map_err(poly_error)? {
+        // On exact backends, search only where the candidate is valid and, when its least
+        // value there is positive, not at all (most candidates are far): a shortcut, the
+        // roots found are the same.
+        let (lo, hi) = if S::EXACT_VALUES {
+            match window(&c.inside, &p.p, t0, t1)? {
+                Some(w) => w,
+                None => continue,
+            }
+        } else {
+            (t0.clone(), t1.clone())
+        };
+        'roots: for t in S::roots_in(&p.p, &lo, &hi).map_err(poly_error)? {
             if let Some(b) = &best {
                 if !earlier::<S>(&t, b)? {
                     continue;
@@ -209,6 +215,57 @@ fn earliest<S: RootScalar>(
         }
     }
     Ok(best)
+}
+
+/// The part [lo, hi] of [t0, t1] where every linear `inside` condition holds (`None`: nowhere);
+/// on an exact backend.
+fn valid_interval<S: Scalar>(inside: &[TPoly<S>], t0: &S, t1: &S) -> Result<Option<(S, S)>, RoundError> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let (mut lo, mut hi) = (t0.clone(), t1.clone());
+    for l in inside {
+        if l.p.degree().is_some_and(|d| d > 1) {
+            return Err(RoundError::Invalid("a candidate's condition is not linear".into()));
+        }
+        let (c0, c1) = (coeff(&l.p, 0), coeff(&l.p, 1));
+        match c1.compare(&S::zero())? {
+            Equal if c0.compare(&S::zero())? == Less => return Ok(None),
+            Equal => {}
+            side => {
+                let root = -(c0 / c1);
+                if side == Greater && root.compare(&lo)? == Greater {
+                    lo = root;
+                } else if side == Less && root.compare(&hi)? == Less {
+                    hi = root;
+                }
+            }
+        }
+    }
+    Ok(if lo.compare(&hi)? == Greater { None } else { Some((lo, hi)) })
+}
+
+fn coeff<S: Scalar>(p: &Poly<S>, i: usize) -> S {
+    p.coeffs().get(i).cloned().unwrap_or_else(S::zero)
+}
+
+/// The least value of the quadratic `q` (leading coefficient at least 0) on [lo, hi].
+fn least_between<S: Scalar>(q: &Poly<S>, lo: &S, hi: &S) -> Result<S, RoundError> {
+    use std::cmp::Ordering::{Greater, Less};
+    let mut m = least(q.eval(lo), q.eval(hi))?;
+    let (a2, a1) = (coeff(q, 2), coeff(q, 1));
+    if a2.compare(&S::zero())? == Greater {
+        let vertex = -(a1 / (a2.clone() + a2));
+        if vertex.compare(lo)? != Less && vertex.compare(hi)? != Greater {
+            m = least(m, q.eval(&vertex))?;
+        }
+    }
+    Ok(m)
+}
+
+/// On an exact backend: the part [lo, hi] of [t0, t1] where the candidate is valid, when its
+/// equation `p` is at most 0 somewhere in it; `None` otherwise.
+fn window<S: Scalar>(inside: &[TPoly<S>], p: &Poly<S>, t0: &S, t1: &S) -> Result<Option<(S, S)>, RoundError> {
+    let Some((lo, hi)) = valid_interval(inside, t0, t1)? else { return Ok(None) };
+    Ok((least_between(p, &lo, &hi)?.compare(&S::zero())? != std::cmp::Ordering::Greater).then_some((lo, hi)))
 }
 
 /// A core translated by `d`.
@@ -303,31 +360,42 @@ pub fn ball_first_contact<S: RootScalar>(
 }
 
 /// The first time t in [t0, t1] at which the cores, a moving by `v` relative to b, come within
-/// squared distance `r2` (any rational: none below 0), exactly. [`first_contact`] is this with
-/// r2 = (r_a + r_b)²; the `toi` op's contract asks it with r2 moved by the tolerance.
+/// squared distance `r2` (any value: none below 0), on an exact backend. [`first_contact`] is
+/// this with r2 = (r_a + r_b)²; the `toi` op's contract asks it with r2 moved by the tolerance.
 ///
-/// Errors: as [`first_contact`].
-pub fn first_within(
-    a: &Core<Q>,
-    b: &Core<Q>,
-    v: &Vector3<Q>,
-    r2: &Q,
-    [t0, t1]: [Q; 2],
-) -> Result<Option<Algebraic>, RoundError> {
-    if r2.is_negative() {
+/// Errors: [`RoundError::Invalid`] on a backend without exact values; as [`first_contact`].
+pub fn first_within<S: RootScalar>(
+    a: &Core<S>,
+    b: &Core<S>,
+    v: &Vector3<S>,
+    r2: &S,
+    [t0, t1]: [S; 2],
+) -> Result<Option<S::Time>, RoundError> {
+    use std::cmp::Ordering::{Greater, Less};
+    exact_only::<S>()?;
+    if r2.compare(&S::zero())? == Less {
         return Ok(None);
     }
-    if t1 < t0 {
+    if t1.compare(&t0)? == Less {
         return Err(RoundError::Invalid("an empty interval".into()));
     }
-    if core_distance(&moved_core(a, &(v * t0.clone()))?, b)?.squared <= *r2 {
-        return Ok(Some(Algebraic::from_rational(t0)));
+    let start = core_distance(&moved_core(a, &(v.clone() * t0.clone()))?, b)?.squared;
+    if start.compare(r2)? != Greater {
+        return Ok(Some(S::time(&t0)));
     }
     earliest(&candidates(a, b, v)?, &constant(r2), &t0, &t1)
 }
 
+fn exact_only<S: Scalar>() -> Result<(), RoundError> {
+    if S::EXACT_VALUES {
+        Ok(())
+    } else {
+        Err(RoundError::Invalid(format!("the closest approach is computed on exact backends only, not {}", S::NAME)))
+    }
+}
+
 /// The least squared distance of the cores over t ∈ [t0, t1], a moving by `v` relative to b:
-/// a rational number, exactly (see the module's docs).
+/// a rational number, exactly (see the module's docs), on an exact backend.
 ///
 /// ```
 /// use num_rational::BigRational;
@@ -342,60 +410,40 @@ pub fn first_within(
 /// assert_eq!(d2, q(9));
 /// ```
 ///
-/// Errors: [`RoundError::Invalid`] for an interval that ends before it starts;
-/// [`RoundError::Polytope`] for a polytope core that is not convex.
-pub fn closest_approach(a: &Core<Q>, b: &Core<Q>, v: &Vector3<Q>, [t0, t1]: [Q; 2]) -> Result<Q, RoundError> {
-    if t1 < t0 {
+/// Errors: [`RoundError::Invalid`] for an interval that ends before it starts or a backend
+/// without exact values; [`RoundError::Polytope`] for a polytope core that is not convex.
+pub fn closest_approach<S: Scalar>(
+    a: &Core<S>,
+    b: &Core<S>,
+    v: &Vector3<S>,
+    [t0, t1]: [S; 2],
+) -> Result<S, RoundError> {
+    exact_only::<S>()?;
+    if t1.compare(&t0)? == std::cmp::Ordering::Less {
         return Err(RoundError::Invalid("an empty interval".into()));
     }
-    let at = |t: &Q| -> Result<Q, RoundError> { Ok(core_distance(&moved_core(a, &(v * t.clone()))?, b)?.squared) };
-    let mut best = at(&t0)?.min(at(&t1)?);
+    let at =
+        |t: &S| -> Result<S, RoundError> { Ok(core_distance(&moved_core(a, &(v.clone() * t.clone()))?, b)?.squared) };
+    let mut best = least(at(&t0)?, at(&t1)?)?;
     for c in candidates(a, b, v)? {
         if let Some(m) = least_on(&c, &t0, &t1)? {
-            best = best.min(m);
+            best = least(best, m)?;
         }
     }
     Ok(best)
 }
 
+fn least<S: Scalar>(x: S, y: S) -> Result<S, RoundError> {
+    Ok(if y.compare(&x)? == std::cmp::Ordering::Less { y } else { x })
+}
+
 /// The least of a candidate's squared distance over the part of [t0, t1] where it is valid
 /// (`None` where it is nowhere valid): a quadratic's least value on an interval.
-fn least_on(c: &Candidate<Q>, t0: &Q, t1: &Q) -> Result<Option<Q>, RoundError> {
-    let coeff = |p: &Poly<Q>, i: usize| p.coeffs().get(i).cloned().unwrap_or_else(Q::zero);
-    let (mut lo, mut hi) = (t0.clone(), t1.clone());
-    for l in &c.inside {
-        if l.p.degree().is_some_and(|d| d > 1) {
-            return Err(RoundError::Invalid("a candidate's condition is not linear".into()));
-        }
-        let (c0, c1) = (coeff(&l.p, 0), coeff(&l.p, 1));
-        if c1.is_zero() {
-            if c0.is_negative() {
-                return Ok(None);
-            }
-            continue;
-        }
-        let root = -c0 / &c1;
-        if c1.is_positive() {
-            lo = lo.max(root);
-        } else {
-            hi = hi.min(root);
-        }
-    }
-    if lo > hi {
-        return Ok(None);
-    }
-    let q = &c.value.p;
+fn least_on<S: Scalar>(c: &Candidate<S>, t0: &S, t1: &S) -> Result<Option<S>, RoundError> {
+    let Some((lo, hi)) = valid_interval(&c.inside, t0, t1)? else { return Ok(None) };
     let k = coeff(&c.scale.p, 0);
-    if !k.is_positive() {
+    if k.compare(&S::zero())? != std::cmp::Ordering::Greater {
         return Err(RoundError::Invalid("a candidate's scale is not positive".into()));
     }
-    let mut m = q.eval(&lo).min(q.eval(&hi));
-    let (a2, a1) = (coeff(q, 2), coeff(q, 1));
-    if a2.is_positive() {
-        let vertex = -a1 / (Q::from_integer(2.into()) * a2);
-        if lo <= vertex && vertex <= hi {
-            m = m.min(q.eval(&vertex));
-        }
-    }
-    Ok(Some(m / k))
+    Ok(Some(least_between(&c.value.p, &lo, &hi)? / k))
 }
