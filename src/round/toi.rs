@@ -298,8 +298,8 @@ fn moved_core<S: Scalar>(core: &Core<S>, d: &Vector3<S>) -> Result<Core<S>, Roun
 /// let t = first_contact(&a, &down, &b, &still, [q(0), q(10)]).unwrap();
 /// assert_eq!(t.unwrap().to_rational(), Some(q(1)));
 /// // The same on f64.
-/// let a = RoundShape::capsule(point(-4.0, 0.0, 3.0), point(4.0, 0.0, 3.0), 1.0).unwrap();
-/// let b = RoundShape::capsule(point(0.0, -4.0, 0.0), point(0.0, 4.0, 0.0), 1.0).unwrap();
+/// let a = RoundShape::<f64>::capsule(point(-4, 0, 3), point(4, 0, 3), 1.0).unwrap();
+/// let b = RoundShape::<f64>::capsule(point(0, -4, 0), point(0, 4, 0), 1.0).unwrap();
 /// let t = first_contact(&a, &Vector3::new(0.0, 0.0, -1.0), &b, &Vector3::zeros(), [0.0, 10.0]).unwrap();
 /// assert!((t.unwrap() - 1.0).abs() < 1e-12);
 /// ```
