@@ -8,7 +8,8 @@ pass find a contact point at or below distance 0; b is given a mass, because the
 pairs of static bodies).
 
 Conventions: pybullet's quaternions are [x, y, z, w]; boxes take half extents; hulls and
-polyhedra are convex meshes (GEOM_MESH from their vertices); the contact normal Bullet reports
+polyhedra are convex meshes (GEOM_MESH from their vertices), balls GEOM_SPHERE, capsules
+GEOM_CAPSULE (along z, placed by the collision frame at their middle); the contact normal Bullet reports
 is on b, pointing to a (said here out of a toward b).
 """
 
@@ -17,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
-from common import Refused, missing, posed, serve  # noqa: E402
+from common import Refused, missing, posed, quaternion_of_rotation, serve  # noqa: E402
 
 common.keep_stdout_for_the_protocol()
 try:
@@ -29,7 +30,15 @@ FAR = 1e9
 
 
 def body(shape, margin=None, mass=0):
-    if shape["half"] is not None:
+    rnd = shape["round"]
+    if rnd is not None and rnd["kind"] == "sphere":
+        s = p.createCollisionShape(p.GEOM_SPHERE, radius=rnd["radius"])
+    elif rnd is not None:
+        # Bullet's capsule lies along z: placed at the middle, turned onto the axis.
+        w, x, y, z = quaternion_of_rotation(rnd["rotation"])
+        s = p.createCollisionShape(p.GEOM_CAPSULE, radius=rnd["radius"], height=rnd["length"],
+                                   collisionFramePosition=rnd["centre"], collisionFrameOrientation=[x, y, z, w])
+    elif shape["half"] is not None:
         s = p.createCollisionShape(p.GEOM_BOX, halfExtents=shape["half"])
     else:
         s = p.createCollisionShape(p.GEOM_MESH, vertices=shape["vertices"])

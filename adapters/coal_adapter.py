@@ -8,7 +8,8 @@ as a contact: the distance or the depth, and the direction).
 
 Conventions: coal's boxes take full side lengths; poses are given as rotation matrices (coal's
 `Quaternion` constructor takes w first, but prints x, y, z, w); hulls and polyhedra are
-`coal.Convex` of the faces' fan triangles. coal's signed distance has the opposite sign from a
+`coal.Convex` of the faces' fan triangles; balls `coal.Sphere`, capsules
+`coal.Capsule(radius, length)` along the z axis of a frame at the capsule's middle. coal's signed distance has the opposite sign from a
 depth: negative inside.
 """
 
@@ -17,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
-from common import Refused, missing, posed, serve  # noqa: E402
+from common import Refused, missing, placed, posed, serve  # noqa: E402
 
 common.keep_stdout_for_the_protocol()
 try:
@@ -30,6 +31,11 @@ TIGHT = 1e-12
 
 
 def geometry(p):
+    rnd = p["round"]
+    if rnd is not None:
+        if rnd["kind"] == "sphere":
+            return coal.Sphere(rnd["radius"])
+        return coal.Capsule(rnd["radius"], rnd["length"])
     if p["half"] is not None:
         return coal.Box(*(2 * h for h in p["half"]))
     pts = coal.StdVec_Vec3s()
@@ -43,7 +49,8 @@ def geometry(p):
 
 
 def transform(p):
-    return coal.Transform3s(np.array(p["rotation"], dtype=float), np.array(p["translation"], dtype=float))
+    r, t = placed(p) if p["round"] is not None else (p["rotation"], p["translation"])
+    return coal.Transform3s(np.array(r, dtype=float), np.array(t, dtype=float))
 
 
 def tighten(request):

@@ -7,6 +7,7 @@ or {"id", "error": "why"}.
 
 Shapes come out as (vertices, faces) in the shape's own frame, with the format's vertex ids
 (a box's vertex i is (x>0) + 2(y>0) + 4(z>0)), plus the box's half extents when it is one;
+balls and capsules as their radius and axis (`round_shape`, placed in the world by `placed`);
 poses as a rotation matrix (rows) and a translation. A quaternion pose is normalised here (an
 engine takes unit quaternions; touchstone's pose is the rotation q v q̄ / |q|², the same
 map); a matrix pose, which may shear, is applied to the vertices, and the shape is then a
@@ -120,13 +121,93 @@ def rotation_of_quaternion(q):
     ], [w, x, y, z]
 
 
+def quaternion_of_rotation(r):
+    """A unit quaternion [w, x, y, z] of a rotation matrix (rows)."""
+    trace = r[0][0] + r[1][1] + r[2][2]
+    if trace > 0:
+        s = 2 * math.sqrt(1 + trace)
+        return [s / 4, (r[2][1] - r[1][2]) / s, (r[0][2] - r[2][0]) / s, (r[1][0] - r[0][1]) / s]
+    i = max(range(3), key=lambda k: r[k][k])
+    j, k = (i + 1) % 3, (i + 2) % 3
+    s = 2 * math.sqrt(1 + r[i][i] - r[j][j] - r[k][k])
+    q = [0.0, 0.0, 0.0, 0.0]
+    q[0] = (r[k][j] - r[j][k]) / s
+    q[1 + i] = s / 4
+    q[1 + j] = (r[j][i] + r[i][j]) / s
+    q[1 + k] = (r[k][i] + r[i][k]) / s
+    return q
+
+
+def matmul(a, b):
+    return [[sum(a[i][m] * b[m][j] for m in range(3)) for j in range(3)] for i in range(3)]
+
+
+def round_shape(spec, what):
+    """A ball or a capsule of the line in its own frame: {"kind": "sphere", "radius"} or
+    {"kind": "capsule", "radius", "ends", "length", "centre", "rotation"} (rotation: columns
+    e1, e2, d, taking the z axis, along which engines lay capsules, onto the axis d from end a
+    to end b); None for any other shape. A `round` shape (a rounded polytope) is refused: no
+    shipped engine has one."""
+    if not isinstance(spec, dict) or len(spec) != 1:
+        return None
+    (kind, body), = spec.items()
+    if kind == "ball":
+        radius = number(body)
+        return {"kind": "sphere", "radius": radius}
+    if kind == "capsule":
+        if not isinstance(body, dict):
+            raise Refused(f"{what} is not a capsule")
+        a, b, radius = vec3(body.get("a"), f"{what}'s end a"), vec3(body.get("b"), f"{what}'s end b"), number(body.get("radius"))
+        u = [b[i] - a[i] for i in range(3)]
+        length = math.sqrt(sum(c * c for c in u))
+        if length == 0:
+            raise Refused(f"{what}'s ends coincide")
+        d = [c / length for c in u]
+        # e1: perpendicular to d (crossed with the coordinate axis least along it), e2 = d × e1.
+        axis = min(range(3), key=lambda k: abs(d[k]))
+        x = [1.0 if k == axis else 0.0 for k in range(3)]
+        e1 = [d[1] * x[2] - d[2] * x[1], d[2] * x[0] - d[0] * x[2], d[0] * x[1] - d[1] * x[0]]
+        n = math.sqrt(sum(c * c for c in e1))
+        e1 = [c / n for c in e1]
+        e2 = [d[1] * e1[2] - d[2] * e1[1], d[2] * e1[0] - d[0] * e1[2], d[0] * e1[1] - d[1] * e1[0]]
+        rotation = [[e1[i], e2[i], d[i]] for i in range(3)]
+        centre = [(a[i] + b[i]) / 2 for i in range(3)]
+        return {"kind": "capsule", "radius": radius, "ends": [a, b], "length": length, "centre": centre, "rotation": rotation}
+    if kind == "round":
+        raise Refused(f"{what} is a rounded polytope, which this adapter's engine does not have")
+    return None
+
+
+def placed(p):
+    """A round shape's own frame in the world: (rotation rows, translation) — for a capsule,
+    the frame whose z axis is its axis, centred at its middle."""
+    rnd = p["round"]
+    if rnd["kind"] == "sphere":
+        return p["rotation"], p["translation"]
+    return matmul(p["rotation"], rnd["rotation"]), world(p, rnd["centre"])
+
+
 def posed(line, shape_key, pose_key):
     """A posed shape of the line: a dict with vertices, faces and half (in the shape's frame),
-    rotation (rows), quaternion ([w, x, y, z], unit) and translation."""
-    vertices, faces, half = shape(line.get(shape_key), shape_key)
+    rotation (rows), quaternion ([w, x, y, z], unit) and translation; for a ball or a capsule,
+    `round` (see `round_shape`) and no vertices."""
     pose = line.get(pose_key) or {}
     if not isinstance(pose, dict):
         raise Refused(f"{pose_key} is not a pose")
+    rnd = round_shape(line.get(shape_key), shape_key)
+    if rnd is not None:
+        t = vec3(pose.get("translation", [0, 0, 0]), f"{pose_key}'s translation")
+        if "matrix" in pose:
+            m = pose["matrix"]
+            if not isinstance(m, list) or len(m) != 3 or not all(isinstance(r, list) and len(r) == 4 for r in m):
+                raise Refused(f"{pose_key}'s matrix is not 3×4")
+            r = [[number(c) for c in row[:3]] for row in m]
+            t = [number(row[3]) for row in m]
+            q = quaternion_of_rotation(r)
+        else:
+            r, q = rotation_of_quaternion(pose.get("quaternion", [1, 0, 0, 0]))
+        return {"vertices": None, "faces": None, "half": None, "round": rnd, "rotation": r, "quaternion": q, "translation": t}
+    vertices, faces, half = shape(line.get(shape_key), shape_key)
     t = vec3(pose.get("translation", [0, 0, 0]), f"{pose_key}'s translation")
     if "matrix" in pose:
         m = pose["matrix"]
@@ -134,10 +215,10 @@ def posed(line, shape_key, pose_key):
             raise Refused(f"{pose_key}'s matrix is not 3×4")
         m = [[number(c) for c in r] for r in m]
         vertices = [[sum(m[i][j] * v[j] for j in range(3)) + m[i][3] for i in range(3)] for v in vertices]
-        return {"vertices": vertices, "faces": faces, "half": None, "rotation": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        return {"vertices": vertices, "faces": faces, "half": None, "round": None, "rotation": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
                 "quaternion": [1.0, 0.0, 0.0, 0.0], "translation": [0.0, 0.0, 0.0]}
     r, q = rotation_of_quaternion(pose.get("quaternion", [1, 0, 0, 0]))
-    return {"vertices": vertices, "faces": faces, "half": half, "rotation": r, "quaternion": q, "translation": t}
+    return {"vertices": vertices, "faces": faces, "half": half, "round": None, "rotation": r, "quaternion": q, "translation": t}
 
 
 def world(p, v):

@@ -7,7 +7,9 @@ enable_signed_distance). On `toi` lines: `continuousCollide` with linear motions
 solver (`ccd_naive`) and by conservative advancement (`ccd_conservative_advancement`).
 
 Conventions: FCL's boxes take full side lengths; `fcl.Transform` takes a quaternion [w, x, y, z]
-and does not normalise it (normalised here); hulls and polyhedra are `fcl.Convex`.
+and does not normalise it (normalised here); hulls and polyhedra are `fcl.Convex`; balls are
+`fcl.Sphere`, capsules `fcl.Capsule(radius, length)` along the z axis of a frame placed at the
+capsule's middle (rounded polytopes are refused: FCL has none).
 """
 
 import os
@@ -15,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
-from common import Refused, missing, posed, serve, vec3, number  # noqa: E402
+from common import Refused, missing, number, placed, posed, serve, vec3  # noqa: E402
 
 common.keep_stdout_for_the_protocol()
 try:
@@ -26,6 +28,11 @@ except ImportError as e:
 
 
 def geometry(p):
+    rnd = p["round"]
+    if rnd is not None:
+        if rnd["kind"] == "sphere":
+            return fcl.Sphere(rnd["radius"])
+        return fcl.Capsule(rnd["radius"], rnd["length"])
     if p["half"] is not None:
         return fcl.Box(*(2 * h for h in p["half"]))
     flat = []
@@ -35,6 +42,10 @@ def geometry(p):
 
 
 def transform(p, shift=(0.0, 0.0, 0.0)):
+    if p["round"] is not None:
+        # A ball's or capsule's own frame (a capsule lies along its z axis), as a rotation matrix.
+        r, t = placed(p)
+        return fcl.Transform(np.array(r, dtype=float), np.array([t[i] + shift[i] for i in range(3)]))
     t = np.array([p["translation"][i] + shift[i] for i in range(3)])
     return fcl.Transform(np.array(p["quaternion"]), t)
 

@@ -2,7 +2,8 @@
 
 On `distance` lines: `geom_distance` (mj_geomDistance: the signed distance, and its from-to
 points when apart) and `collision` (does mj_collision report a contact at or below distance
-0). Boxes are box geoms, hulls and polyhedra meshes (MuJoCo holds a mesh's convex hull).
+0). Boxes are box geoms, hulls and polyhedra meshes (MuJoCo holds a mesh's convex hull), balls
+sphere geoms, capsules capsule geoms given by their ends (`fromto`, exact).
 
 Conventions: MJCF quaternions are "w x y z"; box sizes are half extents; mj_collision skips a
 pair of static bodies unless the model names it in a <pair> (named here, with margin 0);
@@ -35,7 +36,13 @@ def numbers(xs):
 def body(name, p, assets):
     w, x, y, z = p["quaternion"]
     where = f'pos="{numbers(p["translation"])}" quat="{numbers([w, x, y, z])}"'
-    if p["half"] is not None:
+    rnd = p["round"]
+    if rnd is not None and rnd["kind"] == "sphere":
+        geom = f'<geom name="{name}" type="sphere" size="{numbers([rnd["radius"]])}"/>'
+    elif rnd is not None:
+        ends = rnd["ends"][0] + rnd["ends"][1]
+        geom = f'<geom name="{name}" type="capsule" size="{numbers([rnd["radius"]])}" fromto="{numbers(ends)}"/>'
+    elif p["half"] is not None:
         geom = f'<geom name="{name}" type="box" size="{numbers(p["half"])}"/>'
     else:
         flat = [c for v in p["vertices"] for c in v]

@@ -60,6 +60,7 @@ pub fn case_line(c: &Case) -> Value {
         Claimed::Ccd(q, claim) => line(id, q, Some(claim)),
         Claimed::Validate(q, claim) => line(id, q, Some(claim)),
         Claimed::DistanceRound(q, claim) => line(id, q, Some(claim)),
+        Claimed::ToiRound(q, claim) => line(id, q, Some(claim)),
     }
 }
 
@@ -88,6 +89,8 @@ pub fn read_case(line: &str) -> Result<Case, QueryError> {
         read(&f).map(|(q, c)| Claimed::Distance(q, c))?
     } else if op == Contact::<Q>::OP {
         read(&f).map(|(q, c)| Claimed::Contact(q, c))?
+    } else if op == Toi::<Q>::OP && crate::shape::round_toi_pair(&f) {
+        read(&f).map(|(q, c)| Claimed::ToiRound(q, c))?
     } else if op == Toi::<Q>::OP {
         read(&f).map(|(q, c)| Claimed::Toi(q, c))?
     } else if op == ToiBoxes::<Q>::OP {

@@ -143,6 +143,10 @@ enum Command {
         /// crashes, largest error (the README's).
         #[arg(long)]
         table: bool,
+        /// With --table: the round-shape kinds instead (balls and capsules on a box's face,
+        /// edge and corner, capsules on capsules, tiny gaps, casts).
+        #[arg(long, requires = "table")]
+        round: bool,
         /// Cases per kind for --table (at most 100,000: the cases are held in memory).
         #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=100_000))]
         count: u64,
@@ -153,8 +157,9 @@ enum Command {
     /// Write degenerate cases with their answers known by construction as query lines, each
     /// with the expected answer as its `claim` (answering the file back gives `verdict.ok` on
     /// every line). Kinds: face-face, edge-edge, vertex-face, vertex-edge, vertex-vertex, gap,
-    /// penetration, box-sweep, box-graze, ccd-vertex-face, ccd-edge-edge, grid-hull. The same
-    /// seed gives the same file.
+    /// penetration, box-sweep, box-graze, ccd-vertex-face, ccd-edge-edge, grid-hull, and on
+    /// round shapes ball-face, ball-edge, ball-vertex, capsule-face, capsule-edge, capsules,
+    /// ball-gap, round-cast. The same seed gives the same file.
     Gen {
         /// The kind of case.
         #[arg(value_parser = clap::builder::PossibleValuesParser::new(
@@ -320,7 +325,7 @@ fn subcommand(command: &Command) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Demo { scenarios, engines, python, table, count, seed } => {
+        Command::Demo { scenarios, engines, python, table, round, count, seed } => {
             if *scenarios {
                 let mut out = io::stdout().lock();
                 for line in check::demo::scenarios() {
@@ -344,7 +349,8 @@ fn subcommand(command: &Command) -> ExitCode {
                 None => check::demo::installed_engines(&python, limit),
             };
             let code = if *table {
-                let lines = check::demo::table_cases(*count as usize, *seed);
+                let kinds = if *round { check::demo::ROUND_TABLE_KINDS } else { check::demo::TABLE_KINDS };
+                let lines = check::demo::table_cases(kinds, *count as usize, *seed);
                 let show = io::stderr().is_terminal();
                 let total = lines.len();
                 let made = check::demo::table(&chosen, &lines, &opts, limit, |e, n| {

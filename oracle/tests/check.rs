@@ -27,6 +27,9 @@ const WRONG: &[(&str, &[&str])] = &[
     ("orient3d-underflow", &["orient3d"]),
     ("orient2d-underflow", &["orient2d"]),
     ("contact-manifolds", &["contact_manifolds"]),
+    // A ball falling past a cube's corner meets it at its equator, the gap closing
+    // quadratically: parry's cast stops 6.8·10⁻⁸ early, where the gap is 5·10⁻¹⁶.
+    ("round-casts", &["cast_shapes"]),
 ];
 
 /// The classes where a discrete answer flips within the tolerance of its degeneracy (counted
@@ -40,6 +43,8 @@ const FLIPS: &[(&str, &[&str])] = &[
     ("zero-velocity", &["cast_shapes"]),
     ("point-containment", &["contains_point"]),
     ("contact-manifolds", &["contact_manifolds"]),
+    ("round-shapes", &["closest_points", "intersection_test"]),
+    ("round-casts", &["cast_shapes"]),
 ];
 
 /// `found` names exactly the functions `expected` lists for `class` (none where it has none).

@@ -219,3 +219,84 @@ fn mujoco_findings_are_pinned() {
     assert!(out.contains("line 1: engine said {\"signed_distance\":-5.25363665"), "{out}");
     assert!(out.contains("collision: 1 judged, 0 wrong"), "{out}");
 }
+
+/// Round shapes for every engine: two balls touching (radii 1 and 2, centres 5 apart on a
+/// 3-4-5 offset), a ball 3 from a capsule, crossing capsules 1 apart, a capsule turned a
+/// quarter about x lying 3 over a box, and a ball cast at a ball meeting at t = 8.
+const BALLS: &str =
+    r#"{"id": "balls", "op": "distance", "a": {"ball": 1}, "b": {"ball": 2}, "pose_b": {"translation": [3, 4, 0]}}"#;
+const CAPSULE_BALL: &str = r#"{"id": "capsule-ball", "op": "distance", "a": {"capsule": {"a": [-4, 0, 0], "b": [4, 0, 0], "radius": 1}}, "b": {"ball": 1}, "pose_b": {"translation": [0, 3, 4]}}"#;
+const CAPSULES: &str = r#"{"id": "capsules", "op": "distance", "a": {"capsule": {"a": [-4, 0, 3], "b": [4, 0, 3], "radius": 1}}, "b": {"capsule": {"a": [0, -4, 0], "b": [0, 4, 0], "radius": 1}}}"#;
+const TURNED: &str = r#"{"id": "turned", "op": "distance", "a": {"capsule": {"a": [0, 0, -2], "b": [0, 0, 2], "radius": 1}}, "pose_a": {"quaternion": [1, 1, 0, 0], "translation": [0, 0, 5]}, "b": {"box": [1, 1, 1]}}"#;
+const BALL_CAST: &str = r#"{"id": "ball-cast", "op": "toi", "a": {"ball": 1}, "pose_a": {"translation": [-10, 0, 0]}, "b": {"ball": 1}, "velocity_a": [1, 0, 0], "interval": [0, 20]}"#;
+const ROUND: [&str; 5] = [BALLS, CAPSULE_BALL, CAPSULES, TURNED, BALL_CAST];
+
+/// `touchstone gen` round cases (seed 1) on which some engine is wrong: a ball touching a
+/// box's face (`ball-face/150`) and one touching its edge (`ball-edge/19`, `ball-edge/139`),
+/// crossing capsules touching (`capsules/29`).
+const BALL_FACE_150: &str = r#"{"id":"ball-face/150","op":"distance","a":{"box":["3/2","1","1"]},"pose_a":{"quaternion":[-1,1,1,-1],"translation":["7/8","1/4","-9/4"]},"b":{"ball":"5/4"},"pose_b":{"quaternion":[-1,1,1,-1],"translation":["-11/8","-11/16","-2"]}}"#;
+const BALL_EDGE_19: &str = r#"{"id":"ball-edge/19","op":"distance","a":{"box":["2","3/2","1/2"]},"pose_a":{"quaternion":[-3,3,-1,0],"translation":["-49/8","-29/8","11/8"]},"b":{"ball":"15/8"},"pose_b":{"quaternion":[-3,3,-1,0],"translation":["-187/76","-419/152","151/152"]}}"#;
+const BALL_EDGE_139: &str = r#"{"id":"ball-edge/139","op":"distance","a":{"box":["1","3/2","1/2"]},"pose_a":{"quaternion":[3,-3,2,1],"translation":["-5/4","1","-5/4"]},"b":{"ball":"5/8"},"pose_b":{"quaternion":[3,-3,2,1],"translation":["75/92","525/368","-305/184"]}}"#;
+const CAPSULES_29: &str = r#"{"id":"capsules/29","op":"distance","a":{"capsule":{"a":["-3/2","0","0"],"b":["3/2","0","0"],"radius":"7/8"}},"pose_a":{"quaternion":[2,-2,-2,2],"translation":["8","-19/8","-4"]},"b":{"capsule":{"a":["0","-3/2","0"],"b":["0","3/2","0"],"radius":"7/8"}},"pose_b":{"quaternion":[2,-2,-2,2],"translation":["25/4","-19/8","-4"]}}"#;
+
+/// FCL on balls and capsules (`fcl.Sphere`, `fcl.Capsule` along z, placed by a rotation
+/// matrix): its `collide` is right, its unsigned distance right but for the turned capsule
+/// (10⁻⁶ off: GJK's tolerance), its signed distance off by about 10⁻⁶ everywhere, and on
+/// touching pairs a penetration of 0.94 (a ball on a face) and 2.12 (crossing capsules); a ball
+/// on a box's edge aborts the process (libccd's `logic_error`); the naive solver's cast is
+/// 8.89 for 8 (its samples), conservative advancement misses it.
+#[test]
+fn fcl_on_round_shapes() {
+    let Some(python) = python_with("fcl") else { return };
+    let out = check_engine("fcl", &python, &ROUND);
+    assert!(out.contains("collide: 4 judged, 0 wrong"), "{out}");
+    assert!(out.contains("distance: 4 judged, 1 wrong"), "{out}");
+    assert!(out.contains("engine said {\"distance\":3.0000009"), "{out}");
+    assert!(out.contains("ccd_naive: 1 judged, 1 wrong"), "{out}");
+    assert!(out.contains("engine said {\"collides\":true,\"toi\":8.88888888888889}; exact: collide at t = 8"), "{out}");
+    assert!(out.contains("ccd_conservative_advancement: 1 judged, 1 wrong"), "{out}");
+    let out = check_engine("fcl", &python, &[BALL_FACE_150, CAPSULES_29, BALL_EDGE_19]);
+    assert!(out.contains("line 1: engine said {\"signed_distance\":-0.9375"), "{out}");
+    assert!(out.contains("line 2: engine said {\"signed_distance\":-2.12132034"), "{out}");
+    assert!(out.contains("line 3 (crash): engine crashed: the adapter exited (signal: 6 (SIGABRT))"), "{out}");
+}
+
+/// coal on balls and capsules (`coal.Sphere`, `coal.Capsule`): right on every hand case with
+/// both tolerances, and on the gen cases FCL and Bullet get wrong; a `toi` line is refused.
+#[test]
+fn coal_on_round_shapes() {
+    let Some(python) = python_with("coal") else { return };
+    let mut lines = ROUND.to_vec();
+    lines.extend([BALL_FACE_150, CAPSULES_29, BALL_EDGE_19, BALL_EDGE_139]);
+    let out = check_engine("coal", &python, &lines);
+    for f in ["collide", "collide_tight", "distance", "distance_tight"] {
+        assert!(out.contains(&format!("\n{f}: 8 judged, 0 wrong")), "{f}\n{out}");
+    }
+}
+
+/// Bullet on balls and capsules (GEOM_SPHERE, GEOM_CAPSULE along z by its collision frame):
+/// with margin 0 right everywhere; with its default margin a ball touching a box's edge
+/// (`ball-edge/139`) is 4·10⁻⁴ apart (the box's margin).
+#[test]
+fn bullet_on_round_shapes() {
+    let Some(python) = python_with("pybullet") else { return };
+    let mut lines = ROUND[..4].to_vec();
+    lines.push(BALL_EDGE_139);
+    let out = check_engine("bullet", &python, &lines);
+    assert!(out.contains("closest_points_margin0: 5 judged, 0 wrong"), "{out}");
+    assert!(out.contains("contact_points: 5 judged, 0 wrong"), "{out}");
+    assert!(out.contains("closest_points: 5 judged, 1 wrong"), "{out}");
+    assert!(out.contains("line 5: engine said {\"signed_distance\":0.0004000"), "{out}");
+}
+
+/// MuJoCo on balls and capsules (sphere geoms, capsule geoms by `fromto`): right on every hand
+/// case and on the gen cases the others get wrong.
+#[test]
+fn mujoco_on_round_shapes() {
+    let Some(python) = python_with("mujoco") else { return };
+    let mut lines = ROUND[..4].to_vec();
+    lines.extend([BALL_FACE_150, CAPSULES_29, BALL_EDGE_19, BALL_EDGE_139]);
+    let out = check_engine("mujoco", &python, &lines);
+    assert!(out.contains("geom_distance: 8 judged, 0 wrong"), "{out}");
+    assert!(out.contains("collision: 8 judged, 0 wrong"), "{out}");
+}

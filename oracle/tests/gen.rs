@@ -60,7 +60,7 @@ fn wrong(kind: Kind, claim: &Value) -> Vec<Value> {
             let t = time_f64(&claim["toi"]);
             vec![json!({"collides": false}), with("toi", json!({"decimal": format!("{:.12}", t + 1e-6)}))]
         }
-        Kind::BoxSweep | Kind::BoxGraze | Kind::CcdVertexFace | Kind::CcdEdgeEdge | Kind::Ccd => {
+        Kind::BoxSweep | Kind::BoxGraze | Kind::CcdVertexFace | Kind::CcdEdgeEdge | Kind::Ccd | Kind::RoundCast => {
             match claim["collides"].as_bool() {
                 Some(true) => vec![json!({"collides": false})],
                 _ => vec![json!({"collides": true})],

@@ -49,8 +49,8 @@ use crate::contact::ContactStatus;
 use crate::geom::{quaternion_matrix, Matrix3, Matrix4, Point3, Vector3};
 use crate::query::{
     AtStart, Ccd, CcdClaim, ClaimedRegion, Contact, ContactClaim, Distance, DistanceClaim, DistanceRound,
-    DistanceRoundClaim, FeatureId, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim, Validate,
-    ValidateClaim,
+    DistanceRoundClaim, FeatureId, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim, ToiRound,
+    ToiRoundClaim, Validate, ValidateClaim,
 };
 use crate::sweep::{BoxMotion, CcdKind};
 use crate::vclip::Status;
@@ -158,6 +158,11 @@ pub enum Kind {
     /// A ball over a box's top face by an exact gap g (down to one ulp of the coordinates'
     /// scale, 2⁻⁵² times it): separated, distance g.
     BallGap,
+    /// A round shape moving at a constant velocity (`toi`): a ball or a lying capsule falling
+    /// onto a box's top face, or a ball flying at a ball along a Pythagorean offset; the first
+    /// contact at gap / speed, inside the interval, at its end, at its start (touching) or
+    /// after it (no contact).
+    RoundCast,
 }
 
 /// Every kind with its name, in the order `gen --help` lists them.
@@ -185,6 +190,7 @@ pub const KINDS: &[(&str, Kind)] = &[
     ("capsule-edge", Kind::CapsuleEdge),
     ("capsules", Kind::Capsules),
     ("ball-gap", Kind::BallGap),
+    ("round-cast", Kind::RoundCast),
 ];
 
 fn q(n: i64, d: i64) -> Q {
@@ -223,6 +229,8 @@ pub enum Claimed {
     Validate(Validate, ValidateClaim),
     /// The distance of round shapes.
     DistanceRound(DistanceRound, DistanceRoundClaim),
+    /// The first contact of round shapes.
+    ToiRound(ToiRound, ToiRoundClaim),
 }
 
 impl Claimed {
@@ -236,6 +244,7 @@ impl Claimed {
             Claimed::Ccd(..) => Ccd::<Q>::OP,
             Claimed::Validate(..) => Validate::<Q>::OP,
             Claimed::DistanceRound(..) => DistanceRound::<Q>::OP,
+            Claimed::ToiRound(..) => ToiRound::<Q>::OP,
         }
     }
 }
@@ -385,6 +394,7 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Case {
         | Kind::CapsuleEdge
         | Kind::Capsules
         | Kind::BallGap => round_case(kind, &m, src),
+        Kind::RoundCast => round_cast(&m, src),
     };
     Case { id, query }
 }
@@ -622,6 +632,64 @@ fn round_case(kind: Kind, m: &Motion, src: &mut Source) -> Claimed {
     };
     let (a, b) = pair(boxed(&ha), m.pose(identity, &zero), b, m.pose(identity, &centre));
     Claimed::DistanceRound(DistanceRound { a, b }, claim)
+}
+
+/// A round shape falling onto a box's top face or flying at a ball (see [`Kind::RoundCast`]).
+fn round_cast(m: &Motion, src: &mut Source) -> Claimed {
+    let zero = Vector3::from_element(Q::zero());
+    let identity = [1, 0, 0, 0];
+    let r = q(src.int(1, 8), 8);
+    let speed = q(src.int(1, 8), src.int(1, 4));
+    let t1 = q(src.int(1, 4), 1);
+    let which = src.int(0, 3);
+    let toi = match which {
+        0 => &t1 * q(src.int(1, 7), 8),
+        1 => t1.clone(),
+        2 => Q::zero(),
+        _ => &t1 + q(src.int(1, 8), 8),
+    };
+    let gap = &toi * &speed;
+    let (a, pose_a, b, at, v) = match src.int(0, 2) {
+        shape @ (0 | 1) => {
+            // Onto the top face of a box, the centre (or the whole core) over it.
+            let ha = half(src);
+            let b = if shape == 0 {
+                ShapeSpec::Ball(r.clone())
+            } else {
+                let l = inside(src, &ha[0]).abs() + q(1, 8);
+                ShapeSpec::Capsule {
+                    a: Point3::new(-l.clone(), Q::zero(), Q::zero()),
+                    b: Point3::new(l, Q::zero(), Q::zero()),
+                    radius: r.clone(),
+                }
+            };
+            let x = if shape == 0 { inside(src, &ha[0]) } else { Q::zero() };
+            let at = Vector3::new(x, inside(src, &ha[1]), &ha[2] + &r + &gap);
+            (boxed(&ha), m.pose(identity, &zero), b, at, Vector3::new(Q::zero(), Q::zero(), -speed))
+        }
+        _ => {
+            // At a ball: radii splitting d·s, b flying back along the offset (x, y, z)·s.
+            let [x, y, z, d] = [[3, 4, 0, 5], [1, 2, 2, 3], [2, 3, 6, 7], [4, 4, 7, 9]][src.int(0, 3) as usize];
+            let s = q(src.int(1, 4), 8);
+            let (ra, rb) = (&s * q(d, 1) * q(1, 4) * q(src.int(1, 3), 1), &s * q(d, 1));
+            let rb = &rb - &ra;
+            let o = Vector3::new(&s * q(x, 1), &s * q(y, 1), &s * q(z, 1));
+            // |o|·(1 + k) at the start, closing at k·|o| per gap: o(1 + gap/(d s)) − o/(d s)·speed·t.
+            let unit = |c: &Q| c / (&s * q(d, 1));
+            let at = o.map(|c| &c + &unit(&c) * &gap);
+            let v = o.map(|c| -(unit(&c) * &speed));
+            (ShapeSpec::Ball(ra), m.pose(identity, &zero), ShapeSpec::Ball(rb), at, v)
+        }
+    };
+    let claim = if which == 3 {
+        ToiRoundClaim { collides: Some(false), ..ToiRoundClaim::default() }
+    } else {
+        let (collides, toi, at_start) = first_contact(toi);
+        ToiRoundClaim { collides, toi, at_start }
+    };
+    let (a, b) = pair(a, pose_a, b, m.pose(identity, &at));
+    let toi = Toi { a, b, velocity_a: zero, velocity_b: m.vector(&v), interval: [Q::zero(), t1] };
+    Claimed::ToiRound(ToiRound(toi), claim)
 }
 
 /// Colliding at `t`, or touching at the start when `t` is zero.

@@ -95,6 +95,8 @@ pub const CLASSES: &[(&str, &str)] = &[
     ("orient2d-near-collinear", "orient2d of nearly collinear points at unit scale"),
     ("orient2d-underflow", "orient2d of nearly collinear points near 2⁻⁵²⁰, where products underflow"),
     ("contact-manifolds", "the touching pairs of the first classes asked as `contact`: manifolds judged against R_t"),
+    ("round-shapes", "balls and capsules touching at Pythagorean offsets (each other, a cube's face, edge and corner), and one ulp apart"),
+    ("round-casts", "balls and capsules cast head on, obliquely and grazing, with exact first contacts (rational and 3 − 1/√2)"),
 ];
 
 /// Every scenario line.
@@ -107,7 +109,7 @@ pub fn scenarios() -> Vec<Value> {
 }
 
 /// The scenario classes in the order of the report, each a function that appends its lines.
-const BUILDERS: [fn(&mut Vec<Value>); 17] = [
+const BUILDERS: [fn(&mut Vec<Value>); 19] = [
     face_on_face,
     parallel_edges,
     crossing_edges,
@@ -125,6 +127,8 @@ const BUILDERS: [fn(&mut Vec<Value>); 17] = [
     point_containment,
     orient2d_near_collinear,
     contact_manifolds,
+    round_shapes,
+    round_casts,
 ];
 
 /// Face on face: b = a moved by R·(1, 0, 0) (and along y, z).
@@ -414,6 +418,73 @@ fn contact_manifolds(out: &mut Vec<Value>) {
     }
 }
 
+/// Round shapes touching by construction: two balls at the offsets (3, 4, 0; 5) and (2, 3,
+/// 6; 7) split between the radii, a ball on a cube's face, edge (offset (3, 4) from it, radius
+/// 5) and corner ((2, 3, 6), radius 7), crossing and parallel capsules, and each moved one ulp
+/// of its scale (2⁻⁵²) apart.
+fn round_shapes(out: &mut Vec<Value>) {
+    let id = |n: usize| format!("round-shapes/{n}");
+    let unit = || json!({"box": [1, 1, 1]});
+    let at = |t: [Q; 3]| json!({"translation": [s(&t[0]), s(&t[1]), s(&t[2])]});
+    let capsule = |a: [i64; 3], b: [i64; 3], r: i64| json!({"capsule": {"a": a, "b": b, "radius": r}});
+    let ulp = pow2(-52);
+    let mut n = 0;
+    for apart in [Q::zero(), ulp.clone()] {
+        let up = |k: i64| q(k, 1) + &apart * q(k.abs().max(1), 1);
+        let pairs = [
+            (json!({"ball": 2}), json!({"ball": 3}), [up(3), q(4, 1), q(0, 1)]),
+            (json!({"ball": 3}), json!({"ball": 4}), [q(2, 1), q(3, 1), up(6)]),
+            (unit(), json!({"ball": 1}), [q(0, 1), q(0, 1), up(2)]),
+            (unit(), json!({"ball": 5}), [q(4, 1), q(0, 1), up(5)]),
+            (unit(), json!({"ball": 7}), [q(3, 1), q(4, 1), up(7)]),
+            (capsule([-4, 0, 0], [4, 0, 0], 1), capsule([0, -4, 0], [0, 4, 0], 1), [q(0, 1), q(0, 1), up(2)]),
+            (capsule([-4, 0, 0], [4, 0, 0], 1), capsule([-2, 0, 0], [6, 0, 0], 2), [q(0, 1), q(0, 1), up(3)]),
+            (unit(), capsule([-3, 0, 0], [3, 0, 0], 1), [q(0, 1), q(0, 1), up(2)]),
+        ];
+        for (a, b, t) in pairs {
+            out.push(distance(id(n), a, Value::Null, b, at(t)));
+            n += 1;
+        }
+    }
+}
+
+/// Round shapes cast with exact first contacts: balls head on (t = 8), a ball grazing a
+/// capsule's side (a double root at t = 9) and passing one ulp above it, a capsule falling
+/// across a capsule (t = 1), rounded cubes meeting edge to edge at 3 − 1/√2, a ball falling
+/// onto a cube's edge and meeting its corner (t = 5).
+fn round_casts(out: &mut Vec<Value>) {
+    let id = |n: usize| format!("round-casts/{n}");
+    let unit = || json!({"box": [1, 1, 1]});
+    let capsule = |a: [i64; 3], b: [i64; 3], r: i64| json!({"capsule": {"a": a, "b": b, "radius": r}});
+    let rounded = json!({"round": {"shape": {"box": [1, 1, 1]}, "radius": "1/2"}});
+    let above = s(&(q(2, 1) + pow2(-51)));
+    let casts = [
+        (json!({"ball": 1}), json!({"translation": [-10, 0, 0]}), json!({"ball": 1}), json!([1, 0, 0]), 20),
+        (
+            json!({"ball": 1}),
+            json!({"translation": [0, -9, 2]}),
+            capsule([-4, 0, 0], [4, 0, 0], 1),
+            json!([0, 1, 0]),
+            20,
+        ),
+        (
+            json!({"ball": 1}),
+            json!({"translation": [0, -9, above]}),
+            capsule([-4, 0, 0], [4, 0, 0], 1),
+            json!([0, 1, 0]),
+            20,
+        ),
+        (capsule([-4, 0, 3], [4, 0, 3], 1), Value::Null, capsule([0, -4, 0], [0, 4, 0], 1), json!([0, 0, -1]), 10),
+        (rounded.clone(), json!({"translation": [-5, -5, 0]}), rounded, json!([1, 1, 0]), 10),
+        (json!({"ball": 5}), json!({"translation": [4, 5, 6]}), unit(), json!([0, 0, -1]), 10),
+    ];
+    for (n, (a, pose_a, b, v, t1)) in casts.into_iter().enumerate() {
+        out.push(
+            json!({"id": id(n), "op": "toi", "a": a, "pose_a": pose_a, "b": b, "velocity_a": v, "interval": [0, t1]}),
+        );
+    }
+}
+
 /// The class of a scenario id.
 pub fn class_of(id: &Value) -> &str {
     id.as_str().and_then(|s| s.split('/').next()).unwrap_or("")
@@ -654,11 +725,16 @@ pub const TABLE_KINDS: &[&str] = &[
     "box-sweep",
 ];
 
-/// The lines of `touchstone gen KIND --count COUNT --seed SEED` for every kind of
-/// [`TABLE_KINDS`], in that order.
-pub fn table_cases(count: usize, seed: u64) -> Vec<String> {
+/// The `gen` kinds of the round-shape table (`demo --table --round`): balls and capsules
+/// resting on a box's face, edge and corner, capsules on capsules, tiny gaps, casts.
+pub const ROUND_TABLE_KINDS: &[&str] =
+    &["ball-face", "ball-edge", "ball-vertex", "capsule-face", "capsule-edge", "capsules", "ball-gap", "round-cast"];
+
+/// The lines of `touchstone gen KIND --count COUNT --seed SEED` for every kind of `kinds`
+/// ([`TABLE_KINDS`] or [`ROUND_TABLE_KINDS`]), in that order.
+pub fn table_cases(kinds: &[&str], count: usize, seed: u64) -> Vec<String> {
     let mut lines = Vec::new();
-    for name in TABLE_KINDS {
+    for name in kinds {
         let Some(kind) = touchstone::strategies::kind_named(name) else { continue };
         let mut src = touchstone::strategies::Source::new(seed);
         for n in 0..count {
