@@ -666,3 +666,19 @@ fn a_contact_normal_is_a_separating_direction_on_every_side_of_touching() {
     }
     assert_eq!(judge([1.0, -0.5, 0.0]), wrong);
 }
+
+/// A contact normal on round shapes is judged by how far b must move along it to leave a (the
+/// cores' support functions plus the radii): parry3d's normal for a ball touching a box's face
+/// passes; for a capsule lying on a face (`gen capsule-face`, seed 1, case 1) it is tilted
+/// enough that b must move more than the tolerance along it, over the capsule's length.
+#[test]
+fn contact_normals_on_round_shapes_are_judged() {
+    let lines = [
+        r#"{"id":"ball-face/0","op":"distance","a":{"box":["1","1/2","3/2"]},"pose_a":{"quaternion":[-1,-3,-2,-3],"translation":["-25/8","-13/4","-5"]},"b":{"ball":"7/4"},"pose_b":{"quaternion":[-1,-3,-2,-3],"translation":["-3/23","-79/46","-225/46"]}}"#,
+        r#"{"id":"capsule-face/1","op":"distance","a":{"box":[0.5,1.0,0.5]},"pose_a":{"quaternion":[0,1,3,2],"translation":[7.625,0.25,7.125]},"b":{"capsule":{"a":[-0.3125,0.0,0.0],"b":[0.3125,0.0,0.0],"radius":4.0}},"pose_b":{"quaternion":[0,1,3,2],"translation":[9.125,4.25,5.625]}}"#,
+    ];
+    let (out, err, code) = touchstone(&["check-engine", "parry3d", "-"], &(lines.join("\n") + "\n"));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("contact: 2 judged, 1 wrong (50.0%)\n  wrong fields: normal 1"), "{out}");
+    assert!(out.contains("line 2: engine said signed distance"), "{out}");
+}

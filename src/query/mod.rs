@@ -140,7 +140,7 @@ pub use kernel::{
     SegmentPlaneKind, SegmentPlaneOutput, SideOfPlane, SideOfPlaneClaim, SideOfPlaneOutput, SquaredDistance,
     SquaredDistanceClaim, SquaredDistanceOutput, Target, TransformPoints, TransformPointsClaim, TransformPointsOutput,
 };
-pub use round::{DistanceRound, DistanceRoundClaim, DistanceRoundOutput};
+pub use round::{round_separation_along, DistanceRound, DistanceRoundClaim, DistanceRoundOutput};
 pub use spec::{posed_solid, BuiltSolid, FeatureId, PlaneSpec, PoseSpec, Posed, ShapeSpec, SolidPosed};
 pub use toi::{Toi, ToiClaim, ToiOutput};
 pub use toi_boxes::{box_feature_id, AtStart, ToiBoxes, ToiBoxesClaim, ToiBoxesOutput};

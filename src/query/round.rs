@@ -12,7 +12,7 @@ use super::error::{child, ErrorKind, QueryError};
 use super::filtered::value_reference;
 use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed, ShapeSpec};
 use super::{Answer, Bounded, Decisive, Query};
-use crate::geom::{Point3, Scaled};
+use crate::geom::{Point3, Scaled, Vector3};
 use crate::poly::RootScalar;
 use crate::round::{core_distance, round_distance, Core, CoreFeature, RoundError, RoundShape};
 use crate::scalar::{Exact, Scalar};
@@ -132,6 +132,46 @@ pub(crate) fn posed_round<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<PosedRou
         }
         _ => polytope(p, S::zero()),
     }
+}
+
+/// How far round shape `b` must move along `n` to leave round shape `a` (their interiors
+/// disjoint), as `(c, R)`: the distance is c/|n| + R, with c = max over a's core of n·x − min
+/// over b's core of n·y (exact) and R = r_a + r_b: the support function of a core swept by a
+/// ball of radius r is the core's plus r|n|. Over all directions its least is the
+/// penetration depth; what an engine's contact normal on round shapes is judged by.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::Vector3;
+/// use touchstone::query::{round_separation_along, PoseSpec, Posed, ShapeSpec};
+/// let q = |n: i64| BigRational::from_integer(n.into());
+/// let at = |x: i64| PoseSpec::quaternion([q(1), q(0), q(0), q(0)], [q(x), q(0), q(0)]).unwrap();
+/// // Unit balls 1 apart overlap by 1 along x: b moves 1 along x, or 3 along −x, to leave a.
+/// let (a, b) = (Posed::new("a", ShapeSpec::ball(q(1)).unwrap(), at(0)), Posed::new("b", ShapeSpec::ball(q(1)).unwrap(), at(1)));
+/// assert_eq!(round_separation_along(&a, &b, &Vector3::new(q(1), q(0), q(0))).unwrap(), (q(-1), q(2)));
+/// assert_eq!(round_separation_along(&a, &b, &Vector3::new(q(-1), q(0), q(0))).unwrap(), (q(1), q(2)));
+/// ```
+///
+/// Errors: as `distance` on the shapes.
+pub fn round_separation_along<N: Scalar>(
+    a: &Posed<N>,
+    b: &Posed<N>,
+    n: &Vector3<BigRational>,
+) -> Result<(BigRational, BigRational), QueryError> {
+    let (pa, pb) = (posed_round::<Exact, N>(a)?, posed_round::<Exact, N>(b)?);
+    let n = n.map(|x| Exact::from_rational(&x));
+    let extreme = |core: &Core<Exact>, most: bool| -> Option<BigRational> {
+        let values = core.points().into_iter().map(|p| value_reference(p.coords.dot(&n)));
+        if most {
+            values.max()
+        } else {
+            values.min()
+        }
+    };
+    let empty = || QueryError::new(ErrorKind::Internal, "", "a core without points");
+    let top = extreme(&pa.shape.core, true).ok_or_else(empty)?;
+    let bottom = extreme(&pb.shape.core, false).ok_or_else(empty)?;
+    Ok((top - bottom, value_reference(pa.shape.radius + pb.shape.radius)))
 }
 
 /// A round shape's refusal as a query error at `at`.

@@ -913,22 +913,32 @@ fn penetration(q: &Value, normal: Option<&[f64; 3]>, opts: &Options) -> Option<(
     use touchstone::budget::with_budget;
     let d = crate::ops::read_query::<touchstone::query::Distance<BigRational>>(&q.to_string(), opts).ok()?;
     let budget = opts.budget();
+    let exact_normal = |n: &[f64; 3]| -> Option<(touchstone::geom::Vector3<BigRational>, f64)> {
+        let length = n.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let exact = touchstone::geom::Vector3::new(
+            BigRational::from_float(n[0])?,
+            BigRational::from_float(n[1])?,
+            BigRational::from_float(n[2])?,
+        );
+        (length > 0.0 && length.is_finite()).then_some((exact, length))
+    };
     if d.a.shape.is_round() || d.b.shape.is_round() {
-        // Round shapes: the depth, not yet a claimed normal's separation.
+        // Round shapes: the depth, and a claimed normal's separation c/|n| + R (the cores'
+        // support functions plus the radii).
         let s = with_budget(budget, || margin::signed_distance(&d.a, &d.b))?;
-        return Some((-s.min(0.0), None));
+        let along = normal.and_then(|n| {
+            let (exact, length) = exact_normal(n)?;
+            let (c, r) = with_budget(budget, || touchstone::query::round_separation_along(&d.a, &d.b, &exact).ok())?;
+            Some(c.to_f64()? / length + r.to_f64()?)
+        });
+        return Some((-s.min(0.0), along));
     }
     with_budget(budget, || {
         let p = touchstone::query::penetration_depth(&d.a, &d.b).ok()?;
         let along = normal.and_then(|n| {
-            let length = n.iter().map(|x| x * x).sum::<f64>().sqrt();
-            let exact = touchstone::geom::Vector3::new(
-                BigRational::from_float(n[0])?,
-                BigRational::from_float(n[1])?,
-                BigRational::from_float(n[2])?,
-            );
+            let (exact, length) = exact_normal(n)?;
             let sep = touchstone::query::separation_along(&d.a, &d.b, &exact).ok()?;
-            (length > 0.0 && length.is_finite()).then(|| sep.to_f64().map(|s| s / length)).flatten()
+            sep.to_f64().map(|s| s / length)
         });
         Some((margin::sqrt_f64(&p.depth_squared)?, along))
     })
