@@ -546,3 +546,83 @@ mod first_contact_of_pairs {
         }
     }
 }
+
+/// The penetration depth of round shapes (R + the cores' own depth where they meet, R − √c
+/// where they are apart): known answers, and the cores' depth of two boxes against the
+/// polytope route (`query::penetration_depth`, the separating axes of the posed solids).
+mod depth {
+    use super::*;
+    use touchstone::round::{cores_depth_squared, round_depth_squared, Core};
+
+    fn depth2(a: &RoundShape<Q>, b: &RoundShape<Q>) -> touchstone::poly::Algebraic {
+        round_depth_squared(a, b).unwrap()
+    }
+
+    #[test]
+    fn depths_computed_by_hand() {
+        // A capsule along x through the cube [-1, 1]³ (radius 1): its core must move 1 in y or
+        // z to leave the cube, so the depth is 1 + 1.
+        let through = capsule(p(-3, 0, 0), p(3, 0, 0), q(1));
+        assert_eq!(depth2(&through, &rounded_cube([0, 0, 0], q(0))).to_rational(), Some(q(4)));
+        // Rounded cubes (1/2 each) whose cores overlap by 1/2 in x: 1/2 + 1 deep.
+        let (a, b) = (rounded_cube([0, 0, 0], r(1, 2)), rounded_cube([0, 0, 0], r(1, 2)));
+        assert_eq!(depth2(&a, &b).to_rational(), Some(q(9)), "coincident cores: 2 + 1 deep");
+        let shifted = RoundShape::rounded(
+            Solid::new(
+                cube::<Q>().vertices().iter().map(|v| Point3::new(&v.x + r(3, 2), v.y.clone(), v.z.clone())).collect(),
+                cube::<Q>().faces().to_vec(),
+            )
+            .unwrap(),
+            r(1, 2),
+        )
+        .unwrap();
+        assert_eq!(depth2(&a, &shifted).to_rational(), Some(r(9, 4)));
+        // Balls of radii 2 and 3 with centres 4 apart: 1 deep; 5 apart: touching, 0.
+        assert_eq!(depth2(&ball(p(0, 0, 0), q(2)), &ball(p(4, 0, 0), q(3))).to_rational(), Some(q(1)));
+        assert_eq!(depth2(&ball(p(0, 0, 0), q(2)), &ball(p(3, 4, 0), q(3))).to_rational(), Some(q(0)));
+        // Crossing capsules whose axes meet: the cores' difference is flat, the depth R = 2.
+        let (x, y) = (capsule(p(-4, 0, 0), p(4, 0, 0), q(1)), capsule(p(0, -4, 0), p(0, 4, 0), q(1)));
+        assert_eq!(depth2(&x, &y).to_rational(), Some(q(4)));
+        // A capsule along the diagonal x = y through a tall box [-1, 1]² × [-5, 5]: its core
+        // leaves across the diagonal, √2 away (the cross product of its axis with the box's
+        // vertical edges), so the depth is 1 + √2 and its square 3 + 2√2, the larger root of
+        // y² − 6y + 1.
+        let tall = RoundShape::rounded(cuboid(q(1), q(1), q(5)).unwrap(), q(0)).unwrap();
+        let diagonal = capsule(p(-3, -3, 0), p(3, 3, 0), q(1));
+        assert_eq!(cores_depth_squared(&diagonal.core, &tall.core).unwrap(), q(2));
+        let d2 = depth2(&diagonal, &tall);
+        assert_eq!(d2.to_decimal(12).unwrap(), "5.82842712474");
+        // f64 runs the same code.
+        let f = |s: &RoundShape<Q>| match &s.core {
+            Core::Segment([a, b]) => {
+                let f = |c: Q| num_traits::ToPrimitive::to_f64(&c).unwrap();
+                RoundShape::capsule(a.clone().map(f), b.clone().map(f), 1.0).unwrap()
+            }
+            _ => RoundShape::rounded(cuboid(1.0, 1.0, 5.0).unwrap(), 0.0).unwrap(),
+        };
+        let fast = round_depth_squared(&f(&diagonal), &f(&tall)).unwrap();
+        assert!((fast - (3.0 + 2.0 * 2f64.sqrt())).abs() < 1e-12, "{fast}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+        /// Two overlapping boxes, one under a rational rotation: the cores' depth equals the
+        /// polytope route's penetration depth, exactly.
+        #[test]
+        fn the_cores_depth_of_two_boxes_is_the_polytope_depth(
+            ha in [1i64..=3, 1i64..=3, 1i64..=3], hb in [1i64..=3, 1i64..=3, 1i64..=3],
+            t in [-2i64..=2, -2i64..=2, -2i64..=2],
+            quat in [1i64..=3, -2i64..=2, -2i64..=2, -2i64..=2],
+        ) {
+            use touchstone::query::{penetration_depth, posed_solid, PoseSpec, Posed, ShapeSpec};
+            let a = Posed::new("a", ShapeSpec::cuboid(ha.map(q)).unwrap(), PoseSpec::identity());
+            let b = Posed::new("b", ShapeSpec::cuboid(hb.map(q)).unwrap(), PoseSpec::quaternion(quat.map(q), t.map(q)).unwrap());
+            let core = |x: &Posed<Q>| Core::Polytope(posed_solid::<Q, Q>(x).unwrap().built.solid);
+            let (ca, cb) = (core(&a), core(&b));
+            // Overlapping: the boxes' centres are at most 2 apart, their half extents at least 1.
+            let ours = cores_depth_squared(&ca, &cb).unwrap();
+            let theirs = penetration_depth(&a, &b).unwrap().depth_squared;
+            prop_assert_eq!(ours, theirs);
+        }
+    }
+}

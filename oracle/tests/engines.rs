@@ -98,7 +98,7 @@ fn fcl_findings_are_pinned() {
     assert!(out.contains("failures: 1 crashes (started again once)"), "{out}");
     // The gap after the crash is judged (the adapter was started again): 2 distance lines.
     assert!(out.contains("distance: 2 judged, 0 wrong"), "{out}");
-    assert!(out.contains("ccd_conservative_advancement: 1 judged, 1 wrong"), "{out}");
+    assert!(out.contains("ccd_conservative_advancement: 1 judged"), "{out}");
     assert!(out.contains("line 4: engine said {\"collides\":false}; exact: collide at t = 1.5"), "{out}");
     // The naive solver's answer to this line depends on what its process ran before: 16/9, 0
     // or no collision in different runs, the same input each time (undefined behaviour in FCL
@@ -220,7 +220,7 @@ fn mujoco_findings_are_pinned() {
     assert!(out.contains("collision: 1 judged, 0 wrong"), "{out}");
 }
 
-/// Round shapes for every engine: two balls touching (radii 1 and 2, centres 5 apart on a
+/// Round shapes for every engine: two balls 2 apart (radii 1 and 2, centres 5 apart on a
 /// 3-4-5 offset), a ball 3 from a capsule, crossing capsules 1 apart, a capsule turned a
 /// quarter about x lying 3 over a box, and a ball cast at a ball meeting at t = 8.
 const BALLS: &str =
@@ -244,7 +244,8 @@ const CAPSULES_29: &str = r#"{"id":"capsules/29","op":"distance","a":{"capsule":
 /// (10⁻⁶ off: GJK's tolerance), its signed distance off by about 10⁻⁶ everywhere, and on
 /// touching pairs a penetration of 0.94 (a ball on a face) and 2.12 (crossing capsules); a ball
 /// on a box's edge aborts the process (libccd's `logic_error`); the naive solver's cast is
-/// 8.89 for 8 (its samples), conservative advancement misses it.
+/// 8.89 for 8 (its samples); conservative advancement misses it in some runs and not in
+/// others (a fresh-clone CI run found it), so only its judging is pinned.
 #[test]
 fn fcl_on_round_shapes() {
     let Some(python) = python_with("fcl") else { return };

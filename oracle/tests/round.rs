@@ -35,7 +35,7 @@ fn the_round_claim_table_names_the_judged_fields() {
     // Every claimable field stated, each gets a check.
     let v = ask(json!({"op": "distance", "a": {"ball": 1}, "b": {"ball": 1}, "pose_b": at([3, 0, 0]),
         "claim": {"status": "separated", "intersecting": false, "distance": "1", "distance_squared": "1",
-                  "points": [["1", "0", "0"], ["2", "0", "0"]]}}));
+                  "points": [["1", "0", "0"], ["2", "0", "0"]], "depth_squared": "0"}}));
     let checks = v["verdict"]["checks"].as_array().unwrap();
     for f in read {
         assert!(checks.iter().any(|c| c["field"].as_str().unwrap().split('/').next() == Some(f)), "{f}: {v}");
@@ -198,9 +198,29 @@ fn round_shapes_are_refused_with_typed_errors() {
     assert_eq!((v["valid"].as_bool(), v["vertices"].as_u64()), (Some(true), Some(8)), "{v}");
     // The torus is still to come.
     assert_eq!(error(d(json!({"torus": {}}))).0, "unsupported");
-    // depth_squared is no claim on round shapes (yet): named as such.
-    let q = json!({"op": "distance", "a": {"ball": 1}, "b": unit, "claim": {"depth_squared": "0"}});
-    assert_eq!(error(q), ("unknown".into(), "/claim/depth_squared".into()));
+}
+
+/// `depth_squared` claims on round shapes: R − √c where the cores are apart, R plus the
+/// cores' own depth where they meet, judged against the exact algebraic value.
+#[test]
+fn depth_claims_on_round_shapes() {
+    let unit = json!({"box": [1, 1, 1]});
+    let claim = |a: Value, pose: [i64; 3], b: Value, d2: &str| {
+        ask(json!({"op": "distance", "a": a, "pose_a": at(pose), "b": b, "claim": {"depth_squared": d2}}))["verdict"]
+            ["ok"]
+            .as_bool()
+    };
+    // A unit ball centred in the cube: 1 + 1 deep.
+    assert_eq!(claim(json!({"ball": 1}), [0, 0, 0], unit.clone(), "4"), Some(true));
+    assert_eq!(claim(json!({"ball": 1}), [0, 0, 0], unit.clone(), "1"), Some(false));
+    // Balls of radii 2 and 3, 4 apart: 1 deep; apart: 0.
+    assert_eq!(claim(json!({"ball": 2}), [4, 0, 0], json!({"ball": 3}), "1"), Some(true));
+    assert_eq!(claim(json!({"ball": 2}), [9, 0, 0], json!({"ball": 3}), "0"), Some(true));
+    // A capsule along the diagonal through a tall box: (1 + √2)², claimed to 12 digits.
+    let diagonal = json!({"capsule": {"a": [-3, -3, 0], "b": [3, 3, 0], "radius": 1}});
+    let tall = json!({"box": [1, 1, 5]});
+    assert_eq!(claim(diagonal.clone(), [0, 0, 0], tall.clone(), "5.828427124746"), Some(true));
+    assert_eq!(claim(diagonal, [0, 0, 0], tall, "5.8284"), Some(false));
 }
 
 /// Found by the `round_diff` seeds: crossing capsules whose closest points differ in x by

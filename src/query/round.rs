@@ -76,6 +76,8 @@ pub struct DistanceRoundClaim {
     pub distance_squared: Option<BigRational>,
     /// The claimed closest points on a and b.
     pub points: Option<[Point3<BigRational>; 2]>,
+    /// The claimed square of the penetration depth (0 unless penetrating).
+    pub depth_squared: Option<BigRational>,
 }
 
 /// A round shape posed in the world on backend `S`, with its polytope core's format names.
@@ -271,6 +273,14 @@ impl<N: Scalar> DistanceRound<N> {
     }
 }
 
+impl<N: Scalar> DistanceRound<N> {
+    /// The square of the penetration depth, exactly ([`crate::round::round_depth_squared`]).
+    pub fn depth_squared(&self) -> Result<crate::poly::Algebraic, QueryError> {
+        let (a, b) = self.posed::<BigRational>()?;
+        crate::round::round_depth_squared(&a.shape, &b.shape).map_err(|e| round_error("/claim/depth_squared", e))
+    }
+}
+
 /// Whether √g + k ≤ √v, exactly, for g, v ≥ 0 and any rational k (squaring).
 fn sqrt_plus_le(g: &BigRational, k: &BigRational, v: &BigRational) -> bool {
     let four = BigRational::from_integer(4.into());
@@ -386,6 +396,9 @@ impl<N: Scalar> Query for DistanceRound<N> {
             Ok(vec![Check::algebraic("distance_squared", x, &exact.output.distance_squared, tol, digits)])
         }),
         judged!(points: |q, exact, points, _, tol, digits| q.points_checks(&exact.output, points, tol, digits)),
+        judged!(depth_squared: |q, _, x, _, tol, digits| {
+            Ok(vec![Check::algebraic("depth_squared", x, &q.depth_squared()?, tol, digits)])
+        }),
     ];
 }
 

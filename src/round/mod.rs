@@ -36,7 +36,9 @@ use crate::scalar::{Decision, Scalar, Sign, Uncertain};
 use crate::vclip::geometry::{along, point_face, point_segment, segment_segment};
 use crate::vclip::{Status, VClipError};
 
+mod depth;
 mod toi;
+pub use depth::{cores_depth_squared, round_depth_squared};
 pub use toi::{ball_first_contact, closest_approach, first_contact, first_within};
 
 /// The core of a round shape.

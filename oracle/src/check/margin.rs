@@ -97,8 +97,8 @@ pub fn signed_distance(a: &Posed<Q>, b: &Posed<Q>) -> Option<f64> {
 }
 
 /// The signed distance of round shapes: the distance, 0 touching, and when penetrating minus
-/// the depth √c − R (the cores apart: the shortest way out is along the line between their
-/// closest points); `None` where the cores meet.
+/// the depth: R − √c with the cores apart (the shortest way out is along the line between
+/// their closest points), R plus the cores' own depth where they meet.
 fn round_signed_distance(a: &Posed<Q>, b: &Posed<Q>) -> Option<f64> {
     let out = touchstone::query::DistanceRound { a: a.clone(), b: b.clone() }.compute::<Q>().ok()?.output;
     let radius = |p: &Posed<Q>| match &p.shape {
@@ -108,8 +108,11 @@ fn round_signed_distance(a: &Posed<Q>, b: &Posed<Q>) -> Option<f64> {
     match out.status {
         Status::Separated => Some(out.distance.to_f64()),
         Status::Touching => Some(0.0),
-        // Where the cores meet the depth is the cores' own depth plus R: not computed yet.
-        Status::Penetrating if out.cores_distance_squared.is_zero() => None,
+        // Where the cores meet the depth is the cores' own depth plus R.
+        Status::Penetrating if out.cores_distance_squared.is_zero() => {
+            let d = touchstone::query::DistanceRound { a: a.clone(), b: b.clone() };
+            Some(-d.depth_squared().ok()?.to_f64().sqrt())
+        }
         Status::Penetrating => {
             let r = (radius(a) + radius(b)).to_f64()?;
             Some(sqrt_f64(&out.cores_distance_squared)? - r)

@@ -68,6 +68,7 @@ impl<N: Number> OpJson for DistanceRound<N> {
         claim_field!(distance: number),
         claim_field!(distance_squared: number),
         claim_field!(points: custom claimed_pair, points_json),
+        claim_field!(depth_squared: number),
     ];
     const SUMMARY: &'static str =
         "status, exact (algebraic) distance, core features and points of round shapes (balls, capsules, rounded convex shapes)";
