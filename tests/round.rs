@@ -40,6 +40,18 @@ fn rounded_cube(t: [i64; 3], r: Q) -> RoundShape<Q> {
     RoundShape::rounded(moved, r).unwrap()
 }
 
+/// A ball, a capsule along the local x axis (its core's closest point to the other's centre
+/// is then its middle, since the offset is applied from there), or a rounded box whose face is
+/// met: the shapes of the contract tests.
+fn round_spec(kind: u8, radius: f64) -> touchstone::query::ShapeSpec<f64> {
+    use touchstone::query::ShapeSpec;
+    match kind % 3 {
+        0 => ShapeSpec::ball(radius).unwrap(),
+        1 => ShapeSpec::capsule(Point3::new(-2.0, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0), radius).unwrap(),
+        _ => ShapeSpec::rounded(ShapeSpec::cuboid([1.0, 1.0, 1.0]).unwrap(), radius).unwrap(),
+    }
+}
+
 /// 2⁻⁵⁰.
 fn ulp() -> Q {
     Q::new(1.into(), num_bigint::BigInt::from(1u64 << 50))
@@ -303,15 +315,8 @@ mod contract {
         PoseSpec::quaternion(q.map(f64::from), t).unwrap()
     }
 
-    /// A ball, a capsule along the local x axis (its core's closest point to the other's
-    /// centre is then its middle, since the offset is applied from there), or a rounded box
-    /// whose face is met.
     fn round(kind: u8, radius: f64) -> ShapeSpec<f64> {
-        match kind % 3 {
-            0 => ShapeSpec::ball(radius).unwrap(),
-            1 => ShapeSpec::capsule(Point3::new(-2.0, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0), radius).unwrap(),
-            _ => ShapeSpec::rounded(ShapeSpec::cuboid([1.0, 1.0, 1.0]).unwrap(), radius).unwrap(),
-        }
+        super::round_spec(kind, radius)
     }
 
     proptest! {
@@ -358,18 +363,11 @@ mod contract {
 mod toi_contract {
     use super::*;
     use touchstone::geom::Vector3;
-    use touchstone::query::{both, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiRound};
+    use touchstone::query::{both, PoseSpec, Posed, Query, Toi, ToiRound};
     use touchstone_oracle::encode::replay_line;
 
     const TRIPLES: [[i32; 4]; 5] = [[3, 4, 0, 5], [1, 2, 2, 3], [2, 3, 6, 7], [4, 4, 7, 9], [0, 0, 1, 1]];
-
-    fn round(kind: u8, radius: f64) -> ShapeSpec<f64> {
-        match kind % 3 {
-            0 => ShapeSpec::ball(radius).unwrap(),
-            1 => ShapeSpec::capsule(Point3::new(-2.0, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0), radius).unwrap(),
-            _ => ShapeSpec::rounded(ShapeSpec::cuboid([1.0, 1.0, 1.0]).unwrap(), radius).unwrap(),
-        }
-    }
+    use super::round_spec as round;
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]

@@ -27,7 +27,7 @@ use super::toi::Toi;
 use super::toi_boxes::AtStart;
 use super::{Answer, Query};
 use crate::contract::{budget, Agreement, Disagreement, Margin};
-use crate::geom::{Affine, Scaled, Vector3};
+use crate::geom::{Scaled, Vector3};
 use crate::poly::{Algebraic, RootScalar};
 use crate::round::{closest_approach, core_distance, first_contact, first_within, round_distance, Core, RoundShape};
 use crate::scalar::{Exact, Scalar};
@@ -213,14 +213,7 @@ fn contract_margin(c: &Contract) -> Margin {
 
 /// A core translated by `d`.
 fn moved<S: Scalar>(core: &Core<S>, d: &Vector3<S>) -> Result<Core<S>, QueryError> {
-    Ok(match core {
-        Core::Point(p) => Core::Point(p + d),
-        Core::Segment([p, q]) => Core::Segment([p + d, q + d]),
-        Core::Polytope(s) => Core::Polytope(
-            s.moved_decided(&Affine::translation(d.clone()))
-                .map_err(|e| QueryError::new(ErrorKind::Precision, "", format!("moving a core: {e}")))?,
-        ),
-    })
+    core.translated(d).map_err(|e| round_error("", e))
 }
 
 /// The state at t0 of shapes that meet there: a round shape's distance status.

@@ -53,6 +53,20 @@ pub enum Core<S: Scalar> {
 }
 
 impl<S: Scalar> Core<S> {
+    /// The core translated by `d`.
+    ///
+    /// Errors: [`RoundError::Invalid`] where a polytope core's move cannot be decided.
+    pub fn translated(&self, d: &Vector3<S>) -> Result<Core<S>, RoundError> {
+        Ok(match self {
+            Core::Point(p) => Core::Point(p + d),
+            Core::Segment([p, q]) => Core::Segment([p + d, q + d]),
+            Core::Polytope(s) => Core::Polytope(
+                s.moved_decided(&crate::geom::Affine::translation(d.clone()))
+                    .map_err(|e| RoundError::Invalid(format!("moving a core: {e}")))?,
+            ),
+        })
+    }
+
     /// The core's points: the point, the segment's ends, the polytope's vertices.
     pub fn points(&self) -> Vec<&Point3<S>> {
         match self {

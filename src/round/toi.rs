@@ -20,7 +20,11 @@
 //!   is at most R²: an independent route to the same decision, and the `toi` op's margin.
 
 use super::{convex, core_distance, round_distance, Core, RoundError, RoundShape};
-use crate::geom::{Affine, Point3, Vector3};
+
+fn translated<S: Scalar>(core: &Core<S>, d: &Vector3<S>) -> Result<Core<S>, RoundError> {
+    core.translated(d)
+}
+use crate::geom::{Point3, Vector3};
 use crate::poly::{earlier, Poly, PolyError, RootScalar, TPoly};
 use crate::scalar::{Scalar, Sign};
 use crate::vclip::Status;
@@ -268,18 +272,6 @@ fn window<S: Scalar>(inside: &[TPoly<S>], p: &Poly<S>, t0: &S, t1: &S) -> Result
     Ok((least_between(p, &lo, &hi)?.compare(&S::zero())? != std::cmp::Ordering::Greater).then_some((lo, hi)))
 }
 
-/// A core translated by `d`.
-fn moved_core<S: Scalar>(core: &Core<S>, d: &Vector3<S>) -> Result<Core<S>, RoundError> {
-    Ok(match core {
-        Core::Point(p) => Core::Point(p + d),
-        Core::Segment([p, q]) => Core::Segment([p + d, q + d]),
-        Core::Polytope(s) => Core::Polytope(
-            s.moved_decided(&Affine::translation(d.clone()))
-                .map_err(|e| RoundError::Invalid(format!("moving a core: {e}")))?,
-        ),
-    })
-}
-
 /// The first time t in [t0, t1] at which two round shapes moving at constant velocities
 /// `velocity_a` and `velocity_b` meet (see the module's docs): exact on exact backends, on
 /// `f64` under its tolerance policy. `None`: they do not meet in the interval; t0 when they
@@ -321,7 +313,7 @@ pub fn first_contact<S: RootScalar>(
     }
     let v: Vector3<S> = velocity_a - velocity_b;
     // Meeting at t0.
-    let start = RoundShape { core: moved_core(&a.core, &(v.clone() * t0.clone()))?, radius: a.radius.clone() };
+    let start = RoundShape { core: translated(&a.core, &(v.clone() * t0.clone()))?, radius: a.radius.clone() };
     if round_distance(&start, b)?.status != Status::Separated {
         return Ok(Some(S::time(&t0)));
     }
@@ -379,7 +371,7 @@ pub fn first_within<S: RootScalar>(
     if t1.compare(&t0)? == Less {
         return Err(RoundError::Invalid("an empty interval".into()));
     }
-    let start = core_distance(&moved_core(a, &(v.clone() * t0.clone()))?, b)?.squared;
+    let start = core_distance(&translated(a, &(v.clone() * t0.clone()))?, b)?.squared;
     if start.compare(r2)? != Greater {
         return Ok(Some(S::time(&t0)));
     }
@@ -423,7 +415,7 @@ pub fn closest_approach<S: Scalar>(
         return Err(RoundError::Invalid("an empty interval".into()));
     }
     let at =
-        |t: &S| -> Result<S, RoundError> { Ok(core_distance(&moved_core(a, &(v.clone() * t.clone()))?, b)?.squared) };
+        |t: &S| -> Result<S, RoundError> { Ok(core_distance(&translated(a, &(v.clone() * t.clone()))?, b)?.squared) };
     let mut best = least(at(&t0)?, at(&t1)?)?;
     for c in candidates(a, b, v)? {
         if let Some(m) = least_on(&c, &t0, &t1)? {

@@ -639,16 +639,7 @@ fn round_cast(m: &Motion, src: &mut Source) -> Claimed {
     let zero = Vector3::from_element(Q::zero());
     let identity = [1, 0, 0, 0];
     let r = q(src.int(1, 8), 8);
-    let speed = q(src.int(1, 8), src.int(1, 4));
-    let t1 = q(src.int(1, 4), 1);
-    let which = src.int(0, 3);
-    let toi = match which {
-        0 => &t1 * q(src.int(1, 7), 8),
-        1 => t1.clone(),
-        2 => Q::zero(),
-        _ => &t1 + q(src.int(1, 8), 8),
-    };
-    let gap = &toi * &speed;
+    let Cast { speed, t1, which, toi, gap } = Cast::draw(src);
     let (a, pose_a, b, at, v) = match src.int(0, 2) {
         shape @ (0 | 1) => {
             // Onto the top face of a box, the centre (or the whole core) over it.
@@ -692,6 +683,33 @@ fn round_cast(m: &Motion, src: &mut Source) -> Claimed {
     Claimed::ToiRound(ToiRound(toi), claim)
 }
 
+/// A cast's speed, interval [0, t1] and first contact: the gap decides where the contact
+/// falls: inside the interval (`which` 0), at its end (1), at its start (2: touching), or after
+/// it (3: no contact).
+struct Cast {
+    speed: Q,
+    t1: Q,
+    which: i64,
+    toi: Q,
+    gap: Q,
+}
+
+impl Cast {
+    fn draw(src: &mut Source) -> Cast {
+        let speed = q(src.int(1, 8), src.int(1, 4));
+        let t1 = q(src.int(1, 4), 1);
+        let which = src.int(0, 3);
+        let toi = match which {
+            0 => &t1 * q(src.int(1, 7), 8),
+            1 => t1.clone(),
+            2 => Q::zero(),
+            _ => &t1 + q(src.int(1, 8), 8),
+        };
+        let gap = &toi * &speed;
+        Cast { speed, t1, which, toi, gap }
+    }
+}
+
 /// Colliding at `t`, or touching at the start when `t` is zero.
 fn first_contact(t: Q) -> (Option<bool>, Option<Q>, Option<AtStart>) {
     let at_start = if t.is_zero() { Some(AtStart::Touching) } else { None };
@@ -705,18 +723,7 @@ fn box_sweep(m: &Motion, src: &mut Source) -> Claimed {
     let (ha, hb) = (half(src), half(src));
     let ox = inside(src, &(&ha[0] + &hb[0]));
     let oy = inside(src, &(&ha[1] + &hb[1]));
-    let speed = q(src.int(1, 8), src.int(1, 4));
-    let t1 = q(src.int(1, 4), 1);
-    // The gap decides where the contact falls: inside the interval, at its end, at its
-    // start (touching), or after it.
-    let which = src.int(0, 3);
-    let toi = match which {
-        0 => &t1 * q(src.int(1, 7), 8),
-        1 => t1.clone(),
-        2 => Q::zero(),
-        _ => &t1 + q(src.int(1, 8), 8),
-    };
-    let gap = &toi * &speed;
+    let Cast { speed, t1, which, toi, gap } = Cast::draw(src);
     let at = Vector3::new(ox, oy, &ha[2] + &hb[2] + gap);
     let v = Vector3::new(Q::zero(), Q::zero(), -speed);
     let claim = if which == 3 {
