@@ -52,6 +52,16 @@ fn round_spec(kind: u8, radius: f64) -> touchstone::query::ShapeSpec<f64> {
     }
 }
 
+/// A Pythagorean offset (x, y, z; d) scaled by `scale` quarters, and radii splitting d·s
+/// (`split` quarters to a) nudged by `nudge` × 2⁻⁵⁰ of it: (offset, r_a, r_b).
+fn touching_split([x, y, z, d]: [i32; 4], scale: i32, split: i32, nudge: i32) -> ([f64; 3], f64, f64) {
+    let s = f64::from(scale) / 4.0;
+    let total = f64::from(d) * s;
+    let ra = total * f64::from(split) / 4.0;
+    let rb = total - ra + f64::from(nudge) * total * 2f64.powi(-50);
+    ([f64::from(x) * s, f64::from(y) * s, f64::from(z) * s], ra, rb)
+}
+
 /// 2⁻⁵⁰.
 fn ulp() -> Q {
     Q::new(1.into(), num_bigint::BigInt::from(1u64 << 50))
@@ -333,14 +343,10 @@ mod contract {
             // centre or a capsule's middle (touching or penetrating, as the rotated axis may
             // come nearer), or from a rounded box's centre (reaching into the box: a general
             // configuration, not a tangency).
-            let [x, y, z, d] = TRIPLES[triple];
-            let s = f64::from(scale) / 4.0;
-            let total = f64::from(d) * s;
-            let ra = total * f64::from(split) / 4.0;
-            let rb = total - ra + f64::from(nudge) * total * 2f64.powi(-50);
+            let (o, ra, rb) = super::touching_split(TRIPLES[triple], scale, split, nudge);
             let t = ta.map(f64::from);
             let a = Posed::new("a", round(ka, ra), pose(qa, t));
-            let offset = [f64::from(x) * s + t[0], f64::from(y) * s + t[1], f64::from(z) * s + t[2]];
+            let offset = [o[0] + t[0], o[1] + t[1], o[2] + t[2]];
             let b = Posed::new("b", round(0, rb), pose([1, 0, 0, 0], offset));
             let query = DistanceRound { a, b };
             let replay = replay_line(&query);
@@ -381,13 +387,8 @@ mod toi_contract {
             nudge in -1i32..=1,
         ) {
             // b reaches the offset (touching a ball a there) at t = `at`, moving by w.
-            let [x, y, z, d] = TRIPLES[triple];
-            let s = f64::from(scale) / 4.0;
-            let total = f64::from(d) * s;
-            let ra = total * f64::from(split) / 4.0;
-            let rb = total - ra + f64::from(nudge) * total * 2f64.powi(-50);
+            let (o, ra, rb) = super::touching_split(TRIPLES[triple], scale, split, nudge);
             let w = w.map(f64::from);
-            let o = [f64::from(x) * s, f64::from(y) * s, f64::from(z) * s];
             let start = [0, 1, 2].map(|i| o[i] - w[i] * f64::from(at));
             let a = Posed::new("a", round(ka, ra), PoseSpec::quaternion(qa.map(f64::from), [0.0; 3]).unwrap());
             let b = Posed::new("b", round(kb, rb), PoseSpec::quaternion([1.0, 0.0, 0.0, 0.0], start).unwrap());
