@@ -163,15 +163,19 @@ fn edge_candidate<S: Scalar>(
 /// Every candidate pair of the cores, a moving by `v` relative to b.
 fn candidates<S: Scalar>(a: &Core<S>, b: &Core<S>, v: &Vector3<S>) -> Result<Vec<Candidate<S>>, RoundError> {
     let mut out = Vec::new();
+    let tick = || crate::budget::tick().map_err(crate::scalar::Uncertain::from);
     for p in a.points() {
+        tick()?;
         point_candidates(&moving(p, v), b, &mut out)?;
     }
     let back = -v.clone();
     for p in b.points() {
+        tick()?;
         point_candidates(&moving(p, &back), a, &mut out)?;
     }
     for (a0, a1) in core_edges(a) {
         for (b0, b1) in core_edges(b) {
+            tick()?;
             out.extend(edge_candidate([a0, a1], [b0, b1], v)?);
         }
     }
@@ -187,6 +191,7 @@ fn earliest<S: RootScalar>(
 ) -> Result<Option<S::Time>, RoundError> {
     let mut best: Option<S::Time> = None;
     for c in cands {
+        crate::budget::tick().map_err(crate::scalar::Uncertain::from)?;
         let p = c.value.clone() - r2.clone() * c.scale.clone();
         // An equation that holds at every time: a motion along a feature, whose contact
         // another candidate finds, or one already caught at t0.
@@ -418,6 +423,7 @@ pub fn closest_approach<S: Scalar>(
         |t: &S| -> Result<S, RoundError> { Ok(core_distance(&translated(a, &(v.clone() * t.clone()))?, b)?.squared) };
     let mut best = least(at(&t0)?, at(&t1)?)?;
     for c in candidates(a, b, v)? {
+        crate::budget::tick().map_err(crate::scalar::Uncertain::from)?;
         if let Some(m) = least_on(&c, &t0, &t1)? {
             best = least(best, m)?;
         }
