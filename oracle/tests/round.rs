@@ -9,6 +9,8 @@ use touchstone::query::{DistanceRound, Query};
 use touchstone_oracle::ops::OpJson;
 use touchstone_oracle::{answer_line, Options};
 
+mod common;
+
 fn ask(q: Value) -> Value {
     answer_line(&q.to_string(), &Options::default())
 }
@@ -296,4 +298,29 @@ fn the_first_contact_of_round_shapes() {
     assert_eq!(error(q), ("unknown".into(), "/claim/features".into()));
     let q = json!({"op": "toi", "a": {"ball": 1}, "b": {"ball": 1}, "interval": [1, 0]});
     assert_eq!(error(q), ("invalid".into(), "/interval".into()));
+}
+
+/// The round `toi` search counts against the query's budget per candidate: two rounded hulls
+/// of 200 points under a step limit end in a `limit` error, not a long run.
+#[test]
+fn a_large_round_toi_ends_at_the_step_limit() {
+    let pts: Vec<[i64; 3]> =
+        (0..200i64).map(|k| [(k * 37) % 101 - 50, (k * 53) % 97 - 48, (k * 71) % 89 - 44]).collect();
+    let q = json!({"op": "toi", "a": {"round": {"shape": {"convex_hull": pts}, "radius": 1}},
+        "b": {"round": {"shape": {"convex_hull": pts}, "radius": 1}}, "pose_b": at([500, 0, 0]),
+        "velocity_b": [-1, 0, 0], "interval": [0, 1000]});
+    // The same shapes' distance (both hulls built) fits in 20,000 steps; their first contact
+    // does not (about 10⁶ without a limit).
+    let mut d = q.clone();
+    d["op"] = json!("distance");
+    for k in ["velocity_b", "interval"] {
+        d.as_object_mut().unwrap().remove(k);
+    }
+    let (out, err, code) = common::run_binary(&["--step-limit", "20000"], format!("{d}\n{q}\n").as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<Value> =
+        out.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect();
+    assert_eq!(lines[0]["status"], "separated", "{}", lines[0]);
+    assert_eq!(lines[1]["error"]["kind"], "limit", "{}", lines[1]);
+    assert!(lines[1]["error"]["message"].as_str().unwrap().contains("step limit of 20000"), "{}", lines[1]);
 }
