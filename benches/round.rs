@@ -1,9 +1,10 @@
 //! Round shapes (issue 42): the distance and status of ball and capsule pairs, exactly
 //! (BigRational: the cores' squared distance and d² against (r_a + r_b)², no square root),
-//! on `f64` by the same code, and parry3d-f64's `distance` on the same pairs, in one run. The
-//! pairs have integer cores and radii (a third of them tangent: the cores' distance is a
-//! Pythagorean 5, 10 or 13 and the radii sum to it). Prints each mean per pair and its ratio
-//! to the `f64` path.
+//! on `f64` by the same code, and parry3d-f64's `distance` on the same pairs, in one run; then
+//! the first time of contact of the same pairs with b cast at a (`round::first_contact`, exact
+//! and `f64`, against parry3d-f64's `cast_shapes`). The pairs have integer cores and radii (a
+//! third of them tangent: the cores' distance is a Pythagorean 5, 10 or 13 and the radii sum
+//! to it). Prints each mean per pair and its ratio to the `f64` path.
 //!
 //! `cargo bench --bench round`
 
@@ -17,7 +18,8 @@ use num_rational::BigRational;
 use parry3d_f64::math::{Pose, Vector};
 use parry3d_f64::shape::{Ball, Capsule, Shape};
 use touchstone::geom::Point3;
-use touchstone::round::{round_distance, RoundShape};
+use touchstone::geom::Vector3;
+use touchstone::round::{first_contact, round_distance, RoundShape};
 
 /// A ball (`None` end) or a capsule, by integer coordinates and radius.
 type Spec = ([i64; 3], Option<[i64; 3]>, i64);
@@ -102,12 +104,52 @@ fn main() {
         })
     });
     g.finish();
+    // b cast at a: its velocity is a's first core point minus b's (they meet before t = 1
+    // unless b passes by), over [0, 2].
+    let towards: Vec<[i64; 3]> = specs.iter().map(|(a, b)| [0, 1, 2].map(|i| a.0[i] - b.0[i])).collect();
+    let q = |x: i64| BigRational::from_integer(x.into());
+    let mut g = c.benchmark_group("round_toi");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(specs.len() as u64));
+    g.bench_function("toi_f64", |b| {
+        b.iter(|| {
+            for ((x, y), w) in fa.iter().zip(&towards) {
+                let v = Vector3::new(w[0] as f64, w[1] as f64, w[2] as f64);
+                black_box(first_contact(x, &Vector3::zeros(), y, &v, [0.0, 2.0]).ok());
+            }
+        })
+    });
+    g.bench_function("parry3d_cast", |b| {
+        b.iter(|| {
+            for (((px, x), (py, y)), w) in pe.iter().zip(&towards) {
+                let v = Vector::new(w[0] as f64, w[1] as f64, w[2] as f64);
+                let options = parry3d_f64::query::ShapeCastOptions::with_max_time_of_impact(2.0);
+                black_box(
+                    parry3d_f64::query::cast_shapes(px, Vector::ZERO, x.as_ref(), py, v, y.as_ref(), options).ok(),
+                );
+            }
+        })
+    });
+    g.bench_function("toi_exact", |b| {
+        b.iter(|| {
+            for ((x, y), w) in ex.iter().zip(&towards) {
+                let v = Vector3::new(q(w[0]), q(w[1]), q(w[2]));
+                black_box(first_contact(x, &Vector3::from_element(q(0)), y, &v, [q(0), q(2)]).ok());
+            }
+        })
+    });
+    g.finish();
     c.final_summary();
-    println!("\nround shapes over {} pairs, mean per pair and cost relative to f64:", specs.len());
-    let Some(base) = mean_ns("round", "round_f64") else { return };
-    for f in ["round_f64", "parry3d_f64", "round_exact"] {
-        if let Some(t) = mean_ns("round", f) {
-            println!("  {f:14} {:>10.3} µs   ×{:.1}", t / 1e3 / specs.len() as f64, t / base);
+    for (group, fs) in [
+        ("round", ["round_f64", "parry3d_f64", "round_exact"]),
+        ("round_toi", ["toi_f64", "parry3d_cast", "toi_exact"]),
+    ] {
+        println!("\n{group} over {} pairs, mean per pair and cost relative to f64:", specs.len());
+        let Some(base) = mean_ns(group, fs[0]) else { continue };
+        for f in fs {
+            if let Some(t) = mean_ns(group, f) {
+                println!("  {f:14} {:>10.3} µs   ×{:.1}", t / 1e3 / specs.len() as f64, t / base);
+            }
         }
     }
 }
