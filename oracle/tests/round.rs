@@ -255,6 +255,7 @@ fn the_first_contact_of_round_shapes() {
     // Unit balls 10 apart closing at speed 1: t = 8.
     let v = toi(json!({"ball": 1}), [-10, 0, 0], json!({"ball": 1}), [1, 0, 0], none.clone());
     assert_eq!((v["collides"].as_bool(), v["toi"]["decimal"].as_str()), (Some(true), Some("8")), "{v}");
+    assert_eq!(v["features"], json!(["center", "center"]));
     // Rounded unit cubes (radius 1/2) on the diagonal: t = 3 − 1/√2, a root of t² − 6t + 17/2.
     let rc = json!({"round": {"shape": {"box": [1, 1, 1]}, "radius": "1/2"}});
     let v = toi(rc.clone(), [-5, -5, 0], rc.clone(), [1, 1, 0], json!({"digits": 30}));
@@ -266,6 +267,7 @@ fn the_first_contact_of_round_shapes() {
     let v =
         toi(json!({"ball": 1}), [0, -9, 2], cap.clone(), [0, 1, 0], json!({"claim": {"collides": true, "toi": "9"}}));
     assert_eq!((v["toi"]["decimal"].as_str(), v["verdict"]["ok"].as_bool()), (Some("9"), Some(true)), "{v}");
+    assert_eq!(v["features"], json!(["center", {"edge": [0, 1]}]), "the centre grazes the capsule's axis");
     let high = json!({"op": "toi", "a": {"ball": 1}, "pose_a": {"translation": [0, -9, "2.00000000000000177635683940025046467781066894531250"]},
         "b": cap, "velocity_a": [0, 1, 0], "interval": [0, 20], "claim": {"collides": true, "toi": 9}});
     let v = ask(high);
@@ -274,6 +276,7 @@ fn the_first_contact_of_round_shapes() {
     let v =
         toi(json!({"ball": 2}), [0, 0, 0], json!({"ball": 1}), [1, 0, 0], json!({"claim": {"at_start": "touching"}}));
     assert_eq!((v["at_start"].as_str(), v["verdict"]["ok"].as_bool()), (Some("overlapping"), Some(false)), "{v}");
+    assert!(v.get("features").is_none(), "overlapping at the start: no touching pair");
     let v = toi(json!({"ball": 2}), [-3, 0, 0], json!({"ball": 1}), [-1, 0, 0], none.clone());
     assert_eq!((v["toi"]["decimal"].as_str(), v["at_start"].as_str()), (Some("0"), Some("touching")), "{v}");
     // A ball of radius 5 falling along −z from (4, 5, 6) beside the cube's edge x = y = 1: its
@@ -281,6 +284,7 @@ fn the_first_contact_of_round_shapes() {
     // centre reaches z = 1, at t = 5.
     let v = toi(json!({"ball": 5}), [4, 5, 6], json!({"box": [1, 1, 1]}), [0, 0, -1], none.clone());
     assert_eq!(v["toi"]["decimal"], "5", "{v}");
+    assert_eq!(v["features"], json!(["center", {"vertex": 7}]), "the corner (1, 1, 1)");
     // f64 and both.
     let v = toi(json!({"ball": 1}), [-10, 0, 0], json!({"ball": 1}), [1, 0, 0], json!({"backend": "f64"}));
     assert!((v["toi"]["f64"].as_f64().unwrap() - 8.0).abs() < 1e-12, "{v}");

@@ -186,7 +186,7 @@ pub(crate) fn round_error(at: &str, e: RoundError) -> QueryError {
 }
 
 /// The format's name of a core feature (see [`DistanceRoundOutput::features`]).
-fn feature_name<S: Scalar>(posed: &PosedRound<S>, f: &CoreFeature) -> Result<Option<FeatureId>, QueryError> {
+pub(super) fn feature_name<S: Scalar>(posed: &PosedRound<S>, f: &CoreFeature) -> Result<Option<FeatureId>, QueryError> {
     Ok(match f {
         CoreFeature::Point | CoreFeature::Inside => None,
         CoreFeature::End(k) => Some(FeatureId::Vertex(*k)),

@@ -22,14 +22,17 @@ use num_rational::BigRational;
 
 use super::claim::{ClaimRule, Shown};
 use super::error::{ErrorKind, QueryError};
-use super::round::{posed_round, round_error, PosedRound};
+use super::round::{feature_name, posed_round, round_error, PosedRound};
+use super::spec::FeatureId;
 use super::toi::Toi;
 use super::toi_boxes::AtStart;
 use super::{Answer, Query};
 use crate::contract::{budget, Agreement, Disagreement, Margin};
 use crate::geom::{Scaled, Vector3};
 use crate::poly::{Algebraic, RootScalar};
-use crate::round::{closest_approach, core_distance, first_contact, first_within, round_distance, Core, RoundShape};
+use crate::round::{
+    closest_approach, core_distance, first_contact_features, first_within, round_distance, Core, RoundShape,
+};
 use crate::scalar::{Exact, Scalar};
 use crate::vclip::Status;
 
@@ -69,6 +72,9 @@ pub struct ToiRoundOutput<S: RootScalar> {
     pub toi: Option<S::Time>,
     /// When `toi` is t0: penetrating, or touching.
     pub at_start: Option<AtStart>,
+    /// The core features that meet at `toi` (a capsule's vertex 0 or 1 or edge [0, 1], a
+    /// polytope core's feature; `None` for a ball's centre); none when the shapes overlap at t0.
+    pub features: Option<[Option<FeatureId>; 2]>,
 }
 
 /// A claim on [`ToiRound`].
@@ -234,18 +240,22 @@ impl<N: Scalar> Query for ToiRound<N> {
     type Claim = ToiRoundClaim;
 
     fn reference(o: ToiRoundOutput<Exact>) -> ToiRoundOutput<BigRational> {
-        ToiRoundOutput { collides: o.collides, toi: o.toi, at_start: o.at_start }
+        ToiRoundOutput { collides: o.collides, toi: o.toi, at_start: o.at_start, features: o.features }
     }
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
         let m = self.moving::<S>()?;
-        let t = first_contact(&m.a.shape, &m.velocity_a, &m.b.shape, &m.velocity_b, m.interval.clone())
+        let c = first_contact_features(&m.a.shape, &m.velocity_a, &m.b.shape, &m.velocity_b, m.interval.clone())
             .map_err(|e| round_error("", e))?;
-        let at_start = match &t {
-            Some(_) => state_at_start(&m)?,
+        let Some(c) = c else {
+            return Ok(Answer::plain(ToiRoundOutput { collides: false, toi: None, at_start: None, features: None }));
+        };
+        let at_start = state_at_start(&m)?;
+        let features = match &c.features {
+            Some([fa, fb]) => Some([feature_name(&m.a, fa)?, feature_name(&m.b, fb)?]),
             None => None,
         };
-        Ok(Answer::plain(ToiRoundOutput { collides: t.is_some(), toi: t, at_start }))
+        Ok(Answer::plain(ToiRoundOutput { collides: true, toi: Some(c.time), at_start, features }))
     }
 
     /// |min g|, |g(t0)| over M and the polytope cores' own tests (see the module's docs).
@@ -350,7 +360,7 @@ mod tests {
         // (apart by about 10⁻⁶ on the squares) do not; a miss passes (a graze never
         // penetrates).
         let fake = |toi: Option<f64>| -> Result<Answer<f64, ToiRound>, QueryError> {
-            Ok(Answer::plain(ToiRoundOutput { collides: toi.is_some(), toi, at_start: None }))
+            Ok(Answer::plain(ToiRoundOutput { collides: toi.is_some(), toi, at_start: None, features: None }))
         };
         let verdict = |toi| query.agreement(&exact, &fake(toi)).unwrap().1;
         assert!(verdict(Some(9.0)).is_ok());

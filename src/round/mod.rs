@@ -39,7 +39,9 @@ use crate::vclip::{Status, VClipError};
 mod depth;
 mod toi;
 pub use depth::{cores_depth_squared, round_depth_squared};
-pub use toi::{ball_first_contact, closest_approach, first_contact, first_within};
+pub use toi::{
+    ball_first_contact, closest_approach, first_contact, first_contact_features, first_within, RoundContact,
+};
 
 /// The core of a round shape.
 #[derive(Clone, Debug, PartialEq)]

@@ -19,7 +19,8 @@
 //!   a rational number ([`closest_approach`]). The shapes meet in the interval exactly when it
 //!   is at most R²: an independent route to the same decision, and the `toi` op's margin.
 
-use super::{convex, core_distance, round_distance, Core, RoundError, RoundShape};
+use super::{convex, core_distance, round_distance, Core, CoreFeature, RoundError, RoundShape};
+use crate::brep::Feature;
 
 fn translated<S: Scalar>(core: &Core<S>, d: &Vector3<S>) -> Result<Core<S>, RoundError> {
     core.translated(d)
@@ -71,38 +72,67 @@ fn cross<S: Scalar>(a: &PVec<S>, b: &PVec<S>) -> PVec<S> {
 }
 
 /// One candidate pair: its squared distance is `value / scale` (`scale` a positive
-/// constant) wherever every `inside` polynomial (of degree at most 1) is at least 0.
+/// constant) wherever every `inside` polynomial (of degree at most 1) is at least 0; the
+/// features of a's core and b's that it pairs.
 struct Candidate<S: Scalar> {
     value: TPoly<S>,
     scale: TPoly<S>,
     inside: Vec<TPoly<S>>,
+    features: [CoreFeature; 2],
 }
 
-/// The candidates of a point core moving as `x` against `core` (at rest).
-fn point_candidates<S: Scalar>(x: &PVec<S>, core: &Core<S>, out: &mut Vec<Candidate<S>>) -> Result<(), RoundError> {
+/// The feature of `core` that is its `k`-th point ([`Core::points`]).
+fn point_feature<S: Scalar>(core: &Core<S>, k: usize) -> CoreFeature {
+    match core {
+        Core::Point(_) => CoreFeature::Point,
+        Core::Segment(_) => CoreFeature::End(k),
+        Core::Polytope(_) => CoreFeature::Polytope(Feature::Vertex(k)),
+    }
+}
+
+/// The candidates of a point moving as `x` (the feature `own` of its core) against `core`
+/// (at rest); `swap`: the point is b's, so the pair is written (core's feature, own).
+fn point_candidates<S: Scalar>(
+    x: &PVec<S>,
+    own: &CoreFeature,
+    swap: bool,
+    core: &Core<S>,
+    out: &mut Vec<Candidate<S>>,
+) -> Result<(), RoundError> {
     let one = || constant(&S::one());
-    let point = |q: &Point3<S>| {
+    let pair = |f: CoreFeature| if swap { [f, own.clone()] } else { [own.clone(), f] };
+    let point = |q: &Point3<S>, f: CoreFeature| {
         let w = sub(x, &fixed(q));
-        Candidate { value: dot(&w, &w), scale: one(), inside: Vec::new() }
+        Candidate { value: dot(&w, &w), scale: one(), inside: Vec::new(), features: pair(f) }
     };
     // |(x − a) × u|² / |u|², the foot (x − a)·u in [0, |u|²].
-    let segment = |a: &Point3<S>, b: &Point3<S>| {
+    let segment = |a: &Point3<S>, b: &Point3<S>, f: CoreFeature| {
         let u = sub(&fixed(b), &fixed(a));
         let w = sub(x, &fixed(a));
         let c = cross(&w, &u);
         let uu = dot(&u, &u);
         let foot = dot(&w, &u);
-        Candidate { value: dot(&c, &c), scale: uu.clone(), inside: vec![foot.clone(), uu - foot] }
+        Candidate { value: dot(&c, &c), scale: uu.clone(), inside: vec![foot.clone(), uu - foot], features: pair(f) }
     };
     match core {
-        Core::Point(q) => out.push(point(q)),
+        Core::Point(q) => out.push(point(q, CoreFeature::Point)),
         Core::Segment([a, b]) => {
-            out.extend([point(a), point(b), segment(a, b)]);
+            out.extend([
+                point(a, CoreFeature::End(0)),
+                point(b, CoreFeature::End(1)),
+                segment(a, b, CoreFeature::Segment),
+            ]);
         }
         Core::Polytope(s) => {
             convex(s)?;
-            out.extend(s.vertices().iter().map(point));
-            out.extend(s.edges().iter().map(|&(u, w)| segment(s.vertex(u), s.vertex(w))));
+            out.extend(
+                s.vertices().iter().enumerate().map(|(k, v)| point(v, CoreFeature::Polytope(Feature::Vertex(k)))),
+            );
+            out.extend(
+                s.edges()
+                    .iter()
+                    .map(|&(u, w)| segment(s.vertex(u), s.vertex(w), CoreFeature::Polytope(Feature::Edge(u, w)))),
+            );
             for f in 0..s.face_count() {
                 // (n·(x − a))² / |n|² on the outer side (n outward), with x over the face:
                 // each boundary half-edge a → c has (x − a)·(n × (c − a)) ≥ 0.
@@ -116,19 +146,28 @@ fn point_candidates<S: Scalar>(x: &PVec<S>, core: &Core<S>, out: &mut Vec<Candid
                     let inward = cross(&n, &sub(&fixed(c), &fixed(a)));
                     inside.push(dot(&sub(x, &fixed(a)), &inward));
                 }
-                out.push(Candidate { value: e.clone() * e, scale: dot(&n, &n), inside });
+                out.push(Candidate {
+                    value: e.clone() * e,
+                    scale: dot(&n, &n),
+                    inside,
+                    features: pair(CoreFeature::Polytope(Feature::Face(f))),
+                });
             }
         }
     }
     Ok(())
 }
 
-/// The edges of a core: a capsule's segment, a polytope's edges.
-fn core_edges<S: Scalar>(core: &Core<S>) -> Vec<(&Point3<S>, &Point3<S>)> {
+/// The edges of a core with their features: a capsule's segment, a polytope's edges.
+fn core_edges<S: Scalar>(core: &Core<S>) -> Vec<(&Point3<S>, &Point3<S>, CoreFeature)> {
     match core {
         Core::Point(_) => Vec::new(),
-        Core::Segment([p, q]) => vec![(p, q)],
-        Core::Polytope(s) => s.edges().iter().map(|&(u, w)| (s.vertex(u), s.vertex(w))).collect(),
+        Core::Segment([p, q]) => vec![(p, q, CoreFeature::Segment)],
+        Core::Polytope(s) => s
+            .edges()
+            .iter()
+            .map(|&(u, w)| (s.vertex(u), s.vertex(w), CoreFeature::Polytope(Feature::Edge(u, w))))
+            .collect(),
     }
 }
 
@@ -157,39 +196,47 @@ fn edge_candidate<S: Scalar>(
     let s = bb.clone() * wd.clone() - cc * ud.clone();
     let r = aa * wd - bb * ud;
     let inside = vec![s.clone(), denom.clone() - s, r.clone(), denom - r];
-    Ok(Some(Candidate { value: dn.clone() * dn, scale: nn, inside }))
+    Ok(Some(Candidate {
+        value: dn.clone() * dn,
+        scale: nn,
+        inside,
+        features: [CoreFeature::Segment, CoreFeature::Segment],
+    }))
 }
 
 /// Every candidate pair of the cores, a moving by `v` relative to b.
 fn candidates<S: Scalar>(a: &Core<S>, b: &Core<S>, v: &Vector3<S>) -> Result<Vec<Candidate<S>>, RoundError> {
     let mut out = Vec::new();
     let tick = || crate::budget::tick().map_err(crate::scalar::Uncertain::from);
-    for p in a.points() {
+    for (k, p) in a.points().into_iter().enumerate() {
         tick()?;
-        point_candidates(&moving(p, v), b, &mut out)?;
+        point_candidates(&moving(p, v), &point_feature(a, k), false, b, &mut out)?;
     }
     let back = -v.clone();
-    for p in b.points() {
+    for (k, p) in b.points().into_iter().enumerate() {
         tick()?;
-        point_candidates(&moving(p, &back), a, &mut out)?;
+        point_candidates(&moving(p, &back), &point_feature(b, k), true, a, &mut out)?;
     }
-    for (a0, a1) in core_edges(a) {
-        for (b0, b1) in core_edges(b) {
+    for (a0, a1, fa) in core_edges(a) {
+        for (b0, b1, fb) in core_edges(b) {
             tick()?;
-            out.extend(edge_candidate([a0, a1], [b0, b1], v)?);
+            out.extend(
+                edge_candidate([a0, a1], [b0, b1], v)?.map(|c| Candidate { features: [fa.clone(), fb.clone()], ..c }),
+            );
         }
     }
     Ok(out)
 }
 
-/// The least root in [t0, t1] of a candidate's N(t) − r2·k at which the candidate is valid.
+/// The least root in [t0, t1] of a candidate's N(t) − r2·k at which the candidate is valid,
+/// with the candidate's features (the first candidate on a tie).
 fn earliest<S: RootScalar>(
     cands: &[Candidate<S>],
     r2: &TPoly<S>,
     t0: &S,
     t1: &S,
-) -> Result<Option<S::Time>, RoundError> {
-    let mut best: Option<S::Time> = None;
+) -> Result<Option<RoundContact<S>>, RoundError> {
+    let mut best: Option<RoundContact<S>> = None;
     for c in cands {
         crate::budget::tick().map_err(crate::scalar::Uncertain::from)?;
         let p = c.value.clone() - r2.clone() * c.scale.clone();
@@ -211,7 +258,7 @@ fn earliest<S: RootScalar>(
         };
         'roots: for t in S::roots_in(&p.p, &lo, &hi).map_err(poly_error)? {
             if let Some(b) = &best {
-                if !earlier::<S>(&t, b)? {
+                if !earlier::<S>(&t, &b.time)? {
                     continue;
                 }
             }
@@ -220,7 +267,7 @@ fn earliest<S: RootScalar>(
                     continue 'roots;
                 }
             }
-            best = Some(t);
+            best = Some(RoundContact { time: t, features: Some(c.features.clone()) });
         }
     }
     Ok(best)
@@ -312,6 +359,31 @@ pub fn first_contact<S: RootScalar>(
     velocity_b: &Vector3<S>,
     interval: [S; 2],
 ) -> Result<Option<S::Time>, RoundError> {
+    Ok(first_contact_features(a, velocity_a, b, velocity_b, interval)?.map(|c| c.time))
+}
+
+/// A first contact of round shapes: its time, and the core features that meet then (`None`
+/// for shapes that meet at t0 with positive depth, or whose cores meet there).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundContact<S: RootScalar> {
+    /// The time.
+    pub time: S::Time,
+    /// A's core feature and b's that come within r_a + r_b of each other at `time`.
+    pub features: Option<[CoreFeature; 2]>,
+}
+
+/// [`first_contact`] with the core features that meet: the candidate pair whose equation
+/// gave the time (the first on a tie), or at t0 the cores' closest features when the shapes
+/// touch there.
+///
+/// Errors: as [`first_contact`].
+pub fn first_contact_features<S: RootScalar>(
+    a: &RoundShape<S>,
+    velocity_a: &Vector3<S>,
+    b: &RoundShape<S>,
+    velocity_b: &Vector3<S>,
+    interval: [S; 2],
+) -> Result<Option<RoundContact<S>>, RoundError> {
     let [t0, t1] = interval;
     if t1.compare(&t0)? == std::cmp::Ordering::Less {
         return Err(RoundError::Invalid("an empty interval".into()));
@@ -319,8 +391,11 @@ pub fn first_contact<S: RootScalar>(
     let v: Vector3<S> = velocity_a - velocity_b;
     // Meeting at t0.
     let start = RoundShape { core: translated(&a.core, &(v.clone() * t0.clone()))?, radius: a.radius.clone() };
-    if round_distance(&start, b)?.status != Status::Separated {
-        return Ok(Some(S::time(&t0)));
+    let at_start = round_distance(&start, b)?;
+    if at_start.status != Status::Separated {
+        let features = (at_start.status == Status::Touching)
+            .then(|| [at_start.cores.features.0.clone(), at_start.cores.features.1.clone()]);
+        return Ok(Some(RoundContact { time: S::time(&t0), features }));
     }
     let big_r = constant(&a.radius) + constant(&b.radius);
     earliest(&candidates(&a.core, &b.core, &v)?, &(big_r.clone() * big_r), &t0, &t1)
@@ -380,7 +455,7 @@ pub fn first_within<S: RootScalar>(
     if start.compare(r2)? != Greater {
         return Ok(Some(S::time(&t0)));
     }
-    earliest(&candidates(a, b, v)?, &constant(r2), &t0, &t1)
+    Ok(earliest(&candidates(a, b, v)?, &constant(r2), &t0, &t1)?.map(|c| c.time))
 }
 
 fn exact_only<S: Scalar>() -> Result<(), RoundError> {

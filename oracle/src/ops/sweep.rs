@@ -257,7 +257,13 @@ impl<N: Number> OpJson for ToiRound<N> {
     }
 
     fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
-        contact_fields::<S>(out.collides, out.toi.as_ref(), out.at_start, digits)
+        let mut m = contact_fields::<S>(out.collides, out.toi.as_ref(), out.at_start, digits)?;
+        if let Some(f) = &out.features {
+            // No feature: a ball's centre.
+            let name = |f: &Option<touchstone::query::FeatureId>| f.as_ref().map_or(json!("center"), feature_json);
+            m.insert("features".into(), json!([name(&f[0]), name(&f[1])]));
+        }
+        Ok(m)
     }
 }
 
