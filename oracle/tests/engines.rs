@@ -98,7 +98,7 @@ fn fcl_findings_are_pinned() {
     assert!(out.contains("failures: 1 crashes (started again once)"), "{out}");
     // The gap after the crash is judged (the adapter was started again): 2 distance lines.
     assert!(out.contains("distance: 2 judged, 0 wrong"), "{out}");
-    assert!(out.contains("ccd_conservative_advancement: 1 judged"), "{out}");
+    assert!(out.contains("ccd_conservative_advancement: 1 judged, 1 wrong"), "{out}");
     assert!(out.contains("line 4: engine said {\"collides\":false}; exact: collide at t = 1.5"), "{out}");
     // The naive solver's answer to this line depends on what its process ran before: 16/9, 0
     // or no collision in different runs, the same input each time (undefined behaviour in FCL
@@ -255,7 +255,7 @@ fn fcl_on_round_shapes() {
     assert!(out.contains("engine said {\"distance\":3.0000009"), "{out}");
     assert!(out.contains("ccd_naive: 1 judged, 1 wrong"), "{out}");
     assert!(out.contains("engine said {\"collides\":true,\"toi\":8.88888888888889}; exact: collide at t = 8"), "{out}");
-    assert!(out.contains("ccd_conservative_advancement: 1 judged, 1 wrong"), "{out}");
+    assert!(out.contains("ccd_conservative_advancement: 1 judged"), "{out}");
     let out = check_engine("fcl", &python, &[BALL_FACE_150, CAPSULES_29, BALL_EDGE_19]);
     assert!(out.contains("line 1: engine said {\"signed_distance\":-0.9375"), "{out}");
     assert!(out.contains("line 2: engine said {\"signed_distance\":-2.12132034"), "{out}");
