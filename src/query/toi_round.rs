@@ -30,9 +30,7 @@ use super::{Answer, Query};
 use crate::contract::{budget, Agreement, Disagreement, Margin};
 use crate::geom::{Scaled, Vector3};
 use crate::poly::{Algebraic, RootScalar};
-use crate::round::{
-    closest_approach, core_distance, first_contact_features, first_within, round_distance, Core, RoundShape,
-};
+use crate::round::{closest_approach, core_distance, first_contact_features, first_within, Core};
 use crate::scalar::{Exact, Scalar};
 use crate::vclip::Status;
 
@@ -222,17 +220,6 @@ fn moved<S: Scalar>(core: &Core<S>, d: &Vector3<S>) -> Result<Core<S>, QueryErro
     core.translated(d).map_err(|e| round_error("", e))
 }
 
-/// The state at t0 of shapes that meet there: a round shape's distance status.
-fn state_at_start<S: Scalar>(m: &Moving<S>) -> Result<Option<AtStart>, QueryError> {
-    let a = &m.a.shape;
-    let start = RoundShape { core: moved(&a.core, &(m.relative() * m.interval[0].clone()))?, radius: a.radius.clone() };
-    Ok(match round_distance(&start, &m.b.shape).map_err(|e| round_error("", e))?.status {
-        Status::Separated => None,
-        Status::Touching => Some(AtStart::Touching),
-        Status::Penetrating => Some(AtStart::Overlapping),
-    })
-}
-
 impl<N: Scalar> Query for ToiRound<N> {
     const OP: &'static str = "toi";
     type Output<S: RootScalar> = ToiRoundOutput<S>;
@@ -250,7 +237,7 @@ impl<N: Scalar> Query for ToiRound<N> {
         let Some(c) = c else {
             return Ok(Answer::plain(ToiRoundOutput { collides: false, toi: None, at_start: None, features: None }));
         };
-        let at_start = state_at_start(&m)?;
+        let at_start = c.at_start.map(|s| if s == Status::Touching { AtStart::Touching } else { AtStart::Overlapping });
         let features = match &c.features {
             Some([fa, fb]) => Some([feature_name(&m.a, fa)?, feature_name(&m.b, fb)?]),
             None => None,

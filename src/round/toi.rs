@@ -267,7 +267,7 @@ fn earliest<S: RootScalar>(
                     continue 'roots;
                 }
             }
-            best = Some(RoundContact { time: t, features: Some(c.features.clone()) });
+            best = Some(RoundContact { time: t, features: Some(c.features.clone()), at_start: None });
         }
     }
     Ok(best)
@@ -370,6 +370,8 @@ pub struct RoundContact<S: RootScalar> {
     pub time: S::Time,
     /// A's core feature and b's that come within r_a + r_b of each other at `time`.
     pub features: Option<[CoreFeature; 2]>,
+    /// Where the shapes meet at t0: their status there (touching or penetrating).
+    pub at_start: Option<Status>,
 }
 
 /// [`first_contact`] with the core features that meet: the candidate pair whose equation
@@ -395,7 +397,7 @@ pub fn first_contact_features<S: RootScalar>(
     if at_start.status != Status::Separated {
         let features = (at_start.status == Status::Touching)
             .then(|| [at_start.cores.features.0.clone(), at_start.cores.features.1.clone()]);
-        return Ok(Some(RoundContact { time: S::time(&t0), features }));
+        return Ok(Some(RoundContact { time: S::time(&t0), features, at_start: Some(at_start.status) }));
     }
     let big_r = constant(&a.radius) + constant(&b.radius);
     earliest(&candidates(&a.core, &b.core, &v)?, &(big_r.clone() * big_r), &t0, &t1)
