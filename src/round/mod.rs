@@ -38,6 +38,7 @@ use crate::vclip::{Status, VClipError};
 
 mod depth;
 mod toi;
+pub mod torus;
 pub use depth::{cores_depth_squared, round_depth_squared};
 pub use toi::{
     ball_first_contact, closest_approach, first_contact, first_contact_features, first_within, RoundContact,

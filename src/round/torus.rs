@@ -1,0 +1,838 @@
+//! Solid tori: a circle core swept by a ball (issue 42; Lin–Manocha 1994 §5, Example 5.1),
+//! measured exactly against balls, capsules and other tori.
+//!
+//! A torus is the set of points within `minor` of a circle C (centre c, axis n, radius R).
+//! For a point X, with w = X − c, k = |n|² and B̃ = |w × n|² (k times the squared distance
+//! of X from the axis),
+//!
+//! > d(X, C)² = |w|² + R² − 2R·√(B̃/k),
+//!
+//! so whether X is within ρ of C is the sign of g = L − √(4R²B̃/k) with L = |w|² + R² − ρ²:
+//! negative where L < 0, else the sign of L² − 4R²B̃/k. No square root is taken.
+//!
+//! The other core K (a point, a segment, a circle) is a curve, parametrised by a rational
+//! parameter u and a *sheet* σ ∈ {+1, −1}: X = x₀ + u·U + σ·√s(u)·V, with s ≡ 0 (one sheet)
+//! for a point or a segment, and for a circle of centre c′, axis n′, radius R′ with rational
+//! vectors a ⊥ n′, b = n′ × a (|a|² = α, |b|² = β): X = c′ + u·a + σ√s(u)·b with
+//! s(u) = (R′² − αu²)/β, for u in [−R′/√α, R′/√α]. Every polynomial in X is then
+//! e₀(u) + σ√s(u)·e₁(u) ([`Rad`]), and its sign at a parameter that is a root of a rational
+//! polynomial is decided exactly from the signs of e₀, e₁ and e₀² − s·e₁² there.
+//!
+//! The least of g over K is taken at a *candidate*: an end of a segment; a point where g is
+//! stationary along K (the tangent T of K: (∇L·T)²·kB̃ = R²(∇B̃·T)², squared, so it holds at
+//! the stationary points of L + √(4R²B̃/k) too: harmless, every candidate is a point of K);
+//! or a point on C's axis (B̃ = 0, where the root is not smooth). For a circle K the
+//! stationary condition e₀ + σ√s·e₁ = 0 becomes e₀² − s·e₁² = 0: a polynomial of degree at most
+//! 8 in u (the circle–circle problem's degree 8), both sheets taken. So the status — d(cores)
+//! against ρ = r_a + r_b — is decided with zero tolerance; the value of d(cores)², the
+//! distance and the depth are compared exactly with any rational ([`TorusDistance::compare`]),
+//! which gives their decimals to any number of digits, provably truncated.
+
+use std::cmp::Ordering;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+use super::RoundError;
+use crate::geom::{Point3, Vector3};
+use crate::poly::{Algebraic, Poly, PolyError, RootScalar, TPoly, TimeOutput};
+use crate::scalar::{Scalar, Sign};
+use crate::vclip::Status;
+
+/// A circle in space: centre, axis (any nonzero length) and a positive radius.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Circle<S: Scalar> {
+    /// The centre.
+    pub centre: Point3<S>,
+    /// The axis (normal to the circle's plane), not necessarily unit.
+    pub axis: Vector3<S>,
+    /// The radius, positive.
+    pub radius: S,
+}
+
+impl<S: Scalar> Circle<S> {
+    /// A circle, checked: a nonzero axis, a positive radius.
+    ///
+    /// Errors: [`RoundError::Invalid`] naming the bad part.
+    pub fn new(centre: Point3<S>, axis: Vector3<S>, radius: S) -> Result<Self, RoundError> {
+        if (0..3).all(|i| axis[i].sign() == Ok(Sign::Zero)) {
+            return Err(RoundError::Invalid("a circle's axis is the zero vector".into()));
+        }
+        if radius.sign()? != Sign::Positive {
+            return Err(RoundError::Invalid("a circle's radius is not positive".into()));
+        }
+        Ok(Circle { centre, axis, radius })
+    }
+
+    /// The circle moved by `d`.
+    pub fn translated(&self, d: &Vector3<S>) -> Self {
+        Circle { centre: &self.centre + d, axis: self.axis.clone(), radius: self.radius.clone() }
+    }
+}
+
+/// A solid torus: the points within `minor` of a circle of radius `major` (0 < minor < major).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Torus<S: Scalar> {
+    /// The core circle (its radius is the major radius).
+    pub circle: Circle<S>,
+    /// The minor (tube) radius.
+    pub minor: S,
+}
+
+impl<S: Scalar> Torus<S> {
+    /// A torus, checked: 0 < minor < major (a torus with a hole).
+    ///
+    /// Errors: [`RoundError::Invalid`].
+    pub fn new(circle: Circle<S>, minor: S) -> Result<Self, RoundError> {
+        if minor.sign()? != Sign::Positive {
+            return Err(RoundError::Invalid("a torus's minor radius is not positive".into()));
+        }
+        if circle.radius.compare(&minor)? != Ordering::Greater {
+            return Err(RoundError::Invalid(
+                "a torus's minor radius is not below its major radius (no hole: a spindle torus is not supported)"
+                    .into(),
+            ));
+        }
+        Ok(Torus { circle, minor })
+    }
+
+    /// The torus's implicit quartic at `x`, times k = |n|²: k·(|w|² + R² − r²)² − 4R²·|w × n|²
+    /// with w = x − c; negative inside, zero on the surface (the paper's F and G of Example
+    /// 5.1 are this with a unit axis).
+    pub fn implicit(&self, x: &Point3<S>) -> S {
+        let c = &self.circle;
+        let w: Vector3<S> = x - &c.centre;
+        let k = dot3(&c.axis, &c.axis);
+        let r2 = c.radius.clone() * c.radius.clone();
+        let q = dot3(&w, &w) + r2.clone() - self.minor.clone() * self.minor.clone();
+        let cr = cross3(&w, &c.axis);
+        let four = S::from_i64(4);
+        k * q.clone() * q - four * r2 * dot3(&cr, &cr)
+    }
+}
+
+fn dot3<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> S {
+    a[0].clone() * b[0].clone() + a[1].clone() * b[1].clone() + a[2].clone() * b[2].clone()
+}
+
+fn cross3<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> Vector3<S> {
+    let m = |i: usize, j: usize| a[i].clone() * b[j].clone() - a[j].clone() * b[i].clone();
+    Vector3::new(m(1, 2), m(2, 0), m(0, 1))
+}
+
+/// The core of the shape a torus is measured against.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Curve<S: Scalar> {
+    /// A ball's centre.
+    Point(Point3<S>),
+    /// A capsule's segment.
+    Segment([Point3<S>; 2]),
+    /// Another torus's circle.
+    Circle(Circle<S>),
+}
+
+impl<S: Scalar> Curve<S> {
+    /// The curve moved by `d`.
+    pub fn translated(&self, d: &Vector3<S>) -> Self {
+        match self {
+            Curve::Point(p) => Curve::Point(p + d),
+            Curve::Segment([a, b]) => Curve::Segment([a + d, b + d]),
+            Curve::Circle(c) => Curve::Circle(c.translated(d)),
+        }
+    }
+}
+
+/// An element e₀(u) + σ·√s(u)·e₁(u) of the curve's coordinate ring.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rad<S: Scalar> {
+    /// The rational part.
+    pub e0: Poly<S>,
+    /// The part multiplied by σ√s.
+    pub e1: Poly<S>,
+}
+
+impl<S: Scalar> Rad<S> {
+    fn constant(c: S) -> Self {
+        Rad { e0: Poly::constant(c), e1: Poly::zero() }
+    }
+    fn add(&self, o: &Self) -> Self {
+        Rad { e0: &self.e0 + &o.e0, e1: &self.e1 + &o.e1 }
+    }
+    fn sub(&self, o: &Self) -> Self {
+        Rad { e0: &self.e0 - &o.e0, e1: &self.e1 - &o.e1 }
+    }
+    fn scale(&self, c: &S) -> Self {
+        Rad { e0: self.e0.scale(c), e1: self.e1.scale(c) }
+    }
+    fn mul(&self, o: &Self, s: &Poly<S>) -> Self {
+        let e0 = &(&self.e0 * &o.e0) + &(&(&self.e1 * &o.e1) * s);
+        let e1 = &(&self.e0 * &o.e1) + &(&self.e1 * &o.e0);
+        Rad { e0, e1 }
+    }
+    /// e₀² − s·e₁²: the product over both sheets (a polynomial in u alone).
+    fn norm(&self, s: &Poly<S>) -> Poly<S> {
+        &(&self.e0 * &self.e0) - &(&(&self.e1 * &self.e1) * s)
+    }
+}
+
+type RVec<S> = [Rad<S>; 3];
+
+fn rdot<S: Scalar>(a: &RVec<S>, b: &RVec<S>, s: &Poly<S>) -> Rad<S> {
+    a[0].mul(&b[0], s).add(&a[1].mul(&b[1], s)).add(&a[2].mul(&b[2], s))
+}
+
+fn rconst<S: Scalar>(v: &Vector3<S>) -> RVec<S> {
+    [Rad::constant(v[0].clone()), Rad::constant(v[1].clone()), Rad::constant(v[2].clone())]
+}
+
+/// The curve K as X = x₀ + u·U + σ√s(u)·V, with its tangent field.
+#[derive(Clone, Debug, PartialEq)]
+struct Param<S: Scalar> {
+    x0: Point3<S>,
+    du: Vector3<S>,
+    dv: Vector3<S>,
+    s: Poly<S>,
+}
+
+impl<S: Scalar> Param<S> {
+    fn of(curve: &Curve<S>) -> Result<Self, RoundError> {
+        let zero = || Vector3::new(S::zero(), S::zero(), S::zero());
+        Ok(match curve {
+            Curve::Point(p) => Param { x0: p.clone(), du: zero(), dv: zero(), s: Poly::zero() },
+            Curve::Segment([a, b]) => Param { x0: a.clone(), du: b - a, dv: zero(), s: Poly::zero() },
+            Curve::Circle(c) => {
+                let n = &c.axis;
+                // a = n × e_j for the coordinate j where |n_j| is least (never parallel to n).
+                let mut j = 0;
+                for i in 1..3 {
+                    if n[i].abs().compare(&n[j].abs())? == Ordering::Less {
+                        j = i;
+                    }
+                }
+                let mut e = zero();
+                e[j] = S::one();
+                let a = cross3(n, &e);
+                let b = cross3(n, &a);
+                let (alpha, beta) = (dot3(&a, &a), dot3(&b, &b));
+                let r2 = c.radius.clone() * c.radius.clone();
+                // s(u) = (R′² − αu²)/β.
+                let s = Poly::from_coeffs(vec![r2 / beta.clone(), S::zero(), -(alpha / beta)]);
+                Param { x0: c.centre.clone(), du: a, dv: b, s }
+            }
+        })
+    }
+
+    /// X − p as ring elements.
+    fn offset(&self, p: &Point3<S>) -> RVec<S> {
+        std::array::from_fn(|i| Rad {
+            e0: Poly::from_coeffs(vec![self.x0[i].clone() - p[i].clone(), self.du[i].clone()]),
+            e1: Poly::from_coeffs(vec![self.dv[i].clone()]),
+        })
+    }
+}
+
+/// A point of K that may realise the least of g: a parameter and a sheet (0 where K has one).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate<S: RootScalar> {
+    /// The parameter u.
+    pub u: S::Time,
+    /// The sheet σ: +1 or −1 on a circle, 0 on a point or a segment.
+    pub sheet: i8,
+    /// Which part of K: for a segment, `Some(0)` or `Some(1)` at an end.
+    pub end: Option<usize>,
+}
+
+/// Exact-sign evaluation of ring elements at candidates.
+struct Eval<'a, S: Scalar> {
+    s: &'a Poly<S>,
+}
+
+impl<S: RootScalar> Eval<'_, S> {
+    fn poly_sign(&self, p: &Poly<S>, c: &Candidate<S>) -> Result<Sign, PolyError> {
+        if p.is_zero() {
+            return Ok(Sign::Zero);
+        }
+        S::sign_at(&TPoly::input(p.clone()), &c.u)
+    }
+
+    /// The sign of e₀ + σ√s·e₁ at the candidate.
+    fn sign(&self, r: &Rad<S>, c: &Candidate<S>) -> Result<Sign, PolyError> {
+        let s0 = self.poly_sign(&r.e0, c)?;
+        if c.sheet == 0 || r.e1.is_zero() || self.poly_sign(self.s, c)? == Sign::Zero {
+            return Ok(s0);
+        }
+        let mut s1 = self.poly_sign(&r.e1, c)?;
+        if c.sheet < 0 {
+            s1 = negate(s1);
+        }
+        combine(s0, s1, || self.poly_sign(&r.norm(self.s), c))
+    }
+
+    /// The sign of b + a·√m (m ≥ 0 at the candidate).
+    fn sign_sqrt(&self, b: &Rad<S>, a: &Rad<S>, m: &Rad<S>, c: &Candidate<S>) -> Result<Sign, PolyError> {
+        let sb = self.sign(b, c)?;
+        let sm = self.sign(m, c)?;
+        let sa = if sm == Sign::Zero { Sign::Zero } else { self.sign(a, c)? };
+        // |b| against |a|√m: the sign of b² − a²m.
+        combine(sb, sa, || self.sign(&b.mul(b, self.s).sub(&a.mul(a, self.s).mul(m, self.s)), c))
+    }
+}
+
+fn negate(s: Sign) -> Sign {
+    match s {
+        Sign::Positive => Sign::Negative,
+        Sign::Negative => Sign::Positive,
+        Sign::Zero => Sign::Zero,
+    }
+}
+
+/// The sign of x + y given theirs and, where they differ, the sign of |x| − |y| (as x² − y²).
+fn combine(sx: Sign, sy: Sign, diff: impl FnOnce() -> Result<Sign, PolyError>) -> Result<Sign, PolyError> {
+    if sy == Sign::Zero || sx == sy {
+        return Ok(sx);
+    }
+    if sx == Sign::Zero {
+        return Ok(sy);
+    }
+    Ok(match diff()? {
+        Sign::Positive => sx,
+        Sign::Negative => sy,
+        Sign::Zero => Sign::Zero,
+    })
+}
+
+/// The torus's circle C against K: the ring elements every decision uses.
+#[derive(Clone, Debug, PartialEq)]
+struct Setup<S: Scalar> {
+    param: Param<S>,
+    /// |w|² + R² (w = X − c): d(X, C)² = a − √m.
+    a: Rad<S>,
+    /// m = 4R²B̃/k.
+    m: Rad<S>,
+    /// π = k·w − (w·n)·n (∝ the direction from the axis to X), and k·B̃ = |π|².
+    pi: RVec<S>,
+    kb: Rad<S>,
+}
+
+impl<S: Scalar> Setup<S> {
+    fn new(circle: &Circle<S>, curve: &Curve<S>) -> Result<Self, RoundError> {
+        let param = Param::of(curve)?;
+        let s = &param.s;
+        let w = param.offset(&circle.centre);
+        let n = rconst(&circle.axis);
+        let k = dot3(&circle.axis, &circle.axis);
+        let r2 = circle.radius.clone() * circle.radius.clone();
+        let ww = rdot(&w, &w, s);
+        let wn = rdot(&w, &n, s);
+        let bt = ww.scale(&k).sub(&wn.mul(&wn, s));
+        let a = ww.add(&Rad::constant(r2.clone()));
+        let four = S::from_i64(4);
+        let m = bt.scale(&(four * r2 / k.clone()));
+        let pi: RVec<S> = std::array::from_fn(|i| w[i].scale(&k).sub(&wn.scale(&circle.axis[i])));
+        let kb = bt.scale(&k);
+        Ok(Setup { param, a, m, pi, kb })
+    }
+
+    /// The stationary condition of d(X, C)² along K (squared), or `None` for a point.
+    fn stationary(&self, circle: &Circle<S>, curve: &Curve<S>) -> Option<Rad<S>> {
+        let s = &self.param.s;
+        let t: RVec<S> = match curve {
+            Curve::Point(_) => return None,
+            Curve::Segment(_) => rconst(&self.param.du),
+            Curve::Circle(k) => {
+                let (na, nb) = (cross3(&k.axis, &self.param.du), cross3(&k.axis, &self.param.dv));
+                std::array::from_fn(|i| Rad {
+                    e0: Poly::from_coeffs(vec![S::zero(), na[i].clone()]),
+                    e1: Poly::from_coeffs(vec![nb[i].clone()]),
+                })
+            }
+        };
+        let w = self.param.offset(&circle.centre);
+        let r2 = circle.radius.clone() * circle.radius.clone();
+        let wt = rdot(&w, &t, s);
+        let pt = rdot(&self.pi, &t, s);
+        // k(w·T)²B̃ − R²(π·T)², kB̃ being `kb`.
+        Some(wt.mul(&wt, s).mul(&self.kb, s).sub(&pt.mul(&pt, s).scale(&r2)))
+    }
+}
+
+/// The distance of a torus's circle to another core, as candidates (see the module's docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TorusDistance<S: RootScalar> {
+    /// Separated, touching or penetrating: d(cores) against ρ = r_a + r_b, exactly.
+    pub status: Status,
+    /// ρ: the sum of the radii.
+    pub radii: S,
+    /// The points of K where d(X, C)² may be least: the least over them is d(cores)².
+    pub candidates: Vec<Candidate<S>>,
+    /// The index of a candidate that realises d(cores)² (the least by value; exactly one that
+    /// touches, when touching).
+    pub best: usize,
+    /// The stationary polynomial in u whose roots gave the candidates (zero for a point).
+    pub polynomial: Poly<S>,
+    circle: Circle<S>,
+    curve: Curve<S>,
+    setup: Setup<S>,
+}
+
+fn poly_error(e: PolyError) -> RoundError {
+    match e {
+        PolyError::Uncertain(u) => RoundError::Uncertain(u),
+        e => RoundError::Invalid(format!("a torus's distance: {e}")),
+    }
+}
+
+/// The real roots of `p` in `[lo, hi]` (none if `p` is zero).
+fn roots<S: RootScalar>(p: &Poly<S>, lo: &S, hi: &S) -> Result<Vec<S::Time>, PolyError> {
+    if TPoly::input(p.clone()).is_zero()? {
+        return Ok(Vec::new());
+    }
+    S::roots_in(p, lo, hi)
+}
+
+/// The torus's circle `circle` against the core `curve`, the radii summing to `radii`: the
+/// status and the candidates (see the module's docs).
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::{point, Vector3};
+/// use touchstone::round::torus::{torus_distance, Circle, Curve};
+/// use touchstone::vclip::Status;
+/// let q = |n: i64| BigRational::from_integer(n.into());
+/// // A ball of radius R − r = 2 centred in the hole of the torus R = 3, r = 1 touches it
+/// // along a whole circle: ρ = 1 + 2 = d(centre, circle).
+/// let c = Circle::new(point(0, 0, 0), Vector3::new(q(0), q(0), q(1)), q(3)).unwrap();
+/// let d = torus_distance(&c, &Curve::Point(point(0, 0, 0)), &q(3)).unwrap();
+/// assert_eq!(d.status, Status::Touching);
+/// ```
+///
+/// Errors: [`RoundError::Uncertain`] on a filtered backend; [`RoundError::Invalid`] at the
+/// polynomial module's limits.
+pub fn torus_distance<S: RootScalar>(
+    circle: &Circle<S>,
+    curve: &Curve<S>,
+    radii: &S,
+) -> Result<TorusDistance<S>, RoundError> {
+    let setup = Setup::new(circle, curve)?;
+    let s = setup.param.s.clone();
+    let mut candidates = Vec::new();
+    let stationary = setup.stationary(circle, curve);
+    let mut polynomial = Poly::zero();
+    match curve {
+        Curve::Point(_) => candidates.push(Candidate { u: S::time(&S::zero()), sheet: 0, end: None }),
+        Curve::Segment(_) => {
+            let (zero, one) = (S::zero(), S::one());
+            candidates.push(Candidate { u: S::time(&zero), sheet: 0, end: Some(0) });
+            candidates.push(Candidate { u: S::time(&one), sheet: 0, end: Some(1) });
+            let h = stationary.map(|h| h.e0).unwrap_or_else(Poly::zero);
+            // On C's axis (B̃ ≡ 0) the stationary points are those of |w|²: the roots of w·T.
+            let w = setup.param.offset(&circle.centre);
+            let wt = rdot(&w, &rconst(&setup.param.du), &s).e0;
+            for p in [&h, &setup.kb.e0, &wt] {
+                for u in roots(p, &zero, &one).map_err(poly_error)? {
+                    candidates.push(Candidate { u, sheet: 0, end: None });
+                }
+            }
+            polynomial = h;
+        }
+        Curve::Circle(k) => {
+            let h = stationary.map(|h| h.norm(&s)).unwrap_or_else(Poly::zero);
+            // |u| ≤ R′/√α ≤ R′(1 + 1/α).
+            let alpha = dot3(&setup.param.du, &setup.param.du);
+            let bound = k.radius.clone() * (S::one() + S::one() / alpha) + S::one();
+            let ev = Eval { s: &s };
+            let mut us = Vec::new();
+            for p in [&h, &setup.kb.norm(&s)] {
+                us.extend(roots(p, &-bound.clone(), &bound).map_err(poly_error)?);
+            }
+            if TPoly::input(h.clone()).is_zero().map_err(poly_error)? {
+                us.push(S::time(&S::zero()));
+            }
+            for u in us {
+                let probe = Candidate { u: u.clone(), sheet: 1, end: None };
+                match ev.poly_sign(&s, &probe).map_err(poly_error)? {
+                    Sign::Negative => {}
+                    Sign::Zero => candidates.push(probe),
+                    Sign::Positive => {
+                        candidates.push(probe);
+                        candidates.push(Candidate { u, sheet: -1, end: None });
+                    }
+                }
+            }
+            polynomial = h;
+        }
+    }
+    let r2 = radii.clone() * radii.clone();
+    let ev = Eval { s: &s };
+    let mut signs = Vec::with_capacity(candidates.len());
+    for c in &candidates {
+        signs.push(gap_sign(&ev, &setup, &r2, c).map_err(poly_error)?);
+    }
+    let status = if signs.contains(&Sign::Negative) {
+        Status::Penetrating
+    } else if signs.contains(&Sign::Zero) {
+        Status::Touching
+    } else {
+        Status::Separated
+    };
+    let mut d = TorusDistance {
+        status,
+        radii: radii.clone(),
+        candidates,
+        best: 0,
+        polynomial,
+        circle: circle.clone(),
+        curve: curve.clone(),
+        setup,
+    };
+    d.best = match status {
+        Status::Touching => signs.iter().position(|s| *s == Sign::Zero).unwrap_or(0),
+        _ => d.least_by_value(),
+    };
+    Ok(d)
+}
+
+/// The sign of d(X, C)² − q at a candidate: (a − q) − √m.
+fn gap_sign<S: RootScalar>(ev: &Eval<S>, setup: &Setup<S>, q: &S, c: &Candidate<S>) -> Result<Sign, PolyError> {
+    let b = setup.a.sub(&Rad::constant(q.clone()));
+    ev.sign_sqrt(&b, &Rad::constant(-S::one()), &setup.m, c)
+}
+
+impl<S: RootScalar> TorusDistance<S> {
+    /// d(X, C)² at candidate `i`, approximately (for choosing among candidates).
+    fn value_f64(&self, i: usize) -> f64 {
+        let c = &self.candidates[i];
+        let u = S::time_to_f64(&c.u);
+        let f = |p: &Poly<S>| -> f64 { p.coeffs().iter().rev().fold(0.0, |acc, x| acc * u + x.to_f64()) };
+        let root = f(&self.setup.param.s).max(0.0).sqrt() * f64::from(c.sheet);
+        let at = |r: &Rad<S>| f(&r.e0) + root * f(&r.e1);
+        at(&self.setup.a) - at(&self.setup.m).max(0.0).sqrt()
+    }
+
+    fn least_by_value(&self) -> usize {
+        (0..self.candidates.len()).min_by(|&i, &j| self.value_f64(i).total_cmp(&self.value_f64(j))).unwrap_or(0)
+    }
+
+    /// d(cores)², approximately (the least candidate's value as a float).
+    pub fn cores_squared_f64(&self) -> f64 {
+        self.value_f64(self.best).max(0.0)
+    }
+
+    /// The closest point of K (the realising candidate's point), approximately.
+    pub fn point_f64(&self) -> [f64; 3] {
+        let c = &self.candidates[self.best];
+        let u = S::time_to_f64(&c.u);
+        let p = &self.setup.param;
+        let f = |x: &Poly<S>| -> f64 { x.coeffs().iter().rev().fold(0.0, |acc, y| acc * u + y.to_f64()) };
+        let root = f(&p.s).max(0.0).sqrt() * f64::from(c.sheet);
+        std::array::from_fn(|i| p.x0[i].to_f64() + u * p.du[i].to_f64() + root * p.dv[i].to_f64())
+    }
+
+    /// The circle C and the curve K this distance is of.
+    pub fn cores(&self) -> (&Circle<S>, &Curve<S>) {
+        (&self.circle, &self.curve)
+    }
+}
+
+/// A value of a torus's distance, compared exactly with rationals: d(cores)², the distance
+/// max(0, d(cores) − ρ), or the depth ρ − d(cores).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TorusValue {
+    /// d(cores)².
+    CoresSquared,
+    /// The distance of the shapes (0 unless separated).
+    Distance,
+    /// ρ − d(cores) (0 unless penetrating).
+    Depth,
+}
+
+/// The exact form of a [`TorusDistance`] on the reference backend: its values to any number
+/// of digits, and the exact coordinates of the cores' closest points.
+#[derive(Clone, Debug)]
+pub struct ExactTorus {
+    d: TorusDistance<BigRational>,
+}
+
+impl ExactTorus {
+    /// The exact form of `d`, from a backend with exact values; `None` for one without.
+    pub fn of<S: RootScalar>(d: &TorusDistance<S>) -> Option<Self> {
+        if !S::EXACT_VALUES {
+            return None;
+        }
+        let conv = |p: &Poly<S>| -> Option<Poly<BigRational>> {
+            Some(Poly::from_coeffs(p.coeffs().iter().map(|c| c.to_rational()).collect::<Option<Vec<_>>>()?))
+        };
+        let q = |x: &S| x.to_rational();
+        let pt = |p: &Point3<S>| Some(Point3::new(q(&p.x)?, q(&p.y)?, q(&p.z)?));
+        let vc = |v: &Vector3<S>| Some(Vector3::new(q(&v[0])?, q(&v[1])?, q(&v[2])?));
+        let circle = |c: &Circle<S>| Some(Circle { centre: pt(&c.centre)?, axis: vc(&c.axis)?, radius: q(&c.radius)? });
+        let curve = match &d.curve {
+            Curve::Point(p) => Curve::Point(pt(p)?),
+            Curve::Segment([a, b]) => Curve::Segment([pt(a)?, pt(b)?]),
+            Curve::Circle(c) => Curve::Circle(circle(c)?),
+        };
+        let c0 = circle(&d.circle)?;
+        let setup = Setup::new(&c0, &curve).ok()?;
+        let candidates = d
+            .candidates
+            .iter()
+            .map(|c| match S::time_output(&c.u) {
+                TimeOutput::Exact(u) => Some(Candidate { u, sheet: c.sheet, end: c.end }),
+                TimeOutput::Float(_) => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(ExactTorus {
+            d: TorusDistance {
+                status: d.status,
+                radii: q(&d.radii)?,
+                candidates,
+                best: d.best,
+                polynomial: conv(&d.polynomial)?,
+                circle: c0,
+                curve,
+                setup,
+            },
+        })
+    }
+
+    /// The distance on the reference backend.
+    pub fn distance(&self) -> &TorusDistance<BigRational> {
+        &self.d
+    }
+
+    fn eval(&self) -> Eval<'_, BigRational> {
+        Eval { s: &self.d.setup.param.s }
+    }
+
+    /// d(cores)² against `q`, exactly: the least over the candidates.
+    pub fn compare_squared(&self, q: &BigRational) -> Result<Ordering, PolyError> {
+        let ev = self.eval();
+        let mut zero = false;
+        for c in &self.d.candidates {
+            match gap_sign(&ev, &self.d.setup, q, c)? {
+                Sign::Negative => return Ok(Ordering::Less),
+                Sign::Zero => zero = true,
+                Sign::Positive => {}
+            }
+        }
+        Ok(if zero { Ordering::Equal } else { Ordering::Greater })
+    }
+
+    /// `value` against `q`, exactly.
+    pub fn compare(&self, value: TorusValue, q: &BigRational) -> Result<Ordering, PolyError> {
+        let rho = &self.d.radii;
+        match value {
+            TorusValue::CoresSquared => self.compare_squared(q),
+            TorusValue::Distance => {
+                if self.d.status != Status::Separated {
+                    return Ok(BigRational::zero().cmp(q));
+                }
+                // max(0, √c − ρ) vs q ≥ 0 ⇔ c vs (q + ρ)².
+                if q.is_negative() {
+                    return Ok(Ordering::Greater);
+                }
+                let x = q + rho;
+                self.compare_squared(&(&x * &x))
+            }
+            TorusValue::Depth => {
+                if self.d.status != Status::Penetrating {
+                    return Ok(BigRational::zero().cmp(q));
+                }
+                // ρ − √c vs q, for 0 ≤ q ≤ ρ: ⇔ (ρ − q)² vs c.
+                if q.is_negative() {
+                    return Ok(Ordering::Greater);
+                }
+                if q > rho {
+                    return Ok(Ordering::Less);
+                }
+                let x = rho - q;
+                Ok(self.compare_squared(&(&x * &x))?.reverse())
+            }
+        }
+    }
+
+    /// `value` to `digits` significant digits, truncated toward zero (the conventions of
+    /// [`crate::scalar::decimal_of_rational`]): each digit found by exact comparisons.
+    ///
+    /// Errors: the polynomial module's limits, a spent budget.
+    pub fn decimal(&self, value: TorusValue, digits: u32) -> Result<String, PolyError> {
+        let estimate = match value {
+            TorusValue::CoresSquared => self.d.cores_squared_f64(),
+            TorusValue::Distance => self.d.cores_squared_f64().sqrt() - self.d.radii.to_f64(),
+            TorusValue::Depth => self.d.radii.to_f64() - self.d.cores_squared_f64().sqrt(),
+        };
+        decimal_by(|q| self.compare(value, q), estimate, digits)
+    }
+
+    /// A coordinate of the closest point of K (`core` 1) or of C (`core` 0) against `q`.
+    pub fn compare_point(&self, core: usize, axis: usize, q: &BigRational) -> Result<Ordering, PolyError> {
+        let d = &self.d;
+        let c = &d.candidates[d.best];
+        let ev = self.eval();
+        let p = &d.setup.param;
+        let x = Rad {
+            e0: Poly::from_coeffs(vec![&p.x0[axis] - q, p.du[axis].clone()]),
+            e1: Poly::from_coeffs(vec![p.dv[axis].clone()]),
+        };
+        let sign = if core == 1 {
+            ev.sign(&x, c)?
+        } else if ev.sign(&d.setup.kb, c)? == Sign::Zero {
+            // K's point on C's axis: every point of C is closest; the one towards a ⊥ n.
+            let (a, alpha) = perpendicular(&d.circle.axis);
+            let b = Rad::constant(&d.circle.centre[axis] - q);
+            ev.sign_sqrt(&Rad::constant(&d.circle.radius * &a[axis]), &b, &Rad::constant(alpha), c)?
+        } else {
+            // c_i + R·π_i/√(kB̃) − q: the sign of (c_i − q)√(kB̃) + R·π_i.
+            let b = Rad::constant(&d.circle.centre[axis] - q);
+            let pi = d.setup.pi[axis].scale(&d.circle.radius);
+            ev.sign_sqrt(&pi, &b, &d.setup.kb, c)?
+        };
+        Ok(match sign {
+            Sign::Positive => Ordering::Greater,
+            Sign::Zero => Ordering::Equal,
+            Sign::Negative => Ordering::Less,
+        })
+    }
+
+    /// The closest points of C (0) and K (1), each coordinate to `digits`.
+    ///
+    /// Errors: as [`ExactTorus::decimal`].
+    pub fn points(&self, digits: u32) -> Result<[[String; 3]; 2], PolyError> {
+        let estimate = self.points_f64();
+        let mut out: [[String; 3]; 2] = Default::default();
+        for (core, row) in out.iter_mut().enumerate() {
+            for (axis, cell) in row.iter_mut().enumerate() {
+                *cell = decimal_by(|q| self.compare_point(core, axis, q), estimate[core][axis], digits)?;
+            }
+        }
+        Ok(out)
+    }
+
+    fn points_f64(&self) -> [[f64; 3]; 2] {
+        let x = self.d.point_f64();
+        let c = &self.d.circle;
+        let f = |v: &BigRational| v.to_f64();
+        let n = [f(&c.axis[0]), f(&c.axis[1]), f(&c.axis[2])];
+        let cc = [f(&c.centre[0]), f(&c.centre[1]), f(&c.centre[2])];
+        let w: [f64; 3] = std::array::from_fn(|i| x[i] - cc[i]);
+        let k: f64 = n.iter().map(|v| v * v).sum();
+        let wn: f64 = (0..3).map(|i| w[i] * n[i]).sum();
+        let mut pi: [f64; 3] = std::array::from_fn(|i| k * w[i] - wn * n[i]);
+        let len = pi.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if len == 0.0 {
+            let (a, _) = perpendicular(&c.axis);
+            pi = [f(&a[0]), f(&a[1]), f(&a[2])];
+        }
+        let len = pi.iter().map(|v| v * v).sum::<f64>().sqrt();
+        let r = f(&c.radius);
+        [std::array::from_fn(|i| cc[i] + r * pi[i] / len), x]
+    }
+}
+
+/// A rational vector a ⊥ n and |a|².
+fn perpendicular(n: &Vector3<BigRational>) -> (Vector3<BigRational>, BigRational) {
+    let mut j = 0;
+    for i in 1..3 {
+        if Signed::abs(&n[i]) < Signed::abs(&n[j]) {
+            j = i;
+        }
+    }
+    let mut e = Vector3::new(BigRational::zero(), BigRational::zero(), BigRational::zero());
+    e[j] = BigRational::one();
+    let a = cross3(n, &e);
+    let aa = dot3(&a, &a);
+    (a, aa)
+}
+
+/// The decimal of a real number v known only through exact comparisons with rationals
+/// (`cmp(q)` = v against q) and a float estimate: `digits` significant digits, truncated
+/// toward zero.
+///
+/// Errors: the comparison's; [`PolyError::TooManyDigits`] beyond the module's limit.
+pub fn decimal_by(
+    mut cmp: impl FnMut(&BigRational) -> Result<Ordering, PolyError>,
+    estimate: f64,
+    digits: u32,
+) -> Result<String, PolyError> {
+    use crate::scalar::decimal_of_rational;
+    if digits > crate::poly::MAX_DECIMAL_DIGITS {
+        return Err(PolyError::TooManyDigits(digits));
+    }
+    let digits = digits.max(1);
+    let zero = BigRational::zero();
+    let negative = match cmp(&zero)? {
+        Ordering::Equal => return Ok("0".into()),
+        Ordering::Less => true,
+        Ordering::Greater => false,
+    };
+    // |v| against |q|.
+    let mut acmp = |q: &BigRational| -> Result<Ordering, PolyError> {
+        let o = cmp(&if negative { -q.clone() } else { q.clone() })?;
+        Ok(if negative { o.reverse() } else { o })
+    };
+    let ten = BigRational::from_integer(10.into());
+    let pow = |e: i64| -> BigRational {
+        let p = num_traits::pow(ten.clone(), e.unsigned_abs() as usize);
+        if e < 0 {
+            p.recip()
+        } else {
+            p
+        }
+    };
+    // The exponent: 10^e ≤ |v| < 10^(e+1).
+    let est = estimate.abs();
+    let mut e: i64 = if est.is_finite() && est > 0.0 { est.log10().floor() as i64 } else { 0 };
+    let mut steps = 0;
+    loop {
+        crate::budget::tick()?;
+        steps += 1;
+        if steps > 4 * i64::from(crate::poly::MAX_DECIMAL_DIGITS) + 4000 {
+            return Err(PolyError::NotIsolating);
+        }
+        if acmp(&pow(e))? == Ordering::Less {
+            e -= 1;
+        } else if acmp(&pow(e + 1))? != Ordering::Less {
+            e += 1;
+        } else {
+            break;
+        }
+    }
+    // k = ⌊|v| / ulp⌋ in [10^(n−1), 10^n), by bisection from a bracket about the estimate.
+    let ulp = pow(e - i64::from(digits) + 1);
+    let full =
+        (num_traits::pow(BigInt::from(10), digits as usize - 1), num_traits::pow(BigInt::from(10), digits as usize));
+    let (mut lo, mut hi) = full.clone();
+    if est.is_finite() && est > 0.0 {
+        if let Some(guess) = BigRational::from_float(est).map(|g| (g / &ulp).floor().to_integer()) {
+            let slack = (&guess / BigInt::from(1_000_000_000_000i64)).abs() + BigInt::from(2);
+            let (a, b): (BigInt, BigInt) = (&guess - &slack, &guess + &slack + BigInt::one());
+            let a = a.max(full.0.clone());
+            let b = b.min(full.1.clone());
+            if a < b
+                && acmp(&(BigRational::from_integer(a.clone()) * &ulp))? != Ordering::Less
+                && acmp(&(BigRational::from_integer(b.clone()) * &ulp))? == Ordering::Less
+            {
+                (lo, hi) = (a, b);
+            }
+        }
+    }
+    // Invariant: lo·ulp ≤ |v| < hi·ulp.
+    while &hi - &lo > BigInt::one() {
+        crate::budget::tick()?;
+        let mid: BigInt = (&lo + &hi) / 2;
+        if acmp(&(BigRational::from_integer(mid.clone()) * &ulp))? == Ordering::Less {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    let v = BigRational::from_integer(lo) * ulp;
+    Ok(decimal_of_rational(&if negative { -v } else { v }, digits))
+}
+
+/// The exact description of a candidate: its parameter's polynomial and isolating interval.
+pub fn describe(u: &Algebraic) -> (String, [BigRational; 2]) {
+    let iv = u.interval();
+    (u.polynomial().to_string(), [iv.lo().clone(), iv.hi().clone()])
+}

@@ -1,0 +1,319 @@
+//! Tori exactly (issue 42): tangencies made exact on purpose, values to 30 digits, an
+//! independent numerical route for circle–circle distances, and the tori of Lin–Manocha's
+//! Example 5.1.
+
+use num_rational::BigRational;
+use touchstone::geom::{Point3, Vector3};
+use touchstone::round::torus::{torus_distance, Circle, Curve, ExactTorus, Torus, TorusValue};
+use touchstone::vclip::Status;
+
+type Q = BigRational;
+
+fn q(n: i64) -> Q {
+    Q::from_integer(n.into())
+}
+
+fn r(n: i64, d: i64) -> Q {
+    Q::new(n.into(), d.into())
+}
+
+fn p(x: Q, y: Q, z: Q) -> Point3<Q> {
+    Point3::new(x, y, z)
+}
+
+fn pi(x: i64, y: i64, z: i64) -> Point3<Q> {
+    p(q(x), q(y), q(z))
+}
+
+fn v(x: i64, y: i64, z: i64) -> Vector3<Q> {
+    Vector3::new(q(x), q(y), q(z))
+}
+
+fn circle(c: Point3<Q>, n: Vector3<Q>, radius: Q) -> Circle<Q> {
+    Circle::new(c, n, radius).unwrap()
+}
+
+/// 2⁻⁵⁰.
+fn tiny() -> Q {
+    Q::new(1.into(), num_bigint::BigInt::from(1u64 << 50))
+}
+
+fn status(c: &Circle<Q>, k: &Curve<Q>, radii: &Q) -> Status {
+    torus_distance(c, k, radii).unwrap().status
+}
+
+fn exact(c: &Circle<Q>, k: &Curve<Q>, radii: &Q) -> ExactTorus {
+    ExactTorus::of(&torus_distance(c, k, radii).unwrap()).unwrap()
+}
+
+/// The torus R = 3 about the z axis.
+fn big() -> Circle<Q> {
+    circle(pi(0, 0, 0), v(0, 0, 1), q(3))
+}
+
+#[test]
+fn a_ball_in_the_hole_of_radius_major_minus_minor_touches_along_a_circle() {
+    // Torus R = 3, r = 1; a ball of radius 2 at its centre: ρ = 3 = d(centre, circle).
+    let c = big();
+    let centre = Curve::Point(pi(0, 0, 0));
+    assert_eq!(status(&c, &centre, &q(3)), Status::Touching);
+    assert_eq!(status(&c, &centre, &(q(3) + tiny())), Status::Penetrating);
+    assert_eq!(status(&c, &centre, &(q(3) - tiny())), Status::Separated);
+    // Moved by 2⁻⁵⁰ in the plane: nearer the circle; along the axis: farther.
+    assert_eq!(status(&c, &Curve::Point(p(tiny(), q(0), q(0))), &q(3)), Status::Penetrating);
+    assert_eq!(status(&c, &Curve::Point(p(q(0), q(0), tiny())), &q(3)), Status::Separated);
+    assert_eq!(status(&c, &Curve::Point(p(tiny(), tiny(), tiny())), &q(3)), Status::Penetrating);
+}
+
+#[test]
+fn a_ball_on_the_axis_at_a_pythagorean_height_touches_the_tube() {
+    // R = 3, h = 4: the ball's centre is 5 from every point of the circle; a ball of radius
+    // 4 touches the tube of radius 1 along a circle.
+    let c = big();
+    let k = Curve::Point(pi(0, 0, 4));
+    let e = exact(&c, &k, &q(5));
+    assert_eq!(e.distance().status, Status::Touching);
+    assert_eq!(e.decimal(TorusValue::CoresSquared, 30).unwrap(), "25");
+    assert_eq!(e.decimal(TorusValue::Distance, 30).unwrap(), "0");
+    assert_eq!(status(&c, &Curve::Point(p(q(0), q(0), q(4) + tiny())), &q(5)), Status::Separated);
+    assert_eq!(status(&c, &Curve::Point(p(q(0), q(0), q(4) - tiny())), &q(5)), Status::Penetrating);
+    // Tilted axis (2, 3, 6)/7: the same configuration rotated exactly.
+    let n = v(2, 3, 6);
+    let tilted = circle(pi(1, 1, 1), n, q(3));
+    let above = Curve::Point(p(q(1) + r(8, 7), q(1) + r(12, 7), q(1) + r(24, 7)));
+    assert_eq!(status(&tilted, &above, &q(5)), Status::Touching);
+}
+
+#[test]
+fn values_to_thirty_digits() {
+    // A ball at (5, 0, 1) against R = 3: d(centre, circle)² = 2² + 1² = 5; radii 1 + 1/2.
+    let c = big();
+    let e = exact(&c, &Curve::Point(pi(5, 0, 1)), &r(3, 2));
+    assert_eq!(e.distance().status, Status::Separated);
+    assert_eq!(e.decimal(TorusValue::CoresSquared, 30).unwrap(), "5");
+    // √5 − 3/2.
+    assert_eq!(e.decimal(TorusValue::Distance, 30).unwrap(), "0.736067977499789696409173668731");
+    let [cp, kp] = e.points(12).unwrap();
+    assert_eq!(cp, ["3", "0", "0"].map(String::from));
+    assert_eq!(kp, ["5", "0", "1"].map(String::from));
+    // The same ball with radius 2: penetrating by 1 + 2 − √5... ρ = 3, depth 3 − √5.
+    let e = exact(&c, &Curve::Point(pi(5, 0, 1)), &q(3));
+    assert_eq!(e.distance().status, Status::Penetrating);
+    assert_eq!(e.decimal(TorusValue::Depth, 30).unwrap(), "0.763932022500210303590826331268");
+    // A point off the circle's plane and off its axis at an irrational closest point:
+    // (1, 1, 1): B = 2, d² = 3 + 9 − 6√2.
+    let e = exact(&c, &Curve::Point(pi(1, 1, 1)), &q(1));
+    assert_eq!(e.decimal(TorusValue::CoresSquared, 25).unwrap(), "3.514718625761429707189867");
+    let [cp, _] = e.points(20).unwrap();
+    // 3/√2 each in x and y.
+    assert_eq!(cp, ["2.1213203435596425732", "2.1213203435596425732", "0"].map(String::from));
+}
+
+#[test]
+fn capsules_through_the_hole_and_on_the_top() {
+    let c = big();
+    // The axis as a capsule of radius 2: touching along the circle at z = 0.
+    let axis = Curve::Segment([pi(0, 0, -5), pi(0, 0, 5)]);
+    assert_eq!(status(&c, &axis, &q(3)), Status::Touching);
+    let e = exact(&c, &axis, &r(5, 2));
+    assert_eq!(e.decimal(TorusValue::Distance, 10).unwrap(), "0.5");
+    // Lying across the top at height 2, radius 1: touching the tube (r = 1) at (±3, 0, 1).
+    let top = Curve::Segment([pi(-5, 0, 2), pi(5, 0, 2)]);
+    assert_eq!(status(&c, &top, &q(2)), Status::Touching);
+    assert_eq!(status(&c, &top, &(q(2) + tiny())), Status::Penetrating);
+    let lifted = Curve::Segment([p(q(-5), q(0), q(2) + tiny()), p(q(5), q(0), q(2) + tiny())]);
+    assert_eq!(status(&c, &lifted, &q(2)), Status::Separated);
+    // A segment ending short of the tube: from (−1, 0, 2) to (1, 0, 2): its ends are nearest,
+    // at d² = 2² + 2² = 8.
+    let short = Curve::Segment([pi(-1, 0, 2), pi(1, 0, 2)]);
+    let e = exact(&c, &short, &q(1));
+    assert_eq!(e.decimal(TorusValue::CoresSquared, 20).unwrap(), "8");
+    // A slanted segment whose closest point is inside it: compare with sampling.
+    let slanted = Curve::Segment([pi(-4, 1, 3), pi(5, -2, 1)]);
+    let e = exact(&c, &slanted, &q(1));
+    let exact_value: f64 = e.decimal(TorusValue::CoresSquared, 17).unwrap().parse().unwrap();
+    let sampled = sample_min(&c, &slanted);
+    assert!((exact_value - sampled).abs() < 1e-9, "{exact_value} vs {sampled}");
+}
+
+/// d(X, C)² in floats.
+fn point_circle_f64(c: &Circle<Q>, x: [f64; 3]) -> f64 {
+    let use_num = |v: &Q| -> f64 { num_traits::ToPrimitive::to_f64(v).unwrap() };
+    let n = [use_num(&c.axis[0]), use_num(&c.axis[1]), use_num(&c.axis[2])];
+    let cc = [use_num(&c.centre[0]), use_num(&c.centre[1]), use_num(&c.centre[2])];
+    let w: Vec<f64> = (0..3).map(|i| x[i] - cc[i]).collect();
+    let k: f64 = n.iter().map(|a| a * a).sum();
+    let wn: f64 = (0..3).map(|i| w[i] * n[i]).sum();
+    let ww: f64 = w.iter().map(|a| a * a).sum();
+    let radial = (ww - wn * wn / k).max(0.0).sqrt();
+    let axial2 = wn * wn / k;
+    let rr = use_num(&c.radius);
+    (radial - rr).powi(2) + axial2
+}
+
+/// The least of d(X, C)² over K by dense sampling and golden-section refinement: an
+/// independent numerical route (no polynomial, no candidates).
+fn sample_min(c: &Circle<Q>, k: &Curve<Q>) -> f64 {
+    let at = |t: f64| -> [f64; 3] { point_of(k, t) };
+    let g = |t: f64| point_circle_f64(c, at(t));
+    let (lo, hi) = match k {
+        Curve::Circle(_) => (0.0, std::f64::consts::TAU),
+        _ => (0.0, 1.0),
+    };
+    // Dense samples, then golden-section refinement about each sampled local minimum.
+    let n = 4000;
+    let step = (hi - lo) / n as f64;
+    let values: Vec<f64> = (0..=n).map(|i| g(lo + step * i as f64)).collect();
+    let mut best = values.iter().copied().fold(f64::INFINITY, f64::min);
+    for i in 0..=n {
+        let left = if i == 0 { f64::INFINITY } else { values[i - 1] };
+        let right = if i == n { f64::INFINITY } else { values[i + 1] };
+        if values[i] > left || values[i] > right {
+            continue;
+        }
+        let t = lo + step * i as f64;
+        let (mut a, mut b) = (t - step, t + step);
+        if !matches!(k, Curve::Circle(_)) {
+            a = a.max(lo);
+            b = b.min(hi);
+        }
+        for _ in 0..80 {
+            let m1 = b - (b - a) * 0.618_033_988_749_895;
+            let m2 = a + (b - a) * 0.618_033_988_749_895;
+            if g(m1) < g(m2) {
+                b = m2;
+            } else {
+                a = m1;
+            }
+        }
+        best = best.min(g((a + b) / 2.0));
+    }
+    best
+}
+
+fn point_of(k: &Curve<Q>, t: f64) -> [f64; 3] {
+    let f = |v: &Q| -> f64 { num_traits::ToPrimitive::to_f64(v).unwrap() };
+    match k {
+        Curve::Point(x) => [f(&x.x), f(&x.y), f(&x.z)],
+        Curve::Segment([a, b]) => std::array::from_fn(|i| f(&a[i]) + t * (f(&b[i]) - f(&a[i]))),
+        Curve::Circle(c) => {
+            let n: [f64; 3] = std::array::from_fn(|i| f(&c.axis[i]));
+            let len = n.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let n = n.map(|x| x / len);
+            // Any orthonormal frame (u, w) of the plane.
+            let e = if n[0].abs() < 0.6 { [1.0, 0.0, 0.0] } else { [0.0, 1.0, 0.0] };
+            let cr = |a: [f64; 3], b: [f64; 3]| {
+                [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+            };
+            let u = cr(n, e);
+            let ul = u.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let u = u.map(|x| x / ul);
+            let w = cr(n, u);
+            let rr = f(&c.radius);
+            std::array::from_fn(|i| f(&c.centre[i]) + rr * (t.cos() * u[i] + t.sin() * w[i]))
+        }
+    }
+}
+
+#[test]
+fn perpendicular_tori_linked_touching_and_penetrating() {
+    let f = big();
+    // G: R = 2 in the plane y = 0 (axis y), centred 5 above F's circle point (3, 0, 0): its
+    // lowest point (3, 0, 3) is 3 from F's circle, nowhere nearer. Tubes 1 and 2 touch there.
+    let g = |h: Q| circle(p(q(3), q(0), h), v(0, 1, 0), q(2));
+    let gk = |h: Q| Curve::Circle(g(h));
+    let fk = Curve::Circle(f.clone());
+    assert_eq!(status(&f, &gk(q(5)), &q(3)), Status::Touching);
+    assert_eq!(status(&g(q(5)), &fk, &q(3)), Status::Touching);
+    assert_eq!(status(&f, &gk(q(5) + tiny()), &q(3)), Status::Separated);
+    assert_eq!(status(&f, &gk(q(5) - tiny()), &q(3)), Status::Penetrating);
+    assert_eq!(status(&g(q(5) + tiny()), &fk, &q(3)), Status::Separated);
+    assert_eq!(status(&g(q(5) - tiny()), &fk, &q(3)), Status::Penetrating);
+    let e = exact(&f, &gk(q(5)), &q(3));
+    assert_eq!(e.points(10).unwrap(), [["3", "0", "0"].map(String::from), ["3", "0", "3"].map(String::from)]);
+    // Linked: G centred at F's circle point (3, 0, 0), R = 2: F's circle threads G's at G's
+    // centre, where every point of G is 2 away (on G's axis); elsewhere F is farther
+    // (d² = 10 − 6 cos φ). Tubes 1/2 and 1/2 are linked without touching; 1 and 1 touch
+    // along G's whole circle.
+    let linked = g(q(0));
+    for (a, b) in [(&f, Curve::Circle(linked.clone())), (&linked, fk.clone())] {
+        assert_eq!(status(a, &b, &q(1)), Status::Separated);
+        assert_eq!(status(a, &b, &q(2)), Status::Touching);
+        assert_eq!(status(a, &b, &(q(2) + tiny())), Status::Penetrating);
+        let e = exact(a, &b, &q(1));
+        assert_eq!(e.decimal(TorusValue::CoresSquared, 20).unwrap(), "4");
+        assert_eq!(e.decimal(TorusValue::Distance, 20).unwrap(), "1");
+    }
+    // Two circles of radius 3 each through the other's centre (a Hopf-like link): every
+    // point of F's circle is exactly 3 from G's (d² = 27 − 18 cos φ − 18(1 − cos φ) = 9).
+    let hopf = circle(pi(3, 0, 0), v(0, 1, 0), q(3));
+    let e = exact(&f, &Curve::Circle(hopf.clone()), &q(2));
+    assert_eq!(e.decimal(TorusValue::CoresSquared, 20).unwrap(), "9");
+    assert_eq!(status(&f, &Curve::Circle(hopf.clone()), &q(3)), Status::Touching);
+    assert_eq!(status(&hopf, &Curve::Circle(f.clone()), &q(3)), Status::Touching);
+}
+
+#[test]
+fn circle_circle_distances_agree_with_sampling() {
+    // Generic rational configurations, both orders: the exact value to 17 digits within
+    // 1e-9 of dense sampling and refinement.
+    let configs: Vec<(Circle<Q>, Circle<Q>)> = vec![
+        (big(), circle(pi(1, 2, 3), v(1, 1, 1), q(2))),
+        (circle(pi(0, 0, 0), v(2, 3, 6), r(5, 2)), circle(pi(4, -1, 1), v(1, 0, 2), q(3))),
+        (circle(pi(1, 1, 0), v(0, 1, 1), q(1)), circle(pi(-2, 3, 1), v(3, -1, 2), r(7, 3))),
+        (big(), circle(pi(3, 1, 2), v(1, 2, 0), r(3, 2))),
+    ];
+    for (a, b) in configs {
+        for (x, y) in [(&a, &b), (&b, &a)] {
+            let e = exact(x, &Curve::Circle(y.clone()), &q(1));
+            let value: f64 = e.decimal(TorusValue::CoresSquared, 17).unwrap().parse().unwrap();
+            let sampled = sample_min(x, &Curve::Circle(y.clone()));
+            assert!((value - sampled).abs() < 1e-9 * (1.0 + sampled), "{value} vs {sampled}");
+        }
+    }
+}
+
+#[test]
+fn the_tori_of_example_5_1_are_these() {
+    // The paper's printed quartics, evaluated at rational points, against our tori's implicit
+    // forms: F is R = 3, r = 1 about the z axis at the origin; G is R = 2, r = 1 about the x
+    // axis centred at (3, 0, 7/2) (decoded from G's quadratic terms).
+    let f = Torus::new(big(), q(1)).unwrap();
+    let g = Torus::new(circle(p(q(3), q(0), r(7, 2)), v(1, 0, 0), q(2)), q(1)).unwrap();
+    let paper_f = |x: &Q, y: &Q, z: &Q| -> Q {
+        let (x2, y2, z2) = (x * x, y * y, z * z);
+        q(64) - q(20) * &x2 + &x2 * &x2 - q(20) * &y2
+            + q(2) * &x2 * &y2
+            + &y2 * &y2
+            + q(16) * &z2
+            + q(2) * &x2 * &z2
+            + q(2) * &y2 * &z2
+            + &z2 * &z2
+    };
+    let paper_g = |x: &Q, y: &Q, z: &Q| -> Q {
+        let (x2, y2, z2) = (x * x, y * y, z * z);
+        r(6273, 16) - q(291) * x + r(169, 2) * &x2 - q(12) * &x2 * x + &x2 * &x2 + r(65, 2) * &y2 - q(12) * x * &y2
+            + q(2) * &x2 * &y2
+            + &y2 * &y2
+            - r(455, 2) * z
+            + q(84) * x * z
+            - q(14) * &x2 * z
+            - q(14) * &y2 * z
+            + r(163, 2) * &z2
+            - q(12) * x * &z2
+            + q(2) * &x2 * &z2
+            + q(2) * &y2 * &z2
+            - q(14) * &z2 * z
+            + &z2 * &z2
+    };
+    for i in -4..=4 {
+        for j in -3..=3 {
+            let (x, y, z) = (r(i * 7, 5), r(j * 3, 4), r(i * j + 2, 3));
+            let at = p(x.clone(), y.clone(), z.clone());
+            assert_eq!(f.implicit(&at), paper_f(&x, &y, &z));
+            assert_eq!(g.implicit(&at), paper_g(&x, &y, &z));
+        }
+    }
+    // As printed, the tori overlap: G's lowest circle point (3, 0, 3/2) is 3/2 from F's circle.
+    assert_eq!(status(&f.circle, &Curve::Circle(g.circle.clone()), &q(2)), Status::Penetrating);
+}
