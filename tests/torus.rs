@@ -317,3 +317,145 @@ fn the_tori_of_example_5_1_are_these() {
     // As printed, the tori overlap: G's lowest circle point (3, 0, 3/2) is 3/2 from F's circle.
     assert_eq!(status(&f.circle, &Curve::Circle(g.circle.clone()), &q(2)), Status::Penetrating);
 }
+
+/// The determinant of a square rational matrix (Gaussian elimination).
+fn determinant(mut m: Vec<Vec<Q>>) -> Q {
+    use num_traits::{One, Zero};
+    let n = m.len();
+    let mut det = Q::one();
+    for col in 0..n {
+        let Some(pivot) = (col..n).find(|&r| !m[r][col].is_zero()) else { return Q::zero() };
+        if pivot != col {
+            m.swap(pivot, col);
+            det = -det;
+        }
+        det *= m[col][col].clone();
+        for row in col + 1..n {
+            let f = &m[row][col] / &m[col][col];
+            if f.is_zero() {
+                continue;
+            }
+            let pivot_row = m[col].clone();
+            for (x, y) in m[row].iter_mut().zip(&pivot_row).skip(col) {
+                *x -= &f * y;
+            }
+        }
+    }
+    det
+}
+
+/// The resultant of a (formal degree `da`, coefficients from the constant up) and b.
+fn resultant(a: &[Q], b: &[Q]) -> Q {
+    use num_traits::Zero;
+    let (da, db) = (a.len() - 1, b.len() - 1);
+    let n = da + db;
+    let mut m = vec![vec![Q::zero(); n]; n];
+    for i in 0..db {
+        for (j, c) in a.iter().rev().enumerate() {
+            m[i][i + j] = c.clone();
+        }
+    }
+    for i in 0..da {
+        for (j, c) in b.iter().rev().enumerate() {
+            m[db + i][i + j] = c.clone();
+        }
+    }
+    determinant(m)
+}
+
+/// Polynomials in τ as coefficient vectors (constant first).
+fn pmul(a: &[Q], b: &[Q]) -> Vec<Q> {
+    use num_traits::Zero;
+    let mut out = vec![Q::zero(); a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        for (j, y) in b.iter().enumerate() {
+            out[i + j] += x * y;
+        }
+    }
+    out
+}
+
+fn padd(a: &[Q], b: &[Q]) -> Vec<Q> {
+    use num_traits::Zero;
+    (0..a.len().max(b.len()))
+        .map(|i| a.get(i).cloned().unwrap_or_else(Q::zero) + b.get(i).cloned().unwrap_or_else(Q::zero))
+        .collect()
+}
+
+fn pscale(a: &[Q], c: &Q) -> Vec<Q> {
+    a.iter().map(|x| x * c).collect()
+}
+
+/// Example 5.1's motion: G's centre at time t (F at rest). At t = 1 it is the paper's
+/// printed position (3, 0, 7/2), where the tori overlap; at t = 0 it is (3⅓, 1/5, 5½), G's
+/// whole circle at height ≥ 3½: apart.
+fn g_centre(t: &Q) -> Point3<Q> {
+    p(q(3) + r(1, 3) * (q(1) - t), r(1, 5) * (q(1) - t), r(7, 2) + q(2) * (q(1) - t))
+}
+
+/// The second route: F's circle by the rational parametrisation X(τ) = (3(1 − τ²), 6τ, 0)/(1 + τ²);
+/// for G at time t (R = 2, axis x, ρ = 2), with w = X − c the tube-sum condition
+/// |w|² + 4 − 4 = √(16(w_y² + w_z²)) squared and cleared of (1 + τ²) is
+/// P(τ) = ((9 + |c|²)(1 + τ²) − 2N·c)² − 16(W_y² + W_z²), W = N − c(1 + τ²). At the first
+/// contact P has a double root in τ: its discriminant, a polynomial E(t) of degree at most
+/// 7·4 = 28, vanishes. E is found by interpolation at t = 0, …, 30 (and checked at 31, 32).
+fn contact_polynomial() -> touchstone::poly::Poly<Q> {
+    use num_traits::{One, Zero};
+    let e_at = |t: &Q| -> Q {
+        let c = g_centre(t);
+        let d = vec![q(1), q(0), q(1)];
+        let n = [vec![q(3), q(0), q(-3)], vec![q(0), q(6)], vec![q(0)]];
+        let cc = &c.x * &c.x + &c.y * &c.y + &c.z * &c.z;
+        let nc = padd(&padd(&pscale(&n[0], &c.x), &pscale(&n[1], &c.y)), &pscale(&n[2], &c.z));
+        let lin = padd(&pscale(&d, &(q(9) + cc)), &pscale(&nc, &q(-2)));
+        let wy = padd(&n[1], &pscale(&d, &-c.y.clone()));
+        let wz = padd(&n[2], &pscale(&d, &-c.z.clone()));
+        let mut poly = padd(&pmul(&lin, &lin), &pscale(&padd(&pmul(&wy, &wy), &pmul(&wz, &wz)), &q(-16)));
+        poly.resize(5, Q::zero());
+        let deriv: Vec<Q> = (1..5).map(|i| &poly[i] * q(i as i64)).collect();
+        resultant(&poly, &deriv)
+    };
+    let xs: Vec<Q> = (0..=30).map(q).collect();
+    let ys: Vec<Q> = xs.iter().map(e_at).collect();
+    // Newton's divided differences, then expanded.
+    let mut coef = ys.clone();
+    for j in 1..xs.len() {
+        for i in (j..xs.len()).rev() {
+            coef[i] = (&coef[i] - &coef[i - 1]) / (&xs[i] - &xs[i - j]);
+        }
+    }
+    let mut poly = vec![Q::zero()];
+    for i in (0..xs.len()).rev() {
+        poly = padd(&pmul(&poly, &[-xs[i].clone(), Q::one()]), &[coef[i].clone()]);
+    }
+    let e = touchstone::poly::Poly::from_coeffs(poly);
+    assert!(e.degree().is_some_and(|d| d <= 28), "degree {:?}", e.degree());
+    for t in [q(31), q(32), r(1, 7)] {
+        assert_eq!(e.eval(&t), e_at(&t), "E is not of degree 28 or less");
+    }
+    e
+}
+
+#[test]
+fn example_5_1_first_contact_to_thirty_digits_by_two_routes() {
+    use touchstone::round::torus::torus_first_contact;
+    use touchstone::scalar::decimal_of_rational;
+    let f = big();
+    let g0 = circle(g_centre(&q(0)), v(1, 0, 0), q(2));
+    let velocity = Vector3::new(r(-1, 3), r(-1, 5), q(-2));
+    let width = Q::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), 32));
+    // Route 1: conservative advancement with exact distance bounds.
+    let hit = torus_first_contact(&f, &Curve::Circle(g0), &q(2), &velocity, &q(0), &q(1), &width).unwrap();
+    assert!(hit.collides && !hit.at_start);
+    let [lo, hi] = hit.interval.clone();
+    assert!(&hi - &lo <= width);
+    // Route 2: the discriminant's roots; exactly one in route 1's enclosure.
+    let e = contact_polynomial();
+    let roots = touchstone::poly::real_roots(&e, &lo, &hi).unwrap();
+    assert_eq!(roots.len(), 1, "{} roots of E in [{lo}, {hi}]", roots.len());
+    let t = &roots[0];
+    let digits = t.to_decimal(30).unwrap();
+    assert!([decimal_of_rational(&lo, 30), decimal_of_rational(&hi, 30)].contains(&digits));
+    // Pinned (30 significant digits, the last a 0 the rendering drops).
+    assert_eq!(digits, "0.75087055658356200150680813969");
+}

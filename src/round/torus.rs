@@ -464,20 +464,8 @@ pub fn torus_distance<S: RootScalar>(
         }
     }
     let r2 = radii.clone() * radii.clone();
-    let ev = Eval { s: &s };
-    let mut signs = Vec::with_capacity(candidates.len());
-    for c in &candidates {
-        signs.push(gap_sign(&ev, &setup, &r2, c).map_err(poly_error)?);
-    }
-    let status = if signs.contains(&Sign::Negative) {
-        Status::Penetrating
-    } else if signs.contains(&Sign::Zero) {
-        Status::Touching
-    } else {
-        Status::Separated
-    };
     let mut d = TorusDistance {
-        status,
+        status: Status::Separated,
         radii: radii.clone(),
         candidates,
         best: 0,
@@ -486,6 +474,41 @@ pub fn torus_distance<S: RootScalar>(
         curve: curve.clone(),
         setup,
     };
+    // On exact backends a candidate's enclosure decides its sign when it excludes ρ²; the
+    // exact sign otherwise.
+    let filter = ExactTorus::of(&d);
+    let rho2 = r2.to_rational();
+    let ev = Eval { s: &s };
+    let mut signs = Vec::with_capacity(d.candidates.len());
+    for (i, c) in d.candidates.iter().enumerate() {
+        if let (Some(f), Some(rho2)) = (&filter, &rho2) {
+            let mut decided = None;
+            for bits in [64, 256] {
+                let (lo, hi) = f.candidate_enclosure(i, bits).map_err(poly_error)?;
+                if &lo > rho2 {
+                    decided = Some(Sign::Positive);
+                } else if &hi < rho2 {
+                    decided = Some(Sign::Negative);
+                }
+                if decided.is_some() {
+                    break;
+                }
+            }
+            if let Some(sign) = decided {
+                signs.push(sign);
+                continue;
+            }
+        }
+        signs.push(gap_sign(&ev, &d.setup, &r2, c).map_err(poly_error)?);
+    }
+    let status = if signs.contains(&Sign::Negative) {
+        Status::Penetrating
+    } else if signs.contains(&Sign::Zero) {
+        Status::Touching
+    } else {
+        Status::Separated
+    };
+    d.status = status;
     d.best = match status {
         Status::Touching => signs.iter().position(|s| *s == Sign::Zero).unwrap_or(0),
         _ => d.least_by_value(),
@@ -730,6 +753,97 @@ impl ExactTorus {
     }
 }
 
+/// A closed rational interval [lo, hi].
+type Iv = (BigRational, BigRational);
+
+fn iv_add(a: &Iv, b: &Iv) -> Iv {
+    (&a.0 + &b.0, &a.1 + &b.1)
+}
+
+fn iv_mul(a: &Iv, b: &Iv) -> Iv {
+    let p = [&a.0 * &b.0, &a.0 * &b.1, &a.1 * &b.0, &a.1 * &b.1];
+    let lo = p.iter().min().cloned().unwrap_or_default();
+    let hi = p.iter().max().cloned().unwrap_or_default();
+    (lo, hi)
+}
+
+fn iv_poly(p: &Poly<BigRational>, u: &Iv) -> Iv {
+    let mut acc: Iv = (BigRational::zero(), BigRational::zero());
+    for c in p.coeffs().iter().rev() {
+        acc = iv_add(&iv_mul(&acc, u), &(c.clone(), c.clone()));
+    }
+    acc
+}
+
+/// √x to within 2⁻ᵇⁱᵗˢ, outward (x's negative part read as 0).
+fn iv_sqrt(x: &Iv, bits: u32) -> Iv {
+    let scale = BigRational::from_integer(BigInt::one() << (2 * bits as usize));
+    let unit = BigRational::from_integer(BigInt::one() << bits as usize);
+    let root_floor = |v: &BigRational| -> BigInt {
+        if !v.is_positive() {
+            return BigInt::zero();
+        }
+        (v * &scale).floor().to_integer().sqrt()
+    };
+    let lo = BigRational::from_integer(root_floor(&x.0)) / &unit;
+    let hi = if x.1.is_positive() {
+        BigRational::from_integer(root_floor(&(&x.1 + BigRational::one() / &scale)) + BigInt::one()) / &unit
+    } else {
+        BigRational::zero()
+    };
+    (lo, hi)
+}
+
+impl ExactTorus {
+    /// An enclosure of d(X, C)² at candidate `i`, its parameter refined to 2⁻ᵇⁱᵗˢ.
+    fn candidate_enclosure(&self, i: usize, bits: u32) -> Result<Iv, PolyError> {
+        let c = &self.d.candidates[i];
+        let mut u = c.u.clone();
+        let width = BigRational::new(BigInt::one(), BigInt::one() << bits as usize);
+        u.refine(&width)?;
+        let iv = u.interval();
+        let u: Iv = (iv.lo().clone(), iv.hi().clone());
+        let p = &self.d.setup.param;
+        let root = if c.sheet == 0 {
+            (BigRational::zero(), BigRational::zero())
+        } else {
+            let r = iv_sqrt(&iv_poly(&p.s, &u), bits);
+            if c.sheet < 0 {
+                (-r.1, -r.0)
+            } else {
+                r
+            }
+        };
+        let rad = |r: &Rad<BigRational>| iv_add(&iv_poly(&r.e0, &u), &iv_mul(&root, &iv_poly(&r.e1, &u)));
+        let a = rad(&self.d.setup.a);
+        let m = iv_sqrt(&rad(&self.d.setup.m), bits);
+        Ok((&a.0 - &m.1, &a.1 - &m.0))
+    }
+
+    /// An enclosure of d(cores)², the candidates' parameters refined to 2⁻ᵇⁱᵗˢ: the least
+    /// of their lower ends, and of their upper ends.
+    pub fn enclosure(&self, bits: u32) -> Result<(BigRational, BigRational), PolyError> {
+        let mut out: Option<Iv> = None;
+        for i in 0..self.d.candidates.len() {
+            let e = self.candidate_enclosure(i, bits)?;
+            out = Some(match out {
+                None => e,
+                Some(o) => (o.0.min(e.0), o.1.min(e.1)),
+            });
+        }
+        let (lo, hi) = out.unwrap_or_default();
+        Ok((lo.max(BigRational::zero()), hi.max(BigRational::zero())))
+    }
+
+    /// A rational ℓ ≤ the distance of the shapes (separated), from an enclosure at `bits`;
+    /// `None` when that enclosure cannot show a positive one.
+    pub fn distance_lower_bound(&self, bits: u32) -> Result<Option<BigRational>, PolyError> {
+        let (lo, _) = self.enclosure(bits)?;
+        let l = iv_sqrt(&(lo.clone(), lo), bits).0 - &self.d.radii;
+        Ok(l.is_positive().then_some(l))
+    }
+}
+
 /// A rational vector a ⊥ n and |a|².
 fn perpendicular(n: &Vector3<BigRational>) -> (Vector3<BigRational>, BigRational) {
     let mut j = 0;
@@ -835,4 +949,200 @@ pub fn decimal_by(
 pub fn describe(u: &Algebraic) -> (String, [BigRational; 2]) {
     let iv = u.interval();
     (u.polynomial().to_string(), [iv.lo().clone(), iv.hi().clone()])
+}
+
+/// The first contact of a torus's circle at rest and a core `curve` moving by `velocity`
+/// over `[t0, t1]`: a certified enclosure of the first time the cores come within `radii`
+/// (issue 42 item 3), by conservative advancement with exact distance bounds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TorusContact<S: Scalar> {
+    /// Whether the shapes meet in `[t0, t1]`.
+    pub collides: bool,
+    /// Where they do: the first contact lies in `[lo, hi]` (`lo = hi` when the contact time is
+    /// known exactly, e.g. at t0); no contact before `lo`, and they meet at `hi`.
+    pub interval: [S; 2],
+    /// Whether they meet at t0 already.
+    pub at_start: bool,
+    /// The advancement steps taken.
+    pub steps: usize,
+}
+
+/// A value at most `x` with a 32-bit dyadic mantissa (x itself on inexact backends and
+/// where x ≤ 0).
+fn short_below<S: Scalar>(x: &S) -> S {
+    let Some(q) = x.to_rational().filter(|q| q.is_positive() && S::EXACT_VALUES) else { return x.clone() };
+    // 2^e ≤ q: e from the bit lengths, then 32 bits below it.
+    let e = q.numer().bits() as i64 - q.denom().bits() as i64 - 1;
+    let shift = 32 - e;
+    let scale = |k: i64| -> BigRational {
+        let p = BigRational::from_integer(BigInt::one() << k.unsigned_abs() as usize);
+        if k < 0 {
+            p.recip()
+        } else {
+            p
+        }
+    };
+    let m = (&q * scale(shift)).floor();
+    S::from_rational(&(m * scale(-shift)))
+}
+
+/// A rational at most `x` (positive) and above x·(1 − 2⁻¹²), from exact comparisons with
+/// `cmp` (x against a rational) and the float estimate `estimate`.
+fn lower_bound(
+    mut cmp: impl FnMut(&BigRational) -> Result<Ordering, PolyError>,
+    estimate: f64,
+) -> Result<BigRational, PolyError> {
+    let below = |o: Ordering| o != Ordering::Less;
+    // A power of two 2^e ≤ x, from the estimate down.
+    let mut e: i32 = if estimate.is_finite() && estimate > 0.0 { estimate.log2().floor() as i32 + 1 } else { 0 };
+    let two = BigRational::from_integer(2.into());
+    let pow = |e: i32| -> BigRational {
+        let p = num_traits::pow(two.clone(), e.unsigned_abs() as usize);
+        if e < 0 {
+            p.recip()
+        } else {
+            p
+        }
+    };
+    let mut steps = 0;
+    while !below(cmp(&pow(e))?) {
+        crate::budget::tick()?;
+        e -= 1;
+        steps += 1;
+        if steps > 20_000 {
+            return Err(PolyError::NotIsolating);
+        }
+    }
+    // Bisect in [2^e, 2^(e+1)) for 12 bits.
+    let (mut lo, mut hi) = (pow(e), pow(e + 1));
+    for _ in 0..12 {
+        let mid = (&lo + &hi) / &two;
+        if below(cmp(&mid)?) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(lo)
+}
+
+/// The first contact (see [`TorusContact`]): from t = t0, while the shapes are apart by a
+/// distance of at least ℓ (exactly, on exact backends), no contact happens before
+/// t + ℓ/v with v ≥ |velocity|; at t the shapes meet, or an enclosure `[t, t + width]` is
+/// closed when they meet at its end. `width` > 0 is the enclosure's width asked for.
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::{point, Vector3};
+/// use touchstone::round::torus::{torus_first_contact, Circle, Curve};
+/// let q = |n: i64| BigRational::from_integer(n.into());
+/// // A ball falling along the torus's axis (R = 3, r = 1) from height 10: its centre is
+/// // √(9 + h²) ≥ 3 from the circle. With radius 1 (ρ = 2) it passes through the hole.
+/// let c = Circle::new(point(0, 0, 0), Vector3::new(q(0), q(0), q(1)), q(3)).unwrap();
+/// let down = Vector3::new(q(0), q(0), q(-1));
+/// let hit = torus_first_contact(&c, &Curve::Point(point(0, 0, 10)), &q(2), &down, &q(0), &q(20), &BigRational::new(1.into(), 1000.into())).unwrap();
+/// assert!(!hit.collides);
+/// // Radius 3 (ρ = 4): contact when 9 + h² = 16, h = √7, at t = 10 − √7 = 7.354…
+/// let hit = torus_first_contact(&c, &Curve::Point(point(0, 0, 10)), &q(4), &down, &q(0), &q(20), &BigRational::new(1.into(), 1000.into())).unwrap();
+/// assert!(hit.collides);
+/// let [lo, hi] = &hit.interval;
+/// assert!(*lo <= BigRational::new(7355.into(), 1000.into()) && *hi >= BigRational::new(7354.into(), 1000.into()));
+/// ```
+///
+/// Errors: [`RoundError::Invalid`] for `t0 > t1` or a width that is not positive, a spent
+/// budget; as [`torus_distance`].
+pub fn torus_first_contact<S: RootScalar>(
+    circle: &Circle<S>,
+    curve: &Curve<S>,
+    radii: &S,
+    velocity: &Vector3<S>,
+    t0: &S,
+    t1: &S,
+    width: &S,
+) -> Result<TorusContact<S>, RoundError> {
+    if t0.compare(t1)? == Ordering::Greater {
+        return Err(RoundError::Invalid("the interval's start is after its end".into()));
+    }
+    if width.sign()? != Sign::Positive {
+        return Err(RoundError::Invalid("the enclosure's width is not positive".into()));
+    }
+    let vv = dot3(velocity, velocity);
+    let at = |t: &S| -> Result<TorusDistance<S>, RoundError> {
+        let d: Vector3<S> = velocity.map(|x| x * t.clone());
+        torus_distance(circle, &curve.translated(&d), radii)
+    };
+    let first = at(t0)?;
+    if first.status != Status::Separated {
+        return Ok(TorusContact { collides: true, interval: [t0.clone(), t0.clone()], at_start: true, steps: 0 });
+    }
+    let none = |steps| TorusContact { collides: false, interval: [t1.clone(), t1.clone()], at_start: false, steps };
+    if (0..3).all(|i| velocity[i].sign() == Ok(Sign::Zero)) {
+        return Ok(none(0));
+    }
+    // v ≥ |velocity|: a rational on exact backends, checked by squares.
+    let speed = {
+        let mut f = vv.to_f64().sqrt() * (1.0 + 1e-9) + f64::MIN_POSITIVE;
+        loop {
+            let s = S::from_rational(&BigRational::from_float(f).unwrap_or_else(BigRational::one));
+            if (s.clone() * s.clone()).compare(&vv)? != Ordering::Less {
+                break s;
+            }
+            f *= 2.0;
+        }
+    };
+    let mut t = t0.clone();
+    let mut d = first;
+    let mut steps = 0;
+    loop {
+        crate::budget::tick().map_err(|e| poly_error(e.into()))?;
+        steps += 1;
+        // ℓ ≤ the distance at t.
+        let ell = match ExactTorus::of(&d) {
+            Some(e) => {
+                // An enclosure fine enough to show a positive distance (growing with need),
+                // else exact comparisons.
+                let mut bound = None;
+                for bits in [64, 160, 400] {
+                    if let Some(l) = e.distance_lower_bound(bits).map_err(poly_error)? {
+                        bound = Some(l);
+                        break;
+                    }
+                }
+                let l = match bound {
+                    Some(l) => l,
+                    None => lower_bound(
+                        |q| e.compare(TorusValue::Distance, q),
+                        d.cores_squared_f64().sqrt() - d.radii.to_f64(),
+                    )
+                    .map_err(poly_error)?,
+                };
+                S::from_rational(&l)
+            }
+            None => {
+                let est = d.cores_squared_f64().sqrt() - d.radii.to_f64();
+                S::from_rational(&BigRational::from_float(est * (1.0 - 1e-9)).unwrap_or_else(BigRational::zero))
+            }
+        };
+        // The step ℓ/v, rounded down to 32 significant bits (short times keep the
+        // polynomials' coefficients short).
+        let step = short_below(&(ell / speed.clone()));
+        if (step.clone() + step.clone()).compare(width)? == Ordering::Less {
+            // Close: the contact is in [t, t + width] if they meet at its end.
+            let hi = t.clone() + width.clone();
+            let hi = if hi.compare(t1)? == Ordering::Greater { t1.clone() } else { hi };
+            if at(&hi)?.status != Status::Separated {
+                return Ok(TorusContact { collides: true, interval: [t, hi], at_start: false, steps });
+            }
+        }
+        let step = if step.compare(&S::zero())? == Ordering::Greater { step } else { width.clone() / S::from_i64(2) };
+        t += step;
+        if t.compare(t1)? == Ordering::Greater {
+            return Ok(none(steps));
+        }
+        d = at(&t)?;
+        if d.status != Status::Separated {
+            // Apart before t (advancement), meeting at t.
+            return Ok(TorusContact { collides: true, interval: [t.clone(), t], at_start: false, steps });
+        }
+    }
 }
