@@ -69,7 +69,7 @@ fn raw_sign_calls_are_each_accounted_for() {
         ("src/poly/ring.rs", 2, "polynomial arithmetic: zero leading coefficients, a coefficient's sign"),
         ("src/poly/time.rs", 2, "polynomial arithmetic: a polynomial's sign at a time"),
         ("src/query/kernel.rs", 1, "a sum of absolute values is positive (a parameter's magnitude is defined)"),
-        ("src/query/spec.rs", 7, "input: poses, half extents, round shapes' radii"),
+        ("src/query/spec.rs", 8, "input: poses, half extents, round shapes' radii, a torus's axis"),
         ("src/query/toi.rs", 1, "input: the interval's order"),
         ("src/round/torus.rs", 5, "input validation: a circle's axis components and radius, a torus's minor radius, an enclosure's width, a velocity's components"),
         ("src/round/mod.rs", 7, "input validation: the radii's signs (a ball's, a capsule's, a rounded polytope's; zero radii); whether the cores meet (d² exactly 0: no direction between them) and the sign of a radius times a coordinate difference (exact in binary64 too: it picks the root)"),

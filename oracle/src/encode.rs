@@ -206,6 +206,9 @@ pub fn shape_json<N: Scalar>(s: &ShapeSpec<N>) -> Value {
             json!({ "capsule": { "a": numbers(a.iter()), "b": numbers(b.iter()), "radius": num(radius) } })
         }
         ShapeSpec::Round { shape, radius } => json!({ "round": { "shape": shape_json(shape), "radius": num(radius) } }),
+        ShapeSpec::Torus { center, axis, major, minor } => json!({ "torus": {
+            "center": numbers(center.iter()), "axis": numbers(axis.iter()), "major": num(major), "minor": num(minor)
+        } }),
     }
 }
 

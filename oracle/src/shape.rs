@@ -9,7 +9,7 @@ use crate::input::Context;
 use crate::input::{array, child, index, points, rationals, string, Fields, Number};
 
 /// Shape kinds of the format that this version parses but cannot use yet.
-const LATER: [&str; 3] = ["torus", "implicit", "bezier"];
+const LATER: [&str; 2] = ["implicit", "bezier"];
 
 /// The points of a shape, at most `ctx.max_vertices` of them (counted before any is parsed).
 /// A list of points, at most `--max-vertices` of them (a shape's vertices, a hull's points, the
@@ -40,6 +40,19 @@ pub fn round_pair(f: &Fields) -> bool {
                 .ok()
                 .and_then(|s| s.single_key("a shape").ok())
                 .is_some_and(|(kind, _, _)| ["ball", "capsule", "round"].contains(&kind))
+        })
+    })
+}
+
+/// Whether `distance`'s or `toi`'s shape `a` or `b` is a `torus`: the line is then answered
+/// as `DistanceTorus` or `ToiTorus`.
+pub fn torus_pair(f: &Fields) -> bool {
+    ["a", "b"].iter().any(|k| {
+        f.optional(k).is_some_and(|(v, at)| {
+            Fields::of(v, &at, "a shape")
+                .ok()
+                .and_then(|s| s.single_key("a shape").ok())
+                .is_some_and(|(kind, _, _)| kind == "torus")
         })
     })
 }
@@ -122,6 +135,19 @@ pub fn parse_shape<N: Number>(value: &Json, path: &str, ctx: &Context) -> Result
             let (a, b) = (crate::input::point::<N>(a, &apath)?, crate::input::point::<N>(b, &bpath)?);
             ShapeSpec::capsule(a, b, N::read(r, &rpath)?).map_err(|e| e.under(fields.path()))
         }
+        "torus" => {
+            let f = Fields::of(body, &at, "a torus")?;
+            f.only(&["center", "axis", "major", "minor"])?;
+            let (c, cpath) = f.required("center")?;
+            let (n, npath) = f.required("axis")?;
+            let (major, mpath) = f.required("major")?;
+            let (minor, rpath) = f.required("minor")?;
+            let c = crate::input::point::<N>(c, &cpath)?;
+            let n = crate::input::point::<N>(n, &npath)?;
+            let axis = n.coords;
+            ShapeSpec::torus(c, axis, N::read(major, &mpath)?, N::read(minor, &rpath)?)
+                .map_err(|e| e.under(fields.path()))
+        }
         "round" => {
             let f = Fields::of(body, &at, "a rounded shape")?;
             f.only(&["shape", "radius"])?;
@@ -142,7 +168,7 @@ pub fn parse_shape<N: Number>(value: &Json, path: &str, ctx: &Context) -> Result
             Kind::Unknown,
             &at,
             format!(
-                "unknown shape {k:?} (known: box, polyhedron, convex_hull, file, ball, capsule, round, {})",
+                "unknown shape {k:?} (known: box, polyhedron, convex_hull, file, ball, capsule, round, torus, {})",
                 LATER.join(", ")
             ),
         )),

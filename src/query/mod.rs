@@ -109,6 +109,7 @@ pub mod spec;
 mod toi;
 mod toi_boxes;
 mod toi_round;
+mod torus;
 mod validate;
 
 use std::fmt::Debug;
@@ -145,6 +146,10 @@ pub use spec::{posed_solid, BuiltSolid, FeatureId, PlaneSpec, PoseSpec, Posed, S
 pub use toi::{Toi, ToiClaim, ToiOutput};
 pub use toi_boxes::{box_feature_id, AtStart, ToiBoxes, ToiBoxesClaim, ToiBoxesOutput};
 pub use toi_round::{ToiRound, ToiRoundClaim, ToiRoundOutput};
+pub use torus::{
+    is_torus, DistanceTorus, DistanceTorusClaim, DistanceTorusOutput, ToiTorus, ToiTorusClaim, ToiTorusOutput,
+    TorusFeature,
+};
 pub use validate::{SolidReport, Validate, ValidateClaim};
 
 /// A sign test that decided a discrete answer, or a degeneracy test.

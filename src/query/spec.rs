@@ -163,6 +163,19 @@ pub enum ShapeSpec<N: Scalar = BigRational> {
         /// The radius.
         radius: N,
     },
+    /// A solid torus: the points within `minor` of the circle of radius `major` about `axis`
+    /// through `center` (0 < minor < major; a round shape with a circle core, see
+    /// [`crate::round::torus`]).
+    Torus {
+        /// The circle's centre.
+        center: Point3<N>,
+        /// The circle's axis (nonzero, any length).
+        axis: Vector3<N>,
+        /// The major radius.
+        major: N,
+        /// The minor (tube) radius.
+        minor: N,
+    },
 }
 
 impl<N: Scalar> ShapeSpec<N> {
@@ -188,13 +201,38 @@ impl<N: Scalar> ShapeSpec<N> {
             ShapeSpec::Ball(_) => "ball",
             ShapeSpec::Capsule { .. } => "capsule",
             ShapeSpec::Round { .. } => "round",
+            ShapeSpec::Torus { .. } => "torus",
         }
     }
 
     /// Whether this is a round shape (a ball, a capsule or a rounded convex shape): one that
     /// only the round shapes' ops take (`distance` so far), not a polyhedral solid.
     pub fn is_round(&self) -> bool {
-        matches!(self, ShapeSpec::Ball(_) | ShapeSpec::Capsule { .. } | ShapeSpec::Round { .. })
+        matches!(
+            self,
+            ShapeSpec::Ball(_) | ShapeSpec::Capsule { .. } | ShapeSpec::Round { .. } | ShapeSpec::Torus { .. }
+        )
+    }
+
+    /// A torus; a zero axis is [`ErrorKind::Invalid`] at `/torus/axis`, a minor radius that is
+    /// not positive or not below the major one at `/torus/minor`.
+    pub fn torus(center: Point3<N>, axis: Vector3<N>, major: N, minor: N) -> Result<Self, QueryError> {
+        if axis.iter().all(|x| x.sign() == Ok(Sign::Zero)) {
+            return Err(QueryError::new(
+                ErrorKind::Invalid,
+                "/torus/axis",
+                "a torus's axis must not be the zero vector",
+            ));
+        }
+        positive_radius(&minor, "/torus/minor", "a torus's minor radius")?;
+        if major.compare(&minor) != Ok(std::cmp::Ordering::Greater) {
+            return Err(QueryError::new(
+                ErrorKind::Invalid,
+                "/torus/minor",
+                "a torus's minor radius must be below its major radius (a torus with a hole)",
+            ));
+        }
+        Ok(ShapeSpec::Torus { center, axis, major, minor })
     }
 
     /// A ball; a radius that is not positive is [`ErrorKind::Invalid`] at `/ball`.
@@ -287,7 +325,7 @@ pub fn build_solid<S: Scalar, N: Scalar>(spec: &ShapeSpec<N>, at: &str) -> Resul
         }
         // Rounding by 0 leaves the shape itself.
         ShapeSpec::Round { shape, radius } if *radius == N::zero() => build_solid(shape, &key),
-        ShapeSpec::Ball(_) | ShapeSpec::Capsule { .. } | ShapeSpec::Round { .. } => Err(QueryError::new(
+        ShapeSpec::Ball(_) | ShapeSpec::Capsule { .. } | ShapeSpec::Round { .. } | ShapeSpec::Torus { .. } => Err(QueryError::new(
             ErrorKind::Unsupported,
             &key,
             format!(
@@ -413,6 +451,9 @@ pub(super) fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(),
             ShapeSpec::File { mesh, .. } => mesh.vertices.iter().flat_map(|v| v.iter()).map(bits).sum(),
             ShapeSpec::Ball(r) => bits(r),
             ShapeSpec::Capsule { a, b, radius } => a.iter().chain(b.iter()).map(bits).sum::<u64>() + bits(radius),
+            ShapeSpec::Torus { center, axis, major, minor } => {
+                center.iter().chain(axis.iter()).map(bits).sum::<u64>() + bits(major) + bits(minor)
+            }
             // The core is charged when it is posed.
             ShapeSpec::Round { .. } => 0,
         };
@@ -424,6 +465,7 @@ pub(super) fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(),
             ShapeSpec::File { mesh, .. } => mesh.vertices.len() as u64,
             ShapeSpec::Ball(_) => 1,
             ShapeSpec::Capsule { .. } => 2,
+            ShapeSpec::Torus { .. } => 2,
             ShapeSpec::Round { .. } => 0,
         };
         crate::budget::charge_bits(shape_bits.saturating_add(vertices.saturating_mul(3 * pose_bits)))?;

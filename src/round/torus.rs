@@ -37,7 +37,7 @@ use num_traits::{One, Signed, Zero};
 use super::RoundError;
 use crate::geom::{Point3, Vector3};
 use crate::poly::{Algebraic, Poly, PolyError, RootScalar, TPoly, TimeOutput};
-use crate::scalar::{Scalar, Sign};
+use crate::scalar::{decimal_of_rational, Scalar, Sign};
 use crate::vclip::Status;
 
 /// A circle in space: centre, axis (any nonzero length) and a positive radius.
@@ -481,6 +481,13 @@ pub fn torus_distance<S: RootScalar>(
     let ev = Eval { s: &s };
     let mut signs = Vec::with_capacity(d.candidates.len());
     for (i, c) in d.candidates.iter().enumerate() {
+        if !S::CERTAIN_DECISIONS {
+            // A backend with a tolerance evaluates d(X, C)² − ρ² at the candidate's point
+            // directly, against its own magnitude (the exact route's squared norms would
+            // multiply the magnitudes and drown a small gap in the tolerance).
+            signs.push(d.direct_gap_sign(i, &r2).map_err(RoundError::Uncertain)?);
+            continue;
+        }
         if let (Some(f), Some(rho2)) = (&filter, &rho2) {
             let mut decided = None;
             for bits in [64, 256] {
@@ -533,6 +540,35 @@ impl<S: RootScalar> TorusDistance<S> {
         at(&self.setup.a) - at(&self.setup.m).max(0.0).sqrt()
     }
 
+    /// The sign of d(X, C)² − r2 at candidate `i` evaluated in floats, under the tolerance
+    /// of its magnitude |w|² + R² + r2 (inexact backends only).
+    fn direct_gap_sign(&self, i: usize, r2: &S) -> crate::scalar::Decision<Sign> {
+        let x = self.point_at_f64(i);
+        let c = &self.circle;
+        let f = |v: &S| v.to_f64();
+        let w: [f64; 3] = std::array::from_fn(|j| x[j] - f(&c.centre[j]));
+        let n: [f64; 3] = std::array::from_fn(|j| f(&c.axis[j]));
+        let ww: f64 = w.iter().map(|v| v * v).sum();
+        let k: f64 = n.iter().map(|v| v * v).sum();
+        let wn: f64 = (0..3).map(|j| w[j] * n[j]).sum();
+        let b = (ww - wn * wn / k).max(0.0);
+        let rr = f(&c.radius);
+        let value = ww + rr * rr - 2.0 * rr * b.sqrt() - f(r2);
+        let magnitude = ww + rr * rr + f(r2);
+        let to = |v: f64| S::from_rational(&BigRational::from_float(v).unwrap_or_default());
+        to(value).sign_scaled(|| to(magnitude))
+    }
+
+    /// Candidate `i`'s point of K in floats.
+    fn point_at_f64(&self, i: usize) -> [f64; 3] {
+        let c = &self.candidates[i];
+        let u = S::time_to_f64(&c.u);
+        let p = &self.setup.param;
+        let f = |x: &Poly<S>| -> f64 { x.coeffs().iter().rev().fold(0.0, |acc, y| acc * u + y.to_f64()) };
+        let root = f(&p.s).max(0.0).sqrt() * f64::from(c.sheet);
+        std::array::from_fn(|j| p.x0[j].to_f64() + u * p.du[j].to_f64() + root * p.dv[j].to_f64())
+    }
+
     fn least_by_value(&self) -> usize {
         (0..self.candidates.len()).min_by(|&i, &j| self.value_f64(i).total_cmp(&self.value_f64(j))).unwrap_or(0)
     }
@@ -544,12 +580,7 @@ impl<S: RootScalar> TorusDistance<S> {
 
     /// The closest point of K (the realising candidate's point), approximately.
     pub fn point_f64(&self) -> [f64; 3] {
-        let c = &self.candidates[self.best];
-        let u = S::time_to_f64(&c.u);
-        let p = &self.setup.param;
-        let f = |x: &Poly<S>| -> f64 { x.coeffs().iter().rev().fold(0.0, |acc, y| acc * u + y.to_f64()) };
-        let root = f(&p.s).max(0.0).sqrt() * f64::from(c.sheet);
-        std::array::from_fn(|i| p.x0[i].to_f64() + u * p.du[i].to_f64() + root * p.dv[i].to_f64())
+        self.point_at_f64(self.best)
     }
 
     /// The circle C and the curve K this distance is of.
@@ -630,9 +661,23 @@ impl ExactTorus {
 
     /// d(cores)² against `q`, exactly: the least over the candidates.
     pub fn compare_squared(&self, q: &BigRational) -> Result<Ordering, PolyError> {
+        self.compare_squared_with(q, None)
+    }
+
+    /// As [`ExactTorus::compare_squared`], each candidate's enclosure in `encl` (when given)
+    /// deciding where it excludes `q`.
+    fn compare_squared_with(&self, q: &BigRational, encl: Option<&[Iv]>) -> Result<Ordering, PolyError> {
         let ev = self.eval();
         let mut zero = false;
-        for c in &self.d.candidates {
+        for (i, c) in self.d.candidates.iter().enumerate() {
+            if let Some((lo, hi)) = encl.and_then(|e| e.get(i)) {
+                if lo > q {
+                    continue;
+                }
+                if hi < q {
+                    return Ok(Ordering::Less);
+                }
+            }
             match gap_sign(&ev, &self.d.setup, q, c)? {
                 Sign::Negative => return Ok(Ordering::Less),
                 Sign::Zero => zero = true,
@@ -644,9 +689,13 @@ impl ExactTorus {
 
     /// `value` against `q`, exactly.
     pub fn compare(&self, value: TorusValue, q: &BigRational) -> Result<Ordering, PolyError> {
+        self.compare_with(value, q, None)
+    }
+
+    fn compare_with(&self, value: TorusValue, q: &BigRational, encl: Option<&[Iv]>) -> Result<Ordering, PolyError> {
         let rho = &self.d.radii;
         match value {
-            TorusValue::CoresSquared => self.compare_squared(q),
+            TorusValue::CoresSquared => self.compare_squared_with(q, encl),
             TorusValue::Distance => {
                 if self.d.status != Status::Separated {
                     return Ok(BigRational::zero().cmp(q));
@@ -656,7 +705,7 @@ impl ExactTorus {
                     return Ok(Ordering::Greater);
                 }
                 let x = q + rho;
-                self.compare_squared(&(&x * &x))
+                self.compare_squared_with(&(&x * &x), encl)
             }
             TorusValue::Depth => {
                 if self.d.status != Status::Penetrating {
@@ -670,7 +719,7 @@ impl ExactTorus {
                     return Ok(Ordering::Less);
                 }
                 let x = rho - q;
-                Ok(self.compare_squared(&(&x * &x))?.reverse())
+                Ok(self.compare_squared_with(&(&x * &x), encl)?.reverse())
             }
         }
     }
@@ -685,7 +734,72 @@ impl ExactTorus {
             TorusValue::Distance => self.d.cores_squared_f64().sqrt() - self.d.radii.to_f64(),
             TorusValue::Depth => self.d.radii.to_f64() - self.d.cores_squared_f64().sqrt(),
         };
-        decimal_by(|q| self.compare(value, q), estimate, digits)
+        let rho = &self.d.radii;
+        match (value, self.d.status) {
+            (TorusValue::Distance, Status::Touching | Status::Penetrating)
+            | (TorusValue::Depth, Status::Touching | Status::Separated) => return Ok("0".into()),
+            (TorusValue::CoresSquared, Status::Touching) => return Ok(decimal_of_rational(&(rho * rho), digits)),
+            _ => {}
+        }
+        // Enclosures first: the decimal when both ends of the value's enclosure give it.
+        let bits = enclosure_bits(digits);
+        let encl = self.enclosures(bits)?;
+        let lo = encl.iter().map(|e| e.0.clone()).min().unwrap_or_default().max(BigRational::zero());
+        let hi = encl.iter().map(|e| e.1.clone()).min().unwrap_or_default().max(BigRational::zero());
+        let root = |x: &BigRational| iv_sqrt(&(x.clone(), x.clone()), bits);
+        let (vlo, vhi) = match value {
+            TorusValue::CoresSquared => (lo, hi),
+            TorusValue::Distance => (root(&lo).0 - rho, root(&hi).1 - rho),
+            TorusValue::Depth => (rho - root(&hi).1, rho - root(&lo).0),
+        };
+        if let Some(text) = same_decimal(&vlo, &vhi, digits) {
+            return Ok(text);
+        }
+        decimal_by(|q| self.compare_with(value, q, Some(&encl)), estimate, digits)
+    }
+
+    /// Every candidate's enclosure at `bits`.
+    fn enclosures(&self, bits: u32) -> Result<Vec<Iv>, PolyError> {
+        (0..self.d.candidates.len()).map(|i| self.candidate_enclosure(i, bits)).collect()
+    }
+
+    /// An enclosure of a coordinate of the closest point of C (`core` 0) or K (1), or `None`
+    /// where it cannot be had (K's point on C's axis).
+    fn point_enclosure(&self, core: usize, axis: usize, bits: u32) -> Result<Option<Iv>, PolyError> {
+        let d = &self.d;
+        let c = &d.candidates[d.best];
+        let mut u = c.u.clone();
+        u.refine(&BigRational::new(BigInt::one(), BigInt::one() << bits as usize))?;
+        let u: Iv = (u.interval().lo().clone(), u.interval().hi().clone());
+        let p = &d.setup.param;
+        let root = if c.sheet == 0 {
+            (BigRational::zero(), BigRational::zero())
+        } else {
+            let r = iv_sqrt(&iv_poly(&p.s, &u), bits);
+            if c.sheet < 0 {
+                (-r.1, -r.0)
+            } else {
+                r
+            }
+        };
+        let rad = |r: &Rad<BigRational>| iv_add(&iv_poly(&r.e0, &u), &iv_mul(&root, &iv_poly(&r.e1, &u)));
+        if core == 1 {
+            let x = Rad {
+                e0: Poly::from_coeffs(vec![p.x0[axis].clone(), p.du[axis].clone()]),
+                e1: Poly::from_coeffs(vec![p.dv[axis].clone()]),
+            };
+            return Ok(Some(rad(&x)));
+        }
+        let kb = iv_sqrt(&rad(&d.setup.kb), bits);
+        if !kb.0.is_positive() {
+            return Ok(None);
+        }
+        let pi = rad(&d.setup.pi[axis]);
+        let inv = (kb.1.recip(), kb.0.recip());
+        let r = &d.circle.radius;
+        let t = iv_mul(&pi, &inv);
+        let c0 = &d.circle.centre[axis];
+        Ok(Some((c0 + r * &t.0, c0 + r * &t.1)))
     }
 
     /// A coordinate of the closest point of K (`core` 1) or of C (`core` 0) against `q`.
@@ -726,13 +840,21 @@ impl ExactTorus {
         let mut out: [[String; 3]; 2] = Default::default();
         for (core, row) in out.iter_mut().enumerate() {
             for (axis, cell) in row.iter_mut().enumerate() {
+                let bits = enclosure_bits(digits);
+                if let Some((lo, hi)) = self.point_enclosure(core, axis, bits)? {
+                    if let Some(text) = same_decimal(&lo, &hi, digits) {
+                        *cell = text;
+                        continue;
+                    }
+                }
                 *cell = decimal_by(|q| self.compare_point(core, axis, q), estimate[core][axis], digits)?;
             }
         }
         Ok(out)
     }
 
-    fn points_f64(&self) -> [[f64; 3]; 2] {
+    /// The closest points of C (0) and K (1) as floats.
+    pub fn points_f64(&self) -> [[f64; 3]; 2] {
         let x = self.d.point_f64();
         let c = &self.d.circle;
         let f = |v: &BigRational| v.to_f64();
@@ -844,6 +966,18 @@ impl ExactTorus {
     }
 }
 
+/// Enough bits for an enclosure to give `digits` digits (with 64 to spare).
+fn enclosure_bits(digits: u32) -> u32 {
+    digits.saturating_mul(10) / 3 + 64
+}
+
+/// The common decimal of both ends of [lo, hi] at `digits` (truncation is monotone, so every
+/// number between has it), when they have one.
+fn same_decimal(lo: &BigRational, hi: &BigRational, digits: u32) -> Option<String> {
+    let a = decimal_of_rational(lo, digits);
+    (a == decimal_of_rational(hi, digits)).then_some(a)
+}
+
 /// A rational vector a ⊥ n and |a|².
 fn perpendicular(n: &Vector3<BigRational>) -> (Vector3<BigRational>, BigRational) {
     let mut j = 0;
@@ -869,7 +1003,6 @@ pub fn decimal_by(
     estimate: f64,
     digits: u32,
 ) -> Result<String, PolyError> {
-    use crate::scalar::decimal_of_rational;
     if digits > crate::poly::MAX_DECIMAL_DIGITS {
         return Err(PolyError::TooManyDigits(digits));
     }

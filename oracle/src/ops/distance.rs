@@ -7,8 +7,8 @@ use touchstone::geom::Point3;
 use touchstone::poly::RootScalar;
 use touchstone::poly::TimeOutput;
 use touchstone::query::{
-    ClassifyPoint, ClassifyPointClaim, Distance, DistanceClaim, DistanceRound, DistanceRoundClaim, FeatureId,
-    PointClass, Posed,
+    ClassifyPoint, ClassifyPointClaim, Distance, DistanceClaim, DistanceRound, DistanceRoundClaim, DistanceTorus,
+    DistanceTorusClaim, FeatureId, PointClass, Posed, TorusFeature,
 };
 use touchstone::vclip::Status;
 
@@ -95,6 +95,75 @@ impl<N: Number> OpJson for DistanceRound<N> {
         };
         m.push("points", Value::Array(vec![point(&out.points[0])?, point(&out.points[1])?]));
         Ok(m)
+    }
+}
+
+impl<N: Number> OpJson for DistanceTorus<N> {
+    const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b"];
+    const CLAIM: &'static [ClaimField<DistanceTorusClaim>] =
+        &[claim_field!(status: named STATUSES), claim_field!(intersecting: bool), claim_field!(distance: number)];
+    const SUMMARY: &'static str =
+        "status, distance, depth and the cores' closest points of a torus against a ball, a capsule or a torus (exact, to any digits)";
+
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
+        Ok(DistanceTorus { a: posed(f, "a", "pose_a", ctx)?, b: posed(f, "b", "pose_b", ctx)? })
+    }
+
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
+        use touchstone::round::torus::{describe, TorusValue};
+        let mut m = Out::new();
+        m.push("status", json!(super::name_of(&STATUSES, out.status)));
+        let feature = |f: &TorusFeature| match f {
+            TorusFeature::Circle => json!("circle"),
+            TorusFeature::Center => json!("center"),
+            TorusFeature::Capsule(id) => feature_json(id),
+        };
+        match &out.exact {
+            Some(e) => {
+                let limit = |x| QueryError::poly("/digits", x);
+                m.push("distance", json!(e.decimal(TorusValue::Distance, digits).map_err(limit)?));
+                m.push("cores_distance_squared", json!(e.decimal(TorusValue::CoresSquared, digits).map_err(limit)?));
+                if out.status == Status::Penetrating {
+                    m.push("depth", json!(e.decimal(TorusValue::Depth, digits).map_err(limit)?));
+                }
+                m.push("features", json!([feature(&out.features[0]), feature(&out.features[1])]));
+                let [c, k] = e.points(digits).map_err(limit)?;
+                let pts = if out.swapped { [k, c] } else { [c, k] };
+                m.push("core_points", json!(pts));
+                let d = e.distance();
+                let best = &d.candidates[d.best];
+                let (poly, [lo, hi]) = describe(&best.u);
+                m.push(
+                    "description",
+                    json!({
+                        "stationary": d.polynomial.to_string(),
+                        "parameter": { "poly": poly, "interval": [lo.to_string(), hi.to_string()] },
+                        "sheet": best.sheet,
+                    }),
+                );
+            }
+            None => {
+                let c = out.cores_distance_squared.to_f64().max(0.0);
+                let rho = out.radii.to_f64();
+                m.push("distance", json!((c.sqrt() - rho).max(0.0)));
+                m.push("cores_distance_squared", json!(c));
+                if out.status == Status::Penetrating {
+                    m.push("depth", json!(rho - c.sqrt()));
+                }
+                m.push("features", json!([feature(&out.features[0]), feature(&out.features[1])]));
+                m.push("core_points", json!(out.core_points));
+            }
+        }
+        Ok(m)
+    }
+}
+
+impl<N: Number> Encode for DistanceTorus<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        posed_json(&mut m, &self.a, "a", "pose_a");
+        posed_json(&mut m, &self.b, "b", "pose_b");
+        m
     }
 }
 

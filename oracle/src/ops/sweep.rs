@@ -8,7 +8,8 @@ use touchstone::geom::Matrix4;
 use touchstone::geom::Vector3;
 use touchstone::poly::RootScalar;
 use touchstone::query::{
-    box_feature_id, AtStart, Ccd, CcdClaim, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim, ToiRound, ToiRoundClaim,
+    box_feature_id, AtStart, Ccd, CcdClaim, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim, ToiRound, ToiRoundClaim, ToiTorus,
+    ToiTorusClaim,
 };
 use touchstone::sweep::{BoxMotion, CcdKind, ContactKind};
 
@@ -264,6 +265,52 @@ impl<N: Number> OpJson for ToiRound<N> {
             m.insert("features".into(), json!([name(&f[0]), name(&f[1])]));
         }
         Ok(m)
+    }
+}
+
+impl<N: Number> OpJson for ToiTorus<N> {
+    const FIELDS: &'static [&'static str] = <Toi<N> as OpJson>::FIELDS;
+    const CLAIM: &'static [ClaimField<ToiTorusClaim>] = &[claim_field!(collides: bool), claim_field!(toi: time)];
+    const SUMMARY: &'static str =
+        "first contact of a torus and a ball, capsule or torus under constant linear velocities (a certified enclosure of width 10^-digits)";
+
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
+        // The enclosure's width is 10^−digits (the line's `digits`, 20 by default).
+        let digits = match f.optional("digits") {
+            Some((v, at)) => crate::input::index(v, &at, super::MAX_DIGITS + 1, "digits")?.max(1),
+            None => 20,
+        };
+        let width = BigRational::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), digits));
+        Ok(ToiTorus { toi: Toi::parse(f, ctx)?, width })
+    }
+
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
+        let mut m = Out::new();
+        m.push("collides", json!(out.collides));
+        if let Some([lo, hi]) = &out.interval {
+            let exact = S::EXACT_VALUES;
+            let text = |x: &S| match x.to_rational() {
+                Some(q) if exact => json!(touchstone::scalar::decimal_of_rational(&q, digits)),
+                _ => json!(x.to_f64()),
+            };
+            m.push("toi", text(lo));
+            let end = |x: &S| match x.to_rational() {
+                Some(q) if exact => json!(q.to_string()),
+                _ => json!(x.to_f64()),
+            };
+            m.push("toi_interval", json!([end(lo), end(hi)]));
+            if out.at_start {
+                m.push("at_start", json!("meeting"));
+            }
+        }
+        m.push("steps", json!(out.steps));
+        Ok(m)
+    }
+}
+
+impl<N: Number> Encode for ToiTorus<N> {
+    fn encode(&self) -> Out {
+        self.toi.encode()
     }
 }
 

@@ -1,0 +1,141 @@
+//! Tori through the oracle (issue 42): `{"torus": …}` in `distance` and `toi`, exact answers
+//! to `digits`, claims, `both` under the contract, poses moving the circle exactly, Example
+//! 5.1's first contact, and typed refusals.
+
+use serde_json::{json, Value};
+use touchstone_oracle::{answer_line, Options};
+
+mod common;
+
+fn ask(q: Value) -> Value {
+    answer_line(&q.to_string(), &Options::default())
+}
+
+fn torus(c: [i64; 3], n: [i64; 3], major: Value, minor: Value) -> Value {
+    json!({"torus": {"center": c, "axis": n, "major": major, "minor": minor}})
+}
+
+/// R = 3, r = 1 about z at the origin.
+fn f() -> Value {
+    torus([0, 0, 0], [0, 0, 1], json!(3), json!(1))
+}
+
+fn at(t: Value) -> Value {
+    json!({"quaternion": [1, 0, 0, 0], "translation": t})
+}
+
+fn error(q: Value) -> (String, String) {
+    let v = ask(q);
+    let e = &v["error"];
+    assert!(e.is_object(), "no error: {v}");
+    (e["kind"].as_str().unwrap().to_string(), e["at"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn tori_against_balls_capsules_and_tori() {
+    // A ball in the hole, radius R − r: touching along a circle, d(cores)² = 9 exactly.
+    let v = ask(json!({"op": "distance", "a": f(), "b": {"ball": 2}}));
+    assert_eq!((v["status"].as_str(), v["cores_distance_squared"].as_str()), (Some("touching"), Some("9")), "{v}");
+    assert_eq!(v["features"], json!(["circle", "center"]));
+    // A ball at (5, 0, 1), radius 1/2: √5 − 3/2 to 30 digits; the cores' closest points.
+    let v =
+        ask(json!({"op": "distance", "a": f(), "b": {"ball": "1/2"}, "pose_b": at(json!([5, 0, 1])), "digits": 30}));
+    assert_eq!(v["distance"], "0.736067977499789696409173668731", "{v}");
+    assert_eq!(v["core_points"], json!([["3", "0", "0"], ["5", "0", "1"]]));
+    // The order of the shapes: b the torus, the points swap.
+    let v = ask(json!({"op": "distance", "b": f(), "a": {"ball": "1/2"}, "pose_a": at(json!([5, 0, 1]))}));
+    assert_eq!(v["core_points"], json!([["5", "0", "1"], ["3", "0", "0"]]));
+    assert_eq!(v["features"], json!(["center", "circle"]));
+    // A capsule across the top at height 2, radius 1: touching the tube, and by 2⁻⁵⁰ apart.
+    let cap = |z: &str| json!({"capsule": {"a": [-5, 0, z], "b": [5, 0, z], "radius": 1}});
+    assert_eq!(ask(json!({"op": "distance", "a": f(), "b": cap("2")}))["status"], "touching");
+    let v = ask(json!({"op": "distance", "a": f(), "b": cap("2.00000000000000088817841970012523233890533447265625")}));
+    assert_eq!(v["status"], "separated");
+    assert_eq!(v["distance"], "8.8817841970012523233e-16", "{v}");
+    // Perpendicular tori: G (R = 2, r = 2, axis y) 5 above F's circle point (3, 0, 0) touches
+    // F at the single point (3, 0, 1).
+    let g = |h: &str| json!({"torus": {"center": [3, 0, h], "axis": [0, 1, 0], "major": 2, "minor": "3/2"}});
+    let v = ask(json!({"op": "distance", "a": f(), "b": g("9/2"), "digits": 12}));
+    assert_eq!(v["status"], "touching", "{v}");
+    assert_eq!(v["core_points"], json!([["3", "0", "0"], ["3", "0", "2.5"]]));
+    assert_eq!(ask(json!({"op": "distance", "a": f(), "b": g("4.4999999999")}))["status"], "penetrating");
+    assert_eq!(ask(json!({"op": "distance", "a": f(), "b": g("4.5000000001")}))["status"], "separated");
+}
+
+#[test]
+fn a_pose_moves_the_circle_exactly() {
+    // The torus about x (axis z turned a quarter about y: quaternion (1, 0, 1, 0)/√2 scaled,
+    // written unnormalised) centred at (0, 0, 10): a ball on its axis at (4, 0, 10) with
+    // radius 4 touches it (√(3² + 4²) = 5 = 1 + 4).
+    let posed = json!({"quaternion": [1, 0, 1, 0], "translation": [0, 0, 10]});
+    let v =
+        ask(json!({"op": "distance", "a": f(), "pose_a": posed, "b": {"ball": 4}, "pose_b": at(json!([4, 0, 10]))}));
+    assert_eq!(v["status"], "touching", "{v}");
+    // A pose that scales is refused.
+    let scaling = json!({"matrix": [[2, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]});
+    assert_eq!(error(json!({"op": "distance", "a": f(), "pose_a": scaling, "b": {"ball": 1}})).1, "/pose_a");
+}
+
+#[test]
+fn claims_and_both() {
+    let line = |claim: Value| {
+        ask(json!({"op": "distance", "a": f(), "b": {"ball": "1/2"}, "pose_b": at(json!([5, 0, 1])), "claim": claim}))
+    };
+    assert_eq!(line(json!({"distance": "0.7360679775", "status": "separated"}))["verdict"]["ok"], true);
+    assert_eq!(line(json!({"distance": "0.7361"}))["verdict"]["ok"], false);
+    assert_eq!(line(json!({"intersecting": true}))["verdict"]["ok"], false);
+    // Both backends agree on a generic pair of tori, with the margin shown.
+    let v = ask(json!({"op": "distance", "backend": "both", "a": f(),
+        "b": torus([1, 2, 3], [1, 1, 1], json!(2), json!("1/2"))}));
+    assert_eq!(v["agreement"]["agree"], true, "{v}");
+    assert_eq!(v["status"], "penetrating");
+}
+
+#[test]
+fn example_5_1_through_the_oracle() {
+    // G (R = 2 about x) moving from (10/3, 1/5, 11/2) to the paper's (3, 0, 7/2) over [0, 1]:
+    // the first contact's enclosure, 30 digits as tests/torus.rs finds by two routes.
+    let g = json!({"torus": {"center": ["10/3", "1/5", "11/2"], "axis": [1, 0, 0], "major": 2, "minor": 1}});
+    let line =
+        json!({"op": "toi", "a": f(), "b": g, "velocity_b": ["-1/3", "-1/5", -2], "interval": [0, 1], "digits": 30});
+    let v = ask(line.clone());
+    assert_eq!(v["collides"], true, "{v}");
+    assert_eq!(v["toi"], "0.75087055658356200150680813969");
+    // The f64 path (not held to the exact answer) lands within 10⁻¹² of it.
+    let mut fast = line;
+    fast["backend"] = json!("f64");
+    let t = ask(fast)["toi"].as_f64().unwrap();
+    assert!((t - 0.750_870_556_583_562).abs() < 1e-12, "{t}");
+    // A ball falling through the hole never touches; one of radius 3 does, at 10 − √7.
+    let fall = |r: i64| {
+        ask(json!({"op": "toi", "a": f(), "b": {"ball": r}, "pose_b": at(json!([0, 0, 10])),
+            "velocity_b": [0, 0, -1], "interval": [0, 20], "digits": 12}))
+    };
+    assert_eq!(fall(1)["collides"], false);
+    assert_eq!(fall(3)["toi"], "7.35424868893", "{}", fall(3));
+    // A claim on the time.
+    let v = ask(json!({"op": "toi", "a": f(), "b": {"ball": 3}, "pose_b": at(json!([0, 0, 10])),
+        "velocity_b": [0, 0, -1], "interval": [0, 20], "claim": {"toi": "7.354248688935409"}}));
+    assert_eq!(v["verdict"]["ok"], true, "{v}");
+}
+
+#[test]
+fn tori_are_refused_with_typed_errors() {
+    let d = |b: Value| json!({"op": "distance", "a": f(), "b": b});
+    assert_eq!(error(d(json!({"box": [1, 1, 1]}))), ("unsupported".into(), "/b/box".into()));
+    assert_eq!(error(d(json!({"round": {"shape": {"box": [1, 1, 1]}, "radius": 1}}))).0, "unsupported");
+    assert_eq!(error(d(torus([0, 0, 0], [0, 0, 0], json!(3), json!(1)))), ("invalid".into(), "/b/torus/axis".into()));
+    assert_eq!(error(d(torus([0, 0, 0], [0, 0, 1], json!(1), json!(1)))), ("invalid".into(), "/b/torus/minor".into()));
+    assert_eq!(error(d(torus([0, 0, 0], [0, 0, 1], json!(3), json!(-1)))), ("invalid".into(), "/b/torus/minor".into()));
+    assert_eq!(error(d(json!({"torus": {"center": [0, 0, 0], "axis": [0, 0, 1], "major": 3}}))).0, "missing");
+    assert_eq!(
+        error(d(json!({"torus": {"center": [0, 0, 0], "axis": [0, 0, 1], "major": 3, "minor": 1, "tube": 1}}))).0,
+        "unknown"
+    );
+    // Ops on polyhedral solids refuse a torus.
+    assert_eq!(error(json!({"op": "validate", "solid": f()})).0, "unsupported");
+    // Hostile sizes: a torus of radius 1e300 against a ball 1e-300 off its circle.
+    let v = ask(json!({"op": "distance", "a": torus([0, 0, 0], [0, 0, 1], json!("1e300"), json!("1e299")),
+        "b": {"ball": "1e-300"}, "pose_b": at(json!(["1e300", 0, "1e-300"]))}));
+    assert!(v["status"].is_string() || v["error"].is_object(), "{v}");
+}

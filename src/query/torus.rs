@@ -1,0 +1,432 @@
+//! `distance` and `toi` when either shape is a torus: a torus against a ball, a capsule or
+//! another torus ([`crate::round::torus`]). The status is decided with zero tolerance; the
+//! distance, the depth, d(cores)² and the cores' closest points are written to the query's
+//! `digits`, each digit found by exact comparisons; the first contact under linear motion is
+//! a certified enclosure of width 10^−digits.
+//!
+//! Contract of the `f64` path (`distance`): the margin is |d(cores)² − ρ²| (from an enclosure,
+//! so a lower bound) over M = (1 + the largest |coordinate| of the cores, radii included)² +
+//! ρ²; above the budget the status must be the exact one. `toi` on `f64` advances on float
+//! distances, which bound nothing: it is answered but not held to the exact answer (its
+//! margin is 0).
+
+use std::cmp::Ordering;
+
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+
+use super::claim::{Check, ClaimRule, Shown};
+use super::distance::status_name;
+use super::error::{child, ErrorKind, QueryError};
+use super::round::round_error;
+use super::spec::{FeatureId, Posed, ShapeSpec};
+use super::toi::Toi;
+use super::{Answer, Bounded, Query};
+use crate::contract::Margin;
+use crate::geom::{Point3, Vector3};
+use crate::poly::RootScalar;
+use crate::round::torus::{torus_distance, torus_first_contact, Circle, Curve, ExactTorus, TorusDistance, TorusValue};
+use crate::scalar::{Exact, Scalar};
+use crate::vclip::Status;
+
+type Q = BigRational;
+
+/// Whether a shape is a torus.
+pub fn is_torus<N: Scalar>(s: &ShapeSpec<N>) -> bool {
+    matches!(s, ShapeSpec::Torus { .. })
+}
+
+/// A core of the shapes a torus is measured against, posed, with its radius and the format's
+/// name of its feature kind.
+struct PosedCore<S: Scalar> {
+    curve: Curve<S>,
+    radius: S,
+}
+
+/// Pose a torus, a ball or a capsule as a curve core (a torus's circle, a ball's centre, a
+/// capsule's segment) and its radius; anything else is refused at its path.
+fn posed_core<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<PosedCore<S>, QueryError> {
+    if !p.pose.is_rigid() {
+        return Err(QueryError::new(
+            ErrorKind::Invalid,
+            &p.pose_at,
+            "a round shape's pose must be a rigid motion (a quaternion, or a matrix whose linear part is orthogonal)",
+        ));
+    }
+    let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
+    let point = |x: &Point3<N>| map.apply_point(&super::spec::to_backend(x));
+    let at = child(&p.at, p.shape.key());
+    let invalid = |e| round_error(&at, e);
+    super::spec::charge_pose_bits::<S, N>(p)?;
+    Ok(match &p.shape {
+        ShapeSpec::Ball(r) => {
+            let zero = N::zero();
+            PosedCore { curve: Curve::Point(point(&Point3::new(zero.clone(), zero.clone(), zero))), radius: r.to_backend() }
+        }
+        ShapeSpec::Capsule { a, b, radius } => {
+            PosedCore { curve: Curve::Segment([point(a), point(b)]), radius: radius.to_backend() }
+        }
+        ShapeSpec::Torus { center, axis, major, minor } => {
+            let axis: Vector3<S> = map.apply_vector(&axis.map(|x| x.to_backend()));
+            let circle = Circle::new(point(center), axis, major.to_backend()).map_err(invalid)?;
+            PosedCore { curve: Curve::Circle(circle), radius: minor.to_backend() }
+        }
+        other => {
+            return Err(QueryError::new(
+                ErrorKind::Unsupported,
+                &at,
+                format!(
+                    "a torus is measured against balls, capsules and tori; not against a {} (a polytope core is not supported with a torus)",
+                    other.key()
+                ),
+            ))
+        }
+    })
+}
+
+/// The torus's circle, the other core and ρ, with whether a and b were swapped (b the torus).
+struct Pair<S: Scalar> {
+    circle: Circle<S>,
+    curve: Curve<S>,
+    radii: S,
+    swapped: bool,
+}
+
+fn pair<S: Scalar, N: Scalar>(a: &Posed<N>, b: &Posed<N>) -> Result<Pair<S>, QueryError> {
+    let (pa, pb) = (posed_core::<S, N>(a)?, posed_core::<S, N>(b)?);
+    let radii = pa.radius.clone() + pb.radius.clone();
+    match (pa.curve, pb.curve) {
+        (Curve::Circle(circle), curve) => Ok(Pair { circle, curve, radii, swapped: false }),
+        (curve, Curve::Circle(circle)) => Ok(Pair { circle, curve, radii, swapped: true }),
+        _ => Err(QueryError::new(ErrorKind::Internal, "", "a torus pair without a torus")),
+    }
+}
+
+/// The format's name of a core's feature at the closest points: `"circle"` (a torus),
+/// `"center"` (a ball), a capsule's vertex 0 or 1, or its edge [0, 1].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TorusFeature {
+    /// A torus's core circle.
+    Circle,
+    /// A ball's centre.
+    Center,
+    /// A capsule's end or inside.
+    Capsule(FeatureId),
+}
+
+/// `distance` when either shape is a torus (see the module's docs).
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::{Point3, Vector3};
+/// use touchstone::query::{DistanceTorus, PoseSpec, Posed, Query, ShapeSpec};
+/// use touchstone::vclip::Status;
+/// let q = |n: i64| BigRational::from_integer(n.into());
+/// // The torus R = 3, r = 1 about z, and a ball of radius 4 centred on the axis at height 4:
+/// // √(3² + 4²) = 5 = 1 + 4, touching along a circle.
+/// let torus = ShapeSpec::torus(Point3::new(q(0), q(0), q(0)), Vector3::new(q(0), q(0), q(1)), q(3), q(1)).unwrap();
+/// let ball = PoseSpec::quaternion([q(1), q(0), q(0), q(0)], [q(0), q(0), q(4)]).unwrap();
+/// let query = DistanceTorus {
+///     a: Posed::new("a", torus, PoseSpec::identity()),
+///     b: Posed::new("b", ShapeSpec::ball(q(4)).unwrap(), ball),
+/// };
+/// let out = query.answer::<BigRational>().unwrap().output;
+/// assert_eq!(out.status, Status::Touching);
+/// assert_eq!(out.exact.unwrap().decimal(touchstone::round::torus::TorusValue::CoresSquared, 20).unwrap(), "25");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct DistanceTorus<N: Scalar = BigRational> {
+    /// Shape a with its pose.
+    pub a: Posed<N>,
+    /// Shape b with its pose.
+    pub b: Posed<N>,
+}
+
+/// The answer of [`DistanceTorus`].
+#[derive(Clone, Debug)]
+pub struct DistanceTorusOutput<S: RootScalar> {
+    /// Separated, touching or penetrating, exactly.
+    pub status: Status,
+    /// d(cores)²: within 2⁻¹²⁸ on exact backends (the exact value is in `exact`), the float
+    /// estimate on `f64`.
+    pub cores_distance_squared: S,
+    /// ρ = r_a + r_b.
+    pub radii: S,
+    /// The exact form (exact backends): every value to any number of digits.
+    pub exact: Option<ExactTorus>,
+    /// Float estimates of the cores' closest points, a's then b's.
+    pub core_points: [[f64; 3]; 2],
+    /// The features of a and b there.
+    pub features: [TorusFeature; 2],
+    /// Whether b is the torus measured (its circle is C).
+    pub swapped: bool,
+}
+
+/// A claim on [`DistanceTorus`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DistanceTorusClaim {
+    /// The claimed status.
+    pub status: Option<Status>,
+    /// Whether the closed shapes are claimed to meet.
+    pub intersecting: Option<bool>,
+    /// The claimed distance.
+    pub distance: Option<BigRational>,
+}
+
+fn features_of<S: RootScalar>(d: &TorusDistance<S>, swapped: bool) -> [TorusFeature; 2] {
+    let c = &d.candidates[d.best];
+    let other = match d.cores().1 {
+        Curve::Point(_) => TorusFeature::Center,
+        Curve::Segment(_) => TorusFeature::Capsule(match c.end {
+            Some(k) => FeatureId::Vertex(k),
+            None => FeatureId::Edge(0, 1),
+        }),
+        Curve::Circle(_) => TorusFeature::Circle,
+    };
+    if swapped {
+        [other, TorusFeature::Circle]
+    } else {
+        [TorusFeature::Circle, other]
+    }
+}
+
+/// (1 + the largest |coordinate| of either core, a circle's radius added)².
+fn scale<S: Scalar>(p: &Pair<S>) -> f64 {
+    let mut m = p.circle.centre.iter().map(|x| x.to_f64().abs()).fold(0.0, f64::max) + p.circle.radius.to_f64();
+    match &p.curve {
+        Curve::Point(x) => m = m.max(x.iter().map(|v| v.to_f64().abs()).fold(0.0, f64::max)),
+        Curve::Segment(s) => {
+            for x in s {
+                m = m.max(x.iter().map(|v| v.to_f64().abs()).fold(0.0, f64::max));
+            }
+        }
+        Curve::Circle(c) => {
+            m = m.max(c.centre.iter().map(|v| v.to_f64().abs()).fold(0.0, f64::max) + c.radius.to_f64())
+        }
+    }
+    (1.0 + m) * (1.0 + m)
+}
+
+impl<N: Scalar> DistanceTorus<N> {
+    /// The exact answer's form.
+    fn exact_form(out: &DistanceTorusOutput<BigRational>) -> Result<&ExactTorus, QueryError> {
+        out.exact.as_ref().ok_or_else(|| QueryError::new(ErrorKind::Internal, "", "no exact form on an exact backend"))
+    }
+}
+
+impl<N: Scalar> Query for DistanceTorus<N> {
+    const OP: &'static str = "distance";
+    type Output<S: RootScalar> = DistanceTorusOutput<S>;
+    type Discrete = Status;
+    type Claim = DistanceTorusClaim;
+
+    fn reference(o: DistanceTorusOutput<Exact>) -> DistanceTorusOutput<BigRational> {
+        DistanceTorusOutput {
+            status: o.status,
+            cores_distance_squared: o.cores_distance_squared.to_rational().unwrap_or_default(),
+            radii: o.radii.to_rational().unwrap_or_default(),
+            exact: o.exact,
+            core_points: o.core_points,
+            features: o.features,
+            swapped: o.swapped,
+        }
+    }
+
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let p = pair::<S, N>(&self.a, &self.b)?;
+        let d = torus_distance(&p.circle, &p.curve, &p.radii).map_err(|e| round_error("", e))?;
+        let exact = ExactTorus::of(&d);
+        let poly = |e| QueryError::poly("", e);
+        let c = match &exact {
+            Some(e) => {
+                let (lo, hi) = e.enclosure(128).map_err(poly)?;
+                S::from_rational(&((lo + hi) / Q::from_integer(2.into())))
+            }
+            None => S::from_rational(&Q::from_float(d.cores_squared_f64()).unwrap_or_default()),
+        };
+        let x = d.point_f64();
+        let y = exact.as_ref().map(|e| e.points_f64()[0]).unwrap_or_else(|| circle_point_f64(&p.circle, x));
+        let core_points = if p.swapped { [x, y] } else { [y, x] };
+        let magnitude = S::from_rational(&Q::from_float(scale(&p)).unwrap_or_default());
+        Ok(Answer {
+            output: DistanceTorusOutput {
+                status: d.status,
+                cores_distance_squared: c.clone(),
+                radii: p.radii.clone(),
+                exact,
+                core_points,
+                features: features_of(&d, p.swapped),
+                swapped: p.swapped,
+            },
+            decisive: Vec::new(),
+            continuous: vec![Bounded::new("cores_distance_squared", c, magnitude)],
+        })
+    }
+
+    /// |d(cores)² − ρ²| over M (see the module's docs), from an enclosure of d(cores)².
+    fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<Margin, QueryError> {
+        let e = Self::exact_form(&exact.output)?;
+        let (lo, hi) = e.enclosure(128).map_err(|x| QueryError::poly("", x))?;
+        let rho = &exact.output.radii;
+        let r2 = rho * rho;
+        let gap = (&lo - &r2).max(&r2 - &hi).max(Q::zero());
+        let p = pair::<Q, N>(&self.a, &self.b)?;
+        let m = Q::from_float(scale(&p)).unwrap_or_default() + r2;
+        Ok(Margin::Finite(gap / m))
+    }
+
+    fn discrete<S: RootScalar>(o: &DistanceTorusOutput<S>) -> Status {
+        o.status
+    }
+
+    fn valid_within_tolerance(_: &Status, _: &Status) -> bool {
+        true
+    }
+
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(status: equal |s: &Status| Shown::Text(status_name(*s).into()), |out| out.status),
+        judged!(intersecting: equal |b: &bool| Shown::Bool(*b), |out| out.status != Status::Separated),
+        judged!(distance: |_, exact, x, _, tol, digits| {
+            let e = Self::exact_form(&exact.output)?;
+            let poly = |err| QueryError::poly("/claim/distance", err);
+            // |x − d| ≤ abs, or (1 − rel)·d ≤ x ≤ (1 + rel)·d: each side an exact comparison.
+            let within = |lo: &Q, hi: Option<&Q>| -> Result<bool, QueryError> {
+                Ok(e.compare(TorusValue::Distance, lo).map_err(poly)? != Ordering::Less
+                    && match hi {
+                        Some(hi) => e.compare(TorusValue::Distance, hi).map_err(poly)? != Ordering::Greater,
+                        None => true,
+                    })
+            };
+            let abs_ok = within(&(x - &tol.abs), Some(&(x + &tol.abs)))?;
+            let one = Q::from_integer(1.into());
+            let upper = (tol.rel < one).then(|| x / (&one - &tol.rel));
+            let rel_ok = !x.is_negative() && within(&(x / (&one + &tol.rel)), upper.as_ref())?;
+            let shown = e.decimal(TorusValue::Distance, digits.min(40)).map_err(poly)?;
+            let check = Check {
+                field: "distance".into(),
+                claimed: Shown::Rational(x.clone()),
+                exact: Shown::Decimal(shown),
+                abs_error: None,
+                ok: abs_ok || rel_ok,
+                note: None,
+            };
+            Ok(vec![check])
+        }),
+    ];
+}
+
+/// C's point nearest `x` in floats (f64 backend).
+fn circle_point_f64<S: Scalar>(c: &Circle<S>, x: [f64; 3]) -> [f64; 3] {
+    let n: [f64; 3] = std::array::from_fn(|i| c.axis[i].to_f64());
+    let cc: [f64; 3] = std::array::from_fn(|i| c.centre[i].to_f64());
+    let w: [f64; 3] = std::array::from_fn(|i| x[i] - cc[i]);
+    let k: f64 = n.iter().map(|v| v * v).sum();
+    let wn: f64 = (0..3).map(|i| w[i] * n[i]).sum();
+    let pi: [f64; 3] = std::array::from_fn(|i| w[i] - wn * n[i] / k);
+    let len = pi.iter().map(|v| v * v).sum::<f64>().sqrt();
+    let r = c.radius.to_f64();
+    if len == 0.0 {
+        return cc;
+    }
+    std::array::from_fn(|i| cc[i] + r * pi[i] / len)
+}
+
+/// `toi` when either shape is a torus: [`Toi`]'s fields, answered by
+/// [`torus_first_contact`] with an enclosure of width 10^−`digits` (see the module's docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToiTorus<N: Scalar = BigRational> {
+    /// The shapes, poses, velocities and interval.
+    pub toi: Toi<N>,
+    /// The enclosure's width asked for (positive).
+    pub width: BigRational,
+}
+
+/// The answer of [`ToiTorus`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToiTorusOutput<S: Scalar> {
+    /// Whether the shapes meet in the interval.
+    pub collides: bool,
+    /// Where: the first contact lies in [lo, hi] (no contact before lo; the shapes meet at hi).
+    pub interval: Option<[S; 2]>,
+    /// Whether they meet at t0.
+    pub at_start: bool,
+    /// Advancement steps taken.
+    pub steps: usize,
+}
+
+/// A claim on [`ToiTorus`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToiTorusClaim {
+    /// The claimed collision.
+    pub collides: Option<bool>,
+    /// The claimed first time of contact.
+    pub toi: Option<BigRational>,
+}
+
+impl<N: Scalar> Query for ToiTorus<N> {
+    const OP: &'static str = "toi";
+    type Output<S: RootScalar> = ToiTorusOutput<S>;
+    type Discrete = bool;
+    type Claim = ToiTorusClaim;
+
+    fn reference(o: ToiTorusOutput<Exact>) -> ToiTorusOutput<BigRational> {
+        ToiTorusOutput {
+            collides: o.collides,
+            interval: o.interval.map(|i| i.map(|x| x.to_rational().unwrap_or_default())),
+            at_start: o.at_start,
+            steps: o.steps,
+        }
+    }
+
+    fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        let t = &self.toi;
+        let p = pair::<S, N>(&t.a, &t.b)?;
+        let (va, vb): (Vector3<S>, Vector3<S>) =
+            (t.velocity_a.map(|x| x.to_backend()), t.velocity_b.map(|x| x.to_backend()));
+        // The curve moves relative to the circle.
+        let v = if p.swapped { va - vb } else { vb - va };
+        let [t0, t1] = t.interval.clone().map(|x| x.to_backend::<S>());
+        if t1.compare(&t0).map_err(|u| QueryError::uncertain("/interval", u))? == Ordering::Less {
+            return Err(QueryError::new(ErrorKind::Invalid, "/interval", "the interval's end is before its start"));
+        }
+        // The circle at t0: the motion is relative, so start both at t0.
+        let width = S::from_rational(&self.width);
+        let c =
+            torus_first_contact(&p.circle, &p.curve, &p.radii, &v, &t0, &t1, &width).map_err(|e| round_error("", e))?;
+        Ok(Answer::plain(ToiTorusOutput {
+            collides: c.collides,
+            interval: c.collides.then_some(c.interval),
+            at_start: c.at_start,
+            steps: c.steps,
+        }))
+    }
+
+    /// 0: the `f64` path is not held to the exact answer (see the module's docs).
+    fn margin(&self, _: &Answer<BigRational, Self>) -> Result<Margin, QueryError> {
+        Ok(Margin::Finite(Q::zero()))
+    }
+
+    fn discrete<S: RootScalar>(o: &ToiTorusOutput<S>) -> bool {
+        o.collides
+    }
+
+    fn valid_within_tolerance(_: &bool, _: &bool) -> bool {
+        true
+    }
+
+    const CLAIM_RULES: &'static [ClaimRule<Self>] = &[
+        judged!(collides: equal |b: &bool| Shown::Bool(*b), |out| out.collides),
+        judged!(toi: |_, exact, x, _, tol, _| {
+            // Within the tolerance of some time of the enclosure: x ∈ [lo − t, hi + t],
+            // t = max(abs, rel·|x|).
+            let (ok, shown) = match &exact.output.interval {
+                Some([lo, hi]) => {
+                    let t = tol.abs.clone().max(&tol.rel * Signed::abs(x));
+                    (&(lo - &t) <= x && x <= &(hi + &t), Shown::Text(format!("in [{lo}, {hi}]")))
+                }
+                None => (false, Shown::Text("the shapes do not meet in the interval".into())),
+            };
+            Ok(vec![Check { field: "toi".into(), claimed: Shown::Rational(x.clone()), exact: shown, abs_error: None, ok, note: None }])
+        }),
+    ];
+}
