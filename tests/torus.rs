@@ -459,3 +459,55 @@ fn example_5_1_first_contact_to_thirty_digits_by_two_routes() {
     // Pinned (30 significant digits, the last a 0 the rendering drops).
     assert_eq!(digits, "0.75087055658356200150680813969");
 }
+
+/// `distance` on tori under the agreement contract (`query::both`), touching by construction:
+/// a capsule across the top of the tube, a capsule along the axis through the hole (touching
+/// along the circle), a perpendicular torus over one point of the circle, a linked torus
+/// threaded by the circle at its centre (touching along its whole circle); all posed by one
+/// exact rational rotation (a binary64 quaternion of small integers) and moved off touching
+/// by 2⁻⁵⁰ of the scale either way (the second shape's radius).
+mod contract {
+    use super::*;
+    use proptest::prelude::*;
+    use touchstone::query::{both, DistanceTorus, PoseSpec, Posed, Query, ShapeSpec};
+    use touchstone_oracle::encode::replay_line;
+
+    fn pt(x: f64, y: f64, z: f64) -> Point3<f64> {
+        Point3::new(x, y, z)
+    }
+
+    /// The second shape of `kind` at scale k with its radius nudged.
+    fn second(kind: u8, k: f64, nudge: f64) -> ShapeSpec<f64> {
+        let tiny = nudge * k * 2f64.powi(-50);
+        match kind {
+            0 => ShapeSpec::capsule(pt(-7.0 * k, 0.0, 3.0 * k), pt(7.0 * k, 0.0, 3.0 * k), 2.0 * k + tiny).unwrap(),
+            1 => ShapeSpec::capsule(pt(0.0, 0.0, -7.0 * k), pt(0.0, 0.0, 7.0 * k), 4.0 * k + tiny).unwrap(),
+            2 => ShapeSpec::torus(pt(3.0 * k, 4.0 * k, 4.0 * k), Vector3::new(-4.0, 3.0, 0.0), 2.0 * k, k + tiny)
+                .unwrap(),
+            _ => ShapeSpec::torus(pt(3.0 * k, 4.0 * k, 0.0), Vector3::new(-4.0, 3.0, 0.0), 2.0 * k, k + tiny).unwrap(),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+        #[test]
+        fn f64_agrees_with_exact_under_the_contract_on_touching_tori(
+            kind in 0u8..4, k in 1i32..=4, swap in any::<bool>(),
+            q in [1i32..=3, -2i32..=2, -2i32..=2, -2i32..=2],
+            t in [-4i32..=4, -4i32..=4, -4i32..=4],
+            nudge in -1i32..=1,
+        ) {
+            let k = f64::from(k);
+            let pose = PoseSpec::quaternion(q.map(f64::from), t.map(f64::from)).unwrap();
+            let f = ShapeSpec::torus(pt(0.0, 0.0, 0.0), Vector3::new(0.0, 0.0, 1.0), 5.0 * k, k).unwrap();
+            let (a, b) = (Posed::new("a", f, pose.clone()), Posed::new("b", second(kind, k, f64::from(nudge)), pose));
+            let query = if swap { DistanceTorus { a: b, b: a } } else { DistanceTorus { a, b } };
+            let replay = replay_line(&query);
+            let r = both(&query).unwrap();
+            prop_assert!(r.agreement.is_ok(), "{:?}\nreplay: {replay}", r.agreement);
+            let expected = match nudge { 0 => Status::Touching, 1 => Status::Penetrating, _ => Status::Separated };
+            let exact = query.answer::<Q>().unwrap().output.status;
+            prop_assert_eq!(exact, expected, "replay: {}", replay);
+        }
+    }
+}

@@ -374,6 +374,10 @@ pub struct TorusDistance<S: RootScalar> {
     circle: Circle<S>,
     curve: Curve<S>,
     setup: Setup<S>,
+    /// On inexact backends, each candidate's point polished by a local search of d(X, C)²
+    /// along K (a root of the candidates' polynomials may be multiple, hence inaccurate in
+    /// floats; the least of a smooth function is not).
+    polished: Vec<Option<[f64; 3]>>,
 }
 
 fn poly_error(e: PolyError) -> RoundError {
@@ -425,6 +429,12 @@ pub fn torus_distance<S: RootScalar>(
             let (zero, one) = (S::zero(), S::one());
             candidates.push(Candidate { u: S::time(&zero), sheet: 0, end: Some(0) });
             candidates.push(Candidate { u: S::time(&one), sheet: 0, end: Some(1) });
+            if !S::CERTAIN_DECISIONS {
+                for j in 1..16 {
+                    let u = S::from_rational(&BigRational::new(j.into(), 16.into()));
+                    candidates.push(Candidate { u: S::time(&u), sheet: 0, end: None });
+                }
+            }
             let h = stationary.map(|h| h.e0).unwrap_or_else(Poly::zero);
             // On C's axis (B̃ ≡ 0) the stationary points are those of |w|²: the roots of w·T.
             let w = setup.param.offset(&circle.centre);
@@ -446,8 +456,16 @@ pub fn torus_distance<S: RootScalar>(
             for p in [&h, &setup.kb.norm(&s)] {
                 us.extend(roots(p, &-bound.clone(), &bound).map_err(poly_error)?);
             }
-            if TPoly::input(h.clone()).is_zero().map_err(poly_error)? {
-                us.push(S::time(&S::zero()));
+            // u = 0 always (a point of K on both sheets: the least when every point is
+            // stationary, and never no candidate at all); on inexact backends, whose root
+            // finders may lose a multiple root, samples of K too (each polished below).
+            us.push(S::time(&S::zero()));
+            if !S::CERTAIN_DECISIONS {
+                let end = k.radius.to_f64() / alpha_f64(&setup.param.du);
+                for j in 1..16 {
+                    let u = end * (std::f64::consts::PI * f64::from(j) / 16.0).cos();
+                    us.push(S::time(&S::from_rational(&BigRational::from_float(u).unwrap_or_default())));
+                }
             }
             for u in us {
                 let probe = Candidate { u: u.clone(), sheet: 1, end: None };
@@ -473,7 +491,11 @@ pub fn torus_distance<S: RootScalar>(
         circle: circle.clone(),
         curve: curve.clone(),
         setup,
+        polished: Vec::new(),
     };
+    if !S::CERTAIN_DECISIONS {
+        d.polished = (0..d.candidates.len()).map(|i| d.polish(i)).collect();
+    }
     // On exact backends a candidate's enclosure decides its sign when it excludes ρ²; the
     // exact sign otherwise.
     let filter = ExactTorus::of(&d);
@@ -532,18 +554,11 @@ fn gap_sign<S: RootScalar>(ev: &Eval<S>, setup: &Setup<S>, q: &S, c: &Candidate<
 impl<S: RootScalar> TorusDistance<S> {
     /// d(X, C)² at candidate `i`, approximately (for choosing among candidates).
     fn value_f64(&self, i: usize) -> f64 {
-        let c = &self.candidates[i];
-        let u = S::time_to_f64(&c.u);
-        let f = |p: &Poly<S>| -> f64 { p.coeffs().iter().rev().fold(0.0, |acc, x| acc * u + x.to_f64()) };
-        let root = f(&self.setup.param.s).max(0.0).sqrt() * f64::from(c.sheet);
-        let at = |r: &Rad<S>| f(&r.e0) + root * f(&r.e1);
-        at(&self.setup.a) - at(&self.setup.m).max(0.0).sqrt()
+        self.distance2_f64(&self.point_at_f64(i))
     }
 
-    /// The sign of d(X, C)² − r2 at candidate `i` evaluated in floats, under the tolerance
-    /// of its magnitude |w|² + R² + r2 (inexact backends only).
-    fn direct_gap_sign(&self, i: usize, r2: &S) -> crate::scalar::Decision<Sign> {
-        let x = self.point_at_f64(i);
+    /// d(x, C)² in floats.
+    fn distance2_f64(&self, x: &[f64; 3]) -> f64 {
         let c = &self.circle;
         let f = |v: &S| v.to_f64();
         let w: [f64; 3] = std::array::from_fn(|j| x[j] - f(&c.centre[j]));
@@ -553,14 +568,81 @@ impl<S: RootScalar> TorusDistance<S> {
         let wn: f64 = (0..3).map(|j| w[j] * n[j]).sum();
         let b = (ww - wn * wn / k).max(0.0);
         let rr = f(&c.radius);
-        let value = ww + rr * rr - 2.0 * rr * b.sqrt() - f(r2);
+        (ww + rr * rr - 2.0 * rr * b.sqrt()).max(0.0)
+    }
+
+    /// Candidate `i`'s point moved to the least of d(X, C)² along K nearby (a golden-section
+    /// search over 10⁻³ of K's parameter either way: the segment's, or the circle's angle).
+    fn polish(&self, i: usize) -> Option<[f64; 3]> {
+        let f = |v: &S| v.to_f64();
+        let x0 = self.point_at_f64(i);
+        let golden = |lo: f64, hi: f64, at: &dyn Fn(f64) -> [f64; 3]| -> [f64; 3] {
+            let g = |t: f64| self.distance2_f64(&at(t));
+            let (mut a, mut b) = (lo, hi);
+            for _ in 0..80 {
+                let m1 = b - (b - a) * 0.618_033_988_749_895;
+                let m2 = a + (b - a) * 0.618_033_988_749_895;
+                if g(m1) < g(m2) {
+                    b = m2;
+                } else {
+                    a = m1;
+                }
+            }
+            let best = at((a + b) / 2.0);
+            if g(0.5 * (lo + hi)) < self.distance2_f64(&best) {
+                at(0.5 * (lo + hi))
+            } else {
+                best
+            }
+        };
+        let best = match &self.curve {
+            Curve::Point(_) => return None,
+            Curve::Segment([a, b]) => {
+                let (a, b) = ([f(&a.x), f(&a.y), f(&a.z)], [f(&b.x), f(&b.y), f(&b.z)]);
+                let u = S::time_to_f64(&self.candidates[i].u);
+                let at = |t: f64| -> [f64; 3] { std::array::from_fn(|j| a[j] + t * (b[j] - a[j])) };
+                golden((u - 1e-3).max(0.0), (u + 1e-3).min(1.0), &at)
+            }
+            Curve::Circle(k) => {
+                let p = &self.setup.param;
+                let unit = |v: &Vector3<S>| -> [f64; 3] {
+                    let v = [f(&v[0]), f(&v[1]), f(&v[2])];
+                    let l = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+                    v.map(|x| x / l)
+                };
+                let (ua, ub) = (unit(&p.du), unit(&p.dv));
+                let c = [f(&k.centre.x), f(&k.centre.y), f(&k.centre.z)];
+                let r = f(&k.radius);
+                let w: [f64; 3] = std::array::from_fn(|j| x0[j] - c[j]);
+                let theta = (0..3).map(|j| w[j] * ub[j]).sum::<f64>().atan2((0..3).map(|j| w[j] * ua[j]).sum::<f64>());
+                let at =
+                    |t: f64| -> [f64; 3] { std::array::from_fn(|j| c[j] + r * (t.cos() * ua[j] + t.sin() * ub[j])) };
+                golden(theta - 1e-3, theta + 1e-3, &at)
+            }
+        };
+        (self.distance2_f64(&best) < self.distance2_f64(&x0)).then_some(best)
+    }
+
+    /// The sign of d(X, C)² − r2 at candidate `i` evaluated in floats, under the tolerance
+    /// of its magnitude |w|² + R² + r2 (inexact backends only).
+    fn direct_gap_sign(&self, i: usize, r2: &S) -> crate::scalar::Decision<Sign> {
+        let x = self.point_at_f64(i);
+        let c = &self.circle;
+        let f = |v: &S| v.to_f64();
+        let w: [f64; 3] = std::array::from_fn(|j| x[j] - f(&c.centre[j]));
+        let ww: f64 = w.iter().map(|v| v * v).sum();
+        let rr = f(&c.radius);
+        let value = self.distance2_f64(&x) - f(r2);
         let magnitude = ww + rr * rr + f(r2);
         let to = |v: f64| S::from_rational(&BigRational::from_float(v).unwrap_or_default());
         to(value).sign_scaled(|| to(magnitude))
     }
 
-    /// Candidate `i`'s point of K in floats.
+    /// Candidate `i`'s point of K in floats (polished, on inexact backends).
     fn point_at_f64(&self, i: usize) -> [f64; 3] {
+        if let Some(Some(p)) = self.polished.get(i) {
+            return *p;
+        }
         let c = &self.candidates[i];
         let u = S::time_to_f64(&c.u);
         let p = &self.setup.param;
@@ -646,6 +728,7 @@ impl ExactTorus {
                 circle: c0,
                 curve,
                 setup,
+                polished: Vec::new(),
             },
         })
     }
@@ -964,6 +1047,11 @@ impl ExactTorus {
         let l = iv_sqrt(&(lo.clone(), lo), bits).0 - &self.d.radii;
         Ok(l.is_positive().then_some(l))
     }
+}
+
+/// √|a|² in floats.
+fn alpha_f64<S: Scalar>(a: &Vector3<S>) -> f64 {
+    (0..3).map(|i| a[i].to_f64() * a[i].to_f64()).sum::<f64>().sqrt()
 }
 
 /// Enough bits for an enclosure to give `digits` digits (with 64 to spare).
