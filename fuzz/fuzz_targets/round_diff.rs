@@ -1,7 +1,8 @@
 //! The `distance` and `toi` ops on round shapes: their f64 answers against their exact ones
 //! under the ops' own contracts (`query::both`), on balls, capsules and rounded boxes touching
 //! by construction (Pythagorean offsets split between the radii) or nudged 2⁻⁵⁰ of the scale
-//! off touching; for `toi`, b moves into that place at an integer time. A breach panics with
+//! off touching; for `toi`, b moves into that place at an integer time; and tori touching by
+//! construction (a capsule on the tube or through the hole, perpendicular and linked tori). A breach panics with
 //! the oracle line that reproduces it.
 #![no_main]
 
@@ -22,5 +23,6 @@ fuzz_target!(|input: RoundCase| -> Corpus {
     match input {
         RoundCase::Distance(pair) => judged(&pair.query()),
         RoundCase::Toi { pair, motion, at } => judged(&pair.toi_query(motion, at)),
+        RoundCase::Torus(pair) => judged(&pair.query()),
     }
 });

@@ -348,8 +348,66 @@ impl RoundInput {
     }
 }
 
-/// One case of the `round_diff` target: a pair for `distance`, or the same pair for `toi`
-/// ([`RoundInput::toi_query`]).
+/// A torus F (R = 5k, r = k about z) and a second shape touching it by construction (the
+/// `round_diff` target's tori): a capsule across the top of the tube, a capsule along the axis
+/// through the hole, a perpendicular torus over the circle point (3k, 4k, 0), or a linked one
+/// centred there; both under one quaternion of small integers and a translation, the second
+/// shape's radius nudged by nothing or 2⁻⁵⁰ of the scale either way.
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub struct TorusInput {
+    /// The second shape's kind (mod 4), the scale k (mod 4, plus 1), the nudge (mod 3 − 1).
+    pub fit: [u8; 3],
+    /// Whether F is shape b.
+    pub swap: bool,
+    /// The quaternion (each mod 5 − 2) and translation (mod 9 − 4).
+    pub pose: ([i8; 4], [i8; 3]),
+}
+
+impl TorusInput {
+    /// The `distance` query.
+    pub fn query(&self) -> crate::query::DistanceTorus<f64> {
+        use crate::query::{DistanceTorus, PoseSpec, Posed, ShapeSpec};
+        let [kind, k, nudge] = self.fit;
+        let k = f64::from(k % 4 + 1);
+        let tiny = f64::from(i32::from(nudge % 3) - 1) * k * 2f64.powi(-50);
+        let pt = |x: f64, y: f64, z: f64| Point3::new(x, y, z);
+        let second = match kind % 4 {
+            0 => ShapeSpec::capsule(pt(-7.0 * k, 0.0, 3.0 * k), pt(7.0 * k, 0.0, 3.0 * k), 2.0 * k + tiny),
+            1 => ShapeSpec::capsule(pt(0.0, 0.0, -7.0 * k), pt(0.0, 0.0, 7.0 * k), 4.0 * k + tiny),
+            2 => ShapeSpec::torus(
+                pt(3.0 * k, 4.0 * k, 4.0 * k),
+                crate::geom::Vector3::new(-4.0, 3.0, 0.0),
+                2.0 * k,
+                k + tiny,
+            ),
+            _ => ShapeSpec::torus(
+                pt(3.0 * k, 4.0 * k, 0.0),
+                crate::geom::Vector3::new(-4.0, 3.0, 0.0),
+                2.0 * k,
+                k + tiny,
+            ),
+        }
+        .unwrap_or_else(|_| unreachable!("valid by construction"));
+        let f = ShapeSpec::torus(pt(0.0, 0.0, 0.0), crate::geom::Vector3::new(0.0, 0.0, 1.0), 5.0 * k, k)
+            .unwrap_or_else(|_| unreachable!("valid by construction"));
+        let (q, t) = self.pose;
+        let mut q = q.map(|c| f64::from(c.rem_euclid(5) - 2));
+        if q == [0.0; 4] {
+            q = [1.0, 0.0, 0.0, 0.0];
+        }
+        let t = t.map(|c| f64::from(c.rem_euclid(9) - 4));
+        let pose = PoseSpec::quaternion(q, t).unwrap_or_else(|_| unreachable!("a nonzero quaternion"));
+        let (a, b) = (Posed::new("a", f, pose.clone()), Posed::new("b", second, pose));
+        if self.swap {
+            DistanceTorus { a: b, b: a }
+        } else {
+            DistanceTorus { a, b }
+        }
+    }
+}
+
+/// One case of the `round_diff` target: a pair for `distance`, the same pair for `toi`
+/// ([`RoundInput::toi_query`]), or a torus pair for `distance` ([`TorusInput`]).
 #[derive(Arbitrary, Clone, Debug, PartialEq)]
 pub enum RoundCase {
     /// The pair's `distance`.
@@ -364,6 +422,8 @@ pub enum RoundCase {
         /// When b is where the pair places it.
         at: u8,
     },
+    /// A torus pair's `distance`.
+    Torus(TorusInput),
 }
 
 impl RoundInput {
@@ -525,6 +585,8 @@ pub enum Replay {
     DistanceRound(crate::query::DistanceRound<f64>),
     /// `round_diff`'s moving pair.
     ToiRound(crate::query::ToiRound<f64>),
+    /// `round_diff`'s torus pair.
+    DistanceTorus(crate::query::DistanceTorus<f64>),
     /// `sweep_diff`'s primitives.
     Ccd(crate::query::Ccd<f64>),
     /// `sweep_diff`'s boxes, on [0, 1].
@@ -582,6 +644,7 @@ pub fn replay(target: &str, bytes: &[u8]) -> Result<Replay, DecodeError> {
         "round_diff" => match decode::<RoundCase>(target, bytes)? {
             RoundCase::Distance(pair) => Replay::DistanceRound(pair.query()),
             RoundCase::Toi { pair, motion, at } => Replay::ToiRound(pair.toi_query(motion, at)),
+            RoundCase::Torus(pair) => Replay::DistanceTorus(pair.query()),
         },
         "sweep_diff" => match decode::<SweepInput>(target, bytes)? {
             SweepInput::Ccd(c) => {

@@ -13,7 +13,7 @@
 
 use super::{
     BoxInput, CcdInput, ContactInput, ConvexPairInput, Coord, DecodeError, Edit, FourPoints, MeshInput, MspInput,
-    PlaneAndPoint, PointCloud, PredicateCase, RoundCase, RoundInput, SweepInput, FUZZ_TARGETS,
+    PlaneAndPoint, PointCloud, PredicateCase, RoundCase, RoundInput, SweepInput, TorusInput, FUZZ_TARGETS,
 };
 use crate::strategies::{grid_polytope, rational_rotation, Source};
 
@@ -192,11 +192,18 @@ impl Encode for RoundInput {
     }
 }
 
+impl Encode for TorusInput {
+    fn write(&self, out: &mut Vec<u8>, rest: bool) {
+        (&self.fit, &self.swap, &self.pose).write(out, rest);
+    }
+}
+
 impl Encode for RoundCase {
     fn write(&self, out: &mut Vec<u8>, rest: bool) {
         match self {
-            RoundCase::Distance(pair) => variant(0, 2, pair, out, rest),
-            RoundCase::Toi { pair, motion, at } => variant(1, 2, (pair, motion, at), out, rest),
+            RoundCase::Distance(pair) => variant(0, 3, pair, out, rest),
+            RoundCase::Toi { pair, motion, at } => variant(1, 3, (pair, motion, at), out, rest),
+            RoundCase::Torus(pair) => variant(2, 3, pair, out, rest),
         }
     }
 }
@@ -427,6 +434,18 @@ fn round_pairs(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)
                 let toi = RoundCase::Toi { pair: input, motion, at: 2 };
                 add(format!("toi-{ka}-{kb}-{offset}-{how}"), checked(target, &toi)?);
             }
+        }
+    }
+    // Tori: every kind, touching and nudged either way.
+    for kind in 0..4u8 {
+        for nudge in 0..3u8 {
+            let input = TorusInput {
+                fit: [kind, src.int(0, 3) as u8, nudge],
+                swap: src.int(0, 1) == 1,
+                pose: (turn(src), tri(src, -4, 4)),
+            };
+            let how = ["closer", "touching", "apart"][nudge as usize];
+            add(format!("torus-{kind}-{how}"), checked(target, &RoundCase::Torus(input))?);
         }
     }
     Ok(())
