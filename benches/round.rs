@@ -19,7 +19,9 @@ use parry3d_f64::math::{Pose, Vector};
 use parry3d_f64::shape::{Ball, Capsule, Shape};
 use touchstone::geom::Point3;
 use touchstone::geom::Vector3;
+use touchstone::round::torus::{torus_distance, torus_first_contact, Circle, Curve};
 use touchstone::round::{first_contact, round_distance, RoundShape};
+use touchstone::scalar::Scalar;
 
 /// A ball (`None` end) or a capsule, by integer coordinates and radius.
 type Spec = ([i64; 3], Option<[i64; 3]>, i64);
@@ -70,6 +72,45 @@ fn peer(s: &Spec) -> (Pose, Box<dyn Shape>) {
     match s.1 {
         None => (Pose::from_translation(v(s.0)), Box::new(Ball::new(s.2 as f64))),
         Some(e) => (Pose::IDENTITY, Box::new(Capsule::new(v(s.0), v(e), s.2 as f64))),
+    }
+}
+
+/// A circle: centre, axis, radius (integers).
+type CircleSpec = ([i64; 3], [i64; 3], i64);
+
+/// The other core: a point, a segment, or a circle.
+enum CurveSpec {
+    Point([i64; 3]),
+    Segment([i64; 3], [i64; 3]),
+    Circle(CircleSpec),
+}
+
+fn torus_pairs() -> Vec<(CircleSpec, CurveSpec)> {
+    let f = ([0, 0, 0], [0, 0, 1], 3);
+    vec![
+        (f, CurveSpec::Point([5, 0, 1])),
+        (f, CurveSpec::Segment([-4, 1, 3], [5, -2, 1])),
+        (f, CurveSpec::Circle(([1, 2, 3], [1, 1, 1], 2))),
+        (([0, 0, 0], [2, 3, 6], 2), CurveSpec::Circle(([4, -1, 1], [1, 0, 2], 3))),
+        (f, CurveSpec::Circle(([3, 1, 2], [1, 2, 0], 2))),
+        (f, CurveSpec::Circle(([3, 0, 0], [0, 1, 0], 2))),
+    ]
+}
+
+fn torus_point<S: Scalar>(p: &[i64; 3]) -> Point3<S> {
+    Point3::new(S::from_i64(p[0]), S::from_i64(p[1]), S::from_i64(p[2]))
+}
+
+fn torus_circle<S: Scalar>(c: &CircleSpec) -> Circle<S> {
+    let n = c.1.map(S::from_i64);
+    Circle::new(torus_point(&c.0), Vector3::new(n[0].clone(), n[1].clone(), n[2].clone()), S::from_i64(c.2)).unwrap()
+}
+
+fn torus_curve<S: Scalar>(k: &CurveSpec) -> Curve<S> {
+    match k {
+        CurveSpec::Point(p) => Curve::Point(torus_point(p)),
+        CurveSpec::Segment(a, b) => Curve::Segment([torus_point(a), torus_point(b)]),
+        CurveSpec::Circle(c) => Curve::Circle(torus_circle(c)),
     }
 }
 
@@ -139,16 +180,71 @@ fn main() {
         })
     });
     g.finish();
+    // Tori (no peer engine has one): the torus R = 3, r = 1 about z against a ball, a capsule
+    // and four tori in general position, and Example 5.1's first contact to 10⁻²⁰.
+    let tori = torus_pairs();
+    let tori_exact: Vec<_> =
+        tori.iter().map(|(c, k)| (torus_circle::<BigRational>(c), torus_curve::<BigRational>(k))).collect();
+    let tori_fast: Vec<_> = tori.iter().map(|(c, k)| (torus_circle::<f64>(c), torus_curve::<f64>(k))).collect();
+    let mut g = c.benchmark_group("torus");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(tori.len() as u64));
+    g.bench_function("torus_f64", |b| {
+        b.iter(|| {
+            for (x, y) in &tori_fast {
+                black_box(torus_distance(x, y, &2.0).map(|d| d.status).ok());
+            }
+        })
+    });
+    g.bench_function("torus_exact", |b| {
+        b.iter(|| {
+            for (x, y) in &tori_exact {
+                black_box(torus_distance(x, y, &q(2)).map(|d| d.status).ok());
+            }
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("torus_toi");
+    g.sample_size(10);
+    let f = torus_circle::<BigRational>(&([0, 0, 0], [0, 0, 1], 3));
+    let start = Curve::Circle(
+        Circle::new(
+            Point3::new(
+                BigRational::new(10.into(), 3.into()),
+                BigRational::new(1.into(), 5.into()),
+                BigRational::new(11.into(), 2.into()),
+            ),
+            Vector3::new(q(1), q(0), q(0)),
+            q(2),
+        )
+        .unwrap(),
+    );
+    let v = Vector3::new(BigRational::new((-1).into(), 3.into()), BigRational::new((-1).into(), 5.into()), q(-2));
+    let width = BigRational::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), 20));
+    g.bench_function("example_5_1_exact", |b| {
+        b.iter(|| black_box(torus_first_contact(&f, &start, &q(2), &v, &q(0), &q(1), &width).ok()))
+    });
+    let ff = torus_circle::<f64>(&([0, 0, 0], [0, 0, 1], 3));
+    let sf = Curve::Circle(Circle::new(Point3::new(10.0 / 3.0, 0.2, 5.5), Vector3::new(1.0, 0.0, 0.0), 2.0).unwrap());
+    let vf = Vector3::new(-1.0 / 3.0, -0.2, -2.0);
+    g.bench_function("example_5_1_f64", |b| {
+        b.iter(|| black_box(torus_first_contact(&ff, &sf, &2.0, &vf, &0.0, &1.0, &1e-20).ok()))
+    });
+    g.finish();
     c.final_summary();
-    for (group, fs) in [
-        ("round", ["round_f64", "parry3d_f64", "round_exact"]),
-        ("round_toi", ["toi_f64", "parry3d_cast", "toi_exact"]),
-    ] {
-        println!("\n{group} over {} pairs, mean per pair and cost relative to f64:", specs.len());
+    let n = specs.len();
+    let groups: [(&str, &[&str], usize); 4] = [
+        ("round", &["round_f64", "parry3d_f64", "round_exact"], n),
+        ("round_toi", &["toi_f64", "parry3d_cast", "toi_exact"], n),
+        ("torus", &["torus_f64", "torus_exact"], tori.len()),
+        ("torus_toi", &["example_5_1_f64", "example_5_1_exact"], 1),
+    ];
+    for (group, fs, count) in groups {
+        println!("\n{group} over {count} pairs, mean per pair and cost relative to f64:");
         let Some(base) = mean_ns(group, fs[0]) else { continue };
         for f in fs {
             if let Some(t) = mean_ns(group, f) {
-                println!("  {f:14} {:>10.3} µs   ×{:.1}", t / 1e3 / specs.len() as f64, t / base);
+                println!("  {f:18} {:>10.3} µs   ×{:.1}", t / 1e3 / count as f64, t / base);
             }
         }
     }
