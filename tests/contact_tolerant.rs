@@ -272,3 +272,18 @@ fn coinciding_samples_measure_the_overlap_thickness() {
     let depth = deepest(&wedge, &slab).unwrap();
     assert!(depth <= &half * &half && depth > Q::from_i64(0), "{depth}");
 }
+
+/// A random seed found it: two tetrahedra whose top and bottom edges cross at right angles,
+/// b sunk 5ε/4 into a. No vertex and no two edges come within ε (the edges are 5ε/4 apart),
+/// and the one depth sample, the middle of b's edge inside a, is shallower than ε: the f64
+/// path said separate where the exact answer is penetrating, breaking the contract. A sample
+/// inside the other solid makes them touch.
+#[test]
+fn an_edge_dipping_under_a_crossing_ridge_touches_within_eps() {
+    use touchstone::contact::{find_contacts_within, ContactStatus, TolerantOptions};
+    let a = shapes::tetrahedron::<f64>();
+    let sunk = 2.0 - 5.0 * EPS / 4.0;
+    let b = shapes::tetrahedron::<f64>().transformed(&Affine::translation(Vector3::new(0.0, 0.0, sunk))).unwrap();
+    let c = find_contacts_within(&b, &a, &TolerantOptions { epsilon: EPS, motions: None }).unwrap();
+    assert_eq!(c.status, ContactStatus::Touching);
+}

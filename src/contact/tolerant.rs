@@ -139,8 +139,13 @@ pub fn find_contacts_within<S: Scalar>(
     let hybrid = Options { split: crate::msp::Split::HYBRID, ..Options::default() };
     let (index_a, index_b) = (MspTree::build(a, &hybrid)?, MspTree::build(b, &hybrid)?);
     let mut deep: Vec<(bool, Point3<S>)> = Vec::new();
+    // Whether any depth sample lies in the other solid at all: shallower than ε, it makes the
+    // solids touch even where no two features come within ε (an edge dipping by more than ε
+    // below a ridge it crosses is within ε of no feature, its depth at the crossing below ε).
+    let mut inside = false;
     for (of_a, s, other, index) in [(true, a, b, &index_b), (false, b, a, &index_a)] {
         for sample in penetration_samples(s, other, index)? {
+            inside = true;
             if sample.deeper_than(s, other, eps)? {
                 deep.push((of_a, sample.point));
             }
@@ -148,7 +153,7 @@ pub fn find_contacts_within<S: Scalar>(
     }
     let status = if !deep.is_empty() {
         ContactStatus::Penetrating
-    } else if points.is_empty() {
+    } else if points.is_empty() && !inside {
         ContactStatus::Separate
     } else {
         ContactStatus::Touching
