@@ -572,7 +572,9 @@ impl<S: RootScalar> TorusDistance<S> {
     }
 
     /// Candidate `i`'s point moved to the least of d(X, C)² along K nearby (a golden-section
-    /// search over 10⁻³ of K's parameter either way: the segment's, or the circle's angle).
+    /// search over 1/16 of the segment either way, or a quarter radian of the circle's angle:
+    /// a candidate's neighbour among the samples brackets a least value the roots missed;
+    /// moving only ever lowers the value, to another point of K).
     fn polish(&self, i: usize) -> Option<[f64; 3]> {
         let f = |v: &S| v.to_f64();
         let x0 = self.point_at_f64(i);
@@ -601,7 +603,7 @@ impl<S: RootScalar> TorusDistance<S> {
                 let (a, b) = ([f(&a.x), f(&a.y), f(&a.z)], [f(&b.x), f(&b.y), f(&b.z)]);
                 let u = S::time_to_f64(&self.candidates[i].u);
                 let at = |t: f64| -> [f64; 3] { std::array::from_fn(|j| a[j] + t * (b[j] - a[j])) };
-                golden((u - 1e-3).max(0.0), (u + 1e-3).min(1.0), &at)
+                golden((u - 0.0625).max(0.0), (u + 0.0625).min(1.0), &at)
             }
             Curve::Circle(k) => {
                 let p = &self.setup.param;
@@ -617,7 +619,7 @@ impl<S: RootScalar> TorusDistance<S> {
                 let theta = (0..3).map(|j| w[j] * ub[j]).sum::<f64>().atan2((0..3).map(|j| w[j] * ua[j]).sum::<f64>());
                 let at =
                     |t: f64| -> [f64; 3] { std::array::from_fn(|j| c[j] + r * (t.cos() * ua[j] + t.sin() * ub[j])) };
-                golden(theta - 1e-3, theta + 1e-3, &at)
+                golden(theta - 0.25, theta + 0.25, &at)
             }
         };
         (self.distance2_f64(&best) < self.distance2_f64(&x0)).then_some(best)
