@@ -41,7 +41,7 @@ impl<N: Number> OpJson for Distance<N> {
         claim_field!(points: custom claimed_pair, points_json),
         claim_field!(depth_squared: number),
     ];
-    const SUMMARY: &'static str = "status, exact distance, closest features and points of two convex shapes (V-Clip)";
+    const SUMMARY: &'static str = "status, exact distance, closest features and points of two convex shapes (V-Clip); of round shapes and tori, exactly (see FORMAT)";
 
     fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
         Ok(Distance { a: posed(f, "a", "pose_a", ctx)?, b: posed(f, "b", "pose_b", ctx)? })

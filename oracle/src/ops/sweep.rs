@@ -224,7 +224,7 @@ impl<N: Number> OpJson for Toi<N> {
         claim_field!(features: features),
     ];
     const SUMMARY: &'static str =
-        "first contact of two convex shapes under constant linear velocities (exact rational time), with a touching pair";
+        "first contact under constant linear velocities: two convex shapes (exact rational time, a touching pair); round shapes (an algebraic time of degree ≤ 2); a torus (a certified enclosure)";
 
     fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
         let interval = interval(f)?;
