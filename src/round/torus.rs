@@ -852,22 +852,8 @@ impl ExactTorus {
     /// where it cannot be had (K's point on C's axis).
     fn point_enclosure(&self, core: usize, axis: usize, bits: u32) -> Result<Option<Iv>, PolyError> {
         let d = &self.d;
-        let c = &d.candidates[d.best];
-        let mut u = c.u.clone();
-        u.refine(&BigRational::new(BigInt::one(), BigInt::one() << bits as usize))?;
-        let u: Iv = (u.interval().lo().clone(), u.interval().hi().clone());
+        let rad = self.at_candidate(d.best, bits)?;
         let p = &d.setup.param;
-        let root = if c.sheet == 0 {
-            (BigRational::zero(), BigRational::zero())
-        } else {
-            let r = iv_sqrt(&iv_poly(&p.s, &u), bits);
-            if c.sheet < 0 {
-                (-r.1, -r.0)
-            } else {
-                r
-            }
-        };
-        let rad = |r: &Rad<BigRational>| iv_add(&iv_poly(&r.e0, &u), &iv_mul(&root, &iv_poly(&r.e1, &u)));
         if core == 1 {
             let x = Rad {
                 e0: Poly::from_coeffs(vec![p.x0[axis].clone(), p.du[axis].clone()]),
@@ -1002,26 +988,28 @@ fn iv_sqrt(x: &Iv, bits: u32) -> Iv {
 }
 
 impl ExactTorus {
-    /// An enclosure of d(X, C)² at candidate `i`, its parameter refined to 2⁻ᵇⁱᵗˢ.
-    fn candidate_enclosure(&self, i: usize, bits: u32) -> Result<Iv, PolyError> {
+    /// Enclosures of ring elements at candidate `i`, its parameter refined to 2⁻ᵇⁱᵗˢ.
+    fn at_candidate(&self, i: usize, bits: u32) -> Result<impl Fn(&Rad<BigRational>) -> Iv + '_, PolyError> {
         let c = &self.d.candidates[i];
         let mut u = c.u.clone();
-        let width = BigRational::new(BigInt::one(), BigInt::one() << bits as usize);
-        u.refine(&width)?;
-        let iv = u.interval();
-        let u: Iv = (iv.lo().clone(), iv.hi().clone());
-        let p = &self.d.setup.param;
+        u.refine(&BigRational::new(BigInt::one(), BigInt::one() << bits as usize))?;
+        let u: Iv = (u.interval().lo().clone(), u.interval().hi().clone());
         let root = if c.sheet == 0 {
             (BigRational::zero(), BigRational::zero())
         } else {
-            let r = iv_sqrt(&iv_poly(&p.s, &u), bits);
+            let r = iv_sqrt(&iv_poly(&self.d.setup.param.s, &u), bits);
             if c.sheet < 0 {
                 (-r.1, -r.0)
             } else {
                 r
             }
         };
-        let rad = |r: &Rad<BigRational>| iv_add(&iv_poly(&r.e0, &u), &iv_mul(&root, &iv_poly(&r.e1, &u)));
+        Ok(move |r: &Rad<BigRational>| iv_add(&iv_poly(&r.e0, &u), &iv_mul(&root, &iv_poly(&r.e1, &u))))
+    }
+
+    /// An enclosure of d(X, C)² at candidate `i`, its parameter refined to 2⁻ᵇⁱᵗˢ.
+    fn candidate_enclosure(&self, i: usize, bits: u32) -> Result<Iv, PolyError> {
+        let rad = self.at_candidate(i, bits)?;
         let a = rad(&self.d.setup.a);
         let m = iv_sqrt(&rad(&self.d.setup.m), bits);
         Ok((&a.0 - &m.1, &a.1 - &m.0))
