@@ -134,6 +134,11 @@ fn tori_are_refused_with_typed_errors() {
     );
     // Ops on polyhedral solids refuse a torus.
     assert_eq!(error(json!({"op": "validate", "solid": f()})).0, "unsupported");
+    // A velocity whose square is beyond binary64 (1e200 each way): the speed bound is exact
+    // (it was a float loop that never ended); the ball crosses the torus at once.
+    let v = ask(json!({"op": "toi", "a": f(), "b": {"ball": 1}, "pose_b": at(json!([4, 0, 10])),
+        "velocity_b": [0, 0, "-1e200"], "interval": [0, 1], "digits": 5}));
+    assert_eq!(v["collides"], true, "{v}");
     // Hostile sizes: a torus of radius 1e300 against a ball 1e-300 off its circle.
     let v = ask(json!({"op": "distance", "a": torus([0, 0, 0], [0, 0, 1], json!("1e300"), json!("1e299")),
         "b": {"ball": "1e-300"}, "pose_b": at(json!(["1e300", 0, "1e-300"]))}));

@@ -1290,15 +1290,22 @@ pub fn torus_first_contact<S: RootScalar>(
     if (0..3).all(|i| velocity[i].sign() == Ok(Sign::Zero)) {
         return Ok(none(0));
     }
-    // v ≥ |velocity|: a rational on exact backends, checked by squares.
+    // v ≥ |velocity|: the float norm a little enlarged where it is finite and its square is
+    // checked to be at least |velocity|², else |v_x| + |v_y| + |v_z| (an exact bound whatever
+    // the size of the numbers).
+    let l1 = velocity[0].abs() + velocity[1].abs() + velocity[2].abs();
     let speed = {
-        let mut f = vv.to_f64().sqrt() * (1.0 + 1e-9) + f64::MIN_POSITIVE;
-        loop {
-            let s = S::from_rational(&BigRational::from_float(f).unwrap_or_else(BigRational::one));
-            if (s.clone() * s.clone()).compare(&vv)? != Ordering::Less {
-                break s;
+        let f = vv.to_f64().sqrt() * (1.0 + 1e-9);
+        match BigRational::from_float(f).filter(|_| f.is_finite() && f > 0.0) {
+            Some(r) => {
+                let s = S::from_rational(&r);
+                if (s.clone() * s.clone()).compare(&vv)? != Ordering::Less {
+                    s
+                } else {
+                    l1
+                }
             }
-            f *= 2.0;
+            None => l1,
         }
     };
     let mut t = t0.clone();
@@ -1338,11 +1345,23 @@ pub fn torus_first_contact<S: RootScalar>(
         // polynomials' coefficients short).
         let step = short_below(&(ell / speed.clone()));
         if (step.clone() + step.clone()).compare(width)? == Ordering::Less {
-            // Close: the contact is in [t, t + width] if they meet at its end.
-            let hi = t.clone() + width.clone();
-            let hi = if hi.compare(t1)? == Ordering::Greater { t1.clone() } else { hi };
-            if at(&hi)?.status != Status::Separated {
-                return Ok(TorusContact { collides: true, interval: [t, hi], at_start: false, steps });
+            // Close: the contact is in [t, t + h] if they meet at its end. Probe h = 2·step,
+            // 8·step, … (a head-on approach meets just after t + step; shapes passing fast
+            // meet only briefly), at most eight times, and at the width itself.
+            let mut h = step.clone() + step.clone();
+            for probe in 0..9 {
+                if probe == 8 || h.compare(width)? != Ordering::Less {
+                    h = width.clone();
+                }
+                let hi = t.clone() + h.clone();
+                let hi = if hi.compare(t1)? == Ordering::Greater { t1.clone() } else { hi };
+                if at(&hi)?.status != Status::Separated {
+                    return Ok(TorusContact { collides: true, interval: [t, hi], at_start: false, steps });
+                }
+                if h == *width {
+                    break;
+                }
+                h = h.clone() * S::from_i64(4);
             }
         }
         let step = if step.compare(&S::zero())? == Ordering::Greater { step } else { width.clone() / S::from_i64(2) };
