@@ -463,7 +463,8 @@ fn example_5_1_first_contact_to_thirty_digits_by_two_routes() {
 /// `distance` on tori under the agreement contract (`query::both`), touching by construction:
 /// a capsule across the top of the tube, a capsule along the axis through the hole (touching
 /// along the circle), a perpendicular torus over one point of the circle, a linked torus
-/// threaded by the circle at its centre (touching along its whole circle); all posed by one
+/// threaded by the circle at its centre (touching along its whole circle), a ball in the hole
+/// and a ball on the axis (both touching along the circle); all posed by one
 /// exact rational rotation (a binary64 quaternion of small integers) and moved off touching
 /// by 2⁻⁵⁰ of the scale either way (the second shape's radius).
 mod contract {
@@ -484,7 +485,11 @@ mod contract {
             1 => ShapeSpec::capsule(pt(0.0, 0.0, -7.0 * k), pt(0.0, 0.0, 7.0 * k), 4.0 * k + tiny).unwrap(),
             2 => ShapeSpec::torus(pt(3.0 * k, 4.0 * k, 4.0 * k), Vector3::new(-4.0, 3.0, 0.0), 2.0 * k, k + tiny)
                 .unwrap(),
-            _ => ShapeSpec::torus(pt(3.0 * k, 4.0 * k, 0.0), Vector3::new(-4.0, 3.0, 0.0), 2.0 * k, k + tiny).unwrap(),
+            3 => ShapeSpec::torus(pt(3.0 * k, 4.0 * k, 0.0), Vector3::new(-4.0, 3.0, 0.0), 2.0 * k, k + tiny).unwrap(),
+            // Balls at the pose's origin: the torus is moved to put it in the hole (radius
+            // R − r = 4k) or on the axis 12k below (√(5² + 12²) = 13: radius 12k).
+            4 => ShapeSpec::ball(4.0 * (k + tiny)).unwrap(),
+            _ => ShapeSpec::ball(12.0 * (k + tiny)).unwrap(),
         }
     }
 
@@ -492,14 +497,15 @@ mod contract {
         #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
         #[test]
         fn f64_agrees_with_exact_under_the_contract_on_touching_tori(
-            kind in 0u8..4, k in 1i32..=4, swap in any::<bool>(),
+            kind in 0u8..6, k in 1i32..=4, swap in any::<bool>(),
             q in [1i32..=3, -2i32..=2, -2i32..=2, -2i32..=2],
             t in [-4i32..=4, -4i32..=4, -4i32..=4],
             nudge in -1i32..=1,
         ) {
             let k = f64::from(k);
             let pose = PoseSpec::quaternion(q.map(f64::from), t.map(f64::from)).unwrap();
-            let f = ShapeSpec::torus(pt(0.0, 0.0, 0.0), Vector3::new(0.0, 0.0, 1.0), 5.0 * k, k).unwrap();
+            let height = if kind == 5 { -12.0 * k } else { 0.0 };
+            let f = ShapeSpec::torus(pt(0.0, 0.0, height), Vector3::new(0.0, 0.0, 1.0), 5.0 * k, k).unwrap();
             let (a, b) = (Posed::new("a", f, pose.clone()), Posed::new("b", second(kind, k, f64::from(nudge)), pose));
             let query = if swap { DistanceTorus { a: b, b: a } } else { DistanceTorus { a, b } };
             let replay = replay_line(&query);

@@ -61,6 +61,7 @@ pub fn case_line(c: &Case) -> Value {
         Claimed::Validate(q, claim) => line(id, q, Some(claim)),
         Claimed::DistanceRound(q, claim) => line(id, q, Some(claim)),
         Claimed::ToiRound(q, claim) => line(id, q, Some(claim)),
+        Claimed::DistanceTorus(q, claim) => line(id, q, Some(claim)),
     }
 }
 
@@ -83,7 +84,9 @@ pub fn read_case(line: &str) -> Result<Case, QueryError> {
         Ok((q, claim))
     }
     type Q = BigRational;
-    let query = if op == Distance::<Q>::OP && crate::shape::round_pair(&f) {
+    let query = if op == Distance::<Q>::OP && crate::shape::torus_pair(&f) {
+        read(&f).map(|(q, c)| Claimed::DistanceTorus(q, c))?
+    } else if op == Distance::<Q>::OP && crate::shape::round_pair(&f) {
         read(&f).map(|(q, c)| Claimed::DistanceRound(q, c))?
     } else if op == Distance::<Q>::OP {
         read(&f).map(|(q, c)| Claimed::Distance(q, c))?

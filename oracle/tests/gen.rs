@@ -85,6 +85,17 @@ fn wrong(kind: Kind, claim: &Value) -> Vec<Value> {
         Kind::BallFace | Kind::BallEdge | Kind::BallVertex | Kind::CapsuleFace | Kind::CapsuleEdge | Kind::Capsules => {
             vec![json!({"status": "separated"}), json!({"intersecting": false}), with("distance", json!("1/1048576"))]
         }
+        // Tori: another status, the other intersecting, and the distance off by 2⁻²⁰.
+        Kind::TorusHole | Kind::Tori => {
+            let other = if claim["status"] == "touching" { "separated" } else { "touching" };
+            let d: num_rational::BigRational = claim["distance"].as_str().unwrap().parse().unwrap();
+            let off = num_rational::BigRational::new(1.into(), (1 << 20).into());
+            vec![
+                json!({"status": other}),
+                json!({"intersecting": claim["intersecting"] != true}),
+                with("distance", json!((d + off).to_string())),
+            ]
+        }
         // The status, and a feature that does not touch: a's bottom face.
         _ => {
             let mut f = claim["features"].clone();

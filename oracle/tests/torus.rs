@@ -144,3 +144,17 @@ fn tori_are_refused_with_typed_errors() {
         "b": {"ball": "1e-300"}, "pose_b": at(json!(["1e300", 0, "1e-300"]))}));
     assert!(v["status"].is_string() || v["error"].is_object(), "{v}");
 }
+
+/// Found by `gen torus-hole` under `both`: a ball on a turned torus's axis. The float path
+/// took d(X, C)² as |w|² + R² − 2R·√(|w|² − (w·n)²/k), whose root amplified the rounding of
+/// the difference near the axis to 3·10⁻⁸ (and called touching penetrating); it now takes
+/// (ρ − R)² + h² with ρ from |w × n|.
+#[test]
+fn a_ball_on_a_turned_axis_agrees_on_f64() {
+    let line = r#"{"id":"torus-hole/41","op":"distance","backend":"both","a":{"torus":{"center":["-13/2","-29/4","-11/8"],"axis":["3/5","0","4/5"],"major":"5/8","minor":"5/32"}},"pose_a":{"quaternion":[1,0,0,0],"translation":["0","0","0"]},"b":{"ball":"47/32"},"pose_b":{"quaternion":[-3,1,-1,3],"translation":["-28/5","-29/4","-7/40"]},"claim":{"status":"touching","intersecting":true,"distance":"0"}}"#;
+    let v = answer_line(line, &Options::default());
+    assert_eq!(v["verdict"]["ok"], true, "{v}");
+    assert_eq!(v["agreement"]["agree"], true, "{v}");
+    let f = v["f64"]["cores_distance_squared"].as_f64().unwrap();
+    assert!((f - 2.640625).abs() < 1e-12, "{v}");
+}

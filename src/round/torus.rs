@@ -563,12 +563,15 @@ impl<S: RootScalar> TorusDistance<S> {
         let f = |v: &S| v.to_f64();
         let w: [f64; 3] = std::array::from_fn(|j| x[j] - f(&c.centre[j]));
         let n: [f64; 3] = std::array::from_fn(|j| f(&c.axis[j]));
-        let ww: f64 = w.iter().map(|v| v * v).sum();
+        // (ρ − R)² + h², ρ = |w × n|/√k from the axis and h = w·n/√k along it: no
+        // cancellation (|w|² − (w·n)²/k would lose half the digits of ρ near the axis, and
+        // |w|² + R² − 2Rρ all of d² near C).
         let k: f64 = n.iter().map(|v| v * v).sum();
+        let cross = [w[1] * n[2] - w[2] * n[1], w[2] * n[0] - w[0] * n[2], w[0] * n[1] - w[1] * n[0]];
+        let rho = (cross.iter().map(|v| v * v).sum::<f64>() / k).sqrt();
         let wn: f64 = (0..3).map(|j| w[j] * n[j]).sum();
-        let b = (ww - wn * wn / k).max(0.0);
-        let rr = f(&c.radius);
-        (ww + rr * rr - 2.0 * rr * b.sqrt()).max(0.0)
+        let along = rho - f(&c.radius);
+        along * along + wn * wn / k
     }
 
     /// Candidate `i`'s point moved to the least of d(X, C)² along K nearby (a golden-section

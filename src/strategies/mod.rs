@@ -49,8 +49,8 @@ use crate::contact::ContactStatus;
 use crate::geom::{quaternion_matrix, Matrix3, Matrix4, Point3, Vector3};
 use crate::query::{
     AtStart, Ccd, CcdClaim, ClaimedRegion, Contact, ContactClaim, Distance, DistanceClaim, DistanceRound,
-    DistanceRoundClaim, FeatureId, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim, ToiRound,
-    ToiRoundClaim, Validate, ValidateClaim,
+    DistanceRoundClaim, DistanceTorus, DistanceTorusClaim, FeatureId, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiBoxes,
+    ToiBoxesClaim, ToiClaim, ToiRound, ToiRoundClaim, Validate, ValidateClaim,
 };
 use crate::sweep::{BoxMotion, CcdKind};
 use crate::vclip::Status;
@@ -163,6 +163,16 @@ pub enum Kind {
     /// contact at gap / speed, inside the interval, at its end, at its start (touching) or
     /// after it (no contact).
     RoundCast,
+    /// A ball in a torus's hole, touching the tube along a whole circle: centred at the
+    /// torus's centre with radius R − r, or on its axis at height h with radius √(R² + h²) − r
+    /// (R, h and the root a Pythagorean triple); or the same ball shrunk by an exact gap g
+    /// (down to one ulp of the scale): separated, distance g.
+    TorusHole,
+    /// Two tori in perpendicular planes: side by side, their cores g apart at exactly one
+    /// point (touching there when g = r_a + r_b, else separated or penetrating by g − r_a −
+    /// r_b); or linked, b's core through a's tube centre line so the cores are R_b apart
+    /// along a whole circle (separated, touching along a circle, or penetrating).
+    Tori,
 }
 
 /// Every kind with its name, in the order `gen --help` lists them.
@@ -191,6 +201,8 @@ pub const KINDS: &[(&str, Kind)] = &[
     ("capsules", Kind::Capsules),
     ("ball-gap", Kind::BallGap),
     ("round-cast", Kind::RoundCast),
+    ("torus-hole", Kind::TorusHole),
+    ("tori", Kind::Tori),
 ];
 
 fn q(n: i64, d: i64) -> Q {
@@ -231,6 +243,8 @@ pub enum Claimed {
     DistanceRound(DistanceRound, DistanceRoundClaim),
     /// The first contact of round shapes.
     ToiRound(ToiRound, ToiRoundClaim),
+    /// The distance when a shape is a torus.
+    DistanceTorus(DistanceTorus, DistanceTorusClaim),
 }
 
 impl Claimed {
@@ -245,6 +259,7 @@ impl Claimed {
             Claimed::Validate(..) => Validate::<Q>::OP,
             Claimed::DistanceRound(..) => DistanceRound::<Q>::OP,
             Claimed::ToiRound(..) => ToiRound::<Q>::OP,
+            Claimed::DistanceTorus(..) => DistanceTorus::<Q>::OP,
         }
     }
 }
@@ -395,6 +410,7 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Case {
         | Kind::Capsules
         | Kind::BallGap => round_case(kind, &m, src),
         Kind::RoundCast => round_cast(&m, src),
+        Kind::TorusHole | Kind::Tori => torus_case(kind, &m, src),
     };
     Case { id, query }
 }
@@ -553,6 +569,85 @@ fn vertex_on(kind: Kind, m: &Motion, src: &mut Source) -> Claimed {
 /// Round shapes on a box (and two capsules), touching by construction through Pythagorean
 /// offsets, or a ball over a face by an exact gap; the claim is the status and the exact
 /// distance.
+/// The claim for cores `d` apart between shapes of radii summing to `rho`: the status and,
+/// d − ρ being rational, the distance.
+fn torus_claim(d: &Q, rho: &Q) -> DistanceTorusClaim {
+    let status = match d.cmp(rho) {
+        std::cmp::Ordering::Greater => Status::Separated,
+        std::cmp::Ordering::Equal => Status::Touching,
+        std::cmp::Ordering::Less => Status::Penetrating,
+    };
+    DistanceTorusClaim {
+        status: Some(status),
+        intersecting: Some(status != Status::Separated),
+        distance: Some((d - rho).max(Q::zero())),
+    }
+}
+
+/// A torus-hole or tori case (see [`Kind::TorusHole`], [`Kind::Tori`]), under the case's
+/// motion: the tori's axes and centres turned and moved exactly.
+fn torus_case(kind: Kind, m: &Motion, src: &mut Source) -> Claimed {
+    let identity = [1, 0, 0, 0];
+    let zero = Vector3::from_element(Q::zero());
+    let s = q(src.int(1, 4), 8);
+    let torus = |centre: Vector3<Q>, axis: Vector3<Q>, major: Q, minor: Q| ShapeSpec::Torus {
+        center: m.place(&centre),
+        axis: m.vector(&axis),
+        major,
+        minor,
+    };
+    let z = Vector3::new(Q::zero(), Q::zero(), Q::one());
+    // A gap: 0 (touching) most often, else down to one ulp of the scale, either way.
+    fn gap(src: &mut Source, scale: &Q) -> Q {
+        match src.int(0, 5) {
+            0..=2 => Q::zero(),
+            3 => scale * q(1, 1 << 52),
+            4 => -(scale * q(1, 1 << 52)),
+            _ => scale * q(src.int(-8, 8), 64),
+        }
+    }
+    let (a, b, claim) = match kind {
+        Kind::TorusHole => {
+            let (p, h, k) = [(3, 4, 5), (5, 12, 13), (8, 15, 17), (4, 3, 5)][src.int(0, 3) as usize];
+            let on_axis = src.int(0, 1) == 0;
+            let major = &s * q(p, 1);
+            let minor = &major * q(src.int(1, 6), 8);
+            let (height, core) = if on_axis { (&s * q(h, 1), &s * q(k, 1)) } else { (Q::zero(), major.clone()) };
+            let g = gap(src, &core);
+            let radius = &core - &minor - &g;
+            let t = torus(zero.clone(), z.clone(), major, minor.clone());
+            let claim = torus_claim(&core, &(&minor + &radius));
+            let b = ShapeSpec::Ball(radius);
+            (Posed::new("a", t, PoseSpec::identity()), Posed::new("b", b, m.pose(identity, &(&z * height))), claim)
+        }
+        _ => {
+            let ra = &s * q(src.int(2, 6), 1);
+            let y = Vector3::new(Q::zero(), Q::one(), Q::zero());
+            let (centre, rb, ta, tb, core) = if src.int(0, 1) == 0 {
+                // Side by side: b's circle in the xz plane, its nearest point d from a's
+                // (d = r_a + r_b + g, with |g| ≤ (r_a + r_b)/8 so d > 0).
+                let rb = &s * q(src.int(2, 6), 1);
+                let (ta, tb) = (&ra * q(src.int(1, 7), 8), &rb * q(src.int(1, 7), 8));
+                let tubes = &ta + &tb;
+                let d = &tubes + gap(src, &(&tubes * q(1, 8)));
+                (Vector3::new(&ra + &rb + &d, Q::zero(), Q::zero()), rb, ta, tb, d)
+            } else {
+                // Linked: b's circle centred on a's core in the xz plane, R_b ≤ 7R_a/8, so
+                // every point of it is R_b from a's core; r_a = R_b − r_b − g.
+                let rb = &ra * q(src.int(2, 7), 8);
+                let tb = &rb * q(src.int(1, 4), 8);
+                let ta = &rb - &tb - gap(src, &(&rb * q(1, 8)));
+                (Vector3::new(ra.clone(), Q::zero(), Q::zero()), rb.clone(), ta, tb, rb)
+            };
+            let a = torus(zero.clone(), z.clone(), ra, ta.clone());
+            let b = torus(centre, y, rb, tb.clone());
+            let claim = torus_claim(&core, &(&ta + &tb));
+            (Posed::new("a", a, PoseSpec::identity()), Posed::new("b", b, PoseSpec::identity()), claim)
+        }
+    };
+    Claimed::DistanceTorus(DistanceTorus { a, b }, claim)
+}
+
 fn round_case(kind: Kind, m: &Motion, src: &mut Source) -> Claimed {
     let zero = Vector3::from_element(Q::zero());
     let identity = [1, 0, 0, 0];
