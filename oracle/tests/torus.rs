@@ -158,3 +158,36 @@ fn a_ball_on_a_turned_axis_agrees_on_f64() {
     let f = v["f64"]["cores_distance_squared"].as_f64().unwrap();
     assert!((f - 2.640625).abs() < 1e-12, "{v}");
 }
+
+/// The shapes' own points (`points`): each core point moved by its radius toward the other,
+/// computed here by hand: the ball in the hole touches at C's point toward the rational
+/// perpendicular of z, (0, 2, 0); the ball on the axis at height 4 touches at (0, 3, 0) +
+/// (0, −3, 4)/5 = (0, 12/5, 4/5); the ball at (5, 0, 1) is √5 − 3/2 away, its points
+/// (3, 0, 0) + (2, 0, 1)/√5 and (5, 0, 1) − (2, 0, 1)/(2√5), 2/√5 = 0.89442719099991587856…
+/// and 1/(2√5) = 0.22360679774997896964…; f64 gives the same within 1e-12.
+#[test]
+fn the_shapes_own_points() {
+    let points = |b: Value, t: [i64; 3]| {
+        let v = ask(json!({"op": "distance", "backend": "both", "a": f(), "b": b, "pose_b": at(json!(t))}));
+        assert_eq!(v["agreement"]["agree"], true, "{v}");
+        let exact: Vec<Vec<String>> = serde_json::from_value(v["points"].clone()).unwrap();
+        let fast: Vec<Vec<f64>> = serde_json::from_value(v["f64"]["points"].clone()).unwrap();
+        for (e, f) in exact.iter().flatten().zip(fast.iter().flatten()) {
+            assert!((e.parse::<f64>().unwrap() - f).abs() < 1e-12, "{v}");
+        }
+        exact
+    };
+    let s = |x: [&str; 3]| x.map(String::from).to_vec();
+    assert_eq!(points(json!({"ball": 2}), [0, 0, 0]), vec![s(["0", "2", "0"]), s(["0", "2", "0"])]);
+    assert_eq!(points(json!({"ball": 4}), [0, 0, 4]), vec![s(["0", "2.4", "0.8"]), s(["0", "2.4", "0.8"])]);
+    assert_eq!(
+        points(json!({"ball": "1/2"}), [5, 0, 1]),
+        vec![
+            s(["3.8944271909999158785", "0", "0.44721359549995793928"]),
+            s(["4.5527864045000420607", "0", "0.77639320225002103035"])
+        ]
+    );
+    // Penetrating by 1/2 (a ball of radius 3/2 at (5, 0, 0): cores 2 apart, ρ = 5/2): each
+    // shape's deepest point along the x axis, (3, 0, 0) + 1 and (5, 0, 0) − 3/2.
+    assert_eq!(points(json!({"ball": "3/2"}), [5, 0, 0]), vec![s(["4", "0", "0"]), s(["3.5", "0", "0"])]);
+}

@@ -89,6 +89,8 @@ struct Pair<S: Scalar> {
     circle: Circle<S>,
     curve: Curve<S>,
     radii: S,
+    /// The radius about C (the torus's minor radius) and about K.
+    radius: [S; 2],
     swapped: bool,
 }
 
@@ -96,8 +98,12 @@ fn pair<S: Scalar, N: Scalar>(a: &Posed<N>, b: &Posed<N>) -> Result<Pair<S>, Que
     let (pa, pb) = (posed_core::<S, N>(a)?, posed_core::<S, N>(b)?);
     let radii = pa.radius.clone() + pb.radius.clone();
     match (pa.curve, pb.curve) {
-        (Curve::Circle(circle), curve) => Ok(Pair { circle, curve, radii, swapped: false }),
-        (curve, Curve::Circle(circle)) => Ok(Pair { circle, curve, radii, swapped: true }),
+        (Curve::Circle(circle), curve) => {
+            Ok(Pair { circle, curve, radii, radius: [pa.radius, pb.radius], swapped: false })
+        }
+        (curve, Curve::Circle(circle)) => {
+            Ok(Pair { circle, curve, radii, radius: [pb.radius, pa.radius], swapped: true })
+        }
         _ => Err(QueryError::new(ErrorKind::Internal, "", "a torus pair without a torus")),
     }
 }
@@ -156,6 +162,12 @@ pub struct DistanceTorusOutput<S: RootScalar> {
     pub exact: Option<ExactTorus>,
     /// Float estimates of the cores' closest points, a's then b's.
     pub core_points: [[f64; 3]; 2],
+    /// The radius about C (the torus's minor radius) and about K: the shapes' own points
+    /// are the core points moved by them ([`ExactTorus::surface_points`]).
+    pub surface_radii: [S; 2],
+    /// Float estimates of the shapes' own points, a's then b's (the core points moved by
+    /// their radii toward each other; the core point twice where the cores meet).
+    pub points: [[f64; 3]; 2],
     /// The features of a and b there.
     pub features: [TorusFeature; 2],
     /// Whether b is the torus measured (its circle is C).
@@ -207,6 +219,25 @@ fn scale<S: Scalar>(p: &Pair<S>) -> f64 {
     (1.0 + m) * (1.0 + m)
 }
 
+/// A ball's, a capsule's or a torus's radius about its core, as a float.
+fn radius_f64<N: Scalar>(s: &ShapeSpec<N>) -> f64 {
+    match s {
+        ShapeSpec::Ball(r) | ShapeSpec::Capsule { radius: r, .. } | ShapeSpec::Torus { minor: r, .. } => r.to_f64(),
+        _ => 0.0,
+    }
+}
+
+/// The shapes' own points from the core points `c` and radii `r`, a's then b's: each moved
+/// by its radius toward the other; the core point twice where the cores meet.
+fn surface_points_f64(c: [[f64; 3]; 2], r: [f64; 2]) -> [[f64; 3]; 2] {
+    let d: [f64; 3] = std::array::from_fn(|i| c[1][i] - c[0][i]);
+    let len = d.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if len == 0.0 || !len.is_finite() {
+        return [c[1], c[1]];
+    }
+    [std::array::from_fn(|i| c[0][i] + r[0] * d[i] / len), std::array::from_fn(|i| c[1][i] - r[1] * d[i] / len)]
+}
+
 impl<N: Scalar> DistanceTorus<N> {
     /// The exact answer's form.
     fn exact_form(out: &DistanceTorusOutput<BigRational>) -> Result<&ExactTorus, QueryError> {
@@ -227,6 +258,8 @@ impl<N: Scalar> Query for DistanceTorus<N> {
             radii: o.radii.to_rational().unwrap_or_default(),
             exact: o.exact,
             core_points: o.core_points,
+            surface_radii: o.surface_radii.map(|x| x.to_rational().unwrap_or_default()),
+            points: o.points,
             features: o.features,
             swapped: o.swapped,
         }
@@ -247,6 +280,7 @@ impl<N: Scalar> Query for DistanceTorus<N> {
         let x = d.point_f64();
         let y = exact.as_ref().map(|e| e.points_f64()[0]).unwrap_or_else(|| circle_point_f64(&p.circle, x));
         let core_points = if p.swapped { [x, y] } else { [y, x] };
+        let points = surface_points_f64(core_points, [&self.a, &self.b].map(|s| radius_f64(&s.shape)));
         let magnitude = S::from_rational(&Q::from_float(scale(&p)).unwrap_or_default());
         Ok(Answer {
             output: DistanceTorusOutput {
@@ -255,6 +289,8 @@ impl<N: Scalar> Query for DistanceTorus<N> {
                 radii: p.radii.clone(),
                 exact,
                 core_points,
+                surface_radii: p.radius.clone(),
+                points,
                 features: features_of(&d, p.swapped),
                 swapped: p.swapped,
             },
@@ -322,12 +358,18 @@ fn circle_point_f64<S: Scalar>(c: &Circle<S>, x: [f64; 3]) -> [f64; 3] {
     let w: [f64; 3] = std::array::from_fn(|i| x[i] - cc[i]);
     let k: f64 = n.iter().map(|v| v * v).sum();
     let wn: f64 = (0..3).map(|i| w[i] * n[i]).sum();
-    let pi: [f64; 3] = std::array::from_fn(|i| w[i] - wn * n[i] / k);
-    let len = pi.iter().map(|v| v * v).sum::<f64>().sqrt();
-    let r = c.radius.to_f64();
-    if len == 0.0 {
-        return cc;
+    let mut pi: [f64; 3] = std::array::from_fn(|i| w[i] - wn * n[i] / k);
+    let mut len = pi.iter().map(|v| v * v).sum::<f64>().sqrt();
+    if len == 0.0 || !len.is_finite() {
+        // On the axis every point of C is closest: the one toward n × e_j, |n_j| least (as
+        // the exact path's rational perpendicular).
+        let j = (0..3).min_by(|&a, &b| n[a].abs().total_cmp(&n[b].abs())).unwrap_or(0);
+        let mut e = [0.0; 3];
+        e[j] = 1.0;
+        pi = [n[1] * e[2] - n[2] * e[1], n[2] * e[0] - n[0] * e[2], n[0] * e[1] - n[1] * e[0]];
+        len = pi.iter().map(|v| v * v).sum::<f64>().sqrt();
     }
+    let r = c.radius.to_f64();
     std::array::from_fn(|i| cc[i] + r * pi[i] / len)
 }
 

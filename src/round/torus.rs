@@ -927,6 +927,117 @@ impl ExactTorus {
         Ok(out)
     }
 
+    /// An enclosure of a coordinate of the closest point of C (`core` 0) or K (1), the
+    /// realising parameter refined to 2⁻ᵇⁱᵗˢ; where K's point lies on C's axis, C's point
+    /// toward the rational perpendicular of the axis (as [`ExactTorus::points`]).
+    fn core_enclosure(&self, core: usize, axis: usize, bits: u32) -> Result<Option<Iv>, PolyError> {
+        if let Some(e) = self.point_enclosure(core, axis, bits)? {
+            return Ok(Some(e));
+        }
+        let d = &self.d;
+        if self.eval().sign(&d.setup.kb, &d.candidates[d.best])? != Sign::Zero {
+            return Ok(None);
+        }
+        let (a, alpha) = perpendicular(&d.circle.axis);
+        let len = iv_sqrt(&(alpha.clone(), alpha), bits);
+        let t = iv_mul(&(a[axis].clone(), a[axis].clone()), &(len.1.recip(), len.0.recip()));
+        let (c0, r) = (&d.circle.centre[axis], &d.circle.radius);
+        Ok(Some((c0 + r * &t.0, c0 + r * &t.1)))
+    }
+
+    /// The shapes' own points: C's torus's (0, minor radius `r_c`) and K's shape's (1, radius
+    /// `r_k`), each at its core's closest point moved by its radius along the line between
+    /// the cores' closest points, toward the other: the closest points of separated or
+    /// touching shapes, each shape's deepest point along that line for penetrating ones;
+    /// where the cores meet, their common point twice (K's, as [`ExactTorus::points`]).
+    ///
+    /// Each coordinate comes from an enclosure: `digits` significant digits truncated toward
+    /// zero where both its ends agree; else, once the enclosure is narrower than
+    /// 10^−(digits+4) of the scale (1 + the largest |coordinate| of the core points), the
+    /// `digits`-digit decimal it straddles (exact when the value is that decimal), or `"0"`
+    /// where it holds 0.
+    ///
+    /// Errors: the comparisons'; [`PolyError::NumberTooLarge`] where no enclosure within the
+    /// module's size limits separates the cores.
+    pub fn surface_points(
+        &self,
+        r_c: &BigRational,
+        r_k: &BigRational,
+        digits: u32,
+    ) -> Result<[[String; 3]; 2], PolyError> {
+        if self.compare_squared(&BigRational::zero())? == Ordering::Equal {
+            let [_, k] = self.points(digits)?;
+            return Ok([k.clone(), k]);
+        }
+        let ten = BigRational::from_integer(BigInt::from(10).pow(digits + 4));
+        let mut bits = enclosure_bits(digits) + 16;
+        loop {
+            if u64::from(bits) > crate::poly::MAX_COEFF_BITS {
+                return Err(PolyError::NumberTooLarge { what: "width", bits: u64::from(bits) });
+            }
+            let next = bits.saturating_mul(2);
+            let mut cores: Vec<Vec<Iv>> = Vec::with_capacity(2);
+            for core in 0..2 {
+                let mut row = Vec::with_capacity(3);
+                for axis in 0..3 {
+                    match self.core_enclosure(core, axis, bits)? {
+                        Some(e) => row.push(e),
+                        None => break,
+                    }
+                }
+                cores.push(row);
+            }
+            if cores.iter().any(|r| r.len() < 3) {
+                bits = next;
+                continue;
+            }
+            // The scale: 1 + the largest |coordinate| of either core point.
+            let scale = cores
+                .iter()
+                .flatten()
+                .fold(BigRational::one(), |m, x| m.max(BigRational::one() + Signed::abs(&x.0).max(Signed::abs(&x.1))));
+            let delta: Vec<Iv> =
+                (0..3).map(|i| (&cores[1][i].0 - &cores[0][i].1, &cores[1][i].1 - &cores[0][i].0)).collect();
+            let squared = delta.iter().fold((BigRational::zero(), BigRational::zero()), |acc, x| {
+                let (a, b) = (Signed::abs(&x.0), Signed::abs(&x.1));
+                let lo =
+                    if x.0.is_positive() || x.1.is_negative() { a.clone().min(b.clone()) } else { BigRational::zero() };
+                let hi = a.max(b);
+                (acc.0 + &lo * &lo, acc.1 + &hi * &hi)
+            });
+            let len = iv_sqrt(&squared, bits);
+            if !len.0.is_positive() {
+                bits = next;
+                continue;
+            }
+            let inv = (len.1.recip(), len.0.recip());
+            let mut out: [[String; 3]; 2] = Default::default();
+            let mut done = true;
+            for (core, (row, r)) in out.iter_mut().zip([r_c, r_k]).enumerate() {
+                for (axis, cell) in row.iter_mut().enumerate() {
+                    let step = iv_mul(&delta[axis], &inv);
+                    let step = if core == 0 { (r * &step.0, r * &step.1) } else { (-(r * &step.1), -(r * &step.0)) };
+                    let x = iv_add(&cores[core][axis], &step);
+                    if let Some(text) = same_decimal(&x.0, &x.1, digits) {
+                        *cell = text;
+                    } else if (&x.1 - &x.0) * &ten <= scale {
+                        *cell = if !x.0.is_positive() && !x.1.is_negative() {
+                            "0".to_string()
+                        } else {
+                            decimal_of_rational(if x.0.is_negative() { &x.0 } else { &x.1 }, digits)
+                        };
+                    } else {
+                        done = false;
+                    }
+                }
+            }
+            if done {
+                return Ok(out);
+            }
+            bits = next;
+        }
+    }
+
     /// The closest points of C (0) and K (1) as floats.
     pub fn points_f64(&self) -> [[f64; 3]; 2] {
         let x = self.d.point_f64();

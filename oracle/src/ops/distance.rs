@@ -130,6 +130,10 @@ impl<N: Number> OpJson for DistanceTorus<N> {
                 let [c, k] = e.points(digits).map_err(limit)?;
                 let pts = if out.swapped { [k, c] } else { [c, k] };
                 m.push("core_points", json!(pts));
+                let [rc, rk] = &out.surface_radii;
+                let (rc, rk) = (rc.to_rational().unwrap_or_default(), rk.to_rational().unwrap_or_default());
+                let [c, k] = e.surface_points(&rc, &rk, digits).map_err(limit)?;
+                m.push("points", json!(if out.swapped { [k, c] } else { [c, k] }));
                 let d = e.distance();
                 let best = &d.candidates[d.best];
                 let (poly, [lo, hi]) = describe(&best.u);
@@ -152,6 +156,7 @@ impl<N: Number> OpJson for DistanceTorus<N> {
                 }
                 m.push("features", json!([feature(&out.features[0]), feature(&out.features[1])]));
                 m.push("core_points", json!(out.core_points));
+                m.push("points", json!(out.points));
             }
         }
         Ok(m)
