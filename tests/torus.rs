@@ -470,7 +470,7 @@ fn example_5_1_first_contact_to_thirty_digits_by_two_routes() {
 mod contract {
     use super::*;
     use proptest::prelude::*;
-    use touchstone::query::{both, DistanceTorus, PoseSpec, Posed, Query, ShapeSpec};
+    use touchstone::query::{both, DistanceTorus, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiTorus};
     use touchstone_oracle::encode::replay_line;
 
     fn pt(x: f64, y: f64, z: f64) -> Point3<f64> {
@@ -514,6 +514,52 @@ mod contract {
             let expected = match nudge { 0 => Status::Touching, 1 => Status::Penetrating, _ => Status::Separated };
             let exact = query.answer::<Q>().unwrap().output.status;
             prop_assert_eq!(exact, expected, "replay: {}", replay);
+        }
+
+        /// `toi` of a ball against the torus R = 5k, r = k under the contract, grazing by
+        /// construction: down the axis with radius 4k (touching the tube's inside along a
+        /// circle at the centre only), across the top at height k + radius (touching the top
+        /// circle where it passes over), or head on from the side; nudged by 2⁻⁵⁰ either way
+        /// (the radius, or the height across the top).
+        #[test]
+        fn f64_toi_of_a_ball_is_valid_within_the_contract(
+            kind in 0u8..3, k in 1i32..=4, radius in 1i32..=3,
+            t in [-4i32..=4, -4i32..=4, -4i32..=4],
+            nudge in -1i32..=1, speed in 1i32..=3,
+        ) {
+            let (k, s) = (f64::from(k), f64::from(speed));
+            let tiny = 1.0 + f64::from(nudge) * 2f64.powi(-50);
+            let (start, velocity, r) = match kind {
+                0 => ([0.0, 0.0, 10.0 * k], [0.0, 0.0, -s], 4.0 * k * tiny),
+                1 => {
+                    let r = f64::from(radius) * k;
+                    ([-20.0 * k, 5.0 * k, (k + r) * tiny], [s, 0.0, 0.0], r)
+                }
+                _ => ([20.0 * k, 0.0, 0.0], [-s, 0.0, 0.0], f64::from(radius) * k * tiny),
+            };
+            // Both moved by one integer translation (exact in floats).
+            let t = t.map(f64::from);
+            let f = ShapeSpec::torus(pt(0.0, 0.0, 0.0), Vector3::new(0.0, 0.0, 1.0), 5.0 * k, k).unwrap();
+            let ball = PoseSpec::quaternion([1.0, 0.0, 0.0, 0.0], std::array::from_fn(|i| start[i] + t[i])).unwrap();
+            let query = ToiTorus {
+                toi: Toi {
+                    a: Posed::new("a", f, PoseSpec::quaternion([1.0, 0.0, 0.0, 0.0], t).unwrap()),
+                    b: Posed::new("b", ShapeSpec::ball(r).unwrap(), ball),
+                    velocity_a: Vector3::new(0.0, 0.0, 0.0),
+                    velocity_b: Vector3::new(velocity[0], velocity[1], velocity[2]),
+                    interval: [0.0, 25.0 * k],
+                },
+                width: Q::new(1.into(), (1u64 << 40).into()),
+            };
+            let replay = replay_line(&query);
+            let r = both(&query).unwrap();
+            prop_assert!(r.agreement.is_ok(), "{:?}\nreplay: {replay}", r.agreement);
+            let exact = query.answer::<Q>().unwrap().output;
+            // Touching by construction (nudge 0) and deeper collide (a larger ball down the
+            // axis, a lower one across the top); a ball 2⁻⁵⁰ short grazes past (kinds 0 and 1)
+            // or still hits head on (2).
+            let collides = match kind { 0 => nudge >= 0, 1 => nudge <= 0, _ => true };
+            prop_assert_eq!(exact.collides, collides, "replay: {}", replay);
         }
     }
 }

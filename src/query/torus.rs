@@ -6,9 +6,16 @@
 //!
 //! Contract of the `f64` path (`distance`): the margin is |d(cores)² − ρ²| (from an enclosure,
 //! so a lower bound) over M = (1 + the largest |coordinate| of the cores, radii included)² +
-//! ρ²; above the budget the status must be the exact one. `toi` on `f64` advances on float
-//! distances, which bound nothing: it is answered but not held to the exact answer (its
-//! margin is 0).
+//! ρ²; above the budget the status must be the exact one.
+//!
+//! Contract of the `f64` path (`toi`), which advances on float distances: its answer must be
+//! valid within ε = the budget × S (S = 1 + the largest |coordinate| of the cores at t0 and
+//! t1, a circle's radius added, + ρ), checked exactly: a time t_f lies in the interval (as
+//! rounded to binary64), the shapes are within ε of touching at t_f (their cores within
+//! ρ + ε), and where t_f is after the exact enclosure's end h, they are not deeper than ε
+//! (cores within ρ − ε) at h or at eight evenly spaced times in [h, t_f]; a miss, likewise
+//! not deeper than ε at h or eight times in [h, t1] (h: where the exact answer has a
+//! contact). The margin is 0: `collides` may differ wherever the answer stays valid.
 
 use std::cmp::Ordering;
 
@@ -22,7 +29,7 @@ use super::round::round_error;
 use super::spec::{FeatureId, Posed, ShapeSpec};
 use super::toi::Toi;
 use super::{Answer, Bounded, Query};
-use crate::contract::Margin;
+use crate::contract::{Agreement, Disagreement, Margin};
 use crate::geom::{Point3, Vector3};
 use crate::poly::RootScalar;
 use crate::round::torus::{torus_distance, torus_first_contact, Circle, Curve, ExactTorus, TorusDistance, TorusValue};
@@ -405,6 +412,80 @@ pub struct ToiTorusClaim {
     pub toi: Option<BigRational>,
 }
 
+impl<N: Scalar> ToiTorus<N> {
+    /// Why the `f64` first time `fast` (`None`: no contact) is not valid within ε of the
+    /// exact answer `e`, or `None` when it is (see the module's docs).
+    fn invalid(&self, e: &ToiTorusOutput<Q>, fast: Option<f64>) -> Result<Option<String>, QueryError> {
+        let t = &self.toi;
+        let p = pair::<Q, N>(&t.a, &t.b)?;
+        let (va, vb): (Vector3<Q>, Vector3<Q>) =
+            (t.velocity_a.map(|x| x.to_backend()), t.velocity_b.map(|x| x.to_backend()));
+        let v = if p.swapped { va - vb } else { vb - va };
+        let [t0, t1] = t.interval.clone().map(|x| x.to_backend::<Q>());
+        let moved = |time: &Q| p.curve.translated(&v.map(|x| x * time));
+        // ε = the budget × S, S = 1 + the largest |coordinate| of the cores at t0 and t1 (a
+        // circle's radius added) + ρ.
+        let mut largest = p.circle.centre.iter().map(Signed::abs).max().unwrap_or_default() + &p.circle.radius;
+        for time in [&t0, &t1] {
+            let points = match moved(time) {
+                Curve::Point(x) => vec![x],
+                Curve::Segment([a, b]) => vec![a, b],
+                Curve::Circle(c) => {
+                    let r = c.radius.clone();
+                    vec![c.centre.map(|x| Signed::abs(&x) + &r)]
+                }
+            };
+            for x in points {
+                largest = largest.max(x.iter().map(Signed::abs).max().unwrap_or_default());
+            }
+        }
+        let scale = Q::from_integer(1.into()) + largest + &p.radii;
+        let eps = Q::from_float(crate::contract::budget::<f64>()).unwrap_or_default() * scale;
+        let err = |e| round_error("", e);
+        // Whether the shapes at `time` with radii summing to `rho` meet.
+        let meet = |time: &Q, rho: &Q| -> Result<bool, QueryError> {
+            Ok(torus_distance(&p.circle, &moved(time), rho).map_err(err)?.status != Status::Separated)
+        };
+        let shrunk = &p.radii - &eps;
+        // Deeper than ε somewhere in [from, to]: at `from` or at eight evenly spaced times
+        // after it (a sample deeper than ε shows it; none proves nothing more).
+        let deep = |from: &Q, to: &Q| -> Result<bool, QueryError> {
+            if !shrunk.is_positive() {
+                return Ok(false);
+            }
+            for k in 0..=8 {
+                let time = from + (to - from) * Q::new(k.into(), 8.into());
+                if meet(&time, &shrunk)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        };
+        let hi = e.interval.as_ref().map(|[_, hi]| hi.clone());
+        let Some(tf) = fast else {
+            return Ok(match hi {
+                Some(hi) if deep(&hi, &t1)? => Some("a miss, but the shapes penetrate by more than ε".into()),
+                _ => None,
+            });
+        };
+        let Some(tf_q) = Q::from_float(tf) else { return Ok(Some(format!("the time {tf} is not finite"))) };
+        let rounded = |x: &Q| Q::from_float(x.to_f64()).unwrap_or_else(|| x.clone());
+        if tf_q < t0.clone().min(rounded(&t0)) || tf_q > t1.clone().max(rounded(&t1)) {
+            return Ok(Some(format!("the time {tf} is outside the interval")));
+        }
+        let tf_q = tf_q.clamp(t0.clone(), t1.clone());
+        if !meet(&tf_q, &(&p.radii + &eps))? {
+            return Ok(Some(format!("the shapes are apart by more than ε at the time {tf}")));
+        }
+        if let Some(hi) = hi {
+            if hi < tf_q && deep(&hi, &tf_q)? {
+                return Ok(Some(format!("the shapes penetrate by more than ε before the time {tf}")));
+            }
+        }
+        Ok(None)
+    }
+}
+
 impl<N: Scalar> Query for ToiTorus<N> {
     const OP: &'static str = "toi";
     type Output<S: RootScalar> = ToiTorusOutput<S>;
@@ -443,9 +524,32 @@ impl<N: Scalar> Query for ToiTorus<N> {
         }))
     }
 
-    /// 0: the `f64` path is not held to the exact answer (see the module's docs).
+    /// 0: `collides` need not agree as such; the `f64` answer is checked for validity
+    /// within ε instead (see the module's docs).
     fn margin(&self, _: &Answer<BigRational, Self>) -> Result<Margin, QueryError> {
         Ok(Margin::Finite(Q::zero()))
+    }
+
+    /// The `f64` answer must be valid within ε (see the module's docs).
+    fn agreement(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        fast: &Result<Answer<f64, Self>, QueryError>,
+    ) -> Result<(Margin, Result<Agreement, Disagreement>), QueryError> {
+        let margin = Margin::Finite(Q::zero());
+        let Ok(fast) = fast else { return Ok((margin, Ok(Agreement::WithinTolerance))) };
+        let e = &exact.output;
+        let shown = |o: Option<[String; 2]>| match o {
+            Some([lo, hi]) => format!("[{lo}, {hi}]"),
+            None => "no contact".to_string(),
+        };
+        let exact_shown = shown(e.interval.as_ref().map(|[lo, hi]| [lo.to_string(), hi.to_string()]));
+        let fast_shown = shown(fast.output.interval.map(|[lo, hi]| [lo.to_string(), hi.to_string()]));
+        let verdict = match self.invalid(e, fast.output.interval.map(|[lo, _]| lo))? {
+            None => Ok(Agreement::WithinTolerance),
+            Some(what) => Err(Disagreement { what, exact: exact_shown, fast: fast_shown, margin: "0".into() }),
+        };
+        Ok((margin, verdict))
     }
 
     fn discrete<S: RootScalar>(o: &ToiTorusOutput<S>) -> bool {
@@ -471,4 +575,65 @@ impl<N: Scalar> Query for ToiTorus<N> {
             Ok(vec![Check { field: "toi".into(), claimed: Shown::Rational(x.clone()), exact: shown, abs_error: None, ok, note: None }])
         }),
     ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::PoseSpec;
+
+    fn q(n: i64) -> Q {
+        Q::from_integer(n.into())
+    }
+
+    /// A ball of radius 3 falling along the axis of the torus R = 3, r = 1 from height 10:
+    /// contact when 9 + h² = 16, at t = 10 − √7 = 7.3542486889354…
+    fn falling() -> ToiTorus {
+        let torus =
+            ShapeSpec::torus(Point3::new(q(0), q(0), q(0)), Vector3::new(q(0), q(0), q(1)), q(3), q(1)).unwrap();
+        let start = PoseSpec::quaternion([q(1), q(0), q(0), q(0)], [q(0), q(0), q(10)]).unwrap();
+        ToiTorus {
+            toi: Toi {
+                a: Posed::new("a", torus, PoseSpec::identity()),
+                b: Posed::new("b", ShapeSpec::ball(q(3)).unwrap(), start),
+                velocity_a: Vector3::new(q(0), q(0), q(0)),
+                velocity_b: Vector3::new(q(0), q(0), q(-1)),
+                interval: [q(0), q(20)],
+            },
+            width: Q::new(1.into(), (1u64 << 40).into()),
+        }
+    }
+
+    #[test]
+    fn the_toi_contract_accepts_valid_answers_and_fails_the_others() {
+        let query = falling();
+        let exact = query.answer::<Q>().unwrap().output;
+        let [lo, hi] = exact.interval.clone().unwrap();
+        assert!(lo.to_f64() <= 10.0 - 7f64.sqrt() + 1e-12 && hi.to_f64() >= 10.0 - 7f64.sqrt() - 1e-12);
+        let t = 10.0 - 7f64.sqrt();
+        assert_eq!(query.invalid(&exact, Some(t)).unwrap(), None);
+        // A miss: the ball goes 2 deep at h = 0.
+        assert!(query.invalid(&exact, None).unwrap().unwrap().contains("penetrate"));
+        // Too early: apart by about 2.4 at t = 5.
+        assert!(query.invalid(&exact, Some(5.0)).unwrap().unwrap().contains("apart"));
+        // Too late: at t = 9 the ball is in contact again (h = 1: √10 < 4), but deep before.
+        assert!(query.invalid(&exact, Some(9.0)).unwrap().unwrap().contains("before"));
+        // Outside the interval.
+        assert!(query.invalid(&exact, Some(25.0)).unwrap().unwrap().contains("outside"));
+        // And `both` holds: the f64 path's own time is valid.
+        let r = crate::query::both(&query).unwrap();
+        assert!(r.agreement.is_ok(), "{:?}", r.agreement);
+    }
+
+    /// Grazing: a ball of radius 2 along the axis touches the tube only at h = 0 (√(9 + h²) ≥
+    /// 3 = ρ), at t = 10 exactly: found by root isolation (advancement would creep toward it
+    /// without end).
+    #[test]
+    fn a_grazing_ball_is_found_exactly() {
+        let mut query = falling();
+        query.toi.b.shape = ShapeSpec::ball(q(2)).unwrap();
+        let exact = query.answer::<Q>().unwrap().output;
+        assert_eq!(exact.interval, Some([q(10), q(10)]));
+        assert!(!exact.at_start);
+    }
 }

@@ -1284,12 +1284,68 @@ pub struct TorusContact<S: Scalar> {
     /// Whether the shapes meet in `[t0, t1]`.
     pub collides: bool,
     /// Where they do: the first contact lies in `[lo, hi]` (`lo = hi` when the contact time is
-    /// known exactly, e.g. at t0); no contact before `lo`, and they meet at `hi`.
+    /// known exactly, e.g. at t0 or a rational root); no contact before `lo`. By advancement
+    /// they meet at `hi`; by a ball's root isolation `[lo, hi]` isolates the root.
     pub interval: [S; 2],
     /// Whether they meet at t0 already.
     pub at_start: bool,
     /// The advancement steps taken.
     pub steps: usize,
+}
+
+/// The first contact of a ball's centre X(t) = x + v·t with the torus of circle C and radii
+/// summing to ρ, apart at t0, by exact root isolation in t (issue 42 item 3: univariate): with
+/// w = X − c, L = |w|² + R² − ρ² and B̃ = |w × n|², the shapes meet where
+/// g = L − √(4R²B̃/k) ≤ 0, g vanishes exactly where P = kL² − 4R²B̃ = 0 (degree 4 in t) and
+/// L ≥ 0, so the first contact is the first such root of P. A grazing contact (the ball
+/// touching the tube for an instant) is found as exactly as a crossing one, where advancement
+/// would creep toward it forever. `None` where P vanishes identically (advancement then).
+fn point_first_contact<S: RootScalar>(
+    circle: &Circle<S>,
+    x: &Point3<S>,
+    radii: &S,
+    velocity: &Vector3<S>,
+    t0: &S,
+    t1: &S,
+    width: &S,
+) -> Result<Option<TorusContact<S>>, RoundError> {
+    let line = |a: &S, b: &S| TPoly::input(Poly::from_coeffs(vec![a.clone(), b.clone()]));
+    let constant = |a: S| TPoly::input(Poly::from_coeffs(vec![a]));
+    let n = &circle.axis;
+    let w: Vec<TPoly<S>> = (0..3).map(|i| line(&(x[i].clone() - circle.centre[i].clone()), &velocity[i])).collect();
+    let cross = |i: usize, j: usize| w[i].clone() * constant(n[j].clone()) - w[j].clone() * constant(n[i].clone());
+    let c = [cross(1, 2), cross(2, 0), cross(0, 1)];
+    let sq = |v: &[TPoly<S>]| v.iter().fold(TPoly::zero(), |acc, p| acc + p.clone() * p.clone());
+    let k = n[0].clone() * n[0].clone() + n[1].clone() * n[1].clone() + n[2].clone() * n[2].clone();
+    let r = &circle.radius;
+    let l = sq(&w) + constant(r.clone() * r.clone() - radii.clone() * radii.clone());
+    let four_r2 = S::from_i64(4) * r.clone() * r.clone();
+    let p = constant(k) * l.clone() * l.clone() - constant(four_r2) * sq(&c);
+    if p.is_zero().map_err(poly_error)? {
+        return Ok(None);
+    }
+    for root in S::roots_in(&p.p, t0, t1).map_err(poly_error)? {
+        if S::sign_at(&l, &root).map_err(poly_error)? == Sign::Negative {
+            continue;
+        }
+        let interval = match S::time_output(&root) {
+            TimeOutput::Exact(mut a) => match a.to_rational() {
+                Some(q) => [S::from_rational(&q), S::from_rational(&q)],
+                None => {
+                    let w =
+                        width.to_rational().ok_or_else(|| RoundError::Invalid("the width is not rational".into()))?;
+                    a.refine(&w).map_err(poly_error)?;
+                    [S::from_rational(a.interval().lo()), S::from_rational(a.interval().hi())]
+                }
+            },
+            TimeOutput::Float(f) => {
+                let f = S::from_rational(&BigRational::from_float(f).unwrap_or_default());
+                [f.clone(), f]
+            }
+        };
+        return Ok(Some(TorusContact { collides: true, interval, at_start: false, steps: 0 }));
+    }
+    Ok(Some(TorusContact { collides: false, interval: [t1.clone(), t1.clone()], at_start: false, steps: 0 }))
 }
 
 /// A value at most `x` with a 32-bit dyadic mantissa (x itself on inexact backends and
@@ -1403,6 +1459,11 @@ pub fn torus_first_contact<S: RootScalar>(
     let none = |steps| TorusContact { collides: false, interval: [t1.clone(), t1.clone()], at_start: false, steps };
     if (0..3).all(|i| velocity[i].sign() == Ok(Sign::Zero)) {
         return Ok(none(0));
+    }
+    if let Curve::Point(x) = curve {
+        if let Some(c) = point_first_contact(circle, x, radii, velocity, t0, t1, width)? {
+            return Ok(c);
+        }
     }
     // v ≥ |velocity|: the float norm a little enlarged where it is finite and its square is
     // checked to be at least |velocity|², else |v_x| + |v_y| + |v_z| (an exact bound whatever
