@@ -2,7 +2,8 @@
 //! under the ops' own contracts (`query::both`), on balls, capsules and rounded boxes touching
 //! by construction (Pythagorean offsets split between the radii) or nudged 2⁻⁵⁰ of the scale
 //! off touching; for `toi`, b moves into that place at an integer time; and tori touching by
-//! construction (a capsule on the tube or through the hole, perpendicular and linked tori). A breach panics with
+//! construction (a capsule on the tube or through the hole, perpendicular and linked tori), and
+//! balls cast at a torus, grazing it by construction. A breach panics with
 //! the oracle line that reproduces it.
 #![no_main]
 
@@ -24,5 +25,6 @@ fuzz_target!(|input: RoundCase| -> Corpus {
         RoundCase::Distance(pair) => judged(&pair.query()),
         RoundCase::Toi { pair, motion, at } => judged(&pair.toi_query(motion, at)),
         RoundCase::Torus(pair) => judged(&pair.query()),
+        RoundCase::TorusToi(cast) => judged(&cast.query()),
     }
 });

@@ -406,8 +406,59 @@ impl TorusInput {
     }
 }
 
+/// A ball's first contact with the torus F (R = 5k, r = k about z), grazing by construction
+/// (the `round_diff` target's torus casts): down the axis with radius 4k (touching the tube's
+/// inside along a circle at the centre only), across the top at height k + radius with
+/// radius k·(1 + m mod 3) (touching the top circle as it passes over), or head on from the
+/// side; the radius (down the axis, head on) or the height (across) nudged by nothing or 2⁻⁵⁰
+/// either way; speed 1 to 3; both moved by one integer translation.
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub struct TorusToiInput {
+    /// The kind (mod 3), the scale k (mod 4, plus 1), the nudge (mod 3 − 1), the speed (mod
+    /// 3, plus 1), m (the radius across the top and head on).
+    pub fit: [u8; 5],
+    /// The translation (each mod 9 − 4).
+    pub shift: [i8; 3],
+}
+
+impl TorusToiInput {
+    /// The `toi` query, enclosed to 2⁻⁴⁰.
+    pub fn query(&self) -> crate::query::ToiTorus<f64> {
+        use crate::query::{PoseSpec, Posed, ShapeSpec, Toi, ToiTorus};
+        let [kind, k, nudge, speed, m] = self.fit;
+        let k = f64::from(k % 4 + 1);
+        let s = f64::from(speed % 3 + 1);
+        let tiny = 1.0 + f64::from(i32::from(nudge % 3) - 1) * 2f64.powi(-50);
+        let r = f64::from(m % 3 + 1) * k;
+        let (start, velocity, radius) = match kind % 3 {
+            0 => ([0.0, 0.0, 10.0 * k], [0.0, 0.0, -s], 4.0 * k * tiny),
+            1 => ([-20.0 * k, 5.0 * k, (k + r) * tiny], [s, 0.0, 0.0], r),
+            _ => ([20.0 * k, 0.0, 0.0], [-s, 0.0, 0.0], r * tiny),
+        };
+        let t = self.shift.map(|c| f64::from(c.rem_euclid(9) - 4));
+        let at = |p: [f64; 3]| {
+            PoseSpec::quaternion([1.0, 0.0, 0.0, 0.0], std::array::from_fn(|i| p[i] + t[i]))
+                .unwrap_or_else(|_| unreachable!("a unit quaternion"))
+        };
+        let f = ShapeSpec::torus(Point3::new(0.0, 0.0, 0.0), crate::geom::Vector3::new(0.0, 0.0, 1.0), 5.0 * k, k)
+            .unwrap_or_else(|_| unreachable!("valid by construction"));
+        let ball = ShapeSpec::ball(radius).unwrap_or_else(|_| unreachable!("a positive radius"));
+        ToiTorus {
+            toi: Toi {
+                a: Posed::new("a", f, at([0.0; 3])),
+                b: Posed::new("b", ball, at(start)),
+                velocity_a: crate::geom::Vector3::new(0.0, 0.0, 0.0),
+                velocity_b: crate::geom::Vector3::new(velocity[0], velocity[1], velocity[2]),
+                interval: [0.0, 25.0 * k],
+            },
+            width: num_rational::BigRational::new(1.into(), (1u64 << 40).into()),
+        }
+    }
+}
+
 /// One case of the `round_diff` target: a pair for `distance`, the same pair for `toi`
-/// ([`RoundInput::toi_query`]), or a torus pair for `distance` ([`TorusInput`]).
+/// ([`RoundInput::toi_query`]), a torus pair for `distance` ([`TorusInput`]), or a ball's
+/// first contact with a torus ([`TorusToiInput`]).
 #[derive(Arbitrary, Clone, Debug, PartialEq)]
 pub enum RoundCase {
     /// The pair's `distance`.
@@ -424,6 +475,8 @@ pub enum RoundCase {
     },
     /// A torus pair's `distance`.
     Torus(TorusInput),
+    /// A ball's first contact with a torus.
+    TorusToi(TorusToiInput),
 }
 
 impl RoundInput {
@@ -587,6 +640,8 @@ pub enum Replay {
     ToiRound(crate::query::ToiRound<f64>),
     /// `round_diff`'s torus pair.
     DistanceTorus(crate::query::DistanceTorus<f64>),
+    /// `toi` of a ball and a torus.
+    ToiTorus(crate::query::ToiTorus<f64>),
     /// `sweep_diff`'s primitives.
     Ccd(crate::query::Ccd<f64>),
     /// `sweep_diff`'s boxes, on [0, 1].
@@ -645,6 +700,7 @@ pub fn replay(target: &str, bytes: &[u8]) -> Result<Replay, DecodeError> {
             RoundCase::Distance(pair) => Replay::DistanceRound(pair.query()),
             RoundCase::Toi { pair, motion, at } => Replay::ToiRound(pair.toi_query(motion, at)),
             RoundCase::Torus(pair) => Replay::DistanceTorus(pair.query()),
+            RoundCase::TorusToi(cast) => Replay::ToiTorus(cast.query()),
         },
         "sweep_diff" => match decode::<SweepInput>(target, bytes)? {
             SweepInput::Ccd(c) => {

@@ -13,7 +13,8 @@
 
 use super::{
     BoxInput, CcdInput, ContactInput, ConvexPairInput, Coord, DecodeError, Edit, FourPoints, MeshInput, MspInput,
-    PlaneAndPoint, PointCloud, PredicateCase, RoundCase, RoundInput, SweepInput, TorusInput, FUZZ_TARGETS,
+    PlaneAndPoint, PointCloud, PredicateCase, RoundCase, RoundInput, SweepInput, TorusInput, TorusToiInput,
+    FUZZ_TARGETS,
 };
 use crate::strategies::{grid_polytope, rational_rotation, Source};
 
@@ -198,12 +199,19 @@ impl Encode for TorusInput {
     }
 }
 
+impl Encode for TorusToiInput {
+    fn write(&self, out: &mut Vec<u8>, rest: bool) {
+        (&self.fit, &self.shift).write(out, rest);
+    }
+}
+
 impl Encode for RoundCase {
     fn write(&self, out: &mut Vec<u8>, rest: bool) {
         match self {
-            RoundCase::Distance(pair) => variant(0, 3, pair, out, rest),
-            RoundCase::Toi { pair, motion, at } => variant(1, 3, (pair, motion, at), out, rest),
-            RoundCase::Torus(pair) => variant(2, 3, pair, out, rest),
+            RoundCase::Distance(pair) => variant(0, 4, pair, out, rest),
+            RoundCase::Toi { pair, motion, at } => variant(1, 4, (pair, motion, at), out, rest),
+            RoundCase::Torus(pair) => variant(2, 4, pair, out, rest),
+            RoundCase::TorusToi(cast) => variant(3, 4, cast, out, rest),
         }
     }
 }
@@ -446,6 +454,17 @@ fn round_pairs(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)
             };
             let how = ["closer", "touching", "apart"][nudge as usize];
             add(format!("torus-{kind}-{how}"), checked(target, &RoundCase::Torus(input))?);
+        }
+    }
+    // Balls cast at a torus: every kind, touching and nudged either way.
+    for kind in 0..3u8 {
+        for nudge in 0..3u8 {
+            let input = TorusToiInput {
+                fit: [kind, src.int(0, 3) as u8, nudge, src.int(0, 2) as u8, src.int(0, 2) as u8],
+                shift: tri(src, -4, 4),
+            };
+            let how = ["closer", "touching", "apart"][nudge as usize];
+            add(format!("torus-toi-{kind}-{how}"), checked(target, &RoundCase::TorusToi(input))?);
         }
     }
     Ok(())
