@@ -20,7 +20,7 @@ use std::cmp::Ordering;
 
 use num_rational::BigRational;
 
-use super::claim::{ClaimRule, Shown};
+use super::claim::{Check, ClaimRule, Shown};
 use super::error::{ErrorKind, QueryError};
 use super::round::{feature_name, posed_round, round_error, PosedRound};
 use super::spec::FeatureId;
@@ -73,6 +73,9 @@ pub struct ToiRoundOutput<S: RootScalar> {
     /// The core features that meet at `toi` (a capsule's vertex 0 or 1 or edge [0, 1], a
     /// polytope core's feature; `None` for a ball's centre); none when the shapes overlap at t0.
     pub features: Option<[Option<FeatureId>; 2]>,
+    /// Every pair of core features that realises the first contact (`features` among them):
+    /// a ball meeting a capsule where its cap meets its side touches the end and the segment.
+    pub realising: Vec<[Option<FeatureId>; 2]>,
 }
 
 /// A claim on [`ToiRound`].
@@ -84,6 +87,8 @@ pub struct ToiRoundClaim {
     pub toi: Option<BigRational>,
     /// The claimed state at t0.
     pub at_start: Option<AtStart>,
+    /// The claimed core features that meet (`None`: a ball's centre).
+    pub features: Option<[Option<FeatureId>; 2]>,
 }
 
 /// The posed shapes, a's velocity relative to b and the interval, on backend `S`.
@@ -227,7 +232,13 @@ impl<N: Scalar> Query for ToiRound<N> {
     type Claim = ToiRoundClaim;
 
     fn reference(o: ToiRoundOutput<Exact>) -> ToiRoundOutput<BigRational> {
-        ToiRoundOutput { collides: o.collides, toi: o.toi, at_start: o.at_start, features: o.features }
+        ToiRoundOutput {
+            collides: o.collides,
+            toi: o.toi,
+            at_start: o.at_start,
+            features: o.features,
+            realising: o.realising,
+        }
     }
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
@@ -235,14 +246,24 @@ impl<N: Scalar> Query for ToiRound<N> {
         let c = first_contact_features(&m.a.shape, &m.velocity_a, &m.b.shape, &m.velocity_b, m.interval.clone())
             .map_err(|e| round_error("", e))?;
         let Some(c) = c else {
-            return Ok(Answer::plain(ToiRoundOutput { collides: false, toi: None, at_start: None, features: None }));
+            return Ok(Answer::plain(ToiRoundOutput {
+                collides: false,
+                toi: None,
+                at_start: None,
+                features: None,
+                realising: Vec::new(),
+            }));
         };
         let at_start = c.at_start.map(|s| if s == Status::Touching { AtStart::Touching } else { AtStart::Overlapping });
         let features = match &c.features {
             Some([fa, fb]) => Some([feature_name(&m.a, fa)?, feature_name(&m.b, fb)?]),
             None => None,
         };
-        Ok(Answer::plain(ToiRoundOutput { collides: true, toi: Some(c.time), at_start, features }))
+        let mut realising = Vec::new();
+        for [fa, fb] in &c.tied {
+            realising.push([feature_name(&m.a, fa)?, feature_name(&m.b, fb)?]);
+        }
+        Ok(Answer::plain(ToiRoundOutput { collides: true, toi: Some(c.time), at_start, features, realising }))
     }
 
     /// |min g|, |g(t0)| over M and the polytope cores' own tests (see the module's docs).
@@ -308,6 +329,31 @@ impl<N: Scalar> Query for ToiRound<N> {
             Ok(vec![super::ccd::toi_check(x, &exact.output.toi, tol, digits, "the shapes do not meet in the interval")])
         }),
         judged!(at_start: |_, exact, s, _, _, _| Ok(vec![super::toi_boxes::at_start_check(*s, exact.output.at_start)])),
+        judged!(features: |_, exact, pair, _, _, _| {
+            // Right when it is one of the pairs that realise the first contact.
+            let name = |f: &Option<FeatureId>| match f {
+                None => "\"center\"".to_string(),
+                Some(FeatureId::Vertex(i)) => format!("{{\"vertex\": {i}}}"),
+                Some(FeatureId::Edge(i, j)) => format!("{{\"edge\": [{i}, {j}]}}"),
+                Some(FeatureId::Face(v)) => format!("{{\"face\": {v:?}}}"),
+            };
+            let shown = |p: &[Option<FeatureId>; 2]| format!("[{}, {}]", name(&p[0]), name(&p[1]));
+            let out = &exact.output;
+            let ok = out.realising.contains(pair);
+            let exact_shown = if out.realising.is_empty() {
+                "no features meet (no contact, or overlapping at the start)".to_string()
+            } else {
+                out.realising.iter().map(shown).collect::<Vec<_>>().join(" or ")
+            };
+            Ok(vec![Check {
+                field: "features".into(),
+                claimed: Shown::Text(shown(pair)),
+                exact: Shown::Text(exact_shown),
+                abs_error: None,
+                ok,
+                note: None,
+            }])
+        }),
     ];
 }
 
@@ -347,7 +393,13 @@ mod tests {
         // (apart by about 10⁻⁶ on the squares) do not; a miss passes (a graze never
         // penetrates).
         let fake = |toi: Option<f64>| -> Result<Answer<f64, ToiRound>, QueryError> {
-            Ok(Answer::plain(ToiRoundOutput { collides: toi.is_some(), toi, at_start: None, features: None }))
+            Ok(Answer::plain(ToiRoundOutput {
+                collides: toi.is_some(),
+                toi,
+                at_start: None,
+                features: None,
+                realising: Vec::new(),
+            }))
         };
         let verdict = |toi| query.agreement(&exact, &fake(toi)).unwrap().1;
         assert!(verdict(Some(9.0)).is_ok());

@@ -257,17 +257,35 @@ fn earliest<S: RootScalar>(
             (t0.clone(), t1.clone())
         };
         'roots: for t in S::roots_in(&p.p, &lo, &hi).map_err(poly_error)? {
-            if let Some(b) = &best {
-                if !earlier::<S>(&t, &b.time)? {
-                    continue;
+            let tie = match &best {
+                Some(b) if !earlier::<S>(&t, &b.time)? => {
+                    if S::compare_times(&t, &b.time)? != std::cmp::Ordering::Equal {
+                        continue;
+                    }
+                    true
                 }
-            }
+                _ => false,
+            };
             for i in &c.inside {
                 if S::sign_at(i, &t).map_err(poly_error)? == Sign::Negative {
                     continue 'roots;
                 }
             }
-            best = Some(RoundContact { time: t, features: Some(c.features.clone()), at_start: None });
+            match &mut best {
+                Some(b) if tie => {
+                    if !b.tied.contains(&c.features) {
+                        b.tied.push(c.features.clone());
+                    }
+                }
+                _ => {
+                    best = Some(RoundContact {
+                        time: t,
+                        features: Some(c.features.clone()),
+                        tied: vec![c.features.clone()],
+                        at_start: None,
+                    })
+                }
+            }
         }
     }
     Ok(best)
@@ -370,6 +388,10 @@ pub struct RoundContact<S: RootScalar> {
     pub time: S::Time,
     /// A's core feature and b's that come within r_a + r_b of each other at `time`.
     pub features: Option<[CoreFeature; 2]>,
+    /// Every candidate pair of core features whose equation gives `time` (`features` among
+    /// them): a contact where a capsule's cap meets its side is realised by the end and by
+    /// the segment.
+    pub tied: Vec<[CoreFeature; 2]>,
     /// Where the shapes meet at t0: their status there (touching or penetrating).
     pub at_start: Option<Status>,
 }
@@ -397,7 +419,8 @@ pub fn first_contact_features<S: RootScalar>(
     if at_start.status != Status::Separated {
         let features = (at_start.status == Status::Touching)
             .then(|| [at_start.cores.features.0.clone(), at_start.cores.features.1.clone()]);
-        return Ok(Some(RoundContact { time: S::time(&t0), features, at_start: Some(at_start.status) }));
+        let tied = features.iter().cloned().collect();
+        return Ok(Some(RoundContact { time: S::time(&t0), features, tied, at_start: Some(at_start.status) }));
     }
     let big_r = constant(&a.radius) + constant(&b.radius);
     earliest(&candidates(&a.core, &b.core, &v)?, &(big_r.clone() * big_r), &t0, &t1)

@@ -771,7 +771,7 @@ fn round_cast(m: &Motion, src: &mut Source) -> Claimed {
         ToiRoundClaim { collides: Some(false), ..ToiRoundClaim::default() }
     } else {
         let (collides, toi, at_start) = first_contact(toi);
-        ToiRoundClaim { collides, toi, at_start }
+        ToiRoundClaim { collides, toi, at_start, features: None }
     };
     let (a, b) = pair(a, pose_a, b, m.pose(identity, &at));
     let toi = Toi { a, b, velocity_a: zero, velocity_b: m.vector(&v), interval: [Q::zero(), t1] };

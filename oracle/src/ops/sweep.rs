@@ -248,8 +248,15 @@ impl<N: Number> OpJson for Toi<N> {
 
 impl<N: Number> OpJson for ToiRound<N> {
     const FIELDS: &'static [&'static str] = <Toi<N> as OpJson>::FIELDS;
-    const CLAIM: &'static [ClaimField<ToiRoundClaim>] =
-        &[claim_field!(collides: bool), claim_field!(toi: time), claim_field!(at_start: named AT_START)];
+    const CLAIM: &'static [ClaimField<ToiRoundClaim>] = &[
+        claim_field!(collides: bool),
+        claim_field!(toi: time),
+        claim_field!(at_start: named AT_START),
+        claim_field!(features: custom parse_round_features, |p: &[Option<touchstone::query::FeatureId>; 2]| {
+            let name = |f: &Option<touchstone::query::FeatureId>| f.as_ref().map_or(json!("center"), feature_json);
+            json!([name(&p[0]), name(&p[1])])
+        }),
+    ];
     const SUMMARY: &'static str =
         "first contact of round shapes (balls, capsules, rounded convex shapes) under constant linear velocities (exact algebraic time)";
 
@@ -266,6 +273,19 @@ impl<N: Number> OpJson for ToiRound<N> {
         }
         Ok(m)
     }
+}
+
+/// A round `toi`'s claimed `features`: two core features, `"center"` for a ball's centre.
+fn parse_round_features(f: &Fields) -> Result<Option<[Option<touchstone::query::FeatureId>; 2]>, QueryError> {
+    let Some((v, at)) = f.optional("features") else { return Ok(None) };
+    let pair = crate::input::array(v, &at, Some(2), "a feature pair [Fa, Fb]")?;
+    let one = |k: usize| -> Result<Option<touchstone::query::FeatureId>, QueryError> {
+        if pair[k].as_str() == Some("center") {
+            return Ok(None);
+        }
+        super::parse_feature(&pair[k], &crate::input::child(&at, k)).map(Some)
+    };
+    Ok(Some([one(0)?, one(1)?]))
 }
 
 impl<N: Number> OpJson for ToiTorus<N> {
