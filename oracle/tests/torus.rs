@@ -191,3 +191,12 @@ fn the_shapes_own_points() {
     // shape's deepest point along the x axis, (3, 0, 0) + 1 and (5, 0, 0) − 3/2.
     assert_eq!(points(json!({"ball": "3/2"}), [5, 0, 0]), vec![s(["4", "0", "0"]), s(["3.5", "0", "0"])]);
 }
+
+/// Found attacking the tool: a torus `toi` asked to 10,000 digits needs a refinement width of
+/// 33,220 bits, past the root finder's limit; that is the format's `limit`, not `invalid`.
+#[test]
+fn too_many_digits_for_a_torus_toi_is_a_limit() {
+    let q = json!({"op": "toi", "a": f(), "b": {"ball": 3}, "pose_b": at(json!([0, 0, 10])), "velocity_b": [0, 0, -1],
+        "interval": [0, 20], "digits": 10000});
+    assert_eq!(error(q), ("limit".into(), "".into()));
+}

@@ -182,6 +182,10 @@ pub(crate) fn round_error(at: &str, e: RoundError) -> QueryError {
         RoundError::Uncertain(u) => QueryError::uncertain(at, u),
         RoundError::Polytope(v) => QueryError::vclip(at, v),
         RoundError::Invalid(m) => QueryError::new(ErrorKind::Invalid, at, m),
+        RoundError::Poly(what, e) => match e {
+            crate::poly::PolyError::Uncertain(u) => QueryError::uncertain(at, u),
+            e => QueryError::new(ErrorKind::Limit, at, format!("{what}: {e}")),
+        },
     }
 }
 

@@ -102,6 +102,10 @@ pub enum RoundError {
     /// radius, a capsule whose ends coincide (a ball: say so).
     #[error("{0}")]
     Invalid(String),
+    /// A polynomial or number beyond the exact root finder's limits (degree, coefficient
+    /// or refinement size, decimal digits), in the part of the computation named.
+    #[error("{0}: {1}")]
+    Poly(&'static str, crate::poly::PolyError),
 }
 
 impl<S: Scalar> RoundShape<S> {

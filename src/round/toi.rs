@@ -36,7 +36,7 @@ type PVec<S> = [TPoly<S>; 3];
 fn poly_error(e: PolyError) -> RoundError {
     match e {
         PolyError::Uncertain(u) => RoundError::Uncertain(u),
-        e => RoundError::Invalid(format!("the time of contact: {e}")),
+        e => RoundError::Poly("the time of contact", e),
     }
 }
 

@@ -383,7 +383,7 @@ pub struct TorusDistance<S: RootScalar> {
 fn poly_error(e: PolyError) -> RoundError {
     match e {
         PolyError::Uncertain(u) => RoundError::Uncertain(u),
-        e => RoundError::Invalid(format!("a torus's distance: {e}")),
+        e => RoundError::Poly("a torus's distance", e),
     }
 }
 
