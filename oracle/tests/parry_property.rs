@@ -49,6 +49,10 @@ fn parry_on_every_kind_reported() {
     let mut flips: BTreeMap<(&str, String), usize> = BTreeMap::new();
     let mut judged = 0;
     for (name, kind) in KINDS {
+        // parry3d has no torus: its kinds have nothing to judge.
+        if matches!(kind, Kind::TorusHole | Kind::Tori) {
+            continue;
+        }
         for c in generate(*kind, 100, &mut Source::new(2026)) {
             for j in parry_on(&c) {
                 judged += 1;
