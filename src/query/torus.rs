@@ -226,14 +226,6 @@ fn scale<S: Scalar>(p: &Pair<S>) -> f64 {
     (1.0 + m) * (1.0 + m)
 }
 
-/// A ball's, a capsule's or a torus's radius about its core, as a float.
-fn radius_f64<N: Scalar>(s: &ShapeSpec<N>) -> f64 {
-    match s {
-        ShapeSpec::Ball(r) | ShapeSpec::Capsule { radius: r, .. } | ShapeSpec::Torus { minor: r, .. } => r.to_f64(),
-        _ => 0.0,
-    }
-}
-
 /// The shapes' own points from the core points `c` and radii `r`, a's then b's: each moved
 /// by its radius toward the other; the core point twice where the cores meet.
 fn surface_points_f64(c: [[f64; 3]; 2], r: [f64; 2]) -> [[f64; 3]; 2] {
@@ -287,7 +279,8 @@ impl<N: Scalar> Query for DistanceTorus<N> {
         let x = d.point_f64();
         let y = exact.as_ref().map(|e| e.points_f64()[0]).unwrap_or_else(|| circle_point_f64(&p.circle, x));
         let core_points = if p.swapped { [x, y] } else { [y, x] };
-        let points = surface_points_f64(core_points, [&self.a, &self.b].map(|s| radius_f64(&s.shape)));
+        let [rc, rk] = p.radius.clone().map(|r| r.to_f64());
+        let points = surface_points_f64(core_points, if p.swapped { [rk, rc] } else { [rc, rk] });
         let magnitude = S::from_rational(&Q::from_float(scale(&p)).unwrap_or_default());
         Ok(Answer {
             output: DistanceTorusOutput {
@@ -412,16 +405,24 @@ pub struct ToiTorusClaim {
     pub toi: Option<BigRational>,
 }
 
+/// A torus `toi`'s pair, the curve's velocity relative to the circle, and the interval.
+type Relative<S> = (Pair<S>, Vector3<S>, [S; 2]);
+
 impl<N: Scalar> ToiTorus<N> {
+    /// The posed pair, the velocity of the curve relative to the circle, and the interval.
+    fn relative<S: Scalar>(&self) -> Result<Relative<S>, QueryError> {
+        let t = &self.toi;
+        let p = pair::<S, N>(&t.a, &t.b)?;
+        let (va, vb): (Vector3<S>, Vector3<S>) =
+            (t.velocity_a.map(|x| x.to_backend()), t.velocity_b.map(|x| x.to_backend()));
+        let v = if p.swapped { va - vb } else { vb - va };
+        Ok((p, v, t.interval.clone().map(|x| x.to_backend::<S>())))
+    }
+
     /// Why the `f64` first time `fast` (`None`: no contact) is not valid within ε of the
     /// exact answer `e`, or `None` when it is (see the module's docs).
     fn invalid(&self, e: &ToiTorusOutput<Q>, fast: Option<f64>) -> Result<Option<String>, QueryError> {
-        let t = &self.toi;
-        let p = pair::<Q, N>(&t.a, &t.b)?;
-        let (va, vb): (Vector3<Q>, Vector3<Q>) =
-            (t.velocity_a.map(|x| x.to_backend()), t.velocity_b.map(|x| x.to_backend()));
-        let v = if p.swapped { va - vb } else { vb - va };
-        let [t0, t1] = t.interval.clone().map(|x| x.to_backend::<Q>());
+        let (p, v, [t0, t1]) = self.relative::<Q>()?;
         let moved = |time: &Q| p.curve.translated(&v.map(|x| x * time));
         // ε = the budget × S, S = 1 + the largest |coordinate| of the cores at t0 and t1 (a
         // circle's radius added) + ρ.
@@ -502,13 +503,7 @@ impl<N: Scalar> Query for ToiTorus<N> {
     }
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
-        let t = &self.toi;
-        let p = pair::<S, N>(&t.a, &t.b)?;
-        let (va, vb): (Vector3<S>, Vector3<S>) =
-            (t.velocity_a.map(|x| x.to_backend()), t.velocity_b.map(|x| x.to_backend()));
-        // The curve moves relative to the circle.
-        let v = if p.swapped { va - vb } else { vb - va };
-        let [t0, t1] = t.interval.clone().map(|x| x.to_backend::<S>());
+        let (p, v, [t0, t1]) = self.relative::<S>()?;
         if t1.compare(&t0).map_err(|u| QueryError::uncertain("/interval", u))? == Ordering::Less {
             return Err(QueryError::new(ErrorKind::Invalid, "/interval", "the interval's end is before its start"));
         }
