@@ -62,6 +62,7 @@ pub fn case_line(c: &Case) -> Value {
         Claimed::DistanceRound(q, claim) => line(id, q, Some(claim)),
         Claimed::ToiRound(q, claim) => line(id, q, Some(claim)),
         Claimed::DistanceTorus(q, claim) => line(id, q, Some(claim)),
+        Claimed::DistanceCylinder(q, claim) => line(id, q, Some(claim)),
     }
 }
 
@@ -84,7 +85,9 @@ pub fn read_case(line: &str) -> Result<Case, QueryError> {
         Ok((q, claim))
     }
     type Q = BigRational;
-    let query = if op == Distance::<Q>::OP && crate::shape::torus_pair(&f) {
+    let query = if op == Distance::<Q>::OP && crate::shape::cylinder_pair(&f) {
+        read(&f).map(|(q, c)| Claimed::DistanceCylinder(q, c))?
+    } else if op == Distance::<Q>::OP && crate::shape::torus_pair(&f) {
         read(&f).map(|(q, c)| Claimed::DistanceTorus(q, c))?
     } else if op == Distance::<Q>::OP && crate::shape::round_pair(&f) {
         read(&f).map(|(q, c)| Claimed::DistanceRound(q, c))?
@@ -214,6 +217,9 @@ pub fn shape_json<N: Scalar>(s: &ShapeSpec<N>) -> Value {
         ShapeSpec::Torus { center, axis, major, minor } => json!({ "torus": {
             "center": numbers(center.iter()), "axis": numbers(axis.iter()), "major": num(major), "minor": num(minor)
         } }),
+        ShapeSpec::Cylinder { a, b, radius } => {
+            json!({ "cylinder": { "a": numbers(a.iter()), "b": numbers(b.iter()), "radius": num(radius) } })
+        }
     }
 }
 

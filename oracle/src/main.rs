@@ -159,7 +159,8 @@ enum Command {
     /// every line). Kinds: face-face, edge-edge, vertex-face, vertex-edge, vertex-vertex, gap,
     /// penetration, box-sweep, box-graze, ccd-vertex-face, ccd-edge-edge, grid-hull, and on
     /// round shapes ball-face, ball-edge, ball-vertex, capsule-face, capsule-edge, capsules,
-    /// ball-gap, round-cast, and on tori torus-hole, tori. The same seed gives the same file.
+    /// ball-gap, round-cast, on tori torus-hole, tori, and on cylinders ball-cylinder. The same
+    /// seed gives the same file.
     Gen {
         /// The kind of case.
         #[arg(value_parser = clap::builder::PossibleValuesParser::new(

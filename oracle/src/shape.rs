@@ -57,6 +57,19 @@ pub fn torus_pair(f: &Fields) -> bool {
     })
 }
 
+/// Whether `distance`'s or `toi`'s shape `a` or `b` is a `cylinder`: a `distance` line is then
+/// answered as `DistanceCylinder` (a `toi` line is refused by the round path, naming it).
+pub fn cylinder_pair(f: &Fields) -> bool {
+    ["a", "b"].iter().any(|k| {
+        f.optional(k).is_some_and(|(v, at)| {
+            Fields::of(v, &at, "a shape")
+                .ok()
+                .and_then(|s| s.single_key("a shape").ok())
+                .is_some_and(|(kind, _, _)| kind == "cylinder")
+        })
+    })
+}
+
 /// Whether `toi`'s shape `a` or `b` is round with a positive radius (a `ball`, a `capsule`, a
 /// `round` shape whose radius is not 0): the line is then answered as `ToiRound`. A `round`
 /// shape of radius 0 is its core, which the polytope path answers.
@@ -135,6 +148,15 @@ pub fn parse_shape<N: Number>(value: &Json, path: &str, ctx: &Context) -> Result
             let (a, b) = (crate::input::point::<N>(a, &apath)?, crate::input::point::<N>(b, &bpath)?);
             ShapeSpec::capsule(a, b, N::read(r, &rpath)?).map_err(|e| e.under(fields.path()))
         }
+        "cylinder" => {
+            let f = Fields::of(body, &at, "a cylinder")?;
+            f.only(&["a", "b", "radius"])?;
+            let (a, apath) = f.required("a")?;
+            let (b, bpath) = f.required("b")?;
+            let (r, rpath) = f.required("radius")?;
+            let (a, b) = (crate::input::point::<N>(a, &apath)?, crate::input::point::<N>(b, &bpath)?);
+            ShapeSpec::cylinder(a, b, N::read(r, &rpath)?).map_err(|e| e.under(fields.path()))
+        }
         "torus" => {
             let f = Fields::of(body, &at, "a torus")?;
             f.only(&["center", "axis", "major", "minor"])?;
@@ -168,7 +190,7 @@ pub fn parse_shape<N: Number>(value: &Json, path: &str, ctx: &Context) -> Result
             Kind::Unknown,
             &at,
             format!(
-                "unknown shape {k:?} (known: box, polyhedron, convex_hull, file, ball, capsule, round, torus, {})",
+                "unknown shape {k:?} (known: box, polyhedron, convex_hull, file, ball, capsule, round, torus, cylinder, {})",
                 LATER.join(", ")
             ),
         )),

@@ -85,8 +85,9 @@ fn wrong(kind: Kind, claim: &Value) -> Vec<Value> {
         Kind::BallFace | Kind::BallEdge | Kind::BallVertex | Kind::CapsuleFace | Kind::CapsuleEdge | Kind::Capsules => {
             vec![json!({"status": "separated"}), json!({"intersecting": false}), with("distance", json!("1/1048576"))]
         }
-        // Tori: another status, the other intersecting, and the distance off by 2⁻²⁰.
-        Kind::TorusHole | Kind::Tori => {
+        // Tori and cylinders: another status, the other intersecting, and the distance off by
+        // 2⁻²⁰.
+        Kind::TorusHole | Kind::Tori | Kind::BallCylinder => {
             let other = if claim["status"] == "touching" { "separated" } else { "touching" };
             let d: num_rational::BigRational = claim["distance"].as_str().unwrap().parse().unwrap();
             let off = num_rational::BigRational::new(1.into(), (1 << 20).into());

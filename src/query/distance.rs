@@ -273,7 +273,11 @@ fn input_vertex<N: Scalar, T: Scalar>(shape: &ShapeSpec<N>, id: usize) -> Option
         ShapeSpec::Box(_) => None,
         ShapeSpec::Polyhedron { vertices, .. } | ShapeSpec::ConvexHull(vertices) => vertices.get(id).map(p),
         ShapeSpec::File { mesh, .. } => mesh.vertices.get(id).map(p),
-        ShapeSpec::Ball(_) | ShapeSpec::Capsule { .. } | ShapeSpec::Round { .. } | ShapeSpec::Torus { .. } => None,
+        ShapeSpec::Ball(_)
+        | ShapeSpec::Capsule { .. }
+        | ShapeSpec::Round { .. }
+        | ShapeSpec::Torus { .. }
+        | ShapeSpec::Cylinder { .. } => None,
     }
 }
 

@@ -98,6 +98,7 @@ mod ccd;
 pub mod claim;
 mod classify;
 mod contact;
+mod cylinder;
 mod depth;
 mod distance;
 pub mod error;
@@ -126,6 +127,10 @@ pub use claim::{Check, ClaimRule, Shown, Tolerance, Verdict};
 pub use classify::{ClassifyPoint, ClassifyPointClaim, ClassifyPointOutput};
 pub use contact::{
     contact_status_name, ClaimedRegion, Contact, ContactClaim, ContactOutput, ContactRegion, PreviousContact, Velocity,
+};
+pub use cylinder::{
+    cylinder_feature_name, cylinder_separation_along, cylinder_signed_distance, DistanceCylinder,
+    DistanceCylinderClaim, DistanceCylinderOutput,
 };
 pub use depth::{penetration_depth, separation_along, Penetration};
 pub use distance::{Distance, DistanceClaim, DistanceOutput};

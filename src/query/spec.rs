@@ -176,6 +176,16 @@ pub enum ShapeSpec<N: Scalar = BigRational> {
         /// The minor (tube) radius.
         minor: N,
     },
+    /// A solid cylinder: the points within `radius` of the segment `a`–`b`'s line whose
+    /// projection falls on the segment (flat caps; see [`crate::round::cylinder`]).
+    Cylinder {
+        /// The centre of one cap.
+        a: Point3<N>,
+        /// The centre of the other.
+        b: Point3<N>,
+        /// The radius.
+        radius: N,
+    },
 }
 
 impl<N: Scalar> ShapeSpec<N> {
@@ -202,6 +212,7 @@ impl<N: Scalar> ShapeSpec<N> {
             ShapeSpec::Capsule { .. } => "capsule",
             ShapeSpec::Round { .. } => "round",
             ShapeSpec::Torus { .. } => "torus",
+            ShapeSpec::Cylinder { .. } => "cylinder",
         }
     }
 
@@ -233,6 +244,25 @@ impl<N: Scalar> ShapeSpec<N> {
             ));
         }
         Ok(ShapeSpec::Torus { center, axis, major, minor })
+    }
+
+    /// Whether this is a cylinder (answered by [`crate::query::DistanceCylinder`] only).
+    pub fn is_cylinder(&self) -> bool {
+        matches!(self, ShapeSpec::Cylinder { .. })
+    }
+
+    /// A cylinder; a radius that is not positive is [`ErrorKind::Invalid`] at
+    /// `/cylinder/radius`, equal ends at `/cylinder/b`.
+    pub fn cylinder(a: Point3<N>, b: Point3<N>, radius: N) -> Result<Self, QueryError> {
+        positive_radius(&radius, "/cylinder/radius", "a cylinder's radius")?;
+        if crate::scalar::compare_points(&a, &b) == Ok(std::cmp::Ordering::Equal) {
+            return Err(QueryError::new(
+                ErrorKind::Invalid,
+                "/cylinder/b",
+                "a cylinder's ends coincide: it has no height",
+            ));
+        }
+        Ok(ShapeSpec::Cylinder { a, b, radius })
     }
 
     /// A ball; a radius that is not positive is [`ErrorKind::Invalid`] at `/ball`.
@@ -332,6 +362,11 @@ pub fn build_solid<S: Scalar, N: Scalar>(spec: &ShapeSpec<N>, at: &str) -> Resul
                 "a {} is a round shape, not a polyhedral solid: this version answers round shapes in distance and toi only",
                 spec.key()
             ),
+        )),
+        ShapeSpec::Cylinder { .. } => Err(QueryError::new(
+            ErrorKind::Unsupported,
+            &key,
+            "a cylinder is a curved solid, not a polyhedral one: this version answers a cylinder in distance against a ball only",
         )),
     }
 }
@@ -454,6 +489,7 @@ pub(super) fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(),
             ShapeSpec::Torus { center, axis, major, minor } => {
                 center.iter().chain(axis.iter()).map(bits).sum::<u64>() + bits(major) + bits(minor)
             }
+            ShapeSpec::Cylinder { a, b, radius } => a.iter().chain(b.iter()).map(bits).sum::<u64>() + bits(radius),
             // The core is charged when it is posed.
             ShapeSpec::Round { .. } => 0,
         };
@@ -465,7 +501,7 @@ pub(super) fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(),
             ShapeSpec::File { mesh, .. } => mesh.vertices.len() as u64,
             ShapeSpec::Ball(_) => 1,
             ShapeSpec::Capsule { .. } => 2,
-            ShapeSpec::Torus { .. } => 2,
+            ShapeSpec::Torus { .. } | ShapeSpec::Cylinder { .. } => 2,
             ShapeSpec::Round { .. } => 0,
         };
         crate::budget::charge_bits(shape_bits.saturating_add(vertices.saturating_mul(3 * pose_bits)))?;

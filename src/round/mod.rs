@@ -36,6 +36,7 @@ use crate::scalar::{Decision, Scalar, Sign, Uncertain};
 use crate::vclip::geometry::{along, point_face, point_segment, segment_segment};
 use crate::vclip::{Status, VClipError};
 
+pub mod cylinder;
 mod depth;
 mod toi;
 pub mod torus;

@@ -48,9 +48,9 @@ use num_traits::{One, Signed, Zero};
 use crate::contact::ContactStatus;
 use crate::geom::{quaternion_matrix, Matrix3, Matrix4, Point3, Vector3};
 use crate::query::{
-    AtStart, Ccd, CcdClaim, ClaimedRegion, Contact, ContactClaim, Distance, DistanceClaim, DistanceRound,
-    DistanceRoundClaim, DistanceTorus, DistanceTorusClaim, FeatureId, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiBoxes,
-    ToiBoxesClaim, ToiClaim, ToiRound, ToiRoundClaim, Validate, ValidateClaim,
+    AtStart, Ccd, CcdClaim, ClaimedRegion, Contact, ContactClaim, Distance, DistanceClaim, DistanceCylinder,
+    DistanceCylinderClaim, DistanceRound, DistanceRoundClaim, DistanceTorus, DistanceTorusClaim, FeatureId, PoseSpec,
+    Posed, Query, ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, ToiClaim, ToiRound, ToiRoundClaim, Validate, ValidateClaim,
 };
 use crate::sweep::{BoxMotion, CcdKind};
 use crate::vclip::Status;
@@ -173,6 +173,11 @@ pub enum Kind {
     /// r_b); or linked, b's core through a's tube centre line so the cores are R_b apart
     /// along a whole circle (separated, touching along a circle, or penetrating).
     Tori,
+    /// A ball against a cylinder (flat caps): over a cap, beside the side (along a Pythagorean
+    /// direction, so the centre's distance is rational), off a rim (a Pythagorean triple of
+    /// radial and axial offsets), or with its centre inside; touching by construction, or
+    /// apart or overlapping by an exact gap down to one ulp of the scale.
+    BallCylinder,
 }
 
 /// Every kind with its name, in the order `gen --help` lists them.
@@ -203,6 +208,7 @@ pub const KINDS: &[(&str, Kind)] = &[
     ("round-cast", Kind::RoundCast),
     ("torus-hole", Kind::TorusHole),
     ("tori", Kind::Tori),
+    ("ball-cylinder", Kind::BallCylinder),
 ];
 
 fn q(n: i64, d: i64) -> Q {
@@ -245,6 +251,8 @@ pub enum Claimed {
     ToiRound(ToiRound, ToiRoundClaim),
     /// The distance when a shape is a torus.
     DistanceTorus(DistanceTorus, DistanceTorusClaim),
+    /// The distance of a ball and a cylinder.
+    DistanceCylinder(DistanceCylinder, DistanceCylinderClaim),
 }
 
 impl Claimed {
@@ -260,6 +268,7 @@ impl Claimed {
             Claimed::DistanceRound(..) => DistanceRound::<Q>::OP,
             Claimed::ToiRound(..) => ToiRound::<Q>::OP,
             Claimed::DistanceTorus(..) => DistanceTorus::<Q>::OP,
+            Claimed::DistanceCylinder(..) => DistanceCylinder::<Q>::OP,
         }
     }
 }
@@ -411,6 +420,7 @@ pub fn case(kind: Kind, n: usize, src: &mut Source) -> Case {
         | Kind::BallGap => round_case(kind, &m, src),
         Kind::RoundCast => round_cast(&m, src),
         Kind::TorusHole | Kind::Tori => torus_case(kind, &m, src),
+        Kind::BallCylinder => cylinder_case(&m, src),
     };
     Case { id, query }
 }
@@ -646,6 +656,78 @@ fn torus_case(kind: Kind, m: &Motion, src: &mut Source) -> Claimed {
         }
     };
     Claimed::DistanceTorus(DistanceTorus { a, b }, claim)
+}
+
+/// A ball-cylinder case (see [`Kind::BallCylinder`]): the cylinder of radius R about z from
+/// 0 to H, and a ball whose centre is a rational distance d from it, with radius d − g; both
+/// under the case's motion.
+fn cylinder_case(m: &Motion, src: &mut Source) -> Claimed {
+    let identity = [1, 0, 0, 0];
+    let zero = Vector3::from_element(Q::zero());
+    let s = q(src.int(1, 4), 8);
+    let radius = &s * q(src.int(2, 8), 1);
+    let height = &s * q(src.int(2, 12), 1);
+    let (p, h, k) = [(3, 4, 5), (5, 12, 13), (8, 15, 17), (4, 3, 5)][src.int(0, 3) as usize];
+    let unit = s.clone() * q(src.int(1, 3), 1);
+    // The centre and its distance d from the cylinder (0 inside: then the ball penetrates).
+    let (centre, d) = match src.int(0, 3) {
+        0 => {
+            // Over cap 1 (or under cap 0), its foot strictly inside the cap's disc.
+            let (x, y) = (inside(src, &radius) * q(1, 2), inside(src, &radius) * q(1, 2));
+            let d = &unit * q(k, 1);
+            if src.int(0, 1) == 0 {
+                (Vector3::new(x, y, &height + &d), d)
+            } else {
+                (Vector3::new(x, y, -d.clone()), d)
+            }
+        }
+        1 => {
+            // Beside the side along (p, h)/k, at a height strictly between the caps.
+            let d = &unit * q(k, 1);
+            let rho = &radius + &d;
+            let z = &height * q(src.int(1, 7), 8);
+            (Vector3::new(&rho * q(p, k), &rho * q(h, k), z), d)
+        }
+        2 => {
+            // Off the rim of cap 1: p·unit out from the rim, h·unit above the cap.
+            let rho = &radius + &unit * q(p, 1);
+            (Vector3::new(rho, Q::zero(), &height + &unit * q(h, 1)), &unit * q(k, 1))
+        }
+        _ => {
+            // Inside, nearer the side than either cap by construction: the depth is known.
+            let rho = &radius * q(src.int(0, 6), 8);
+            (Vector3::new(Q::zero(), rho, &height * q(1, 2)), Q::zero())
+        }
+    };
+    // The ball's radius: d − g with g = 0 (touching) most often, else down to one ulp of the
+    // scale either way; inside, the radius is anything positive.
+    let scale = if d.is_zero() { s.clone() } else { d.clone() };
+    let g = match src.int(0, 5) {
+        _ if d.is_zero() => -(&s * q(src.int(1, 8), 8)),
+        0..=2 => Q::zero(),
+        3 => &scale * q(1, 1 << 52),
+        4 => -(&scale * q(1, 1 << 52)),
+        _ => &scale * q(src.int(-8, 8), 64),
+    };
+    let ball = &d - &g;
+    let status = match g.cmp(&Q::zero()) {
+        std::cmp::Ordering::Greater => Status::Separated,
+        std::cmp::Ordering::Equal => Status::Touching,
+        std::cmp::Ordering::Less => Status::Penetrating,
+    };
+    let cylinder = ShapeSpec::Cylinder {
+        a: Point3::new(Q::zero(), Q::zero(), Q::zero()),
+        b: Point3::new(Q::zero(), Q::zero(), height),
+        radius,
+    };
+    let (a, b) = pair(cylinder, m.pose(identity, &zero), ShapeSpec::Ball(ball), m.pose(identity, &centre));
+    let claim = DistanceCylinderClaim {
+        status: Some(status),
+        intersecting: Some(status != Status::Separated),
+        distance: Some(g.max(Q::zero())),
+        points: None,
+    };
+    Claimed::DistanceCylinder(DistanceCylinder { a, b }, claim)
 }
 
 fn round_case(kind: Kind, m: &Motion, src: &mut Source) -> Claimed {

@@ -7,8 +7,8 @@ use touchstone::geom::Point3;
 use touchstone::poly::RootScalar;
 use touchstone::poly::TimeOutput;
 use touchstone::query::{
-    ClassifyPoint, ClassifyPointClaim, Distance, DistanceClaim, DistanceRound, DistanceRoundClaim, DistanceTorus,
-    DistanceTorusClaim, FeatureId, PointClass, Posed, TorusFeature,
+    ClassifyPoint, ClassifyPointClaim, Distance, DistanceClaim, DistanceCylinder, DistanceCylinderClaim, DistanceRound,
+    DistanceRoundClaim, DistanceTorus, DistanceTorusClaim, FeatureId, PointClass, Posed, TorusFeature,
 };
 use touchstone::vclip::Status;
 
@@ -160,6 +160,70 @@ impl<N: Number> OpJson for DistanceTorus<N> {
             }
         }
         Ok(m)
+    }
+}
+
+impl<N: Number> OpJson for DistanceCylinder<N> {
+    const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b"];
+    const CLAIM: &'static [ClaimField<DistanceCylinderClaim>] = &[
+        claim_field!(status: named STATUSES),
+        claim_field!(intersecting: bool),
+        claim_field!(distance: number),
+        claim_field!(points: custom claimed_pair, points_json),
+    ];
+    const SUMMARY: &'static str =
+        "status, distance, depth and closest points of a cylinder and a ball (exact, to any digits)";
+
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
+        Ok(DistanceCylinder { a: posed(f, "a", "pose_a", ctx)?, b: posed(f, "b", "pose_b", ctx)? })
+    }
+
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
+        use touchstone::round::cylinder::CylinderValue;
+        let mut m = Out::new();
+        m.push("status", json!(super::name_of(&STATUSES, out.status)));
+        let cylinder = json!(touchstone::query::cylinder_feature_name(out.feature));
+        let features = if out.swapped { json!(["center", cylinder]) } else { json!([cylinder, "center"]) };
+        match &out.exact {
+            Some(e) => {
+                let limit = |x| QueryError::poly("/digits", x);
+                m.push("distance", json!(e.decimal(CylinderValue::Distance, digits).map_err(limit)?));
+                m.push(
+                    "center_distance_squared",
+                    json!(e.decimal(CylinderValue::CentreSquared, digits).map_err(limit)?),
+                );
+                if out.status == Status::Penetrating {
+                    m.push("depth", json!(e.decimal(CylinderValue::Depth, digits).map_err(limit)?));
+                }
+                m.push("features", features);
+                let [c, b] = e.points(digits).map_err(limit)?;
+                m.push("points", json!(if out.swapped { [b, c] } else { [c, b] }));
+                let w = &e.distance().point.squared;
+                m.push(
+                    "description",
+                    json!({ "center_distance_squared": { "a": w.a.to_string(), "b": w.b.to_string(), "m": w.m.to_string() } }),
+                );
+            }
+            None => {
+                m.push("distance", json!(out.distance));
+                m.push("center_distance_squared", json!(out.centre_distance_squared.to_f64()));
+                if out.status == Status::Penetrating {
+                    m.push("depth", json!(-out.signed_distance));
+                }
+                m.push("features", features);
+                m.push("points", json!(out.points));
+            }
+        }
+        Ok(m)
+    }
+}
+
+impl<N: Number> Encode for DistanceCylinder<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        posed_json(&mut m, &self.a, "a", "pose_a");
+        posed_json(&mut m, &self.b, "b", "pose_b");
+        m
     }
 }
 

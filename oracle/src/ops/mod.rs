@@ -476,6 +476,18 @@ impl OpInfo {
 /// The table entry of an answered op: the float path reads the query's numbers straight into
 /// binary64 (`Q<f64>`); the other backends read them exactly.
 macro_rules! answered {
+    ($q:ident or $r:ident when $when:path, $t:ident when $twhen:path, $c:ident when $cwhen:path) => {{
+        fn run(fields: &Fields, common: &Common, ctx: &Context) -> Result<Out, QueryError> {
+            if !$cwhen(fields) {
+                (answered!($q or $r when $when, $t when $twhen).run.expect("answered"))(fields, common, ctx)
+            } else if common.backend == Backend::F64 {
+                execute::<touchstone::query::$c<f64>>(fields, common, ctx)
+            } else {
+                execute::<touchstone::query::$c<BigRational>>(fields, common, ctx)
+            }
+        }
+        OpInfo { run: Some(run), ..answered!($q) }
+    }};
     ($q:ident or $r:ident when $when:path, $t:ident when $twhen:path) => {{
         fn run(fields: &Fields, common: &Common, ctx: &Context) -> Result<Out, QueryError> {
             if !$twhen(fields) {
@@ -530,7 +542,11 @@ pub fn ops() -> Vec<OpInfo> {
         answered!(SquaredDistance),
         answered!(SegmentPlane),
         answered!(Validate),
-        answered!(Distance or DistanceRound when crate::shape::round_pair, DistanceTorus when crate::shape::torus_pair),
+        answered!(
+            Distance or DistanceRound when crate::shape::round_pair,
+            DistanceTorus when crate::shape::torus_pair,
+            DistanceCylinder when crate::shape::cylinder_pair
+        ),
         answered!(Ccd),
         answered!(ToiBoxes),
         answered!(Toi or ToiRound when crate::shape::round_toi_pair, ToiTorus when crate::shape::torus_pair),
