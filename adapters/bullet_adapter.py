@@ -9,7 +9,8 @@ pairs of static bodies).
 
 Conventions: pybullet's quaternions are [x, y, z, w]; boxes take half extents; hulls and
 polyhedra are convex meshes (GEOM_MESH from their vertices), balls GEOM_SPHERE, capsules
-GEOM_CAPSULE (along z, placed by the collision frame at their middle); the contact normal Bullet reports
+GEOM_CAPSULE and cylinders GEOM_CYLINDER (along z, placed by the collision frame at their
+middle); the contact normal Bullet reports
 is on b, pointing to a (said here out of a toward b).
 """
 
@@ -34,9 +35,10 @@ def body(shape, margin=None, mass=0):
     if rnd is not None and rnd["kind"] == "sphere":
         s = p.createCollisionShape(p.GEOM_SPHERE, radius=rnd["radius"])
     elif rnd is not None:
-        # Bullet's capsule lies along z: placed at the middle, turned onto the axis.
+        # Bullet's capsule and cylinder lie along z: placed at the middle, turned onto the axis.
         w, x, y, z = quaternion_of_rotation(rnd["rotation"])
-        s = p.createCollisionShape(p.GEOM_CAPSULE, radius=rnd["radius"], height=rnd["length"],
+        kind = p.GEOM_CAPSULE if rnd["kind"] == "capsule" else p.GEOM_CYLINDER
+        s = p.createCollisionShape(kind, radius=rnd["radius"], height=rnd["length"],
                                    collisionFramePosition=rnd["centre"], collisionFrameOrientation=[x, y, z, w])
     elif shape["half"] is not None:
         s = p.createCollisionShape(p.GEOM_BOX, halfExtents=shape["half"])

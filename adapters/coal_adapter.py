@@ -9,7 +9,8 @@ as a contact: the distance or the depth, and the direction).
 Conventions: coal's boxes take full side lengths; poses are given as rotation matrices (coal's
 `Quaternion` constructor takes w first, but prints x, y, z, w); hulls and polyhedra are
 `coal.Convex` of the faces' fan triangles; balls `coal.Sphere`, capsules
-`coal.Capsule(radius, length)` along the z axis of a frame at the capsule's middle. coal's signed distance has the opposite sign from a
+`coal.Capsule(radius, length)` and cylinders `coal.Cylinder(radius, length)` along the z axis
+of a frame at their middle. coal's signed distance has the opposite sign from a
 depth: negative inside.
 """
 
@@ -35,6 +36,8 @@ def geometry(p):
     if rnd is not None:
         if rnd["kind"] == "sphere":
             return coal.Sphere(rnd["radius"])
+        if rnd["kind"] == "cylinder":
+            return coal.Cylinder(rnd["radius"], rnd["length"])
         return coal.Capsule(rnd["radius"], rnd["length"])
     if p["half"] is not None:
         return coal.Box(*(2 * h for h in p["half"]))

@@ -7,7 +7,8 @@ or {"id", "error": "why"}.
 
 Shapes come out as (vertices, faces) in the shape's own frame, with the format's vertex ids
 (a box's vertex i is (x>0) + 2(y>0) + 4(z>0)), plus the box's half extents when it is one;
-balls and capsules as their radius and axis (`round_shape`, placed in the world by `placed`);
+balls, capsules and cylinders as their radius and axis (`round_shape`, placed in the world by
+`placed`);
 poses as a rotation matrix (rows) and a translation. A quaternion pose is normalised here (an
 engine takes unit quaternions; touchstone's pose is the rotation q v q̄ / |q|², the same
 map); a matrix pose, which may shear, is applied to the vertices, and the shape is then a
@@ -143,10 +144,10 @@ def matmul(a, b):
 
 
 def round_shape(spec, what):
-    """A ball or a capsule of the line in its own frame: {"kind": "sphere", "radius"} or
-    {"kind": "capsule", "radius", "ends", "length", "centre", "rotation"} (rotation: columns
-    e1, e2, d, taking the z axis, along which engines lay capsules, onto the axis d from end a
-    to end b); None for any other shape. A `round` shape (a rounded polytope) is refused: no
+    """A ball, a capsule or a cylinder of the line in its own frame: {"kind": "sphere",
+    "radius"} or {"kind": "capsule" or "cylinder", "radius", "ends", "length", "centre",
+    "rotation"} (rotation: columns e1, e2, d, taking the z axis, along which engines lay
+    capsules and cylinders, onto the axis d from end a to end b); None for any other shape. A `round` shape (a rounded polytope) is refused: no
     shipped engine has one."""
     if not isinstance(spec, dict) or len(spec) != 1:
         return None
@@ -154,9 +155,9 @@ def round_shape(spec, what):
     if kind == "ball":
         radius = number(body)
         return {"kind": "sphere", "radius": radius}
-    if kind == "capsule":
+    if kind in ("capsule", "cylinder"):
         if not isinstance(body, dict):
-            raise Refused(f"{what} is not a capsule")
+            raise Refused(f"{what} is not a {kind}")
         a, b, radius = vec3(body.get("a"), f"{what}'s end a"), vec3(body.get("b"), f"{what}'s end b"), number(body.get("radius"))
         u = [b[i] - a[i] for i in range(3)]
         length = math.sqrt(sum(c * c for c in u))
@@ -172,7 +173,7 @@ def round_shape(spec, what):
         e2 = [d[1] * e1[2] - d[2] * e1[1], d[2] * e1[0] - d[0] * e1[2], d[0] * e1[1] - d[1] * e1[0]]
         rotation = [[e1[i], e2[i], d[i]] for i in range(3)]
         centre = [(a[i] + b[i]) / 2 for i in range(3)]
-        return {"kind": "capsule", "radius": radius, "ends": [a, b], "length": length, "centre": centre, "rotation": rotation}
+        return {"kind": kind, "radius": radius, "ends": [a, b], "length": length, "centre": centre, "rotation": rotation}
     if kind == "round":
         raise Refused(f"{what} is a rounded polytope, which this adapter's engine does not have")
     return None

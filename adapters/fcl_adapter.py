@@ -8,8 +8,9 @@ solver (`ccd_naive`) and by conservative advancement (`ccd_conservative_advancem
 
 Conventions: FCL's boxes take full side lengths; `fcl.Transform` takes a quaternion [w, x, y, z]
 and does not normalise it (normalised here); hulls and polyhedra are `fcl.Convex`; balls are
-`fcl.Sphere`, capsules `fcl.Capsule(radius, length)` along the z axis of a frame placed at the
-capsule's middle (rounded polytopes are refused: FCL has none).
+`fcl.Sphere`, capsules `fcl.Capsule(radius, length)` and cylinders `fcl.Cylinder(radius,
+length)` along the z axis of a frame placed at their middle (rounded polytopes are refused:
+FCL has none).
 """
 
 import os
@@ -32,6 +33,8 @@ def geometry(p):
     if rnd is not None:
         if rnd["kind"] == "sphere":
             return fcl.Sphere(rnd["radius"])
+        if rnd["kind"] == "cylinder":
+            return fcl.Cylinder(rnd["radius"], rnd["length"])
         return fcl.Capsule(rnd["radius"], rnd["length"])
     if p["half"] is not None:
         return fcl.Box(*(2 * h for h in p["half"]))

@@ -3,7 +3,8 @@
 On `distance` lines: `geom_distance` (mj_geomDistance: the signed distance, and its from-to
 points when apart) and `collision` (does mj_collision report a contact at or below distance
 0). Boxes are box geoms, hulls and polyhedra meshes (MuJoCo holds a mesh's convex hull), balls
-sphere geoms, capsules capsule geoms given by their ends (`fromto`, exact).
+sphere geoms, capsules and cylinders capsule and cylinder geoms given by their ends (`fromto`,
+exact).
 
 Conventions: MJCF quaternions are "w x y z"; box sizes are half extents; mj_collision skips a
 pair of static bodies unless the model names it in a <pair> (named here, with margin 0);
@@ -40,8 +41,9 @@ def body(name, p, assets):
     if rnd is not None and rnd["kind"] == "sphere":
         geom = f'<geom name="{name}" type="sphere" size="{numbers([rnd["radius"]])}"/>'
     elif rnd is not None:
+        # A capsule or a cylinder by its ends (`fromto`): MuJoCo lays it between them.
         ends = rnd["ends"][0] + rnd["ends"][1]
-        geom = f'<geom name="{name}" type="capsule" size="{numbers([rnd["radius"]])}" fromto="{numbers(ends)}"/>'
+        geom = f'<geom name="{name}" type="{rnd["kind"]}" size="{numbers([rnd["radius"]])}" fromto="{numbers(ends)}"/>'
     elif p["half"] is not None:
         geom = f'<geom name="{name}" type="box" size="{numbers(p["half"])}"/>'
     else:

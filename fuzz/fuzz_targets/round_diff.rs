@@ -3,7 +3,8 @@
 //! by construction (Pythagorean offsets split between the radii) or nudged 2⁻⁵⁰ of the scale
 //! off touching; for `toi`, b moves into that place at an integer time; and tori touching by
 //! construction (a capsule on the tube or through the hole, perpendicular and linked tori), and
-//! balls cast at a torus, grazing it by construction. A breach panics with
+//! balls cast at a torus, grazing it by construction; and balls on a cylinder's cap, side and
+//! rim or inside it, touching by construction or nudged. A breach panics with
 //! the oracle line that reproduces it.
 #![no_main]
 
@@ -26,5 +27,6 @@ fuzz_target!(|input: RoundCase| -> Corpus {
         RoundCase::Toi { pair, motion, at } => judged(&pair.toi_query(motion, at)),
         RoundCase::Torus(pair) => judged(&pair.query()),
         RoundCase::TorusToi(cast) => judged(&cast.query()),
+        RoundCase::Cylinder(pair) => judged(&pair.query()),
     }
 });

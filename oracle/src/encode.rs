@@ -145,6 +145,7 @@ pub fn replay_text(replay: &Replay) -> String {
         Replay::ToiRound(q) => replay_line(q),
         Replay::DistanceTorus(q) => replay_line(q),
         Replay::ToiTorus(q) => replay_line(q),
+        Replay::DistanceCylinder(q) => replay_line(q),
         Replay::Ccd(q) => replay_line(q),
         Replay::ToiBoxes(q) => replay_line(q),
         Replay::Classify(p, s) => format!("{}\n{}", replay_line(p), replay_line(s)),

@@ -45,6 +45,7 @@ const FLIPS: &[(&str, &[&str])] = &[
     ("contact-manifolds", &["contact_manifolds"]),
     ("round-shapes", &["closest_points", "intersection_test"]),
     ("round-casts", &["cast_shapes"]),
+    ("cylinders", &["closest_points", "intersection_test"]),
 ];
 
 /// `found` names exactly the functions `expected` lists for `class` (none where it has none).

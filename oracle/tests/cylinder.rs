@@ -6,6 +6,8 @@
 use serde_json::{json, Value};
 use touchstone_oracle::{answer_line, Options};
 
+mod common;
+
 fn ask(q: Value) -> Value {
     answer_line(&q.to_string(), &Options::default())
 }
@@ -156,4 +158,25 @@ fn what_is_not_answered_is_refused_by_name() {
     assert_eq!(kind_at(sheared), ("invalid".into(), "/pose_a".into()));
     let extra = json!({"op": "distance", "a": {"cylinder": {"a": [0, 0, 0], "b": [0, 0, 1], "radius": 1, "height": 2}}, "b": {"ball": 1}});
     assert_eq!(kind_at(extra).0, "unknown");
+}
+
+/// parry3d on cylinders (`Cylinder` along y, turned onto the axis by its pose): right outside
+/// and off the mid-height; a ball centred inside at mid-height gets the depth through the side
+/// (2.75 for 2.25): its projection inside a cylinder takes a cap only when it is strictly
+/// nearer than the other cap and the side, so the tie between the caps falls to the side.
+#[test]
+fn parry_on_cylinders() {
+    let lines = [
+        json!({"id": "cap", "op": "distance", "a": upright(), "b": {"ball": 1}, "pose_b": at(json!([0, "1/2", 5]))}),
+        json!({"id": "rim", "op": "distance", "a": upright(), "b": {"ball": 5}, "pose_b": at(json!([4, 0, 8]))}),
+        json!({"id": "low", "op": "distance", "a": {"cylinder": {"a": [0, 0, 0], "b": [0, 0, 4], "radius": 3}}, "b": {"ball": "1/4"}, "pose_b": at(json!([0, "1/2", 1]))}),
+        json!({"id": "mid", "op": "distance", "a": {"cylinder": {"a": [0, 0, 0], "b": [0, 0, 4], "radius": 3}}, "b": {"ball": "1/4"}, "pose_b": at(json!([0, "1/2", 2]))}),
+    ];
+    let input: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+    let (out, err, code) = common::run_binary(&["check-engine", "parry3d", "--worst", "10"], input.as_bytes());
+    let out = String::from_utf8_lossy(&out);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("contact: 4 judged, 1 wrong"), "{out}");
+    assert!(out.contains("line 4: engine said signed distance -2.75e0; exact: penetrating, depth 2.25"), "{out}");
+    assert!(out.contains("\ndistance: 4 judged, 0 wrong"), "{out}");
 }

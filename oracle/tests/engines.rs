@@ -301,3 +301,81 @@ fn mujoco_on_round_shapes() {
     assert!(out.contains("geom_distance: 8 judged, 0 wrong"), "{out}");
     assert!(out.contains("collision: 8 judged, 0 wrong"), "{out}");
 }
+
+/// Balls on a cylinder (radius 1 about z, 0 ≤ z ≤ 4): touching its cap, its side at (3, 4)
+/// and its rim by (3, 4; 5); off a turned cylinder's rim by √(7 − 2√5) − 1; and centred
+/// inside a cylinder of radius 3 nearer cap 0 (off the axis and on it) and at mid-height.
+const CYL_CAP: &str = r#"{"id":"cap","op":"distance","a":{"cylinder":{"a":[0,0,0],"b":[0,0,4],"radius":1}},"b":{"ball":1},"pose_b":{"translation":[0,"1/2",5]}}"#;
+const CYL_SIDE: &str = r#"{"id":"side","op":"distance","a":{"cylinder":{"a":[0,0,0],"b":[0,0,4],"radius":1}},"b":{"ball":4},"pose_b":{"translation":[3,4,2]}}"#;
+const CYL_RIM: &str = r#"{"id":"rim","op":"distance","a":{"cylinder":{"a":[0,0,0],"b":[0,0,4],"radius":1}},"b":{"ball":5},"pose_b":{"translation":[4,0,8]}}"#;
+const CYL_TURNED: &str = r#"{"id":"turned","op":"distance","a":{"cylinder":{"a":[0,0,0],"b":[1,2,2],"radius":1}},"b":{"ball":1},"pose_b":{"translation":["10/3","5/3","8/3"]}}"#;
+const CYL_LOW: &str = r#"{"id":"low","op":"distance","a":{"cylinder":{"a":[0,0,0],"b":[0,0,4],"radius":3}},"b":{"ball":"1/4"},"pose_b":{"translation":[0,"1/2",1]}}"#;
+const CYL_AXIS_LOW: &str = r#"{"id":"axis-low","op":"distance","a":{"cylinder":{"a":[0,0,0],"b":[0,0,4],"radius":3}},"b":{"ball":"1/4"},"pose_b":{"translation":[0,0,1]}}"#;
+const CYL_MID: &str = r#"{"id":"mid","op":"distance","a":{"cylinder":{"a":[0,0,0],"b":[0,0,4],"radius":3}},"b":{"ball":"1/4"},"pose_b":{"translation":[0,"1/2",2]}}"#;
+const CYLINDERS: [&str; 7] = [CYL_CAP, CYL_SIDE, CYL_RIM, CYL_TURNED, CYL_LOW, CYL_AXIS_LOW, CYL_MID];
+
+/// `touchstone gen ball-cylinder` cases: a ball centred on a turned cylinder's axis at
+/// mid-height (depth 2.4375), and one touching a turned cylinder's side as binary64 rounds it
+/// (on which FCL aborts).
+const BC_DEEP: &str = r#"{"id":"ball-cylinder/126","op":"distance","a":{"cylinder":{"a":["0","0","0"],"b":["0","0","9/2"],"radius":"2"}},"pose_a":{"quaternion":[-3,0,2,3],"translation":["-19/8","7/2","45/8"]},"b":{"ball":"7/16"},"pose_b":{"quaternion":[-3,0,2,3],"translation":["-317/88","52/11","621/88"]}}"#;
+const BC_ABORT: &str = r#"{"id":"ball-cylinder/14","op":"distance","a":{"cylinder":{"a":["0","0","0"],"b":["0","0","3/2"],"radius":"1"}},"pose_a":{"quaternion":[3,-2,3,-3],"translation":["3/4","8","-9/8"]},"b":{"ball":"22517998136852475/9007199254740992"},"pose_b":{"quaternion":[3,-2,3,-3],"translation":["887/620","170/31","-4437/1240"]}}"#;
+
+/// MuJoCo on cylinders (cylinder geoms by `fromto`): right on every case, the deep ones
+/// included.
+#[test]
+fn mujoco_on_cylinders() {
+    let Some(python) = python_with("mujoco") else { return };
+    let mut lines = CYLINDERS.to_vec();
+    lines.extend([BC_DEEP, BC_ABORT]);
+    let out = check_engine("mujoco", &python, &lines);
+    assert!(out.contains("geom_distance: 9 judged, 0 wrong"), "{out}");
+    assert!(out.contains("collision: 9 judged, 0 wrong"), "{out}");
+}
+
+/// Bullet on cylinders (GEOM_CYLINDER along z by its collision frame): with margin 0 a ball
+/// centred on a turned cylinder's axis is 2.43319 deep for 2.4375 (EPA stopping short on the
+/// curved side), and off the turned rim its closest points are 4·10⁻⁷ off; with the default
+/// margin touching pairs are also 4·10⁻⁴ apart.
+#[test]
+fn bullet_on_cylinders() {
+    let Some(python) = python_with("pybullet") else { return };
+    let mut lines = CYLINDERS.to_vec();
+    lines.push(BC_DEEP);
+    let out = check_engine("bullet", &python, &lines);
+    assert!(out.contains("closest_points_margin0: 8 judged, 2 wrong"), "{out}");
+    assert!(out.contains("engine said {\"signed_distance\":-2.43319"), "{out}");
+    assert!(out.contains("line 4: engine said {\"signed_distance\":0.58992579858"), "{out}");
+    assert!(out.contains("line 3: engine said {\"signed_distance\":0.0004000"), "{out}");
+}
+
+/// FCL on cylinders (`fcl.Cylinder`): `collide` and the unsigned distance are right; the
+/// signed distance is off by up to 10⁻⁶ (GJK's tolerance) on touching pairs and off the
+/// turned rim; a ball touching a turned cylinder's side as binary64 rounds it aborts the
+/// process (libccd's `logic_error`, as on a box's edge).
+#[test]
+fn fcl_on_cylinders() {
+    let Some(python) = python_with("fcl") else { return };
+    let mut lines = CYLINDERS.to_vec();
+    lines.push(BC_ABORT);
+    let out = check_engine("fcl", &python, &lines);
+    assert!(out.contains("collide: 7 judged, 0 wrong"), "{out}");
+    assert!(out.contains("\ndistance: 7 judged, 0 wrong"), "{out}");
+    assert!(out.contains("line 3: engine said {\"signed_distance\":8.7"), "{out}");
+    assert!(out.contains("line 8 (crash): engine crashed: the adapter exited (signal: 6 (SIGABRT))"), "{out}");
+}
+
+/// coal on cylinders (`coal.Cylinder`): right outside; for a ball centred inside it gives the
+/// depth through the side even where a cap is nearer (3.25 for 1.25, 2.75 for 2.25), and the
+/// zero vector as the normal when the centre is on the axis; its tight tolerances change
+/// nothing.
+#[test]
+fn coal_on_cylinders() {
+    let Some(python) = python_with("coal") else { return };
+    let out = check_engine("coal", &python, &CYLINDERS);
+    for f in ["distance", "distance_tight"] {
+        assert!(out.contains(&format!("\n{f}: 7 judged, 3 wrong")), "{f}\n{out}");
+    }
+    assert!(out.contains("line 6: engine said {\"signed_distance\":-3.25,\"normal\":[0.0,0.0,0.0]}"), "{out}");
+    assert!(out.contains("line 7: engine said {\"signed_distance\":-2.75,"), "{out}");
+    assert!(out.contains("\ncollide: 7 judged, 0 wrong"), "{out}");
+}

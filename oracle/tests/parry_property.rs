@@ -80,11 +80,17 @@ fn parry_on_every_kind_reported() {
     // right. On round shapes (2026-11-28): its distance from a capsule to a box, or to
     // another capsule, touching or within 10⁻¹⁶ of it, is 10⁻⁸ off (GJK stopping at its own
     // tolerance), so the distance, the contact's signed distance and its witness points, and
-    // closest_points are wrong beyond 10⁻⁹ of the scale; a ball's are right.
+    // closest_points are wrong beyond 10⁻⁹ of the scale; a ball's are right. On cylinders
+    // (2026-11-28): a ball whose centre is inside a cylinder at mid-height (as far from one
+    // cap as from the other) gets the contact depth through the side even where the caps are
+    // nearer (-0.984 for a depth of 0.234): its point projection inside a cylinder takes a
+    // cap only when it is strictly nearer than the other cap and the side, so the tie between
+    // the caps falls through to the side.
     let found: Vec<(&str, &str)> = wrong.keys().map(|(k, f)| (*k, f.as_str())).collect();
     assert_eq!(
         found,
         [
+            ("ball-cylinder", "contact"),
             ("capsule-edge", "closest_points"),
             ("capsule-edge", "contact"),
             ("capsule-edge", "distance"),
@@ -127,6 +133,7 @@ fn parry_on_every_kind_reported() {
         "capsule-face",
         "capsule-edge",
         "capsules",
+        "ball-cylinder",
     ] {
         expected.extend([(kind, "closest_points"), (kind, "intersection_test")]);
     }

@@ -456,6 +456,58 @@ impl TorusToiInput {
     }
 }
 
+/// A cylinder (radius k·(1 + r mod 4) about z from 0 to k·(2 + h mod 5)) and a ball touching it
+/// by construction (the `round_diff` target's cylinders): on cap 1, beside the side at a
+/// Pythagorean (3, 4) offset, off the rim of cap 1 by (3, 4; 5), or centred inside; the ball's
+/// radius nudged by nothing or 2⁻⁵⁰ of the scale either way; both under one quaternion of
+/// small integers and a translation.
+#[derive(Arbitrary, Clone, Debug, PartialEq)]
+pub struct CylinderInput {
+    /// The place (mod 4), the scale k (mod 4, plus 1), r, h, the nudge (mod 3 − 1).
+    pub fit: [u8; 5],
+    /// Whether the ball is shape a.
+    pub swap: bool,
+    /// The quaternion (each mod 5 − 2) and translation (mod 9 − 4).
+    pub pose: ([i8; 4], [i8; 3]),
+}
+
+impl CylinderInput {
+    /// The `distance` query.
+    pub fn query(&self) -> crate::query::DistanceCylinder<f64> {
+        use crate::query::{DistanceCylinder, PoseSpec, Posed, ShapeSpec};
+        let [place, k, r, h, nudge] = self.fit;
+        let k = f64::from(k % 4 + 1);
+        let radius = k * f64::from(r % 4 + 1);
+        let height = k * f64::from(h % 5 + 2);
+        let tiny = 1.0 + f64::from(i32::from(nudge % 3) - 1) * 2f64.powi(-50);
+        let (centre, s) = match place % 4 {
+            0 => ([0.0, radius / 2.0, height + k], k),
+            1 => ([3.0 * (radius + 5.0 * k) / 5.0, 4.0 * (radius + 5.0 * k) / 5.0, height / 2.0], 5.0 * k),
+            2 => ([radius + 3.0 * k, 0.0, height + 4.0 * k], 5.0 * k),
+            _ => ([0.0, radius / 2.0, height / 2.0], k),
+        };
+        // The ball at its pose's origin, the cylinder's ends moved by −centre: both under one
+        // pose, every number exact.
+        let end = |z: f64| Point3::new(-centre[0], -centre[1], z - centre[2]);
+        let cylinder = ShapeSpec::cylinder(end(0.0), end(height), radius)
+            .unwrap_or_else(|_| unreachable!("valid by construction"));
+        let ball = ShapeSpec::ball(s * tiny).unwrap_or_else(|_| unreachable!("a positive radius"));
+        let (q, t) = self.pose;
+        let mut q = q.map(|c| f64::from(c.rem_euclid(5) - 2));
+        if q == [0.0; 4] {
+            q = [1.0, 0.0, 0.0, 0.0];
+        }
+        let t = t.map(|c| f64::from(c.rem_euclid(9) - 4));
+        let pose = PoseSpec::quaternion(q, t).unwrap_or_else(|_| unreachable!("a nonzero quaternion"));
+        let (a, b) = (Posed::new("a", cylinder, pose.clone()), Posed::new("b", ball, pose));
+        if self.swap {
+            DistanceCylinder { a: b, b: a }
+        } else {
+            DistanceCylinder { a, b }
+        }
+    }
+}
+
 /// One case of the `round_diff` target: a pair for `distance`, the same pair for `toi`
 /// ([`RoundInput::toi_query`]), a torus pair for `distance` ([`TorusInput`]), or a ball's
 /// first contact with a torus ([`TorusToiInput`]).
@@ -477,6 +529,8 @@ pub enum RoundCase {
     Torus(TorusInput),
     /// A ball's first contact with a torus.
     TorusToi(TorusToiInput),
+    /// A ball against a cylinder.
+    Cylinder(CylinderInput),
 }
 
 impl RoundInput {
@@ -642,6 +696,8 @@ pub enum Replay {
     DistanceTorus(crate::query::DistanceTorus<f64>),
     /// `toi` of a ball and a torus.
     ToiTorus(crate::query::ToiTorus<f64>),
+    /// `round_diff`'s cylinder pair.
+    DistanceCylinder(crate::query::DistanceCylinder<f64>),
     /// `sweep_diff`'s primitives.
     Ccd(crate::query::Ccd<f64>),
     /// `sweep_diff`'s boxes, on [0, 1].
@@ -701,6 +757,7 @@ pub fn replay(target: &str, bytes: &[u8]) -> Result<Replay, DecodeError> {
             RoundCase::Toi { pair, motion, at } => Replay::ToiRound(pair.toi_query(motion, at)),
             RoundCase::Torus(pair) => Replay::DistanceTorus(pair.query()),
             RoundCase::TorusToi(cast) => Replay::ToiTorus(cast.query()),
+            RoundCase::Cylinder(pair) => Replay::DistanceCylinder(pair.query()),
         },
         "sweep_diff" => match decode::<SweepInput>(target, bytes)? {
             SweepInput::Ccd(c) => {

@@ -12,8 +12,8 @@
 //! it; every seed is decoded back and compared before it is given out.
 
 use super::{
-    BoxInput, CcdInput, ContactInput, ConvexPairInput, Coord, DecodeError, Edit, FourPoints, MeshInput, MspInput,
-    PlaneAndPoint, PointCloud, PredicateCase, RoundCase, RoundInput, SweepInput, TorusInput, TorusToiInput,
+    BoxInput, CcdInput, ContactInput, ConvexPairInput, Coord, CylinderInput, DecodeError, Edit, FourPoints, MeshInput,
+    MspInput, PlaneAndPoint, PointCloud, PredicateCase, RoundCase, RoundInput, SweepInput, TorusInput, TorusToiInput,
     FUZZ_TARGETS,
 };
 use crate::strategies::{grid_polytope, rational_rotation, Source};
@@ -205,13 +205,20 @@ impl Encode for TorusToiInput {
     }
 }
 
+impl Encode for CylinderInput {
+    fn write(&self, out: &mut Vec<u8>, rest: bool) {
+        (&self.fit, &self.swap, &self.pose).write(out, rest);
+    }
+}
+
 impl Encode for RoundCase {
     fn write(&self, out: &mut Vec<u8>, rest: bool) {
         match self {
-            RoundCase::Distance(pair) => variant(0, 4, pair, out, rest),
-            RoundCase::Toi { pair, motion, at } => variant(1, 4, (pair, motion, at), out, rest),
-            RoundCase::Torus(pair) => variant(2, 4, pair, out, rest),
-            RoundCase::TorusToi(cast) => variant(3, 4, cast, out, rest),
+            RoundCase::Distance(pair) => variant(0, 5, pair, out, rest),
+            RoundCase::Toi { pair, motion, at } => variant(1, 5, (pair, motion, at), out, rest),
+            RoundCase::Torus(pair) => variant(2, 5, pair, out, rest),
+            RoundCase::TorusToi(cast) => variant(3, 5, cast, out, rest),
+            RoundCase::Cylinder(pair) => variant(4, 5, pair, out, rest),
         }
     }
 }
@@ -465,6 +472,18 @@ fn round_pairs(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)
             };
             let how = ["closer", "touching", "apart"][nudge as usize];
             add(format!("torus-toi-{kind}-{how}"), checked(target, &RoundCase::TorusToi(input))?);
+        }
+    }
+    // Balls on a cylinder: every place, touching and nudged either way.
+    for place in 0..4u8 {
+        for nudge in 0..3u8 {
+            let input = CylinderInput {
+                fit: [place, src.int(0, 3) as u8, src.int(0, 3) as u8, src.int(0, 4) as u8, nudge],
+                swap: src.int(0, 1) == 1,
+                pose: (turn(src), tri(src, -4, 4)),
+            };
+            let how = ["closer", "touching", "apart"][nudge as usize];
+            add(format!("cylinder-{place}-{how}"), checked(target, &RoundCase::Cylinder(input))?);
         }
     }
     Ok(())

@@ -175,7 +175,8 @@ pub enum Kind {
     Tori,
     /// A ball against a cylinder (flat caps): over a cap, beside the side (along a Pythagorean
     /// direction, so the centre's distance is rational), off a rim (a Pythagorean triple of
-    /// radial and axial offsets), or with its centre inside; touching by construction, or
+    /// radial and axial offsets), or with its centre inside (on the axis or off it, at
+    /// mid-height or nearer a cap); touching by construction, or
     /// apart or overlapping by an exact gap down to one ulp of the scale.
     BallCylinder,
 }
@@ -694,9 +695,10 @@ fn cylinder_case(m: &Motion, src: &mut Source) -> Claimed {
             (Vector3::new(rho, Q::zero(), &height + &unit * q(h, 1)), &unit * q(k, 1))
         }
         _ => {
-            // Inside, nearer the side than either cap by construction: the depth is known.
+            // Inside: on the axis or off it, at mid-height (as far from one cap as from the
+            // other) or nearer one cap.
             let rho = &radius * q(src.int(0, 6), 8);
-            (Vector3::new(Q::zero(), rho, &height * q(1, 2)), Q::zero())
+            (Vector3::new(Q::zero(), rho, &height * q(src.int(1, 7), 8)), Q::zero())
         }
     };
     // The ball's radius: d − g with g = 0 (touching) most often, else down to one ulp of the

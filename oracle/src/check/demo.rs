@@ -97,6 +97,7 @@ pub const CLASSES: &[(&str, &str)] = &[
     ("contact-manifolds", "the touching pairs of the first classes asked as `contact`: manifolds judged against R_t"),
     ("round-shapes", "balls and capsules touching at Pythagorean offsets (each other, a cube's face, edge and corner), and one ulp apart"),
     ("round-casts", "balls and capsules cast head on, obliquely and grazing, with exact first contacts (rational and 3 − 1/√2)"),
+    ("cylinders", "balls on a cylinder's cap, side and rim (Pythagorean offsets), one ulp apart, and off a turned cylinder's rim by an irrational gap"),
 ];
 
 /// Every scenario line.
@@ -109,7 +110,7 @@ pub fn scenarios() -> Vec<Value> {
 }
 
 /// The scenario classes in the order of the report, each a function that appends its lines.
-const BUILDERS: [fn(&mut Vec<Value>); 19] = [
+const BUILDERS: [fn(&mut Vec<Value>); 20] = [
     face_on_face,
     parallel_edges,
     crossing_edges,
@@ -129,6 +130,7 @@ const BUILDERS: [fn(&mut Vec<Value>); 19] = [
     contact_manifolds,
     round_shapes,
     round_casts,
+    cylinders,
 ];
 
 /// Face on face: b = a moved by R·(1, 0, 0) (and along y, z).
@@ -448,6 +450,39 @@ fn round_shapes(out: &mut Vec<Value>) {
     }
 }
 
+/// Balls against cylinders touching by construction: on the cap (and under the other cap, the
+/// ball as a), beside the side at (3, 4) from the axis, off the rim by (3, 4; 5), on the cap of
+/// a cylinder turned a quarter about x; each moved one ulp of its scale apart; and a ball off a
+/// turned cylinder's rim by √(7 − 2√5) − 1.
+fn cylinders(out: &mut Vec<Value>) {
+    let id = |n: usize| format!("cylinders/{n}");
+    let at = |t: [Q; 3]| json!({"translation": [s(&t[0]), s(&t[1]), s(&t[2])]});
+    let upright = || json!({"cylinder": {"a": [0, 0, 0], "b": [0, 0, 4], "radius": 1}});
+    let ulp = pow2(-52);
+    let mut n = 0;
+    for apart in [Q::zero(), ulp.clone()] {
+        let up = |k: i64| q(k, 1) + &apart * q(k.abs().max(1), 1);
+        let pairs = [
+            (upright(), Value::Null, json!({"ball": 1}), at([q(0, 1), q(1, 2), up(5)])),
+            (json!({"ball": 1}), at([q(1, 2), q(0, 1), -up(1)]), upright(), Value::Null),
+            (upright(), Value::Null, json!({"ball": 4}), at([up(3), up(4), q(2, 1)])),
+            (upright(), Value::Null, json!({"ball": 5}), at([up(4), q(0, 1), up(8)])),
+            (
+                upright(),
+                json!({"quaternion": [1, 1, 0, 0], "translation": [0, 0, 0]}),
+                json!({"ball": 2}),
+                at([q(0, 1), -up(6), q(0, 1)]),
+            ),
+        ];
+        for (a, pa, b, pb) in pairs {
+            out.push(distance(id(n), a, pa, b, pb));
+            n += 1;
+        }
+    }
+    let turned = json!({"cylinder": {"a": [0, 0, 0], "b": [1, 2, 2], "radius": 1}});
+    out.push(distance(id(n), turned, Value::Null, json!({"ball": 1}), json!({"translation": ["10/3", "5/3", "8/3"]})));
+}
+
 /// Round shapes cast with exact first contacts: balls head on (t = 8), a ball grazing a
 /// capsule's side (a double root at t = 9) and passing one ulp above it, a capsule falling
 /// across a capsule (t = 1), rounded cubes meeting edge to edge at 3 − 1/√2, a ball falling
@@ -726,9 +761,19 @@ pub const TABLE_KINDS: &[&str] = &[
 ];
 
 /// The `gen` kinds of the round-shape table (`demo --table --round`): balls and capsules
-/// resting on a box's face, edge and corner, capsules on capsules, tiny gaps, casts.
-pub const ROUND_TABLE_KINDS: &[&str] =
-    &["ball-face", "ball-edge", "ball-vertex", "capsule-face", "capsule-edge", "capsules", "ball-gap", "round-cast"];
+/// resting on a box's face, edge and corner, capsules on capsules, tiny gaps, casts, balls on
+/// cylinders.
+pub const ROUND_TABLE_KINDS: &[&str] = &[
+    "ball-face",
+    "ball-edge",
+    "ball-vertex",
+    "capsule-face",
+    "capsule-edge",
+    "capsules",
+    "ball-gap",
+    "round-cast",
+    "ball-cylinder",
+];
 
 /// The lines of `touchstone gen KIND --count COUNT --seed SEED` for every kind of `kinds`
 /// ([`TABLE_KINDS`] or [`ROUND_TABLE_KINDS`]), in that order.

@@ -84,6 +84,9 @@ fn pair_line(q: &Value) -> Value {
 /// The exact signed distance of two posed convex shapes (negative: minus the penetration
 /// depth), rounded.
 pub fn signed_distance(a: &Posed<Q>, b: &Posed<Q>) -> Option<f64> {
+    if a.shape.is_cylinder() || b.shape.is_cylinder() {
+        return touchstone::query::cylinder_signed_distance(a, b);
+    }
     if a.shape.is_round() || b.shape.is_round() {
         return round_signed_distance(a, b);
     }

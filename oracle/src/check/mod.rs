@@ -922,6 +922,16 @@ fn penetration(q: &Value, normal: Option<&[f64; 3]>, opts: &Options) -> Option<(
         );
         (length > 0.0 && length.is_finite()).then_some((exact, length))
     };
+    if d.a.shape.is_cylinder() || d.b.shape.is_cylinder() {
+        // A cylinder and a ball: the depth, and a claimed normal's separation by the support
+        // functions (touchstone::query::cylinder_separation_along).
+        let s = with_budget(budget, || margin::signed_distance(&d.a, &d.b))?;
+        let along = normal.and_then(|n| {
+            let (exact, _) = exact_normal(n)?;
+            with_budget(budget, || touchstone::query::cylinder_separation_along(&d.a, &d.b, &exact))
+        });
+        return Some((-s.min(0.0), along));
+    }
     if d.a.shape.is_round() || d.b.shape.is_round() {
         // Round shapes: the depth, and a claimed normal's separation c/|n| + R (the cores'
         // support functions plus the radii).

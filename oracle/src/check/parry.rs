@@ -4,7 +4,8 @@
 //! shapes: a polyhedron that is not convex, which parry would hold as its hull, is skipped).
 //!
 //! Shapes are built as an engine holds them: a box is a `Cuboid` of its half extents, a ball a
-//! `Ball`, a capsule a `Capsule`, a rounded shape a `RoundShape` of its core's hull, a hull
+//! `Ball`, a capsule a `Capsule`, a cylinder a `Cylinder` (parry's lies along y: turned onto
+//! the axis by its pose), a rounded shape a `RoundShape` of its core's hull, a hull
 //! (or a convex polyhedron's vertices) a `ConvexPolyhedron::from_convex_hull`, all in binary64
 //! (the line's numbers rounded); a quaternion pose becomes parry's pose (the quaternion
 //! normalised, the translation rounded); a matrix pose (any invertible affine map, which parry
@@ -15,7 +16,7 @@ use parry3d_f64::math::{Pose, Rotation, Vector};
 use parry3d_f64::query::{
     ClosestPoints, ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher, ShapeCastOptions,
 };
-use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, RoundShape, Shape};
+use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Cylinder, RoundShape, Shape};
 use serde_json::{json, Value};
 use touchstone::geom::Point3;
 use touchstone::query::{PoseSpec, Posed, ShapeSpec};
@@ -56,8 +57,38 @@ fn hull(points: &[Point3<f64>]) -> Result<Box<dyn Shape>, String> {
         .ok_or_else(|| "parry could not build the convex hull".to_string())
 }
 
+/// A parry `Cylinder` (its axis along y, centred at the origin) and the local pose that lays
+/// it from `a` to `b`.
+fn cylinder(a: &Point3<f64>, b: &Point3<f64>, radius: f64) -> Result<Built, String> {
+    let (a, b) = (vector(a), vector(b));
+    let axis = b - a;
+    let length = axis.length();
+    if length == 0.0 || !length.is_finite() {
+        return Err("a cylinder whose ends coincide in binary64".into());
+    }
+    let turn = Rotation::from_rotation_arc(Vector::Y, axis / length);
+    Ok((Box::new(Cylinder::new(length / 2.0, radius)), Pose::from_parts((a + b) / 2.0, turn)))
+}
+
 /// parry's shape and pose for a posed shape.
 pub fn build(p: &Posed<f64>) -> Result<Built, String> {
+    if let ShapeSpec::Cylinder { a, b, radius } = &p.shape {
+        return match &p.pose {
+            PoseSpec::Quaternion { q, t } => {
+                let rotation = Rotation::from_xyzw(q[1], q[2], q[3], q[0]).normalize();
+                let pose = Pose::from_parts(Vector::new(t[0], t[1], t[2]), rotation);
+                let (shape, local) = cylinder(a, b, *radius)?;
+                Ok((shape, pose * local))
+            }
+            PoseSpec::Matrix(m) => {
+                let map = |v: &Point3<f64>| {
+                    let r = |i: usize| m[i][0] * v.x + m[i][1] * v.y + m[i][2] * v.z + m[i][3];
+                    Point3::new(r(0), r(1), r(2))
+                };
+                cylinder(&map(a), &map(b), *radius)
+            }
+        };
+    }
     match &p.pose {
         PoseSpec::Quaternion { q, t } => {
             let rotation = Rotation::from_xyzw(q[1], q[2], q[3], q[0]).normalize();
