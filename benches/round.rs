@@ -6,6 +6,10 @@
 //! third of them tangent: the cores' distance is a Pythagorean 5, 10 or 13 and the radii sum
 //! to it). Prints each mean per pair and its ratio to the `f64` path.
 //!
+//! Then balls against cylinders (`round::cylinder::ball_cylinder`, exact and `f64`, against
+//! parry3d-f64's `Cylinder`), and a ball cast at a torus (the exact root route of
+//! `torus_first_contact` for a point core).
+//!
 //! `cargo bench --bench round`
 
 mod common;
@@ -16,9 +20,10 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput};
 use num_rational::BigRational;
 use parry3d_f64::math::{Pose, Vector};
-use parry3d_f64::shape::{Ball, Capsule, Shape};
+use parry3d_f64::shape::{Ball, Capsule, Cylinder as Cylinder3, Shape};
 use touchstone::geom::Point3;
 use touchstone::geom::Vector3;
+use touchstone::round::cylinder::{ball_cylinder, Cylinder};
 use touchstone::round::torus::{torus_distance, torus_first_contact, Circle, Curve};
 use touchstone::round::{first_contact, round_distance, RoundShape};
 use touchstone::scalar::Scalar;
@@ -73,6 +78,44 @@ fn peer(s: &Spec) -> (Pose, Box<dyn Shape>) {
         None => (Pose::from_translation(v(s.0)), Box::new(Ball::new(s.2 as f64))),
         Some(e) => (Pose::IDENTITY, Box::new(Capsule::new(v(s.0), v(e), s.2 as f64))),
     }
+}
+
+/// A cylinder (ends, radius) and a ball (centre, radius), by integers: a third of them
+/// touching the rim by construction (a (3, 4; 5) offset from the rim of the cap at the second
+/// end, for an axis along z), the rest anywhere.
+type CylinderSpec = (([i64; 3], [i64; 3], i64), ([i64; 3], i64));
+
+fn cylinder_specs() -> Vec<CylinderSpec> {
+    let mut grid = common::Grid::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move |m: i64| grid.next(m);
+    (0..48)
+        .map(|i| {
+            let a = [0; 3].map(|_| next(20));
+            if i % 3 == 0 {
+                let (h, r) = (1 + next(5).abs(), 1 + next(3).abs());
+                let b = [a[0], a[1], a[2] + h];
+                return ((a, b, r), ([a[0] + r + 3, a[1], a[2] + h + 4], 5));
+            }
+            let b = [a[0] + next(4), a[1] + next(4), a[2] + 1 + next(5).abs()];
+            ((a, b, 1 + next(3).abs()), ([0; 3].map(|_| next(20)), 1 + next(4).abs()))
+        })
+        .collect()
+}
+
+fn cylinder_pair<S: Scalar>(c: &CylinderSpec) -> (Cylinder<S>, Point3<S>, S) {
+    let p = |v: [i64; 3]| Point3::new(S::from_i64(v[0]), S::from_i64(v[1]), S::from_i64(v[2]));
+    let ((a, b, r), (x, s)) = c;
+    (Cylinder::new(p(*a), p(*b), S::from_i64(*r)).unwrap(), p(*x), S::from_i64(*s))
+}
+
+fn cylinder_peer(c: &CylinderSpec) -> ((Pose, Cylinder3), (Pose, Ball)) {
+    let v = |v: [i64; 3]| Vector::new(v[0] as f64, v[1] as f64, v[2] as f64);
+    let ((a, b, r), (x, s)) = c;
+    let (a, b) = (v(*a), v(*b));
+    let axis = b - a;
+    let turn = parry3d_f64::math::Rotation::from_rotation_arc(Vector::Y, axis / axis.length());
+    let cylinder = Cylinder3::new(axis.length() / 2.0, *r as f64);
+    ((Pose::from_parts((a + b) / 2.0, turn), cylinder), (Pose::from_translation(v(*x)), Ball::new(*s as f64)))
 }
 
 /// A circle: centre, axis, radius (integers).
@@ -231,13 +274,75 @@ fn main() {
         b.iter(|| black_box(torus_first_contact(&ff, &sf, &2.0, &vf, &0.0, &1.0, &1e-20).ok()))
     });
     g.finish();
+    // A ball of radius 2 falling down the torus's axis from height 10 at speed 1: it meets the
+    // tube's inside (R = 3, r = 1) where √(9 + z²) = 3 — at its centre, t = 10, a graze found
+    // as a double root — and a ball of radius 1 cast across the top at height 2, meeting the
+    // tube where √((|x| − 3)² + 4) = 2, at t = 7.
+    let casts_exact: Vec<(Curve<BigRational>, BigRational, Vector3<BigRational>)> = vec![
+        (Curve::Point(torus_point(&[0, 0, 10])), q(2), Vector3::new(q(0), q(0), q(-1))),
+        (Curve::Point(torus_point(&[-10, 0, 2])), q(1), Vector3::new(q(1), q(0), q(0))),
+    ];
+    let casts_fast: Vec<(Curve<f64>, f64, Vector3<f64>)> = vec![
+        (Curve::Point(torus_point(&[0, 0, 10])), 2.0, Vector3::new(0.0, 0.0, -1.0)),
+        (Curve::Point(torus_point(&[-10, 0, 2])), 1.0, Vector3::new(1.0, 0.0, 0.0)),
+    ];
+    let width = BigRational::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), 20));
+    let mut g = c.benchmark_group("ball_torus_toi");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(casts_exact.len() as u64));
+    g.bench_function("ball_cast_f64", |b| {
+        b.iter(|| {
+            for (k, r, v) in &casts_fast {
+                black_box(torus_first_contact(&ff, k, r, v, &0.0, &20.0, &1e-20).ok());
+            }
+        })
+    });
+    g.bench_function("ball_cast_exact", |b| {
+        b.iter(|| {
+            for (k, r, v) in &casts_exact {
+                black_box(torus_first_contact(&f, k, r, v, &q(0), &q(20), &width).ok());
+            }
+        })
+    });
+    g.finish();
+    let cylinders = cylinder_specs();
+    let cyl_exact: Vec<_> = cylinders.iter().map(cylinder_pair::<BigRational>).collect();
+    let cyl_fast: Vec<_> = cylinders.iter().map(cylinder_pair::<f64>).collect();
+    let cyl_peer: Vec<_> = cylinders.iter().map(cylinder_peer).collect();
+    let mut g = c.benchmark_group("cylinder");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(cylinders.len() as u64));
+    g.bench_function("cylinder_f64", |b| {
+        b.iter(|| {
+            for (c, x, s) in &cyl_fast {
+                black_box(ball_cylinder(c, x, s).map(|d| d.status).ok());
+            }
+        })
+    });
+    g.bench_function("parry3d_f64", |b| {
+        b.iter(|| {
+            for ((pa, a), (pb, bb)) in &cyl_peer {
+                black_box(parry3d_f64::query::distance(pa, a, pb, bb).ok());
+            }
+        })
+    });
+    g.bench_function("cylinder_exact", |b| {
+        b.iter(|| {
+            for (c, x, s) in &cyl_exact {
+                black_box(ball_cylinder(c, x, s).map(|d| d.status).ok());
+            }
+        })
+    });
+    g.finish();
     c.final_summary();
     let n = specs.len();
-    let groups: [(&str, &[&str], usize); 4] = [
+    let groups: [(&str, &[&str], usize); 6] = [
         ("round", &["round_f64", "parry3d_f64", "round_exact"], n),
         ("round_toi", &["toi_f64", "parry3d_cast", "toi_exact"], n),
         ("torus", &["torus_f64", "torus_exact"], tori.len()),
         ("torus_toi", &["example_5_1_f64", "example_5_1_exact"], 1),
+        ("ball_torus_toi", &["ball_cast_f64", "ball_cast_exact"], 2),
+        ("cylinder", &["cylinder_f64", "parry3d_f64", "cylinder_exact"], cylinders.len()),
     ];
     for (group, fs, count) in groups {
         println!("\n{group} over {count} pairs, mean per pair and cost relative to f64:");
