@@ -71,6 +71,11 @@ fn raw_sign_calls_are_each_accounted_for() {
         ("src/query/kernel.rs", 1, "a sum of absolute values is positive (a parameter's magnitude is defined)"),
         ("src/query/spec.rs", 8, "input: poses, half extents, round shapes' radii, a torus's axis"),
         ("src/query/toi.rs", 1, "input: the interval's order"),
+        (
+            "src/round/cylinder.rs",
+            6,
+            "input validation: a cylinder's and a ball's radius; a surd's sign (a, b, m and a² − b²m), decided on the certain backends only (the f64 status is the float formula E + (√ρ² − r)² − s²)",
+        ),
         ("src/round/torus.rs", 5, "input validation: a circle's axis components and radius, a torus's minor radius, an enclosure's width, a velocity's components"),
         ("src/round/mod.rs", 7, "input validation: the radii's signs (a ball's, a capsule's, a rounded polytope's; zero radii); whether the cores meet (d² exactly 0: no direction between them) and the sign of a radius times a coordinate difference (exact in binary64 too: it picks the root)"),
         ("src/separation/depth.rs", 1, "a positive overlap, on `ExactValues` only (bounded by the trait: the sign is exact)"),

@@ -263,6 +263,40 @@ impl Check {
         }
     }
 
+    /// A check of a claimed real `x` against a value known only through exact comparisons with
+    /// rationals (`cmp(q)`: the value against q), shown as the decimal `shown`: it passes when
+    /// |x − v| ≤ abs, or (1 − rel)·v ≤ x ≤ (1 + rel)·v, each side one comparison.
+    ///
+    /// Errors: the comparison's.
+    pub fn by_comparisons(
+        field: &str,
+        x: &BigRational,
+        tol: &Tolerance,
+        shown: String,
+        mut cmp: impl FnMut(&BigRational) -> Result<std::cmp::Ordering, QueryError>,
+    ) -> Result<Check, QueryError> {
+        use std::cmp::Ordering;
+        let mut within = |lo: &BigRational, hi: Option<&BigRational>| -> Result<bool, QueryError> {
+            Ok(cmp(lo)? != Ordering::Less
+                && match hi {
+                    Some(hi) => cmp(hi)? != Ordering::Greater,
+                    None => true,
+                })
+        };
+        let abs_ok = within(&(x - &tol.abs), Some(&(x + &tol.abs)))?;
+        let one = BigRational::one();
+        let upper = (tol.rel < one).then(|| x / (&one - &tol.rel));
+        let rel_ok = !x.is_negative() && within(&(x / (&one + &tol.rel)), upper.as_ref())?;
+        Ok(Check {
+            field: field.into(),
+            claimed: Shown::Rational(x.clone()),
+            exact: Shown::Decimal(shown),
+            abs_error: None,
+            ok: abs_ok || rel_ok,
+            note: None,
+        })
+    }
+
     /// The same check with a note.
     pub fn with_note(mut self, note: impl Into<String>) -> Check {
         self.note = Some(note.into());

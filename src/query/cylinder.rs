@@ -8,10 +8,8 @@
 //! cylinder, from an enclosure, so a lower bound) over M = (1 + the largest |coordinate| of the
 //! ends and the centre + r)² + s²; above the budget the status must be the exact one.
 
-use std::cmp::Ordering;
-
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::Zero;
 
 use super::claim::{Check, ClaimRule, Shown, Tolerance};
 use super::distance::status_name;
@@ -276,13 +274,8 @@ impl<N: Scalar> Query for DistanceCylinder<N> {
     /// |d² − s²| over M (see the module's docs), from an enclosure of d².
     fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<Margin, QueryError> {
         let e = Self::exact_form(&exact.output)?;
-        let (lo, hi) = e.squared_enclosure(128);
-        let s = &e.distance().radius;
-        let s2 = s * s;
-        let gap = (&lo - &s2).max(&s2 - &hi).max(Q::zero());
         let p = pair::<Q, N>(&self.a, &self.b)?;
-        let m = Q::from_float(scale(&p)).unwrap_or_default() + s2;
-        Ok(Margin::Finite(gap / m))
+        Ok(super::torus::squared_gap_margin(&e.squared_enclosure(128), &e.distance().radius, scale(&p)))
     }
 
     fn discrete<S: RootScalar>(o: &DistanceCylinderOutput<S>) -> Status {
@@ -299,23 +292,8 @@ impl<N: Scalar> Query for DistanceCylinder<N> {
         judged!(distance: |_, exact, x, _, tol, digits| {
             let e = Self::exact_form(&exact.output)?;
             let value = CylinderValue::Distance;
-            // |x − d| ≤ abs, or (1 − rel)·d ≤ x ≤ (1 + rel)·d: each side an exact comparison.
-            let within = |lo: &Q, hi: Option<&Q>| {
-                e.compare(value, lo) != Ordering::Less && hi.is_none_or(|h| e.compare(value, h) != Ordering::Greater)
-            };
-            let abs_ok = within(&(x - &tol.abs), Some(&(x + &tol.abs)));
-            let one = Q::from_integer(1.into());
-            let upper = (tol.rel < one).then(|| x / (&one - &tol.rel));
-            let rel_ok = !x.is_negative() && within(&(x / (&one + &tol.rel)), upper.as_ref());
             let shown = e.decimal(value, digits.min(40)).map_err(|err| QueryError::poly("/claim/distance", err))?;
-            Ok(vec![Check {
-                field: "distance".into(),
-                claimed: Shown::Rational(x.clone()),
-                exact: Shown::Decimal(shown),
-                abs_error: None,
-                ok: abs_ok || rel_ok,
-                note: None,
-            }])
+            Ok(vec![Check::by_comparisons("distance", x, tol, shown, |q| Ok(e.compare(value, q)))?])
         }),
         judged!(points: |q, exact, points, _, tol, digits| q.points_checks(&exact.output, points, tol, digits)),
     ];

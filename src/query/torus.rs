@@ -303,12 +303,8 @@ impl<N: Scalar> Query for DistanceTorus<N> {
     fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<Margin, QueryError> {
         let e = Self::exact_form(&exact.output)?;
         let (lo, hi) = e.enclosure(128).map_err(|x| QueryError::poly("", x))?;
-        let rho = &exact.output.radii;
-        let r2 = rho * rho;
-        let gap = (&lo - &r2).max(&r2 - &hi).max(Q::zero());
         let p = pair::<Q, N>(&self.a, &self.b)?;
-        let m = Q::from_float(scale(&p)).unwrap_or_default() + r2;
-        Ok(Margin::Finite(gap / m))
+        Ok(squared_gap_margin(&(lo, hi), &exact.output.radii, scale(&p)))
     }
 
     fn discrete<S: RootScalar>(o: &DistanceTorusOutput<S>) -> Status {
@@ -325,30 +321,22 @@ impl<N: Scalar> Query for DistanceTorus<N> {
         judged!(distance: |_, exact, x, _, tol, digits| {
             let e = Self::exact_form(&exact.output)?;
             let poly = |err| QueryError::poly("/claim/distance", err);
-            // |x − d| ≤ abs, or (1 − rel)·d ≤ x ≤ (1 + rel)·d: each side an exact comparison.
-            let within = |lo: &Q, hi: Option<&Q>| -> Result<bool, QueryError> {
-                Ok(e.compare(TorusValue::Distance, lo).map_err(poly)? != Ordering::Less
-                    && match hi {
-                        Some(hi) => e.compare(TorusValue::Distance, hi).map_err(poly)? != Ordering::Greater,
-                        None => true,
-                    })
-            };
-            let abs_ok = within(&(x - &tol.abs), Some(&(x + &tol.abs)))?;
-            let one = Q::from_integer(1.into());
-            let upper = (tol.rel < one).then(|| x / (&one - &tol.rel));
-            let rel_ok = !x.is_negative() && within(&(x / (&one + &tol.rel)), upper.as_ref())?;
             let shown = e.decimal(TorusValue::Distance, digits.min(40)).map_err(poly)?;
-            let check = Check {
-                field: "distance".into(),
-                claimed: Shown::Rational(x.clone()),
-                exact: Shown::Decimal(shown),
-                abs_error: None,
-                ok: abs_ok || rel_ok,
-                note: None,
-            };
+            let check = Check::by_comparisons("distance", x, tol, shown, |q| {
+                e.compare(TorusValue::Distance, q).map_err(poly)
+            })?;
             Ok(vec![check])
         }),
     ];
+}
+
+/// The margin of a status decided by comparing a squared distance, enclosed in `enclosure`,
+/// with ρ²: |d² − ρ²| (a lower bound from the enclosure) over M = `scale` + ρ².
+pub(super) fn squared_gap_margin(enclosure: &(Q, Q), rho: &Q, scale: f64) -> Margin {
+    let (lo, hi) = enclosure;
+    let r2 = rho * rho;
+    let gap = (lo - &r2).max(&r2 - hi).max(Q::zero());
+    Margin::Finite(gap / (Q::from_float(scale).unwrap_or_default() + r2))
 }
 
 /// C's point nearest `x` in floats (f64 backend).

@@ -111,10 +111,13 @@ impl<S: Scalar> Surd<S> {
         Surd { a, b: S::zero(), m: S::zero() }
     }
 
-    /// Its sign: exact on exact backends (one squaring), as computed on `f64`.
+    /// Its sign: exact on exact backends (one squaring), certain or [`Uncertain`] on
+    /// intervals; [`ball_cylinder`] decides on `f64` by a float formula instead.
+    ///
+    /// [`Uncertain`]: crate::scalar::Uncertain
     ///
     /// Errors: [`crate::scalar::Uncertain`] on a filtered backend that cannot decide.
-    pub fn sign(&self) -> Decision<Sign> {
+    pub fn decide(&self) -> Decision<Sign> {
         let sa = self.a.sign()?;
         let sb = if self.m.sign()? == Sign::Zero { Sign::Zero } else { self.b.sign()? };
         Ok(match (sa, sb) {
@@ -207,15 +210,19 @@ pub fn point_cylinder<S: Scalar>(x: &Point3<S>, c: &Cylinder<S>) -> Decision<Poi
     let r = &c.radius;
     let r2 = r.clone() * r.clone();
     // Below the cap at A, above the cap at B, or beside the side (the caps' planes included).
-    let (cap, e2, lambda) = if t.sign()? == Sign::Negative {
+    // The region tests against their magnitudes (t = w·u: Σ|w_i||u_i|; ρ² − r²: ρ² + r²), so
+    // that a float run calls a point within rounding of a cap's plane or the side on it
+    // (the squared distance is continuous across the regions).
+    let wu = (0..3).fold(S::zero(), |acc, i| acc + w[i].abs() * u[i].abs());
+    let (cap, e2, lambda) = if t.sign_scaled(|| wu.clone())? == Sign::Negative {
         (Some(0), t.clone() * t.clone() / k.clone(), S::zero())
-    } else if (t.clone() - k.clone()).sign()? == Sign::Positive {
+    } else if (t.clone() - k.clone()).sign_scaled(|| wu.clone() + k.clone())? == Sign::Positive {
         let e = t.clone() - k.clone();
         (Some(1), e.clone() * e / k.clone(), S::one())
     } else {
         (None, S::zero(), t.clone() / k.clone())
     };
-    let beyond = (rho2.clone() - r2.clone()).sign()? == Sign::Positive;
+    let beyond = (rho2.clone() - r2.clone()).sign_scaled(|| rho2.clone() + r2.clone())? == Sign::Positive;
     let feature = match (cap, beyond) {
         (None, false) => CylinderFeature::Inside,
         (None, true) => CylinderFeature::Side,
@@ -274,7 +281,7 @@ pub fn ball_cylinder<S: Scalar>(c: &Cylinder<S>, centre: &Point3<S>, s: &S) -> R
     }
     let point = point_cylinder(centre, c)?;
     let sign = if S::CERTAIN_DECISIONS {
-        point.squared.minus(&(s.clone() * s.clone())).sign()?
+        point.squared.minus(&(s.clone() * s.clone())).decide()?
     } else {
         let g = point.squared_f64(&c.radius) - s.to_f64() * s.to_f64();
         if g > 0.0 {
@@ -371,6 +378,17 @@ impl Surd<Q> {
     }
 }
 
+/// The sign of a rational.
+fn qsign(x: &Q) -> Sign {
+    if x.is_positive() {
+        Sign::Positive
+    } else if x.is_negative() {
+        Sign::Negative
+    } else {
+        Sign::Zero
+    }
+}
+
 /// √m against c (m ≥ 0), exactly.
 fn cmp_sqrt(m: &Q, c: &Q) -> Ordering {
     if c.is_negative() {
@@ -392,21 +410,21 @@ fn ordering(s: Sign) -> Ordering {
 /// squaring, then α against −T by squaring again (T² = β²g + γ²m + 2βγ√(gm)).
 pub fn sign_two_roots(alpha: &Q, beta: &Q, g: &Q, gamma: &Q, m: &Q) -> Sign {
     let exact = |s: Decision<Sign>| s.unwrap_or(Sign::Zero);
-    let t = exact(Surd { a: Q::zero(), b: beta.clone(), m: g.clone() }.sign());
-    let t = match (t, exact(Surd { a: Q::zero(), b: gamma.clone(), m: m.clone() }.sign())) {
+    let t = exact(Surd { a: Q::zero(), b: beta.clone(), m: g.clone() }.decide());
+    let t = match (t, exact(Surd { a: Q::zero(), b: gamma.clone(), m: m.clone() }.decide())) {
         (x, Sign::Zero) => x,
         (Sign::Zero, y) => y,
         (x, y) if x == y => x,
         (x, _) => {
             let d = beta * beta * g - gamma * gamma * m;
-            match exact(d.sign()) {
+            match qsign(&d) {
                 Sign::Zero => Sign::Zero,
                 Sign::Positive => x,
                 Sign::Negative => negate(x),
             }
         }
     };
-    let sa = exact(alpha.sign());
+    let sa = qsign(alpha);
     match (sa, t) {
         (x, Sign::Zero) => x,
         (Sign::Zero, y) => y,
@@ -416,7 +434,7 @@ pub fn sign_two_roots(alpha: &Q, beta: &Q, g: &Q, gamma: &Q, m: &Q) -> Sign {
             let two = Q::from_integer(2.into());
             let diff =
                 Surd { a: alpha * alpha - beta * beta * g - gamma * gamma * m, b: -(two * beta * gamma), m: g * m };
-            match exact(diff.sign()) {
+            match exact(diff.decide()) {
                 Sign::Zero => Sign::Zero,
                 Sign::Positive => x,
                 Sign::Negative => negate(x),
@@ -453,7 +471,7 @@ impl ExactCylinder {
         let w = &p.squared;
         let exact = |x: Decision<Sign>| ordering(x.unwrap_or(Sign::Zero));
         match value {
-            CylinderValue::CentreSquared => exact(w.minus(q).sign()),
+            CylinderValue::CentreSquared => exact(w.minus(q).decide()),
             CylinderValue::Distance if d.status != Status::Separated => Q::zero().cmp(q),
             // √W − s against q: √W against q + s.
             CylinderValue::Distance => {
@@ -461,7 +479,7 @@ impl ExactCylinder {
                 if c.is_negative() {
                     Ordering::Greater
                 } else {
-                    exact(w.minus(&(&c * &c)).sign())
+                    exact(w.minus(&(&c * &c)).decide())
                 }
             }
             CylinderValue::Depth if d.status != Status::Penetrating => Q::zero().cmp(q),
@@ -471,7 +489,7 @@ impl ExactCylinder {
                 if c.is_negative() {
                     Ordering::Less
                 } else {
-                    exact(Surd { a: &c * &c - &w.a, b: -w.b.clone(), m: w.m.clone() }.sign())
+                    exact(Surd { a: &c * &c - &w.a, b: -w.b.clone(), m: w.m.clone() }.decide())
                 }
             }
             CylinderValue::Depth => {
@@ -481,8 +499,8 @@ impl ExactCylinder {
                 let r = &d.cylinder.radius;
                 let parts = [
                     cmp_sqrt(&p.rho2, &(r - &y)).reverse(),
-                    exact(Surd { a: p.t.clone(), b: -y.clone(), m: p.k.clone() }.sign()),
-                    exact(Surd { a: &p.k - &p.t, b: -y.clone(), m: p.k.clone() }.sign()),
+                    exact(Surd { a: p.t.clone(), b: -y.clone(), m: p.k.clone() }.decide()),
+                    exact(Surd { a: &p.k - &p.t, b: -y.clone(), m: p.k.clone() }.decide()),
                 ];
                 if parts.contains(&Ordering::Less) {
                     Ordering::Less
@@ -530,7 +548,9 @@ impl ExactCylinder {
             let c = &d.point.closest[i];
             *cell = match c.rational() {
                 Some(r) => r.to_string(),
-                None => decimal_by(|q| Ok(ordering(c.minus(q).sign().unwrap_or(Sign::Zero))), estimate[0][i], digits)?,
+                None => {
+                    decimal_by(|q| Ok(ordering(c.minus(q).decide().unwrap_or(Sign::Zero))), estimate[0][i], digits)?
+                }
             };
         }
         // The ball's point is rational where the cylinder's is and d is: X + s(Y − X)/d.
@@ -611,7 +631,7 @@ impl ExactCylinder {
     /// Whether point `p` lies within `tol` of the cylinder (d(p, cylinder) ≤ tol), exactly.
     pub fn cylinder_holds(&self, p: &Point3<Q>, tol: &Q) -> bool {
         match point_cylinder(p, &self.d.cylinder) {
-            Ok(pc) => pc.squared.minus(&(tol * tol)).sign().is_ok_and(|s| s != Sign::Positive),
+            Ok(pc) => pc.squared.minus(&(tol * tol)).decide().is_ok_and(|s| s != Sign::Positive),
             Err(_) => false,
         }
     }
@@ -712,14 +732,14 @@ mod tests {
         // Inside, on the side (8 from the axis: 5 away), under cap 0, over a rim.
         assert_eq!(at(1, 1, 1).feature, CylinderFeature::Inside);
         let side = at(0, 8, 2);
-        assert_eq!((side.feature, side.squared.sign().unwrap()), (CylinderFeature::Side, Sign::Positive));
-        assert_eq!(side.squared.minus(&q(25)).sign().unwrap(), Sign::Zero);
+        assert_eq!((side.feature, side.squared.decide().unwrap()), (CylinderFeature::Side, Sign::Positive));
+        assert_eq!(side.squared.minus(&q(25)).decide().unwrap(), Sign::Zero);
         let cap = at(1, 2, -7);
         assert_eq!((cap.feature, cap.squared.clone()), (CylinderFeature::Cap(0), Surd::plain(q(49))));
         // (6, 8) is 10 from the axis: 7 beyond the rim, and 24 above the cap at 4: 25.
         let rim = at(6, 8, 28);
         assert_eq!(rim.feature, CylinderFeature::Rim(1));
-        assert_eq!(rim.squared.minus(&q(625)).sign().unwrap(), Sign::Zero);
+        assert_eq!(rim.squared.minus(&q(625)).decide().unwrap(), Sign::Zero);
         // Its closest point is the rim point (9/5, 12/5, 4): 3·(6, 8)/10.
         let y: Vec<Q> = rim.closest.iter().map(|s| s.a.clone() + s.b.clone() * q(10)).collect();
         assert_eq!(y, vec![Q::new(9.into(), 5.into()), Q::new(12.into(), 5.into()), q(4)]);
