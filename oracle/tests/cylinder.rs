@@ -158,6 +158,22 @@ fn what_is_not_answered_is_refused_by_name() {
     assert_eq!(kind_at(sheared), ("invalid".into(), "/pose_a".into()));
     let extra = json!({"op": "distance", "a": {"cylinder": {"a": [0, 0, 0], "b": [0, 0, 1], "radius": 1, "height": 2}}, "b": {"ball": 1}});
     assert_eq!(kind_at(extra).0, "unknown");
+    // Hostile numbers: too many digits, a 3,000-digit coordinate, NaN; a float run that
+    // overflows is said under `both` and the exact answer stands.
+    let digits = json!({"op": "distance", "a": upright(), "b": {"ball": 1}, "digits": 100000});
+    assert_eq!(kind_at(digits), ("limit".into(), "/digits".into()));
+    let huge = format!("1{}", "0".repeat(3000));
+    let far = json!({"op": "distance", "a": {"cylinder": {"a": [0, 0, 0], "b": [0, 0, huge], "radius": 1}}, "b": {"ball": 1}});
+    assert_eq!(kind_at(far), ("limit".into(), "/a/cylinder/b/2".into()));
+    let nan = json!({"op": "distance", "a": {"cylinder": {"a": [0, 0, 0], "b": [0, 0, 1], "radius": "NaN"}}, "b": {"ball": 1}});
+    assert_eq!(kind_at(nan).1, "/a/cylinder/radius");
+    let tiny = json!({"op": "distance", "backend": "both", "a": {"cylinder": {"a": [0, 0, 0], "b": [0, 0, "1e-320"], "radius": 1}}, "b": {"ball": 1}});
+    let v = ask(tiny);
+    assert_eq!(
+        (v["status"].as_str(), v["f64"]["error"]["kind"].as_str()),
+        (Some("penetrating"), Some("overflow")),
+        "{v}"
+    );
 }
 
 /// parry3d on cylinders (`Cylinder` along y, turned onto the axis by its pose): right outside
