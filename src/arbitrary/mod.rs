@@ -366,7 +366,7 @@ pub struct TorusInput {
 impl TorusInput {
     /// The `distance` query.
     pub fn query(&self) -> crate::query::DistanceTorus<f64> {
-        use crate::query::{DistanceTorus, PoseSpec, Posed, ShapeSpec};
+        use crate::query::{DistanceTorus, Posed, ShapeSpec};
         let [kind, k, nudge] = self.fit;
         let k = f64::from(k % 4 + 1);
         let tiny = f64::from(i32::from(nudge % 3) - 1) * k * 2f64.powi(-50);
@@ -390,13 +390,7 @@ impl TorusInput {
         .unwrap_or_else(|_| unreachable!("valid by construction"));
         let f = ShapeSpec::torus(pt(0.0, 0.0, 0.0), crate::geom::Vector3::new(0.0, 0.0, 1.0), 5.0 * k, k)
             .unwrap_or_else(|_| unreachable!("valid by construction"));
-        let (q, t) = self.pose;
-        let mut q = q.map(|c| f64::from(c.rem_euclid(5) - 2));
-        if q == [0.0; 4] {
-            q = [1.0, 0.0, 0.0, 0.0];
-        }
-        let t = t.map(|c| f64::from(c.rem_euclid(9) - 4));
-        let pose = PoseSpec::quaternion(q, t).unwrap_or_else(|_| unreachable!("a nonzero quaternion"));
+        let pose = small_pose(self.pose);
         let (a, b) = (Posed::new("a", f, pose.clone()), Posed::new("b", second, pose));
         if self.swap {
             DistanceTorus { a: b, b: a }
@@ -404,6 +398,17 @@ impl TorusInput {
             DistanceTorus { a, b }
         }
     }
+}
+
+/// A pose of small integers: a quaternion (each part mod 5 − 2; the identity for zero) and a
+/// translation (each mod 9 − 4): the tori's and cylinders' common placement.
+fn small_pose((q, t): ([i8; 4], [i8; 3])) -> crate::query::PoseSpec<f64> {
+    let mut q = q.map(|c| f64::from(c.rem_euclid(5) - 2));
+    if q == [0.0; 4] {
+        q = [1.0, 0.0, 0.0, 0.0];
+    }
+    let t = t.map(|c| f64::from(c.rem_euclid(9) - 4));
+    crate::query::PoseSpec::quaternion(q, t).unwrap_or_else(|_| unreachable!("a nonzero quaternion"))
 }
 
 /// A ball's first contact with the torus F (R = 5k, r = k about z), grazing by construction
@@ -474,7 +479,7 @@ pub struct CylinderInput {
 impl CylinderInput {
     /// The `distance` query.
     pub fn query(&self) -> crate::query::DistanceCylinder<f64> {
-        use crate::query::{DistanceCylinder, PoseSpec, Posed, ShapeSpec};
+        use crate::query::{DistanceCylinder, Posed, ShapeSpec};
         let [place, k, r, h, nudge] = self.fit;
         let k = f64::from(k % 4 + 1);
         let radius = k * f64::from(r % 4 + 1);
@@ -492,13 +497,7 @@ impl CylinderInput {
         let cylinder = ShapeSpec::cylinder(end(0.0), end(height), radius)
             .unwrap_or_else(|_| unreachable!("valid by construction"));
         let ball = ShapeSpec::ball(s * tiny).unwrap_or_else(|_| unreachable!("a positive radius"));
-        let (q, t) = self.pose;
-        let mut q = q.map(|c| f64::from(c.rem_euclid(5) - 2));
-        if q == [0.0; 4] {
-            q = [1.0, 0.0, 0.0, 0.0];
-        }
-        let t = t.map(|c| f64::from(c.rem_euclid(9) - 4));
-        let pose = PoseSpec::quaternion(q, t).unwrap_or_else(|_| unreachable!("a nonzero quaternion"));
+        let pose = small_pose(self.pose);
         let (a, b) = (Posed::new("a", cylinder, pose.clone()), Posed::new("b", ball, pose));
         if self.swap {
             DistanceCylinder { a: b, b: a }
