@@ -52,7 +52,8 @@ const MISS: &str = r#"{"id": "miss", "op": "toi", "a": {"box": [1, 1, 1]}, "b": 
 /// mapped onto the interval. On a gap of 1, touching faces and a 1/2 overlap every distance
 /// answer is exact; on a unit sweep meeting at t = 1/2 the naive solver says 5/9 (its samples)
 /// and conservative advancement misses it. (A fresh-clone CI run saw the naive solver also call
-/// the sweep that passes 1 apart a collision at 5/9, which runs here had never shown.)
+/// the sweep that passes 1 apart a collision at 5/9, which runs here had never shown, and
+/// another time the hit at t = 0.)
 #[test]
 fn fcl_conventions_on_hand_cases() {
     let Some(python) = python_with("fcl") else { return };
@@ -63,12 +64,11 @@ fn fcl_conventions_on_hand_cases() {
     assert!(out.contains("signed_distance: 3 judged, 0 wrong"), "{out}");
     // The naive solver's answer to the miss varies from run to run (no collision, or one at
     // 5/9: the undefined behaviour of fcl_findings_are_pinned's sweep); its time on the hit is
-    // always 5/9.
+    // wrong in every run, 5/9 in most (its samples) and 0 in one fresh-clone CI run.
     assert!(out.contains("ccd_naive: 2 judged, 1 wrong") || out.contains("ccd_naive: 2 judged, 2 wrong"), "{out}");
-    assert!(
-        out.contains("line 4: engine said {\"collides\":true,\"toi\":0.5555555555555556}; exact: collide at t = 0.5"),
-        "{out}"
-    );
+    let naive = out.split("ccd_naive:").nth(1).unwrap_or_default();
+    assert!(naive.contains("line 4: engine said {\"collides\":true,\"toi\":"), "{out}");
+    assert!(naive.contains("exact: collide at t = 0.5"), "{out}");
     assert!(
         out.contains("ccd_conservative_advancement: 2 judged, 1 wrong (50.0%), 0 false positives, 1 false negatives"),
         "{out}"
