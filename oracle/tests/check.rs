@@ -30,6 +30,9 @@ const WRONG: &[(&str, &[&str])] = &[
     // A ball falling past a cube's corner meets it at its equator, the gap closing
     // quadratically: parry's cast stops 6.8·10⁻⁸ early, where the gap is 5·10⁻¹⁶.
     ("round-casts", &["cast_shapes"]),
+    // A ball centred inside a cylinder at mid-height: parry's depth goes through the side
+    // (9/4 + 1/2 for 9/4), the caps tying in its projection.
+    ("cylinders", &["contact"]),
 ];
 
 /// The classes where a discrete answer flips within the tolerance of its degeneracy (counted

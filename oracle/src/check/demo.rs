@@ -97,7 +97,7 @@ pub const CLASSES: &[(&str, &str)] = &[
     ("contact-manifolds", "the touching pairs of the first classes asked as `contact`: manifolds judged against R_t"),
     ("round-shapes", "balls and capsules touching at Pythagorean offsets (each other, a cube's face, edge and corner), and one ulp apart"),
     ("round-casts", "balls and capsules cast head on, obliquely and grazing, with exact first contacts (rational and 3 − 1/√2)"),
-    ("cylinders", "balls on a cylinder's cap, side and rim (Pythagorean offsets), one ulp apart, and off a turned cylinder's rim by an irrational gap"),
+    ("cylinders", "balls on a cylinder's cap, side and rim (Pythagorean offsets), one ulp apart, off a turned cylinder's rim by an irrational gap, and centred inside nearer a cap than the side"),
 ];
 
 /// Every scenario line.
@@ -452,8 +452,9 @@ fn round_shapes(out: &mut Vec<Value>) {
 
 /// Balls against cylinders touching by construction: on the cap (and under the other cap, the
 /// ball as a), beside the side at (3, 4) from the axis, off the rim by (3, 4; 5), on the cap of
-/// a cylinder turned a quarter about x; each moved one ulp of its scale apart; and a ball off a
-/// turned cylinder's rim by √(7 − 2√5) − 1.
+/// a cylinder turned a quarter about x; each moved one ulp of its scale apart; a ball off a
+/// turned cylinder's rim by √(7 − 2√5) − 1; and balls centred inside, nearer a cap than the
+/// side (at mid-height, the caps tie).
 fn cylinders(out: &mut Vec<Value>) {
     let id = |n: usize| format!("cylinders/{n}");
     let at = |t: [Q; 3]| json!({"translation": [s(&t[0]), s(&t[1]), s(&t[2])]});
@@ -481,6 +482,18 @@ fn cylinders(out: &mut Vec<Value>) {
     }
     let turned = json!({"cylinder": {"a": [0, 0, 0], "b": [1, 2, 2], "radius": 1}});
     out.push(distance(id(n), turned, Value::Null, json!({"ball": 1}), json!({"translation": ["10/3", "5/3", "8/3"]})));
+    // A ball centred inside a wide cylinder, 1 from cap 0 (depth 5/4), and at mid-height, as
+    // far from either cap (depth 9/4): the shortest way out is through a cap, not the side.
+    let wide = || json!({"cylinder": {"a": [0, 0, 0], "b": [0, 0, 4], "radius": 3}});
+    for (k, z) in [(1, 1), (2, 2)] {
+        out.push(distance(
+            id(n + k),
+            wide(),
+            Value::Null,
+            json!({"ball": "1/4"}),
+            json!({"translation": [0, "1/2", z]}),
+        ));
+    }
 }
 
 /// Round shapes cast with exact first contacts: balls head on (t = 8), a ball grazing a
