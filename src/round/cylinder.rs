@@ -44,7 +44,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
-use super::torus::decimal_by;
+use super::torus::{decimal_by, iv_mul, iv_sqrt, negate, Iv};
 use super::RoundError;
 use crate::geom::{Point3, Vector3};
 use crate::poly::PolyError;
@@ -144,14 +144,6 @@ impl<S: Scalar> Surd<S> {
     /// This number minus `q`.
     pub fn minus(&self, q: &S) -> Self {
         Surd { a: self.a.clone() - q.clone(), b: self.b.clone(), m: self.m.clone() }
-    }
-}
-
-fn negate(s: Sign) -> Sign {
-    match s {
-        Sign::Positive => Sign::Negative,
-        Sign::Negative => Sign::Positive,
-        Sign::Zero => Sign::Zero,
     }
 }
 
@@ -680,35 +672,6 @@ fn root_ge(g: &Q, c: &Q, lambda: &Q, w: &Surd<Q>) -> bool {
 
 fn y_strings(y: &[Q]) -> [String; 3] {
     std::array::from_fn(|i| y[i].to_string())
-}
-
-/// A closed rational interval [lo, hi].
-type Iv = (Q, Q);
-
-fn iv_mul(a: &Iv, b: &Iv) -> Iv {
-    let p = [&a.0 * &b.0, &a.0 * &b.1, &a.1 * &b.0, &a.1 * &b.1];
-    let lo = p.iter().min().cloned().unwrap_or_default();
-    let hi = p.iter().max().cloned().unwrap_or_default();
-    (lo, hi)
-}
-
-/// √x to within 2⁻ᵇⁱᵗˢ, outward (x's negative part read as 0).
-fn iv_sqrt(x: &Iv, bits: u32) -> Iv {
-    let scale = Q::from_integer(BigInt::one() << (2 * bits as usize));
-    let unit = Q::from_integer(BigInt::one() << bits as usize);
-    let root_floor = |v: &Q| -> BigInt {
-        if !v.is_positive() {
-            return BigInt::zero();
-        }
-        (v * &scale).floor().to_integer().sqrt()
-    };
-    let lo = Q::from_integer(root_floor(&x.0)) / &unit;
-    let hi = if x.1.is_positive() {
-        Q::from_integer(root_floor(&(&x.1 + Q::one() / &scale)) + BigInt::one()) / &unit
-    } else {
-        Q::zero()
-    };
-    (lo, hi)
 }
 
 #[cfg(test)]

@@ -279,7 +279,7 @@ impl<S: RootScalar> Eval<'_, S> {
     }
 }
 
-fn negate(s: Sign) -> Sign {
+pub(super) fn negate(s: Sign) -> Sign {
     match s {
         Sign::Positive => Sign::Negative,
         Sign::Negative => Sign::Positive,
@@ -1061,13 +1061,13 @@ impl ExactTorus {
 }
 
 /// A closed rational interval [lo, hi].
-type Iv = (BigRational, BigRational);
+pub(super) type Iv = (BigRational, BigRational);
 
 fn iv_add(a: &Iv, b: &Iv) -> Iv {
     (&a.0 + &b.0, &a.1 + &b.1)
 }
 
-fn iv_mul(a: &Iv, b: &Iv) -> Iv {
+pub(super) fn iv_mul(a: &Iv, b: &Iv) -> Iv {
     let p = [&a.0 * &b.0, &a.0 * &b.1, &a.1 * &b.0, &a.1 * &b.1];
     let lo = p.iter().min().cloned().unwrap_or_default();
     let hi = p.iter().max().cloned().unwrap_or_default();
@@ -1083,7 +1083,7 @@ fn iv_poly(p: &Poly<BigRational>, u: &Iv) -> Iv {
 }
 
 /// √x to within 2⁻ᵇⁱᵗˢ, outward (x's negative part read as 0).
-fn iv_sqrt(x: &Iv, bits: u32) -> Iv {
+pub(super) fn iv_sqrt(x: &Iv, bits: u32) -> Iv {
     let scale = BigRational::from_integer(BigInt::one() << (2 * bits as usize));
     let unit = BigRational::from_integer(BigInt::one() << bits as usize);
     let root_floor = |v: &BigRational| -> BigInt {
