@@ -438,14 +438,16 @@ fn contact_polynomial() -> touchstone::poly::Poly<Q> {
 
 #[test]
 fn example_5_1_first_contact_to_thirty_digits_by_two_routes() {
-    use touchstone::round::torus::torus_first_contact;
+    use touchstone::round::torus::{torus_first_contact, torus_first_contact_by_advancement};
     use touchstone::scalar::decimal_of_rational;
     let f = big();
     let g0 = circle(g_centre(&q(0)), v(1, 0, 0), q(2));
     let velocity = Vector3::new(r(-1, 3), r(-1, 5), q(-2));
     let width = Q::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), 32));
     // Route 1: conservative advancement with exact distance bounds.
-    let hit = torus_first_contact(&f, &Curve::Circle(g0), &q(2), &velocity, &q(0), &q(1), &width).unwrap();
+    let hit =
+        torus_first_contact_by_advancement(&f, &Curve::Circle(g0.clone()), &q(2), &velocity, &q(0), &q(1), &width)
+            .unwrap();
     assert!(hit.collides && !hit.at_start);
     let [lo, hi] = hit.interval.clone();
     assert!(&hi - &lo <= width);
@@ -458,6 +460,95 @@ fn example_5_1_first_contact_to_thirty_digits_by_two_routes() {
     assert!([decimal_of_rational(&lo, 30), decimal_of_rational(&hi, 30)].contains(&digits));
     // Pinned (30 significant digits, the last a 0 the rendering drops).
     assert_eq!(digits, "0.75087055658356200150680813969");
+    // The library's own route (the first zero of the torus quartic along G's rational
+    // parametrisation, `poly::first_zero`): an isolating interval of the same root.
+    let exact = torus_first_contact(&f, &Curve::Circle(g0), &q(2), &velocity, &q(0), &q(1), &width).unwrap();
+    assert!(exact.collides && !exact.at_start && exact.steps == 0);
+    let [elo, ehi] = exact.interval;
+    assert!(&ehi - &elo <= width && elo <= ehi);
+    assert_eq!(touchstone::poly::real_roots(&e, &elo, &ehi).unwrap().len(), 1);
+    assert!(elo <= hi && lo <= ehi, "[{elo}, {ehi}] and [{lo}, {hi}] are apart");
+}
+
+/// First contacts of capsules and tori with a torus by root isolation (`poly::first_zero`),
+/// where conservative advancement creeps toward the contact forever: grazes (the distance
+/// reaching its least value exactly at the sum of the radii), tangencies held over a whole
+/// interval of time (a segment or a circle resting on the tube at two points), and the
+/// same motions moved off by 2⁻⁵⁰ either way (a near miss: no contact; a crossing).
+mod first_contact_by_root_isolation {
+    use super::*;
+    use touchstone::round::torus::{torus_first_contact, TorusContact};
+
+    fn width() -> Q {
+        Q::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), 30))
+    }
+
+    fn hit(curve: Curve<Q>, radii: Q, velocity: Vector3<Q>) -> TorusContact<Q> {
+        // F: R = 3 about z at the origin.
+        let f = circle(pi(0, 0, 0), v(0, 0, 1), q(3));
+        torus_first_contact(&f, &curve, &radii, &velocity, &q(0), &q(1), &width()).unwrap()
+    }
+
+    fn at(h: &TorusContact<Q>, t: Q) {
+        assert!(h.collides && !h.at_start, "{h:?}");
+        assert_eq!(h.interval, [t.clone(), t], "{h:?}");
+        assert_eq!(h.steps, 0, "by isolation, not advancement");
+    }
+
+    /// A vertical segment at x = 5 + e sliding along y through y = 0 at t = 1/2: its distance
+    /// from the circle is √(25 + y²) − 3, least (2 + e) at y = 0; with ρ = 2 it grazes at
+    /// t = 1/2 exactly.
+    #[test]
+    fn a_capsule_grazing_the_tube_at_one_instant() {
+        let seg = |x: Q| Curve::Segment([p(x.clone(), q(-10), q(-1)), p(x, q(-10), q(1))]);
+        at(&hit(seg(q(5)), q(2), v(0, 20, 0)), r(1, 2));
+        // 2⁻⁵⁰ farther out: a near miss, no contact at all.
+        let miss = hit(seg(q(5) + tiny()), q(2), v(0, 20, 0));
+        assert!(!miss.collides, "{miss:?}");
+        // 2⁻⁵⁰ nearer: a crossing just before 1/2, where (5 − e)² + (20t − 10)² = 25.
+        let cross = hit(seg(q(5) - tiny()), q(2), v(0, 20, 0));
+        assert!(cross.collides);
+        let [lo, hi] = cross.interval.clone();
+        assert!(&hi - &lo <= width() && hi < r(1, 2), "{cross:?}");
+        let y2 = |t: &Q| (q(20) * t - q(10)) * (q(20) * t - q(10));
+        let x2 = (q(5) - tiny()) * (q(5) - tiny());
+        assert!(&x2 + y2(&lo) >= q(25) && &x2 + y2(&hi) <= q(25), "the root (5 − e)² + y² = 25 is not enclosed");
+    }
+
+    /// A long segment at height 2 crossing over the circle along y: its distance from the
+    /// circle is √((|y| − 3)² + 4) for |y| ≥ 3 and exactly 2 for |y| ≤ 3 (resting on the top
+    /// of the tube at two points), so with ρ = 2 the capsule touches from y = −3, t = 1/2, on.
+    #[test]
+    fn a_capsule_coming_to_rest_on_the_tube() {
+        let seg = |z: Q| Curve::Segment([p(q(-10), q(-10), z.clone()), p(q(10), q(-10), z)]);
+        at(&hit(seg(q(2)), q(2), v(0, 14, 0)), r(1, 2));
+        assert!(!hit(seg(q(2) + tiny()), q(2), v(0, 14, 0)).collides);
+        let cross = hit(seg(q(2) - tiny()), q(2), v(0, 14, 0));
+        assert!(cross.collides && cross.interval[1] < r(1, 2), "{cross:?}");
+    }
+
+    /// G: R′ = 3 about z at height h, moving along x from 10 to 2: the circles' distance is
+    /// √(h² + (x − 6)²) for x ≥ 6 and h for x ≤ 6 (the projections cross), so with h = ρ = 2
+    /// the tori touch at x = 6, t = 1/2, and stay touching at two points.
+    #[test]
+    fn a_torus_coming_to_rest_on_a_torus() {
+        let g = |h: Q| Curve::Circle(circle(p(q(10), q(0), h), v(0, 0, 1), q(3)));
+        at(&hit(g(q(2)), q(2), v(-8, 0, 0)), r(1, 2));
+        assert!(!hit(g(q(2) + tiny()), q(2), v(-8, 0, 0)).collides);
+        let cross = hit(g(q(2) - tiny()), q(2), v(-8, 0, 0));
+        assert!(cross.collides && cross.interval[1] < r(1, 2), "{cross:?}");
+    }
+
+    /// G in the plane y = 0 (axis y), R′ = 2, centred at (x, 0, 0) with x from 12 down: the
+    /// circles lie in perpendicular planes and meet where x = 5 (G's point (3, 0, 0) on F);
+    /// with ρ = 1 the first contact is where their distance is 1. The nearest points of the
+    /// circles are then (3, 0, 0) and (x − 2, 0, 0), 1 apart at x = 6: t = 6/8 = 3/4 under
+    /// velocity −8 along x (a crossing, found exactly as well).
+    #[test]
+    fn a_torus_crossing_into_a_perpendicular_torus() {
+        let g = Curve::Circle(circle(pi(12, 0, 0), v(0, 1, 0), q(2)));
+        at(&hit(g, q(1), v(-8, 0, 0)), r(3, 4));
+    }
 }
 
 /// `distance` on tori under the agreement contract (`query::both`), touching by construction:

@@ -119,6 +119,32 @@ fn example_5_1_through_the_oracle() {
     assert_eq!(v["verdict"]["ok"], true, "{v}");
 }
 
+/// Grazes and resting contacts, where advancement creeps forever (a `limit` before the
+/// exact route of `poly::first_zero`): a capsule grazing the tube of F (R = 3, r = 1) at
+/// t = 1/2 exactly (|x| = 5 = R + r + 1 at y = 0), the same capsule 2⁻⁴⁰ farther out
+/// missing, a long capsule coming to rest on top of the tube at t = 1/2, and a coaxial torus
+/// sliding over F until the circles' projections meet (t = 1/2), resting there at two points.
+#[test]
+fn grazes_and_resting_contacts_through_the_oracle() {
+    let cast = |b: Value, pose: Value, velocity: Value| {
+        ask(
+            json!({"op": "toi", "a": f(), "b": b, "pose_b": at(pose), "velocity_b": velocity, "interval": [0, 1], "digits": 20}),
+        )
+    };
+    let capsule = |z0: i64, z1: i64, x: i64| json!({"capsule": {"a": [x, 0, z0], "b": [-x, 0, z1], "radius": 1}});
+    let graze = cast(capsule(-1, 1, 0), json!([5, -10, 0]), json!([0, 20, 0]));
+    assert_eq!((graze["collides"].clone(), graze["toi"].clone()), (json!(true), json!("0.5")), "{graze}");
+    assert_eq!(graze["toi_interval"], json!(["1/2", "1/2"]), "{graze}");
+    let miss =
+        cast(capsule(-1, 1, 0), json!(["5.0000000000009094947017729282379150390625", -10, 0]), json!([0, 20, 0]));
+    assert_eq!(miss["collides"], false, "{miss}");
+    let rest = cast(capsule(0, 0, 10), json!([0, -10, 2]), json!([0, 14, 0]));
+    assert_eq!(rest["toi"], "0.5", "{rest}");
+    let g = torus([10, 0, 2], [0, 0, 1], json!(3), json!(1));
+    let slide = ask(json!({"op": "toi", "a": f(), "b": g, "velocity_b": [-8, 0, 0], "interval": [0, 1]}));
+    assert_eq!((slide["collides"].clone(), slide["toi"].clone()), (json!(true), json!("0.5")), "{slide}");
+}
+
 #[test]
 fn tori_are_refused_with_typed_errors() {
     let d = |b: Value| json!({"op": "distance", "a": f(), "b": b});

@@ -67,6 +67,7 @@
 //! ```
 
 mod algebraic;
+mod bivariate;
 mod float_roots;
 mod gcd;
 mod interval_roots;
@@ -76,6 +77,7 @@ mod ring;
 mod time;
 
 pub use algebraic::Algebraic;
+pub use bivariate::{first_zero, Bivariate, FirstZero, URange};
 pub use float_roots::float_roots;
 pub use interval_roots::{interval_roots, MAX_DEPTH, MAX_PIECES};
 pub use isolate::{isolate_roots, real_roots, RootInterval};

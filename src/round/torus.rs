@@ -36,7 +36,9 @@ use num_traits::{One, Signed, Zero};
 
 use super::RoundError;
 use crate::geom::{Point3, Vector3};
-use crate::poly::{Algebraic, Poly, PolyError, RootScalar, TPoly, TimeOutput};
+use crate::poly::{
+    first_zero, Algebraic, Bivariate, FirstZero, Poly, PolyError, RootScalar, TPoly, TimeOutput, URange,
+};
 use crate::scalar::{decimal_of_rational, Scalar, Sign};
 use crate::vclip::Status;
 
@@ -1278,7 +1280,8 @@ pub fn describe(u: &Algebraic) -> (String, [BigRational; 2]) {
 
 /// The first contact of a torus's circle at rest and a core `curve` moving by `velocity`
 /// over `[t0, t1]`: a certified enclosure of the first time the cores come within `radii`
-/// (issue 42 item 3), by conservative advancement with exact distance bounds.
+/// (issue 42 item 3), by root isolation or conservative advancement with exact distance
+/// bounds ([`torus_first_contact`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TorusContact<S: Scalar> {
     /// Whether the shapes meet in `[t0, t1]`.
@@ -1329,15 +1332,7 @@ fn point_first_contact<S: RootScalar>(
             continue;
         }
         let interval = match S::time_output(&root) {
-            TimeOutput::Exact(mut a) => match a.to_rational() {
-                Some(q) => [S::from_rational(&q), S::from_rational(&q)],
-                None => {
-                    let w =
-                        width.to_rational().ok_or_else(|| RoundError::Invalid("the width is not rational".into()))?;
-                    a.refine(&w).map_err(poly_error)?;
-                    [S::from_rational(a.interval().lo()), S::from_rational(a.interval().hi())]
-                }
-            },
+            TimeOutput::Exact(a) => enclose(a, width)?,
             TimeOutput::Float(f) => {
                 let f = S::from_rational(&BigRational::from_float(f).unwrap_or_default());
                 [f.clone(), f]
@@ -1346,6 +1341,176 @@ fn point_first_contact<S: RootScalar>(
         return Ok(Some(TorusContact { collides: true, interval, at_start: false, steps: 0 }));
     }
     Ok(Some(TorusContact { collides: false, interval: [t1.clone(), t1.clone()], at_start: false, steps: 0 }))
+}
+
+/// `[a, a]` for a rational time, else an isolating interval of width at most `width`.
+fn enclose<S: Scalar>(mut a: Algebraic, width: &S) -> Result<[S; 2], RoundError> {
+    Ok(match a.to_rational() {
+        Some(q) => [S::from_rational(&q), S::from_rational(&q)],
+        None => {
+            let w = width.to_rational().ok_or_else(|| RoundError::Invalid("the width is not rational".into()))?;
+            a.refine(&w).map_err(poly_error)?;
+            [S::from_rational(a.interval().lo()), S::from_rational(a.interval().hi())]
+        }
+    })
+}
+
+/// A rational unit vector perpendicular to `n`, found among n × e and the projections of e
+/// for the integer vectors e with entries in −2..=2: the circles whose planes have one
+/// (every axis along a coordinate axis or a Pythagorean direction) have a rational
+/// parametrisation, the others none at all (x + y + z = 0 meets the unit sphere in no
+/// rational point), and their first contacts fall back to advancement.
+fn rational_unit_perpendicular(n: &Vector3<BigRational>) -> Option<Vector3<BigRational>> {
+    let root = |x: &BigInt| -> Option<BigInt> {
+        let r = x.sqrt();
+        (&r * &r == *x).then_some(r)
+    };
+    let k = dot3(n, n);
+    for i in 0..125i64 {
+        let e = Vector3::new(
+            BigRational::from_integer((i % 5 - 2).into()),
+            BigRational::from_integer((i / 5 % 5 - 2).into()),
+            BigRational::from_integer((i / 25 - 2).into()),
+        );
+        let projection = e.map(|x| x * k.clone()) - n.map(|x| x * dot3(&e, n));
+        for a in [cross3(n, &e), projection] {
+            let aa = dot3(&a, &a);
+            if aa.is_zero() {
+                continue;
+            }
+            if let (Some(p), Some(q)) = (root(aa.numer()), root(aa.denom())) {
+                let norm = BigRational::new(p, q);
+                return Some(a.map(|x| x / norm.clone()));
+            }
+        }
+    }
+    None
+}
+
+/// f(u, t) = P(X)·Dᴺ for the torus quartic P(X) = k·L² − 4R²·|w × n|² of the circle C and
+/// radius ρ (w = X − c, L = |w|² + R² − ρ²: P ≤ 0 exactly where d(X, C) ≤ ρ or X lies inside
+/// the inner surface, which a curve apart at the start reaches only through P = 0), for the
+/// point X = c + w with w given as `w`/D (components polynomials in u and t).
+fn torus_quartic(circle: &Circle<BigRational>, rho: &BigRational, w: &[Bivariate; 3], d: &Bivariate) -> Bivariate {
+    let c = |x: BigRational| Bivariate::in_t(Poly::constant(x));
+    let n = &circle.axis;
+    let r2 = circle.radius.clone() * circle.radius.clone();
+    let sq = |v: &[Bivariate]| v.iter().fold(c(BigRational::zero()), |acc, x| acc + x.clone() * x.clone());
+    let cross = |i: usize, j: usize| w[i].clone() * c(n[j].clone()) - w[j].clone() * c(n[i].clone());
+    let wn = [cross(1, 2), cross(2, 0), cross(0, 1)];
+    let d2 = d.clone() * d.clone();
+    let l = sq(w) + d2.clone() * c(r2.clone() - rho.clone() * rho.clone());
+    c(dot3(n, n)) * l.clone() * l - c(BigRational::from_integer(4.into()) * r2) * d2 * sq(&wn)
+}
+
+/// The points of the circle `k` moving by `velocity`·t, as w/D relative to `centre`, with the
+/// rational parametrisation μ ↦ c′ + R′·((k′ − μ²)·â + 2μ·(n′ × â))/(k′ + μ²) (â a rational
+/// unit vector ⊥ n′, k′ = |n′|²; μ = ∞ is c′ − R′·â).
+fn moving_circle(
+    k: &Circle<BigRational>,
+    velocity: &Vector3<BigRational>,
+    centre: &Point3<BigRational>,
+) -> Option<([Bivariate; 3], Bivariate)> {
+    let a = rational_unit_perpendicular(&k.axis)?;
+    let e = cross3(&k.axis, &a);
+    let kk = dot3(&k.axis, &k.axis);
+    let d = Bivariate::new(vec![Poly::constant(kk.clone()), Poly::zero(), Poly::constant(BigRational::one())]);
+    let w = |i: usize| {
+        let moving =
+            Bivariate::new(vec![Poly::from_coeffs(vec![k.centre[i].clone() - centre[i].clone(), velocity[i].clone()])]);
+        let r = &k.radius;
+        let rim = Bivariate::new(vec![
+            Poly::constant(r.clone() * kk.clone() * a[i].clone()),
+            Poly::constant(BigRational::from_integer(2.into()) * r.clone() * e[i].clone()),
+            Poly::constant(-(r.clone() * a[i].clone())),
+        ]);
+        moving * d.clone() + rim
+    };
+    Some(([w(0), w(1), w(2)], d))
+}
+
+/// The first contact of a moving segment or circle with the torus of circle C and radii ρ,
+/// exactly, on exact backends (issue 42 item 3): the curve meets the solid torus first where
+/// the quartic f(u, t) of [`torus_quartic`] along it first has a zero ([`first_zero`]: ends of
+/// a segment, new double zeros, a segment resting on the surface along a family of points).
+/// A circle needs a rational parametrisation: its own, else the torus's circle is moved by
+/// −velocity against it instead. `None` where the route does not apply (inexact backends, a
+/// circle pair with no rational parametrisation, an undecided degeneracy): advancement then.
+fn curve_first_contact<S: RootScalar>(
+    circle: &Circle<S>,
+    curve: &Curve<S>,
+    radii: &S,
+    velocity: &Vector3<S>,
+    t0: &S,
+    t1: &S,
+    width: &S,
+) -> Result<Option<TorusContact<S>>, RoundError> {
+    if !S::EXACT_VALUES {
+        return Ok(None);
+    }
+    let rv = |v: &Vector3<S>| -> Option<Vector3<BigRational>> {
+        Some(Vector3::new(v[0].to_rational()?, v[1].to_rational()?, v[2].to_rational()?))
+    };
+    let rp = |p: &Point3<S>| -> Option<Point3<BigRational>> { Some(Point3::from(rv(&p.coords)?)) };
+    let rc = |c: &Circle<S>| -> Option<Circle<BigRational>> {
+        Some(Circle { centre: rp(&c.centre)?, axis: rv(&c.axis)?, radius: c.radius.to_rational()? })
+    };
+    let (Some(c), Some(v), Some(rho), Some(lo), Some(hi)) =
+        (rc(circle), rv(velocity), radii.to_rational(), t0.to_rational(), t1.to_rational())
+    else {
+        return Ok(None);
+    };
+    let (w, d, range) = match curve {
+        Curve::Point(_) => return Ok(None),
+        Curve::Segment([p, q]) => {
+            let (Some(p), Some(q)) = (rp(p), rp(q)) else { return Ok(None) };
+            let w = |i: usize| {
+                Bivariate::linear(&(p[i].clone() - c.centre[i].clone()), &(q[i].clone() - p[i].clone()), &v[i])
+            };
+            let one = Bivariate::in_t(Poly::constant(BigRational::one()));
+            ([w(0), w(1), w(2)], one, URange::Closed(BigRational::zero(), BigRational::one()))
+        }
+        Curve::Circle(k) => {
+            let Some(k) = rc(k) else { return Ok(None) };
+            match moving_circle(&k, &v, &c.centre) {
+                Some((w, d)) => (w, d, URange::Line),
+                None => {
+                    // The torus's circle moving by −v against the other core, fixed.
+                    let back = v.map(|x| -x);
+                    let Some((w, d)) = moving_circle(&c, &back, &k.centre) else { return Ok(None) };
+                    let f = torus_quartic(&k, &rho, &w, &d);
+                    return decide(first_zero(&f, &URange::Line, &lo, &hi), t1, width);
+                }
+            }
+        }
+    };
+    let f = torus_quartic(&c, &rho, &w, &d);
+    decide(first_zero(&f, &range, &lo, &hi), t1, width)
+}
+
+/// A [`FirstZero`] as a contact (`None` when undecided, or when the numbers pass the root
+/// finder's size limits: advancement may still answer, as it did before this route).
+fn decide<S: Scalar>(
+    z: Result<FirstZero, PolyError>,
+    t1: &S,
+    width: &S,
+) -> Result<Option<TorusContact<S>>, RoundError> {
+    let z = match z {
+        Ok(z) => z,
+        Err(
+            PolyError::DegreeTooLarge(_) | PolyError::CoefficientTooLarge { .. } | PolyError::NumberTooLarge { .. },
+        ) => return Ok(None),
+        Err(e) => return Err(poly_error(e)),
+    };
+    Ok(match z {
+        FirstZero::At(a) => {
+            Some(TorusContact { collides: true, interval: enclose(a, width)?, at_start: false, steps: 0 })
+        }
+        FirstZero::Never => {
+            Some(TorusContact { collides: false, interval: [t1.clone(), t1.clone()], at_start: false, steps: 0 })
+        }
+        FirstZero::Undecided => None,
+    })
 }
 
 /// A value at most `x` with a 32-bit dyadic mantissa (x itself on inexact backends and
@@ -1407,10 +1572,20 @@ fn lower_bound(
     Ok(lo)
 }
 
-/// The first contact (see [`TorusContact`]): from t = t0, while the shapes are apart by a
-/// distance of at least ℓ (exactly, on exact backends), no contact happens before
-/// t + ℓ/v with v ≥ |velocity|; at t the shapes meet, or an enclosure `[t, t + width]` is
-/// closed when they meet at its end. `width` > 0 is the enclosure's width asked for.
+/// The first contact (see [`TorusContact`]), by the first route that decides:
+/// * a ball's centre: the exact roots of a quartic in t (any backend);
+/// * a capsule's segment, or a circle with a rational parametrisation (its own or the
+///   torus's: every axis along a coordinate axis or a Pythagorean direction), on exact
+///   backends: the first zero of the torus quartic along the moving curve
+///   ([`crate::poly::first_zero`]), so grazes and contacts held over an interval of time are
+///   exact (`steps` 0, a rational time as `[t, t]`);
+/// * otherwise conservative advancement ([`torus_first_contact_by_advancement`]): from t = t0,
+///   while the shapes are apart by a distance of at least ℓ (exactly, on exact backends), no
+///   contact happens before t + ℓ/v with v ≥ |velocity|; at t the shapes meet, or an
+///   enclosure `[t, t + width]` is closed when they meet at its end. A graze there creeps
+///   until the query's budget runs out.
+///
+/// `width` > 0 is the enclosure's width asked for.
 ///
 /// ```
 /// use num_rational::BigRational;
@@ -1441,30 +1616,92 @@ pub fn torus_first_contact<S: RootScalar>(
     t1: &S,
     width: &S,
 ) -> Result<TorusContact<S>, RoundError> {
+    let first = match start(circle, curve, radii, velocity, t0, t1, width)? {
+        Ok(first) => first,
+        Err(decided) => return Ok(decided),
+    };
+    if let Curve::Point(x) = curve {
+        if let Some(c) = point_first_contact(circle, x, radii, velocity, t0, t1, width)? {
+            return Ok(c);
+        }
+    } else if let Some(c) = curve_first_contact(circle, curve, radii, velocity, t0, t1, width)? {
+        return Ok(c);
+    }
+    advance(circle, curve, radii, velocity, t0, t1, width, first)
+}
+
+/// [`torus_first_contact`] by conservative advancement alone, for every core (the route the
+/// exact root isolation is checked against, and the one taken where isolation does not
+/// decide: see [`torus_first_contact`]).
+///
+/// Errors: as [`torus_first_contact`].
+pub fn torus_first_contact_by_advancement<S: RootScalar>(
+    circle: &Circle<S>,
+    curve: &Curve<S>,
+    radii: &S,
+    velocity: &Vector3<S>,
+    t0: &S,
+    t1: &S,
+    width: &S,
+) -> Result<TorusContact<S>, RoundError> {
+    match start(circle, curve, radii, velocity, t0, t1, width)? {
+        Ok(first) => advance(circle, curve, radii, velocity, t0, t1, width, first),
+        Err(decided) => Ok(decided),
+    }
+}
+
+/// The checks and the start of both routes: the distance at t0 where the shapes are apart
+/// and move, else the answer (meeting at t0; never, standing still).
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn start<S: RootScalar>(
+    circle: &Circle<S>,
+    curve: &Curve<S>,
+    radii: &S,
+    velocity: &Vector3<S>,
+    t0: &S,
+    t1: &S,
+    width: &S,
+) -> Result<Result<TorusDistance<S>, TorusContact<S>>, RoundError> {
     if t0.compare(t1)? == Ordering::Greater {
         return Err(RoundError::Invalid("the interval's start is after its end".into()));
     }
     if width.sign()? != Sign::Positive {
         return Err(RoundError::Invalid("the enclosure's width is not positive".into()));
     }
+    let d: Vector3<S> = velocity.map(|x| x * t0.clone());
+    let first = torus_distance(circle, &curve.translated(&d), radii)?;
+    if first.status != Status::Separated {
+        return Ok(Err(TorusContact { collides: true, interval: [t0.clone(), t0.clone()], at_start: true, steps: 0 }));
+    }
+    if (0..3).all(|i| velocity[i].sign() == Ok(Sign::Zero)) {
+        return Ok(Err(TorusContact {
+            collides: false,
+            interval: [t1.clone(), t1.clone()],
+            at_start: false,
+            steps: 0,
+        }));
+    }
+    Ok(Ok(first))
+}
+
+/// Conservative advancement from t0, where the shapes are apart (`first`).
+#[allow(clippy::too_many_arguments)]
+fn advance<S: RootScalar>(
+    circle: &Circle<S>,
+    curve: &Curve<S>,
+    radii: &S,
+    velocity: &Vector3<S>,
+    t0: &S,
+    t1: &S,
+    width: &S,
+    first: TorusDistance<S>,
+) -> Result<TorusContact<S>, RoundError> {
     let vv = dot3(velocity, velocity);
     let at = |t: &S| -> Result<TorusDistance<S>, RoundError> {
         let d: Vector3<S> = velocity.map(|x| x * t.clone());
         torus_distance(circle, &curve.translated(&d), radii)
     };
-    let first = at(t0)?;
-    if first.status != Status::Separated {
-        return Ok(TorusContact { collides: true, interval: [t0.clone(), t0.clone()], at_start: true, steps: 0 });
-    }
     let none = |steps| TorusContact { collides: false, interval: [t1.clone(), t1.clone()], at_start: false, steps };
-    if (0..3).all(|i| velocity[i].sign() == Ok(Sign::Zero)) {
-        return Ok(none(0));
-    }
-    if let Curve::Point(x) = curve {
-        if let Some(c) = point_first_contact(circle, x, radii, velocity, t0, t1, width)? {
-            return Ok(c);
-        }
-    }
     // v ≥ |velocity|: the float norm a little enlarged where it is finite and its square is
     // checked to be at least |velocity|², else |v_x| + |v_y| + |v_z| (an exact bound whatever
     // the size of the numbers).

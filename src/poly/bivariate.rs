@@ -1,0 +1,522 @@
+//! Polynomials in two variables over the rationals, f(u, t) = Σᵢ cᵢ(t)·uⁱ, and the first time
+//! t at which f(·, t) has a real zero in a range of u: the exact route to a moving curve's
+//! first contact with a surface (issue 42 item 3: a capsule's segment or a torus's circle
+//! against a torus, where conservative advancement creeps toward a grazing contact forever).
+//!
+//! The zeros of f(·, t) in a range can appear only where a zero enters through an end of the
+//! range (f(a, t) = 0), from infinity (the leading coefficient vanishes, when the range is the
+//! whole projective line), or as a new multiple zero (the discriminant in u vanishes). Those
+//! times are roots of univariate polynomials, isolated exactly; at each, in increasing order,
+//! the first subresultant of f and ∂f/∂u gives the multiple zero as a rational function of the
+//! time, whose place is decided by signs at an algebraic number. A curve touching a surface
+//! along a whole family of points (f a square in u for every t) is reduced to its square-free
+//! part over ℚ(t) first.
+//!
+//! Subresultant coefficients are determinants of Sylvester-type matrices whose entries are
+//! polynomials in t; they are found exactly by evaluation at integer times and interpolation
+//! (the degree bound is the row count times the entries' degree).
+//!
+//! ```
+//! use num_rational::BigRational;
+//! use touchstone::poly::{first_zero, Bivariate, FirstZero, Poly, URange};
+//! let q = |n: i64| BigRational::from_integer(n.into());
+//! // f = u² + (t − 1)²: positive until t = 1, where u = 0 is a double zero (a graze).
+//! let f = Bivariate::new(vec![Poly::from_coeffs(vec![q(1), q(-2), q(1)]), Poly::zero(), Poly::constant(q(1))]);
+//! match first_zero(&f, &URange::Closed(q(-1), q(1)), &q(0), &q(3)).unwrap() {
+//!     FirstZero::At(t) => assert_eq!(t.to_rational(), Some(q(1))),
+//!     other => panic!("{other:?}"),
+//! }
+//! // On u ∈ [2, 3] the zero at u = 0 is outside: no zero in time.
+//! assert!(matches!(first_zero(&f, &URange::Closed(q(2), q(3)), &q(0), &q(3)).unwrap(), FirstZero::Never));
+//! ```
+
+use std::ops::{Add, Mul, Sub};
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational as Q;
+use num_traits::{One, Zero};
+
+use super::{real_roots, Algebraic, Poly, PolyError};
+use crate::scalar::{try_dedup_by, try_sort_by, Sign};
+
+/// f(u, t) = Σᵢ cᵢ(t)·uⁱ with a *formal* degree in u (the length of the coefficient list less
+/// one: a leading coefficient may vanish at some times, or everywhere).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bivariate {
+    coeffs: Vec<Poly<Q>>,
+}
+
+/// Where u ranges.
+#[derive(Clone, Debug, PartialEq)]
+pub enum URange {
+    /// The closed interval `[a, b]`, a ≤ b.
+    Closed(Q, Q),
+    /// The whole real line with its point at infinity, where f's value is its formal leading
+    /// coefficient (a rational parametrisation of a closed curve, f homogenised).
+    Line,
+}
+
+/// The answer of [`first_zero`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum FirstZero {
+    /// The first time of a zero in the range.
+    At(Algebraic),
+    /// No zero in the range at any time of the interval.
+    Never,
+    /// The route does not decide: the first subresultant vanishes at a candidate time (two
+    /// multiple zeros at once) or the square-free reduction degenerates there. Callers fall
+    /// back to another route.
+    Undecided,
+}
+
+impl Bivariate {
+    /// The polynomial of the coefficients `coeffs[i]` of uⁱ (formal degree `coeffs.len() − 1`).
+    pub fn new(coeffs: Vec<Poly<Q>>) -> Self {
+        Bivariate { coeffs: if coeffs.is_empty() { vec![Poly::zero()] } else { coeffs } }
+    }
+
+    /// A polynomial in t alone.
+    pub fn in_t(p: Poly<Q>) -> Self {
+        Bivariate { coeffs: vec![p] }
+    }
+
+    /// a + b·u + c·t.
+    pub fn linear(a: &Q, b: &Q, c: &Q) -> Self {
+        Bivariate::new(vec![Poly::from_coeffs(vec![a.clone(), c.clone()]), Poly::constant(b.clone())])
+    }
+
+    /// The formal degree in u.
+    pub fn formal_degree(&self) -> usize {
+        self.coeffs.len() - 1
+    }
+
+    /// The coefficient of uⁱ.
+    pub fn coeff(&self, i: usize) -> Poly<Q> {
+        self.coeffs.get(i).cloned().unwrap_or_else(Poly::zero)
+    }
+
+    /// The largest degree in t of a coefficient (0 for the zero polynomial).
+    pub fn t_degree(&self) -> usize {
+        self.coeffs.iter().filter_map(|c| c.degree()).max().unwrap_or(0)
+    }
+
+    /// Whether every coefficient is zero.
+    pub fn is_zero(&self) -> bool {
+        self.coeffs.iter().all(|c| c.is_zero())
+    }
+
+    /// The formal coefficients of f(·, t) at a rational time.
+    pub fn at_t(&self, t: &Q) -> Vec<Q> {
+        self.coeffs.iter().map(|c| c.eval(t)).collect()
+    }
+
+    /// f(u, ·) at a rational u: a polynomial in t.
+    pub fn at_u(&self, u: &Q) -> Poly<Q> {
+        self.coeffs.iter().rev().fold(Poly::zero(), |acc, c| acc.scale(u) + c.clone())
+    }
+
+    /// ∂f/∂u (formal degree one less, at least 0).
+    pub fn derivative_u(&self) -> Self {
+        if self.coeffs.len() == 1 {
+            return Bivariate::new(vec![Poly::zero()]);
+        }
+        Bivariate::new(
+            self.coeffs.iter().enumerate().skip(1).map(|(i, c)| c.scale(&Q::from_integer(i.into()))).collect(),
+        )
+    }
+
+    /// c(t)·f.
+    pub fn scale_t(&self, c: &Poly<Q>) -> Self {
+        Bivariate::new(self.coeffs.iter().map(|x| x.clone() * c.clone()).collect())
+    }
+
+    /// f·uᵏ.
+    fn shift_u(&self, k: usize) -> Self {
+        let mut coeffs = vec![Poly::zero(); k];
+        coeffs.extend(self.coeffs.iter().cloned());
+        Bivariate::new(coeffs)
+    }
+
+    /// The same polynomial with its formal degree lowered to its true degree (at least 0).
+    fn trimmed(&self) -> Self {
+        let n = self.coeffs.iter().rposition(|c| !c.is_zero()).unwrap_or(0);
+        Bivariate::new(self.coeffs[..=n].to_vec())
+    }
+}
+
+impl Add for Bivariate {
+    type Output = Bivariate;
+    fn add(self, o: Bivariate) -> Bivariate {
+        let n = self.coeffs.len().max(o.coeffs.len());
+        Bivariate::new((0..n).map(|i| self.coeff(i) + o.coeff(i)).collect())
+    }
+}
+
+impl Sub for Bivariate {
+    type Output = Bivariate;
+    fn sub(self, o: Bivariate) -> Bivariate {
+        let n = self.coeffs.len().max(o.coeffs.len());
+        Bivariate::new((0..n).map(|i| self.coeff(i) - o.coeff(i)).collect())
+    }
+}
+
+impl Mul for Bivariate {
+    type Output = Bivariate;
+    fn mul(self, o: Bivariate) -> Bivariate {
+        let mut coeffs = vec![Poly::zero(); self.coeffs.len() + o.coeffs.len() - 1];
+        for (i, a) in self.coeffs.iter().enumerate() {
+            if a.is_zero() {
+                continue;
+            }
+            for (j, b) in o.coeffs.iter().enumerate() {
+                coeffs[i + j] = coeffs[i + j].clone() + a.clone() * b.clone();
+            }
+        }
+        Bivariate::new(coeffs)
+    }
+}
+
+/// The determinant of a square integer matrix, by Bareiss's fraction-free elimination (every
+/// division exact).
+fn determinant(mut m: Vec<Vec<BigInt>>) -> BigInt {
+    let n = m.len();
+    let mut sign = BigInt::one();
+    let mut previous = BigInt::one();
+    for c in 0..n {
+        let Some(p) = (c..n).find(|&r| !m[r][c].is_zero()) else { return BigInt::zero() };
+        if p != c {
+            m.swap(p, c);
+            sign = -sign;
+        }
+        for r in c + 1..n {
+            for k in c + 1..n {
+                let v = (&m[c][c] * &m[r][k] - &m[r][c] * &m[c][k]) / &previous;
+                m[r][k] = v;
+            }
+            m[r][c] = BigInt::zero();
+        }
+        previous = m[c][c].clone();
+    }
+    sign * &m[n - 1][n - 1]
+}
+
+/// The same zeros with integer coefficients: f times the least common multiple of its
+/// coefficients' denominators (a positive constant).
+fn integral(f: &Bivariate) -> Bivariate {
+    let mut l = BigInt::one();
+    for c in &f.coeffs {
+        for x in c.coeffs() {
+            l = l.lcm(x.denom());
+        }
+    }
+    f.scale_t(&Poly::constant(Q::from_integer(l)))
+}
+
+/// Coefficient `i` (≤ j) of the j-th subresultant of `f` and `g` (ascending coefficients of
+/// formal degrees m and n, j < min(m, n) or j = 0): the determinant of the rows uᵏ·f
+/// (k < n − j) and uᵏ·g (k < m − j) on the columns of u^(m+n−j−1) … u^(j+1) and uⁱ.
+fn subresultant_coeff(f: &[BigInt], g: &[BigInt], j: usize, i: usize) -> BigInt {
+    let (m, n) = (f.len() - 1, g.len() - 1);
+    let r = m + n - 2 * j;
+    let mut powers: Vec<usize> = (j + 1..m + n - j).rev().collect();
+    powers.push(i);
+    let row = |p: &[BigInt], k: usize| -> Vec<BigInt> {
+        powers.iter().map(|&e| if e >= k && e - k < p.len() { p[e - k].clone() } else { BigInt::zero() }).collect()
+    };
+    let mut rows = Vec::with_capacity(r);
+    for k in (0..n - j).rev() {
+        rows.push(row(f, k));
+    }
+    for k in (0..m - j).rev() {
+        rows.push(row(g, k));
+    }
+    determinant(rows)
+}
+
+/// The polynomial of degree ≤ `values.len() − 1` through (k, values[k]), k = 0, 1, …
+/// (Newton's divided differences).
+fn interpolate(values: &[Q]) -> Poly<Q> {
+    let n = values.len();
+    let mut d = values.to_vec();
+    for level in 1..n {
+        for k in (level..n).rev() {
+            d[k] = (&d[k] - &d[k - 1]) / Q::from_integer(level.into());
+        }
+    }
+    // p = d0 + d1·t + d2·t(t−1) + …, by Horner from the top.
+    let mut p = Poly::constant(d[n - 1].clone());
+    for k in (0..n - 1).rev() {
+        let factor = Poly::from_coeffs(vec![-Q::from_integer(k.into()), Q::one()]);
+        p = p * factor + Poly::constant(d[k].clone());
+    }
+    p
+}
+
+/// Coefficients `is` of the j-th subresultant of `f` and `g` as polynomials in t.
+fn subresultant(f: &Bivariate, g: &Bivariate, j: usize, is: &[usize]) -> Result<Vec<Poly<Q>>, PolyError> {
+    let rows = f.formal_degree() + g.formal_degree() - 2 * j;
+    let bound = rows * f.t_degree().max(g.t_degree());
+    let mut values = vec![Vec::with_capacity(bound + 1); is.len()];
+    // Integer coefficients at integer times: Bareiss on integers (the constant factors the
+    // scaling puts on the coefficients do not move their zeros).
+    let (f, g) = (integral(f), integral(g));
+    let ints = |v: Vec<Q>| -> Vec<BigInt> { v.into_iter().map(|x| x.to_integer()).collect() };
+    for k in 0..=bound {
+        crate::budget::tick()?;
+        let t = Q::from_integer(k.into());
+        let (fa, ga) = (ints(f.at_t(&t)), ints(g.at_t(&t)));
+        for (slot, &i) in is.iter().enumerate() {
+            values[slot].push(Q::from_integer(subresultant_coeff(&fa, &ga, j, i)));
+        }
+    }
+    Ok(values.iter().map(|v| interpolate(v)).collect())
+}
+
+/// The content in t (the monic gcd of the coefficients) divided out, then the coefficients
+/// made coprime integers (a positive constant factor): the same zeros with the shortest
+/// numbers, which keeps the pseudo-quotients and determinants that follow small.
+fn primitive(f: &Bivariate) -> Result<Bivariate, PolyError> {
+    let mut g = Poly::zero();
+    for c in &f.coeffs {
+        g = g.gcd(c)?;
+    }
+    let f = if g.degree().is_none_or(|d| d == 0) {
+        f.clone()
+    } else {
+        let mut coeffs = Vec::with_capacity(f.coeffs.len());
+        for c in &f.coeffs {
+            coeffs.push(c.div_rem(&g)?.0);
+        }
+        Bivariate::new(coeffs)
+    };
+    let f = integral(&f);
+    let mut content = BigInt::zero();
+    for c in &f.coeffs {
+        for x in c.coeffs() {
+            content = content.gcd(x.numer());
+        }
+    }
+    if content.is_zero() || content.is_one() {
+        return Ok(f);
+    }
+    Ok(f.scale_t(&Poly::constant(Q::new(BigInt::one(), content))))
+}
+
+/// The pseudo-quotient of f by g (true degree d ≥ 1 in u, leading coefficient ℓ):
+/// ℓ^(n−d+1)·f = q·g + r; `None` when the remainder r is not zero.
+fn pseudo_quotient(f: &Bivariate, g: &Bivariate) -> Option<Bivariate> {
+    let d = g.formal_degree();
+    let lead = g.coeff(d);
+    let mut r = f.clone();
+    let mut q = Bivariate::in_t(Poly::zero());
+    for k in (d..=f.formal_degree()).rev() {
+        let rk = r.coeff(k);
+        q = q.scale_t(&lead);
+        r = r.scale_t(&lead);
+        if !rk.is_zero() {
+            let term = Bivariate::in_t(rk).shift_u(k - d);
+            q = q + term.clone();
+            r = r - term * g.clone();
+        }
+    }
+    (r.is_zero()).then_some(q)
+}
+
+/// The longest integer coefficient [`first_zero`] takes (f scaled to integers): its
+/// determinants have row-count times as many bits, at each of up to 61 times (degree 8 in u,
+/// 4 in t), which bounds the work at a few seconds; longer input is `Undecided`.
+pub const MAX_INPUT_BITS: u64 = 2048;
+
+fn coefficient_bits(f: &Bivariate) -> u64 {
+    f.coeffs.iter().flat_map(|c| c.coeffs().iter().map(|x| x.numer().bits().max(x.denom().bits()))).max().unwrap_or(0)
+}
+
+/// The first time t in `[t0, t1]` at which f(·, t) has a real zero in `range` (see the module
+/// docs), for f with no zero in the range at t0: the caller checks that (a curve apart from a
+/// surface at the start). Exact. `Undecided` for coefficients longer than
+/// [`MAX_INPUT_BITS`] as integers.
+///
+/// Errors: the size limits of the root finder, a spent budget.
+pub fn first_zero(f: &Bivariate, range: &URange, t0: &Q, t1: &Q) -> Result<FirstZero, PolyError> {
+    let n = f.formal_degree();
+    if f.coeff(n).is_zero() || t0 > t1 || coefficient_bits(&integral(f)) > MAX_INPUT_BITS {
+        return Ok(FirstZero::Undecided);
+    }
+    // The zeros entering through the ends of the range.
+    let ends: Vec<Poly<Q>> = match range {
+        URange::Closed(a, b) if a <= b => vec![f.at_u(a), f.at_u(b)],
+        URange::Closed(..) => return Ok(FirstZero::Undecided),
+        URange::Line => vec![f.coeff(n)],
+    };
+    if ends.iter().any(|e| e.is_zero()) {
+        return Ok(FirstZero::Undecided);
+    }
+    // The square-free part F₁ over ℚ(t): f divided by g = gcd(f, ∂f/∂u), the first subresultant
+    // whose principal coefficient is not identically zero. f's content in t is divided out
+    // first: where it vanishes f(·, t) is zero everywhere, at the ends too.
+    let f = &primitive(f)?;
+    let df = f.derivative_u();
+    let mut square_free = f.clone();
+    let mut exceptional: Vec<Poly<Q>> = Vec::new();
+    if n >= 2 {
+        for j in 0..n - 1 {
+            let c = subresultant(f, &df, j, &[j])?.remove(0);
+            if c.is_zero() {
+                continue;
+            }
+            if j > 0 {
+                let coeffs = subresultant(f, &df, j, &(0..=j).collect::<Vec<_>>())?;
+                // g = c(t)·gcd: its content in t is divided out (a factor that vanishes at some
+                // time is no degeneracy of f).
+                let g = primitive(&Bivariate::new(coeffs))?;
+                let Some(q) = pseudo_quotient(f, &g) else { return Ok(FirstZero::Undecided) };
+                square_free = primitive(&q.trimmed())?;
+                exceptional.push(g.coeff(j));
+            }
+            break;
+        }
+    }
+    let m = square_free.formal_degree();
+    let dsf = square_free.derivative_u();
+    let (disc, s1) = if m >= 2 {
+        let d = subresultant(&square_free, &dsf, 0, &[0])?.remove(0);
+        if d.is_zero() {
+            return Ok(FirstZero::Undecided);
+        }
+        let s = subresultant(&square_free, &dsf, 1, &[0, 1])?;
+        (Some(d), Some((s[0].clone(), s[1].clone())))
+    } else {
+        (None, None)
+    };
+    if m >= 1 {
+        exceptional.push(square_free.coeff(m));
+    }
+    // The candidate times, each polynomial isolated on its own (their product could pass the
+    // root finder's degree limit), merged in order.
+    let mut times: Vec<Algebraic> = Vec::new();
+    for p in ends.iter().chain(disc.iter()).chain(exceptional.iter()) {
+        if p.degree().is_some_and(|d| d > 0) {
+            times.extend(real_roots(p, t0, t1)?);
+        }
+    }
+    try_sort_by(&mut times, |a, b| a.try_cmp(b))?;
+    try_dedup_by(&mut times, |a, b| a.try_cmp(b))?;
+    for c in times {
+        crate::budget::tick()?;
+        for e in &ends {
+            if c.sign_of(e)? == Sign::Zero {
+                return Ok(FirstZero::At(c));
+            }
+        }
+        for e in &exceptional {
+            if c.sign_of(e)? == Sign::Zero {
+                return Ok(FirstZero::Undecided);
+            }
+        }
+        let (Some(d), Some((s10, s11))) = (&disc, &s1) else { continue };
+        if c.sign_of(d)? != Sign::Zero {
+            continue;
+        }
+        // One multiple zero u* = −s10/s11 (real: it is its own conjugate).
+        let lead = c.sign_of(s11)?;
+        if lead == Sign::Zero {
+            return Ok(FirstZero::Undecided);
+        }
+        let inside = match range {
+            URange::Line => true,
+            URange::Closed(a, b) => {
+                // u* ≥ a ⇔ (s10 + a·s11)·s11 ≤ 0; u* ≤ b ⇔ (s10 + b·s11)·s11 ≥ 0.
+                let at = |x: &Q| c.sign_of(&(s10.clone() + s11.scale(x)));
+                let (sa, sb) = (at(a)?, at(b)?);
+                sa.as_i32() * lead.as_i32() <= 0 && sb.as_i32() * lead.as_i32() >= 0
+            }
+        };
+        if inside {
+            return Ok(FirstZero::At(c));
+        }
+    }
+    Ok(FirstZero::Never)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64) -> Q {
+        Q::from_integer(n.into())
+    }
+
+    fn poly(c: &[i64]) -> Poly<Q> {
+        Poly::from_coeffs(c.iter().map(|&x| q(x)).collect())
+    }
+
+    #[test]
+    fn interpolation_recovers_a_polynomial() {
+        let p = poly(&[3, -1, 0, 2]);
+        let values: Vec<Q> = (0..6).map(|k| p.eval(&q(k))).collect();
+        assert_eq!(interpolate(&values), p);
+    }
+
+    #[test]
+    fn the_resultant_of_two_quadratics_is_the_product_of_differences() {
+        // (u − 1)(u − 2) and (u − 3)(u − 5): Res = Π (aᵢ − bⱼ) = (−2)(−4)(−1)(−3) = 24.
+        let z = |v: &[i64]| -> Vec<BigInt> { v.iter().map(|&x| BigInt::from(x)).collect() };
+        let f = z(&[2, -3, 1]);
+        let g = z(&[15, -8, 1]);
+        assert_eq!(subresultant_coeff(&f, &g, 0, 0), BigInt::from(24));
+        // Sharing a root: zero, and the first subresultant is a multiple of u − 2.
+        let g = z(&[6, -5, 1]);
+        assert_eq!(subresultant_coeff(&f, &g, 0, 0), BigInt::zero());
+        let (s0, s1) = (subresultant_coeff(&f, &g, 1, 0), subresultant_coeff(&f, &g, 1, 1));
+        assert_eq!(Q::new(-s0, s1), q(2));
+    }
+
+    #[test]
+    fn a_zero_entering_through_an_end_or_as_a_double_zero() {
+        // f = (u − t)² + 1 … never zero; f = u − t: zero at u = 0 from t = 0.
+        let f = Bivariate::new(vec![poly(&[0, -1]), poly(&[1])]);
+        assert_eq!(
+            first_zero(&f, &URange::Closed(q(2), q(5)), &q(0), &q(9)).unwrap(),
+            FirstZero::At(Algebraic::from_rational(q(2)))
+        );
+        // u² − 2u + (3 − t): a double zero at u = 1 when t = 2, outside [3, 4]; the zero enters
+        // [3, 4] through u = 3 when 9 − 6 + 3 − t = 0, t = 6.
+        let f = Bivariate::new(vec![poly(&[3, -1]), poly(&[-2]), poly(&[1])]);
+        assert_eq!(
+            first_zero(&f, &URange::Closed(q(0), q(4)), &q(0), &q(9)).unwrap(),
+            FirstZero::At(Algebraic::from_rational(q(2)))
+        );
+        assert_eq!(
+            first_zero(&f, &URange::Closed(q(3), q(4)), &q(0), &q(9)).unwrap(),
+            FirstZero::At(Algebraic::from_rational(q(6)))
+        );
+        assert_eq!(first_zero(&f, &URange::Closed(q(3), q(4)), &q(0), &q(5)).unwrap(), FirstZero::Never);
+    }
+
+    #[test]
+    fn a_square_in_u_is_reduced_to_its_square_free_part() {
+        // f = (u² − 2u + 3 − t)²: zero exactly where the base is, first at t = 2 (u = 1).
+        let b = Bivariate::new(vec![poly(&[3, -1]), poly(&[-2]), poly(&[1])]);
+        let f = b.clone() * b;
+        assert_eq!(
+            first_zero(&f, &URange::Closed(q(0), q(4)), &q(0), &q(9)).unwrap(),
+            FirstZero::At(Algebraic::from_rational(q(2)))
+        );
+        // On the line with its point at infinity: u² + (t − 3)² (homogenised degree 2: the
+        // value at infinity is 1), zero at t = 3 only.
+        let f = Bivariate::new(vec![poly(&[9, -6, 1]), poly(&[0]), poly(&[1])]);
+        assert_eq!(first_zero(&f, &URange::Line, &q(0), &q(9)).unwrap(), FirstZero::At(Algebraic::from_rational(q(3))));
+        // A zero at infinity: leading coefficient t − 4.
+        let f = Bivariate::new(vec![poly(&[1]), poly(&[0]), poly(&[-4, 1])]);
+        assert_eq!(first_zero(&f, &URange::Line, &q(0), &q(9)).unwrap(), FirstZero::At(Algebraic::from_rational(q(4))));
+    }
+
+    #[test]
+    fn an_irrational_graze_is_an_algebraic_time() {
+        // u² + (t² − 2)²: a double zero at u = 0 when t = √2.
+        let f = Bivariate::new(vec![poly(&[4, 0, -4, 0, 1]), poly(&[0]), poly(&[1])]);
+        let FirstZero::At(t) = first_zero(&f, &URange::Closed(q(-1), q(1)), &q(0), &q(2)).unwrap() else { panic!() };
+        assert_eq!(t.to_decimal(12).unwrap(), "1.41421356237");
+    }
+}
