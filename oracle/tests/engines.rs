@@ -244,7 +244,7 @@ const CAPSULES_29: &str = r#"{"id":"capsules/29","op":"distance","a":{"capsule":
 /// (10⁻⁶ off: GJK's tolerance), its signed distance off by about 10⁻⁶ everywhere, and on
 /// touching pairs a penetration of 0.94 (a ball on a face) and 2.12 (crossing capsules); a ball
 /// on a box's edge aborts the process (libccd's `logic_error`); the naive solver's cast is
-/// 8.89 for 8 (its samples); conservative advancement misses it in some runs and not in
+/// wrong: 8.89 for 8 (its samples) in most runs, 0 in one fresh-clone run; conservative advancement misses it in some runs and not in
 /// others (a fresh-clone CI run found it), so only its judging is pinned.
 #[test]
 fn fcl_on_round_shapes() {
@@ -254,7 +254,9 @@ fn fcl_on_round_shapes() {
     assert!(out.contains("distance: 4 judged, 1 wrong"), "{out}");
     assert!(out.contains("engine said {\"distance\":3.0000009"), "{out}");
     assert!(out.contains("ccd_naive: 1 judged, 1 wrong"), "{out}");
-    assert!(out.contains("engine said {\"collides\":true,\"toi\":8.88888888888889}; exact: collide at t = 8"), "{out}");
+    // The naive solver's time varies by run (8.89, its samples, or 0 in a fresh-clone CI run):
+    // pinned is that it is wrong.
+    assert!(out.contains("; exact: collide at t = 8"), "{out}");
     assert!(out.contains("ccd_conservative_advancement: 1 judged"), "{out}");
     let out = check_engine("fcl", &python, &[BALL_FACE_150, CAPSULES_29, BALL_EDGE_19]);
     assert!(out.contains("line 1: engine said {\"signed_distance\":-0.9375"), "{out}");
