@@ -539,6 +539,67 @@ mod first_contact_by_root_isolation {
         assert!(cross.collides && cross.interval[1] < r(1, 2), "{cross:?}");
     }
 
+    /// Root isolation against advancement on grid-snapped capsules and coaxial or
+    /// perpendicular tori cast at F (small integers: touching starts, grazes and vertical or
+    /// horizontal segments come up by construction): the same `collides`, and where both
+    /// meet the exact time lies in advancement's enclosure (no contact before its start, one
+    /// at its end). Where advancement spends its budget (a graze), the exact answer is checked
+    /// on its own: apart at the enclosure's start, touching at a rational time.
+    mod against_advancement {
+        use super::*;
+        use proptest::prelude::*;
+        use touchstone::budget::{with_budget, Budget};
+        use touchstone::round::torus::torus_first_contact_by_advancement;
+
+        fn curve() -> impl Strategy<Value = Curve<Q>> {
+            let c = -8i64..=8;
+            prop_oneof![
+                (c.clone(), c.clone(), c.clone(), c.clone(), c.clone(), c.clone())
+                    .prop_filter("a segment", |(a, b, c, d, e, f)| (a, b, c) != (d, e, f))
+                    .prop_map(|(a, b, c, d, e, f)| Curve::Segment([pi(a, b, c), pi(d, e, f)])),
+                (c.clone(), c.clone(), c, 0usize..3, 1i64..=4).prop_map(|(x, y, z, axis, radius)| {
+                    let mut n = [0, 0, 0];
+                    n[axis] = 1;
+                    Curve::Circle(circle(pi(x, y, z), v(n[0], n[1], n[2]), q(radius)))
+                }),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+            #[test]
+            fn the_exact_time_lies_in_advancements_enclosure(
+                k in curve(),
+                rho in prop_oneof![Just(q(1)), Just(r(3, 2)), Just(q(2))],
+                (vx, vy, vz) in (-12i64..=12, -12i64..=12, -12i64..=12),
+            ) {
+                let f = circle(pi(0, 0, 0), v(0, 0, 1), q(3));
+                let velocity = v(vx, vy, vz);
+                let exact = torus_first_contact(&f, &k, &rho, &velocity, &q(0), &q(1), &width()).unwrap();
+                prop_assume!(!exact.at_start);
+                let w = Q::new(1.into(), 1_000_000.into());
+                let budget = Budget { steps: Some(100_000), ..Budget::default() };
+                let by_steps = with_budget(budget, || torus_first_contact_by_advancement(&f, &k, &rho, &velocity, &q(0), &q(1), &w));
+                let [lo, hi] = exact.interval.clone();
+                let status_at = |t: &Q| torus_distance(&f, &k.translated(&velocity.map(|x| x * t.clone())), &rho).unwrap().status;
+                if exact.collides {
+                    if lo == hi {
+                        prop_assert_ne!(status_at(&lo), Status::Separated, "no contact at the exact time {}", lo);
+                    } else {
+                        prop_assert_eq!(status_at(&lo), Status::Separated, "contact before the enclosure {}", lo);
+                    }
+                }
+                if let Ok(a) = by_steps {
+                    prop_assert_eq!(a.collides, exact.collides, "advancement {:?}, isolation {:?}", a, exact);
+                    if a.collides {
+                        let [alo, ahi] = a.interval;
+                        prop_assert!(hi >= alo && lo <= ahi, "[{}, {}] outside advancement's [{}, {}]", lo, hi, alo, ahi);
+                    }
+                }
+            }
+        }
+    }
+
     /// G in the plane y = 0 (axis y), R′ = 2, centred at (x, 0, 0) with x from 12 down: the
     /// circles lie in perpendicular planes and meet where x = 5 (G's point (3, 0, 0) on F);
     /// with ρ = 1 the first contact is where their distance is 1. The nearest points of the
