@@ -24,7 +24,9 @@ use parry3d_f64::shape::{Ball, Capsule, Cylinder as Cylinder3, Shape};
 use touchstone::geom::Point3;
 use touchstone::geom::Vector3;
 use touchstone::round::cylinder::{ball_cylinder, Cylinder};
-use touchstone::round::torus::{torus_distance, torus_first_contact, Circle, Curve};
+use touchstone::round::torus::{
+    torus_distance, torus_first_contact, torus_first_contact_by_advancement, Circle, Curve,
+};
 use touchstone::round::{first_contact, round_distance, RoundShape};
 use touchstone::scalar::Scalar;
 
@@ -266,6 +268,22 @@ fn main() {
     let width = BigRational::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), 20));
     g.bench_function("example_5_1_exact", |b| {
         b.iter(|| black_box(torus_first_contact(&f, &start, &q(2), &v, &q(0), &q(1), &width).ok()))
+    });
+    g.bench_function("example_5_1_exact_by_advancement", |b| {
+        b.iter(|| black_box(torus_first_contact_by_advancement(&f, &start, &q(2), &v, &q(0), &q(1), &width).ok()))
+    });
+    // Grazes by root isolation (advancement never ends on them): a vertical capsule sliding
+    // past the tube, touching it at t = 1/2 for an instant, and a coaxial torus sliding over F
+    // until it rests on it at two points from t = 1/2 on (tests/torus.rs).
+    let capsule = Curve::Segment([torus_point(&[5, -10, -1]), torus_point(&[5, -10, 1])]);
+    let up = Vector3::new(q(0), q(20), q(0));
+    g.bench_function("capsule_graze_exact", |b| {
+        b.iter(|| black_box(torus_first_contact(&f, &capsule, &q(2), &up, &q(0), &q(1), &width).ok()))
+    });
+    let coaxial = Curve::Circle(Circle::new(torus_point(&[10, 0, 2]), Vector3::new(q(0), q(0), q(1)), q(3)).unwrap());
+    let left = Vector3::new(q(-8), q(0), q(0));
+    g.bench_function("torus_rest_exact", |b| {
+        b.iter(|| black_box(torus_first_contact(&f, &coaxial, &q(2), &left, &q(0), &q(1), &width).ok()))
     });
     let ff = torus_circle::<f64>(&([0, 0, 0], [0, 0, 1], 3));
     let sf = Curve::Circle(Circle::new(Point3::new(10.0 / 3.0, 0.2, 5.5), Vector3::new(1.0, 0.0, 0.0), 2.0).unwrap());
