@@ -328,6 +328,18 @@ fn pseudo_quotient(f: &Bivariate, g: &Bivariate) -> Option<Bivariate> {
 /// 4 in t), which bounds the work at a few seconds; longer input is `Undecided`.
 pub const MAX_INPUT_BITS: u64 = 2048;
 
+/// The largest degree × coefficient bits of a polynomial in t [`first_zero`] isolates and
+/// decides signs with (the discriminant, the first subresultant): the cost of the exact gcds
+/// of isolation and of signs at algebraic times grows with both. A torus cast in a plain
+/// binary64 pose (degree 28, 3,881 bits) took more than 40 s there where advancement answers
+/// in 16 s; Example 5.1 is degree 28 at 349 bits, tori 2⁻⁵⁰ off resting degree 24 at 2,264.
+/// Larger is `Undecided`.
+pub const MAX_CANDIDATE_SIZE: u64 = 64_000;
+
+fn size(p: &Poly<Q>) -> u64 {
+    p.degree().unwrap_or(0) as u64 * coefficient_bits(&Bivariate::in_t(p.clone()))
+}
+
 fn coefficient_bits(f: &Bivariate) -> u64 {
     f.coeffs.iter().flat_map(|c| c.coeffs().iter().map(|x| x.numer().bits().max(x.denom().bits()))).max().unwrap_or(0)
 }
@@ -335,7 +347,8 @@ fn coefficient_bits(f: &Bivariate) -> u64 {
 /// The first time t in `[t0, t1]` at which f(·, t) has a real zero in `range` (see the module
 /// docs), for f with no zero in the range at t0: the caller checks that (a curve apart from a
 /// surface at the start). Exact. `Undecided` for coefficients longer than
-/// [`MAX_INPUT_BITS`] as integers.
+/// [`MAX_INPUT_BITS`] as integers, and for a discriminant or subresultant larger than
+/// [`MAX_CANDIDATE_SIZE`].
 ///
 /// Errors: the size limits of the root finder, a spent budget.
 pub fn first_zero(f: &Bivariate, range: &URange, t0: &Q, t1: &Q) -> Result<FirstZero, PolyError> {
@@ -385,6 +398,9 @@ pub fn first_zero(f: &Bivariate, range: &URange, t0: &Q, t1: &Q) -> Result<First
             return Ok(FirstZero::Undecided);
         }
         let s = subresultant(&square_free, &dsf, 1, &[0, 1])?;
+        if [&d, &s[0], &s[1]].iter().any(|p| size(p) > MAX_CANDIDATE_SIZE) {
+            return Ok(FirstZero::Undecided);
+        }
         (Some(d), Some((s[0].clone(), s[1].clone())))
     } else {
         (None, None)
