@@ -1296,6 +1296,26 @@ pub struct TorusContact<S: Scalar> {
     pub steps: usize,
 }
 
+/// A first-contact question: the torus's circle, the other core moving by `velocity`, the
+/// radii's sum, the interval `[t0, t1]` and the enclosure's width.
+struct Cast<'a, S: Scalar> {
+    circle: &'a Circle<S>,
+    curve: &'a Curve<S>,
+    radii: &'a S,
+    velocity: &'a Vector3<S>,
+    t0: &'a S,
+    t1: &'a S,
+    width: &'a S,
+}
+
+impl<S: Scalar> Clone for Cast<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S: Scalar> Copy for Cast<'_, S> {}
+
 /// The first contact of a ball's centre X(t) = x + v·t with the torus of circle C and radii
 /// summing to ρ, apart at t0, by exact root isolation in t (issue 42 item 3: univariate): with
 /// w = X − c, L = |w|² + R² − ρ² and B̃ = |w × n|², the shapes meet where
@@ -1303,15 +1323,8 @@ pub struct TorusContact<S: Scalar> {
 /// L ≥ 0, so the first contact is the first such root of P. A grazing contact (the ball
 /// touching the tube for an instant) is found as exactly as a crossing one, where advancement
 /// would creep toward it forever. `None` where P vanishes identically (advancement then).
-fn point_first_contact<S: RootScalar>(
-    circle: &Circle<S>,
-    x: &Point3<S>,
-    radii: &S,
-    velocity: &Vector3<S>,
-    t0: &S,
-    t1: &S,
-    width: &S,
-) -> Result<Option<TorusContact<S>>, RoundError> {
+fn point_first_contact<S: RootScalar>(q: &Cast<S>, x: &Point3<S>) -> Result<Option<TorusContact<S>>, RoundError> {
+    let Cast { circle, radii, velocity, t0, t1, width, .. } = *q;
     let line = |a: &S, b: &S| TPoly::input(Poly::from_coeffs(vec![a.clone(), b.clone()]));
     let constant = |a: S| TPoly::input(Poly::from_coeffs(vec![a]));
     let n = &circle.axis;
@@ -1436,15 +1449,8 @@ fn moving_circle(
 /// A circle needs a rational parametrisation: its own, else the torus's circle is moved by
 /// −velocity against it instead. `None` where the route does not apply (inexact backends, a
 /// circle pair with no rational parametrisation, an undecided degeneracy): advancement then.
-fn curve_first_contact<S: RootScalar>(
-    circle: &Circle<S>,
-    curve: &Curve<S>,
-    radii: &S,
-    velocity: &Vector3<S>,
-    t0: &S,
-    t1: &S,
-    width: &S,
-) -> Result<Option<TorusContact<S>>, RoundError> {
+fn curve_first_contact<S: RootScalar>(q: &Cast<S>) -> Result<Option<TorusContact<S>>, RoundError> {
+    let Cast { circle, curve, radii, velocity, t0, t1, width } = *q;
     if !S::EXACT_VALUES {
         return Ok(None);
     }
@@ -1616,18 +1622,19 @@ pub fn torus_first_contact<S: RootScalar>(
     t1: &S,
     width: &S,
 ) -> Result<TorusContact<S>, RoundError> {
-    let first = match start(circle, curve, radii, velocity, t0, t1, width)? {
+    let q = Cast { circle, curve, radii, velocity, t0, t1, width };
+    let first = match start(&q)? {
         Ok(first) => first,
         Err(decided) => return Ok(decided),
     };
     if let Curve::Point(x) = curve {
-        if let Some(c) = point_first_contact(circle, x, radii, velocity, t0, t1, width)? {
+        if let Some(c) = point_first_contact(&q, x)? {
             return Ok(c);
         }
-    } else if let Some(c) = curve_first_contact(circle, curve, radii, velocity, t0, t1, width)? {
+    } else if let Some(c) = curve_first_contact(&q)? {
         return Ok(c);
     }
-    advance(circle, curve, radii, velocity, t0, t1, width, first)
+    advance(&q, first)
 }
 
 /// [`torus_first_contact`] by conservative advancement alone, for every core (the route the
@@ -1644,24 +1651,18 @@ pub fn torus_first_contact_by_advancement<S: RootScalar>(
     t1: &S,
     width: &S,
 ) -> Result<TorusContact<S>, RoundError> {
-    match start(circle, curve, radii, velocity, t0, t1, width)? {
-        Ok(first) => advance(circle, curve, radii, velocity, t0, t1, width, first),
+    let q = Cast { circle, curve, radii, velocity, t0, t1, width };
+    match start(&q)? {
+        Ok(first) => advance(&q, first),
         Err(decided) => Ok(decided),
     }
 }
 
 /// The checks and the start of both routes: the distance at t0 where the shapes are apart
 /// and move, else the answer (meeting at t0; never, standing still).
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
-fn start<S: RootScalar>(
-    circle: &Circle<S>,
-    curve: &Curve<S>,
-    radii: &S,
-    velocity: &Vector3<S>,
-    t0: &S,
-    t1: &S,
-    width: &S,
-) -> Result<Result<TorusDistance<S>, TorusContact<S>>, RoundError> {
+#[allow(clippy::type_complexity)]
+fn start<S: RootScalar>(q: &Cast<S>) -> Result<Result<TorusDistance<S>, TorusContact<S>>, RoundError> {
+    let Cast { circle, curve, radii, velocity, t0, t1, width } = *q;
     if t0.compare(t1)? == Ordering::Greater {
         return Err(RoundError::Invalid("the interval's start is after its end".into()));
     }
@@ -1685,17 +1686,8 @@ fn start<S: RootScalar>(
 }
 
 /// Conservative advancement from t0, where the shapes are apart (`first`).
-#[allow(clippy::too_many_arguments)]
-fn advance<S: RootScalar>(
-    circle: &Circle<S>,
-    curve: &Curve<S>,
-    radii: &S,
-    velocity: &Vector3<S>,
-    t0: &S,
-    t1: &S,
-    width: &S,
-    first: TorusDistance<S>,
-) -> Result<TorusContact<S>, RoundError> {
+fn advance<S: RootScalar>(q: &Cast<S>, first: TorusDistance<S>) -> Result<TorusContact<S>, RoundError> {
+    let Cast { circle, curve, radii, velocity, t0, t1, width } = *q;
     let vv = dot3(velocity, velocity);
     let at = |t: &S| -> Result<TorusDistance<S>, RoundError> {
         let d: Vector3<S> = velocity.map(|x| x * t.clone());
