@@ -285,6 +285,19 @@ fn main() {
     g.bench_function("torus_rest_exact", |b| {
         b.iter(|| black_box(torus_first_contact(&f, &coaxial, &q(2), &left, &q(0), &q(1), &width).ok()))
     });
+    // Circles about (1, 1, 1) have no rational point: G's circle is parametrised over ℚ(√2)
+    // (poly::first_zero_on_line); coplanar, they touch at t = 1 − √2/4 (tests/torus.rs).
+    let f111 = Circle::new(torus_point(&[0, 0, 0]), Vector3::new(q(1), q(1), q(1)), q(3)).unwrap();
+    let g111 = Curve::Circle(Circle::new(torus_point(&[10, -10, 0]), Vector3::new(q(1), q(1), q(1)), q(1)).unwrap());
+    let diagonal = Vector3::new(q(-10), q(10), q(0));
+    g.bench_function("no_rational_point_exact", |b| {
+        b.iter(|| black_box(torus_first_contact(&f111, &g111, &q(1), &diagonal, &q(0), &q(1), &width).ok()))
+    });
+    g.bench_function("no_rational_point_exact_by_advancement", |b| {
+        b.iter(|| {
+            black_box(torus_first_contact_by_advancement(&f111, &g111, &q(1), &diagonal, &q(0), &q(1), &width).ok())
+        })
+    });
     let ff = torus_circle::<f64>(&([0, 0, 0], [0, 0, 1], 3));
     let sf = Curve::Circle(Circle::new(Point3::new(10.0 / 3.0, 0.2, 5.5), Vector3::new(1.0, 0.0, 0.0), 2.0).unwrap());
     let vf = Vector3::new(-1.0 / 3.0, -0.2, -2.0);

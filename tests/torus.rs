@@ -600,6 +600,65 @@ mod first_contact_by_root_isolation {
         }
     }
 
+    /// Circles in planes x + y + z = const have no rational point (x + y + z = 0 meets the
+    /// unit sphere in none), so neither torus has a rational parametrisation; the route
+    /// parametrises G over ℚ(√2). F: R = 3, G: R′ = 1, both about (1, 1, 1) and coplanar, ρ = 1,
+    /// G's centre (10 − 10t)·(1, −1, 0): coplanar external circles are |c′| − R − R′ apart, so
+    /// they touch when 10√2·(1 − t) = 5, at t = 1 − √2/4 = 0.6464…, an algebraic time of the
+    /// field itself. 2⁻⁵⁰ more of ρ: the same with 5 + 2⁻⁵⁰.
+    #[test]
+    fn tori_whose_circles_have_no_rational_point() {
+        let f = circle(pi(0, 0, 0), v(1, 1, 1), q(3));
+        let g = Curve::Circle(circle(pi(10, -10, 0), v(1, 1, 1), q(1)));
+        for (rho, k) in [(q(1), q(5)), (q(1) + tiny(), q(5) + tiny())] {
+            let h = torus_first_contact(&f, &g, &rho, &v(-10, 10, 0), &q(0), &q(1), &width()).unwrap();
+            assert!(h.collides && !h.at_start && h.steps == 0, "{h:?}");
+            let [lo, hi] = h.interval.clone();
+            assert!(&hi - &lo <= width() && lo < hi, "{h:?}");
+            // lo ≤ 1 − k/(10√2) ≤ hi ⇔ 200·(1 − lo)² ≥ k² ≥ 200·(1 − hi)² (both sides positive).
+            let at = |t: &Q| q(200) * (q(1) - t) * (q(1) - t);
+            assert!(at(&lo) >= &k * &k && at(&hi) <= &k * &k, "1 − {k}/(10√2) is not in [{lo}, {hi}]");
+        }
+        // Moving apart instead: no contact.
+        let away = torus_first_contact(&f, &g, &q(1), &v(10, -10, 0), &q(0), &q(1), &width()).unwrap();
+        assert!(!away.collides && away.steps == 0, "{away:?}");
+    }
+
+    /// Tori about (1, 1, 1), (1, 1, −1) and (1, 2, 3) (circles the small-vector search finds no
+    /// rational point on) cast at F about (1, 1, 1) from small integer starts: the route over
+    /// ℚ(√α) answers without advancing, and its exact time lies in advancement's enclosure.
+    #[test]
+    fn over_a_quadratic_field_against_advancement() {
+        use touchstone::budget::{with_budget, Budget};
+        use touchstone::round::torus::torus_first_contact_by_advancement;
+        let f = circle(pi(0, 0, 0), v(1, 1, 1), q(3));
+        let cases = [
+            (pi(9, 0, 0), v(1, 1, 1), 1, q(1), v(-9, 1, 0)),
+            (pi(0, 8, 1), v(1, 1, -1), 2, q(1), v(1, -9, 0)),
+            (pi(2, 2, 8), v(1, 2, 3), 2, r(3, 2), v(-1, -2, -10)),
+            (pi(-7, 3, 4), v(1, 1, -1), 1, q(2), v(10, -2, -5)),
+            (pi(6, -6, 6), v(1, 2, 3), 2, q(1), v(-6, 6, -6)),
+        ];
+        let mut met = 0;
+        for (c, axis, radius, rho, velocity) in cases {
+            let g = Curve::Circle(circle(c, axis, q(radius)));
+            let exact = torus_first_contact(&f, &g, &rho, &velocity, &q(0), &q(1), &width()).unwrap();
+            assert!(!exact.at_start && exact.steps == 0, "{exact:?}");
+            let budget = Budget { steps: Some(100_000), ..Budget::default() };
+            let w = Q::new(1.into(), 1_000_000.into());
+            let a =
+                with_budget(budget, || torus_first_contact_by_advancement(&f, &g, &rho, &velocity, &q(0), &q(1), &w))
+                    .unwrap();
+            assert_eq!(a.collides, exact.collides, "advancement {a:?}, isolation {exact:?}");
+            if a.collides {
+                met += 1;
+                let ([lo, hi], [alo, ahi]) = (exact.interval.clone(), a.interval);
+                assert!(hi >= alo && lo <= ahi, "[{lo}, {hi}] outside advancement's [{alo}, {ahi}]");
+            }
+        }
+        assert!(met >= 3, "{met} contacts");
+    }
+
     /// G in the plane y = 0 (axis y), R′ = 2, centred at (x, 0, 0) with x from 12 down: the
     /// circles lie in perpendicular planes and meet where x = 5 (G's point (3, 0, 0) on F);
     /// with ρ = 1 the first contact is where their distance is 1. The nearest points of the

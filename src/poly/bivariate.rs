@@ -65,7 +65,8 @@ pub enum FirstZero {
     /// No zero in the range at any time of the interval.
     Never,
     /// The route does not decide: the first subresultant vanishes at a candidate time (two
-    /// multiple zeros at once) or the square-free reduction degenerates there. Callers fall
+    /// multiple zeros at once; on the whole line, three) or the square-free reduction
+    /// degenerates there. Callers fall
     /// back to another route.
     Undecided,
 }
@@ -177,33 +178,76 @@ impl Mul for Bivariate {
     }
 }
 
-/// The determinant of a square integer matrix, by Bareiss's fraction-free elimination (every
-/// division exact).
-fn determinant(mut m: Vec<Vec<BigInt>>) -> BigInt {
+/// The exact integral domain a Sylvester determinant is taken in: the integers here, ℤ[√α]
+/// for a curve parametrised over a quadratic field ([`super::quadratic`]).
+pub(super) trait Domain {
+    type E: Clone;
+    fn zero(&self) -> Self::E;
+    fn one(&self) -> Self::E;
+    fn is_zero(&self, x: &Self::E) -> bool;
+    fn neg(&self, x: &Self::E) -> Self::E;
+    /// a·b − c·d.
+    fn mul_sub(&self, a: &Self::E, b: &Self::E, c: &Self::E, d: &Self::E) -> Self::E;
+    /// x / y for y dividing x exactly.
+    fn div_exact(&self, x: &Self::E, y: &Self::E) -> Self::E;
+}
+
+/// The integers.
+pub(super) struct Integers;
+
+impl Domain for Integers {
+    type E = BigInt;
+    fn zero(&self) -> BigInt {
+        BigInt::zero()
+    }
+    fn one(&self) -> BigInt {
+        BigInt::one()
+    }
+    fn is_zero(&self, x: &BigInt) -> bool {
+        x.is_zero()
+    }
+    fn neg(&self, x: &BigInt) -> BigInt {
+        -x
+    }
+    fn mul_sub(&self, a: &BigInt, b: &BigInt, c: &BigInt, d: &BigInt) -> BigInt {
+        a * b - c * d
+    }
+    fn div_exact(&self, x: &BigInt, y: &BigInt) -> BigInt {
+        x / y
+    }
+}
+
+/// The determinant of a square matrix over an integral domain, by Bareiss's fraction-free
+/// elimination (every division exact).
+pub(super) fn determinant<D: Domain>(ring: &D, mut m: Vec<Vec<D::E>>) -> D::E {
     let n = m.len();
-    let mut sign = BigInt::one();
-    let mut previous = BigInt::one();
+    let mut negate = false;
+    let mut previous = ring.one();
     for c in 0..n {
-        let Some(p) = (c..n).find(|&r| !m[r][c].is_zero()) else { return BigInt::zero() };
+        let Some(p) = (c..n).find(|&r| !ring.is_zero(&m[r][c])) else { return ring.zero() };
         if p != c {
             m.swap(p, c);
-            sign = -sign;
+            negate = !negate;
         }
         for r in c + 1..n {
             for k in c + 1..n {
-                let v = (&m[c][c] * &m[r][k] - &m[r][c] * &m[c][k]) / &previous;
-                m[r][k] = v;
+                let v = ring.mul_sub(&m[c][c], &m[r][k], &m[r][c], &m[c][k]);
+                m[r][k] = ring.div_exact(&v, &previous);
             }
-            m[r][c] = BigInt::zero();
+            m[r][c] = ring.zero();
         }
         previous = m[c][c].clone();
     }
-    sign * &m[n - 1][n - 1]
+    if negate {
+        ring.neg(&m[n - 1][n - 1])
+    } else {
+        m[n - 1][n - 1].clone()
+    }
 }
 
 /// The same zeros with integer coefficients: f times the least common multiple of its
 /// coefficients' denominators (a positive constant).
-fn integral(f: &Bivariate) -> Bivariate {
+pub(super) fn integral(f: &Bivariate) -> Bivariate {
     let mut l = BigInt::one();
     for c in &f.coeffs {
         for x in c.coeffs() {
@@ -216,13 +260,13 @@ fn integral(f: &Bivariate) -> Bivariate {
 /// Coefficient `i` (≤ j) of the j-th subresultant of `f` and `g` (ascending coefficients of
 /// formal degrees m and n, j < min(m, n) or j = 0): the determinant of the rows uᵏ·f
 /// (k < n − j) and uᵏ·g (k < m − j) on the columns of u^(m+n−j−1) … u^(j+1) and uⁱ.
-fn subresultant_coeff(f: &[BigInt], g: &[BigInt], j: usize, i: usize) -> BigInt {
+pub(super) fn subresultant_coeff<D: Domain>(ring: &D, f: &[D::E], g: &[D::E], j: usize, i: usize) -> D::E {
     let (m, n) = (f.len() - 1, g.len() - 1);
     let r = m + n - 2 * j;
     let mut powers: Vec<usize> = (j + 1..m + n - j).rev().collect();
     powers.push(i);
-    let row = |p: &[BigInt], k: usize| -> Vec<BigInt> {
-        powers.iter().map(|&e| if e >= k && e - k < p.len() { p[e - k].clone() } else { BigInt::zero() }).collect()
+    let row = |p: &[D::E], k: usize| -> Vec<D::E> {
+        powers.iter().map(|&e| if e >= k && e - k < p.len() { p[e - k].clone() } else { ring.zero() }).collect()
     };
     let mut rows = Vec::with_capacity(r);
     for k in (0..n - j).rev() {
@@ -231,12 +275,12 @@ fn subresultant_coeff(f: &[BigInt], g: &[BigInt], j: usize, i: usize) -> BigInt 
     for k in (0..m - j).rev() {
         rows.push(row(g, k));
     }
-    determinant(rows)
+    determinant(ring, rows)
 }
 
 /// The polynomial of degree ≤ `values.len() − 1` through (k, values[k]), k = 0, 1, …
 /// (Newton's divided differences).
-fn interpolate(values: &[Q]) -> Poly<Q> {
+pub(super) fn interpolate(values: &[Q]) -> Poly<Q> {
     let n = values.len();
     let mut d = values.to_vec();
     for level in 1..n {
@@ -267,7 +311,7 @@ fn subresultant(f: &Bivariate, g: &Bivariate, j: usize, is: &[usize]) -> Result<
         let t = Q::from_integer(k.into());
         let (fa, ga) = (ints(f.at_t(&t)), ints(g.at_t(&t)));
         for (slot, &i) in is.iter().enumerate() {
-            values[slot].push(Q::from_integer(subresultant_coeff(&fa, &ga, j, i)));
+            values[slot].push(Q::from_integer(subresultant_coeff(&Integers, &fa, &ga, j, i)));
         }
     }
     Ok(values.iter().map(|v| interpolate(v)).collect())
@@ -336,11 +380,11 @@ pub const MAX_INPUT_BITS: u64 = 2048;
 /// Larger is `Undecided`.
 pub const MAX_CANDIDATE_SIZE: u64 = 64_000;
 
-fn size(p: &Poly<Q>) -> u64 {
+pub(super) fn size(p: &Poly<Q>) -> u64 {
     p.degree().unwrap_or(0) as u64 * coefficient_bits(&Bivariate::in_t(p.clone()))
 }
 
-fn coefficient_bits(f: &Bivariate) -> u64 {
+pub(super) fn coefficient_bits(f: &Bivariate) -> u64 {
     f.coeffs.iter().flat_map(|c| c.coeffs().iter().map(|x| x.numer().bits().max(x.denom().bits()))).max().unwrap_or(0)
 }
 
@@ -418,6 +462,7 @@ pub fn first_zero(f: &Bivariate, range: &URange, t0: &Q, t1: &Q) -> Result<First
     }
     try_sort_by(&mut times, |a, b| a.try_cmp(b))?;
     try_dedup_by(&mut times, |a, b| a.try_cmp(b))?;
+    let mut second: Option<Vec<Poly<Q>>> = None;
     for c in times {
         crate::budget::tick()?;
         for e in &ends {
@@ -437,7 +482,26 @@ pub fn first_zero(f: &Bivariate, range: &URange, t0: &Q, t1: &Q) -> Result<First
         // One multiple zero u* = −s10/s11 (real: it is its own conjugate).
         let lead = c.sign_of(s11)?;
         if lead == Sign::Zero {
-            return Ok(FirstZero::Undecided);
+            // Two multiple zeros at once (a symmetric configuration). On the whole line: the
+            // second subresultant s₂₂u² + s₂₁u + s₂₀ is the gcd of F₁ and ∂F₁/∂u, two real
+            // zeros or a conjugate pair by its discriminant's sign (before c there is no real
+            // zero, so at c the real zeros are multiple ones). Otherwise undecided.
+            if range != &URange::Line || m < 3 {
+                return Ok(FirstZero::Undecided);
+            }
+            let s2 = match &second {
+                Some(s2) => s2,
+                None => second.insert(subresultant(&square_free, &dsf, 2, &[0, 1, 2])?),
+            };
+            if c.sign_of(&s2[2])? == Sign::Zero {
+                return Ok(FirstZero::Undecided);
+            }
+            let four = Q::from_integer(4.into());
+            let d2 = &(&s2[1] * &s2[1]) - &(&s2[0] * &s2[2]).scale(&four);
+            if c.sign_of(&d2)? != Sign::Negative {
+                return Ok(FirstZero::At(c));
+            }
+            continue;
         }
         let inside = match range {
             URange::Line => true,
@@ -480,11 +544,11 @@ mod tests {
         let z = |v: &[i64]| -> Vec<BigInt> { v.iter().map(|&x| BigInt::from(x)).collect() };
         let f = z(&[2, -3, 1]);
         let g = z(&[15, -8, 1]);
-        assert_eq!(subresultant_coeff(&f, &g, 0, 0), BigInt::from(24));
+        assert_eq!(subresultant_coeff(&Integers, &f, &g, 0, 0), BigInt::from(24));
         // Sharing a root: zero, and the first subresultant is a multiple of u − 2.
         let g = z(&[6, -5, 1]);
-        assert_eq!(subresultant_coeff(&f, &g, 0, 0), BigInt::zero());
-        let (s0, s1) = (subresultant_coeff(&f, &g, 1, 0), subresultant_coeff(&f, &g, 1, 1));
+        assert_eq!(subresultant_coeff(&Integers, &f, &g, 0, 0), BigInt::zero());
+        let (s0, s1) = (subresultant_coeff(&Integers, &f, &g, 1, 0), subresultant_coeff(&Integers, &f, &g, 1, 1));
         assert_eq!(Q::new(-s0, s1), q(2));
     }
 

@@ -73,6 +73,7 @@ mod gcd;
 mod interval_roots;
 mod intpoly;
 mod isolate;
+mod quadratic;
 mod ring;
 mod time;
 
@@ -81,6 +82,7 @@ pub use bivariate::{first_zero, Bivariate, FirstZero, URange};
 pub use float_roots::float_roots;
 pub use interval_roots::{interval_roots, MAX_DEPTH, MAX_PIECES};
 pub use isolate::{isolate_roots, real_roots, RootInterval};
+pub use quadratic::{first_zero_on_line, QuadBivariate};
 pub use ring::Poly;
 pub(crate) use time::sort_tagged_times;
 pub use time::{earlier, order, rational_between, sort_times, underflowed, RootScalar, TPoly, TimeOutput};

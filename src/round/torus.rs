@@ -31,13 +31,15 @@
 use std::cmp::Ordering;
 
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
 use super::RoundError;
 use crate::geom::{Point3, Vector3};
 use crate::poly::{
-    first_zero, Algebraic, Bivariate, FirstZero, Poly, PolyError, RootScalar, TPoly, TimeOutput, URange,
+    first_zero, first_zero_on_line, Algebraic, Bivariate, FirstZero, Poly, PolyError, QuadBivariate, RootScalar, TPoly,
+    TimeOutput, URange,
 };
 use crate::scalar::{decimal_of_rational, Scalar, Sign};
 use crate::vclip::Status;
@@ -1400,46 +1402,122 @@ fn rational_unit_perpendicular(n: &Vector3<BigRational>) -> Option<Vector3<BigRa
     None
 }
 
-/// f(u, t) = P(X)·Dᴺ for the torus quartic P(X) = k·L² − 4R²·|w × n|² of the circle C and
-/// radius ρ (w = X − c, L = |w|² + R² − ρ²: P ≤ 0 exactly where d(X, C) ≤ ρ or X lies inside
-/// the inner surface, which a curve apart at the start reaches only through P = 0), for the
-/// point X = c + w with w given as `w`/D (components polynomials in u and t).
-fn torus_quartic(circle: &Circle<BigRational>, rho: &BigRational, w: &[Bivariate; 3], d: &Bivariate) -> Bivariate {
-    let c = |x: BigRational| Bivariate::in_t(Poly::constant(x));
-    let n = &circle.axis;
-    let r2 = circle.radius.clone() * circle.radius.clone();
-    let sq = |v: &[Bivariate]| v.iter().fold(c(BigRational::zero()), |acc, x| acc + x.clone() * x.clone());
-    let cross = |i: usize, j: usize| w[i].clone() * c(n[j].clone()) - w[j].clone() * c(n[i].clone());
-    let wn = [cross(1, 2), cross(2, 0), cross(0, 1)];
-    let d2 = d.clone() * d.clone();
-    let l = sq(w) + d2.clone() * c(r2.clone() - rho.clone() * rho.clone());
-    c(dot3(n, n)) * l.clone() * l - c(BigRational::from_integer(4.into()) * r2) * d2 * sq(&wn)
+/// A moving curve's points X = c + m + rim/D relative to a torus's centre c: m(t) the moving
+/// offset of the curve's centre or start, rim(u) the curve's own part over a denominator D(u)
+/// (1 for a segment), and |rim|²/D, a polynomial (R′²·D for a circle).
+struct Moving<T> {
+    m: [T; 3],
+    rim: [T; 3],
+    d: T,
+    rim2_over_d: T,
 }
 
-/// The points of the circle `k` moving by `velocity`·t, as w/D relative to `centre`, with the
-/// rational parametrisation μ ↦ c′ + R′·((k′ − μ²)·â + 2μ·(n′ × â))/(k′ + μ²) (â a rational
-/// unit vector ⊥ n′, k′ = |n′|²; μ = ∞ is c′ − R′·â).
+/// f(u, t) = P(X)·D² for the torus quartic P(X) = k·L² − 4R²·|w × n|² of the circle C and
+/// radius ρ (w = X − c, L = |w|² + R² − ρ²: P ≤ 0 exactly where d(X, C) ≤ ρ or X lies inside
+/// the inner surface, which a curve apart at the start reaches only through P = 0), along the
+/// moving curve: with ℓ = L·D = D·(|m|² + R² − ρ²) + 2·m·rim + |rim|²/D and w·D = D·m + rim,
+/// f = k·ℓ² − 4R²·|(D·m + rim) × n|², of degree 4 in a circle's parameter (P·D⁴ would carry
+/// the square D², which every discriminant then sees).
+fn torus_quartic<T>(circle: &Circle<BigRational>, rho: &BigRational, x: &Moving<T>, lift: impl Fn(Bivariate) -> T) -> T
+where
+    T: Clone + std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Mul<Output = T>,
+{
+    let c = |x: BigRational| lift(Bivariate::in_t(Poly::constant(x)));
+    let n = &circle.axis;
+    let r2 = circle.radius.clone() * circle.radius.clone();
+    let dot = |a: &[T; 3], b: &[T; 3]| {
+        a[0].clone() * b[0].clone() + a[1].clone() * b[1].clone() + a[2].clone() * b[2].clone()
+    };
+    let w: [T; 3] = std::array::from_fn(|i| x.d.clone() * x.m[i].clone() + x.rim[i].clone());
+    let cross = |i: usize, j: usize| w[i].clone() * c(n[j].clone()) - w[j].clone() * c(n[i].clone());
+    let wn = [cross(1, 2), cross(2, 0), cross(0, 1)];
+    let l = x.d.clone() * (dot(&x.m, &x.m) + c(r2.clone() - rho.clone() * rho.clone()))
+        + c(BigRational::from_integer(2.into())) * dot(&x.m, &x.rim)
+        + x.rim2_over_d.clone();
+    c(dot3(n, n)) * l.clone() * l - c(BigRational::from_integer(4.into()) * r2) * dot(&wn, &wn)
+}
+
+/// m(t) = c′ − `centre` + `velocity`·t.
+fn moving_offset(
+    origin: &Point3<BigRational>,
+    velocity: &Vector3<BigRational>,
+    centre: &Point3<BigRational>,
+) -> [Bivariate; 3] {
+    std::array::from_fn(|i| {
+        Bivariate::new(vec![Poly::from_coeffs(vec![origin[i].clone() - centre[i].clone(), velocity[i].clone()])])
+    })
+}
+
+/// The circle's rim R′·((k′ − μ²)·a + 2μ·(n′ × a))/(k′ + μ²) as numerators (times `scale`) and
+/// the denominator k′ + μ², for a ⊥ n′ (k′ = |n′|²).
+fn rim(k: &Circle<BigRational>, a: &Vector3<BigRational>, scale: &BigRational) -> ([Bivariate; 3], Bivariate) {
+    let e = cross3(&k.axis, a);
+    let kk = dot3(&k.axis, &k.axis);
+    let d = Bivariate::new(vec![Poly::constant(kk.clone()), Poly::zero(), Poly::constant(BigRational::one())]);
+    let r = k.radius.clone() * scale.clone();
+    let rim = std::array::from_fn(|i| {
+        Bivariate::new(vec![
+            Poly::constant(r.clone() * kk.clone() * a[i].clone()),
+            Poly::constant(BigRational::from_integer(2.into()) * r.clone() * e[i].clone()),
+            Poly::constant(-(r.clone() * a[i].clone())),
+        ])
+    });
+    (rim, d)
+}
+
+/// The points of the circle `k` moving by `velocity`·t relative to `centre`, with the rational
+/// parametrisation μ ↦ c′ + R′·((k′ − μ²)·â + 2μ·(n′ × â))/(k′ + μ²) (â a rational unit vector
+/// ⊥ n′, k′ = |n′|²; μ = ∞ is c′ − R′·â).
 fn moving_circle(
     k: &Circle<BigRational>,
     velocity: &Vector3<BigRational>,
     centre: &Point3<BigRational>,
-) -> Option<([Bivariate; 3], Bivariate)> {
+) -> Option<Moving<Bivariate>> {
     let a = rational_unit_perpendicular(&k.axis)?;
-    let e = cross3(&k.axis, &a);
-    let kk = dot3(&k.axis, &k.axis);
-    let d = Bivariate::new(vec![Poly::constant(kk.clone()), Poly::zero(), Poly::constant(BigRational::one())]);
-    let w = |i: usize| {
-        let moving =
-            Bivariate::new(vec![Poly::from_coeffs(vec![k.centre[i].clone() - centre[i].clone(), velocity[i].clone()])]);
-        let r = &k.radius;
-        let rim = Bivariate::new(vec![
-            Poly::constant(r.clone() * kk.clone() * a[i].clone()),
-            Poly::constant(BigRational::from_integer(2.into()) * r.clone() * e[i].clone()),
-            Poly::constant(-(r.clone() * a[i].clone())),
-        ]);
-        moving * d.clone() + rim
+    let (rim, d) = rim(k, &a, &BigRational::one());
+    let r2 = Bivariate::in_t(Poly::constant(k.radius.clone() * k.radius.clone()));
+    Some(Moving { m: moving_offset(&k.centre, velocity, centre), rim, rim2_over_d: r2 * d.clone(), d })
+}
+
+fn q_int(n: i64) -> BigRational {
+    BigRational::from_integer(n.into())
+}
+
+/// The points of the circle `k` moving by `velocity`·t over ℚ(√α), for a circle with no
+/// rational point (or any other): a is the shortest integer vector along n′ × e for the first
+/// e with entries in −1..=1 where α = |a|² is not a square, and
+/// μ ↦ c′ + R′·((k′ − μ²)·a + 2μ·(n′ × a))/(√α·(k′ + μ²)) with 1/√α = √α/α. `None` when every
+/// such α is a square.
+fn moving_circle_over_root(
+    k: &Circle<BigRational>,
+    velocity: &Vector3<BigRational>,
+    centre: &Point3<BigRational>,
+) -> Option<Moving<QuadBivariate>> {
+    let shortest = |a: Vector3<BigRational>| -> Option<(Vector3<BigRational>, BigInt)> {
+        let l = a.iter().fold(BigInt::one(), |l, x| l.lcm(x.denom()));
+        let ints: Vec<BigInt> = a.iter().map(|x| (x * BigRational::from_integer(l.clone())).to_integer()).collect();
+        let g = ints.iter().fold(BigInt::zero(), |g, x| g.gcd(x));
+        if g.is_zero() {
+            return None;
+        }
+        let a = Vector3::from_fn(|i, _| BigRational::from_integer(&ints[i] / &g));
+        let alpha = dot3(&a, &a).to_integer();
+        (alpha.sqrt().pow(2) != alpha).then_some((a, alpha))
     };
-    Some(([w(0), w(1), w(2)], d))
+    let (a, alpha) = (0..27i64).find_map(|i| {
+        let e = Vector3::new(q_int(i % 3 - 1), q_int(i / 3 % 3 - 1), q_int(i / 9 - 1));
+        shortest(cross3(&k.axis, &e))
+    })?;
+    let zero = Bivariate::in_t(Poly::zero());
+    let field = QuadBivariate::new(zero.clone(), zero, alpha.clone())?;
+    let (rim, d) = rim(k, &a, &BigRational::new(BigInt::one(), alpha));
+    let r2 = Bivariate::in_t(Poly::constant(k.radius.clone() * k.radius.clone()));
+    Some(Moving {
+        m: moving_offset(&k.centre, velocity, centre).map(|x| field.rational(x)),
+        rim: rim.map(|x| field.root() * field.rational(x)),
+        rim2_over_d: field.rational(r2 * d.clone()),
+        d: field.rational(d),
+    })
 }
 
 /// The first contact of a moving segment or circle with the torus of circle C and radii ρ,
@@ -1466,31 +1544,35 @@ fn curve_first_contact<S: RootScalar>(q: &Cast<S>) -> Result<Option<TorusContact
     else {
         return Ok(None);
     };
-    let (w, d, range) = match curve {
+    let (x, range) = match curve {
         Curve::Point(_) => return Ok(None),
         Curve::Segment([p, q]) => {
             let (Some(p), Some(q)) = (rp(p), rp(q)) else { return Ok(None) };
-            let w = |i: usize| {
-                Bivariate::linear(&(p[i].clone() - c.centre[i].clone()), &(q[i].clone() - p[i].clone()), &v[i])
-            };
             let one = Bivariate::in_t(Poly::constant(BigRational::one()));
-            ([w(0), w(1), w(2)], one, URange::Closed(BigRational::zero(), BigRational::one()))
+            let rim: [Bivariate; 3] = std::array::from_fn(|i| {
+                Bivariate::new(vec![Poly::zero(), Poly::constant(q[i].clone() - p[i].clone())])
+            });
+            let rim2 = rim.iter().fold(Bivariate::in_t(Poly::zero()), |acc, x| acc + x.clone() * x.clone());
+            let x = Moving { m: moving_offset(&p, &v, &c.centre), rim, d: one, rim2_over_d: rim2 };
+            (x, URange::Closed(BigRational::zero(), BigRational::one()))
         }
         Curve::Circle(k) => {
             let Some(k) = rc(k) else { return Ok(None) };
-            match moving_circle(&k, &v, &c.centre) {
-                Some((w, d)) => (w, d, URange::Line),
-                None => {
-                    // The torus's circle moving by −v against the other core, fixed.
-                    let back = v.map(|x| -x);
-                    let Some((w, d)) = moving_circle(&c, &back, &k.centre) else { return Ok(None) };
-                    let f = torus_quartic(&k, &rho, &w, &d);
-                    return decide(first_zero(&f, &URange::Line, &lo, &hi), t1, width);
-                }
+            if let Some(x) = moving_circle(&k, &v, &c.centre) {
+                (x, URange::Line)
+            } else if let Some(x) = moving_circle(&c, &v.map(|x| -x), &k.centre) {
+                // The torus's circle moving by −v against the other core, fixed.
+                let f = torus_quartic(&k, &rho, &x, |b| b);
+                return decide(first_zero(&f, &URange::Line, &lo, &hi), t1, width);
+            } else {
+                // Neither circle has a rational point: the moving one over ℚ(√α).
+                let Some(x) = moving_circle_over_root(&k, &v, &c.centre) else { return Ok(None) };
+                let f = torus_quartic(&c, &rho, &x, |b| x.d.rational(b));
+                return decide(first_zero_on_line(&f, &lo, &hi), t1, width);
             }
         }
     };
-    let f = torus_quartic(&c, &rho, &w, &d);
+    let f = torus_quartic(&c, &rho, &x, |b| b);
     decide(first_zero(&f, &range, &lo, &hi), t1, width)
 }
 
@@ -1778,5 +1860,97 @@ fn advance<S: RootScalar>(q: &Cast<S>, first: TorusDistance<S>) -> Result<TorusC
             // Apart before t (advancement), meeting at t.
             return Ok(TorusContact { collides: true, interval: [t.clone(), t], at_start: false, steps });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64) -> BigRational {
+        BigRational::from_integer(n.into())
+    }
+
+    fn v(x: i64, y: i64, z: i64) -> Vector3<BigRational> {
+        Vector3::new(q(x), q(y), q(z))
+    }
+
+    /// The first contact of G moving by `velocity` with F by the rational parametrisation and by
+    /// the one over ℚ(√α), for circles that have both: the same algebraic time or both none.
+    /// Returns whether they met (None: a route left it undecided or the shapes meet at 0).
+    fn both_routes(
+        f: &Circle<BigRational>,
+        g: &Circle<BigRational>,
+        rho: i64,
+        velocity: Vector3<BigRational>,
+    ) -> Option<bool> {
+        let curve = Curve::Circle(g.clone());
+        let (zero, one, width) = (q(0), q(1), q(1));
+        let cast =
+            Cast { circle: f, curve: &curve, radii: &q(rho), velocity: &velocity, t0: &zero, t1: &one, width: &width };
+        if start(&cast).unwrap().is_err() {
+            return None;
+        }
+        let x = moving_circle(g, &velocity, &f.centre).expect("a rational point");
+        let rational = first_zero(&torus_quartic(f, &q(rho), &x, |b| b), &URange::Line, &zero, &one).unwrap();
+        let x = moving_circle_over_root(g, &velocity, &f.centre).expect("a non-square α");
+        let root = first_zero_on_line(&torus_quartic(f, &q(rho), &x, |b| x.d.rational(b)), &zero, &one).unwrap();
+        match (&rational, &root) {
+            (FirstZero::At(a), FirstZero::At(b)) => {
+                assert_eq!(a.try_cmp(b).unwrap(), Ordering::Equal, "{a:?} vs {b:?}");
+                if g.centre[0] == q(3) && g.centre[1] == q(-4) {
+                    assert_eq!(a.to_rational(), Some(BigRational::new(1.into(), 2.into())), "the graze");
+                }
+                Some(true)
+            }
+            (FirstZero::Never, FirstZero::Never) => Some(false),
+            // Coaxial circles (f a square in μ for every t) over ℚ(√α).
+            (FirstZero::Undecided, _) | (_, FirstZero::Undecided) => None,
+            _ => panic!("{rational:?} vs {root:?} for {g:?} moving by {velocity:?}"),
+        }
+    }
+
+    /// Circles about coordinate axes (rational points, and α = 1·1 + … not a square for
+    /// n′ × e), cast at F of radius 3 about z: crossings, near misses and grazes at rational
+    /// and irrational times agree between the two parametrisations.
+    #[test]
+    fn the_parametrisation_over_a_quadratic_field_agrees_with_the_rational_one() {
+        let f = Circle::new(Point3::new(q(0), q(0), q(0)), v(0, 0, 1), q(3)).unwrap();
+        let mut met = 0;
+        let mut decided = 0;
+        type Case = (Point3<BigRational>, Vector3<BigRational>, i64, i64, Vector3<BigRational>);
+        let cases: Vec<Case> = vec![
+            // Perpendicular: G about x through F's point (3, 0, 0), from x = 9.
+            (Point3::new(q(9), q(0), q(0)), v(1, 0, 0), 2, 1, v(-8, 0, 0)),
+            // About y, moving down onto F's top.
+            (Point3::new(q(3), q(0), q(6)), v(0, 1, 0), 1, 1, v(0, 0, -4)),
+            // Coaxial above, passing the hole: no contact when small.
+            (Point3::new(q(0), q(0), q(5)), v(0, 0, 1), 1, 1, v(0, 0, -10)),
+            // Tilted axes, Pythagorean (3, 4, 0) and (1, 1, 1)-free moves.
+            (Point3::new(q(7), q(2), q(1)), v(3, 4, 0), 2, 1, v(-9, -3, 0)),
+            (Point3::new(q(-6), q(5), q(-2)), v(0, 3, 4), 1, 2, v(8, -6, 3)),
+            (Point3::new(q(8), q(8), q(0)), v(1, 0, 0), 2, 1, v(-7, -8, 0)),
+            // About y, sliding along y over F's top: its lowest point (3, y, 1) grazes the tube
+            // (ρ = 1) at y = 0, t = 1/2, for an instant.
+            (Point3::new(q(3), q(-4), q(2)), v(0, 1, 0), 1, 1, v(0, 8, 0)),
+            // The same 2⁻⁵⁰ higher: no contact.
+            (
+                Point3::new(q(3), q(-4), q(2) + BigRational::new(1.into(), BigInt::one() << 50)),
+                v(0, 1, 0),
+                1,
+                1,
+                v(0, 8, 0),
+            ),
+            // Passing high over F: no contact.
+            (Point3::new(q(10), q(0), q(5)), v(0, 0, 1), 1, 1, v(-20, 0, 0)),
+        ];
+        for (c, axis, radius, rho, vel) in cases {
+            let g = Circle::new(c, axis, q(radius)).unwrap();
+            if let Some(m) = both_routes(&f, &g, rho, vel) {
+                decided += 1;
+                met += m as i32;
+            }
+        }
+        assert_eq!((decided, met), (8, 6));
     }
 }
