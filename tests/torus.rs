@@ -539,8 +539,8 @@ mod first_contact_by_root_isolation {
         assert!(cross.collides && cross.interval[1] < r(1, 2), "{cross:?}");
     }
 
-    /// Root isolation against advancement on grid-snapped capsules and coaxial or
-    /// perpendicular tori cast at F (small integers: touching starts, grazes and vertical or
+    /// Root isolation against advancement on grid-snapped capsules and coaxial, perpendicular
+    /// or (1, 1, 1)-tilted tori cast at F (small integers: touching starts, grazes and vertical or
     /// horizontal segments come up by construction): the same `collides`, and where both
     /// meet the exact time lies in advancement's enclosure (no contact before its start, one
     /// at its end). Where advancement spends its budget (a graze), the exact answer is checked
@@ -557,9 +557,10 @@ mod first_contact_by_root_isolation {
                 (c.clone(), c.clone(), c.clone(), c.clone(), c.clone(), c.clone())
                     .prop_filter("a segment", |(a, b, c, d, e, f)| (a, b, c) != (d, e, f))
                     .prop_map(|(a, b, c, d, e, f)| Curve::Segment([pi(a, b, c), pi(d, e, f)])),
-                (c.clone(), c.clone(), c, 0usize..3, 1i64..=4).prop_map(|(x, y, z, axis, radius)| {
-                    let mut n = [0, 0, 0];
-                    n[axis] = 1;
+                // Coordinate axes (rational points) and (1, 1, 1), (1, −1, 1) (none: the
+                // parametrisation over ℚ(√α)).
+                (c.clone(), c.clone(), c, 0usize..5, 1i64..=4).prop_map(|(x, y, z, axis, radius)| {
+                    let n = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1], [1, -1, 1]][axis];
                     Curve::Circle(circle(pi(x, y, z), v(n[0], n[1], n[2]), q(radius)))
                 }),
             ]
@@ -622,6 +623,44 @@ mod first_contact_by_root_isolation {
         // Moving apart instead: no contact.
         let away = torus_first_contact(&f, &g, &q(1), &v(10, -10, 0), &q(0), &q(1), &width()).unwrap();
         assert!(!away.collides && away.steps == 0, "{away:?}");
+    }
+
+    /// Coaxial tori about (1, 1, 1) passing through each other along the axis: their circles
+    /// are √((R − R′)² + h²) apart at axial offset h, so with R = 3, R′ = 1 and ρ = 2 they
+    /// touch along a whole circle at h = 0, t = 1/2, for an instant (f = c(t)·D² over ℚ(√2)(t),
+    /// a square in μ at every time: the square-free part). 2⁻⁵⁰ more of ρ: a crossing just
+    /// before, where 4 + 3·(5 − 10t)² = (2 + e)² (h = √3·|5 − 10t|); 2⁻⁵⁰ less: no contact.
+    #[test]
+    fn coaxial_tori_with_no_rational_point_grazing_along_a_circle() {
+        let f = circle(pi(0, 0, 0), v(1, 1, 1), q(3));
+        let g = Curve::Circle(circle(pi(5, 5, 5), v(1, 1, 1), q(1)));
+        let cast = |rho: Q| torus_first_contact(&f, &g, &rho, &v(-10, -10, -10), &q(0), &q(1), &width()).unwrap();
+        at(&cast(q(2)), r(1, 2));
+        let miss = cast(q(2) - tiny());
+        assert!(!miss.collides && miss.steps == 0, "{miss:?}");
+        let cross = cast(q(2) + tiny());
+        let [lo, hi] = cross.interval.clone();
+        assert!(cross.collides && cross.steps == 0 && hi < r(1, 2) && &hi - &lo <= width(), "{cross:?}");
+        let gap = |t: &Q| q(4) + q(3) * (q(5) - q(10) * t) * (q(5) - q(10) * t) - (q(2) + tiny()) * (q(2) + tiny());
+        assert!(gap(&lo) >= q(0) && gap(&hi) <= q(0), "the root is not enclosed: [{lo}, {hi}]");
+    }
+
+    /// On f64 the capsule graze has no exact route: advancement creeps toward it and gives up
+    /// after `MAX_FLOAT_STEPS` with a step limit, not after the query's whole time.
+    #[test]
+    fn f64_advancement_gives_up_on_a_graze() {
+        use touchstone::round::torus::MAX_FLOAT_STEPS;
+        use touchstone::round::RoundError;
+        use touchstone::scalar::Uncertain;
+        let f = Circle::new(Point3::new(0.0, 0.0, 0.0), Vector3::new(0.0, 0.0, 1.0), 3.0).unwrap();
+        let seg = Curve::Segment([Point3::new(5.0, -10.0, -1.0), Point3::new(5.0, -10.0, 1.0)]);
+        let v = Vector3::new(0.0, 20.0, 0.0);
+        let r = torus_first_contact(&f, &seg, &2.0, &v, &0.0, &1.0, &1e-12);
+        assert!(
+            matches!(r, Err(RoundError::Uncertain(Uncertain::Exhausted(touchstone::budget::Limit::Steps)))),
+            "{r:?}"
+        );
+        assert_eq!(MAX_FLOAT_STEPS, 10_000, "FORMAT states the cap");
     }
 
     /// Tori about (1, 1, 1), (1, 1, −1) and (1, 2, 3) (circles the small-vector search finds no

@@ -3,7 +3,7 @@
 //! by construction (Pythagorean offsets split between the radii) or nudged 2⁻⁵⁰ of the scale
 //! off touching; for `toi`, b moves into that place at an integer time; and tori touching by
 //! construction (a capsule on the tube or through the hole, perpendicular and linked tori), and
-//! balls cast at a torus, grazing it by construction; and balls on a cylinder's cap, side and
+//! balls, capsules and tori cast at a torus, grazing or meeting it by construction; and balls on a cylinder's cap, side and
 //! rim or inside it, touching by construction or nudged. A breach panics with
 //! the oracle line that reproduces it.
 #![no_main]

@@ -143,6 +143,28 @@ fn grazes_and_resting_contacts_through_the_oracle() {
     let g = torus([10, 0, 2], [0, 0, 1], json!(3), json!(1));
     let slide = ask(json!({"op": "toi", "a": f(), "b": g, "velocity_b": [-8, 0, 0], "interval": [0, 1]}));
     assert_eq!((slide["collides"].clone(), slide["toi"].clone()), (json!(true), json!("0.5")), "{slide}");
+    // Claims on the graze: an engine that finds it at 1/2 is right; one that misses it, or
+    // finds it 10⁻⁷ early (beyond the default tolerance, 10⁻⁹), is wrong.
+    let claim = |c: Value| {
+        ask(json!({"op": "toi", "a": f(), "b": capsule(-1, 1, 0), "pose_b": at(json!([5, -10, 0])),
+            "velocity_b": [0, 20, 0], "interval": [0, 1], "claim": c}))["verdict"]["ok"]
+            .clone()
+    };
+    assert_eq!(claim(json!({"collides": true, "toi": "0.5"})), json!(true));
+    assert_eq!(claim(json!({"collides": false})), json!(false));
+    assert_eq!(claim(json!({"toi": "0.4999999"})), json!(false));
+    // Coaxial tori about (1, 1, 1) (no rational point on either circle) passing through each
+    // other along the axis touch along a whole circle at t = 1/2 for an instant.
+    // Minor radii 3/2 and 1/2: ρ = 2 = R − R′, the coplanar circles' distance.
+    let a111 = torus([0, 0, 0], [1, 1, 1], json!(3), json!("3/2"));
+    let b111 = torus([5, 5, 5], [1, 1, 1], json!(1), json!("1/2"));
+    let pass = ask(json!({"op": "toi", "a": a111, "b": b111, "velocity_b": [-10, -10, -10], "interval": [0, 1],
+        "claim": {"collides": true, "toi": "0.5"}}));
+    assert_eq!(
+        (pass["toi_interval"].clone(), pass["verdict"]["ok"].clone()),
+        (json!(["1/2", "1/2"]), json!(true)),
+        "{pass}"
+    );
 }
 
 #[test]

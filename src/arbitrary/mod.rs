@@ -411,15 +411,17 @@ fn small_pose((q, t): ([i8; 4], [i8; 3])) -> crate::query::PoseSpec<f64> {
     crate::query::PoseSpec::quaternion(q, t).unwrap_or_else(|_| unreachable!("a nonzero quaternion"))
 }
 
-/// A ball's first contact with the torus F (R = 5k, r = k about z), grazing by construction
-/// (the `round_diff` target's torus casts): down the axis with radius 4k (touching the tube's
-/// inside along a circle at the centre only), across the top at height k + radius with
-/// radius k·(1 + m mod 3) (touching the top circle as it passes over), or head on from the
-/// side; the radius (down the axis, head on) or the height (across) nudged by nothing or 2⁻⁵⁰
-/// either way; speed 1 to 3; both moved by one integer translation.
+/// A ball's, a capsule's or a torus's first contact with the torus F (R = 5k, r = k about z),
+/// grazing by construction (the `round_diff` target's torus casts): a ball down the axis with
+/// radius 4k (touching the tube's inside along a circle at the centre only), across the top
+/// at height k + radius with radius k·(1 + m mod 3) (touching the top circle as it passes
+/// over), or head on from the side; a vertical capsule of that radius or a torus about y
+/// (R′ = k, r′ = k/2) head on from the side; the radius (down the axis, head on) or the height
+/// (across) nudged by nothing or 2⁻⁵⁰ either way; speed 1 to 3; both moved by one integer
+/// translation.
 #[derive(Arbitrary, Clone, Debug, PartialEq)]
 pub struct TorusToiInput {
-    /// The kind (mod 3), the scale k (mod 4, plus 1), the nudge (mod 3 − 1), the speed (mod
+    /// The kind (mod 5), the scale k (mod 4, plus 1), the nudge (mod 3 − 1), the speed (mod
     /// 3, plus 1), m (the radius across the top and head on).
     pub fit: [u8; 5],
     /// The translation (each mod 9 − 4).
@@ -435,11 +437,24 @@ impl TorusToiInput {
         let s = f64::from(speed % 3 + 1);
         let tiny = 1.0 + f64::from(i32::from(nudge % 3) - 1) * 2f64.powi(-50);
         let r = f64::from(m % 3 + 1) * k;
-        let (start, velocity, radius) = match kind % 3 {
+        let (start, velocity, radius) = match kind % 5 {
             0 => ([0.0, 0.0, 10.0 * k], [0.0, 0.0, -s], 4.0 * k * tiny),
             1 => ([-20.0 * k, 5.0 * k, (k + r) * tiny], [s, 0.0, 0.0], r),
             _ => ([20.0 * k, 0.0, 0.0], [-s, 0.0, 0.0], r * tiny),
         };
+        // A vertical capsule (kind 3) or a torus about y of radius k (kind 4) head on from
+        // the side: they meet the tube's outside at x = 6k + radius, x = 7.5k (minor k/2).
+        let b = match kind % 5 {
+            3 => ShapeSpec::capsule(Point3::new(0.0, 0.0, -k), Point3::new(0.0, 0.0, k), radius),
+            4 => ShapeSpec::torus(
+                Point3::new(0.0, 0.0, 0.0),
+                crate::geom::Vector3::new(0.0, 1.0, 0.0),
+                k,
+                k / 2.0 * tiny,
+            ),
+            _ => ShapeSpec::ball(radius),
+        }
+        .unwrap_or_else(|_| unreachable!("valid by construction"));
         let t = self.shift.map(|c| f64::from(c.rem_euclid(9) - 4));
         let at = |p: [f64; 3]| {
             PoseSpec::quaternion([1.0, 0.0, 0.0, 0.0], std::array::from_fn(|i| p[i] + t[i]))
@@ -447,11 +462,10 @@ impl TorusToiInput {
         };
         let f = ShapeSpec::torus(Point3::new(0.0, 0.0, 0.0), crate::geom::Vector3::new(0.0, 0.0, 1.0), 5.0 * k, k)
             .unwrap_or_else(|_| unreachable!("valid by construction"));
-        let ball = ShapeSpec::ball(radius).unwrap_or_else(|_| unreachable!("a positive radius"));
         ToiTorus {
             toi: Toi {
                 a: Posed::new("a", f, at([0.0; 3])),
-                b: Posed::new("b", ball, at(start)),
+                b: Posed::new("b", b, at(start)),
                 velocity_a: crate::geom::Vector3::new(0.0, 0.0, 0.0),
                 velocity_b: crate::geom::Vector3::new(velocity[0], velocity[1], velocity[2]),
                 interval: [0.0, 25.0 * k],
@@ -526,7 +540,7 @@ pub enum RoundCase {
     },
     /// A torus pair's `distance`.
     Torus(TorusInput),
-    /// A ball's first contact with a torus.
+    /// A ball's, a capsule's or a torus's first contact with a torus.
     TorusToi(TorusToiInput),
     /// A ball against a cylinder.
     Cylinder(CylinderInput),

@@ -463,8 +463,8 @@ fn round_pairs(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)
             add(format!("torus-{kind}-{how}"), checked(target, &RoundCase::Torus(input))?);
         }
     }
-    // Balls cast at a torus: every kind, touching and nudged either way.
-    for kind in 0..3u8 {
+    // Balls, capsules and tori cast at a torus: every kind, touching and nudged either way.
+    for kind in 0..5u8 {
         for nudge in 0..3u8 {
             let input = TorusToiInput {
                 fit: [kind, src.int(0, 3) as u8, nudge, src.int(0, 2) as u8, src.int(0, 2) as u8],

@@ -133,14 +133,14 @@ impl Bivariate {
     }
 
     /// f·uᵏ.
-    fn shift_u(&self, k: usize) -> Self {
+    pub(super) fn shift_u(&self, k: usize) -> Self {
         let mut coeffs = vec![Poly::zero(); k];
         coeffs.extend(self.coeffs.iter().cloned());
         Bivariate::new(coeffs)
     }
 
     /// The same polynomial with its formal degree lowered to its true degree (at least 0).
-    fn trimmed(&self) -> Self {
+    pub(super) fn trimmed(&self) -> Self {
         let n = self.coeffs.iter().rposition(|c| !c.is_zero()).unwrap_or(0);
         Bivariate::new(self.coeffs[..=n].to_vec())
     }

@@ -121,6 +121,140 @@ impl Mul for QuadBivariate {
     }
 }
 
+impl QuadBivariate {
+    /// c(t)·f for c = A + √α·B.
+    fn scale_t(&self, c: &QuadPoly) -> Self {
+        let alpha = Q::from_integer(self.alpha.clone());
+        QuadBivariate {
+            g: self.g.scale_t(&c.0) + self.h.scale_t(&c.1.scale(&alpha)),
+            h: self.h.scale_t(&c.0) + self.g.scale_t(&c.1),
+            alpha: self.alpha.clone(),
+        }
+    }
+
+    fn shift_u(&self, k: usize) -> Self {
+        QuadBivariate { g: self.g.shift_u(k), h: self.h.shift_u(k), alpha: self.alpha.clone() }
+    }
+
+    fn is_zero(&self) -> bool {
+        self.g.is_zero() && self.h.is_zero()
+    }
+
+    /// The formal degree lowered to the true degree (at least 0), both parts alike.
+    fn trimmed(&self) -> Self {
+        let n = (0..=self.formal_degree())
+            .rev()
+            .find(|&i| !(self.g.coeff(i).is_zero() && self.h.coeff(i).is_zero()))
+            .unwrap_or(0);
+        let part = |p: &Bivariate| Bivariate::new((0..=n).map(|i| p.coeff(i)).collect());
+        QuadBivariate { g: part(&self.g), h: part(&self.h), alpha: self.alpha.clone() }
+    }
+}
+
+/// The degree of A + √α·B in t (`None` for zero).
+fn degree(p: &QuadPoly) -> Option<usize> {
+    p.0.degree().max(p.1.degree())
+}
+
+/// (a + b√α)·tᵏ·p.
+fn times(p: &QuadPoly, a: &Q, b: &Q, k: usize, alpha: &Q) -> QuadPoly {
+    let c = (Poly::monomial(a.clone(), k), Poly::monomial(b.clone(), k));
+    (&(&c.0 * &p.0) + &(&c.1 * &p.1).scale(alpha), &(&c.0 * &p.1) + &(&c.1 * &p.0))
+}
+
+/// p = q·d + r over ℚ(√α), d not zero: the quotient q and remainder r of degree below d's.
+fn div_rem(p: &QuadPoly, d: &QuadPoly, alpha: &Q) -> Result<(QuadPoly, QuadPoly), PolyError> {
+    let dd = degree(d).unwrap_or(0);
+    let coeff = |x: &Poly<Q>, i: usize| x.coeffs().get(i).cloned().unwrap_or_else(Q::zero);
+    let (la, lb) = (coeff(&d.0, dd), coeff(&d.1, dd));
+    // 1/(a + b√α) = (a − b√α)/(a² − αb²).
+    let n = &la * &la - alpha * &lb * &lb;
+    let (ia, ib) = (&la / &n, -&lb / &n);
+    let mut q: QuadPoly = (Poly::zero(), Poly::zero());
+    let mut r = p.clone();
+    while let Some(k) = degree(&r).filter(|&k| k >= dd) {
+        crate::budget::tick()?;
+        let (ra, rb) = (coeff(&r.0, k), coeff(&r.1, k));
+        // (ra + rb√α)/(la + lb√α).
+        let (a, b) = (&ra * &ia + alpha * &rb * &ib, &ra * &ib + &rb * &ia);
+        let one = (Poly::constant(Q::one()), Poly::zero());
+        let t = times(&one, &a, &b, k - dd, alpha);
+        q = (&q.0 + &t.0, &q.1 + &t.1);
+        let sub = times(d, &a, &b, k - dd, alpha);
+        r = (&r.0 - &sub.0, &r.1 - &sub.1);
+        // The leading term cancels exactly; drop it from the formal degree.
+        r = (
+            Poly::from_coeffs(r.0.coeffs().iter().take(k).cloned().collect()),
+            Poly::from_coeffs(r.1.coeffs().iter().take(k).cloned().collect()),
+        );
+    }
+    Ok((q, r))
+}
+
+/// The monic gcd over ℚ(√α) of two polynomials in t (Euclid).
+fn gcd(a: &QuadPoly, b: &QuadPoly, alpha: &Q) -> Result<QuadPoly, PolyError> {
+    let (mut a, mut b) = (a.clone(), b.clone());
+    while degree(&b).is_some() {
+        let r = div_rem(&a, &b, alpha)?.1;
+        a = b;
+        b = r;
+    }
+    if degree(&a).is_none() {
+        return Ok(a);
+    }
+    let k = degree(&a).unwrap_or(0);
+    let coeff = |x: &Poly<Q>| x.coeffs().get(k).cloned().unwrap_or_else(Q::zero);
+    let lead = (Poly::constant(coeff(&a.0)), Poly::constant(coeff(&a.1)));
+    Ok(div_rem(&a, &lead, alpha)?.0)
+}
+
+impl QuadBivariate {
+    /// f with its content in t (the monic gcd over ℚ(√α) of its coefficients) divided out:
+    /// the same zeros wherever the content does not vanish, and no spurious factor that would
+    /// vanish where f(·, t) does not.
+    fn primitive(&self) -> Result<Self, PolyError> {
+        let alpha = Q::from_integer(self.alpha.clone());
+        let n = self.formal_degree();
+        let mut c: QuadPoly = (Poly::zero(), Poly::zero());
+        for i in 0..=n {
+            c = gcd(&c, &self.coeff(i), &alpha)?;
+        }
+        if degree(&c).is_none_or(|d| d == 0) {
+            return Ok(self.clone());
+        }
+        let mut g = Vec::with_capacity(n + 1);
+        let mut h = Vec::with_capacity(n + 1);
+        for i in 0..=n {
+            let (q, _) = div_rem(&self.coeff(i), &c, &alpha)?;
+            g.push(q.0);
+            h.push(q.1);
+        }
+        Ok(QuadBivariate { g: Bivariate::new(g), h: Bivariate::new(h), alpha: self.alpha.clone() })
+    }
+}
+
+/// The pseudo-quotient of f by g (true degree d ≥ 1 in u, leading coefficient ℓ):
+/// ℓ^(n−d+1)·f = q·g + r; `None` when the remainder r is not zero.
+fn pseudo_quotient(f: &QuadBivariate, g: &QuadBivariate) -> Option<QuadBivariate> {
+    let g = g.trimmed();
+    let d = g.formal_degree();
+    let lead = g.coeff(d);
+    let mut r = f.clone();
+    let mut q = f.rational(Bivariate::in_t(Poly::zero()));
+    for k in (d..=f.formal_degree()).rev() {
+        let rk = r.coeff(k);
+        q = q.scale_t(&lead);
+        r = r.scale_t(&lead);
+        if !(rk.0.is_zero() && rk.1.is_zero()) {
+            let term = QuadBivariate { g: Bivariate::in_t(rk.0), h: Bivariate::in_t(rk.1), alpha: f.alpha.clone() }
+                .shift_u(k - d);
+            q = q + term.clone();
+            r = r - term * g.clone();
+        }
+    }
+    r.is_zero().then(|| q.trimmed())
+}
+
 /// ℤ[√α]: a + b√α as (a, b).
 struct QuadIntegers<'a>(&'a BigInt);
 
@@ -209,9 +343,9 @@ fn sign_at(c: &Algebraic, p: &QuadPoly, alpha: &BigInt) -> Result<Sign, PolyErro
 
 /// The first time t in `[t0, t1]` at which f(·, t) has a real zero on the projective line of u
 /// (f's value at u = ∞ is its formal leading coefficient), for f with no such zero at t0 (the
-/// caller checks that). Exact. `Undecided` where f is a square in u for every t (a curve
-/// resting on a surface: the discriminant vanishes identically), where three multiple zeros
-/// appear at once, for coefficients longer than [`MAX_INPUT_BITS`] and for a discriminant
+/// caller checks that). Exact; f is reduced to its square-free part over ℚ(√α)(t) first (a
+/// curve resting on a surface: f a square in u for every t). `Undecided` where that
+/// reduction degenerates, where three multiple zeros appear at once, for coefficients longer than [`MAX_INPUT_BITS`] and for a discriminant
 /// whose norm is larger than four times [`MAX_CANDIDATE_SIZE`] (the norm doubles both the
 /// degree and the bits).
 ///
@@ -225,12 +359,54 @@ pub fn first_zero_on_line(f: &QuadBivariate, t0: &Q, t1: &Q) -> Result<FirstZero
     }
     let alpha = &f.alpha;
     let df = f.derivative_u();
-    let disc = subresultant(f, &df, 0, &[0])?.remove(0);
-    if disc.0.is_zero() && disc.1.is_zero() {
-        return Ok(FirstZero::Undecided);
+    // The square-free part F₁ over ℚ(√α)(t), as in [`super::first_zero`]: f divided by the
+    // first subresultant whose principal coefficient is not identically zero (coaxial circles
+    // moving along their axis: f = c(t)·D², whose zeros come at the roots of c, f's leading
+    // coefficient). Where that principal coefficient or F₁'s leading one vanishes the
+    // reduction degenerates: undecided there.
+    let mut square_free = f.clone();
+    let mut exceptional: Vec<QuadPoly> = Vec::new();
+    let mut disc = None;
+    for j in 0..n - 1 {
+        let c = subresultant(f, &df, j, &[j])?.remove(0);
+        if c.0.is_zero() && c.1.is_zero() {
+            continue;
+        }
+        if j == 0 {
+            disc = Some(c);
+        } else {
+            let coeffs = subresultant(f, &df, j, &(0..=j).collect::<Vec<_>>())?;
+            let g = QuadBivariate {
+                g: Bivariate::new(coeffs.iter().map(|c| c.0.clone()).collect()),
+                h: Bivariate::new(coeffs.iter().map(|c| c.1.clone()).collect()),
+                alpha: alpha.clone(),
+            };
+            let g = g.primitive()?;
+            let Some(q) = pseudo_quotient(f, &g) else { return Ok(FirstZero::Undecided) };
+            square_free = q.primitive()?;
+            exceptional.push(g.coeff(j));
+        }
+        break;
     }
-    let s = subresultant(f, &df, 1, &[1])?.remove(0);
-    let candidates = [norm(&lead, alpha), norm(&disc, alpha)];
+    let m = square_free.formal_degree();
+    if m >= 1 {
+        exceptional.push(square_free.coeff(m));
+    }
+    let dsf = square_free.derivative_u();
+    let (disc, s) = if m >= 2 {
+        let d = match disc {
+            Some(d) => d,
+            None => subresultant(&square_free, &dsf, 0, &[0])?.remove(0),
+        };
+        if d.0.is_zero() && d.1.is_zero() {
+            return Ok(FirstZero::Undecided);
+        }
+        (Some(d), Some(subresultant(&square_free, &dsf, 1, &[1])?.remove(0)))
+    } else {
+        (None, None)
+    };
+    let candidates: Vec<Poly<Q>> =
+        std::iter::once(&lead).chain(disc.iter()).chain(exceptional.iter()).map(|p| norm(p, alpha)).collect();
     // A norm has twice the degree and twice the bits of the rational route's discriminant.
     if candidates.iter().any(|p| size(p) > 4 * MAX_CANDIDATE_SIZE) {
         return Ok(FirstZero::Undecided);
@@ -250,13 +426,16 @@ pub fn first_zero_on_line(f: &QuadBivariate, t0: &Q, t1: &Q) -> Result<FirstZero
         if sign_at(&c, &lead, alpha)? == Sign::Zero {
             return Ok(FirstZero::At(c));
         }
-        if sign_at(&c, &disc, alpha)? != Sign::Zero {
+        for e in &exceptional {
+            if sign_at(&c, e, alpha)? == Sign::Zero {
+                return Ok(FirstZero::Undecided);
+            }
+        }
+        let (Some(disc), Some(s)) = (&disc, &s) else { continue };
+        if sign_at(&c, disc, alpha)? != Sign::Zero {
             continue;
         }
-        // Before c f(·, t) has no real zero, so at c its real zeros are multiple ones. One
-        // multiple zero (the first subresultant's principal coefficient is not zero there) is
-        // real: its conjugate is one too.
-        if sign_at(&c, &s, alpha)? != Sign::Zero {
+        if sign_at(&c, s, alpha)? != Sign::Zero {
             return Ok(FirstZero::At(c));
         }
         // Two (a symmetric configuration touching at two points at once): the second
@@ -264,9 +443,9 @@ pub fn first_zero_on_line(f: &QuadBivariate, t0: &Q, t1: &Q) -> Result<FirstZero
         // pair by the sign of its discriminant. More are left undecided.
         let s2 = match &second {
             Some(s2) => s2,
-            None => second.insert(subresultant(f, &df, 2, &[0, 1, 2])?),
+            None => second.insert(subresultant(&square_free, &dsf, 2, &[0, 1, 2])?),
         };
-        if n < 3 || sign_at(&c, &s2[2], alpha)? == Sign::Zero {
+        if m < 3 || sign_at(&c, &s2[2], alpha)? == Sign::Zero {
             return Ok(FirstZero::Undecided);
         }
         let four = Poly::constant(Q::from_integer(4.into()));
@@ -334,6 +513,20 @@ mod tests {
         let root = real_roots(&poly(&[-2, 0, 1]), &q(0), &q(2)).unwrap().remove(0);
         assert_eq!(sign_at(&root, &(poly(&[0, 1]), poly(&[-1])), &alpha).unwrap(), Sign::Zero);
         assert_eq!(sign_at(&root, &(poly(&[0, 1]), poly(&[1])), &alpha).unwrap(), Sign::Positive);
+    }
+
+    #[test]
+    fn gcd_over_the_field() {
+        let two = q(2);
+        // (t − √2)(t + 1) = t² + t − √2·t − √2 and (t − √2)(t − 3) = t² − 3t − √2·t + 3√2.
+        let a = (poly(&[0, 1, 1]), poly(&[-1, -1]));
+        let b = (poly(&[0, -3, 1]), poly(&[3, -1]));
+        assert_eq!(gcd(&a, &b, &two).unwrap(), (poly(&[0, 1]), poly(&[-1])));
+        // t² − 2 over ℚ shares t − √2 with a; t − 5 shares nothing (gcd 1).
+        assert_eq!(gcd(&a, &(poly(&[-2, 0, 1]), Poly::zero()), &two).unwrap(), (poly(&[0, 1]), poly(&[-1])));
+        assert_eq!(gcd(&a, &(poly(&[-5, 1]), Poly::zero()), &two).unwrap(), (poly(&[1]), Poly::zero()));
+        let (quotient, rest) = div_rem(&a, &(poly(&[0, 1]), poly(&[-1])), &two).unwrap();
+        assert_eq!((quotient, rest), ((poly(&[1, 1]), Poly::zero()), (Poly::zero(), Poly::zero())));
     }
 
     #[test]
