@@ -520,14 +520,14 @@ pub fn first_zero(f: &Bivariate, range: &URange, t0: &Q, t1: &Q) -> Result<First
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn q(n: i64) -> Q {
+    pub(in crate::poly) fn q(n: i64) -> Q {
         Q::from_integer(n.into())
     }
 
-    fn poly(c: &[i64]) -> Poly<Q> {
+    pub(in crate::poly) fn poly(c: &[i64]) -> Poly<Q> {
         Poly::from_coeffs(c.iter().map(|&x| q(x)).collect())
     }
 

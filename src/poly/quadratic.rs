@@ -156,12 +156,6 @@ fn degree(p: &QuadPoly) -> Option<usize> {
     p.0.degree().max(p.1.degree())
 }
 
-/// (a + b√α)·tᵏ·p.
-fn times(p: &QuadPoly, a: &Q, b: &Q, k: usize, alpha: &Q) -> QuadPoly {
-    let c = (Poly::monomial(a.clone(), k), Poly::monomial(b.clone(), k));
-    (&(&c.0 * &p.0) + &(&c.1 * &p.1).scale(alpha), &(&c.0 * &p.1) + &(&c.1 * &p.0))
-}
-
 /// p = q·d + r over ℚ(√α), d not zero: the quotient q and remainder r of degree below d's.
 fn div_rem(p: &QuadPoly, d: &QuadPoly, alpha: &Q) -> Result<(QuadPoly, QuadPoly), PolyError> {
     let dd = degree(d).unwrap_or(0);
@@ -170,6 +164,7 @@ fn div_rem(p: &QuadPoly, d: &QuadPoly, alpha: &Q) -> Result<(QuadPoly, QuadPoly)
     // 1/(a + b√α) = (a − b√α)/(a² − αb²).
     let n = &la * &la - alpha * &lb * &lb;
     let (ia, ib) = (&la / &n, -&lb / &n);
+    let field = alpha.to_integer();
     let mut q: QuadPoly = (Poly::zero(), Poly::zero());
     let mut r = p.clone();
     while let Some(k) = degree(&r).filter(|&k| k >= dd) {
@@ -177,10 +172,10 @@ fn div_rem(p: &QuadPoly, d: &QuadPoly, alpha: &Q) -> Result<(QuadPoly, QuadPoly)
         let (ra, rb) = (coeff(&r.0, k), coeff(&r.1, k));
         // (ra + rb√α)/(la + lb√α).
         let (a, b) = (&ra * &ia + alpha * &rb * &ib, &ra * &ib + &rb * &ia);
-        let one = (Poly::constant(Q::one()), Poly::zero());
-        let t = times(&one, &a, &b, k - dd, alpha);
+        // The quotient's term (a + b√α)·tᵏ⁻ᵈᵈ.
+        let t = (Poly::monomial(a, k - dd), Poly::monomial(b, k - dd));
         q = (&q.0 + &t.0, &q.1 + &t.1);
-        let sub = times(d, &a, &b, k - dd, alpha);
+        let sub = mul(d, &t, &field);
         r = (&r.0 - &sub.0, &r.1 - &sub.1);
         // The leading term cancels exactly; drop it from the formal degree.
         r = (
@@ -353,7 +348,8 @@ fn sign_at(c: &Algebraic, p: &QuadPoly, alpha: &BigInt) -> Result<Sign, PolyErro
 pub fn first_zero_on_line(f: &QuadBivariate, t0: &Q, t1: &Q) -> Result<FirstZero, PolyError> {
     let n = f.formal_degree();
     let lead = f.coeff(n);
-    let bits = coefficient_bits(&f.integral().g).max(coefficient_bits(&f.integral().h));
+    let scaled = f.integral();
+    let bits = coefficient_bits(&scaled.g).max(coefficient_bits(&scaled.h));
     if (lead.0.is_zero() && lead.1.is_zero()) || t0 > t1 || n < 2 || bits > MAX_INPUT_BITS {
         return Ok(FirstZero::Undecided);
     }
@@ -449,11 +445,8 @@ pub fn first_zero_on_line(f: &QuadBivariate, t0: &Q, t1: &Q) -> Result<FirstZero
             return Ok(FirstZero::Undecided);
         }
         let four = Poly::constant(Q::from_integer(4.into()));
-        let product = mul(&s2[0], &s2[2], alpha);
-        let d2 = (
-            &mul(&s2[1], &s2[1], alpha).0 - &(&four * &product.0),
-            &mul(&s2[1], &s2[1], alpha).1 - &(&four * &product.1),
-        );
+        let (square, product) = (mul(&s2[1], &s2[1], alpha), mul(&s2[0], &s2[2], alpha));
+        let d2 = (&square.0 - &(&four * &product.0), &square.1 - &(&four * &product.1));
         if sign_at(&c, &d2, alpha)? != Sign::Negative {
             return Ok(FirstZero::At(c));
         }
@@ -463,15 +456,8 @@ pub fn first_zero_on_line(f: &QuadBivariate, t0: &Q, t1: &Q) -> Result<FirstZero
 
 #[cfg(test)]
 mod tests {
+    use super::super::bivariate::tests::{poly, q};
     use super::*;
-
-    fn q(n: i64) -> Q {
-        Q::from_integer(n.into())
-    }
-
-    fn poly(c: &[i64]) -> Poly<Q> {
-        Poly::from_coeffs(c.iter().map(|&x| q(x)).collect())
-    }
 
     #[test]
     fn bareiss_over_the_quadratic_integers() {
