@@ -240,6 +240,81 @@ fn the_shapes_own_points() {
     assert_eq!(points(json!({"ball": "3/2"}), [5, 0, 0]), vec![s(["4", "0", "0"]), s(["3.5", "0", "0"])]);
 }
 
+/// Claimed points (issue 42): each on its shape, exactly, and their distance within the
+/// tolerance of the exact distance, decided exactly (√g against √c − ρ by squaring once).
+#[test]
+fn claims_on_the_shapes_own_points() {
+    let verdict = |a: Value, b: Value, t: [i64; 3], claim: Value, tolerance: Option<Value>| {
+        let mut q = json!({"op": "distance", "a": a, "b": b, "pose_b": at(json!(t)), "claim": claim});
+        if let Some(tol) = tolerance {
+            q["tolerance"] = tol;
+        }
+        let v = ask(q);
+        let checks = v["verdict"]["checks"].as_array().unwrap_or_else(|| panic!("no checks: {v}")).clone();
+        let failed: Vec<String> =
+            checks.iter().filter(|c| c["ok"] == false).map(|c| c["field"].as_str().unwrap().to_string()).collect();
+        (v["verdict"]["ok"] == true, failed)
+    };
+    let exact = Some(json!({"abs": 0, "rel": 0}));
+    // A ball of radius 2 over the axis at height 4: cores √(3² + 4²) = 5 apart, d = 5 − 3 = 2,
+    // the closest points (12/5, 0, 4/5) on the tube and (6/5, 0, 12/5) on the ball: exactly.
+    let ball = || json!({"ball": 2});
+    let pts = |p: Value, q: Value| json!({"points": [p, q]});
+    let right = pts(json!(["12/5", 0, "4/5"]), json!(["6/5", 0, "12/5"]));
+    assert_eq!(verdict(f(), ball(), [0, 0, 4], right.clone(), exact.clone()), (true, vec![]));
+    // Either way round (the torus as b: its points second).
+    let swapped = pts(json!(["6/5", 0, "12/5"]), json!(["12/5", 0, "4/5"]));
+    let v = ask(json!({"op": "distance", "a": ball(), "pose_a": at(json!([0, 0, 4])), "b": f(),
+        "claim": swapped, "tolerance": {"abs": 0, "rel": 0}}));
+    assert_eq!(v["verdict"]["ok"], true, "{v}");
+    // Turned about the axis (every point of the circle of contact is closest).
+    let turned = pts(json!([0, "12/5", "4/5"]), json!([0, "6/5", "12/5"]));
+    assert_eq!(verdict(f(), ball(), [0, 0, 4], turned, exact.clone()), (true, vec![]));
+    // Points on their shapes but not closest: (3, 0, 1) tops the tube, (2, 0, 4) is the
+    // ball's rim; they are √10 apart, not 2.
+    let far = pts(json!([3, 0, 1]), json!([2, 0, 4]));
+    assert_eq!(verdict(f(), ball(), [0, 0, 4], far, None), (false, vec!["points".to_string()]));
+    // A point just outside its shape (10⁻³⁰ below the closest) fails with zero tolerance, and
+    // passes within 10⁻²⁹.
+    let off = pts(json!(["12/5", 0, "4/5"]), json!(["6/5", 0, "2.399999999999999999999999999999"]));
+    assert_eq!(verdict(f(), ball(), [0, 0, 4], off.clone(), exact.clone()).1, vec!["points/1", "points"]);
+    assert_eq!(verdict(f(), ball(), [0, 0, 4], off, Some(json!({"abs": "1e-29", "rel": 0}))), (true, vec![]));
+
+    // Irrational distances: the ball of radius 4 at height 8, d = √73 − 5. The torus's core
+    // point (3, 0, 0) and the ball's centre are √73 apart: |√73 − d| = 5 exactly, so they pass
+    // with abs = 5 and fail with abs = 5 − 10⁻³⁰ (√73 against √c ± (ρ − abs), a surd each side).
+    let cores = pts(json!([3, 0, 0]), json!([0, 0, 8]));
+    let tol = |abs: &str| Some(json!({"abs": abs, "rel": 0}));
+    let big = || json!({"ball": 4});
+    assert_eq!(verdict(f(), big(), [0, 0, 8], cores.clone(), tol("5")), (true, vec![]));
+    let nearly = "4.999999999999999999999999999999";
+    assert_eq!(verdict(f(), big(), [0, 0, 8], cores.clone(), tol(nearly)), (false, vec!["points".to_string()]));
+    // Relative: |√73 − d| ≤ rel·d ⇔ rel ≥ 5/(√73 − 5) = 1.41083… (the core point lies in
+    // the torus and the centre in the ball: both on their shapes).
+    let rel = |r: &str| Some(json!({"abs": 0, "rel": r}));
+    assert_eq!(verdict(f(), big(), [0, 0, 8], cores.clone(), rel("1.4109")), (true, vec![]));
+    assert_eq!(verdict(f(), big(), [0, 0, 8], cores, rel("1.4108")), (false, vec!["points".to_string()]));
+    // The closest points to 20 digits pass the default tolerance; 10⁻⁶ off along the line
+    // between them they fail.
+    let v = ask(json!({"op": "distance", "a": f(), "b": big(), "pose_b": at(json!([0, 0, 8])), "digits": 20}));
+    let p = v["points"].clone();
+    assert_eq!(verdict(f(), big(), [0, 0, 8], json!({"points": p}), None), (true, vec![]), "{v}");
+    let mut moved = p.clone();
+    let z: f64 = p[1][2].as_str().unwrap().parse().unwrap();
+    moved[1][2] = json!(format!("{}", z + 1e-6));
+    assert!(!verdict(f(), big(), [0, 0, 8], json!({"points": moved}), None).0);
+
+    // Two coplanar tori about z, centres 9 apart: the circles' nearest points (3, 0, 0) and
+    // (6, 0, 0), d = 3 − 2 = 1 between (4, 0, 0) and (5, 0, 0); at 8 apart they touch at (4, 0, 0).
+    let g = || f();
+    let tori = pts(json!([4, 0, 0]), json!([5, 0, 0]));
+    assert_eq!(verdict(f(), g(), [9, 0, 0], tori, exact.clone()), (true, vec![]));
+    let touch = pts(json!([4, 0, 0]), json!([4, 0, 0]));
+    assert_eq!(verdict(f(), g(), [8, 0, 0], touch, exact.clone()), (true, vec![]));
+    let lifted = pts(json!([4, 0, 0]), json!([4, 0, "1/1000"]));
+    assert_eq!(verdict(f(), g(), [8, 0, 0], lifted, exact).1, vec!["points/1", "points"]);
+}
+
 /// Found attacking the tool: a torus `toi` asked to 10,000 digits needs a refinement width of
 /// 33,220 bits, past the root finder's limit; that is the format's `limit`, not `invalid`.
 #[test]

@@ -20,7 +20,7 @@
 use std::cmp::Ordering;
 
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::{One, Signed, Zero};
 
 use super::claim::{Check, ClaimRule, Shown};
 use super::distance::status_name;
@@ -190,6 +190,8 @@ pub struct DistanceTorusClaim {
     pub intersecting: Option<bool>,
     /// The claimed distance.
     pub distance: Option<BigRational>,
+    /// The claimed closest points on a and b.
+    pub points: Option<[Point3<BigRational>; 2]>,
 }
 
 fn features_of<S: RootScalar>(d: &TorusDistance<S>, swapped: bool) -> [TorusFeature; 2] {
@@ -242,6 +244,124 @@ impl<N: Scalar> DistanceTorus<N> {
     fn exact_form(out: &DistanceTorusOutput<BigRational>) -> Result<&ExactTorus, QueryError> {
         out.exact.as_ref().ok_or_else(|| QueryError::new(ErrorKind::Internal, "", "no exact form on an exact backend"))
     }
+
+    /// The checks of claimed points: each on its shape (within its radius plus `tol.abs` of
+    /// its core, exactly), then their distance √g against the shapes' distance d within the
+    /// tolerance, exactly: √g against d = √c − ρ is decided by squaring once into d(cores)²
+    /// against x + y√g ([`ExactTorus::compare_squared_surd`]).
+    fn points_checks(
+        &self,
+        out: &DistanceTorusOutput<BigRational>,
+        points: &[Point3<Q>; 2],
+        tol: &super::claim::Tolerance,
+        digits: u32,
+    ) -> Result<Vec<Check>, QueryError> {
+        let e = Self::exact_form(out)?;
+        let p = pair::<Q, N>(&self.a, &self.b)?;
+        let poly = |x| QueryError::poly("/claim/points", x);
+        let [rc, rk] = &p.radius;
+        let shown = e.surface_points(rc, rk, digits.min(40)).map_err(poly)?;
+        let shown = if p.swapped { [shown[1].clone(), shown[0].clone()] } else { shown };
+        let torus = Curve::Circle(p.circle.clone());
+        // a's core and radius, then b's.
+        let cores = if p.swapped { [(&p.curve, rk), (&torus, rc)] } else { [(&torus, rc), (&p.curve, rk)] };
+        let mut v = Vec::new();
+        for (k, (point, (core, radius))) in points.iter().zip(cores).enumerate() {
+            let ok = within_of_curve(core, point, &(radius + &tol.abs));
+            let check = Check {
+                field: format!("points/{k}"),
+                claimed: Shown::Point(point.clone()),
+                exact: Shown::Text(format!("[{}]", shown[k].join(", "))),
+                abs_error: None,
+                ok,
+                note: None,
+            };
+            v.push(if ok { check } else { check.with_note(format!("the point is not on shape {}", ["a", "b"][k])) });
+        }
+        let gap = crate::geom::norm2(&(&points[0] - &points[1]));
+        let ok = if out.status == Status::Separated {
+            gap_admitted(e, &gap, &p.radii, tol).map_err(poly)?
+        } else {
+            gap <= &tol.abs * &tol.abs
+        };
+        let check = Check {
+            field: "points".into(),
+            claimed: Shown::Points(points.to_vec()),
+            exact: Shown::Text(format!("[{}], [{}]", shown[0].join(", "), shown[1].join(", "))),
+            abs_error: None,
+            ok,
+            note: None,
+        };
+        v.push(if ok {
+            check
+        } else {
+            check.with_note(format!(
+                "the points are {} apart, the shapes {}",
+                crate::scalar::sqrt_decimal_of_rational(&gap, 8).unwrap_or_default(),
+                e.decimal(TorusValue::Distance, 8).unwrap_or_default()
+            ))
+        });
+        Ok(v)
+    }
+}
+
+/// Whether `p` lies within `s` ≥ 0 of the curve `k`, exactly. From a circle (centre c, axis n,
+/// radius R; w = p − c, k = |n|²): d² = |w|² + R² − 2R|w × n|/√k ≤ s² ⇔ L = |w|² + R² − s² ≤ 0
+/// or L²k ≤ 4R²|w × n|².
+fn within_of_curve(curve: &Curve<Q>, p: &Point3<Q>, s: &Q) -> bool {
+    let s2 = s * s;
+    match curve {
+        Curve::Point(c) => crate::geom::norm2(&(p - c)) <= s2,
+        Curve::Segment([a, b]) => {
+            let (ab, ap) = (b - a, p - a);
+            let len2 = ab.dot(&ab);
+            let t = if len2.is_zero() { Q::zero() } else { (ap.dot(&ab) / &len2).max(Q::zero()).min(Q::one()) };
+            let foot = a + &ab.map(|x| x * &t);
+            crate::geom::norm2(&(p - &foot)) <= s2
+        }
+        Curve::Circle(c) => {
+            let w = p - &c.centre;
+            let k = c.axis.dot(&c.axis);
+            let cross = w.cross(&c.axis);
+            let r = &c.radius;
+            let l = w.dot(&w) + r * r - s2;
+            !l.is_positive() || &l * &l * &k <= Q::from_integer(4.into()) * r * r * cross.dot(&cross)
+        }
+    }
+}
+
+/// Whether √g lies within the tolerance of the distance d = √c − ρ of separated shapes:
+/// |√g − d| ≤ max(abs, rel·d), exactly (c = d(cores)², of `e`).
+fn gap_admitted(e: &ExactTorus, g: &Q, rho: &Q, tol: &super::claim::Tolerance) -> Result<bool, crate::poly::PolyError> {
+    let two = Q::from_integer(2.into());
+    // √g ≤ λ(√c − ρ) + f ⇔ √g + κ ≤ λ√c (κ = λρ − f): true where √g + κ < 0; else squared,
+    // c ≥ (g + κ² + 2κ√g)/λ².
+    let upper = |lambda: &Q, f: &Q| -> Result<bool, crate::poly::PolyError> {
+        let kappa = lambda * rho - f;
+        if kappa.is_negative() && g < &(&kappa * &kappa) {
+            return Ok(true);
+        }
+        let l2 = lambda * lambda;
+        let x = (g + &kappa * &kappa) / &l2;
+        let y = &two * &kappa / &l2;
+        Ok(e.compare_squared_surd(&x, &y, g)? != Ordering::Less)
+    };
+    // √g ≥ λ(√c − ρ) − f ⇔ √g + κ ≥ λ√c (κ = λρ + f ≥ 0): true where λ ≤ 0; else squared,
+    // c ≤ (g + κ² + 2κ√g)/λ².
+    let lower = |lambda: &Q, f: &Q| -> Result<bool, crate::poly::PolyError> {
+        if !lambda.is_positive() {
+            return Ok(true);
+        }
+        let kappa = lambda * rho + f;
+        let l2 = lambda * lambda;
+        let x = (g + &kappa * &kappa) / &l2;
+        let y = &two * &kappa / &l2;
+        Ok(e.compare_squared_surd(&x, &y, g)? != Ordering::Greater)
+    };
+    let one = Q::one();
+    let zero = Q::zero();
+    let within_abs = upper(&one, &tol.abs)? && lower(&one, &tol.abs)?;
+    Ok(within_abs || (upper(&(&one + &tol.rel), &zero)? && lower(&(&one - &tol.rel), &zero)?))
 }
 
 impl<N: Scalar> Query for DistanceTorus<N> {
@@ -327,6 +447,7 @@ impl<N: Scalar> Query for DistanceTorus<N> {
             })?;
             Ok(vec![check])
         }),
+        judged!(points: |q, exact, points, _, tol, digits| q.points_checks(&exact.output, points, tol, digits)),
     ];
 }
 

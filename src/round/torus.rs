@@ -779,6 +779,44 @@ impl ExactTorus {
         Ok(if zero { Ordering::Equal } else { Ordering::Greater })
     }
 
+    /// d(cores)² against x + y√g (g ≥ 0), exactly: the least over the candidates. Claimed
+    /// points are judged by it: the distance between two rational points is √g.
+    ///
+    /// At a candidate d(X, C)² = a − √m, so the sign of a − x − √m − y√g is the sign of a
+    /// sum of P = a − x − √m (decided as [`ExactTorus::compare_squared`] decides) and −y√g;
+    /// where they differ, of P² − y²g = (a − x)² + m − y²g − 2(a − x)√m, one more square root
+    /// of the same kind.
+    pub fn compare_squared_surd(
+        &self,
+        x: &BigRational,
+        y: &BigRational,
+        g: &BigRational,
+    ) -> Result<Ordering, PolyError> {
+        if y.is_zero() || g.is_zero() {
+            return self.compare_squared(x);
+        }
+        let ev = self.eval();
+        let setup = &self.d.setup;
+        let s = ev.s;
+        let p = setup.a.sub(&Rad::constant(x.clone()));
+        let minus_one = Rad::constant(-BigRational::one());
+        let sy = if y.is_positive() { Sign::Negative } else { Sign::Positive };
+        let mut zero = false;
+        for c in &self.d.candidates {
+            let sp = ev.sign_sqrt(&p, &minus_one, &setup.m, c)?;
+            let sign = combine(sp, sy, || {
+                let base = p.mul(&p, s).add(&setup.m).sub(&Rad::constant(y * y * g));
+                ev.sign_sqrt(&base, &p.scale(&BigRational::from_integer((-2).into())), &setup.m, c)
+            })?;
+            match sign {
+                Sign::Negative => return Ok(Ordering::Less),
+                Sign::Zero => zero = true,
+                Sign::Positive => {}
+            }
+        }
+        Ok(if zero { Ordering::Equal } else { Ordering::Greater })
+    }
+
     /// `value` against `q`, exactly.
     pub fn compare(&self, value: TorusValue, q: &BigRational) -> Result<Ordering, PolyError> {
         self.compare_with(value, q, None)

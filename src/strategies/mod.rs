@@ -592,6 +592,7 @@ fn torus_claim(d: &Q, rho: &Q) -> DistanceTorusClaim {
         status: Some(status),
         intersecting: Some(status != Status::Separated),
         distance: Some((d - rho).max(Q::zero())),
+        points: None,
     }
 }
 

@@ -100,8 +100,12 @@ impl<N: Number> OpJson for DistanceRound<N> {
 
 impl<N: Number> OpJson for DistanceTorus<N> {
     const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b"];
-    const CLAIM: &'static [ClaimField<DistanceTorusClaim>] =
-        &[claim_field!(status: named STATUSES), claim_field!(intersecting: bool), claim_field!(distance: number)];
+    const CLAIM: &'static [ClaimField<DistanceTorusClaim>] = &[
+        claim_field!(status: named STATUSES),
+        claim_field!(intersecting: bool),
+        claim_field!(distance: number),
+        claim_field!(points: custom claimed_pair, points_json),
+    ];
     const SUMMARY: &'static str =
         "status, distance, depth and the cores' closest points of a torus against a ball, a capsule or a torus (exact, to any digits)";
 
