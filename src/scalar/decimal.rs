@@ -60,9 +60,19 @@ pub fn decimal_of_rational(x: &BigRational, digits: u32) -> String {
     let a = Signed::abs(x);
     let e = floor_log10(&a);
     let k = digits - 1 - e;
-    let scaled = &a * pow10(k);
-    let n = scaled.numer().div_floor(scaled.denom());
+    let n = scaled_floor(&a, k);
     render(x.is_negative(), &n, k, e)
+}
+
+/// ⌊x·10ᵏ⌋ for x ≥ 0, by one integer division: no product of rationals, whose reduction to
+/// lowest terms (a gcd of the scaled numbers) cost more than the rest of the printing.
+fn scaled_floor(x: &BigRational, k: i64) -> BigInt {
+    let ten = |k: i64| BigInt::from(10u32).pow(k.unsigned_abs() as u32);
+    if k >= 0 {
+        (x.numer() * ten(k)).div_floor(x.denom())
+    } else {
+        x.numer().div_floor(&(x.denom() * ten(k)))
+    }
 }
 
 /// `sqrt(x)` for `x >= 0` to `digits` correct significant digits, truncated toward zero;
@@ -86,8 +96,7 @@ pub fn sqrt_decimal_of_rational(x: &BigRational, digits: u32) -> Option<String> 
     let e = Integer::div_floor(&floor_log10(x), &2);
     let k = digits - 1 - e;
     // floor(sqrt(z)) = isqrt(floor(z)) for z >= 0.
-    let z = x * pow10(2 * k);
-    let n = z.numer().div_floor(z.denom()).sqrt();
+    let n = scaled_floor(x, 2 * k).sqrt();
     Some(render(false, &n, k, e))
 }
 

@@ -83,7 +83,7 @@ impl Exact {
                 }
                 if m.bits() + d.bits() > REDUCE_BITS {
                     // Both odd here (m's and d's powers of two went to e).
-                    let g = BigInt::from(odd_gcd(m.magnitude(), d.magnitude()));
+                    let g = BigInt::from(super::gcd::gcd(m.magnitude(), d.magnitude()));
                     if !g.is_one() {
                         m /= &g;
                         d /= &g;
@@ -109,7 +109,7 @@ impl Exact {
             Some(d) => {
                 // m and d are odd, so their gcd is the whole common factor (the power of two
                 // is on one side only).
-                let g = odd_gcd(self.m.magnitude(), d.magnitude());
+                let g = super::gcd::gcd(self.m.magnitude(), d.magnitude());
                 if g.is_one() {
                     BigRational::new_raw(num, den)
                 } else {
@@ -212,72 +212,6 @@ impl Exact {
 }
 
 /// `x · 2^k` without intermediate overflow or underflow (in steps that stay in range).
-/// The gcd of two odd numbers by the binary algorithm on their limbs, in place: num-bigint's
-/// gcd allocates a number at every shift, which made it most of the cost of turning an answer
-/// into lowest terms.
-fn odd_gcd(a: &num_bigint::BigUint, b: &num_bigint::BigUint) -> num_bigint::BigUint {
-    fn trim(x: &mut Vec<u64>) {
-        while x.last() == Some(&0) {
-            x.pop();
-        }
-    }
-    fn compare(x: &[u64], y: &[u64]) -> Ordering {
-        x.len().cmp(&y.len()).then_with(|| x.iter().rev().cmp(y.iter().rev()))
-    }
-    /// x −= y (x > y), then x shifted right past its trailing zeros (x − y is even, not zero).
-    fn sub_shift(x: &mut Vec<u64>, y: &[u64]) {
-        let mut borrow = false;
-        for (i, xi) in x.iter_mut().enumerate() {
-            let (d, b1) = xi.overflowing_sub(y.get(i).copied().unwrap_or(0));
-            let (d, b2) = d.overflowing_sub(u64::from(borrow));
-            *xi = d;
-            borrow = b1 || b2;
-        }
-        trim(x);
-        let words = x.iter().take_while(|&&w| w == 0).count();
-        x.drain(..words);
-        let bits = x.first().map_or(0, |w| w.trailing_zeros());
-        if bits > 0 {
-            for i in 0..x.len() {
-                let next = x.get(i + 1).copied().unwrap_or(0);
-                x[i] = x[i] >> bits | next << (64 - bits);
-            }
-        }
-        trim(x);
-    }
-    if a.bits() + b.bits() > 2048 {
-        // Past a few limbs num-bigint's own gcd is the better one (and long exact chains are
-        // rare): keep the in-place loop for the short numbers of a query's answer.
-        return num_integer::Integer::gcd(a, b);
-    }
-    let (mut x, mut y) = (a.to_u64_digits(), b.to_u64_digits());
-    if x.is_empty() || y.is_empty() {
-        return if x.is_empty() { b.clone() } else { a.clone() };
-    }
-    loop {
-        if x.len() == 1 && y.len() == 1 {
-            let (mut u, mut v) = (x[0], y[0]);
-            while u != v {
-                if u > v {
-                    u -= v;
-                    u >>= u.trailing_zeros();
-                } else {
-                    v -= u;
-                    v >>= v.trailing_zeros();
-                }
-            }
-            return num_bigint::BigUint::from(u);
-        }
-        match compare(&x, &y) {
-            Ordering::Equal => break,
-            Ordering::Greater => sub_shift(&mut x, &y),
-            Ordering::Less => sub_shift(&mut y, &x),
-        }
-    }
-    let words: Vec<u32> = x.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]).collect();
-    num_bigint::BigUint::new(words)
-}
-
 fn ldexp(mut x: f64, mut k: i64) -> f64 {
     while k > 1000 {
         x *= 2f64.powi(1000);

@@ -31,6 +31,7 @@ mod capability;
 mod decimal;
 mod exact;
 mod float;
+mod gcd;
 #[cfg(feature = "rug")]
 mod gmp;
 pub mod image;
