@@ -85,6 +85,13 @@ fn orient3d_matrix<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>, d: &P
 /// assert_eq!(orient3d(&p(0, 0, 0), &p(1, 0, 0), &p(0, 1, 0), &p(5, 7, 0)), Ok(Orientation::Coplanar));
 /// ```
 pub fn orient3d<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>, d: &Point3<S>) -> Decision<Orientation> {
+    if S::CERTAIN_DECISIONS {
+        // Points given as doubles (an interval's points, an exact backend's dyadic values):
+        // the float determinant with its static error bound decides most of them.
+        if let Some(s) = filter::orient3d_of_doubles(a, b, c, d) {
+            return Ok(s.into());
+        }
+    }
     let m = orient3d_matrix(a, b, c, d);
     Ok(det3(&m).sign_scaled(|| permanent3(&m))?.into())
 }

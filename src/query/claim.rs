@@ -302,6 +302,50 @@ impl Check {
         self.note = Some(note.into());
         self
     }
+
+    /// The check of claimed point `k` of `distance` (`points/k`): whether it lies on its shape
+    /// (`ok`, decided by the caller), beside the exact point as shown.
+    pub(crate) fn point_on_shape(k: usize, point: &Point3<BigRational>, exact: Shown, ok: bool) -> Check {
+        let check = Check {
+            field: format!("points/{k}"),
+            claimed: Shown::Point(point.clone()),
+            exact,
+            abs_error: None,
+            ok,
+            note: None,
+        };
+        if ok {
+            check
+        } else {
+            check.with_note(format!("the point is not on shape {}", ["a", "b"][k.min(1)]))
+        }
+    }
+
+    /// The check of the distance between two claimed points of `distance` (`points`): whether
+    /// it is within the tolerance of the shapes' distance (`ok`, decided by the caller),
+    /// beside the exact points as shown; failing, a note with both distances (`distance`: the
+    /// shapes', as text).
+    pub(crate) fn points_apart(
+        points: &[Point3<BigRational>; 2],
+        exact: Shown,
+        ok: bool,
+        distance: impl FnOnce() -> String,
+    ) -> Check {
+        let check = Check {
+            field: "points".into(),
+            claimed: Shown::Points(points.to_vec()),
+            exact,
+            abs_error: None,
+            ok,
+            note: None,
+        };
+        if ok {
+            return check;
+        }
+        let gap = crate::geom::norm2(&(&points[0] - &points[1]));
+        let apart = sqrt_decimal_of_rational(&gap, 8).unwrap_or_default();
+        check.with_note(format!("the points are {apart} apart, the shapes {}", distance()))
+    }
 }
 
 /// One claimable field of an op, a row of [`super::Query::CLAIM_RULES`] (made by `judged!`):

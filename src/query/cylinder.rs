@@ -189,35 +189,12 @@ impl<N: Scalar> DistanceCylinder<N> {
                 let reach = &d.radius + &tol.abs;
                 crate::geom::norm2(&(p - &d.centre)) <= &reach * &reach
             };
-            let check = Check {
-                field: format!("points/{k}"),
-                claimed: Shown::Point(p.clone()),
-                exact: Shown::Text(format!("[{}]", shown[k].join(", "))),
-                abs_error: None,
-                ok,
-                note: None,
-            };
-            v.push(if ok { check } else { check.with_note(format!("the point is not on shape {}", ["a", "b"][k])) });
+            v.push(Check::point_on_shape(k, p, Shown::Text(format!("[{}]", shown[k].join(", "))), ok));
         }
         let gap = crate::geom::norm2(&(&points[0] - &points[1]));
         let ok = e.gap_admitted(&gap, &tol.abs, &tol.rel);
-        let check = Check {
-            field: "points".into(),
-            claimed: Shown::Points(points.to_vec()),
-            exact: Shown::Text(format!("[{}], [{}]", shown[0].join(", "), shown[1].join(", "))),
-            abs_error: None,
-            ok,
-            note: None,
-        };
-        v.push(if ok {
-            check
-        } else {
-            check.with_note(format!(
-                "the points are {} apart, the shapes {}",
-                crate::scalar::sqrt_decimal_of_rational(&gap, 8).unwrap_or_default(),
-                e.decimal(CylinderValue::Distance, 8).unwrap_or_default()
-            ))
-        });
+        let exact = Shown::Text(format!("[{}], [{}]", shown[0].join(", "), shown[1].join(", ")));
+        v.push(Check::points_apart(points, exact, ok, || e.decimal(CylinderValue::Distance, 8).unwrap_or_default()));
         Ok(v)
     }
 }

@@ -238,15 +238,7 @@ impl<N: Scalar> DistanceRound<N> {
                 core_distance(&Core::Point(p.clone()), &s.core).map_err(|e| round_error("/claim/points", e))?.squared;
             let reach = &s.radius + &tol.abs;
             let ok = off <= &reach * &reach;
-            let check = Check {
-                field: format!("points/{k}"),
-                claimed: Shown::Point(p.clone()),
-                exact: shown(&out.points[k]),
-                abs_error: None,
-                ok,
-                note: None,
-            };
-            v.push(if ok { check } else { check.with_note(format!("the point is not on shape {}", ["a", "b"][k])) });
+            v.push(Check::point_on_shape(k, p, shown(&out.points[k]), ok));
         }
         let gap = crate::geom::norm2(&(&points[0] - &points[1]));
         let c = &out.cores_distance_squared;
@@ -256,23 +248,8 @@ impl<N: Scalar> DistanceRound<N> {
         } else {
             gap <= &tol.abs * &tol.abs
         };
-        let check = Check {
-            field: "points".into(),
-            claimed: Shown::Points(points.to_vec()),
-            exact: Shown::Text(format!("{}, {}", text(&out.points[0]), text(&out.points[1]))),
-            abs_error: None,
-            ok,
-            note: None,
-        };
-        v.push(if ok {
-            check
-        } else {
-            check.with_note(format!(
-                "the points are {} apart, the shapes {}",
-                crate::scalar::sqrt_decimal_of_rational(&gap, 8).unwrap_or_default(),
-                out.distance.to_decimal(8).unwrap_or_default()
-            ))
-        });
+        let exact = Shown::Text(format!("{}, {}", text(&out.points[0]), text(&out.points[1])));
+        v.push(Check::points_apart(points, exact, ok, || out.distance.to_decimal(8).unwrap_or_default()));
         Ok(v)
     }
 }

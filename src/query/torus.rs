@@ -268,15 +268,7 @@ impl<N: Scalar> DistanceTorus<N> {
         let mut v = Vec::new();
         for (k, (point, (core, radius))) in points.iter().zip(cores).enumerate() {
             let ok = within_of_curve(core, point, &(radius + &tol.abs));
-            let check = Check {
-                field: format!("points/{k}"),
-                claimed: Shown::Point(point.clone()),
-                exact: Shown::Text(format!("[{}]", shown[k].join(", "))),
-                abs_error: None,
-                ok,
-                note: None,
-            };
-            v.push(if ok { check } else { check.with_note(format!("the point is not on shape {}", ["a", "b"][k])) });
+            v.push(Check::point_on_shape(k, point, Shown::Text(format!("[{}]", shown[k].join(", "))), ok));
         }
         let gap = crate::geom::norm2(&(&points[0] - &points[1]));
         let ok = if out.status == Status::Separated {
@@ -284,23 +276,8 @@ impl<N: Scalar> DistanceTorus<N> {
         } else {
             gap <= &tol.abs * &tol.abs
         };
-        let check = Check {
-            field: "points".into(),
-            claimed: Shown::Points(points.to_vec()),
-            exact: Shown::Text(format!("[{}], [{}]", shown[0].join(", "), shown[1].join(", "))),
-            abs_error: None,
-            ok,
-            note: None,
-        };
-        v.push(if ok {
-            check
-        } else {
-            check.with_note(format!(
-                "the points are {} apart, the shapes {}",
-                crate::scalar::sqrt_decimal_of_rational(&gap, 8).unwrap_or_default(),
-                e.decimal(TorusValue::Distance, 8).unwrap_or_default()
-            ))
-        });
+        let exact = Shown::Text(format!("[{}], [{}]", shown[0].join(", "), shown[1].join(", ")));
+        v.push(Check::points_apart(points, exact, ok, || e.decimal(TorusValue::Distance, 8).unwrap_or_default()));
         Ok(v)
     }
 }

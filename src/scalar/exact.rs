@@ -190,7 +190,7 @@ impl Exact {
 
     /// The value as a double when it is one exactly: no denominator, an odd significand of at
     /// most 53 bits, and `m · 2^e` within the binary64 range (subnormals included).
-    fn as_double(&self) -> Option<f64> {
+    fn double_value(&self) -> Option<f64> {
         if self.m.is_zero() {
             return Some(0.0);
         }
@@ -344,6 +344,10 @@ impl Scalar for Exact {
     const NAME: &'static str = "Exact";
     const UNIT_ROUNDOFF: f64 = 0.0;
 
+    fn as_double(&self) -> Option<f64> {
+        self.double_value()
+    }
+
     fn from_i64(v: i64) -> Self {
         super::rational::made_one();
         Exact::new(BigInt::from(v), 0, None)
@@ -370,7 +374,7 @@ impl Scalar for Exact {
     /// A value that is a double converts as one (no big number for an inexact backend);
     /// otherwise through the reduced rational (exact, or correctly rounded).
     fn to_backend<T: Scalar>(&self) -> T {
-        if let Some(x) = self.as_double() {
+        if let Some(x) = self.double_value() {
             if let Ok(t) = T::from_f64(x) {
                 return t;
             }
@@ -381,7 +385,7 @@ impl Scalar for Exact {
     /// for a correctly rounded `f64` by the algorithms, and outputs go through
     /// [`Exact::to_big_rational`]).
     fn to_f64(&self) -> f64 {
-        self.as_double().unwrap_or_else(|| self.approx())
+        self.double_value().unwrap_or_else(|| self.approx())
     }
     fn to_rational(&self) -> Option<BigRational> {
         Some(self.to_big_rational())

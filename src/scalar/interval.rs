@@ -534,6 +534,11 @@ impl Scalar for Interval {
     const NAME: &'static str = "interval";
     const UNIT_ROUNDOFF: f64 = f64::EPSILON / 2.0;
 
+    /// A point's double (a point is always finite).
+    fn as_double(&self) -> Option<f64> {
+        self.is_point().then_some(self.lo)
+    }
+
     /// The point `v` when it is a double (|v| ≤ 2⁵³ or a multiple of its ulp), else the two
     /// doubles around it.
     fn from_i64(v: i64) -> Self {

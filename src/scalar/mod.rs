@@ -156,6 +156,14 @@ pub trait Scalar:
     /// `f64`, an interval wider than a point). For output and tests: algorithms decide
     /// through [`Scalar::sign`] and [`Scalar::compare`], never through this.
     fn to_rational(&self) -> Option<BigRational>;
+    /// The value as a binary64 number when the backend knows it is exactly one (an exact
+    /// backend's dyadic value of at most 53 significant bits in range, an interval's point);
+    /// `None` otherwise, and always on tolerant backends. Semi-static filters read it: on
+    /// doubles a fixed expression's rounding error has a static bound
+    /// ([`crate::predicates::filter::orient3d_of_doubles`]).
+    fn as_double(&self) -> Option<f64> {
+        None
+    }
     /// |self|.
     fn abs(&self) -> Self;
     /// The raw sign of the value, without tolerance.
