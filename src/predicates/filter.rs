@@ -97,11 +97,6 @@ mod tests {
     use super::*;
     use crate::scalar::{Exact, Scalar};
 
-    /// The filter never contradicts the exact sign: planes through a point with thirds and
-    /// sevenths (no coordinate is a double), offset exactly, then nudged either way by 10⁻¹⁵,
-    /// 3·10⁻¹⁴, 3·10⁻¹³ and 3·10⁻¹² (about the inputs' rounding: the enclosures must hold it)
-    /// and by 10⁻⁹. The filter may abstain; it may not err.
-
     /// The semi-static orient3d filter never contradicts the exact sign: points rounded to
     /// doubles onto planes through three points (so nearly coplanar: the exact determinant is
     /// tiny and of either sign, or zero), nudged by one to a million units in the last place,
@@ -159,6 +154,10 @@ mod tests {
         assert!(abstained > 500 && decided > 3000, "decided {decided}, abstained {abstained}");
     }
 
+    /// The filter never contradicts the exact sign: planes through a point with thirds and
+    /// sevenths (no coordinate is a double), offset exactly, then nudged either way by 10⁻¹⁵,
+    /// 3·10⁻¹⁴, 3·10⁻¹³ and 3·10⁻¹² (about the inputs' rounding: the enclosures must hold it)
+    /// and by 10⁻⁹. The filter may abstain; it may not err.
     #[test]
     fn the_filter_decides_only_what_is_certain() {
         let q = |n: i64, d: i64| Exact::from_i64(n) / Exact::from_i64(d);
