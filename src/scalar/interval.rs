@@ -211,25 +211,19 @@ fn quotient_bounds(x: f64, y: f64) -> (f64, f64) {
     around(r, residual)
 }
 
-/// A double at or below `next_down(r)`, branch-free: `r − (|r|·2⁻⁵² + η)`, rounded to
-/// nearest. For finite `r` the step is at least the gap below `r` (`|r|·2⁻⁵²` is at least
-/// `r`'s unit in the last place and is computed exactly, or, below the normal range, rounds to
-/// no less than that unit, a multiple of `η`; `η` covers `r = 0` and the subnormals), so
-/// `r − step ≤ next_down(r)` and rounding, being monotone, keeps it there. `+∞` gives NaN, an
-/// unbounded side ([`Interval::bounds`]); `−∞` stays.
+/// `next_down(r)`: at or below every real that rounds to nearest to `r` (the rounding error is
+/// less than the gap to either neighbour). Where `r` overflowed to `+∞` the real was beyond
+/// the largest double, and `MAX` is below it; `−∞` stays.
 #[inline]
 fn below(r: f64) -> f64 {
-    r - (r.abs() * f64::EPSILON + ETA)
+    r.next_down()
 }
 
-/// A double at or above `next_up(r)`, as [`below`].
+/// `next_up(r)`, as [`below`].
 #[inline]
 fn above(r: f64) -> f64 {
-    r + (r.abs() * f64::EPSILON + ETA)
+    r.next_up()
 }
-
-/// `η = 2⁻¹⁰⁷⁴`, the least positive subnormal.
-const ETA: f64 = 5e-324;
 
 /// Whether the four bounds are finite (an infinity, or a NaN from `∞ − ∞`, makes the sum not
 /// finite; so does an overflowing sum of finite bounds, which only sends the caller the
@@ -374,9 +368,9 @@ impl Add for Interval {
             return Interval::bounds(lo, hi);
         }
         // Not a point: the sum is not one either, so no residual's sign is worth its
-        // error-free transformation; each bound rounded to nearest, then stepped outward
-        // ([`below`], [`above`]). lo + lo never meets +∞ (no lo is +∞), hi + hi never −∞: no
-        // ∞ − ∞.
+        // error-free transformation; each bound rounded to nearest, then stepped one ulp
+        // outward ([`below`], [`above`]). lo + lo never meets +∞ (no lo is +∞), hi + hi never
+        // −∞: no ∞ − ∞.
         Interval::bounds(below(self.lo + o.lo), above(self.hi + o.hi))
     }
 }
@@ -415,8 +409,9 @@ impl Mul for Interval {
             return Interval::bounds(lo, hi);
         }
         // Not both points: the product is not a point, so where every bound is finite each
-        // corner is rounded to nearest and stepped outward ([`below`], [`above`]: no residual,
-        // no fused multiply–add); an unbounded side keeps `0 · ∞ = 0` by the careful way.
+        // corner is rounded to nearest and stepped one ulp outward ([`below`], [`above`]: no
+        // residual, no fused multiply–add); an unbounded side keeps `0 · ∞ = 0` by the
+        // careful way.
         let cheap = all_finite(a, b, c, d);
         let down = |x: f64, y: f64| if cheap { below(x * y) } else { product_bounds(x, y).0 };
         let up = |x: f64, y: f64| if cheap { above(x * y) } else { product_bounds(x, y).1 };
@@ -714,7 +709,7 @@ mod tests {
     /// subnormals, the edge of the normal range, powers of two (where the gap below is half
     /// the gap above), odd significands and the overflow threshold, every exact sum,
     /// difference and product of corners lies in the result (checked in rationals), and the
-    /// result is at most a few units in the last place wider than the tightest enclosure.
+    /// result is one unit in the last place outside the corners rounded to nearest.
     #[test]
     fn intervals_that_are_not_points_enclose_the_exact_result() {
         let q = |x: f64| BigRational::from_float(x).unwrap();
@@ -747,7 +742,7 @@ mod tests {
                                 checked += 1;
                             }
                         }
-                        // Tight: within four steps of the corners rounded to nearest.
+                        // Tight: one step outside the corners rounded to nearest.
                         let corners: Vec<f64> = [x.lo(), x.hi()]
                             .iter()
                             .flat_map(|&u| {
@@ -763,9 +758,7 @@ mod tests {
                             corners.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
                         );
                         if lo.is_finite() && hi.is_finite() {
-                            for _ in 0..4 {
-                                (lo, hi) = (lo.next_down(), hi.next_up());
-                            }
+                            (lo, hi) = (lo.next_down(), hi.next_up());
                             assert!(r.lo() >= lo && r.hi() <= hi, "{x} {op} {y} = {r}: loose");
                         }
                     }
