@@ -606,11 +606,14 @@ mod depth {
     proptest! {
         #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
         /// Two overlapping boxes, one under a rational rotation: the cores' depth equals the
-        /// polytope route's penetration depth, exactly.
+        /// polytope route's penetration depth, exactly. (b's centre lies in a, so they
+        /// overlap; the cores' depth has no meaning for cores apart. Centres up to 2 apart
+        /// per axis drew b at (−2, 0, −2) turned by (1, 0, 2, 0), 2/5 away from a: a
+        /// separated pair, the test's own error.)
         #[test]
         fn the_cores_depth_of_two_boxes_is_the_polytope_depth(
             ha in [1i64..=3, 1i64..=3, 1i64..=3], hb in [1i64..=3, 1i64..=3, 1i64..=3],
-            t in [-2i64..=2, -2i64..=2, -2i64..=2],
+            t in [-1i64..=1, -1i64..=1, -1i64..=1],
             quat in [1i64..=3, -2i64..=2, -2i64..=2, -2i64..=2],
         ) {
             use touchstone::query::{penetration_depth, posed_solid, PoseSpec, Posed, ShapeSpec};
@@ -618,7 +621,7 @@ mod depth {
             let b = Posed::new("b", ShapeSpec::cuboid(hb.map(q)).unwrap(), PoseSpec::quaternion(quat.map(q), t.map(q)).unwrap());
             let core = |x: &Posed<Q>| Core::Polytope(posed_solid::<Q, Q>(x).unwrap().built.solid);
             let (ca, cb) = (core(&a), core(&b));
-            // Overlapping: the boxes' centres are at most 2 apart, their half extents at least 1.
+            // Overlapping: b's centre is within 1 of a's on every axis, a's half extents at least 1.
             let ours = cores_depth_squared(&ca, &cb).unwrap();
             let theirs = penetration_depth(&a, &b).unwrap().depth_squared;
             prop_assert_eq!(ours, theirs);
