@@ -225,6 +225,27 @@ fn above(r: f64) -> f64 {
     r.next_up()
 }
 
+/// A lower bound of `x + y` (no NaN from `∞ − ∞`): the sum itself where an addend is zero
+/// (exact, so an exact zero stays one), else one ulp below the sum rounded to nearest.
+#[inline]
+fn sum_below(x: f64, y: f64) -> f64 {
+    if x == 0.0 || y == 0.0 {
+        x + y
+    } else {
+        below(x + y)
+    }
+}
+
+/// An upper bound of `x + y`, as [`sum_below`].
+#[inline]
+fn sum_above(x: f64, y: f64) -> f64 {
+    if x == 0.0 || y == 0.0 {
+        x + y
+    } else {
+        above(x + y)
+    }
+}
+
 /// Whether the four bounds are finite (an infinity, or a NaN from `∞ − ∞`, makes the sum not
 /// finite; so does an overflowing sum of finite bounds, which only sends the caller the
 /// careful way).
@@ -371,7 +392,7 @@ impl Add for Interval {
         // error-free transformation; each bound rounded to nearest, then stepped one ulp
         // outward ([`below`], [`above`]). lo + lo never meets +∞ (no lo is +∞), hi + hi never
         // −∞: no ∞ − ∞.
-        Interval::bounds(below(self.lo + o.lo), above(self.hi + o.hi))
+        Interval::bounds(sum_below(self.lo, o.lo), sum_above(self.hi, o.hi))
     }
 }
 
@@ -391,7 +412,7 @@ impl Sub for Interval {
             return Interval::bounds(lo, hi);
         }
         // [a, b] − [c, d] = [a − d, b − c]; −d is never +∞ and −c never −∞, as for a sum.
-        Interval::bounds(below(self.lo - o.hi), above(self.hi - o.lo))
+        Interval::bounds(sum_below(self.lo, -o.hi), sum_above(self.hi, -o.lo))
     }
 }
 
@@ -413,8 +434,21 @@ impl Mul for Interval {
         // residual, no fused multiply–add); an unbounded side keeps `0 · ∞ = 0` by the
         // careful way.
         let cheap = all_finite(a, b, c, d);
-        let down = |x: f64, y: f64| if cheap { below(x * y) } else { product_bounds(x, y).0 };
-        let up = |x: f64, y: f64| if cheap { above(x * y) } else { product_bounds(x, y).1 };
+        // A zero factor makes the corner exactly zero (kept: zeros decide).
+        let down = |x: f64, y: f64| {
+            if !cheap || x == 0.0 || y == 0.0 {
+                product_bounds(x, y).0
+            } else {
+                below(x * y)
+            }
+        };
+        let up = |x: f64, y: f64| {
+            if !cheap || x == 0.0 || y == 0.0 {
+                product_bounds(x, y).1
+            } else {
+                above(x * y)
+            }
+        };
         let (lo, hi) = if a >= 0.0 {
             if c >= 0.0 {
                 (down(a, c), up(b, d))
