@@ -4,8 +4,11 @@
 //! Every set is a list of queries of the library's query layer (what the oracle answers for a
 //! line, parsing aside). For each set:
 //! * `f64`: the float path (`answer::<f64>()` on the query's binary64 numbers);
-//! * `filtered`: the filtered exact path (`exact_answer`: intervals first, exact outputs
-//!   constructed from the decided answer, the fast exact backend on a close call);
+//! * `filtered`: the filtered exact path (`exact_answer`: values with bounds first, then
+//!   intervals, exact outputs constructed from the decided answer, the fast exact backend on a
+//!   close call);
+//! * `midrad_run`, `interval_run`: the two filter stages' runs alone (`answer::<MidRad>()`,
+//!   `answer::<Interval>()`: decisions and enclosures, no exact value);
 //! * `exact_only`: the fast exact backend alone (`answer::<Exact>()`, no filter);
 //! * `bigrational`: the reference (`answer::<BigRational>()`, `"exact-unfiltered"`);
 //! * `rug` (with `--features rug`): GMP rationals, unfiltered;
@@ -52,7 +55,7 @@ use touchstone::query::{
     exact_answer, filter_counts, judge_claim, Ccd, CcdClaim, ClassifyPoint, ClassifyPointClaim, Distance,
     DistanceClaim, Orient2d, PoseSpec, Posed, Query, ShapeSpec, Toi, ToiBoxes, ToiBoxesClaim, Tolerance, Validate,
 };
-use touchstone::scalar::{Exact, Interval, Scalar};
+use touchstone::scalar::{Exact, Interval, MidRad, Scalar};
 use touchstone::strategies::{convex_pair, Placement};
 use touchstone::strategies::{degenerate_boxes, degenerate_ccd, CcdConstruction};
 use touchstone::sweep::{BoxMotion, CcdKind};
@@ -62,8 +65,8 @@ type Q = BigRational;
 
 /// A shape with its rotation (w, x, y, z) and translation.
 type Placed = (Shape, [f64; 4], [f64; 3]);
-/// Interval and f64 solids of a pair, posed.
-type PosedPair = (Solid<Interval>, Solid<Interval>, Solid<f64>, Solid<f64>);
+/// Interval, value-with-bound and f64 solids of a pair, posed.
+type PosedPair = (Solid<Interval>, Solid<Interval>, Solid<f64>, Solid<f64>, Solid<MidRad>, Solid<MidRad>);
 /// A parry cast: half extents and pose of a, of b, and b's velocity.
 type Cast = ([f64; 3], Pose, [f64; 3], Pose, [f64; 3]);
 
@@ -230,6 +233,21 @@ fn rows<A: Query, B: Query>(g: &mut BenchmarkGroup<WallTime>, set: &[Pair<A, B>]
             }
         })
     });
+    // The two filter stages' runs alone (decisions and enclosures, no exact value built).
+    g.bench_function("midrad_run", |b| {
+        b.iter(|| {
+            for p in set {
+                black_box(p.exact.answer::<MidRad>().is_ok());
+            }
+        })
+    });
+    g.bench_function("interval_run", |b| {
+        b.iter(|| {
+            for p in set {
+                black_box(p.exact.answer::<Interval>().is_ok());
+            }
+        })
+    });
     g.bench_function("exact_only", |b| {
         b.iter(|| {
             for p in set {
@@ -295,28 +313,36 @@ fn vclip_rows(g: &mut BenchmarkGroup<WallTime>, set: &DistanceSet) {
     let solids = |q: &Distance<Q>| -> Option<PosedPair> {
         let i = |p: &Posed<Q>| posed_convex::<Interval, Q>(p).ok().map(|c| c.built.solid);
         let f = |p: &Posed<Q>| posed_convex::<f64, Q>(p).ok().map(|c| c.built.solid);
-        Some((i(&q.a)?, i(&q.b)?, f(&q.a)?, f(&q.b)?))
+        let m = |p: &Posed<Q>| posed_convex::<MidRad, Q>(p).ok().map(|c| c.built.solid);
+        Some((i(&q.a)?, i(&q.b)?, f(&q.a)?, f(&q.b)?, m(&q.a)?, m(&q.b)?))
     };
     let posed: Vec<_> = set.queries.iter().filter_map(|p| solids(&p.exact)).collect();
     g.bench_function("vclip_f64", |b| {
         b.iter(|| {
-            for (_, _, x, y) in &posed {
+            for (_, _, x, y, _, _) in &posed {
+                black_box(vclip_prechecked(x, y, None).map(|r| r.closest.features).ok());
+            }
+        })
+    });
+    g.bench_function("vclip_midrad", |b| {
+        b.iter(|| {
+            for (_, _, _, _, x, y) in &posed {
                 black_box(vclip_prechecked(x, y, None).map(|r| r.closest.features).ok());
             }
         })
     });
     g.bench_function("vclip_interval", |b| {
         b.iter(|| {
-            for (x, y, _, _) in &posed {
+            for (x, y, _, _, _, _) in &posed {
                 black_box(vclip_prechecked(x, y, None).map(|r| r.closest.features).ok());
             }
         })
     });
     let warm: Vec<Option<(Feature, Feature)>> =
-        posed.iter().map(|(_, _, x, y)| vclip_prechecked(x, y, None).ok().map(|r| r.closest.features)).collect();
+        posed.iter().map(|(_, _, x, y, _, _)| vclip_prechecked(x, y, None).ok().map(|r| r.closest.features)).collect();
     g.bench_function("vclip_f64_warm", |b| {
         b.iter(|| {
-            for ((_, _, x, y), w) in posed.iter().zip(&warm) {
+            for ((_, _, x, y, _, _), w) in posed.iter().zip(&warm) {
                 black_box(vclip_prechecked(x, y, w.clone()).map(|r| r.closest.features).ok());
             }
         })
@@ -529,13 +555,16 @@ fn sweep_grid(rng: &mut Rng, n: usize) -> Vec<Pair<ToiBoxes<Q>, ToiBoxes<f64>>> 
         .collect()
 }
 
-const ROWS: [&str; 11] = [
+const ROWS: [&str; 14] = [
     "f64",
     "vclip_f64",
     "vclip_f64_warm",
+    "vclip_midrad",
     "vclip_interval",
     "parry3d",
     "filtered",
+    "midrad_run",
+    "interval_run",
     "judge_enclosed",
     "judge_exact",
     "exact_only",

@@ -67,7 +67,7 @@ fn raw_sign_calls_are_each_accounted_for() {
         ("src/poly/float_roots.rs", 1, "polynomial arithmetic: a value's sign in root refinement"),
         ("src/poly/interval_roots.rs", 6, "polynomial arithmetic: signs of values and ranges in root isolation"),
         ("src/poly/ring.rs", 2, "polynomial arithmetic: zero leading coefficients, a coefficient's sign"),
-        ("src/poly/time.rs", 2, "polynomial arithmetic: a polynomial's sign at a time"),
+        ("src/poly/time.rs", 3, "polynomial arithmetic: a polynomial's sign at a time (intervals, and values with bounds through their enclosures)"),
         ("src/query/kernel.rs", 1, "a sum of absolute values is positive (a parameter's magnitude is defined)"),
         ("src/query/spec.rs", 8, "input: poses, half extents, round shapes' radii, a torus's axis"),
         ("src/query/toi.rs", 1, "input: the interval's order"),

@@ -89,19 +89,29 @@ fn f64_agrees_with_exact_on_every_rounded_query() {
 /// answer); most of them decided.
 #[test]
 fn intervals_give_the_label_or_uncertain() {
-    use touchstone::scalar::{Interval, Uncertain};
-    let iv = |p: &[Point3<num_rational::BigRational>; 4]| p.clone().map(|x| x.map(|c| Interval::from_rational(&c)));
+    filter_gives_the_label_or_uncertain::<touchstone::scalar::Interval>();
+}
+
+/// The same on values with bounds (the filtered path's first stage).
+#[test]
+fn values_with_bounds_give_the_label_or_uncertain() {
+    filter_gives_the_label_or_uncertain::<touchstone::scalar::MidRad>();
+}
+
+fn filter_gives_the_label_or_uncertain<F: touchstone::poly::FilterScalar>() {
+    use touchstone::scalar::Uncertain;
+    let iv = |p: &[Point3<num_rational::BigRational>; 4]| p.clone().map(|x| x.map(|c| F::from_rational(&c)));
     let (mut decided, mut uncertain) = (0, 0);
     for (file, i, q) in &all_queries() {
         match ccd(q.kind, &iv(&q.t0), &iv(&q.t1)) {
             Ok(r) => {
                 decided += 1;
-                assert_eq!(Some(r.collides()), q.label, "{file} #{i}: the interval backend decided wrongly");
+                assert_eq!(Some(r.collides()), q.label, "{file} #{i}: the {} backend decided wrongly", F::NAME);
             }
             Err(touchstone::poly::PolyError::Uncertain(Uncertain::Close)) => uncertain += 1,
             Err(e) => panic!("{file} #{i}: {e}"),
         }
     }
-    println!("intervals decided {decided}, uncertain {uncertain}");
-    assert!(decided * 4 >= 3 * (decided + uncertain), "intervals decided only {decided} of {}", decided + uncertain);
+    println!("{} decided {decided}, uncertain {uncertain}", F::NAME);
+    assert!(decided * 4 >= 3 * (decided + uncertain), "{} decided only {decided} of {}", F::NAME, decided + uncertain);
 }

@@ -9,11 +9,12 @@ use num_rational::BigRational;
 use proptest::prelude::*;
 use touchstone::brep::shapes::l_shape;
 use touchstone::geom::{Affine, Point3, Vector3};
+use touchstone::poly::FilterScalar;
 use touchstone::query::{
     both, exact_answer, judge_claim, ClassifyPoint, ClassifyPointClaim, ErrorKind, FeatureId, Judged, PointClass,
     PoseSpec, Posed, Query, ShapeSpec, Tolerance,
 };
-use touchstone::scalar::{Interval, Scalar};
+use touchstone::scalar::{Interval, MidRad, Scalar};
 
 type Q = BigRational;
 
@@ -130,9 +131,28 @@ fn one_ulp_off_the_face_f64_may_say_boundary_within_the_contract() {
     assert!(b.agreement.is_ok(), "{:?}", b.agreement);
 }
 
-/// The interval runs of [`posed_cubes_keep_their_classes`], and how many of them decided.
+/// The filter runs of [`posed_cubes_keep_their_classes`] (intervals, values with bounds), and
+/// how many of them decided.
 static INTERVAL_RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 static INTERVAL_DECIDED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A filter run decides the exact class and feature or declines (an uncertain sign, counted),
+/// never anything else.
+fn filter_agrees<F: FilterScalar>(
+    query: &ClassifyPoint,
+    exact: &touchstone::query::ClassifyPointOutput<Q>,
+) -> Result<(), TestCaseError> {
+    match query.answer::<F>() {
+        Ok(i) => {
+            prop_assert_eq!(i.output.class, exact.class, "{}", F::NAME);
+            prop_assert_eq!(&i.output.feature, &exact.feature, "{}", F::NAME);
+            INTERVAL_DECIDED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        Err(e) => prop_assert_eq!(e.kind, ErrorKind::Uncertain, "{}: {}", F::NAME, e),
+    }
+    INTERVAL_RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(())
+}
 
 #[test]
 fn posed_cubes_keep_their_classes() {
@@ -167,17 +187,10 @@ proptest! {
         prop_assert_eq!(a.output.class, class);
         let ids = a.output.feature.as_ref().map(|f| f.ids().into_iter().collect::<BTreeSet<usize>>());
         prop_assert_eq!(ids, if class == PointClass::Boundary { expected_feature(c, 2) } else { None });
-        // The interval run decides the same or declines (an uncertain sign, counted: most
-        // cases must be decided), never anything else.
-        match query.answer::<Interval>() {
-            Ok(i) => {
-                prop_assert_eq!(i.output.class, a.output.class);
-                prop_assert_eq!(&i.output.feature, &a.output.feature);
-                INTERVAL_DECIDED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            }
-            Err(e) => prop_assert_eq!(e.kind, ErrorKind::Uncertain, "{}", e),
-        }
-        INTERVAL_RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // The filter runs decide the same or decline (an uncertain sign, counted: most cases
+        // must be decided), never anything else.
+        filter_agrees::<Interval>(&query, &a.output)?;
+        filter_agrees::<MidRad>(&query, &a.output)?;
         let b = both(&query).unwrap();
         prop_assert!(b.agreement.is_ok(), "{:?}", b.agreement);
         // The filtered path (intervals first) gives the reference answer, and judges claims

@@ -569,8 +569,17 @@ proptest! {
 /// or an `uncertain` error.
 #[test]
 fn contact_on_intervals_is_the_exact_answer_or_uncertain() {
+    contact_on_a_filter::<touchstone::scalar::Interval>();
+}
+
+/// The same on values with bounds (the filtered path's first stage).
+#[test]
+fn contact_on_values_with_bounds_is_the_exact_answer_or_uncertain() {
+    contact_on_a_filter::<touchstone::scalar::MidRad>();
+}
+
+fn contact_on_a_filter<F: touchstone::poly::FilterScalar>() {
     use touchstone::query::{Contact, ErrorKind, PoseSpec, Posed, Query, ShapeSpec};
-    use touchstone::scalar::Interval;
     let cube = || ShapeSpec::cuboid([1, 1, 1].map(q)).unwrap();
     let pose = |quat: [i64; 4], t: [Q; 3]| PoseSpec::quaternion(quat.map(q), t).unwrap();
     let half = |n: i64| Q::new(n.into(), 2.into());
@@ -598,7 +607,7 @@ fn contact_on_intervals_is_the_exact_answer_or_uncertain() {
             step: None,
         };
         let exact = query.answer::<Q>().unwrap().output;
-        match query.answer::<Interval>() {
+        match query.answer::<F>() {
             Err(e) => assert_eq!(e.kind, ErrorKind::Uncertain, "case {k}: {e:?}"),
             Ok(a) => {
                 decided += 1;
@@ -614,7 +623,8 @@ fn contact_on_intervals_is_the_exact_answer_or_uncertain() {
                     assert_eq!((&r.a, &r.b, r.dim, r.points.len()), (&e.a, &e.b, e.dim, e.points.len()), "case {k}");
                     for (p, x) in r.points.iter().zip(&e.points) {
                         for i in 0..3 {
-                            let (lo, hi) = (Q::from_float(p[i].lo()).unwrap(), Q::from_float(p[i].hi()).unwrap());
+                            let e = p[i].enclosure();
+                            let (lo, hi) = (Q::from_float(e.lo()).unwrap(), Q::from_float(e.hi()).unwrap());
                             assert!(lo <= x[i] && x[i] <= hi, "case {k}: {} does not enclose {}", p[i], x[i]);
                         }
                     }

@@ -1,7 +1,8 @@
-//! The filtered exact path (`touchstone::query::exact_answer`: intervals first, the fast exact
-//! backend on a close call, exact values constructed from the decided answer) gives the
-//! reference's answer (`BigRational`) on every degenerate generator, falls back where inputs
-//! are degenerate, and decides by itself on generic inputs (the counters say which).
+//! The filtered exact path (`touchstone::query::exact_answer`: values with bounds first, then
+//! intervals, the fast exact backend on a close call, exact values constructed from the
+//! decided answer) gives the reference's answer (`BigRational`) on every degenerate generator,
+//! falls back where inputs are degenerate, and decides by itself on generic inputs, in its
+//! first stage (the counters say which).
 
 mod common;
 use common::Rng;
@@ -33,6 +34,7 @@ where
     assert_eq!(filtered, reference, "{q:?}");
     FilterCounts {
         decided: after.decided - before.decided,
+        cheap: after.cheap - before.cheap,
         fallbacks: after.fallbacks - before.fallbacks,
         direct: after.direct - before.direct,
         enclosed: after.enclosed - before.enclosed,
@@ -41,6 +43,7 @@ where
 
 fn add(total: &mut FilterCounts, c: FilterCounts) {
     total.decided += c.decided;
+    total.cheap += c.cheap;
     total.fallbacks += c.fallbacks;
     total.direct += c.direct;
 }
@@ -84,6 +87,8 @@ fn distance_on_degenerate_pairs_and_generic_poses() {
         add(&mut generic, same(&q));
     }
     assert_eq!(generic.fallbacks, 0, "{generic:?}");
+    // Generic inputs are decided by the first stage, the values with bounds.
+    assert_eq!(generic.cheap, generic.decided, "{generic:?}");
     // Hulls of doubles in general position under such poses: decided too (the hull is built
     // on intervals), and the exact outputs constructed from the features equal the reference.
     let mut hulls = FilterCounts::default();
@@ -104,6 +109,8 @@ fn distance_on_degenerate_pairs_and_generic_poses() {
         add(&mut hulls, same(&q));
     }
     assert_eq!(hulls.fallbacks, 0, "{hulls:?}");
+    // Generic inputs are decided by the first stage, the values with bounds.
+    assert_eq!(hulls.cheap, hulls.decided, "{hulls:?}");
 }
 
 #[test]
@@ -136,6 +143,8 @@ fn validate_ccd_and_box_sweeps() {
         add(&mut generic, same(&Validate::new(ShapeSpec::ConvexHull(pts))));
     }
     assert_eq!(generic.fallbacks, 0, "{generic:?}");
+    // Generic inputs are decided by the first stage, the values with bounds.
+    assert_eq!(generic.cheap, generic.decided, "{generic:?}");
     // CCD: the degenerate constructions of the CCD contract.
     for i in 0..120 {
         let kind = if i % 2 == 0 { CcdKind::VertexFace } else { CcdKind::EdgeEdge };
@@ -208,6 +217,8 @@ fn generic_ccd_hits_are_decided_and_their_times_constructed() {
     // times constructed from its enclosures.
     assert!(hits >= 60, "{hits} hits");
     assert_eq!(counts.fallbacks, 0, "{counts:?}");
+    // Generic inputs are decided by the first stage, the values with bounds.
+    assert_eq!(counts.cheap, counts.decided, "{counts:?}");
     assert_eq!(counts.decided, 80, "{counts:?}");
 }
 
@@ -260,6 +271,8 @@ fn generic_box_sweep_hits_are_decided_and_their_times_constructed() {
     // its enclosures and the touching pairs as it decided them.
     assert!(hits >= 12, "{hits} hits");
     assert_eq!(counts.fallbacks, 0, "{counts:?}");
+    // Generic inputs are decided by the first stage, the values with bounds.
+    assert_eq!(counts.cheap, counts.decided, "{counts:?}");
 }
 
 /// b spinning by q(t) = q₀ + q₁t about a centre fixed in its rotating frame (the homogeneous
@@ -322,6 +335,8 @@ fn generic_spinning_box_sweeps_are_decided() {
     }
     assert!(hits >= 4, "{hits} hits after t0");
     assert_eq!(counts.fallbacks, 0, "{counts:?}");
+    // Generic inputs are decided by the first stage, the values with bounds.
+    assert_eq!(counts.cheap, counts.decided, "{counts:?}");
 }
 
 /// `judge_claim` gives the verdict of the exact judgement, decided on enclosures where it can;
@@ -486,7 +501,10 @@ fn shape_casts_on_grids_and_generic_poses() {
         let exact = exact_answer(&q).unwrap();
         let reference = q.answer::<Q>().unwrap();
         assert_eq!(exact.output, reference.output, "{q:?}");
-        generic.fallbacks += filter_counts().fallbacks - before.fallbacks;
+        let after = filter_counts();
+        generic.fallbacks += after.fallbacks - before.fallbacks;
+        generic.decided += after.decided - before.decided;
+        generic.cheap += after.cheap - before.cheap;
         // An engine's answer (the exact time in binary64) and one 1e-6 late: judged on the
         // enclosures, with the exact verdict.
         let exact = exact.output;
@@ -504,6 +522,8 @@ fn shape_casts_on_grids_and_generic_poses() {
         }
     }
     assert_eq!(generic.fallbacks, 0, "{generic:?}");
+    // Generic inputs are decided by the first stage, the values with bounds.
+    assert_eq!((generic.cheap, generic.decided), (10, 10), "{generic:?}");
     assert!(hits >= 4, "{hits} hits");
     assert!(enclosed >= 18, "{enclosed} of 20 judged on enclosures");
 }

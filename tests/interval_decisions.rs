@@ -1,6 +1,7 @@
-//! Decisions a filter can trust: every algorithm run on the interval backend (certain
-//! decisions, `Uncertain` when a sign is too close to call) gives either the exact answer or
-//! `Uncertain`, never a wrong decision; its values enclose the exact ones. Inputs are the
+//! Decisions a filter can trust: every algorithm run on a filter backend (certain decisions,
+//! `Uncertain` when a sign is too close to call: intervals, and binary64 values with error
+//! bounds, each test run on both) gives either the exact answer or `Uncertain`, never a wrong
+//! decision; its values enclose the exact ones. Inputs are the
 //! degenerate configurations of the other tests (grid points, rotations by quaternions, touching
 //! and coplanar by construction). Each test also asserts that a good share of its cases is
 //! decided, so that "always uncertain" would fail it.
@@ -12,10 +13,10 @@ use proptest::prelude::*;
 use touchstone::brep::{convex_hull, Solid};
 use touchstone::constructions::{plane_through, squared_distance_point_segment};
 use touchstone::geom::{Affine, Point3, Vector3};
-use touchstone::poly::Algebraic;
+use touchstone::poly::{Algebraic, FilterScalar};
 use touchstone::predicates::{orient3d, side_of_plane};
 use touchstone::query::{self, ErrorKind, Query, QueryError};
-use touchstone::scalar::{ratio, Interval, Scalar, Uncertain};
+use touchstone::scalar::{ratio, Interval, MidRad, Scalar, Uncertain};
 use touchstone::strategies::{convex_pair, Placement};
 use touchstone::strategies::{degenerate_boxes, degenerate_ccd, CcdConstruction};
 use touchstone::sweep::{ccd, first_contact_bms, first_contact_sat, pair_touches, CcdKind};
@@ -61,11 +62,51 @@ fn close(u: &Uncertain) -> bool {
     *u == Uncertain::Close
 }
 
-/// Whether the interval encloses the exact value.
-fn encloses(i: &Interval, x: &Q) -> bool {
-    let lo_ok = !i.lo().is_finite() || Q::from_float(i.lo()).is_some_and(|lo| &lo <= x);
-    let hi_ok = !i.hi().is_finite() || Q::from_float(i.hi()).is_some_and(|hi| x <= &hi);
-    lo_ok && hi_ok
+/// Run a generic test body on both filter backends.
+macro_rules! on_both_filters {
+    ($($body:ident),* $(,)?) => {
+        mod interval { $( #[test] fn $body() { super::$body::<touchstone::scalar::Interval>() } )* }
+        mod midrad { $( #[test] fn $body() { super::$body::<touchstone::scalar::MidRad>() } )* }
+    };
+}
+
+on_both_filters!(
+    kernel_predicates_are_exact_or_uncertain,
+    convex_hulls_are_exact_or_uncertain,
+    closest_features_are_exact_or_uncertain,
+    ccd_is_exact_or_uncertain,
+    box_sweep_is_exact_or_uncertain,
+    queries_are_exact_or_uncertain,
+);
+
+/// A filter backend whose value can be checked to hold an exact value by its own definition,
+/// in rationals: an interval by its bounds, a value with a bound by its distance from the exact
+/// value (not by a rounded enclosure, which would be weaker).
+trait Filter: FilterScalar {
+    fn holds(&self, x: &Q) -> bool;
+}
+
+impl Filter for Interval {
+    fn holds(&self, x: &Q) -> bool {
+        let lo_ok = !self.lo().is_finite() || Q::from_float(self.lo()).is_some_and(|lo| &lo <= x);
+        let hi_ok = !self.hi().is_finite() || Q::from_float(self.hi()).is_some_and(|hi| x <= &hi);
+        lo_ok && hi_ok
+    }
+}
+
+impl Filter for MidRad {
+    fn holds(&self, x: &Q) -> bool {
+        if !self.radius().is_finite() {
+            return true;
+        }
+        let d = x - Q::from_float(self.mid()).unwrap();
+        num_traits::Signed::abs(&d) <= Q::from_float(self.radius()).unwrap()
+    }
+}
+
+/// Whether the filter's value encloses the exact value.
+fn encloses<F: Filter>(v: &F, x: &Q) -> bool {
+    v.holds(x)
 }
 
 fn encloses_time(i: &Interval, t: &Algebraic) -> bool {
@@ -75,8 +116,8 @@ fn encloses_time(i: &Interval, t: &Algebraic) -> bool {
     lo_ok && hi_ok
 }
 
-fn iv(p: &Point3<Q>) -> Point3<Interval> {
-    p.map(|c| Interval::from_rational(&c))
+fn iv<F: FilterScalar>(p: &Point3<Q>) -> Point3<F> {
+    p.map(|c| F::from_rational(&c))
 }
 
 /// Quaternions whose rotations have dyadic entries (|q|² a power of two), and others.
@@ -91,8 +132,7 @@ fn rotated(p: &Point3<Q>, k: usize) -> Point3<Q> {
     Affine::from_quaternion(&q, Vector3::zeros()).unwrap().apply_point(p)
 }
 
-#[test]
-fn kernel_predicates_are_exact_or_uncertain() {
+fn kernel_predicates_are_exact_or_uncertain<F: Filter>() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let (mut orient, mut side, mut dist) = (Tally::default(), Tally::default(), Tally::default());
     let strategy = (proptest::collection::vec(grid(), 4), 0usize..6, -4i64..=4, -4i64..=4, any::<bool>());
@@ -104,7 +144,7 @@ fn kernel_predicates_are_exact_or_uncertain() {
             // d = a + s/4 (b − a) + t/4 (c − a): coplanar by construction.
             p[3] = &p[0] + (&p[1] - &p[0]) * ratio::<Q>(s, 4) + (&p[2] - &p[0]) * ratio::<Q>(t, 4);
         }
-        let pi: Vec<Point3<Interval>> = p.iter().map(iv).collect();
+        let pi: Vec<Point3<F>> = p.iter().map(iv).collect();
         orient.judge(&orient3d(&p[0], &p[1], &p[2], &p[3]).unwrap(), &orient3d(&pi[0], &pi[1], &pi[2], &pi[3]), close);
         if let (Ok(plane), Ok(plane_i)) = (plane_through(&p[0], &p[1], &p[2]), plane_through(&pi[0], &pi[1], &pi[2])) {
             side.judge(&side_of_plane(&plane, &p[3]).unwrap(), &side_of_plane(&plane_i, &pi[3]), close);
@@ -129,8 +169,7 @@ fn kernel_predicates_are_exact_or_uncertain() {
 }
 
 /// Convex hulls on a small grid (many coplanar and collinear ties) and rotated copies.
-#[test]
-fn convex_hulls_are_exact_or_uncertain() {
+fn convex_hulls_are_exact_or_uncertain<F: Filter>() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut tally = Tally::default();
     let strategy = (proptest::collection::vec(grid(), 4..24), 0usize..6);
@@ -139,7 +178,8 @@ fn convex_hulls_are_exact_or_uncertain() {
         let (pts, k) = strategy.new_tree(&mut runner).unwrap().current();
         let pts: Vec<Point3<Q>> = pts.iter().map(|p| rotated(p, k)).collect();
         let exact = convex_hull(&pts).map(|h| (h.input_index, faces(&h.solid)));
-        let interval = convex_hull(&pts.iter().map(iv).collect::<Vec<_>>()).map(|h| (h.input_index, faces(&h.solid)));
+        let interval =
+            convex_hull(&pts.iter().map(iv::<F>).collect::<Vec<_>>()).map(|h| (h.input_index, faces(&h.solid)));
         match (&exact, &interval) {
             (Ok(e), _) => {
                 tally.judge(e, &interval, |x| matches!(x, touchstone::brep::HullError::Uncertain(Uncertain::Close)))
@@ -173,8 +213,7 @@ type Closest = (touchstone::vclip::Status, (touchstone::brep::Feature, touchston
 
 /// V-Clip, Lin–Canny and the brute force on the degenerate convex pairs of the V-Clip contract
 /// (dyadic rotations, touching and sunk placements).
-#[test]
-fn closest_features_are_exact_or_uncertain() {
+fn closest_features_are_exact_or_uncertain<F: Filter>() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let (mut v, mut l, mut b) = (Tally::default(), Tally::default(), Tally::default());
     let dyadic = [[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 1], [0, 1, 1, 0], [1, 0, 1, 0], [0, 0, 0, 1]];
@@ -188,12 +227,12 @@ fn closest_features_are_exact_or_uncertain() {
         let qb = dyadic[qb].map(|x| x as i8);
         let placement = [Placement::Free, Placement::TouchingAbove, Placement::Sunk][place as usize];
         let (a, bsolid) = convex_pair((ka, qa, ta), (kb, qb, tb), &cloud, placement);
-        let (Ok(ai), Ok(bi)) = (a.convert::<Interval>(), bsolid.convert::<Interval>()) else {
+        let (Ok(ai), Ok(bi)) = (a.convert::<F>(), bsolid.convert::<F>()) else {
             // Building the solid on intervals failed: only an undecided planarity may do that.
             continue;
         };
         let key = |r: &touchstone::vclip::ClosestPair<Q>| -> Closest { (r.status, r.features.clone()) };
-        let key_i = |r: &touchstone::vclip::ClosestPair<Interval>| -> Closest { (r.status, r.features.clone()) };
+        let key_i = |r: &touchstone::vclip::ClosestPair<F>| -> Closest { (r.status, r.features.clone()) };
         let exact = vclip(&a, &bsolid, None).unwrap();
         let interval = vclip(&ai, &bi, None);
         if let Ok(r) = &interval {
@@ -211,8 +250,7 @@ fn closest_features_are_exact_or_uncertain() {
 }
 
 /// CCD on the degenerate grid constructions of the CCD contract.
-#[test]
-fn ccd_is_exact_or_uncertain() {
+fn ccd_is_exact_or_uncertain<F: Filter>() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut tally = Tally::default();
     let strategy =
@@ -229,7 +267,7 @@ fn ccd_is_exact_or_uncertain() {
         let pts: [[i8; 3]; 8] = pts.try_into().unwrap();
         let (t0, t1) = degenerate_ccd(kind, pts, construction);
         let e = |p: &[Point3<f64>; 4]| p.map(|x| x.map(|c| Q::from_float(c).unwrap()));
-        let i = |p: &[Point3<f64>; 4]| p.map(|x| x.map(|c| Interval::point(c).unwrap()));
+        let i = |p: &[Point3<f64>; 4]| p.map(|x| x.map(|c| F::from_f64(c).unwrap()));
         let exact = ccd(kind, &e(&t0), &e(&t1)).unwrap();
         let interval = ccd(kind, &i(&t0), &i(&t1));
         if let (Some(te), Ok(Some(ti))) = (&exact.toi, interval.as_ref().map(|r| r.toi)) {
@@ -243,8 +281,7 @@ fn ccd_is_exact_or_uncertain() {
 }
 
 /// The box sweep's separating-axis route on the degenerate box pairs of the sweep contract.
-#[test]
-fn box_sweep_is_exact_or_uncertain() {
+fn box_sweep_is_exact_or_uncertain<F: Filter>() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let (mut tally, mut bms) = (Tally::default(), Tally::default());
     let strategy = (
@@ -262,10 +299,10 @@ fn box_sweep_is_exact_or_uncertain() {
         let (zero, one) = (Q::from_i64(0), Q::from_i64(1));
         let Ok(exact) = first_contact_sat(&a, &b, &zero, &one) else { continue };
         let conv = |m: &touchstone::sweep::BoxMotion<Q>| touchstone::sweep::BoxMotion {
-            half: m.half.clone().map(|h| Interval::from_rational(&h)),
-            motion: m.motion.clone().map(|x| x.map(|c| Interval::from_rational(&c))),
+            half: m.half.clone().map(|h| F::from_rational(&h)),
+            motion: m.motion.clone().map(|x| x.map(|c| F::from_rational(&c))),
         };
-        let interval = first_contact_sat(&conv(&a), &conv(&b), &Interval::from_i64(0), &Interval::from_i64(1));
+        let interval = first_contact_sat(&conv(&a), &conv(&b), &F::from_i64(0), &F::from_i64(1));
         if let (Some(e), Ok(Some(i))) = (&exact, &interval) {
             assert!(encloses_time(&i.time, &e.time), "{} ∌ {}", i.time, e.time);
         }
@@ -275,7 +312,7 @@ fn box_sweep_is_exact_or_uncertain() {
         // degenerate contact it may be another touching pair than the exact path's: the interval
         // path does not divide normals by their gcd, so a plane's orientation can differ).
         let exact = first_contact_bms(&a, &b, &zero, &one).unwrap();
-        let interval = first_contact_bms(&conv(&a), &conv(&b), &Interval::from_i64(0), &Interval::from_i64(1));
+        let interval = first_contact_bms(&conv(&a), &conv(&b), &F::from_i64(0), &F::from_i64(1));
         if let (Some(e), Ok(Some(i))) = (&exact, &interval) {
             assert!(encloses_time(&i.time, &e.time), "{} ∌ {}", i.time, e.time);
             assert_eq!(e.overlapping_at_start, i.overlapping_at_start);
@@ -304,35 +341,34 @@ fn uncertain(e: &QueryError) -> bool {
 }
 
 /// Every op of the query layer on intervals: the exact discrete answer, or kind `uncertain`.
-#[test]
-fn queries_are_exact_or_uncertain() {
+fn queries_are_exact_or_uncertain<F: Filter>() {
     use touchstone::query::{
         Ccd, Distance, Orient3d, PoseSpec, Posed, SegmentPlane, ShapeSpec, SideOfPlane, SquaredDistance, Target,
         Validate,
     };
-    fn run<Qy: Query>(q: &Qy, tally: &mut Tally) {
+    fn run<F: Filter, Qy: Query>(q: &Qy, tally: &mut Tally) {
         let exact = Qy::discrete(&q.answer::<Q>().unwrap().output);
-        tally.judge(&exact, &q.answer::<Interval>().map(|a| Qy::discrete(&a.output)), uncertain);
+        tally.judge(&exact, &q.answer::<F>().map(|a| Qy::discrete(&a.output)), uncertain);
     }
     let p = |x: i64, y: i64, z: i64| touchstone::geom::point::<Q>(x, y, z);
     let mut tally = Tally::default();
-    run(&Orient3d { points: [p(0, 0, 0), p(1, 0, 0), p(0, 1, 0), p(1, 1, 0)] }, &mut tally);
-    run(&Orient3d { points: [p(0, 0, 0), p(1, 0, 0), p(0, 1, 0), p(1, 1, 1)] }, &mut tally);
+    run::<F, _>(&Orient3d { points: [p(0, 0, 0), p(1, 0, 0), p(0, 1, 0), p(1, 1, 0)] }, &mut tally);
+    run::<F, _>(&Orient3d { points: [p(0, 0, 0), p(1, 0, 0), p(0, 1, 0), p(1, 1, 1)] }, &mut tally);
     // (1/3, 1/3, 2/3) is on the plane z = x + y exactly, but 1/3 is no double: the interval
     // cannot tell.
     let third = Point3::new(ratio(1, 3), ratio(1, 3), ratio(2, 3));
     let q = Orient3d { points: [p(0, 0, 0), p(1, 0, 1), p(0, 1, 1), third] };
-    assert_eq!(q.answer::<Interval>().unwrap_err().kind, ErrorKind::Uncertain);
-    run(&q, &mut tally);
+    assert_eq!(q.answer::<F>().unwrap_err().kind, ErrorKind::Uncertain);
+    run::<F, _>(&q, &mut tally);
     let plane = query::PlaneSpec::points([p(0, 0, 0), p(1, 0, 0), p(0, 1, 0)]).unwrap();
-    run(&SideOfPlane { plane: plane.clone(), point: p(3, 4, 0) }, &mut tally);
-    run(&SegmentPlane { segment: [p(0, 0, -1), p(0, 0, 3)], plane }, &mut tally);
-    run(&SquaredDistance { point: p(1, 1, 0), target: Target::Segment(p(0, 0, 0), p(2, 0, 0)) }, &mut tally);
-    run(&Validate::new(ShapeSpec::Box([Q::from_i64(1), Q::from_i64(2), Q::from_i64(3)])), &mut tally);
+    run::<F, _>(&SideOfPlane { plane: plane.clone(), point: p(3, 4, 0) }, &mut tally);
+    run::<F, _>(&SegmentPlane { segment: [p(0, 0, -1), p(0, 0, 3)], plane }, &mut tally);
+    run::<F, _>(&SquaredDistance { point: p(1, 1, 0), target: Target::Segment(p(0, 0, 0), p(2, 0, 0)) }, &mut tally);
+    run::<F, _>(&Validate::new(ShapeSpec::Box([Q::from_i64(1), Q::from_i64(2), Q::from_i64(3)])), &mut tally);
     let cube = || ShapeSpec::Box([Q::from_i64(1), Q::from_i64(1), Q::from_i64(1)]);
     let translated = |x: i64| PoseSpec::quaternion([1, 1, 0, 0].map(Q::from_i64), [x, 0, 0].map(Q::from_i64)).unwrap();
     for x in [2, 3, 5] {
-        run(
+        run::<F, _>(
             &Distance { a: Posed::new("a", cube(), PoseSpec::identity()), b: Posed::new("b", cube(), translated(x)) },
             &mut tally,
         );
@@ -342,7 +378,7 @@ fn queries_are_exact_or_uncertain() {
         t0: [p(0, 0, 1), p(-1, -1, 0), p(3, -1, 0), p(-1, 3, 0)],
         t1: [p(0, 0, -3), p(-1, -1, 0), p(3, -1, 0), p(-1, 3, 0)],
     };
-    run(&vf, &mut tally);
+    run::<F, _>(&vf, &mut tally);
     let id = touchstone::geom::Matrix4::<Q>::identity();
     let zero = touchstone::geom::Matrix4::from_element(Q::from_i64(0));
     let (mut b0, mut b1) = (id.clone(), zero.clone());
@@ -354,6 +390,6 @@ fn queries_are_exact_or_uncertain() {
         b: touchstone::sweep::BoxMotion { half: [1, 1, 1].map(Q::from_i64), motion: [b0, b1, zero] },
         interval: [Q::from_i64(0), Q::from_i64(1)],
     };
-    run(&boxes, &mut tally);
+    run::<F, _>(&boxes, &mut tally);
     tally.at_least(0.6, "queries");
 }

@@ -1,4 +1,5 @@
-//! The interval root finder and `RootScalar for Interval` against the exact isolation.
+//! The interval root finder and `RootScalar` for the filter backends (`Interval`, and `MidRad`,
+//! whose roots are found on its coefficients' enclosures) against the exact isolation.
 //!
 //! Polynomials are built exactly from rational roots (simple, double, clustered, at the ends
 //! of the search interval, outside it), their coefficients enclosed as intervals (tightly, or
@@ -15,8 +16,8 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use proptest::prelude::*;
 use touchstone::geom::{point, Point3};
-use touchstone::poly::{interval_roots, real_roots, Poly, PolyError, RootScalar, TPoly};
-use touchstone::scalar::{Interval, Scalar, Sign, Uncertain};
+use touchstone::poly::{real_roots, FilterScalar, Poly, PolyError, RootScalar, TPoly};
+use touchstone::scalar::{Interval, MidRad, Scalar, Sign, Uncertain};
 use touchstone::sweep::{edge_edge, vertex_face};
 
 type Q = BigRational;
@@ -32,6 +33,25 @@ fn exact(x: f64) -> Q {
 /// The exact polynomial `c · ∏ (t − rᵢ)`.
 fn exact_poly(c: &Q, roots: &[Q]) -> Poly<Q> {
     Poly::from_roots(roots).scale(c)
+}
+
+/// A filter backend whose polynomials the corpus encloses.
+trait Filter: FilterScalar {
+    /// Each coefficient enclosed tightly, then widened by `widen` ulps on each side.
+    fn enclose(p: &Poly<Q>, widen: u32) -> Poly<Self>;
+}
+
+impl Filter for Interval {
+    fn enclose(p: &Poly<Q>, widen: u32) -> Poly<Self> {
+        enclose(p, widen)
+    }
+}
+
+impl Filter for MidRad {
+    /// The intervals' enclosure as values with bounds (each reaching both ends).
+    fn enclose(p: &Poly<Q>, widen: u32) -> Poly<Self> {
+        Poly::from_coeffs(enclose(p, widen).coeffs().iter().map(|i| MidRad::of_interval(i).unwrap()).collect())
+    }
 }
 
 /// Each coefficient enclosed tightly, then widened by `widen` ulps on each side.
@@ -62,9 +82,9 @@ enum Outcome {
 
 /// Run the finder on the enclosed polynomial and check any certified answer against the exact
 /// roots of `exact` in `[lo, hi]`. Panics (with the case) on a wrong answer.
-fn check(exact_p: &Poly<Q>, ip: &Poly<Interval>, lo: &Q, hi: &Q) -> Outcome {
-    let (ilo, ihi) = (Interval::from_rational(lo), Interval::from_rational(hi));
-    let found = match interval_roots(ip, &ilo, &ihi) {
+fn check<F: Filter>(exact_p: &Poly<Q>, ip: &Poly<F>, lo: &Q, hi: &Q) -> Outcome {
+    let (ilo, ihi) = (F::from_rational(lo), F::from_rational(hi));
+    let found = match F::roots_in(ip, &ilo, &ihi) {
         Ok(found) => found,
         Err(PolyError::Uncertain(Uncertain::Close)) => return Outcome::Uncertain,
         Err(e) => panic!("unexpected error {e:?} for {exact_p} on [{lo}, {hi}]"),
@@ -160,7 +180,16 @@ impl Tally {
 }
 
 #[test]
-fn corpus_against_exact_isolation() {
+fn corpus_against_exact_isolation_on_intervals() {
+    corpus_against_exact_isolation::<Interval>();
+}
+
+#[test]
+fn corpus_against_exact_isolation_on_values_with_bounds() {
+    corpus_against_exact_isolation::<MidRad>();
+}
+
+fn corpus_against_exact_isolation<F: Filter>() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let unit = (Q::zero(), Q::one());
     let mut tallies: Vec<(&str, Tally)> = Vec::new();
@@ -177,11 +206,11 @@ fn corpus_against_exact_isolation() {
         // Well-separated simple roots, tight coefficients: must be decided.
         let roots = separated_roots(&mut rng);
         let p = exact_poly(&rng.leading(), &roots);
-        let o = check(&p, &enclose(&p, 0), &unit.0, &unit.1);
+        let o = check(&p, &F::enclose(&p, 0), &unit.0, &unit.1);
         assert!(matches!(o, Outcome::Decided(_)), "separated simple roots must be decided: {p}");
         run("separated simple, tight coefficients", o);
         // The same, coefficients widened by 2⁻⁴⁰ relative or so (2¹² ulps).
-        run("separated simple, coefficients widened 4096 ulps", check(&p, &enclose(&p, 4096), &unit.0, &unit.1));
+        run("separated simple, coefficients widened 4096 ulps", check(&p, &F::enclose(&p, 4096), &unit.0, &unit.1));
 
         // Dyadic roots (k/16) with multiplicities 1–3, including the ends 0 and 1: exact
         // coefficients, roots found as points (Taylor certificates at multiple ones).
@@ -193,7 +222,7 @@ fn corpus_against_exact_isolation() {
             }
         }
         let p = exact_poly(&Q::from_integer(BigInt::from(rng.range(1, 4))), &dy);
-        run("dyadic roots, multiplicity 1-3, ends included", check(&p, &enclose(&p, 0), &unit.0, &unit.1));
+        run("dyadic roots, multiplicity 1-3, ends included", check(&p, &F::enclose(&p, 0), &unit.0, &unit.1));
 
         // A double root that is not a double, among simple ones.
         let mut roots = separated_roots(&mut rng);
@@ -201,27 +230,27 @@ fn corpus_against_exact_isolation() {
         roots.push(q(rng.range(1, d - 1), d));
         roots.push(roots.last().cloned().unwrap());
         let p = exact_poly(&rng.leading(), &roots);
-        run("non-dyadic double root", check(&p, &enclose(&p, 0), &unit.0, &unit.1));
+        run("non-dyadic double root", check(&p, &F::enclose(&p, 0), &unit.0, &unit.1));
 
         // Clustered simple roots r and r + 2⁻ᵏ.
         let k = rng.range(10, 50) as u32;
         let r = q(rng.range(1, 30), 31);
         let gap = Q::new(BigInt::one(), BigInt::one() << k);
         let p = exact_poly(&rng.leading(), &[r.clone(), r + gap, q(7, 8)]);
-        run("cluster 2^-10 .. 2^-50 apart", check(&p, &enclose(&p, 0), &unit.0, &unit.1));
+        run("cluster 2^-10 .. 2^-50 apart", check(&p, &F::enclose(&p, 0), &unit.0, &unit.1));
 
         // A root at a non-dyadic end of the search interval.
         let d = rng.range(3, 20) | 1;
         let lo = q(1, d);
         let p = exact_poly(&rng.leading(), &[lo.clone(), q(3, 5)]);
-        run("root at a non-dyadic end", check(&p, &enclose(&p, 0), &lo, &unit.1));
+        run("root at a non-dyadic end", check(&p, &F::enclose(&p, 0), &lo, &unit.1));
 
         // Random small integer coefficients, degree up to 8, on [−2, 2].
         let n = rng.range(1, 8) as usize;
         let coeffs: Vec<Q> = (0..=n).map(|_| Q::from_integer(rng.range(-9, 9).into())).collect();
         let p = Poly::from_coeffs(coeffs);
         if !p.is_zero() {
-            run("random integer coefficients on [-2, 2]", check(&p, &enclose(&p, 0), &q(-2, 1), &q(2, 1)));
+            run("random integer coefficients on [-2, 2]", check(&p, &F::enclose(&p, 0), &q(-2, 1), &q(2, 1)));
         }
     }
     for (name, t) in &tallies {
@@ -265,6 +294,7 @@ proptest! {
         let p = exact_poly(&q(c.0, c.1), &rs);
         let (lo, hi) = (q(lo.min(hi), d), q(lo.max(hi), d));
         check(&p, &enclose(&p, widen), &lo, &hi);
+        check(&p, &MidRad::enclose(&p, widen), &lo, &hi);
     }
 }
 
@@ -299,23 +329,48 @@ fn root_scalar_operations() {
     assert_eq!(Interval::sign_at(&p, &pt(0.5)), Ok(Sign::Zero));
 }
 
-// ---------------------------------------------------------------------------------------------
-// End to end: primitive CCD on intervals agrees with the exact one whenever it answers.
+/// Values with bounds: times are interval enclosures, ordered and split as on intervals, and
+/// a polynomial's sign at one is decided on its coefficients' enclosures.
+#[test]
+fn root_scalar_operations_on_values_with_bounds() {
+    let (a, b) = (Interval::new(0.25, 0.5).unwrap(), Interval::new(0.75, 1.0).unwrap());
+    assert_eq!(MidRad::compare_times(&a, &b), Ok(Ordering::Less));
+    assert_eq!(MidRad::compare_times(&a, &a), Err(Uncertain::Close));
+    assert_eq!(MidRad::between(&a, &b), Interval::between(&a, &b));
+    let m = |x: f64| MidRad::from_f64(x).unwrap();
+    assert_eq!(MidRad::time(&m(0.5)), pt(0.5));
+    let third = m(1.0) / m(3.0);
+    let t = MidRad::time(&third);
+    assert!(!t.is_point() && t.contains(1.0 / 3.0));
+    let p = TPoly::input(Poly::from_coeffs(vec![m(-0.25), m(0.0), m(1.0)]));
+    assert_eq!(MidRad::sign_at(&p, &a), Err(PolyError::Uncertain(Uncertain::Close)));
+    assert_eq!(MidRad::sign_at(&p, &b), Ok(Sign::Positive));
+    assert_eq!(MidRad::sign_at(&p, &pt(0.5)), Ok(Sign::Zero));
+    // t² − 1/4 on [0, 1]: the root 1/2 is a double, found as the point.
+    assert_eq!(MidRad::roots_in(&p.p, &m(0.0), &m(1.0)), Ok(vec![pt(0.5)]));
+}
 
-fn to_interval(p: &Point3<Q>) -> Point3<Interval> {
-    Point3::new(Interval::from_rational(&p.x), Interval::from_rational(&p.y), Interval::from_rational(&p.z))
+// ---------------------------------------------------------------------------------------------
+// End to end: primitive CCD on the filters agrees with the exact one whenever it answers.
+
+fn to_interval<F: FilterScalar>(p: &Point3<Q>) -> Point3<F> {
+    Point3::new(F::from_rational(&p.x), F::from_rational(&p.y), F::from_rational(&p.z))
 }
 
 fn small_point() -> impl Strategy<Value = Point3<Q>> {
     (-4i64..=4, -4i64..=4, -4i64..=4).prop_map(|(x, y, z)| point(x, y, z))
 }
 
-fn ccd_agrees(kind: usize, t0: [Point3<Q>; 4], t1: [Point3<Q>; 4]) -> Result<Option<bool>, TestCaseError> {
-    let (i0, i1) = (t0.each_ref().map(to_interval), t1.each_ref().map(to_interval));
+fn ccd_agrees<F: FilterScalar>(
+    kind: usize,
+    t0: &[Point3<Q>; 4],
+    t1: &[Point3<Q>; 4],
+) -> Result<Option<bool>, TestCaseError> {
+    let (i0, i1) = (t0.each_ref().map(to_interval::<F>), t1.each_ref().map(to_interval::<F>));
     let (exact_r, interval_r) = if kind == 0 {
-        (vertex_face(&t0, &t1).unwrap(), vertex_face::<Interval>(&i0, &i1))
+        (vertex_face(t0, t1).unwrap(), vertex_face::<F>(&i0, &i1))
     } else {
-        (edge_edge(&t0, &t1).unwrap(), edge_edge::<Interval>(&i0, &i1))
+        (edge_edge(t0, t1).unwrap(), edge_edge::<F>(&i0, &i1))
     };
     let interval_r = match interval_r {
         Ok(r) => r,
@@ -350,23 +405,35 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn ccd_on_intervals_is_exact_or_uncertain(
+    fn ccd_on_the_filters_is_exact_or_uncertain(
         kind in 0usize..2,
         t0 in prop::array::uniform4(small_point()),
         t1 in prop::array::uniform4(small_point()),
     ) {
-        ccd_agrees(kind, t0, t1)?;
+        let on_intervals = ccd_agrees::<Interval>(kind, &t0, &t1)?;
+        let with_bounds = ccd_agrees::<MidRad>(kind, &t0, &t1)?;
+        // Grid points are doubles: both decide alike (points stay points on either).
+        prop_assert_eq!(on_intervals, with_bounds);
     }
 }
 
 #[test]
 fn ccd_on_intervals_by_hand() {
+    ccd_by_hand::<Interval>();
+}
+
+#[test]
+fn ccd_on_values_with_bounds_by_hand() {
+    ccd_by_hand::<MidRad>();
+}
+
+fn ccd_by_hand<F: FilterScalar>() {
     let p = |x, y, z| point::<Q>(x, y, z);
     let tri = [p(-1, -1, 0), p(3, -1, 0), p(-1, 3, 0)];
     let vf = |v0: Point3<Q>, v1: Point3<Q>| {
-        let t0 = [v0, tri[0].clone(), tri[1].clone(), tri[2].clone()].each_ref().map(to_interval);
-        let t1 = [v1, tri[0].clone(), tri[1].clone(), tri[2].clone()].each_ref().map(to_interval);
-        vertex_face::<Interval>(&t0, &t1)
+        let t0 = [v0, tri[0].clone(), tri[1].clone(), tri[2].clone()].each_ref().map(to_interval::<F>);
+        let t1 = [v1, tri[0].clone(), tri[1].clone(), tri[2].clone()].each_ref().map(to_interval::<F>);
+        vertex_face::<F>(&t0, &t1)
     };
     // A vertex falling through the triangle: contact at t = 1/4, a double, found exactly.
     assert_eq!(vf(p(0, 0, 1), p(0, 0, -3)).unwrap().toi, Some(pt(0.25)));

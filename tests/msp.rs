@@ -585,7 +585,7 @@ mod alike_on_every_exact_backend {
     use super::*;
     use proptest::prelude::*;
     use touchstone::msp::Link;
-    use touchstone::scalar::{Exact, Interval};
+    use touchstone::scalar::{Exact, Interval, MidRad};
 
     /// The tree as exact rationals: each node's dimension, plane coefficients and links.
     type Shape = (Option<String>, Vec<(u8, [Q; 4], [String; 3])>);
@@ -607,8 +607,8 @@ mod alike_on_every_exact_backend {
         (Some(link(t.root())), nodes)
     }
 
-    /// An interval tree's shape, when its planes are points (a cut through input vertices).
-    fn interval_shape(t: &MspTree<Interval>) -> Option<Shape> {
+    /// A filter's tree's shape, when its planes are points (a cut through input vertices).
+    fn interval_shape<F: Scalar>(t: &MspTree<F>) -> Option<Shape> {
         let points = t.nodes().iter().all(|n| {
             [&n.plane.normal.x, &n.plane.normal.y, &n.plane.normal.z, &n.plane.offset]
                 .iter()
@@ -657,6 +657,25 @@ mod alike_on_every_exact_backend {
         ]
     }
 
+    fn same_tree_or_declined<F: Scalar>(
+        k: usize,
+        map: &Affine<Q>,
+        o: &Options,
+        reference: &Shape,
+    ) -> Result<(), TestCaseError> {
+        match posed::<F>(k, map).map(|s| MspTree::build(&s, o)) {
+            Ok(Ok(t)) => {
+                if let Some(s) = interval_shape(&t) {
+                    prop_assert!(&s == reference, "{} decided a different tree (solid {k}, {map:?})", F::NAME);
+                }
+            }
+            Ok(Err(touchstone::msp::MspError::Uncertain(_))) | Err(touchstone::brep::BrepError::Uncertain(_)) => {}
+            Ok(Err(e)) => prop_assert!(false, "{e}"),
+            Err(e) => prop_assert!(false, "{e}"),
+        }
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(120))]
 
@@ -666,17 +685,9 @@ mod alike_on_every_exact_backend {
             let reference = shape(&MspTree::build(&posed::<Q>(k, &map).unwrap(), &o).unwrap());
             let fast = shape(&MspTree::build(&posed::<Exact>(k, &map).unwrap(), &o).unwrap());
             prop_assert!(fast == reference, "Exact and BigRational built different trees (solid {k}, {map:?})");
-            // Intervals decide the same tree, or decline (an uncertain sign), never another.
-            match posed::<Interval>(k, &map).map(|s| MspTree::build(&s, &o)) {
-                Ok(Ok(t)) => {
-                    if let Some(s) = interval_shape(&t) {
-                        prop_assert!(s == reference, "intervals decided a different tree (solid {k}, {map:?})");
-                    }
-                }
-                Ok(Err(touchstone::msp::MspError::Uncertain(_))) | Err(touchstone::brep::BrepError::Uncertain(_)) => {}
-                Ok(Err(e)) => prop_assert!(false, "{e}"),
-                Err(e) => prop_assert!(false, "{e}"),
-            }
+            // The filters decide the same tree, or decline (an uncertain sign), never another.
+            same_tree_or_declined::<Interval>(k, &map, &o, &reference)?;
+            same_tree_or_declined::<MidRad>(k, &map, &o, &reference)?;
         }
     }
 

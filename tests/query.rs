@@ -8,7 +8,7 @@ use touchstone::query::{
     both, Ccd, Distance, DistanceClaim, ErrorKind, FeatureId, Orient3d, PoseSpec, Posed, Query, ShapeSpec,
     SquaredDistance, SquaredDistanceClaim, Target, Tolerance, Validate,
 };
-use touchstone::scalar::{Interval, Scalar};
+use touchstone::scalar::{Interval, MidRad, Scalar};
 use touchstone::sweep::CcdKind;
 use touchstone::vclip::Status;
 
@@ -36,6 +36,9 @@ fn the_same_query_on_every_backend() {
     let interval = q.answer::<Interval>().unwrap();
     assert_eq!(interval.output.status, Status::Separated);
     assert!(interval.output.distance_squared.is_point());
+    let bounded = q.answer::<MidRad>().unwrap();
+    assert_eq!(bounded.output.status, Status::Separated);
+    assert_eq!((bounded.output.distance_squared.mid(), bounded.output.distance_squared.radius()), (1.0, 0.0));
     let b = both(&q).unwrap();
     assert!(b.agreement.is_ok(), "{:?}", b.agreement);
     // The decisions behind the answer: the squared distance (relative to the squared
@@ -139,6 +142,7 @@ fn every_error_kind_of_the_query_layer() {
         points: [point(0, 0, 0), point(1, 0, 1), point(0, 1, 1), Point3::new(third(1), third(1), third(2))],
     };
     assert_eq!(u.answer::<Interval>().unwrap_err().kind, ErrorKind::Uncertain);
+    assert_eq!(u.answer::<MidRad>().unwrap_err().kind, ErrorKind::Uncertain);
     // unknown: a claimed parameter of a distance to a point.
     let d = SquaredDistance { point: point::<Q>(0, 0, 0), target: Target::Point(point(3, 4, 0)) };
     let exact = d.answer::<Q>().unwrap();

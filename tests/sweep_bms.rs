@@ -55,17 +55,29 @@ thread_local! {
 /// The same sweep on the interval backend: the exact answer (collides, overlap at the start,
 /// a time enclosing the exact one, a pair that touches at the exact time) or `Uncertain`.
 fn interval_agrees(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q, exact: &Option<BmsContact>) {
-    use touchstone::scalar::{Interval, Scalar, Uncertain};
-    let conv = |m: &BoxMotion| BoxMotion::<Interval> {
-        half: m.half.clone().map(|h| Interval::from_rational(&h)),
-        motion: m.motion.clone().map(|x| x.map(|c| Interval::from_rational(&c))),
+    filter_agrees::<touchstone::scalar::Interval>(a, b, t0, t1, exact);
+    filter_agrees::<touchstone::scalar::MidRad>(a, b, t0, t1, exact);
+}
+
+/// [`interval_agrees`] on one filter backend (intervals, or values with bounds).
+fn filter_agrees<F: touchstone::poly::FilterScalar>(
+    a: &BoxMotion,
+    b: &BoxMotion,
+    t0: &Q,
+    t1: &Q,
+    exact: &Option<BmsContact>,
+) {
+    use touchstone::scalar::Uncertain;
+    let conv = |m: &BoxMotion| BoxMotion::<F> {
+        half: m.half.clone().map(|h| F::from_rational(&h)),
+        motion: m.motion.clone().map(|x| x.map(|c| F::from_rational(&c))),
     };
-    let got = first_contact_bms(&conv(a), &conv(b), &Interval::from_rational(t0), &Interval::from_rational(t1));
+    let got = first_contact_bms(&conv(a), &conv(b), &F::from_rational(t0), &F::from_rational(t1));
     let (decided, uncertain) = INTERVAL.with(|c| c.get());
     match got {
         Ok(i) => {
             INTERVAL.with(|c| c.set((decided + 1, uncertain)));
-            assert_eq!(i.is_some(), exact.is_some(), "the interval backend decided the collision wrongly");
+            assert_eq!(i.is_some(), exact.is_some(), "the {} backend decided the collision wrongly", F::NAME);
             if let (Some(i), Some(e)) = (i, exact) {
                 assert_eq!(i.overlapping_at_start, e.overlapping_at_start);
                 use std::cmp::Ordering::{Greater, Less};
@@ -81,7 +93,7 @@ fn interval_agrees(a: &BoxMotion, b: &BoxMotion, t0: &Q, t1: &Q, exact: &Option<
         | Err(SweepError::Poly(touchstone::poly::PolyError::Uncertain(Uncertain::Close))) => {
             INTERVAL.with(|c| c.set((decided, uncertain + 1)))
         }
-        Err(e) => panic!("the interval backend failed: {e}"),
+        Err(e) => panic!("the {} backend failed: {e}", F::NAME),
     }
 }
 

@@ -105,12 +105,20 @@ impl<S: Scalar> Affine<S> {
 
     /// The image of a point.
     pub fn apply_point(&self, p: &Point3<S>) -> Point3<S> {
-        Point3::from(self.linear.clone() * p.coords.clone() + self.translation.clone())
+        let v = self.apply_vector(&p.coords);
+        let [x, y, z] = [0, 1, 2].map(|i| v[i].clone() + self.translation[i].clone());
+        Point3::new(x, y, z)
     }
 
-    /// The image of a vector (the linear part only).
+    /// The image of a vector (the linear part only): row by row, `(l₀x + l₁y) + l₂z`, the
+    /// order of nalgebra's matrix product (so binary64 images are those it gave), without its
+    /// copies of the matrix and multiplications by one (which widen a filter's values).
     pub fn apply_vector(&self, v: &Vector3<S>) -> Vector3<S> {
-        self.linear.clone() * v.clone()
+        let l = &self.linear;
+        let row = |i: usize| {
+            l[(i, 0)].clone() * v[0].clone() + l[(i, 1)].clone() * v[1].clone() + l[(i, 2)].clone() * v[2].clone()
+        };
+        Vector3::new(row(0), row(1), row(2))
     }
 
     /// `self ∘ other`: first `other`, then `self`.

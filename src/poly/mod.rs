@@ -85,7 +85,9 @@ pub use isolate::{isolate_roots, real_roots, RootInterval};
 pub use quadratic::{first_zero_on_line, QuadBivariate};
 pub use ring::Poly;
 pub(crate) use time::sort_tagged_times;
-pub use time::{earlier, order, rational_between, sort_times, underflowed, RootScalar, TPoly, TimeOutput};
+pub use time::{
+    earlier, order, rational_between, sort_times, underflowed, FilterScalar, RootScalar, TPoly, TimeOutput,
+};
 
 use crate::scalar::Uncertain;
 

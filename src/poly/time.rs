@@ -18,7 +18,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 use num_rational::BigRational;
 
 use super::{float_roots, interval_roots, real_roots, Algebraic, Poly, PolyError};
-use crate::scalar::{try_dedup_by, try_sort_by, Decision, Exact, Interval, Scalar, Sign, Uncertain};
+use crate::scalar::{try_dedup_by, try_sort_by, Certain, Decision, Exact, Interval, MidRad, Scalar, Sign, Uncertain};
 
 /// A backend whose polynomials' real roots can be found and whose signs at a root decided.
 pub trait RootScalar: Scalar {
@@ -362,6 +362,63 @@ impl RootScalar for Interval {
         } else {
             Err(Uncertain::Close.into())
         }
+    }
+}
+
+/// A backend the filtered exact path runs first: certain decisions on inexact values, whose
+/// values and times read as [`Interval`] enclosures (the exact construction after a decided
+/// run reads them so, whichever filter ran): [`MidRad`] (the cheap first stage) and
+/// [`Interval`] (the second).
+pub trait FilterScalar: RootScalar<Time = Interval> + Certain {
+    /// An interval enclosing the same exact value.
+    fn enclosure(&self) -> Interval;
+}
+
+impl FilterScalar for Interval {
+    fn enclosure(&self) -> Interval {
+        *self
+    }
+}
+
+impl FilterScalar for MidRad {
+    fn enclosure(&self) -> Interval {
+        MidRad::enclosure(self)
+    }
+}
+
+/// A polynomial on value-and-bound coefficients as one on their interval enclosures.
+fn enclosed(p: &Poly<MidRad>) -> Poly<Interval> {
+    Poly::from_coeffs(p.coeffs().iter().map(MidRad::enclosure).collect())
+}
+
+/// Values with bounds: a time is an interval enclosure, found and compared as on intervals
+/// (the root finder runs on the coefficients' enclosures), so a time is certain or
+/// [`Uncertain`] exactly as there.
+impl RootScalar for MidRad {
+    type Time = Interval;
+
+    fn roots_in(p: &Poly<Self>, lo: &Self, hi: &Self) -> Result<Vec<Interval>, PolyError> {
+        interval_roots(&enclosed(p), &lo.enclosure(), &hi.enclosure())
+    }
+    fn time(x: &Self) -> Interval {
+        x.enclosure()
+    }
+    /// The sign of `p` over the whole enclosure (interval Horner on the coefficients'
+    /// enclosures).
+    fn sign_at(p: &TPoly<Self>, t: &Interval) -> Result<Sign, PolyError> {
+        Ok(enclosed(&p.p).eval(t).sign()?)
+    }
+    fn compare_times(a: &Interval, b: &Interval) -> Decision<Ordering> {
+        Interval::compare_times(a, b)
+    }
+    fn time_to_f64(t: &Interval) -> f64 {
+        t.to_f64()
+    }
+    fn time_hull(a: &Interval, b: &Interval) -> Option<Interval> {
+        Interval::time_hull(a, b)
+    }
+    fn between(a: &Interval, b: &Interval) -> Result<Interval, PolyError> {
+        Interval::between(a, b)
     }
 }
 

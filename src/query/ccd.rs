@@ -8,7 +8,7 @@ use super::spec::to_backend;
 use super::{Answer, Query};
 use crate::contract::{Agreement, Disagreement, Margin};
 use crate::geom::Point3;
-use crate::poly::RootScalar;
+use crate::poly::{FilterScalar, RootScalar};
 use crate::scalar::{Exact, Interval, Scalar};
 use crate::sweep::ccd::{ccd_sourced, exact_time, TimeSource};
 #[allow(unused_imports)] // named in the docs
@@ -72,7 +72,10 @@ impl<N: Scalar> Query for Ccd<N> {
     /// (`exact_time` of the CCD module).
     const FILTERED: bool = true;
 
-    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+    fn exact_from_filter<F: FilterScalar>(
+        &self,
+        decided: &Answer<F, Self>,
+    ) -> Option<Result<Answer<Exact, Self>, QueryError>> {
         let out = &decided.output;
         let (Some(enclosure), Some(source)) = (&out.toi, out.source) else {
             return (!out.collides).then(|| Ok(Answer::plain(CcdOutput { collides: false, toi: None, source: None })));

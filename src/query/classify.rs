@@ -17,8 +17,8 @@ use super::spec::{posed_convex, posed_solid, ConvexPosed, FeatureId, Posed};
 use super::{Answer, Decisive, Query};
 use crate::brep::Feature;
 use crate::geom::{Point3, Scaled};
-use crate::poly::RootScalar;
-use crate::scalar::{Exact, Interval, Scalar, Sign};
+use crate::poly::{FilterScalar, RootScalar};
+use crate::scalar::{Exact, Scalar, Sign};
 
 /// `classify_point` of `point` against `solid` under its pose.
 #[derive(Clone, Debug, PartialEq)]
@@ -190,7 +190,10 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
         })
     }
 
-    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+    fn exact_from_filter<F: FilterScalar>(
+        &self,
+        decided: &Answer<F, Self>,
+    ) -> Option<Result<Answer<Exact, Self>, QueryError>> {
         let o = &decided.output;
         let output = ClassifyPointOutput {
             class: o.class,

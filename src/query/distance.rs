@@ -10,8 +10,8 @@ use super::spec::{posed_convex, ConvexPosed, FeatureId, PoseSpec, Posed, ShapeSp
 use super::{Answer, Bounded, Decisive, Query};
 use crate::brep::Feature;
 use crate::geom::{Plane, Point3, Scaled, Vector3};
-use crate::poly::RootScalar;
-use crate::scalar::{decimal_of_rational, Exact, Interval, Scalar};
+use crate::poly::{FilterScalar, RootScalar};
+use crate::scalar::{decimal_of_rational, Exact, Scalar};
 use crate::vclip::contract::distance_magnitude;
 use crate::vclip::{feature_squared_distance, point_squared_distance, vclip_prechecked, Status};
 
@@ -180,7 +180,9 @@ impl<N: Scalar> Distance<N> {
     }
 }
 
-/// A decided feature, posed exactly: its vertex, its segment, or its face's plane.
+/// A decided feature, posed exactly: its vertex, its segment, or its face's plane (short-lived,
+/// two per answer: the variants' sizes do not matter).
+#[allow(clippy::large_enum_variant)]
 enum Piece {
     V(Point3<Exact>),
     E(Point3<Exact>, Point3<Exact>),
@@ -197,7 +199,7 @@ impl<N: Scalar> Distance<N> {
     /// a zero distance the foot is the vertex too). `None` where the points would depend on
     /// V-Clip's path (parallel edges, an edge in a face's plane) or a feature cannot be read:
     /// the caller then verifies with exact V-Clip.
-    fn constructed_from(&self, out: &DistanceOutput<Interval>) -> Option<DistanceOutput<Exact>> {
+    fn constructed_from<F: FilterScalar>(&self, out: &DistanceOutput<F>) -> Option<DistanceOutput<Exact>> {
         let pa = piece(&self.a, &out.features[0])?;
         let pb = piece(&self.b, &out.features[1])?;
         let separated = out.status == Status::Separated;
@@ -293,20 +295,20 @@ fn start_hint<N: Scalar, S: Scalar>(
     pb: &Posed<N>,
     cb: &ConvexPosed<S>,
 ) -> Option<(Feature, Feature)> {
-    let (va, vb) = if S::CERTAIN_DECISIONS {
-        let posed = |p: &Posed<N>, c: &ConvexPosed<S>| -> Option<Vec<[f64; 3]>> {
-            let map = p.pose.affine::<f64>().ok()?;
-            let at = |id| input_vertex::<N, f64>(&p.shape, id).map(|v| map.apply_point(&v)).map(|q| [q.x, q.y, q.z]);
-            c.built.ids.iter().map(|&id| at(id)).collect()
-        };
-        (posed(pa, ca)?, posed(pb, cb)?)
-    } else {
-        // The tolerant backend is binary64 itself: its posed vertices are those numbers.
-        let plain = |c: &ConvexPosed<S>| -> Vec<[f64; 3]> {
-            c.built.solid.vertices.iter().map(|q| [q.x.to_f64(), q.y.to_f64(), q.z.to_f64()]).collect()
-        };
-        (plain(ca), plain(cb))
+    // The float run's own posed vertices where the backend carries them (`f64`, values with
+    // bounds), else the binary64 posing computed here.
+    let carried = |c: &ConvexPosed<S>| -> Option<Vec<[f64; 3]>> {
+        c.built.solid.vertices.iter().map(|q| Some([q.x.float_run()?, q.y.float_run()?, q.z.float_run()?])).collect()
     };
+    let posed = |p: &Posed<N>, c: &ConvexPosed<S>| -> Option<Vec<[f64; 3]>> {
+        if let Some(v) = carried(c) {
+            return Some(v);
+        }
+        let map = p.pose.affine::<f64>().ok()?;
+        let at = |id| input_vertex::<N, f64>(&p.shape, id).map(|v| map.apply_point(&v)).map(|q| [q.x, q.y, q.z]);
+        c.built.ids.iter().map(|&id| at(id)).collect()
+    };
+    let (va, vb) = (posed(pa, ca)?, posed(pb, cb)?);
     let centroid = |v: &[[f64; 3]]| -> [f64; 3] {
         let n = v.len() as f64;
         [0, 1, 2].map(|k| v.iter().map(|p| p[k]).sum::<f64>() / n)
@@ -366,7 +368,10 @@ impl<N: Scalar> Query for Distance<N> {
     /// (checked: anything else falls back to the full exact run).
     const FILTERED: bool = true;
 
-    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+    fn exact_from_filter<F: FilterScalar>(
+        &self,
+        decided: &Answer<F, Self>,
+    ) -> Option<Result<Answer<Exact, Self>, QueryError>> {
         let out = &decided.output;
         // Most answers: only the decided features' vertices are posed exactly, and the
         // outputs built from them (they are unique given the features).

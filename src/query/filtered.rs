@@ -1,11 +1,13 @@
-//! The exact answer at floating-point speed where the input allows: a query runs first on the
-//! interval backend ([`Interval`]: every decision certain or [`Uncertain`]), and only when
-//! some decision was too close to call, or the op has no construction from a filter run, on
-//! the fast exact backend ([`Exact`]).
+//! The exact answer at floating-point speed where the input allows: a query runs first on
+//! binary64 values with error bounds ([`MidRad`]: the float run's own values, each with a
+//! rigorous bound carried along, every decision certain or [`Uncertain`]), then, when some
+//! decision was too close for those bounds, on the interval backend ([`Interval`]: tighter,
+//! dearer), and only when that too could not call a decision, or the op has no construction
+//! from a filter run, on the fast exact backend ([`Exact`]).
 //!
-//! A run on intervals that decided everything took, decision for decision, the path the exact
-//! run takes (an interval decision is the exact one or `Uncertain`, and the algorithms branch
-//! on decisions only). So its discrete answer (status, features, steps, collides) *is* the
+//! A filter run that decided everything took, decision for decision, the path the exact run
+//! takes (a filter's decision is the exact one or `Uncertain`, and the algorithms branch on
+//! decisions only). So its discrete answer (status, features, steps, collides) *is* the
 //! exact one, and what remains is to construct the exact values (a squared distance, points,
 //! a time) once, from what it decided: [`Query::exact_from_filter`]. Ops without such a
 //! construction (the kernel ops, whose outputs are exact values through and through) run on
@@ -24,19 +26,24 @@ use num_rational::BigRational;
 use super::error::ErrorKind;
 use super::{Answer, Bounded, Decisive, Query, QueryError, Tolerance, Verdict};
 use crate::geom::{Point3, Scaled};
-use crate::scalar::{Exact, Interval};
+use crate::poly::FilterScalar;
+use crate::scalar::{Exact, Interval, MidRad};
 
 thread_local! {
     static COUNTS: Cell<FilterCounts> =
-        const { Cell::new(FilterCounts { decided: 0, fallbacks: 0, direct: 0, enclosed: 0 }) };
+        const { Cell::new(FilterCounts { decided: 0, cheap: 0, fallbacks: 0, direct: 0, enclosed: 0 }) };
 }
 
 /// How the exact answers of this thread were obtained (see [`filter_counts`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FilterCounts {
-    /// Answered from an interval run that decided everything, exact values constructed after.
+    /// Answered from a filter run that decided everything (either stage), exact values
+    /// constructed after.
     pub decided: u64,
-    /// Interval run uncertain (or failed): rerun on the fast exact backend.
+    /// Of those, decided by the first stage, the values with bounds ([`MidRad`]); the rest
+    /// needed the interval run.
+    pub cheap: u64,
+    /// Both filter runs uncertain (or failed): rerun on the fast exact backend.
     pub fallbacks: u64,
     /// Ops without a filter construction, run on the fast exact backend directly.
     pub direct: u64,
@@ -79,20 +86,52 @@ fn count(f: impl FnOnce(&mut FilterCounts)) {
 /// assert_eq!(filtered.output.distance_squared, BigRational::from_i64(1));
 /// ```
 pub fn exact_answer<Q: Query>(q: &Q) -> Result<Answer<BigRational, Q>, QueryError> {
+    if !Q::FILTERED {
+        count(|c| c.direct += 1);
+        return q.answer::<Exact>().map(|a| reference(a));
+    }
+    if let Some(decided) = filter_run::<MidRad, Q>(q)? {
+        if let Some(exact) = constructed(q, &decided)? {
+            count(|c| {
+                c.decided += 1;
+                c.cheap += 1;
+            });
+            return Ok(exact);
+        }
+    }
     exact_from(q, interval_run(q)?)
 }
 
-/// The interval run of a filtered op: `None` when the op is not filtered or the run failed
-/// (an uncertain decision: the exact run answers), the error when the query's budget ran out
+/// A filter run of a filtered op: `None` when the op is not filtered or the run failed (an
+/// uncertain decision: the next stage answers), the error when the query's budget ran out
 /// (time, steps, memory: spent for the exact run too).
-fn interval_run<Q: Query>(q: &Q) -> Result<Option<Answer<Interval, Q>>, QueryError> {
+fn filter_run<F: FilterScalar, Q: Query>(q: &Q) -> Result<Option<Answer<F, Q>>, QueryError> {
     if !Q::FILTERED {
         return Ok(None);
     }
-    match q.answer::<Interval>() {
+    match q.answer::<F>() {
         Ok(a) => Ok(Some(a)),
         Err(e) if e.kind == ErrorKind::Limit => Err(e),
         Err(_) => Ok(None),
+    }
+}
+
+/// The interval run of a filtered op (see [`filter_run`]).
+fn interval_run<Q: Query>(q: &Q) -> Result<Option<Answer<Interval, Q>>, QueryError> {
+    filter_run::<Interval, Q>(q)
+}
+
+/// The exact answer constructed from a decided filter run; `None` when the op constructs
+/// nothing from it or the construction failed other than by a limit (the next stage answers).
+fn constructed<F: FilterScalar, Q: Query>(
+    q: &Q,
+    decided: &Answer<F, Q>,
+) -> Result<Option<Answer<BigRational, Q>>, QueryError> {
+    match q.exact_from_filter(decided) {
+        Some(Ok(a)) => Ok(Some(reference(a))),
+        // A spent budget stops here; anything else is answered by the next stage.
+        Some(Err(e)) if e.kind == ErrorKind::Limit => Err(e),
+        _ => Ok(None),
     }
 }
 
@@ -104,16 +143,9 @@ fn exact_from<Q: Query>(q: &Q, decided: Option<Answer<Interval, Q>>) -> Result<A
         return q.answer::<Exact>().map(|a| reference(a));
     }
     if let Some(decided) = decided {
-        if let Some(exact) = q.exact_from_filter(&decided) {
-            match exact {
-                Ok(a) => {
-                    count(|c| c.decided += 1);
-                    return Ok(reference(a));
-                }
-                // A spent budget stops here; anything else is answered by the full run.
-                Err(e) if e.kind == ErrorKind::Limit => return Err(e),
-                Err(_) => {}
-            }
+        if let Some(exact) = constructed(q, &decided)? {
+            count(|c| c.decided += 1);
+            return Ok(exact);
         }
     }
     // Uncertain, or an error (rerun for the exact error and its message), or no construction.

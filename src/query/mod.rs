@@ -119,7 +119,7 @@ use num_rational::BigRational;
 
 use crate::contract::{self, Agreement, Continuous, Disagreement, Margin};
 use crate::geom::Scaled;
-use crate::poly::RootScalar;
+use crate::poly::{FilterScalar, RootScalar};
 use crate::scalar::{Exact, Interval, Scalar};
 
 pub use ccd::{Ccd, CcdClaim, CcdOutput};
@@ -245,16 +245,23 @@ pub trait Query: Sized + 'static {
     /// The answer on backend `S`, as computed (callers use [`Query::answer`]).
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError>;
 
-    /// Whether the filtered exact path ([`exact_answer`]) runs this op on intervals first and
-    /// constructs the exact answer from that run ([`Query::exact_from_filter`]); `false`: the
-    /// op runs on the fast exact backend directly.
+    /// Whether the filtered exact path ([`exact_answer`]) runs this op on the filter backends
+    /// first (values with bounds, then intervals) and constructs the exact answer from a run
+    /// that decided ([`Query::exact_from_filter`]); `false`: the op runs on the fast exact
+    /// backend directly.
     const FILTERED: bool = false;
 
-    /// The exact answer, on the fast exact backend, from an interval run that decided every
-    /// decision (so took the exact run's path): its discrete part as decided, its exact values
-    /// constructed once. `None`: construct nothing (the query then runs on the fast exact
-    /// backend); an error other than a limit also falls back to that run.
-    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+    /// The exact answer, on the fast exact backend, from a filter run (on [`MidRad`] or
+    /// [`Interval`]: any [`FilterScalar`]) that decided every decision (so took the exact
+    /// run's path): its discrete part as decided, its exact values constructed once. `None`:
+    /// construct nothing (the query then runs on the fast exact backend); an error other than
+    /// a limit also falls back to that run.
+    ///
+    /// [`MidRad`]: crate::scalar::MidRad
+    fn exact_from_filter<F: FilterScalar>(
+        &self,
+        decided: &Answer<F, Self>,
+    ) -> Option<Result<Answer<Exact, Self>, QueryError>> {
         let _ = decided;
         None
     }

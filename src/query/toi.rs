@@ -33,8 +33,8 @@ use super::toi_boxes::AtStart;
 use super::{Answer, Bounded, Decisive, Query};
 use crate::brep::Solid;
 use crate::geom::{dot_magnitude, Affine, Vector3};
-use crate::poly::{Algebraic, RootScalar};
-use crate::scalar::{Exact, Interval, Scalar, Sign};
+use crate::poly::{Algebraic, FilterScalar, RootScalar};
+use crate::scalar::{Exact, Scalar, Sign};
 use crate::separation::linear::{along_axis, first_contact, AlongAxis};
 use crate::separation::{axis_of, extreme_feature, sign, Axis};
 use crate::vclip::{feature_squared_distance, vclip_prechecked};
@@ -160,7 +160,10 @@ impl<N: Scalar> Query for Toi<N> {
     /// V-Clip's pair on the shapes posed exactly).
     const FILTERED: bool = true;
 
-    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+    fn exact_from_filter<F: FilterScalar>(
+        &self,
+        decided: &Answer<F, Self>,
+    ) -> Option<Result<Answer<Exact, Self>, QueryError>> {
         let out = &decided.output;
         if !out.collides {
             return Some(Ok(Answer::plain(ToiOutput::miss())));

@@ -10,8 +10,8 @@ use super::error::{ErrorKind, QueryError};
 use super::spec::FeatureId;
 use super::{Answer, Query};
 use crate::contract::{Agreement, Disagreement, Margin};
-use crate::poly::{order, Algebraic, RootScalar};
-use crate::scalar::{Exact, Interval, Scalar};
+use crate::poly::{order, Algebraic, FilterScalar, RootScalar};
+use crate::scalar::{Exact, Scalar};
 use crate::sweep::bms::{exact_contact_time, GapSource};
 use crate::sweep::contract::{check_sweep_margined, sweep_margined};
 use crate::sweep::{
@@ -263,7 +263,10 @@ impl<N: Scalar> Query for ToiBoxes<N> {
     /// (`exact_contact_time` of the box sweep).
     const FILTERED: bool = true;
 
-    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+    fn exact_from_filter<F: FilterScalar>(
+        &self,
+        decided: &Answer<F, Self>,
+    ) -> Option<Result<Answer<Exact, Self>, QueryError>> {
         let out = &decided.output;
         if !out.collides {
             return Some(Ok(Answer::plain(ToiBoxesOutput::miss())));

@@ -9,8 +9,8 @@ use super::{agreement_at, Answer, Decisive, Query};
 use crate::brep::check_hull_agreement;
 use crate::contract::{Agreement, Disagreement, Margin};
 use crate::geom::Point3;
-use crate::poly::RootScalar;
-use crate::scalar::{Exact, Interval, Scalar};
+use crate::poly::{FilterScalar, RootScalar};
+use crate::scalar::{Exact, Scalar};
 
 /// `validate`: the solid of a shape, checked exactly (planar simple faces, a closed oriented
 /// 2-manifold, outward orientation, positive volume).
@@ -70,7 +70,10 @@ impl<N: Scalar> Query for Validate<N> {
     /// answers exactly, with no exact arithmetic at all.
     const FILTERED: bool = true;
 
-    fn exact_from_filter(&self, decided: &Answer<Interval, Self>) -> Option<Result<Answer<Exact, Self>, QueryError>> {
+    fn exact_from_filter<F: FilterScalar>(
+        &self,
+        decided: &Answer<F, Self>,
+    ) -> Option<Result<Answer<Exact, Self>, QueryError>> {
         Some(Ok(Answer::plain(decided.output)))
     }
 

@@ -9,7 +9,9 @@
 //! ```
 //!
 //! so that the common case, dyadic values, needs no denominator at all: a sum is a shift and
-//! an addition, a product a multiplication, and no gcd is ever taken. Only a division makes an
+//! an addition, a product a multiplication, and no gcd is ever taken. The integers are
+//! [`Int`]s: inline up to a few hundred bits (what posing a binary64 vertex makes), on the heap
+//! beyond, so a short exact construction allocates nothing. Only a division makes an
 //! odd denominator, and only a sum of two different denominators multiplies them; the
 //! fraction is reduced by a gcd only when numerator and denominator together grow past
 //! [`REDUCE_BITS`]. Every value is exact: [`Scalar::EXACT_VALUES`] and certain decisions, like
@@ -36,10 +38,11 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-use num_bigint::{BigInt, Sign as BigSign};
+use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_traits::{One, Zero};
 
+use super::int::Int;
 use super::{Decision, NumberError, Scalar, Sign};
 
 /// When numerator and denominator together exceed this many bits, a fraction is reduced by
@@ -52,22 +55,22 @@ pub const REDUCE_BITS: u64 = 4096;
 #[derive(Clone)]
 pub struct Exact {
     /// Odd, or zero (then `e = 0` and no `d`).
-    m: BigInt,
+    m: Int,
     e: i64,
     /// Odd and at least 3 when present (1 is absent).
-    d: Option<BigInt>,
+    d: Option<Int>,
 }
 
 impl Exact {
     /// `m · 2^e / d` in canonical form: powers of two moved into `e`, a denominator of 1
     /// dropped, zero as `0 · 2⁰`, and a fraction past [`REDUCE_BITS`] reduced.
-    fn new(mut m: BigInt, mut e: i64, d: Option<BigInt>) -> Self {
+    fn new(mut m: Int, mut e: i64, d: Option<Int>) -> Self {
         if m.is_zero() {
             return Exact::zero();
         }
         if let Some(tz) = m.trailing_zeros() {
             if tz > 0 {
-                m >>= tz;
+                m = m.shr_exact(tz);
                 e += tz as i64;
             }
         }
@@ -77,16 +80,16 @@ impl Exact {
                 // d > 0 here (callers move the sign into m).
                 if let Some(tz) = d.trailing_zeros() {
                     if tz > 0 {
-                        d >>= tz;
+                        d = d.shr_exact(tz);
                         e -= tz as i64;
                     }
                 }
                 if m.bits() + d.bits() > REDUCE_BITS {
                     // Both odd here (m's and d's powers of two went to e).
-                    let g = BigInt::from(super::gcd::gcd(m.magnitude(), d.magnitude()));
+                    let g = Int::from_big(BigInt::from(super::gcd::gcd(&m.magnitude(), &d.magnitude())));
                     if !g.is_one() {
-                        m /= &g;
-                        d /= &g;
+                        m = m.div_exact(&g);
+                        d = d.div_exact(&g);
                     }
                 }
                 (!d.is_one()).then_some(d)
@@ -97,7 +100,7 @@ impl Exact {
 
     /// The value as a reduced [`BigRational`] (a gcd only when there is a denominator).
     pub fn to_big_rational(&self) -> BigRational {
-        let (mut num, mut den) = (self.m.clone(), self.d.clone().unwrap_or_else(BigInt::one));
+        let (mut num, mut den) = (self.m.to_big(), self.d.as_ref().map_or_else(BigInt::one, Int::to_big));
         if self.e >= 0 {
             num <<= self.e as u64;
         } else {
@@ -109,7 +112,7 @@ impl Exact {
             Some(d) => {
                 // m and d are odd, so their gcd is the whole common factor (the power of two
                 // is on one side only).
-                let g = super::gcd::gcd(self.m.magnitude(), d.magnitude());
+                let g = super::gcd::gcd(&self.m.magnitude(), &d.magnitude());
                 if g.is_one() {
                     BigRational::new_raw(num, den)
                 } else {
@@ -122,16 +125,13 @@ impl Exact {
 
     /// The exact value of a [`BigRational`] (no gcd: it is reduced already).
     pub fn from_big_rational(q: &BigRational) -> Self {
-        Exact::new(q.numer().clone(), 0, (!q.denom().is_one()).then(|| q.denom().clone()))
+        let d = (!q.denom().is_one()).then(|| Int::from_big(q.denom().clone()));
+        Exact::new(Int::from_big(q.numer().clone()), 0, d)
     }
 
     /// Numerator times `2^shift` (shift ≥ 0).
-    fn shifted(m: &BigInt, shift: i64) -> BigInt {
-        if shift == 0 {
-            m.clone()
-        } else {
-            m << shift as u64
-        }
+    fn shifted(m: &Int, shift: i64) -> Int {
+        m.shl(shift as u64)
     }
 
     /// `self + sign · other`.
@@ -139,18 +139,19 @@ impl Exact {
         if other.m.is_zero() {
             return self.clone();
         }
-        let om = if negate { -&other.m } else { other.m.clone() };
         if self.m.is_zero() {
+            let om = if negate { other.m.clone().neg() } else { other.m.clone() };
             return Exact { m: om, e: other.e, d: other.d.clone() };
         }
         let e = self.e.min(other.e);
-        let (a, b) = (Self::shifted(&self.m, self.e - e), Self::shifted(&om, other.e - e));
+        let (a, b) = (Self::shifted(&self.m, self.e - e), Self::shifted(&other.m, other.e - e));
+        let sum = |x: Int, y: Int| x.add_signed(&y, negate);
         match (&self.d, &other.d) {
-            (None, None) => Exact::new(a + b, e, None),
-            (Some(d), None) => Exact::new(a + b * d, e, Some(d.clone())),
-            (None, Some(d)) => Exact::new(a * d + b, e, Some(d.clone())),
-            (Some(x), Some(y)) if x == y => Exact::new(a + b, e, Some(x.clone())),
-            (Some(x), Some(y)) => Exact::new(a * y + b * x, e, Some(x * y)),
+            (None, None) => Exact::new(sum(a, b), e, None),
+            (Some(d), None) => Exact::new(sum(a, b.mul(d)), e, Some(d.clone())),
+            (None, Some(d)) => Exact::new(sum(a.mul(d), b), e, Some(d.clone())),
+            (Some(x), Some(y)) if x == y => Exact::new(sum(a, b), e, Some(x.clone())),
+            (Some(x), Some(y)) => Exact::new(sum(a.mul(y), b.mul(x)), e, Some(x.mul(y))),
         }
     }
 
@@ -161,9 +162,9 @@ impl Exact {
         let d = match (&self.d, &other.d) {
             (None, None) => None,
             (Some(x), None) | (None, Some(x)) => Some(x.clone()),
-            (Some(x), Some(y)) => Some(x * y),
+            (Some(x), Some(y)) => Some(x.mul(y)),
         };
-        Exact::new(&self.m * &other.m, self.e + other.e, d)
+        Exact::new(self.m.mul(&other.m), self.e + other.e, d)
     }
 
     /// `self / other`; panics on a zero divisor, like the other exact backends (callers decide
@@ -173,17 +174,18 @@ impl Exact {
         if self.m.is_zero() {
             return Exact::zero();
         }
-        let mut num = match &other.d {
-            Some(d) => &self.m * d,
-            None => self.m.clone(),
+        // (a/d)/(b/d) = a/b: equal denominators (values built over one pose's |q|², say)
+        // cancel without a product, and without the common factor the output's gcd would have
+        // to find.
+        let (mut num, mut den) = match (&self.d, &other.d) {
+            (Some(x), Some(y)) if x == y => (self.m.clone(), other.m.clone()),
+            (_, Some(d)) => (self.m.mul(d), self.d.as_ref().map_or_else(|| other.m.clone(), |x| x.mul(&other.m))),
+            (Some(d), None) => (self.m.clone(), d.mul(&other.m)),
+            (None, None) => (self.m.clone(), other.m.clone()),
         };
-        let mut den = match &self.d {
-            Some(d) => d * &other.m,
-            None => other.m.clone(),
-        };
-        if den.sign() == BigSign::Minus {
-            num = -num;
-            den = -den;
+        if den.is_negative() {
+            num = num.neg();
+            den = den.neg();
         }
         Exact::new(num, self.e - other.e, Some(den))
     }
@@ -195,18 +197,14 @@ impl Exact {
             return Some(0.0);
         }
         let fits = self.d.is_none() && self.m.bits() <= 53 && self.e >= -1074 && self.e + self.m.bits() as i64 <= 1024;
-        fits.then(|| ldexp(self.m.to_f64().unwrap_or(f64::NAN), self.e))
+        fits.then(|| ldexp(self.m.to_i64().map_or(f64::NAN, |m| m as f64), self.e))
     }
 
     /// An approximation of `m / d` as an `f64` with a separate binary exponent: the top bits of
     /// each (for [`Scalar::to_f64`], which need not be correctly rounded on exact backends).
     fn approx(&self) -> f64 {
-        let top = |x: &BigInt| -> (f64, i64) {
-            let shift = x.bits().saturating_sub(64);
-            ((x >> shift).to_f64().unwrap_or(0.0), shift as i64)
-        };
-        let (m, sm) = top(&self.m);
-        let (d, sd) = self.d.as_ref().map(top).unwrap_or((1.0, 0));
+        let (m, sm) = self.m.top();
+        let (d, sd) = self.d.as_ref().map(Int::top).unwrap_or((1.0, 0));
         ldexp(m / d, self.e + sm - sd)
     }
 }
@@ -238,9 +236,9 @@ impl PartialEq for Exact {
         }
         match (&self.d, &other.d) {
             (None, None) => self.m == other.m,
-            (Some(x), None) => self.m == &other.m * x,
-            (None, Some(y)) => &self.m * y == other.m,
-            (Some(x), Some(y)) => &self.m * y == &other.m * x,
+            (Some(x), None) => self.m == other.m.mul(x),
+            (None, Some(y)) => self.m.mul(y) == other.m,
+            (Some(x), Some(y)) => self.m.mul(y) == other.m.mul(x),
         }
     }
 }
@@ -259,7 +257,7 @@ impl fmt::Display for Exact {
 
 impl Zero for Exact {
     fn zero() -> Self {
-        Exact { m: BigInt::zero(), e: 0, d: None }
+        Exact { m: Int::ZERO, e: 0, d: None }
     }
     fn is_zero(&self) -> bool {
         self.m.is_zero()
@@ -268,7 +266,7 @@ impl Zero for Exact {
 
 impl One for Exact {
     fn one() -> Self {
-        Exact { m: BigInt::one(), e: 0, d: None }
+        Exact { m: Int::from_i64(1), e: 0, d: None }
     }
 }
 
@@ -303,7 +301,7 @@ impl Div for Exact {
 impl Neg for Exact {
     type Output = Exact;
     fn neg(self) -> Exact {
-        Exact { m: -self.m, e: self.e, d: self.d }
+        Exact { m: self.m.neg(), e: self.e, d: self.d }
     }
 }
 
@@ -350,7 +348,7 @@ impl Scalar for Exact {
 
     fn from_i64(v: i64) -> Self {
         super::rational::made_one();
-        Exact::new(BigInt::from(v), 0, None)
+        Exact::new(Int::from_i64(v), 0, None)
     }
     /// The binary64 value exactly: its integer significand and exponent, no big number made
     /// beyond the significand.
@@ -364,8 +362,7 @@ impl Scalar for Exact {
         let biased = ((bits >> 52) & 0x7ff) as i64;
         let fraction = bits & ((1u64 << 52) - 1);
         let (significand, e) = if biased == 0 { (fraction, -1074) } else { (fraction | (1u64 << 52), biased - 1075) };
-        let m = BigInt::from(significand);
-        Ok(Exact::new(if negative { -m } else { m }, e, None))
+        Ok(Exact::new(Int::from_u64(negative, significand), e, None))
     }
     fn from_rational(q: &BigRational) -> Self {
         super::rational::made_one();
@@ -391,17 +388,19 @@ impl Scalar for Exact {
         Some(self.to_big_rational())
     }
     fn image(&self) -> Decision<f64> {
-        let one = BigInt::from(1);
-        Ok(super::image::image_of_signed(&self.m, self.d.as_ref().unwrap_or(&one), self.e))
+        let d = self.d.as_ref().map_or_else(BigInt::one, Int::to_big);
+        Ok(super::image::image_of_signed(&self.m.to_big(), &d, self.e))
     }
     fn abs(&self) -> Self {
         Exact { m: self.m.abs(), e: self.e, d: self.d.clone() }
     }
     fn sign(&self) -> Decision<Sign> {
-        Ok(match self.m.sign() {
-            BigSign::Minus => Sign::Negative,
-            BigSign::NoSign => Sign::Zero,
-            BigSign::Plus => Sign::Positive,
+        Ok(if self.m.is_zero() {
+            Sign::Zero
+        } else if self.m.is_negative() {
+            Sign::Negative
+        } else {
+            Sign::Positive
         })
     }
     fn compare(&self, other: &Self) -> Decision<Ordering> {
@@ -424,8 +423,8 @@ mod tests {
         for x in [q(0, 1), q(1, 1), q(-3, 7), q(6, 8), q(1, 1 << 40), q(5, 12), q(-1024, 3)] {
             let e = Exact::from_big_rational(&x);
             assert_eq!(e.to_big_rational(), x);
-            assert!(e.m.is_zero() || e.m.is_odd(), "{x}: m = {}", e.m);
-            assert!(e.d.as_ref().is_none_or(|d| d.is_odd() && !d.is_one()), "{x}");
+            assert!(e.m.is_zero() || e.m.to_big().is_odd(), "{x}: m = {:?}", e.m);
+            assert!(e.d.as_ref().is_none_or(|d| d.to_big().is_odd() && !d.is_one()), "{x}");
         }
         for v in [0.1, -5e-324, 1e300, 3.0, -0.0, 2.5e-310, f64::MAX, f64::MIN_POSITIVE] {
             let e = Exact::from_f64(v).unwrap();

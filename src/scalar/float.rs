@@ -72,6 +72,9 @@ impl Scalar for f64 {
     fn to_f64(&self) -> f64 {
         *self
     }
+    fn float_run(&self) -> Option<f64> {
+        Some(*self)
+    }
     /// The tolerance policy of [`super::tolerance::decide`], written out for binary64 (the
     /// hot decision of the float path).
     fn sign_scaled(&self, magnitude: impl FnOnce() -> Self) -> Decision<Sign> {

@@ -13,6 +13,7 @@
 //! | rationals, GMP | `RugRational` | yes | `rug` |
 //! | big floats, GMP | `BigFloat<PREC>` | no (tolerance at `PREC` bits) | `rug` |
 //! | intervals of binary64 | [`Interval`] | no, but decisions are certain: a sign or [`Uncertain`], never wrong (outward rounding, see [`interval`](Interval)) | always |
+//! | binary64 values with error bounds | [`MidRad`] | no, but decisions are certain like intervals', at a few operations more than `f64` (see [`MidRad`]) | always |
 //!
 //! Approximate capabilities that a rational cannot honestly provide (square roots, decimal
 //! printing of irrational values) live in separate traits: [`Decimal`].
@@ -29,13 +30,16 @@
 
 mod capability;
 mod decimal;
+pub mod eft;
 mod exact;
 mod float;
 mod gcd;
 #[cfg(feature = "rug")]
 mod gmp;
 pub mod image;
+mod int;
 mod interval;
+mod midrad;
 mod order;
 mod parse;
 mod rational;
@@ -55,6 +59,7 @@ pub use exact::{Exact, REDUCE_BITS};
 #[cfg(feature = "rug")]
 pub use gmp::{BigFloat, RugRational};
 pub use interval::Interval;
+pub use midrad::MidRad;
 pub use order::{try_dedup_by, try_sort_by};
 pub use parse::{
     excerpt, parse_rational, parse_rational_within, NumberError, NumberLimits, MAX_DECIMAL_EXPONENT, MAX_NUMBER_BITS,
@@ -162,6 +167,14 @@ pub trait Scalar:
     /// doubles a fixed expression's rounding error has a static bound
     /// ([`crate::predicates::filter::orient3d_of_doubles`]).
     fn as_double(&self) -> Option<f64> {
+        None
+    }
+    /// The binary64 value the same computation gives on `f64` — the float run's own value —
+    /// where the backend carries it: `f64` itself, and a [`MidRad`]'s midpoint (its operations
+    /// round their midpoints exactly as binary64 does); `None` on the others. Choices that must
+    /// be the same on every backend and are made in binary64 (V-Clip's starting pair) read it
+    /// instead of computing the float run again.
+    fn float_run(&self) -> Option<f64> {
         None
     }
     /// |self|.

@@ -7,7 +7,8 @@ use num_rational::BigRational;
 use touchstone::brep::shapes::{cube, cuboid, octahedron, tetrahedron};
 use touchstone::brep::{BrepError, Feature, Solid};
 use touchstone::geom::{norm2, Affine, Vector3};
-use touchstone::scalar::{ratio, Interval, Scalar, Uncertain};
+use touchstone::poly::FilterScalar;
+use touchstone::scalar::{ratio, Interval, MidRad, Scalar, Uncertain};
 use touchstone::vclip::{
     brute_force_distance, feature_squared_distance, lin_canny, vclip, ClosestPair, Status, VClipError, VClipResult,
 };
@@ -25,12 +26,15 @@ pub struct Algorithm {
     pub exact: Run<Q>,
     /// On intervals.
     pub interval: Run<Interval>,
+    /// On values with bounds.
+    pub bounded: Run<MidRad>,
 }
 
 /// V-Clip.
-pub const VCLIP: Algorithm = Algorithm { exact: vclip::<Q>, interval: vclip::<Interval> };
+pub const VCLIP: Algorithm = Algorithm { exact: vclip::<Q>, interval: vclip::<Interval>, bounded: vclip::<MidRad> };
 /// Lin–Canny.
-pub const LIN_CANNY: Algorithm = Algorithm { exact: lin_canny::<Q>, interval: lin_canny::<Interval> };
+pub const LIN_CANNY: Algorithm =
+    Algorithm { exact: lin_canny::<Q>, interval: lin_canny::<Interval>, bounded: lin_canny::<MidRad> };
 
 thread_local! {
     /// How many interval runs of this thread decided (gave the exact answer) and how many were
@@ -48,9 +52,21 @@ fn interval_agrees(
     expected: &ClosestPair<Q>,
     warm: Option<(Feature, Feature)>,
 ) {
+    filter_agrees(algo.interval, a, b, expected, warm.clone());
+    filter_agrees(algo.bounded, a, b, expected, warm);
+}
+
+/// [`interval_agrees`] on one filter backend.
+fn filter_agrees<F: FilterScalar>(
+    run_on: Run<F>,
+    a: &Solid<Q>,
+    b: &Solid<Q>,
+    expected: &ClosestPair<Q>,
+    warm: Option<(Feature, Feature)>,
+) {
     let undecided = |e: &VClipError| matches!(e, VClipError::Uncertain(Uncertain::Close));
-    let run = || -> Result<VClipResult<Interval>, VClipError> {
-        let (ia, ib) = (a.convert::<Interval>(), b.convert::<Interval>());
+    let run = || -> Result<VClipResult<F>, VClipError> {
+        let (ia, ib) = (a.convert::<F>(), b.convert::<F>());
         let (ia, ib) = match (ia, ib) {
             (Ok(x), Ok(y)) => (x, y),
             (Err(BrepError::Uncertain(u)), _) | (_, Err(BrepError::Uncertain(u))) => {
@@ -58,7 +74,7 @@ fn interval_agrees(
             }
             (Err(e), _) | (_, Err(e)) => panic!("an exact solid fails to convert: {e}"),
         };
-        (algo.interval)(&ia, &ib, warm.clone())
+        run_on(&ia, &ib, warm.clone())
     };
     let (decided, uncertain) = INTERVAL_RUNS.with(|c| c.get());
     match run() {
@@ -66,7 +82,7 @@ fn interval_agrees(
             INTERVAL_RUNS.with(|c| c.set((decided + 1, uncertain)));
             let c = &r.closest;
             assert_eq!(c.status, expected.status, "interval status from {warm:?}");
-            let d2 = &c.squared_distance;
+            let d2 = c.squared_distance.enclosure();
             let (lo, hi) = (Q::from_float(d2.lo()), Q::from_float(d2.hi()));
             assert!(lo.is_none_or(|lo| lo <= expected.squared_distance), "{d2:?} ∌ {}", expected.squared_distance);
             assert!(hi.is_none_or(|hi| expected.squared_distance <= hi), "{d2:?} ∌ {}", expected.squared_distance);

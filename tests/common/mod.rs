@@ -1,8 +1,9 @@
 //! Shared by the integration tests.
 
 /// Instantiate generic test bodies `fn body<S: Scalar>()` once per backend: `f64`,
-/// `BigRational`, `Exact` (the fast exact backend: the same exact answers), `Interval` (certain decisions: each decision the body checks must be the
-/// exact one or `Uncertain`, see [`decided`]), and with `--features rug` `RugRational` and
+/// `BigRational`, `Exact` (the fast exact backend: the same exact answers), `Interval` and
+/// `MidRad` (the two filter backends, certain decisions: each decision the body checks must be
+/// the exact one or `Uncertain`, see [`decided`]), and with `--features rug` `RugRational` and
 /// `BigFloat<256>`.
 #[macro_export]
 macro_rules! for_each_backend {
@@ -11,6 +12,7 @@ macro_rules! for_each_backend {
         mod big_rational { $( #[test] fn $body() { super::$body::<num_rational::BigRational>() } )* }
         mod exact { $( #[test] fn $body() { super::$body::<touchstone::scalar::Exact>() } )* }
         mod interval { $( #[test] fn $body() { super::$body::<touchstone::scalar::Interval>() } )* }
+        mod midrad { $( #[test] fn $body() { super::$body::<touchstone::scalar::MidRad>() } )* }
         #[cfg(feature = "rug")]
         mod rug_rational { $( #[test] fn $body() { super::$body::<touchstone::scalar::RugRational>() } )* }
         #[cfg(feature = "rug")]
@@ -19,7 +21,7 @@ macro_rules! for_each_backend {
 }
 
 /// Whether a decision of backend `S` is admissible when the exact one is `expected`: equal, or
-/// for a backend with certain decisions but inexact values (intervals) `Uncertain::Close`
+/// for a backend with certain decisions but inexact values (the filters) `Uncertain::Close`
 /// (never a different answer).
 #[allow(dead_code)]
 pub fn decided<S: touchstone::scalar::Scalar, T: PartialEq>(
@@ -55,3 +57,4 @@ impl Rng {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
     }
 }
+pub mod doubles;

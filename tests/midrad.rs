@@ -1,0 +1,297 @@
+//! Soundness of the value-and-bound backend (`MidRad`) against exact rationals, as
+//! `tests/interval.rs` is for intervals, on the same doubles (`common/doubles.rs`).
+//!
+//! A value `⟨m, r⟩` holds every real within `r` of `m`; every property takes reals inside the
+//! operands (the midpoint, both ends, a third of the way), applies the exact operation, and
+//! checks that the result holds it, checked in rationals (`|x − m| ≤ r`), and that every decided
+//! sign and order is the exact one. Containment alone could be satisfied by an infinite bound,
+//! so the properties also pin tightness: point operands give the point itself when the exact
+//! result is a double, else a bound of at most two units in the last place; the midpoint is
+//! always the float run's own value (the result rounded to nearest), so the backend's values
+//! are binary64's.
+
+mod common;
+
+use common::doubles::*;
+use num_traits::{Signed, Zero};
+use proptest::prelude::*;
+use touchstone::geom::det3;
+use touchstone::scalar::{MidRad, Scalar, Sign, Uncertain};
+
+/// Whether `v` holds the rational `x`: `|x − m| ≤ r`, exactly (an infinite bound holds all).
+fn holds(v: &MidRad, x: &Q) -> bool {
+    if !v.radius().is_finite() {
+        return true;
+    }
+    Signed::abs(&(x - exact(v.mid()))) <= exact(v.radius())
+}
+
+/// Reals inside `v`: the midpoint, both ends and a third of the way; for an unknown value, a
+/// few far apart.
+fn samples(v: &MidRad) -> Vec<Q> {
+    let m = exact(v.mid());
+    if !v.radius().is_finite() {
+        return vec![-pow2q(1100), Q::zero(), pow2q(1100)];
+    }
+    if v.is_point() {
+        return vec![m];
+    }
+    let r = exact(v.radius());
+    vec![&m - &r, m.clone(), &m + &r / Q::from_integer(3.into()), &m + &r]
+}
+
+/// A value around a double: a point, or a bound that is tiny (an ulp or a subnormal), relative
+/// (2⁻⁴⁰ of the value), moderate, or huge; sometimes unknown.
+fn midrad_of(d: impl Strategy<Value = f64> + Clone) -> impl Strategy<Value = MidRad> {
+    let radius = prop_oneof![
+        Just(TINY),
+        Just(pow2(-1000)),
+        Just(1e-300),
+        Just(1e-17),
+        Just(1e-3),
+        Just(0.5),
+        Just(3.0),
+        Just(1e300),
+    ];
+    prop_oneof![
+        4 => d.clone().prop_map(|x| MidRad::point(x).unwrap()),
+        2 => (d.clone(), radius).prop_map(|(m, r)| MidRad::new(m, r).unwrap()),
+        2 => (d.clone(), 1u32..5).prop_map(|(m, k)| MidRad::new(m, (m.abs() * pow2(-40) * k as f64).max(TINY)).unwrap()),
+        1 => (d, 1u32..4).prop_map(|(m, k)| MidRad::new(m, (m.next_up() - m).abs() * k as f64).unwrap_or(MidRad::zero())),
+        1 => Just(MidRad::new(0.0, f64::INFINITY).unwrap()),
+    ]
+}
+
+fn any_midrad() -> impl Strategy<Value = MidRad> {
+    midrad_of(any_double())
+}
+
+fn apply(op: Op, a: MidRad, b: MidRad) -> MidRad {
+    match op {
+        Op::Add => a + b,
+        Op::Sub => a - b,
+        Op::Mul => a * b,
+        Op::Div => a / b,
+    }
+}
+
+/// One operation holds the exact result for every pair of samples, and its decided signs and
+/// the operands' decided order are the exact ones.
+fn check_operation(op: Op, a: MidRad, b: MidRad) -> Result<(), TestCaseError> {
+    let r = apply(op, a, b);
+    prop_assert!(r.radius() >= 0.0 && r.mid().is_finite(), "{op:?} {a} {b} broke the invariants: {r:?}");
+    for x in samples(&a) {
+        for y in samples(&b) {
+            let Some(v) = apply_exact(op, &x, &y) else { continue };
+            prop_assert!(holds(&r, &v), "{op:?}: {a:?} {b:?} gives {r:?}, which misses {x} {op:?} {y} = {v}");
+            if let Ok(s) = r.sign() {
+                prop_assert_eq!(s, sign_of(&v), "{:?} {:?} {:?} = {:?}", op, a, b, r);
+            }
+        }
+    }
+    if let Ok(o) = a.compare(&b) {
+        for x in samples(&a) {
+            for y in samples(&b) {
+                prop_assert_eq!(o, x.cmp(&y), "compare {:?} {:?}", a, b);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Point operands: the midpoint is the rounded result; the point itself when the exact result
+/// is a double; else a bound of at most two ulps of the midpoint (or the floor, below 2⁻¹⁰⁰⁰).
+fn check_tightness(op: Op, x: f64, y: f64) -> Result<(), TestCaseError> {
+    let (a, b) = (MidRad::point(x).unwrap(), MidRad::point(y).unwrap());
+    let r = apply(op, a, b);
+    let Some(v) = apply_exact(op, &exact(x), &exact(y)) else {
+        prop_assert!(r.sign().is_err(), "{} / 0 = {:?}", x, r);
+        return Ok(());
+    };
+    let rounded = apply_f64(op, x, y);
+    if !rounded.is_finite() || !r.radius().is_finite() {
+        prop_assert!(!r.radius().is_finite() && !rounded.is_finite(), "{x} {op:?} {y}: {r:?}, rounded {rounded}");
+        return Ok(());
+    }
+    prop_assert_eq!(r.mid(), rounded + 0.0, "{} {:?} {}: not binary64's value", x, op, y);
+    if exact(rounded) == v {
+        // Exactness is proved by an error-free transformation, whose residual may underflow or
+        // whose split may overflow outside [2⁻⁸⁰⁰, 2⁹⁹⁶] (then the result is bounded, not a
+        // point: sound, and left to the interval stage to decide).
+        let outside = |z: f64| z != 0.0 && !(pow2(-800)..=pow2(996)).contains(&z.abs());
+        let unproved = matches!(op, Op::Mul | Op::Div) && (outside(x) || outside(y) || outside(rounded));
+        prop_assert!(r.is_point() || unproved, "{x} {op:?} {y} = {rounded} exactly, but {r:?}");
+    } else {
+        prop_assert!(!r.is_point(), "{x} {op:?} {y} is not a double, but {r:?}");
+        let ulp = (rounded.next_up() - rounded).abs().max((rounded - rounded.next_down()).abs());
+        prop_assert!(
+            r.radius() <= 2.0 * ulp || r.radius() <= MidRad::FLOOR,
+            "{x} {op:?} {y}: bound {:e} is more than two ulps ({ulp:e})",
+            r.radius()
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn operations_hold_the_exact_result(op in any_op(), a in any_midrad(), b in any_midrad()) {
+        check_operation(op, a, b)?;
+    }
+
+    #[test]
+    fn point_operations_are_tight(op in any_op(), x in any_double(), y in any_double()) {
+        check_tightness(op, x, y)?;
+    }
+
+    #[test]
+    fn abs_neg_max_and_min_hold(a in any_midrad(), b in any_midrad()) {
+        let (hi, lo) = (a.maximum(&b).unwrap(), a.minimum(&b).unwrap());
+        for x in samples(&a) {
+            prop_assert!(holds(&a.abs(), &Signed::abs(&x)), "|{:?}| = {:?}", a, a.abs());
+            prop_assert!(holds(&(-a), &-x.clone()));
+            for y in samples(&b) {
+                prop_assert!(holds(&hi, &x.clone().max(y.clone())), "max({:?}, {:?}) = {:?}", a, b, hi);
+                prop_assert!(holds(&lo, &x.clone().min(y)), "min({:?}, {:?}) = {:?}", a, b, lo);
+            }
+        }
+        prop_assert_eq!(-(-a), a);
+    }
+
+    #[test]
+    fn conversions_hold(n in any::<i64>(), d in 1i64..i64::MAX, e in -1200i32..1200) {
+        let v = MidRad::from_i64(n);
+        prop_assert!(holds(&v, &Q::from_integer(n.into())));
+        prop_assert_eq!(v.mid(), n as f64);
+        let q = Q::new(n.into(), d.into()) * pow2q(e);
+        let v = MidRad::from_rational(&q);
+        prop_assert!(holds(&v, &q), "{:?} misses {}", v, q);
+        if v.is_point() {
+            prop_assert_eq!(exact(v.mid()), q);
+        } else if v.radius().is_finite() {
+            // Adjacent doubles: the bound is one ulp.
+            prop_assert!(v.radius() <= (v.mid().next_up() - v.mid()).abs().max((v.mid() - v.mid().next_down()).abs()));
+        }
+        // The interval enclosure holds everything the value holds.
+        let i = v.enclosure();
+        for x in samples(&v) {
+            prop_assert!(i.lo() == f64::NEG_INFINITY || exact(i.lo()) <= x);
+            prop_assert!(i.hi() == f64::INFINITY || x <= exact(i.hi()));
+        }
+    }
+
+    #[test]
+    fn small_integers_stay_points(a in -(1i64 << 26)..(1i64 << 26), b in -(1i64 << 26)..(1i64 << 26)) {
+        let (x, y) = (MidRad::from_i64(a), MidRad::from_i64(b));
+        prop_assert_eq!(x + y, MidRad::from_i64(a + b));
+        prop_assert_eq!(x - y, MidRad::from_i64(a - b));
+        prop_assert_eq!(x * y, MidRad::from_i64(a * b));
+        prop_assert_eq!((x * y - y * x).sign(), Ok(Sign::Zero));
+        if b != 0 {
+            prop_assert_eq!(MidRad::from_i64(a * b) / y, x);
+        }
+    }
+}
+
+fn eval(e: &Expr, leaves: &[MidRad]) -> MidRad {
+    match e {
+        Expr::Leaf(i) => leaves[*i],
+        Expr::Neg(a) => -eval(a, leaves),
+        Expr::Abs(a) => eval(a, leaves).abs(),
+        Expr::Bin(op, a, b) => apply(*op, eval(a, leaves), eval(b, leaves)),
+    }
+}
+
+/// A tree's value holds its exact value at mixed choices of samples, and a decided sign is the
+/// exact sign.
+fn check_tree(e: &Expr, leaves: &[MidRad]) -> Result<(), TestCaseError> {
+    let r = eval(e, leaves);
+    let per_leaf: Vec<Vec<Q>> = leaves.iter().map(samples).collect();
+    for choice in 0..5 {
+        let values: Vec<Q> =
+            per_leaf.iter().enumerate().map(|(i, s)| s[(choice + i * choice) % s.len()].clone()).collect();
+        let Some(v) = eval_exact(e, &values) else { continue };
+        prop_assert!(holds(&r, &v), "{e:?} on {leaves:?} gives {r:?}, missing {v}");
+        if let Ok(s) = r.sign() {
+            prop_assert_eq!(s, sign_of(&v), "{:?} on {:?} = {:?}", e, leaves, r);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn expression_trees_hold(e in any_expr(), leaves in prop::collection::vec(any_midrad(), LEAVES)) {
+        check_tree(&e, &leaves)?;
+    }
+
+    #[test]
+    fn moderate_expression_trees_decide_and_hold(
+        e in any_expr(),
+        leaves in prop::collection::vec(midrad_of(moderate_double()), LEAVES),
+    ) {
+        check_tree(&e, &leaves)?;
+    }
+
+    /// Determinants of moderate values: hold the exact one; and the bound is a small multiple of
+    /// what binary64 loses (the float run's own value is the midpoint, so a determinant of
+    /// points decided here is one whose binary64 sign was right).
+    #[test]
+    fn determinants_hold_and_decide_correctly(entries in prop::array::uniform9(midrad_of(moderate_double()))) {
+        let d = det3(&nalgebra::Matrix3::from_row_slice(&entries));
+        let per: Vec<Vec<Q>> = entries.iter().map(samples).collect();
+        for choice in 0..4 {
+            let m: [Q; 9] = std::array::from_fn(|i| per[i][(choice * (i + 1)) % per[i].len()].clone());
+            let v = det3_exact(&m);
+            prop_assert!(holds(&d, &v), "det {entries:?} = {d:?} misses {v}");
+            if let Ok(s) = d.sign() {
+                prop_assert_eq!(s, sign_of(&v));
+            }
+        }
+    }
+
+    /// Rank-deficient matrices of short dyadics: every product and sum is a double, so the
+    /// determinant is the point zero, decided.
+    #[test]
+    fn degenerate_dyadic_determinants_are_exactly_zero(
+        rows in prop::array::uniform6(-(1i64 << 12)..(1i64 << 12)),
+        (p, q) in (-8i64..8, -8i64..8),
+        scale in -20i32..20,
+    ) {
+        let s = pow2(scale);
+        let v = |k: i64| MidRad::point(k as f64 * s).unwrap();
+        let e: [MidRad; 9] = [
+            v(rows[0]), v(rows[1]), v(rows[2]),
+            v(rows[3]), v(rows[4]), v(rows[5]),
+            v(p * rows[0] + q * rows[3]), v(p * rows[1] + q * rows[4]), v(p * rows[2] + q * rows[5]),
+        ];
+        prop_assert_eq!(det3(&nalgebra::Matrix3::from_row_slice(&e)).sign(), Ok(Sign::Zero));
+    }
+}
+
+/// Hand-picked cases (each fails without the bound it names).
+#[test]
+fn bounds_where_rounding_happens() {
+    let p = |x: f64| MidRad::point(x).unwrap();
+    // 1 + 2⁻⁵³ ties to 1 (even): the exact sum is 2⁻⁵³ away, the bound exactly that.
+    let s = p(1.0) + p(f64::EPSILON / 2.0);
+    assert_eq!((s.mid(), s.radius()), (1.0, f64::EPSILON / 2.0));
+    // 1/3 · 3 − 1 cannot be certified zero from a rounded third.
+    let third = p(1.0) / p(3.0);
+    assert_eq!((third * p(3.0) - p(1.0)).sign(), Err(Uncertain::Close));
+    // 0.1 + 0.2 − 0.3 (doubles) is 2⁻⁵⁵ exactly: the bound holds it and the sign is decided.
+    let d = p(0.1) + p(0.2) - p(0.3);
+    assert!(holds(&d, &(exact(0.1) + exact(0.2) - exact(0.3))));
+    assert_eq!(d.sign(), Ok(Sign::Positive));
+    // Underflow: 2⁻⁶⁰⁰ · 2⁻⁶⁰⁰ is not a double and rounds to zero; its sign is lost, not
+    // invented.
+    let u = p(pow2(-600)) * p(pow2(-600));
+    assert!(holds(&u, &(exact(pow2(-600)) * exact(pow2(-600)))));
+    assert_eq!(u.sign(), Err(Uncertain::Close));
+    // A divisor within its bound of zero gives an unknown quotient.
+    assert!(!(p(1.0) / MidRad::new(1.0, 1.0).unwrap()).radius().is_finite());
+}
