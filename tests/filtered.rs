@@ -38,6 +38,7 @@ where
         fallbacks: after.fallbacks - before.fallbacks,
         direct: after.direct - before.direct,
         enclosed: after.enclosed - before.enclosed,
+        agreed: after.agreed - before.agreed,
     }
 }
 
@@ -526,4 +527,56 @@ fn shape_casts_on_grids_and_generic_poses() {
     assert_eq!((generic.cheap, generic.decided), (10, 10), "{generic:?}");
     assert!(hits >= 4, "{hits} hits");
     assert!(enclosed >= 18, "{enclosed} of 20 judged on enclosures");
+}
+
+/// `agrees` gives `both`'s verdict on every generator, settling it on the run on values with
+/// bounds for generic inputs (box pairs and hulls under binary64 poses, hull validation,
+/// orientation tests on generic doubles) and leaving the degenerate ones (touching, coplanar,
+/// grid points) to the exact run whenever the run cannot tell.
+#[test]
+fn agrees_gives_the_verdict_of_both() {
+    use touchstone::query::{agrees, both, Orient3d};
+    fn alike<Qy: Query + std::fmt::Debug>(q: &Qy) -> u64 {
+        let before = filter_counts().agreed;
+        let verdict = agrees(q).map(|v| v.is_ok());
+        let settled = filter_counts().agreed - before;
+        assert_eq!(verdict.ok(), both(q).ok().map(|b| b.agreement.is_ok()), "{q:?}");
+        settled
+    }
+    let mut rng = Rng(0x5eed_ab1e);
+    let f = |x: f64| Q::from_f64(x).unwrap();
+    let (mut generic, mut degenerate, mut n_degenerate) = (0, 0, 0);
+    for i in 0..40 {
+        // Degenerate: the convex pairs of the contract, touching and sunk by construction.
+        let mut side = || {
+            let k = rng.int(3).unsigned_abs() as u8 + 3 * (rng.int(1).unsigned_abs() as u8);
+            (k, [0; 4].map(|_| rng.int(3) as i8), [0; 3].map(|_| rng.int(24) as i8))
+        };
+        let (a, b) = (side(), side());
+        let cloud: Vec<[i8; 3]> = (0..10).map(|_| [0; 3].map(|_| rng.int(100) as i8)).collect();
+        let placement = [Placement::Free, Placement::TouchingAbove, Placement::Sunk][i % 3];
+        let (sa, sb) = convex_pair(a, b, &cloud, placement);
+        let q = Distance {
+            a: Posed::new("a", polyhedron(&sa), PoseSpec::identity()),
+            b: Posed::new("b", polyhedron(&sb), PoseSpec::identity()),
+        };
+        degenerate += alike(&q);
+        n_degenerate += 1;
+        // Generic: boxes and hulls under binary64 quaternion poses.
+        let cube = ShapeSpec::cuboid([1.0, 0.5, 2.0].map(f)).unwrap();
+        let hull =
+            ShapeSpec::ConvexHull((0..8).map(|_| Point3::new(f(rng.unit()), f(rng.unit()), f(rng.unit()))).collect());
+        let mut pose =
+            || PoseSpec::quaternion([0; 4].map(|_| f(rng.unit())), [0; 3].map(|_| f(3.0 * rng.unit()))).unwrap();
+        let (pa, pb) = (pose(), pose());
+        generic += alike(&Distance { a: Posed::new("a", cube, pa), b: Posed::new("b", hull.clone(), pb) });
+        generic += alike(&Validate::new(hull));
+        let mut p = || Point3::new(f(rng.unit()), f(rng.unit()), f(rng.unit()));
+        generic += alike(&Orient3d { points: [p(), p(), p(), p()] });
+    }
+    // Grid orientation tests, coplanar by construction: zero exactly, decided on points.
+    let g = |x: i64, y: i64, z: i64| Point3::new(Q::from_i64(x), Q::from_i64(y), Q::from_i64(z));
+    assert_eq!(alike(&Orient3d { points: [g(0, 0, 0), g(2, 0, 0), g(0, 2, 0), g(1, 1, 0)] }), 1);
+    assert_eq!(generic, 120, "generic verdicts settled on the filter run: {generic} of 120");
+    assert!(degenerate < n_degenerate, "every degenerate verdict was settled without the exact run");
 }

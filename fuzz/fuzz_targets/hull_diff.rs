@@ -9,16 +9,17 @@
 use libfuzzer_sys::{fuzz_target, Corpus};
 use touchstone::arbitrary::PointCloud;
 use touchstone::geom::Point3;
-use touchstone::query::{both, Query, ShapeSpec, Validate};
+use touchstone::query::{agrees, Query, ShapeSpec, Validate};
 use touchstone_oracle::encode::replay_line;
 
 fuzz_target!(|input: PointCloud| -> Corpus {
     let Some(points) = input.points() else { return Corpus::Reject };
     let p: Vec<Point3<f64>> = points.iter().map(|c| Point3::from(*c)).collect();
     let q = Validate::new(ShapeSpec::ConvexHull(p));
-    match both(&q) {
+    // The verdict of `query::both`, settled on a run on values with bounds where it can.
+    match agrees(&q) {
         Ok(r) => {
-            if let Err(d) = r.agreement {
+            if let Err(d) = r {
                 panic!("MISMATCH {d}\nreplay: {}", replay_line(&q));
             }
         }

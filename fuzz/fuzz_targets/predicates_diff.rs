@@ -7,7 +7,7 @@
 use libfuzzer_sys::{fuzz_target, Corpus};
 use touchstone::arbitrary::PredicateCase as Case;
 use touchstone::geom::{Plane, Point3};
-use touchstone::query::{both, Orient3d, PlaneSpec, SideOfPlane};
+use touchstone::query::{agrees, Orient3d, PlaneSpec, SideOfPlane};
 use touchstone_oracle::encode::replay_line;
 
 fuzz_target!(|case: Case| -> Corpus {
@@ -15,8 +15,8 @@ fuzz_target!(|case: Case| -> Corpus {
         Case::Orient(input) => {
             let Some(p) = input.points() else { return Corpus::Reject };
             let query = Orient3d { points: p.map(Point3::from) };
-            let r = both(&query).expect("exact backends always decide");
-            if let Err(d) = r.agreement {
+            let r = agrees(&query).expect("exact backends always decide");
+            if let Err(d) = r {
                 panic!("MISMATCH {d}\nreplay: {}", replay_line(&query));
             }
         }
@@ -25,8 +25,8 @@ fuzz_target!(|case: Case| -> Corpus {
             // A zero normal is not a plane (input data: decided alike on both paths).
             let Ok(plane) = Plane::from_coefficients(c[0], c[1], c[2], c[3]) else { return Corpus::Reject };
             let query = SideOfPlane { plane: PlaneSpec::Coefficients(plane), point: Point3::from(q) };
-            let r = both(&query).expect("exact backends always decide");
-            if let Err(d) = r.agreement {
+            let r = agrees(&query).expect("exact backends always decide");
+            if let Err(d) = r {
                 panic!("MISMATCH {d}\nreplay: {}", replay_line(&query));
             }
         }

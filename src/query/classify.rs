@@ -135,6 +135,7 @@ fn feature_of_faces<S: Scalar>(c: &ConvexPosed<S>, zero: &[usize]) -> Option<Fea
 
 impl<N: Scalar> Query for ClassifyPoint<N> {
     const OP: &'static str = "classify_point";
+    const AGREES_ON_FILTER: bool = true;
     type Output<S: RootScalar> = ClassifyPointOutput<S>;
     type Discrete = (PointClass, Option<FeatureId>);
     type Claim = ClassifyPointClaim;

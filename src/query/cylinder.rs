@@ -201,6 +201,7 @@ impl<N: Scalar> DistanceCylinder<N> {
 
 impl<N: Scalar> Query for DistanceCylinder<N> {
     const OP: &'static str = "distance";
+    const AGREES_ON_FILTER: bool = true;
     type Output<S: RootScalar> = DistanceCylinderOutput<S>;
     type Discrete = Status;
     type Claim = DistanceCylinderClaim;

@@ -358,6 +358,7 @@ fn piece<N: Scalar>(posed: &Posed<N>, id: &FeatureId) -> Option<Piece> {
 
 impl<N: Scalar> Query for Distance<N> {
     const OP: &'static str = "distance";
+    const AGREES_ON_FILTER: bool = true;
     type Output<S: RootScalar> = DistanceOutput<S>;
     type Discrete = Status;
     type Claim = DistanceClaim;

@@ -31,7 +31,7 @@ use crate::scalar::{Exact, Interval, MidRad};
 
 thread_local! {
     static COUNTS: Cell<FilterCounts> =
-        const { Cell::new(FilterCounts { decided: 0, cheap: 0, fallbacks: 0, direct: 0, enclosed: 0 }) };
+        const { Cell::new(FilterCounts { decided: 0, cheap: 0, fallbacks: 0, direct: 0, enclosed: 0, agreed: 0 }) };
 }
 
 /// How the exact answers of this thread were obtained (see [`filter_counts`]).
@@ -50,6 +50,9 @@ pub struct FilterCounts {
     /// Claims judged on an interval run's enclosures, no exact answer constructed
     /// ([`judge_claim`]).
     pub enclosed: u64,
+    /// Agreement verdicts settled on a run on values with bounds, no exact run
+    /// ([`agrees`](super::agrees)).
+    pub agreed: u64,
 }
 
 /// The counts of this thread's filtered exact answers so far (tests and benches read them:
@@ -58,7 +61,7 @@ pub fn filter_counts() -> FilterCounts {
     COUNTS.with(|c| c.get())
 }
 
-fn count(f: impl FnOnce(&mut FilterCounts)) {
+pub(super) fn count(f: impl FnOnce(&mut FilterCounts)) {
     COUNTS.with(|c| {
         let mut v = c.get();
         f(&mut v);

@@ -66,6 +66,7 @@ pub struct Orient3dClaim {
 
 impl<N: Scalar> Query for Orient3d<N> {
     const OP: &'static str = "orient3d";
+    const AGREES_ON_FILTER: bool = true;
     type Output<S: RootScalar> = Orient3dOutput<S>;
     type Discrete = Orientation;
 
@@ -120,6 +121,7 @@ pub type Orient2dOutput<S> = Orient3dOutput<S>;
 
 impl<N: Scalar> Query for Orient2d<N> {
     const OP: &'static str = "orient2d";
+    const AGREES_ON_FILTER: bool = true;
     type Output<S: RootScalar> = Orient3dOutput<S>;
     type Discrete = Orientation;
 
@@ -182,6 +184,7 @@ pub struct SideOfPlaneClaim {
 
 impl<N: Scalar> Query for SideOfPlane<N> {
     const OP: &'static str = "side_of_plane";
+    const AGREES_ON_FILTER: bool = true;
     type Output<S: RootScalar> = SideOfPlaneOutput<S>;
     type Discrete = Side;
 
@@ -245,6 +248,7 @@ pub struct TransformPointsClaim {
 
 impl<N: Scalar> Query for TransformPoints<N> {
     const OP: &'static str = "transform_points";
+    const AGREES_ON_FILTER: bool = true;
     type Output<S: RootScalar> = TransformPointsOutput<S>;
     type Discrete = ();
 
@@ -379,6 +383,7 @@ pub struct SquaredDistanceClaim {
 
 impl<N: Scalar> Query for SquaredDistance<N> {
     const OP: &'static str = "squared_distance";
+    const AGREES_ON_FILTER: bool = true;
     type Output<S: RootScalar> = SquaredDistanceOutput<S>;
     type Discrete = Closest;
 
@@ -530,6 +535,7 @@ pub struct SegmentPlaneClaim {
 
 impl<N: Scalar> Query for SegmentPlane<N> {
     const OP: &'static str = "segment_plane";
+    const AGREES_ON_FILTER: bool = true;
     type Output<S: RootScalar> = SegmentPlaneOutput<S>;
     type Discrete = (Side, Side);
 

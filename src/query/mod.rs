@@ -94,6 +94,7 @@ macro_rules! judged {
     };
 }
 
+mod agree;
 mod ccd;
 pub mod claim;
 mod classify;
@@ -122,6 +123,7 @@ use crate::geom::Scaled;
 use crate::poly::{FilterScalar, RootScalar};
 use crate::scalar::{Exact, Interval, Scalar};
 
+pub use agree::{agrees, default_agreement_decided};
 pub use ccd::{Ccd, CcdClaim, CcdOutput};
 pub use claim::{Check, ClaimRule, Shown, Tolerance, Verdict};
 pub use classify::{ClassifyPoint, ClassifyPointClaim, ClassifyPointOutput};
@@ -354,6 +356,29 @@ pub trait Query: Sized + 'static {
     ) -> Result<(Margin, Result<Agreement, Disagreement>), QueryError> {
         Ok(agreement_at(self.margin(exact)?, exact, fast))
     }
+
+    /// Whether [`agrees`] may settle this op's contract on a decided run on values with bounds
+    /// by [`default_agreement_decided`]: true for ops whose contract passes every pair of equal
+    /// discrete answers with continuous outputs in their bounds (the default [`Query::agreement`]
+    /// and `validate`'s), and whose runs on a filter compute the same discrete answer and the
+    /// same continuous outputs as the exact run.
+    const AGREES_ON_FILTER: bool = false;
+
+    /// The contract's verdict from a run on values with bounds that decided every decision
+    /// (its discrete answer is the exact one), where that settles it ([`agrees`]): `None` sends
+    /// the query to [`Query::agreement`] on the exact answer. The default is
+    /// [`default_agreement_decided`] for ops with [`Query::AGREES_ON_FILTER`], else `None`.
+    fn agreement_decided(
+        &self,
+        decided: &Answer<crate::scalar::MidRad, Self>,
+        fast: &Answer<f64, Self>,
+    ) -> Option<Result<(), Disagreement>> {
+        if Self::AGREES_ON_FILTER {
+            default_agreement_decided(decided, fast)
+        } else {
+            None
+        }
+    }
 }
 
 /// The margin of a set of decisive tests: the least over them.
@@ -437,10 +462,14 @@ pub struct Both<Q: Query> {
 /// Errors: the exact path's (the `f64` path's error is part of the result), and a limit hit
 /// while evaluating the contract ([`Query::agreement`]).
 pub fn both<Q: Query>(q: &Q) -> Result<Both<Q>, QueryError> {
+    both_with(q, q.answer::<f64>())
+}
+
+/// [`both`] with the `f64` answer given.
+fn both_with<Q: Query>(q: &Q, fast: Result<Answer<f64, Q>, QueryError>) -> Result<Both<Q>, QueryError> {
     // The exact run on the fast exact backend (the same values and decisions as the
     // reference's, with every decisive test), converted once.
     let exact = q.answer::<crate::scalar::Exact>().map(filtered::reference)?;
-    let fast = q.answer::<f64>();
     let fast_overflowed = fast.as_ref().is_err_and(|e| e.kind == ErrorKind::Overflow);
     let (margin, agreement) = q.agreement(&exact, &fast)?;
     let agreement = if fast_overflowed { Ok(Agreement::WithinTolerance) } else { agreement };

@@ -296,6 +296,7 @@ fn gap_admitted(g: &BigRational, c: &BigRational, radii: &BigRational, tol: &Tol
 
 impl<N: Scalar> Query for DistanceRound<N> {
     const OP: &'static str = "distance";
+    const AGREES_ON_FILTER: bool = true;
     type Output<S: RootScalar> = DistanceRoundOutput<S>;
     type Discrete = Status;
     type Claim = DistanceRoundClaim;

@@ -63,6 +63,7 @@ pub struct ValidateClaim {
 
 impl<N: Scalar> Query for Validate<N> {
     const OP: &'static str = "validate";
+    const AGREES_ON_FILTER: bool = true;
     type Output<S: RootScalar> = SolidReport;
     type Discrete = SolidReport;
 
