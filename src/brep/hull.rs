@@ -10,8 +10,6 @@
 //! exactly the extreme points. Every decision is an [`orient3d`] or a collinearity test, exact
 //! for exact backends.
 
-use std::collections::HashMap;
-
 use super::{BrepError, Solid};
 use crate::geom::{Point3, Vector3};
 use crate::predicates::{orient3d, Orientation};
@@ -75,6 +73,15 @@ struct Builder<'a, S: Scalar> {
     pts: &'a [Point3<S>],
     tris: Vec<Tri>,
     point_tri: Vec<Option<usize>>,
+    /// Per triangle, the insertion that last tested it and whether the point saw it: marks
+    /// reset by the next insertion's stamp instead of a map per insertion.
+    seen: Vec<(u32, bool)>,
+    stamp: u32,
+    /// Per point, the new triangle whose horizon edge starts (`by_start`) or ends (`by_end`)
+    /// there, valid for the insertion that wrote `horizon_stamp`.
+    by_start: Vec<usize>,
+    by_end: Vec<usize>,
+    horizon_stamp: Vec<u32>,
 }
 
 impl<S: Scalar> Builder<'_, S> {
@@ -99,10 +106,17 @@ impl<S: Scalar> Builder<'_, S> {
         Ok(())
     }
 
+    /// Whether triangle `t` was found visible by the current insertion (tested already).
+    fn visible(&self, t: usize) -> bool {
+        self.seen.get(t).is_some_and(|&(s, v)| s == self.stamp && v)
+    }
+
     fn insert(&mut self, q: usize, start: usize) -> Decision<()> {
         // The triangles q sees form a connected region containing `start`.
+        self.stamp += 1;
+        self.seen.resize(self.tris.len(), (0, false));
+        self.seen[start] = (self.stamp, true);
         let mut visible = vec![start];
-        let mut is_visible: HashMap<usize, bool> = HashMap::from([(start, true)]);
         let mut i = 0;
         while i < visible.len() {
             crate::budget::tick()?;
@@ -110,9 +124,9 @@ impl<S: Scalar> Builder<'_, S> {
             i += 1;
             for k in 0..3 {
                 let n = self.tris[t].nbr[k];
-                if let std::collections::hash_map::Entry::Vacant(e) = is_visible.entry(n) {
+                if self.seen[n].0 != self.stamp {
                     let sees = self.sees(n, q)?;
-                    e.insert(sees);
+                    self.seen[n] = (self.stamp, sees);
                     if sees {
                         visible.push(n);
                     }
@@ -120,13 +134,11 @@ impl<S: Scalar> Builder<'_, S> {
             }
         }
         // Horizon edges (a, b) of visible triangles with a hidden neighbour: cone them to q.
-        let mut by_start: HashMap<usize, usize> = HashMap::new();
-        let mut by_end: HashMap<usize, usize> = HashMap::new();
         let mut created = Vec::new();
         for &t in &visible {
             for k in 0..3 {
                 let n = self.tris[t].nbr[k];
-                if is_visible[&n] {
+                if self.visible(n) {
                     continue;
                 }
                 let (a, b) = (self.tris[t].v[k], self.tris[t].v[(k + 1) % 3]);
@@ -139,15 +151,19 @@ impl<S: Scalar> Builder<'_, S> {
                 )?;
                 let back = self.tris[n].nbr.iter().position(|&x| x == t).expect("neighbour links are symmetric");
                 self.tris[n].nbr[back] = id;
-                by_start.insert(a, id);
-                by_end.insert(b, id);
+                self.by_start[a] = id;
+                self.by_end[b] = id;
+                self.horizon_stamp[a] = self.stamp;
+                self.horizon_stamp[b] = self.stamp;
                 created.push(id);
             }
         }
         for &id in &created {
             let [a, b, _] = self.tris[id].v;
-            self.tris[id].nbr[1] = by_start[&b]; // across (b, q): the new triangle starting at b
-            self.tris[id].nbr[2] = by_end[&a]; // across (q, a): the new triangle ending at a
+            // The horizon is one cycle through its vertices, so both are set this insertion.
+            debug_assert!(self.horizon_stamp[a] == self.stamp && self.horizon_stamp[b] == self.stamp);
+            self.tris[id].nbr[1] = self.by_start[b]; // across (b, q): the new triangle starting at b
+            self.tris[id].nbr[2] = self.by_end[a]; // across (q, a): the new triangle ending at a
         }
         let mut orphans = Vec::new();
         for &t in &visible {
@@ -246,7 +262,17 @@ pub fn convex_hull<S: Scalar>(points: &[Point3<S>]) -> Result<ConvexHull<S>, Hul
         tri([b, d, c], [1, 3, 0]),
         tri([c, d, a], [2, 1, 0]),
     ];
-    let mut builder = Builder { pts: points, tris, point_tri: vec![None; points.len()] };
+    let n = points.len();
+    let mut builder = Builder {
+        pts: points,
+        tris,
+        point_tri: vec![None; n],
+        seen: Vec::new(),
+        stamp: 0,
+        by_start: vec![usize::MAX; n],
+        by_end: vec![usize::MAX; n],
+        horizon_stamp: vec![0; n],
+    };
     let rest: Vec<usize> = ids.iter().copied().filter(|&i| ![a, b, c, d].contains(&i)).collect();
     for &q in &rest {
         builder.assign(q, &[0, 1, 2, 3])?;
@@ -294,39 +320,45 @@ fn merge_faces<S: Scalar>(points: &[Point3<S>], tris: &[Tri]) -> Result<ConvexHu
         }
     }
     // Each group's boundary: directed edges whose neighbour lies in another group, chained.
-    let mut groups: HashMap<usize, HashMap<usize, usize>> = HashMap::new();
+    // Sorted by (group, from): a group's edges are a run, and the edge from a vertex is
+    // found by binary search in it (no map per group).
+    let mut boundary: Vec<(usize, usize, usize)> = Vec::new();
     for &t in &alive {
         let g = find(&mut parent, t);
         for k in 0..3 {
             if find(&mut parent, tris[t].nbr[k]) != g {
-                groups.entry(g).or_default().insert(tris[t].v[k], tris[t].v[(k + 1) % 3]);
+                boundary.push((g, tris[t].v[k], tris[t].v[(k + 1) % 3]));
             }
         }
     }
-    let mut keys: Vec<usize> = groups.keys().copied().collect();
-    keys.sort_unstable();
+    boundary.sort_unstable();
     let mut loops: Vec<Vec<usize>> = Vec::new();
     let mut walked = true;
-    'groups: for g in keys {
+    for run in boundary.chunk_by(|x, y| x.0 == y.0) {
         // Walk the boundary from its least vertex; it must close within as many steps as it
-        // has edges, through known vertices only (a tolerant backend's merge may not).
-        let next = &groups[&g];
-        let Some(&start) = next.keys().min() else { continue };
+        // has edges, through known vertices only (a tolerant backend's merge may not). A
+        // vertex with two outgoing boundary edges (a tolerant backend's) is no loop either.
+        if run.windows(2).any(|w| w[0].1 == w[1].1) {
+            walked = false;
+            break;
+        }
+        let next = |v: usize| run.binary_search_by(|e| e.1.cmp(&v)).ok().map(|i| run[i].2);
+        let start = run[0].1;
         let mut face = vec![start];
-        let mut v = next.get(&start).copied();
+        let mut v = next(start);
         while v != Some(start) {
             match v {
-                Some(x) if face.len() < next.len() => {
+                Some(x) if face.len() < run.len() => {
                     face.push(x);
-                    v = next.get(&x).copied();
+                    v = next(x);
                 }
                 _ => {
                     walked = false;
-                    break 'groups;
+                    break;
                 }
             }
         }
-        if face.len() != next.len() {
+        if !walked || face.len() != run.len() {
             walked = false;
             break;
         }
@@ -340,18 +372,17 @@ fn merge_faces<S: Scalar>(points: &[Point3<S>], tris: &[Tri]) -> Result<ConvexHu
     }
     // A boundary point collinear with its neighbours in every face it is on lies inside an
     // edge: not an extreme point.
-    let mut straight: HashMap<usize, bool> = HashMap::new();
+    let mut straight = vec![true; points.len()];
     for face in &loops {
         let n = face.len();
         for k in 0..n {
             let (u, v, w) = (face[(k + n - 1) % n], face[k], face[(k + 1) % n]);
             let s = collinear(&points[u], &points[v], &points[w])?;
-            let entry = straight.entry(v).or_insert(true);
-            *entry = *entry && s;
+            straight[v] = straight[v] && s;
         }
     }
     for face in &mut loops {
-        face.retain(|v| !straight[v]);
+        face.retain(|&v| !straight[v]);
     }
     let merged = assemble(points, loops);
     if S::CERTAIN_DECISIONS || merged.is_ok() {
@@ -370,9 +401,12 @@ fn assemble<S: Scalar>(points: &[Point3<S>], loops: Vec<Vec<usize>>) -> Result<C
     let mut input_index: Vec<usize> = loops.iter().flatten().copied().collect();
     input_index.sort_unstable();
     input_index.dedup();
-    let compact: HashMap<usize, usize> = input_index.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let mut compact = vec![usize::MAX; points.len()];
+    for (i, &v) in input_index.iter().enumerate() {
+        compact[v] = i;
+    }
     let vertices = input_index.iter().map(|&v| points[v].clone()).collect();
-    let faces = loops.into_iter().map(|f| f.into_iter().map(|v| compact[&v]).collect()).collect();
+    let faces = loops.into_iter().map(|f| f.into_iter().map(|v| compact[v]).collect()).collect();
     let solid = Solid::new(vertices, faces).map_err(|e| match e {
         // An undecided sign of the validation is undecided, not an invalid hull.
         crate::brep::BrepError::Uncertain(u) => HullError::Uncertain(u),

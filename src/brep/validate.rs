@@ -1,8 +1,6 @@
 //! Building a solid from vertices and faces, with every check of [`BrepError`], and the
 //! invariant checker [`assert_well_formed`] for tests and fuzz targets.
 
-use std::collections::HashMap;
-
 use super::solid::{signed_volume6, HalfEdge, Solid};
 use super::BrepError;
 use crate::constructions::{newell, newell_of, planarity_magnitude};
@@ -25,18 +23,21 @@ fn structure<S: Scalar>(vertices: &[Point3<S>], faces: &[Vec<usize>]) -> Result<
         return Err(BrepError::TooFewFaces { count: faces.len() });
     }
     let mut used = vec![false; vertices.len()];
+    // The face (plus one) that last used each vertex: a repeat within a face is a mark
+    // already set by it.
+    let mut last_face = vec![0usize; vertices.len()];
     for (f, face) in faces.iter().enumerate() {
         if face.len() < 3 {
             return Err(BrepError::FaceTooSmall { face: f, count: face.len() });
         }
-        let mut seen = HashMap::new();
         for &v in face {
             if v >= vertices.len() {
                 return Err(BrepError::VertexOutOfRange { face: f, index: v, count: vertices.len() });
             }
-            if seen.insert(v, ()).is_some() {
+            if last_face[v] == f + 1 {
                 return Err(BrepError::RepeatedVertex { face: f, vertex: v });
             }
+            last_face[v] = f + 1;
             used[v] = true;
         }
     }
@@ -74,10 +75,14 @@ fn duplicates<S: Scalar>(vertices: &[Point3<S>]) -> Result<(), BrepError> {
 /// lower-to-higher half-edge.
 type Topology = (Vec<HalfEdge>, Vec<usize>, Vec<(usize, usize)>, Vec<usize>);
 
+/// A half-edge's use of an undirected edge: the edge (sorted pair), the half-edge, its face.
+type EdgeUse = ((usize, usize), usize, usize);
+
 fn topology(faces: &[Vec<usize>]) -> Result<Topology, BrepError> {
     let mut half_edges = Vec::new();
     let mut face_first = Vec::with_capacity(faces.len());
-    let mut uses: HashMap<(usize, usize), Vec<(usize, usize)>> = HashMap::new(); // undirected → (half-edge, face)
+    // Every half-edge as (undirected edge, half-edge, face), sorted: an edge's uses are a run.
+    let mut uses: Vec<EdgeUse> = Vec::new();
     for (f, face) in faces.iter().enumerate() {
         let base = half_edges.len();
         face_first.push(base);
@@ -92,20 +97,20 @@ fn topology(faces: &[Vec<usize>]) -> Result<Topology, BrepError> {
                 face: f,
                 edge: usize::MAX,
             });
-            uses.entry((a.min(b), a.max(b))).or_default().push((base + k, f));
+            uses.push(((a.min(b), a.max(b)), base + k, f));
         }
     }
-    let mut edges: Vec<(usize, usize)> = uses.keys().copied().collect();
-    edges.sort_unstable();
+    uses.sort_unstable();
+    let runs: Vec<&[EdgeUse]> = uses.chunk_by(|x, y| x.0 == y.0).collect();
+    let edges: Vec<(usize, usize)> = runs.iter().map(|r| r[0].0).collect();
     let mut edge_half = Vec::with_capacity(edges.len());
-    for (e, &(lo, hi)) in edges.iter().enumerate() {
-        let sides = &uses[&(lo, hi)];
+    for (e, (&(lo, hi), sides)) in edges.iter().zip(&runs).enumerate() {
         match sides.len() {
-            1 => return Err(BrepError::OpenBoundary { from: lo, to: hi, face: sides[0].1 }),
+            1 => return Err(BrepError::OpenBoundary { from: lo, to: hi, face: sides[0].2 }),
             2 => {}
             n => return Err(BrepError::NonManifoldEdge { from: lo, to: hi, faces: n }),
         }
-        let ((h1, f1), (h2, f2)) = (sides[0], sides[1]);
+        let ((_, h1, f1), (_, h2, f2)) = (sides[0], sides[1]);
         if half_edges[h1].origin == half_edges[h2].origin {
             let from = half_edges[h1].origin;
             let to = if from == lo { hi } else { lo };
@@ -123,34 +128,32 @@ fn topology(faces: &[Vec<usize>]) -> Result<Topology, BrepError> {
 /// Each vertex's faces must form one fan: walking around it from one outgoing half-edge must
 /// meet all of them.
 fn fans(half_edges: &[HalfEdge], vertex_count: usize) -> Result<Vec<usize>, BrepError> {
-    let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); vertex_count];
-    for (h, he) in half_edges.iter().enumerate() {
-        outgoing[he.origin].push(h);
+    // Around a vertex, h ↦ twin(prev(h)) permutes its outgoing half-edges; each cycle is one
+    // fan. Walk every cycle once (half-edges marked as visited), counting cycles per vertex:
+    // O(E), no list per vertex.
+    let mut vertex_out = vec![usize::MAX; vertex_count];
+    let mut fan_count = vec![0usize; vertex_count];
+    let mut seen = vec![false; half_edges.len()];
+    for (start, he) in half_edges.iter().enumerate() {
+        let v = he.origin;
+        if vertex_out[v] == usize::MAX {
+            vertex_out[v] = start;
+        }
+        if seen[start] {
+            continue;
+        }
+        fan_count[v] += 1;
+        let mut h = start;
+        loop {
+            seen[h] = true;
+            h = half_edges[half_edges[h].prev].twin;
+            if h == start {
+                break;
+            }
+        }
     }
-    let mut vertex_out = vec![0; vertex_count];
-    for (v, out) in outgoing.iter().enumerate() {
-        vertex_out[v] = out[0];
-        let mut seen = vec![false; out.len()];
-        let mut fans = 0;
-        for (i, &start) in out.iter().enumerate() {
-            if seen[i] {
-                continue;
-            }
-            fans += 1;
-            let mut h = start;
-            loop {
-                if let Some(j) = out.iter().position(|&x| x == h) {
-                    seen[j] = true;
-                }
-                h = half_edges[half_edges[h].prev].twin;
-                if h == start {
-                    break;
-                }
-            }
-        }
-        if fans > 1 {
-            return Err(BrepError::NonManifoldVertex { vertex: v, fans });
-        }
+    if let Some(v) = fan_count.iter().position(|&k| k > 1) {
+        return Err(BrepError::NonManifoldVertex { vertex: v, fans: fan_count[v] });
     }
     Ok(vertex_out)
 }
@@ -239,6 +242,11 @@ fn convex_once<S: Scalar>(p: &[Point2<S>]) -> crate::scalar::Decision<bool> {
 
 /// A face is simple when no two non-adjacent edges meet and no two adjacent edges overlap.
 fn simple<S: Scalar>(vertices: &[Point3<S>], face: &[usize], normal: &Vector3<S>, f: usize) -> Result<(), BrepError> {
+    if face.len() == 3 {
+        // Three distinct points spanning an area (both checked before) bound a triangle, and
+        // a triangle is simple.
+        return Ok(());
+    }
     // Project along the normal's largest component: injective on the face's plane.
     let (mut axis, mut best) = (0, normal[0].abs());
     for i in 1..3 {

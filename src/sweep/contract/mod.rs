@@ -28,7 +28,9 @@ use super::SweepError;
 use crate::contract::{budget, check, Agreement, Continuous, Disagreement, Margin};
 use crate::geom::Point3;
 use crate::poly::PolyError;
+use crate::scalar::{MidRad, Scalar};
 use ccd_margin::{ccd_with_margin, valid_contact_at};
+use num_traits::Zero;
 
 type Q = BigRational;
 
@@ -57,6 +59,57 @@ pub fn check_ccd_agreement(
     t1: &[Point3<f64>; 4],
 ) -> Result<Agreement, Disagreement> {
     check_ccd_answer(kind, t0, t1, &super::ccd::<f64>(kind, t0, t1)).1
+}
+
+/// [`check_ccd_agreement`]'s verdict, settled without the exact run where a filter decides:
+/// when the `f64` answer is a miss and a run on values with bounds decides a miss too (its
+/// decision is the exact one), the contract passes on either of its branches (a miss is valid
+/// within tolerance, and no time is compared), whatever the margin. Otherwise the exact check.
+///
+/// ```
+/// use touchstone::geom::Point3;
+/// use touchstone::sweep::contract::ccd_agrees;
+/// use touchstone::sweep::CcdKind;
+/// // A vertex passing far beside a triangle: a miss, settled without the exact run.
+/// let tri = [Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0)];
+/// let t0 = [Point3::new(5.0, 5.0, 1.0), tri[0], tri[1], tri[2]];
+/// let t1 = [Point3::new(5.0, 5.0, -1.0), tri[0], tri[1], tri[2]];
+/// assert!(ccd_agrees(CcdKind::VertexFace, &t0, &t1).is_ok());
+/// ```
+pub fn ccd_agrees(kind: CcdKind, t0: &[Point3<f64>; 4], t1: &[Point3<f64>; 4]) -> Result<(), Disagreement> {
+    let fast = super::ccd::<f64>(kind, t0, t1);
+    if fast.as_ref().is_ok_and(|f| !f.collides()) {
+        let m = |p: &[Point3<f64>; 4]| (*p).map(|x| x.map(|c| MidRad::from_f64(c).unwrap_or_else(|_| MidRad::zero())));
+        if super::ccd::<MidRad>(kind, &m(t0), &m(t1)).is_ok_and(|r| !r.collides()) {
+            return Ok(());
+        }
+    }
+    check_ccd_answer(kind, t0, t1, &fast).1.map(|_| ())
+}
+
+/// [`check_sweep_agreement`]'s verdict, settled without the exact run where a filter decides:
+/// when both `f64` routes miss and a run on values with bounds decides a miss too, the
+/// contract passes on either branch. Otherwise the exact check.
+pub fn sweep_agrees(
+    a: &super::BoxMotion<f64>,
+    b: &super::BoxMotion<f64>,
+    t0: f64,
+    t1: f64,
+) -> Result<(), Disagreement> {
+    let miss = |r: Result<Option<f64>, super::SweepError>| r.is_ok_and(|c| c.is_none());
+    let sat = super::first_contact_sat(a, b, &t0, &t1).map(|c| c.map(|c| c.time));
+    let bms = super::first_contact_bms(a, b, &t0, &t1).map(|c| c.map(|c| c.time));
+    if miss(sat) && miss(bms) {
+        let m = |x: &f64| MidRad::from_f64(*x).unwrap_or_else(|_| MidRad::zero());
+        let conv = |bm: &super::BoxMotion<f64>| super::BoxMotion {
+            half: bm.half.each_ref().map(m),
+            motion: bm.motion.each_ref().map(|x| x.map(|c| m(&c))),
+        };
+        if super::first_contact_bms(&conv(a), &conv(b), &m(&t0), &m(&t1)).is_ok_and(|c| c.is_none()) {
+            return Ok(());
+        }
+    }
+    check_sweep_agreement(a, b, t0, t1).map(|_| ())
 }
 
 /// Check a given `f64` CCD answer (of these binary64 points) against exact CCD of the same
