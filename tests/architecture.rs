@@ -57,6 +57,7 @@ fn raw_sign_calls_are_each_accounted_for() {
         ("src/brep/shapes.rs", 2, "input: half extents are positive"),
         ("src/constructions/mod.rs", 1, "a nonzero normal whose squared length underflowed (binary64)"),
         ("src/contact/tolerant.rs", 5, "the 1990 pipeline's ε comparisons: ε is its input parameter"),
+        ("src/brep/hull_contract.rs", 2, "the hull contract on `Exact` (exact values): a point's side of an exact face, and a test's margin against the budget (|v| − b·(|m| + floor))"),
         ("src/geom/plane.rs", 1, "input: a plane's coefficients are not all zero"),
         ("src/geom/transform.rs", 2, "input: a quaternion or a pose matrix is not degenerate"),
         (
@@ -68,6 +69,7 @@ fn raw_sign_calls_are_each_accounted_for() {
         ("src/poly/interval_roots.rs", 6, "polynomial arithmetic: signs of values and ranges in root isolation"),
         ("src/poly/ring.rs", 2, "polynomial arithmetic: zero leading coefficients, a coefficient's sign"),
         ("src/poly/time.rs", 3, "polynomial arithmetic: a polynomial's sign at a time (intervals, and values with bounds through their enclosures)"),
+        ("src/query/agree.rs", 1, "the agreement verdict on values with bounds: a bound minus an offset is certainly not negative (uncertain goes to the exact run)"),
         ("src/query/kernel.rs", 1, "a sum of absolute values is positive (a parameter's magnitude is defined)"),
         ("src/query/spec.rs", 8, "input: poses, half extents, round shapes' radii, a torus's axis"),
         ("src/query/toi.rs", 1, "input: the interval's order"),

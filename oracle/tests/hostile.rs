@@ -235,9 +235,11 @@ fn the_bits_of_a_query_are_capped() {
 
 #[test]
 fn slow_validation_ends_at_the_time_limit() {
-    // A prism over a nonconvex 1,000-gon (2,000 vertices): exact validation checks each cap's
-    // simplicity pair by pair (a convex cap would take the linear shortcut).
-    let n = 1000;
+    // A prism over a nonconvex 20,000-gon (40,000 vertices, 20,002 faces): exact validation takes
+    // seconds (each cap's simplicity by a sweep, O(n log n), and every face's planarity and
+    // orientation with rationals of denominator n²; a 1,000-gon took longer than the limit
+    // while simplicity was checked pair by pair, and now takes a fraction of a second).
+    let n = 20000;
     let mut vertices = Vec::new();
     for z in [0, 1] {
         for k in 0..n {
@@ -368,7 +370,7 @@ fn slow_hulls_sweeps_and_kernel_ops_end_at_the_time_limit() {
 }
 
 /// A prism over a zigzag comb of `teeth` triangular teeth (`4 · teeth + 4` vertices): its
-/// Brep-index grows quadratically with the teeth (issue 39: 800 teeth, a 3,204-vertex solid far
+/// Brep-index grew quadratically with the teeth until cap pieces were merged (issue 39: 800 teeth, a 3,204-vertex solid far
 /// below every documented cap, aborted the process after 81 s with "memory allocation of
 /// 472449024 bytes failed", and every later line of the batch was lost).
 fn comb(teeth: usize) -> String {
@@ -402,16 +404,18 @@ fn memory_is_a_budgeted_resource() {
         format!("{{\"id\": \"contact\", \"op\": \"contact\", \"a\": {c}, \"b\": {{\"box\": [120, 1, \"1/2\"]}}, \"pose_b\": {{\"translation\": [120, \"1/2\", \"3/2\"]}}}}"),
         format!("{{\"id\": 6, {OK}}}"),
     ];
-    let (out, peak) = run(&["--max-memory", "8MiB", "--time-limit", "0"], None, &(lines.join("\n") + "\n"));
+    let (out, peak) = run(&["--max-memory", "1MiB", "--time-limit", "0"], None, &(lines.join("\n") + "\n"));
     assert_eq!(out.len(), 6);
     for (k, id) in [(0, "point"), (2, "segment"), (4, "contact")] {
         assert_eq!(out[k]["id"], id);
         let (kind, at, message) = error(&out[k]);
         assert_eq!((kind.as_str(), at.as_str()), ("limit", ""), "{}", out[k]);
-        assert!(message.contains("memory limit of 8MiB") && message.contains("--max-memory"), "{message}");
+        assert!(message.contains("memory limit of 1MiB") && message.contains("--max-memory"), "{message}");
         assert_eq!(out[k + 1]["orientation"], "positive", "the line after {id}");
     }
-    // Uncapped these take 130 to 150 MB; capped, the whole process stays far below.
+    // Uncapped these took 130 to 150 MB each before the index cut caps into few convex pieces
+    // (2026-12-02: the point's query about 3 MB of the budget, the segment and the contact more);
+    // capped, the whole process stays far below.
     assert!(peak < 100_000, "peak memory {peak} kB");
     // The same lines under the default cap (1 GiB) are answered.
     let (out, _) = run(&["--time-limit", "0"], None, &(lines.join("\n") + "\n"));
@@ -442,14 +446,14 @@ fn run_limited(kb: u64, args: &str, input: &str) -> (Vec<Value>, String) {
 
 /// Under an address-space limit a query that outgrows it would abort the process (a failed
 /// allocation aborts, whatever the program does): the memory cap ends it first, with a `limit`
-/// error, and the next line is answered. (The 120-tooth comb needs about 150 MB uncapped; the
-/// limit here is 195 MiB of address space, the binary's own mappings included: without the cap
-/// the process aborts.)
+/// error, and the next line is answered. (A segment through the 1,600-tooth comb needs about
+/// 185 MB uncapped; the limit here is 195 MiB of address space, the binary's own mappings
+/// included: without the cap the process aborts, "memory allocation of 49213440 bytes failed".)
 #[test]
 fn no_abort_under_an_address_space_limit() {
-    let c = comb(120);
+    let c = comb(1600);
     let input = format!(
-        "{{\"id\": \"point\", \"op\": \"classify_point\", \"solid\": {c}, \"point\": [\"1/2\", \"1/2\", \"1/2\"]}}\n{{\"id\": 2, {OK}}}\n"
+        "{{\"id\": \"segment\", \"op\": \"classify_segment\", \"solid\": {c}, \"segment\": [[-1, 2, \"1/2\"], [3201, 2, \"1/2\"]]}}\n{{\"id\": 2, {OK}}}\n"
     );
     let (answers, stderr) = run_limited(200_000, "--max-memory 8MiB --time-limit 0", &input);
     assert!(!stderr.contains("memory allocation"), "{stderr}");

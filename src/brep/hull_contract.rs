@@ -14,7 +14,8 @@ use super::{convex_hull, ConvexHull, HullError};
 use crate::contract::{budget, check, Agreement, Disagreement, Margin};
 use crate::geom::{Point3, Scaled};
 use crate::predicates::orient3d_scaled;
-use crate::scalar::Scalar;
+use crate::scalar::{Exact, Scalar, Sign};
+use num_traits::Zero;
 
 /// A hull as a canonical face set (ids rotated to start at the smallest, faces sorted), or
 /// the kind of error.
@@ -40,8 +41,17 @@ fn canonical<S: Scalar>(h: &Result<ConvexHull<S>, HullError>) -> HullAnswer {
     }
 }
 
-fn relative(s: &Scaled<BigRational>) -> Margin {
-    Margin::of(s)
+fn relative(s: &Scaled<Exact>) -> Margin {
+    Margin::of(&Scaled { value: s.value.to_big_rational(), magnitude: s.magnitude.to_big_rational() })
+}
+
+/// Whether a test's margin is within the budget `b`, |v| / (|m| + floor) ≤ b (as
+/// [`Margin::of`] and [`Margin::exceeds`] decide it), by |v| ≤ b·(|m| + floor) on the fast exact
+/// backend, without the margin's division.
+fn within_budget(s: &Scaled<Exact>, b: &Exact) -> bool {
+    let floor = Exact::from_f64(crate::scalar::tolerance::UNDERFLOW_WEIGHT).unwrap_or_else(|_| Exact::zero());
+    let scale = s.magnitude.abs() + floor;
+    (s.value.abs() - b.clone() * scale).sign().is_ok_and(|x| x != Sign::Positive)
 }
 
 /// The face planes of a hull, each by its first three vertices (consecutive corners of a face
@@ -50,14 +60,18 @@ fn planes(faces: &[Vec<usize>]) -> Vec<[usize; 3]> {
     faces.iter().map(|f| [f[0], f[1], f[2]]).collect()
 }
 
-fn orient(points: &[Point3<BigRational>], t: &[usize; 3], q: usize) -> Scaled<BigRational> {
+fn orient(points: &[Point3<Exact>], t: &[usize; 3], q: usize) -> Scaled<Exact> {
     orient3d_scaled(&points[t[0]], &points[t[1]], &points[t[2]], &points[q])
 }
 
 /// Check the `f64` hull of `points` against the exact hull of the same numbers.
+///
+/// The exact side runs on the fast exact backend (the same values as the reference's), and the
+/// margin's comparisons with the budget are made without dividing (|v| against b·m): the
+/// margin's value itself is computed only for a breach's report.
 pub fn check_hull_agreement(points: &[Point3<f64>]) -> Result<Agreement, Disagreement> {
-    let exact_points: Vec<Point3<BigRational>> =
-        points.iter().map(|p| p.map(|c| BigRational::from_float(c).unwrap_or_default())).collect();
+    let exact_points: Vec<Point3<Exact>> =
+        points.iter().map(|p| p.map(|c| Exact::from_f64(c).unwrap_or_else(|_| Exact::zero()))).collect();
     let exact = canonical(&convex_hull(&exact_points));
     let fast = convex_hull(points);
     // An f64 hull that overflowed left binary64's range: the contract covers computations
@@ -66,22 +80,25 @@ pub fn check_hull_agreement(points: &[Point3<f64>]) -> Result<Agreement, Disagre
         return Ok(Agreement::WithinTolerance);
     }
     let fast = canonical(&fast);
-    let margin = match &exact {
-        Err(_) => Margin::Finite(BigRational::default()),
-        Ok(faces) => {
-            let mut m = Margin::Unbounded;
-            for t in planes(faces) {
-                for q in 0..exact_points.len() {
-                    if !t.contains(&q) {
-                        m = m.min(relative(&orient(&exact_points, &t, q)));
-                    }
+    let b = budget::<f64>();
+    let b_exact = Exact::from_f64(b).unwrap_or_else(|_| Exact::zero());
+    let within = |s: &Scaled<Exact>| within_budget(s, &b_exact);
+    // Every test against an exact face: the margin exceeds the budget iff each does.
+    let tests = |faces: &Vec<Vec<usize>>| -> Vec<Scaled<Exact>> {
+        let mut v = Vec::new();
+        for t in planes(faces) {
+            for q in 0..exact_points.len() {
+                if !t.contains(&q) {
+                    v.push(orient(&exact_points, &t, q));
                 }
             }
-            m
         }
+        v
     };
-    let b = budget::<f64>();
-    let within = |m: Margin| !m.exceeds(b);
+    let exceeds = match &exact {
+        Err(_) => false,
+        Ok(faces) => tests(faces).iter().all(|s| !within(s)),
+    };
     let valid = |exact: &HullAnswer, fast: &HullAnswer| match (exact, fast) {
         (_, Err(_)) => exact.is_err() || fast == &Err("Coplanar".into()) || fast == &Err("Collinear".into()),
         (Err(_), Ok(_)) => false,
@@ -90,19 +107,31 @@ pub fn check_hull_agreement(points: &[Point3<f64>]) -> Result<Agreement, Disagre
             let outside_ok = ts.iter().all(|t| {
                 (0..exact_points.len()).all(|q| {
                     let s = orient(&exact_points, t, q);
-                    s.value <= BigRational::default() || within(relative(&s))
+                    s.value.sign().is_ok_and(|x| x != Sign::Positive) || within(&s)
                 })
             });
-            let planar = fast_faces
-                .iter()
-                .zip(&ts)
-                .all(|(f, t)| f.iter().all(|&q| within(relative(&orient(&exact_points, t, q)))));
+            let planar =
+                fast_faces.iter().zip(&ts).all(|(f, t)| f.iter().all(|&q| within(&orient(&exact_points, t, q))));
             let fast_vertices: Vec<usize> = fast_faces.iter().flatten().copied().collect();
-            let dropped_ok = exact_faces.iter().flatten().all(|v| {
-                fast_vertices.contains(v) || ts.iter().any(|t| within(relative(&orient(&exact_points, t, *v))))
-            });
+            let dropped_ok = exact_faces
+                .iter()
+                .flatten()
+                .all(|v| fast_vertices.contains(v) || ts.iter().any(|t| within(&orient(&exact_points, t, *v))));
             outside_ok && planar && dropped_ok
         }
     };
-    check(&exact, &fast, &margin, b, valid, &[])
+    // Only whether the margin exceeds the budget decides; its value is shown with a breach.
+    let decisive = if exceeds { Margin::Unbounded } else { Margin::Finite(BigRational::default()) };
+    check(&exact, &fast, &decisive, b, &valid, &[]).map_err(|_| {
+        let margin = match &exact {
+            Err(_) => Margin::Finite(BigRational::default()),
+            Ok(faces) => tests(faces).iter().fold(Margin::Unbounded, |m, s| m.min(relative(s))),
+        };
+        check(&exact, &fast, &margin, b, &valid, &[]).err().unwrap_or_else(|| Disagreement {
+            what: "hull contract".into(),
+            exact: format!("{exact:?}"),
+            fast: format!("{fast:?}"),
+            margin: margin.to_decimal(6),
+        })
+    })
 }

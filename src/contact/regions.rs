@@ -122,23 +122,62 @@ type Loops<S> = Vec<(Vec<Point3<S>>, Vec<Vec<Point3<S>>>)>;
 /// with the holes (clockwise) inside it, collinear vertices dropped. Edges shared by two
 /// pieces cancel; an edge met by another piece's vertex (a T-junction) is split there first.
 fn polygon_union<S: Scalar>(polygons: &[&Vec<Point3<S>>], normal: &Vector3<S>) -> Decision<Loops<S>> {
-    let vertices: Vec<&Point3<S>> = polygons.iter().flat_map(|p| p.iter()).collect();
+    // Every vertex once, in lexicographic order: the points strictly inside a segment lie
+    // strictly between its ends in that order, and in that order along it.
+    let mut vertices: Vec<&Point3<S>> = polygons.iter().flat_map(|p| p.iter()).collect();
+    crate::scalar::try_sort_by(&mut vertices, |a, b| compare_points(a, b))?;
+    let mut distinct: Vec<&Point3<S>> = Vec::with_capacity(vertices.len());
+    for v in vertices {
+        let repeated = match distinct.last() {
+            Some(l) => same(l, v)?,
+            None => false,
+        };
+        if !repeated {
+            distinct.push(v);
+        }
+    }
+    // The first index whose vertex is above `x` (or at it, `inclusive` false).
+    let bound = |x: &Point3<S>, inclusive: bool| -> Decision<usize> {
+        let (mut lo, mut hi) = (0, distinct.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let o = compare_points(distinct[mid], x)?;
+            if o == Ordering::Less || (inclusive && o == Ordering::Equal) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        Ok(lo)
+    };
+    let within = |c: &S, a: &S, b: &S| -> Decision<bool> {
+        let (lo, hi) = if a.compare(b)? == Ordering::Greater { (b, a) } else { (a, b) };
+        Ok(c.compare(lo)? != Ordering::Less && c.compare(hi)? != Ordering::Greater)
+    };
     let mut edges: Vec<(Point3<S>, Point3<S>)> = Vec::new();
     for poly in polygons {
         for k in 0..poly.len() {
             crate::budget::tick()?;
             let (p, q) = (&poly[k], &poly[(k + 1) % poly.len()]);
-            // Split at every vertex strictly inside, in order along the edge.
+            // Split at every vertex strictly inside, in order along the edge: the candidates
+            // are the vertices strictly between its ends in lexicographic order, tested within
+            // its bounding box first.
+            let forward = compare_points(p, q)? == Ordering::Less;
+            let (lo, hi) = if forward { (p, q) } else { (q, p) };
+            let (first, last) = (bound(lo, true)?, bound(hi, false)?);
             let mut inner: Vec<&Point3<S>> = Vec::new();
-            for r in &vertices {
-                if locate_on_segment(p, q, r)? == SegmentLocation::Inside
-                    && !inner.iter().any(|x| same(x, r).unwrap_or(false))
+            for &r in distinct.get(first..last.max(first)).unwrap_or(&[]) {
+                crate::budget::tick()?;
+                if within(&r.y, &p.y, &q.y)?
+                    && within(&r.z, &p.z, &q.z)?
+                    && locate_on_segment(p, q, r)? == SegmentLocation::Inside
                 {
                     inner.push(r);
                 }
             }
-            let d: Vector3<S> = q - p;
-            crate::scalar::try_sort_by(&mut inner, |a, b| (*a - p).dot(&d).compare(&(*b - p).dot(&d)))?;
+            if !forward {
+                inner.reverse();
+            }
             let mut from = p.clone();
             for r in inner {
                 edges.push((from, r.clone()));
@@ -147,32 +186,79 @@ fn polygon_union<S: Scalar>(polygons: &[&Vec<Point3<S>>], normal: &Vector3<S>) -
             edges.push((from, q.clone()));
         }
     }
-    // Cancel opposite pairs.
-    let mut alive = vec![true; edges.len()];
-    for i in 0..edges.len() {
-        if !alive[i] {
-            continue;
+    // Cancel opposite pairs: edges grouped by their ends (smaller first), and in each group as
+    // many of one direction as of the other cancelled.
+    let mut keyed: Vec<(usize, bool)> = Vec::with_capacity(edges.len());
+    for (i, (a, b)) in edges.iter().enumerate() {
+        keyed.push((i, compare_points(a, b)? == Ordering::Less));
+    }
+    let ends = |&(i, forward): &(usize, bool)| {
+        let (a, b) = (&edges[i].0, &edges[i].1);
+        if forward {
+            (a, b)
+        } else {
+            (b, a)
         }
-        for j in i + 1..edges.len() {
-            if alive[j] && same(&edges[i].0, &edges[j].1)? && same(&edges[i].1, &edges[j].0)? {
-                alive[i] = false;
-                alive[j] = false;
-                break;
+    };
+    crate::scalar::try_sort_by(&mut keyed, |x, y| {
+        let ((a0, a1), (b0, b1)) = (ends(x), ends(y));
+        Ok(compare_points(a0, b0)?.then(compare_points(a1, b1)?))
+    })?;
+    let mut alive = vec![true; edges.len()];
+    let mut g = 0;
+    while g < keyed.len() {
+        let mut h = g + 1;
+        while h < keyed.len() && {
+            let ((a0, a1), (b0, b1)) = (ends(&keyed[g]), ends(&keyed[h]));
+            same(a0, b0)? && same(a1, b1)?
+        } {
+            h += 1;
+        }
+        let fwd: Vec<usize> = keyed[g..h].iter().filter(|k| k.1).map(|k| k.0).collect();
+        let bwd: Vec<usize> = keyed[g..h].iter().filter(|k| !k.1).map(|k| k.0).collect();
+        for (&i, &j) in fwd.iter().zip(&bwd) {
+            alive[i] = false;
+            alive[j] = false;
+        }
+        g = h;
+    }
+    let rest: Vec<(Point3<S>, Point3<S>)> = edges.into_iter().zip(alive).filter_map(|(e, a)| a.then_some(e)).collect();
+    // Trace loops: the edges by their start, each taken once.
+    let mut by_start: Vec<usize> = (0..rest.len()).collect();
+    crate::scalar::try_sort_by(&mut by_start, |&i, &j| compare_points(&rest[i].0, &rest[j].0))?;
+    let mut used = vec![false; rest.len()];
+    let next_from = |at: &Point3<S>, used: &[bool]| -> Decision<Option<usize>> {
+        let (mut lo, mut hi) = (0, by_start.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if compare_points(&rest[by_start[mid]].0, at)? == Ordering::Less {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
         }
-    }
-    let mut rest: Vec<(Point3<S>, Point3<S>)> =
-        edges.into_iter().zip(alive).filter_map(|(e, a)| a.then_some(e)).collect();
-    // Trace loops.
+        while lo < by_start.len() && same(&rest[by_start[lo]].0, at)? {
+            if !used[by_start[lo]] {
+                return Ok(Some(by_start[lo]));
+            }
+            lo += 1;
+        }
+        Ok(None)
+    };
     let mut loops: Vec<Vec<Point3<S>>> = Vec::new();
-    while let Some((start, mut at)) = rest.pop() {
+    for first in (0..rest.len()).rev() {
+        if used[first] {
+            continue;
+        }
+        used[first] = true;
+        let (start, mut at) = (rest[first].0.clone(), rest[first].1.clone());
         let mut lp = vec![start.clone()];
         while !same(&at, &start)? {
             crate::budget::tick()?;
-            let Some(k) = rest.iter().position(|(p, _)| same(p, &at).unwrap_or(false)) else { break };
-            let (p, q) = rest.swap_remove(k);
-            lp.push(p);
-            at = q;
+            let Some(k) = next_from(&at, &used)? else { break };
+            used[k] = true;
+            lp.push(rest[k].0.clone());
+            at = rest[k].1.clone();
         }
         loops.push(simplified(lp, normal)?);
     }

@@ -65,6 +65,13 @@ pub fn locate_in_polygon<S: Scalar>(
     let mut winding = 0i64;
     for i in 0..m {
         let (pa, pb) = (drop_axis(&polygon[i], k), drop_axis(&polygon[(i + 1) % m], k));
+        let (ya, yb) = (pa.y.compare(&pp.y)?, pb.y.compare(&pp.y)?);
+        // A side wholly above or below p's horizontal line neither holds p nor crosses the
+        // line: no orientation test (two comparisons instead, on a polygon of a thousand
+        // sides most of them).
+        if ya == yb && ya != Ordering::Equal {
+            continue;
+        }
         let o = orient2d(&pa, &pb, &pp)?;
         // Collinear and within the closed side (p ≠ either end: checked above).
         if o == Orientation::Coplanar && (&pp - &pa).dot(&(&pp - &pb)).sign()? != Sign::Positive {
@@ -72,7 +79,6 @@ pub fn locate_in_polygon<S: Scalar>(
         }
         // Crossing the horizontal line through p upward with p to the left, or downward with
         // p to the right.
-        let (ya, yb) = (pa.y.compare(&pp.y)?, pb.y.compare(&pp.y)?);
         if ya != Ordering::Greater && yb == Ordering::Greater && o == Orientation::Positive {
             winding += 1;
         } else if yb != Ordering::Greater && ya == Ordering::Greater && o == Orientation::Negative {

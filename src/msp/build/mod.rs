@@ -15,6 +15,7 @@ mod arena;
 mod attach;
 mod cuts;
 mod sets;
+mod triangulate;
 
 pub(super) use sets::{ear_clip, face_turn};
 

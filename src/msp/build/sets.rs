@@ -1,11 +1,12 @@
-//! The initial sets (§2.1): the solid's faces as convex pieces (ear clipping), its edges and
-//! vertices as segments and points.
+//! The initial sets (§2.1): the solid's faces as convex pieces (a monotone decomposition's
+//! triangles merged across diagonals, `triangulate.rs`; ear clipping on degenerate faces), its
+//! edges and vertices as segments and points.
 
 use super::*;
 
 impl<S: Scalar> Builder<'_, S> {
     /// The solid's vertices, edges and faces as the first pieces: convex faces whole, the others
-    /// split into triangles by ear clipping (the diagonals are pseudo edges).
+    /// split into convex pieces (the diagonals are pseudo edges).
     pub(in crate::msp) fn initial_sets(&mut self) -> Result<Sets, MspError> {
         let s = self.solid;
         let mut sets = Sets::default();
@@ -30,7 +31,27 @@ impl<S: Scalar> Builder<'_, S> {
                     break;
                 }
             }
-            let (triangles, merged) = if convex { (vec![face.to_vec()], Vec::new()) } else { ear_clip(face, &turn)? };
+            let (triangles, merged) = if convex {
+                (vec![face.to_vec()], Vec::new())
+            } else {
+                // Convex pieces: a monotone decomposition's triangles merged across diagonals
+                // (O(n log n)); ear clipping where the decomposition declines (a degenerate
+                // polygon), as before.
+                let order = face_order(s, f)?;
+                match super::triangulate::monotone_triangles(face, &turn, &order)? {
+                    Some(t) => (super::triangulate::merge_convex(face, t, &turn)?, Vec::new()),
+                    None => ear_clip(face, &turn)?,
+                }
+            };
+            // Whether a → b or b → a is a side of the face, by the vertices' positions in it
+            // (a scan of a 1,000-gon per piece side was quadratic in its pieces).
+            let position: std::collections::HashMap<usize, usize> =
+                if convex { Default::default() } else { face.iter().enumerate().map(|(i, &v)| (v, i)).collect() };
+            let face_side = |a: usize, b: usize| match (position.get(&a), position.get(&b)) {
+                (Some(&i), Some(&j)) => (i + 1) % m == j || (j + 1) % m == i,
+                _ if convex => is_face_side(face, a, b),
+                _ => false,
+            };
             for t in triangles {
                 let mut bounds = Vec::with_capacity(t.len());
                 for i in 0..t.len() {
@@ -38,7 +59,7 @@ impl<S: Scalar> Builder<'_, S> {
                     let (a, b) = (t[i], t[(i + 1) % t.len()]);
                     let along = merged.iter().find(|(x, _)| *x == (a, b) || *x == (b, a)).map(|&(_, side)| side);
                     let line = match s.edge_index(a, b) {
-                        Some(e) if is_face_side(face, a, b) => edge_line[e],
+                        Some(e) if face_side(a, b) => edge_line[e],
                         // Sides along a straight vertex: the line of a side they cover (their
                         // segments are the sides').
                         _ if along.is_some() => {
@@ -89,6 +110,23 @@ pub(in crate::msp) fn face_turn<S: Scalar>(
     Ok(move |a: usize, b: usize, c: usize| -> Result<Sign, MspError> {
         let o = orient2d(&project(s.vertex(a), k), &project(s.vertex(b), k), &project(s.vertex(c), k))?;
         Ok(orientation_sign(o) * up)
+    })
+}
+
+/// The sweep order of face `f`'s vertices: lexicographic on their projection along the axis of
+/// [`face_turn`], decided exactly.
+fn face_order<S: Scalar>(
+    s: &Solid<S>,
+    f: usize,
+) -> Result<impl Fn(usize, usize) -> Result<std::cmp::Ordering, MspError> + '_, MspError> {
+    let n = &s.plane(f).normal;
+    let (k, _) = signed_nonzero_axis(n)?.ok_or_else(|| MspError::Precision("a face's normal is zero".into()))?;
+    Ok(move |a: usize, b: usize| -> Result<std::cmp::Ordering, MspError> {
+        let (p, q) = (project(s.vertex(a), k), project(s.vertex(b), k));
+        Ok(match p.x.compare(&q.x)? {
+            std::cmp::Ordering::Equal => p.y.compare(&q.y)?,
+            o => o,
+        })
     })
 }
 
