@@ -122,12 +122,12 @@ pub fn check_hull_agreement(points: &[Point3<f64>]) -> Result<Agreement, Disagre
     };
     // Only whether the margin exceeds the budget decides; its value is shown with a breach.
     let decisive = if exceeds { Margin::Unbounded } else { Margin::Finite(BigRational::default()) };
-    check(&exact, &fast, &decisive, b, &valid, &[]).map_err(|_| {
+    check(&exact, &fast, &decisive, b, valid, &[]).map_err(|_| {
         let margin = match &exact {
             Err(_) => Margin::Finite(BigRational::default()),
             Ok(faces) => tests(faces).iter().fold(Margin::Unbounded, |m, s| m.min(relative(s))),
         };
-        check(&exact, &fast, &margin, b, &valid, &[]).err().unwrap_or_else(|| Disagreement {
+        check(&exact, &fast, &margin, b, valid, &[]).err().unwrap_or_else(|| Disagreement {
             what: "hull contract".into(),
             exact: format!("{exact:?}"),
             fast: format!("{fast:?}"),
