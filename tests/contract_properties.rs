@@ -194,3 +194,37 @@ fn an_underflowed_minor_times_a_huge_entry_is_within_tolerance() {
     let q = [[0.0, 0.0, 0.0], [-5.0, -1.0, 0.0], [1e-20, 2e-20, 0.0], [0.0, 0.0, t]];
     assert_eq!(orient3d_agreement(&q), Agreement::Strict);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The margin of a list of tests on the fast exact backend (`margin_of_exact`: cross
+    /// products, one division) is the reference's (`margin_of`: a division per test), on
+    /// orientation tests of degenerate quadruples (zero margins, tiny ones, ties between
+    /// equal tests), single and grouped (`AllOf`: the largest part's margin).
+    #[test]
+    fn margins_on_exact_are_the_references(sets in proptest::collection::vec(proptest::collection::vec(four_points(), 1..4), 0..6)) {
+        use touchstone::query::{margin_of, margin_of_exact, Decisive};
+        use touchstone::scalar::Exact;
+        let tests = |to: &dyn Fn(f64) -> Option<BigRational>| -> Vec<Decisive<BigRational>> {
+            sets.iter().enumerate().map(|(i, group)| {
+                let mut parts: Vec<_> = group.iter().map(|p| {
+                    let e = p.map(|c| Point3::from(c.map(|x| to(x).unwrap())));
+                    orient3d_scaled(&e[0], &e[1], &e[2], &e[3])
+                }).collect();
+                if i % 2 == 0 { Decisive::Test(parts.remove(0)) } else { Decisive::AllOf(parts) }
+            }).collect()
+        };
+        let reference = tests(&|x| BigRational::from_f64(x).ok());
+        let fast: Vec<Decisive<Exact>> = sets.iter().enumerate().map(|(i, group)| {
+            let mut parts: Vec<_> = group.iter().map(|p| {
+                let e = p.map(|c| Point3::from(c.map(|x| Exact::from_f64(x).unwrap())));
+                orient3d_scaled(&e[0], &e[1], &e[2], &e[3])
+            }).collect();
+            if i % 2 == 0 { Decisive::Test(parts.remove(0)) } else { Decisive::AllOf(parts) }
+        }).collect();
+        let expected = margin_of(&reference);
+        prop_assert_eq!(&margin_of_exact(&fast), &expected);
+        prop_assert_eq!(&margin_of_exact(&reference), &expected);
+    }
+}

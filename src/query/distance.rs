@@ -11,7 +11,7 @@ use super::{Answer, Bounded, Decisive, Query};
 use crate::brep::Feature;
 use crate::geom::{Plane, Point3, Scaled, Vector3};
 use crate::poly::{FilterScalar, RootScalar};
-use crate::scalar::{decimal_of_rational, Exact, Scalar};
+use crate::scalar::{decimal_of_rational, Exact, ExactValues, Scalar};
 use crate::vclip::contract::distance_magnitude;
 use crate::vclip::{feature_squared_distance, point_squared_distance, vclip_prechecked, Status};
 
@@ -450,7 +450,7 @@ impl<N: Scalar> Query for Distance<N> {
     /// budget of these tests.
     fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<crate::contract::Margin, QueryError> {
         let margin = super::margin_of(&exact.decisive);
-        Ok(match self.posed::<BigRational>() {
+        Ok(match self.posed::<Exact>() {
             Ok((ca, cb)) => margin.min(posed_shapes_margin(&ca, &cb)),
             Err(_) => margin,
         })
@@ -498,10 +498,10 @@ impl<N: Scalar> Query for Distance<N> {
 /// size (the translation's, far from the origin), so a small solid far away is relatively
 /// close to a flat one (a half-unit box 5.8·10¹⁷ away came out of zero volume in `f64`, while
 /// the edge vectors' permanent called its margin 0.49).
-fn posed_volume(s: &crate::brep::Solid<BigRational>) -> Scaled<BigRational> {
+fn posed_volume<S: Scalar>(s: &crate::brep::Solid<S>) -> Scaled<S> {
     let v = s.vertices();
-    let row = |p: &Point3<BigRational>| [p.x.clone(), p.y.clone(), p.z.clone(), BigRational::from_integer(1.into())];
-    let mut magnitude = BigRational::default();
+    let row = |p: &Point3<S>| [p.x.clone(), p.y.clone(), p.z.clone(), S::one()];
+    let mut magnitude = S::zero();
     for f in 0..s.face_count() {
         let face = s.face(f);
         for k in 1..face.len() - 1 {
@@ -517,28 +517,29 @@ fn posed_volume(s: &crate::brep::Solid<BigRational>) -> Scaled<BigRational> {
 /// (a pose can bring a valid shape within `f64`'s tolerance of a degenerate one) and each
 /// edge's convexity (rounding can make an edge flat or reflex: `f64` then refuses a shape that
 /// is strictly convex exactly, which is admissible within the budget of that edge's test).
-pub(super) fn posed_shapes_margin(
-    ca: &ConvexPosed<BigRational>,
-    cb: &ConvexPosed<BigRational>,
-) -> crate::contract::Margin {
+/// On any exact backend (the ops pose the shapes on [`Exact`], the fast one): the same value.
+pub(super) fn posed_shapes_margin<S: ExactValues>(ca: &ConvexPosed<S>, cb: &ConvexPosed<S>) -> crate::contract::Margin {
     posed_shape_margin(ca).min(posed_shape_margin(cb))
 }
 
 /// [`posed_shapes_margin`] of one posed shape.
-pub(super) fn posed_shape_margin(c: &ConvexPosed<BigRational>) -> crate::contract::Margin {
+pub(super) fn posed_shape_margin<S: ExactValues>(c: &ConvexPosed<S>) -> crate::contract::Margin {
     let s = &c.built.solid;
-    (0..s.edge_count())
-        .map(|e| crate::contract::Margin::of(&s.edge_convexity_scaled(e)))
-        .fold(solid_margin(s), |m, e| m.min(e))
+    let mut tests = solid_tests(s);
+    tests.extend((0..s.edge_count()).map(|e| Decisive::Test(s.edge_convexity_scaled(e))));
+    super::margin_of_exact(&tests)
 }
 
 /// The margin of a posed solid's own tests: each face's area (its Newell normal) and the
 /// volume. A pose that keeps a valid shape valid exactly may still make it so thin, relative
 /// to its coordinates, that binary64 collapses it (a box under a matrix with a column of
 /// 10⁻³⁰⁰): the `f64` path's `precision` refusal is then admissible.
-pub(super) fn solid_margin(s: &crate::brep::Solid<BigRational>) -> crate::contract::Margin {
+pub(super) fn solid_margin<S: ExactValues>(s: &crate::brep::Solid<S>) -> crate::contract::Margin {
+    super::margin_of_exact(&solid_tests(s))
+}
+
+/// The tests of [`solid_margin`].
+fn solid_tests<S: Scalar>(s: &crate::brep::Solid<S>) -> Vec<Decisive<S>> {
     let tests = s.validation_tests();
-    let shape: Vec<Decisive<BigRational>> =
-        tests.area.into_iter().map(Decisive::AllOf).chain(std::iter::once(Decisive::Test(posed_volume(s)))).collect();
-    super::margin_of(&shape)
+    tests.area.into_iter().map(Decisive::AllOf).chain(std::iter::once(Decisive::Test(posed_volume(s)))).collect()
 }

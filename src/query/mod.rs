@@ -121,7 +121,7 @@ use num_rational::BigRational;
 use crate::contract::{self, Agreement, Continuous, Disagreement, Margin};
 use crate::geom::Scaled;
 use crate::poly::{FilterScalar, RootScalar};
-use crate::scalar::{Exact, Interval, Scalar};
+use crate::scalar::{Exact, ExactValues, Interval, Scalar};
 
 pub use agree::{agrees, default_agreement_decided};
 pub use ccd::{Ccd, CcdClaim, CcdOutput};
@@ -395,6 +395,38 @@ pub fn margin_of(decisive: &[Decisive<BigRational>]) -> Margin {
         };
         acc.min(m)
     })
+}
+
+/// [`margin_of`] on any exact backend, with the same value: each test's margin
+/// |v| / (|m| + floor) is kept as its two parts and compared by cross products (exact on an
+/// exact backend), and only the least is divided, once, into the reference's rational.
+pub fn margin_of_exact<S: ExactValues>(decisive: &[Decisive<S>]) -> Margin {
+    let floor = S::from_f64(crate::scalar::tolerance::UNDERFLOW_WEIGHT).unwrap_or_else(|_| S::zero());
+    let parts = |s: &Scaled<S>| (s.value.abs(), s.magnitude.abs() + floor.clone());
+    let less = |a: &(S, S), b: &(S, S)| {
+        (a.0.clone() * b.1.clone()).compare(&(b.0.clone() * a.1.clone())) == Ok(std::cmp::Ordering::Less)
+    };
+    let mut least: Option<(S, S)> = None;
+    for d in decisive {
+        let m = match d {
+            Decisive::Test(s) => parts(s),
+            // Degenerate only when every part is: the largest part's margin (0 for no parts).
+            Decisive::AllOf(ps) => {
+                ps.iter().map(parts).fold((S::zero(), S::one()), |a, b| if less(&a, &b) { b } else { a })
+            }
+        };
+        least = Some(match least {
+            Some(l) if !less(&m, &l) => l,
+            _ => m,
+        });
+    }
+    match least {
+        None => Margin::Unbounded,
+        Some((num, den)) => match (num.to_rational(), den.to_rational()) {
+            (Some(n), Some(d)) if !num_traits::Zero::is_zero(&n) => Margin::Finite(n / d),
+            _ => Margin::Finite(BigRational::default()),
+        },
+    }
 }
 
 /// The default contract check (see [`Query::agreement`]) at a given margin.

@@ -245,7 +245,7 @@ impl<N: Scalar> Query for Toi<N> {
     /// The answer's tests and the posed shapes' own (as for `distance`).
     fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<crate::contract::Margin, QueryError> {
         let margin = super::margin_of(&exact.decisive);
-        Ok(match self.posed::<BigRational>() {
+        Ok(match self.posed::<Exact>() {
             Ok((ca, cb)) => margin.min(super::distance::posed_shapes_margin(&ca, &cb)),
             Err(_) => margin,
         })
