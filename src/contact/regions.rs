@@ -126,16 +126,8 @@ fn polygon_union<S: Scalar>(polygons: &[&Vec<Point3<S>>], normal: &Vector3<S>) -
     // strictly between its ends in that order, and in that order along it.
     let mut vertices: Vec<&Point3<S>> = polygons.iter().flat_map(|p| p.iter()).collect();
     crate::scalar::try_sort_by(&mut vertices, |a, b| compare_points(a, b))?;
-    let mut distinct: Vec<&Point3<S>> = Vec::with_capacity(vertices.len());
-    for v in vertices {
-        let repeated = match distinct.last() {
-            Some(l) => same(l, v)?,
-            None => false,
-        };
-        if !repeated {
-            distinct.push(v);
-        }
-    }
+    crate::scalar::try_dedup_by(&mut vertices, |a, b| compare_points(a, b))?;
+    let distinct = vertices;
     // The first index whose vertex is above `x` (or at it, `inclusive` false).
     let bound = |x: &Point3<S>, inclusive: bool| -> Decision<usize> {
         let (mut lo, mut hi) = (0, distinct.len());
