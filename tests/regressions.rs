@@ -54,3 +54,44 @@ fn hull_f64_overflow_is_a_typed_refusal_fuzz() {
     ));
     assert_eq!(check_hull_agreement(&p), Ok(touchstone::contract::Agreement::WithinTolerance));
 }
+
+/// From the `msp_diff` fuzz target (CI, 2026-12-01): a chord of an L-, zigzag- or comb-prism's
+/// bottom face, from an edge's midpoint to the origin, under the exact pose (2, −1, −1, −2)
+/// shifted by (−11/8, 0, 0), which puts a vertex at the origin. Exactly, the chord lies in the
+/// face. The f64 pose rounds that vertex to a few 10⁻¹⁷ off zero, and the face's plane offset
+/// −n·p₀ cancels to 2.8·10⁻¹⁷: the origin was decided 2.8·10⁻¹⁷ above the plane against a
+/// tolerance relative to the terms at the origin (10⁻²⁹), and the chord came out inside or
+/// outside. Fixed by the tolerance model DESIGN.md states, relative to the input's magnitude:
+/// a plane carries the scale its offset was computed at (the solid's coordinate bound times
+/// |n|₁ for a solid's faces and the index's cuts). Replay: `touchstone arbitrary msp_diff`'s
+/// seeds `chord-at-origin-*`, or the lines this test prints.
+#[test]
+fn msp_chord_through_a_posed_vertex_at_the_origin_fuzz() {
+    use touchstone::arbitrary::MspInput;
+    use touchstone::query::{both, PointClass};
+    for (shape, scale) in [(2, 7), (3, 0), (3, 1), (3, 3), (3, 7)] {
+        let input = MspInput {
+            shape,
+            scale,
+            turn: [2, -1, -1, -2],
+            shift: [-11, 0, 0],
+            pick: [(13, 63744), (7, 1024)],
+            grid: [[4, 8, 4], [0, 0, 0]],
+        };
+        let (_, segment) = input.case().and_then(|c| c.queries()).expect("a case");
+        let line = touchstone_oracle::encode::replay_line(&segment);
+        let answer = both(&segment).expect("an exact answer");
+        assert!(answer.agreement.is_ok(), "{:?}\nreplay: {line}", answer.agreement);
+        // Not only within the contract: f64 now finds the same pieces on the same features.
+        let fast = answer.fast.as_ref().expect("an f64 answer");
+        let exact: Vec<(PointClass, String)> =
+            answer.exact.output.pieces.iter().map(|p| (p.class, format!("{:?}", p.feature))).collect();
+        let f64s: Vec<(PointClass, String)> =
+            fast.output.pieces.iter().map(|p| (p.class, format!("{:?}", p.feature))).collect();
+        assert_eq!(exact, f64s, "replay: {line}");
+        // The zigzag's chord lies in the face exactly (the case is what it says).
+        if shape == 2 {
+            assert!(exact.iter().all(|p| p.0 == PointClass::Boundary), "{line}");
+        }
+    }
+}

@@ -176,7 +176,10 @@ fn f64_parallel_edge_and_face_terminates() {
 /// Near-parallel edges make the clip parameters ill-conditioned, the E-E derivative test and
 /// the E-F side test disagree, and `f64` V-Clip went E-E ↔ E-F until its step cap. It now
 /// detects the cycle (a state it left, met again) and answers by the exhaustive minimum:
-/// penetrating, as exact V-Clip says.
+/// penetrating, as exact V-Clip says. Since the planes' tolerance is relative to the solids'
+/// magnitude (2026-12-02), `f64` decides the E-F side test zero and reaches the penetrating
+/// E-F state directly, without the cycle; either way it must answer penetrating in a few
+/// steps (the cycle's exit keeps its test below).
 #[test]
 fn f64_tiny_penetration_cycle() {
     let tri = extrusion(&[(q(-1, 1), q(-1, 1)), (q(2, 1), q(0, 1)), (q(0, 1), q(2, 1))], q(-1, 1), q(1, 1)).unwrap();
@@ -192,7 +195,7 @@ fn f64_tiny_penetration_cycle() {
     let (fa, fb) = (a.convert::<f64>().unwrap(), b.convert::<f64>().unwrap());
     let r = vclip(&fa, &fb, warm).unwrap();
     assert_eq!((r.closest.status, r.closest.squared_distance), (Status::Penetrating, 0.0), "{r:?}");
-    assert!(r.left_cycle && r.steps < 20, "{r:?}");
+    assert!(r.steps < 20, "{r:?}");
 }
 
 /// Found by the robustness experiment (`--seed 2`, trials 45791 and 49360): two triangular

@@ -746,7 +746,8 @@ pub fn replay(target: &str, bytes: &[u8]) -> Result<Replay, DecodeError> {
             }
             PredicateCase::Side(s) => {
                 let (c, q) = s.plane_and_point().ok_or_else(rejected)?;
-                let plane = crate::geom::Plane { normal: Vector3::new(c[0], c[1], c[2]), offset: c[3] };
+                let plane =
+                    crate::geom::Plane { normal: Vector3::new(c[0], c[1], c[2]), offset: c[3], scale: c[3].abs() };
                 Replay::SideOfPlane(SideOfPlane {
                     plane: PlaneSpec::Coefficients(plane),
                     point: Point3::new(q[0], q[1], q[2]),

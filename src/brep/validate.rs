@@ -159,14 +159,13 @@ fn fans(half_edges: &[HalfEdge], vertex_count: usize) -> Result<Vec<usize>, Brep
 }
 
 /// The plane of face `f`, checking area and planarity.
-fn face_plane<S: Scalar>(vertices: &[Point3<S>], face: &[usize], f: usize) -> Result<Plane<S>, BrepError> {
+fn face_plane<S: Scalar>(vertices: &[Point3<S>], face: &[usize], f: usize, bound: &S) -> Result<Plane<S>, BrepError> {
     let (normal, magnitude) = newell_of(face.len(), |k| &vertices[face[k]]);
     if crate::scalar::all_zero((0..3).map(|i| normal[i].sign_scaled(|| magnitude[i].clone())))? {
         return Err(BrepError::ZeroAreaFace { face: f });
     }
     let p0 = &vertices[face[0]];
-    let offset = -normal.dot(&p0.coords);
-    let plane = Plane { normal, offset };
+    let plane = Plane::within(normal, p0, bound);
     if face.len() == 3 {
         // Three points always lie on a plane: the test would only ask whether the rounding of
         // the plane's own construction is zero (undecidable for intervals, which then could not
@@ -376,9 +375,10 @@ pub(crate) fn build<S: Scalar>(vertices: Vec<Point3<S>>, faces: Vec<Vec<usize>>)
     let (half_edges, face_first, edges, edge_half) = topology(&faces)?;
     let vertex_out = fans(&half_edges, vertices.len())?;
     let mut planes = Vec::with_capacity(faces.len());
+    let bound = crate::geom::coordinate_bound(&vertices);
     for (f, face) in faces.iter().enumerate() {
         crate::budget::tick()?;
-        let plane = face_plane(&vertices, face, f)?;
+        let plane = face_plane(&vertices, face, f, &bound)?;
         simple(&vertices, face, &plane.normal, f)?;
         planes.push(plane);
     }
@@ -412,9 +412,10 @@ pub(crate) fn with_topology<S: Scalar, T: Scalar>(
         }
     }
     let mut planes = Vec::with_capacity(template.topo.faces.len());
+    let bound = crate::geom::coordinate_bound(&vertices);
     for (f, face) in template.topo.faces.iter().enumerate() {
         crate::budget::tick()?;
-        planes.push(face_plane(&vertices, face, f)?);
+        planes.push(face_plane(&vertices, face, f, &bound)?);
     }
     match signed_volume6(&vertices, &template.topo.faces).sign_scaled()? {
         Sign::Negative => return Err(BrepError::InsideOut),
@@ -431,14 +432,14 @@ pub(crate) fn with_topology<S: Scalar, T: Scalar>(
 /// orientation and a positive volume. (An interval backend could not decide an exactly planar
 /// face whose coordinates are not doubles; an exact backend need not pay for the checks.)
 pub(crate) fn with_topology_trusted<S: Scalar, T: Scalar>(template: &Solid<T>, vertices: Vec<Point3<S>>) -> Solid<S> {
+    let bound = crate::geom::coordinate_bound(&vertices);
     let planes = template
         .topo
         .faces
         .iter()
         .map(|face| {
             let (normal, _) = newell_of(face.len(), |k| &vertices[face[k]]);
-            let offset = -normal.dot(&vertices[face[0]].coords);
-            Plane { normal, offset }
+            Plane::within(normal, &vertices[face[0]], &bound)
         })
         .collect();
     Solid { vertices, topo: template.topo.clone(), planes }

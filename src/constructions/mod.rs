@@ -26,8 +26,7 @@ pub fn plane_through<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>) -> 
     if crate::predicates::zero_vector_scaled(&normal, &crate::geom::cross_magnitude(&abs(&u), &abs(&v)))? {
         return Err(GeomError::Collinear);
     }
-    let offset = -normal.dot(&a.coords);
-    Ok(Plane { normal, offset })
+    Ok(Plane::anchored(normal, a))
 }
 
 /// Where a closed segment meets a plane.

@@ -107,7 +107,7 @@ impl<S: Scalar> Region<S> {
                 for i in 0..k {
                     n += self.points[i].coords.cross(&self.points[(i + 1) % k].coords);
                 }
-                let plane = crate::geom::Plane { offset: -n.dot(&self.points[0].coords), normal: n.clone() };
+                let plane = crate::geom::Plane::anchored(n.clone(), &self.points[0]);
                 let (d, foot) = crate::constructions::plane_foot(p, &plane);
                 let mut inside = locate_in_polygon(&self.points, &n, &foot)?.in_closure();
                 for h in &self.holes {

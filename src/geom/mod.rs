@@ -54,6 +54,32 @@ pub fn dot_magnitude<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> S {
     a.iter().zip(b.iter()).fold(S::zero(), |acc, (x, y)| acc + x.abs() * y.abs())
 }
 
+/// |x| + |y| + |z|.
+pub fn norm1<S: Scalar>(v: &Vector3<S>) -> S {
+    v.iter().fold(S::zero(), |acc, x| acc + x.abs())
+}
+
+/// The input's magnitude, for a tolerance: the largest |coordinate| of the points (zero for
+/// none). A coordinate's rounding on a tolerant backend is relative to the magnitudes it was
+/// computed from (a pose's), not to itself: a posed vertex at the origin is a cancelled sum,
+/// so a plane evaluated there is decided against the solid's magnitude (see
+/// [`Plane`](crate::geom::Plane)'s `scale`). Backends with certain decisions that are not
+/// exact (intervals) get zero: they bound their own rounding and never use it.
+pub fn coordinate_bound<'a, S: Scalar + 'a>(points: impl IntoIterator<Item = &'a Point3<S>>) -> S {
+    let mut m = S::zero();
+    if S::CERTAIN_DECISIONS && !S::EXACT_VALUES {
+        return m;
+    }
+    for p in points {
+        for c in p.iter() {
+            let a = c.abs();
+            // Undecided (an overflowed coordinate): the sum bounds both.
+            m = m.maximum(&a).unwrap_or_else(|_| m.clone() + a);
+        }
+    }
+    m
+}
+
 /// |v|² = v·v (nalgebra's `norm_squared` asks for a complex field, which rationals are not).
 pub fn norm2<S: Scalar>(v: &Vector3<S>) -> S {
     v.dot(v)

@@ -6,12 +6,27 @@ use crate::scalar::Scalar;
 
 /// The plane {p : normal · p + offset = 0}, with its positive side ("above") the side the
 /// normal points to. Never normalised: the coefficients are exactly what was computed.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `scale` bounds the terms `offset` was computed from (|offset| ≤ scale). An offset computed as
+/// −n·x from a point x far from the origin cancels when the plane passes near the origin: its
+/// rounding on a tolerant backend is relative to |n||x|, not to |offset|, so an evaluation's
+/// tolerance is relative to |n||p| + scale (DESIGN.md: a tolerance scaled to the input's
+/// magnitude). Exact backends never use it for a decision; margins are relative to it.
+/// Equality compares the coefficients only.
+#[derive(Clone, Debug)]
 pub struct Plane<S: Scalar> {
     /// (a, b, c).
     pub normal: Vector3<S>,
     /// d.
     pub offset: S,
+    /// The magnitude of the terms `offset` was computed from (at least |offset|).
+    pub scale: S,
+}
+
+impl<S: Scalar> PartialEq for Plane<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.normal == other.normal && self.offset == other.offset
+    }
 }
 
 impl<S: Scalar> Plane<S> {
@@ -22,14 +37,27 @@ impl<S: Scalar> Plane<S> {
         if is_zero_vector(&normal)? {
             return Err(GeomError::DegeneratePlane);
         }
-        Ok(Plane { normal, offset: d })
+        Ok(Plane { normal, scale: d.abs(), offset: d })
     }
 
     /// The plane through `p` with normal `n` (zero normal: error).
     pub fn through_point(p: &Point3<S>, n: Vector3<S>) -> Result<Self, GeomError> {
-        let offset = -n.dot(&p.coords);
-        let [a, b, c]: [S; 3] = n.into();
-        Self::from_coefficients(a, b, c, offset)
+        if is_zero_vector(&n)? {
+            return Err(GeomError::DegeneratePlane);
+        }
+        Ok(Self::anchored(n, p))
+    }
+
+    /// The plane through `p` with normal `n`, unchecked: offset −n·p, scale |n||p| (termwise).
+    pub fn anchored(n: Vector3<S>, p: &Point3<S>) -> Self {
+        Plane { offset: -n.dot(&p.coords), scale: dot_magnitude(&n, &p.coords), normal: n }
+    }
+
+    /// The plane through `p` with normal `n`, unchecked, for points whose coordinates are at
+    /// most `bound` in magnitude (a solid's [`coordinate_bound`](super::coordinate_bound)):
+    /// offset −n·p, scale (|a| + |b| + |c|)·bound.
+    pub fn within(n: Vector3<S>, p: &Point3<S>, bound: &S) -> Self {
+        Plane { offset: -n.dot(&p.coords), scale: super::norm1(&n) * bound.clone(), normal: n }
     }
 
     /// (a, b, c, d).
@@ -42,9 +70,10 @@ impl<S: Scalar> Plane<S> {
         self.normal.dot(&p.coords) + self.offset.clone()
     }
 
-    /// The magnitude of [`Plane::eval`]: |a||x| + |b||y| + |c||z| + |d|.
+    /// The magnitude of [`Plane::eval`]: |a||x| + |b||y| + |c||z| + the offset's scale (at
+    /// least |d|; see [`Plane`]).
     pub fn eval_magnitude(&self, p: &Point3<S>) -> S {
-        dot_magnitude(&self.normal, &p.coords) + self.offset.abs()
+        dot_magnitude(&self.normal, &p.coords) + self.scale.clone()
     }
 
     /// [`Plane::eval`] with its magnitude.
@@ -54,7 +83,7 @@ impl<S: Scalar> Plane<S> {
 
     /// The same plane with above and below exchanged.
     pub fn flipped(&self) -> Self {
-        Plane { normal: -self.normal.clone(), offset: -self.offset.clone() }
+        Plane { normal: -self.normal.clone(), offset: -self.offset.clone(), scale: self.scale.clone() }
     }
 }
 

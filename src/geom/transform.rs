@@ -1,6 +1,8 @@
 //! Exact transforms: rotations from non-unit quaternions, affine 3×4 maps, homogeneous 4×4 maps.
 
-use super::{adjugate3, adjugate4, det3, det4, permanent3, permanent4, Matrix3, Matrix4, Plane, Point3, Vector3};
+use super::{
+    adjugate3, adjugate4, det3, det4, dot_magnitude, permanent3, permanent4, Matrix3, Matrix4, Plane, Point3, Vector3,
+};
 use crate::error::GeomError;
 use crate::scalar::{two, Scalar, Sign};
 
@@ -163,7 +165,8 @@ impl<S: Scalar> Affine<S> {
             offset = -offset;
         }
         let offset = offset - normal.dot(&self.translation);
-        Ok(Plane { normal, offset })
+        let scale = self.determinant().abs() * plane.scale.clone() + dot_magnitude(&normal, &self.translation);
+        Ok(Plane { normal, offset, scale })
     }
 
     /// The 4×4 homogeneous matrix of the map.

@@ -27,7 +27,7 @@ impl<S: Scalar> HPoint<S> {
 /// The side of `plane` that `p` is on, with the backend's tolerance relative to the terms.
 pub(crate) fn side<S: Scalar>(plane: &Plane<S>, p: &HPoint<S>) -> Decision<Sign> {
     let v = plane.normal.dot(&p.x) + plane.offset.clone() * p.w.clone();
-    v.sign_scaled(|| dot_magnitude(&plane.normal, &p.x) + plane.offset.abs() * p.w.abs())
+    v.sign_scaled(|| dot_magnitude(&plane.normal, &p.x) + plane.scale.clone() * p.w.abs())
 }
 
 /// The side of `plane` that the affine point `p` is on.
@@ -56,13 +56,14 @@ pub(crate) fn pencil<S: Scalar>(a: &Plane<S>, b: &Plane<S>, pi: &Plane<S>) -> Pl
     let (alpha, beta) = (b.normal.dot(&pi.normal), a.normal.dot(&pi.normal));
     Plane {
         normal: a.normal.clone() * alpha.clone() - b.normal.clone() * beta.clone(),
-        offset: a.offset.clone() * alpha - b.offset.clone() * beta,
+        offset: a.offset.clone() * alpha.clone() - b.offset.clone() * beta.clone(),
+        scale: a.scale.clone() * alpha.abs() + b.scale.clone() * beta.abs(),
     }
 }
 
 /// The plane through `p` with normal `n`, homogeneous: (w n, −n·x).
 pub(crate) fn through<S: Scalar>(n: &Vector3<S>, p: &HPoint<S>) -> Plane<S> {
-    Plane { normal: n.clone() * p.w.clone(), offset: -n.dot(&p.x) }
+    Plane { normal: n.clone() * p.w.clone(), offset: -n.dot(&p.x), scale: dot_magnitude(n, &p.x) }
 }
 
 /// An axis not parallel to nonzero `n` (n × e_k ≠ 0): the least aligned by the images when
@@ -95,7 +96,7 @@ pub(crate) fn line_planes<S: Scalar>(p: &Point3<S>, q: &Point3<S>) -> Decision<O
     let Some(k) = nonzero_axis(&d)? else { return Ok(None) };
     let plane = |i: usize| {
         let n = d.cross(&axis::<S>(i));
-        Plane { offset: -n.dot(&p.coords), normal: n }
+        Plane::anchored(n, p)
     };
     let others: Vec<usize> = (0..3).filter(|&i| i != k).collect();
     Ok(Some([plane(others[0]), plane(others[1])]))

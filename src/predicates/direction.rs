@@ -130,7 +130,7 @@ pub enum RayPlane<S> {
 /// use touchstone::geom::{point, Plane, Vector3};
 /// use touchstone::predicates::{ray_meets_plane, RayPlane};
 /// let q = |n: i64| BigRational::from_integer(n.into());
-/// let z_is_2 = Plane { normal: Vector3::new(q(0), q(0), q(1)), offset: q(-2) };
+/// let z_is_2 = Plane::from_coefficients(q(0), q(0), q(1), q(-2)).unwrap();
 /// let up = Vector3::new(q(0), q(0), q(1));
 /// let along = Vector3::new(q(1), q(0), q(0));
 /// assert_eq!(ray_meets_plane(&z_is_2, &point(0, 0, 0), &up), Ok(RayPlane::Ahead(q(2))));

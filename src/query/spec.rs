@@ -856,5 +856,9 @@ impl<N: Scalar> PlaneSpec<N> {
 }
 
 fn plane_to<T: Scalar, N: Scalar>(p: &Plane<N>) -> Plane<T> {
-    Plane { normal: p.normal.map(|c| c.to_backend::<T>()), offset: p.offset.to_backend::<T>() }
+    Plane {
+        normal: p.normal.map(|c| c.to_backend::<T>()),
+        offset: p.offset.to_backend::<T>(),
+        scale: p.scale.to_backend::<T>(),
+    }
 }

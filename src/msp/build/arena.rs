@@ -13,7 +13,12 @@ impl<S: Scalar> Builder<'_, S> {
 
     /// Add a plane to the arena, after asking the query's memory budget for the room (the
     /// arenas grow without bound on hostile solids: quadratically on a comb).
-    pub(in crate::msp) fn push_plane(&mut self, p: Plane<S>) -> Result<u32, MspError> {
+    pub(in crate::msp) fn push_plane(&mut self, mut p: Plane<S>) -> Result<u32, MspError> {
+        if !S::CERTAIN_DECISIONS {
+            // A cut through a point near the origin has an offset that cancelled: its rounding
+            // is relative to the solid's magnitude (see `Plane`'s scale).
+            p.scale += crate::geom::norm1(&p.normal) * self.bound.clone();
+        }
         crate::budget::reserve_for(&self.planes, 1)?;
         crate::budget::reserve_for(&self.approx_planes, 1)?;
         if self.options.measure_bits {

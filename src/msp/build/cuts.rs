@@ -60,7 +60,7 @@ impl<S: Scalar> Builder<'_, S> {
         let ulp = 2f64.powi(e.log2().floor() as i32 - 16);
         let c = (xs[xs.len() / 2] / ulp).round() * ulp;
         let Ok(c) = S::from_f64(c) else { return Ok(None) };
-        let plane = Plane { normal: axis::<S>(k), offset: -c };
+        let plane = Plane { normal: axis::<S>(k), scale: c.abs(), offset: -c };
         let id = self.push_plane(plane)?;
         self.stamp += 1;
         let (mut above, mut below) = (false, false);

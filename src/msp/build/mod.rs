@@ -96,6 +96,10 @@ struct Task {
 pub(super) struct Builder<'a, S: Scalar> {
     solid: &'a Solid<S>,
     options: Options,
+    /// The solid's coordinate bound: every cut plane passes through its box, so on a tolerant
+    /// backend a cut's offset is decided against (|a| + |b| + |c|)·bound
+    /// ([`Builder::push_plane`]), as the face planes' are.
+    bound: S,
     planes: Vec<Plane<S>>,
     pub(super) points: Vec<HPoint<S>>,
     /// Interval enclosures of the planes' coefficients and the points' coordinates, for the
@@ -134,6 +138,7 @@ impl<'a, S: Scalar> Builder<'a, S> {
         let mut b = Builder {
             solid,
             options: *options,
+            bound: crate::geom::coordinate_bound(solid.vertices()),
             planes: (0..solid.face_count()).map(|f| solid.plane(f).clone()).collect(),
             vertex_faces: (0..solid.vertex_count()).map(|v| solid.vertex_faces(v)).collect(),
             points: solid.vertices().iter().map(HPoint::from_point).collect(),
