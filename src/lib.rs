@@ -40,6 +40,7 @@
 //!   the box sweep; [`round`]: round shapes (balls, capsules, rounded polytopes): their exact
 //!   distance and status by their cores, and their exact first time of contact.
 //! * [`contact`]: contact regions and normals of two solids (and the ε pipeline of 1990);
+//!   [`forces`]: contact forces by the SVD method, exactly minimum-norm on exact backends;
 //!   [`strategies`]: degenerate cases with known answers.
 //! * [`query`]: one typed query per op of the oracle's format, with claims and the filtered
 //!   exact path; `arbitrary` (feature `arbitrary`): fuzz inputs.
@@ -55,6 +56,7 @@ pub mod constructions;
 pub mod contact;
 pub mod contract;
 pub mod error;
+pub mod forces;
 pub mod geom;
 pub mod msp;
 pub mod poly;

@@ -31,6 +31,16 @@
 //! set far above those multiples, so that a sign that an inexact backend reports as nonzero is
 //! the true sign of the exact computation. Exact backends have `u = 0`: "zero" means zero.
 //!
+//! The magnitude of the terms includes the magnitudes the *inputs* were computed from: a
+//! posed vertex at the origin is a cancelled sum whose rounding is relative to the pose's
+//! terms, not to itself. So a plane carries the scale of its offset
+//! ([`Plane`](crate::geom::Plane)'s `scale`: |n|₁ times its solid's
+//! [coordinate bound](crate::geom::coordinate_bound) for a solid's faces and the Brep-index's
+//! cuts), and a plane evaluated at a point is decided against |n|·|p| + scale: the tolerance is
+//! relative to the input's magnitude, as DESIGN.md says, even where the local terms vanish (an
+//! f64 chord of a face through a posed vertex at the origin was called inside when the origin
+//! was decided 2.8·10⁻¹⁷ above the face against a tolerance of 10⁻²⁹).
+//!
 //! The agreement contract ([`crate::contract`]) follows from this: a decision whose exact
 //! relative margin `|v| / m` exceeds [`margin_budget`] must come out the same on the inexact
 //! backend.

@@ -1,0 +1,626 @@
+//! Contact forces by the SVD method of the 1998 V-Clip paper (§4.2), with an exact
+//! minimum-norm solution on exact backends.
+//!
+//! Rigid bodies ([`Body`]: mass, body-frame inertia, pose, velocities; fixed bodies move at
+//! their given velocity and are never accelerated by a force) touch at contacts ([`Contact`]:
+//! the bodies `a` and `b`, a point, a normal out of `b` toward `a`, a friction coefficient).
+//! Newton–Euler gives the relative acceleration of the contact points as `a = A f + b`
+//! (Eq. (1)); the method sets `a = 0` and takes the minimum-norm `f` (Eq. (3)):
+//!
+//! * a **static** contact (tangential relative speed at most [`System::static_speed`]) has three
+//!   unknowns, its force's world components, and three rows, its relative acceleration's;
+//! * a **dynamic** contact (sliding) has one unknown, the magnitude `λ` of its normal force: its
+//!   force is `λ (n̂ + μ d̂)` with `d̂` the unit friction direction (against the sliding
+//!   velocity), and one row, the normal component of its relative acceleration;
+//! * an **inactive** contact has none.
+//!
+//! The unknown of a dynamic contact is its *normal* magnitude, not the paper's total
+//! magnitude ‖f‖ = λ√(1 + μ²): the two differ by a constant factor per contact, which only
+//! matters for the minimum norm when `A` is rank deficient across dynamic contacts, and keeps
+//! the exact path free of square roots. The exact path still needs the unit vectors `n̂` and
+//! `d̂` of dynamic contacts: when a length is irrational it reports
+//! [`ForcesError::IrrationalLength`] (use normals and velocities of rational length, e.g.
+//! Pythagorean ones); static contacts need none (the friction cone is tested on squares).
+//!
+//! **Solving** ([`min_norm`]): on an exact backend `f = Aᵀ y` with `A Aᵀ y = −b` by exact
+//! elimination, which is the minimum-norm solution of `A f = −b` whenever that system is
+//! consistent, and [`ForcesError::Inconsistent`] when it is not (never hidden). On a tolerant
+//! backend (`f64`), nalgebra's SVD with singular values below [`SVD_CUTOFF`]` · σ_max` taken as
+//! zero, and a residual check that reports inconsistency likewise.
+//!
+//! **The iteration** (§4.2, [`solve`]): after each solve, a contact whose normal force is
+//! negative becomes inactive, and a static contact whose force lies outside its friction cone
+//! becomes dynamic with its friction along the invalid static tangential force; all offending
+//! contacts change at once, and the system is solved again, until every force is valid or
+//! [`System::iteration_limit`] solves were made. The paper warns that the loop may not end
+//! with a valid answer: [`Solution::converged`] says whether it did.
+//!
+//! ```
+//! use num_rational::BigRational;
+//! use touchstone::forces::{solve, Body, Contact, State, System};
+//! use touchstone::geom::{Matrix3, Point3, Vector3};
+//! let q = |n: i64| BigRational::from_integer(n.into());
+//! // A unit cube of mass 4 resting on the fixed floor at its four bottom corners.
+//! let cube = Body::free(q(4), Matrix3::identity(), Point3::new(q(0), q(0), q(1)));
+//! let floor = Body::fixed(Point3::new(q(0), q(0), q(0)));
+//! let corner = |x: i64, y: i64| Contact::new(0, 1, Point3::new(q(x), q(y), q(0)), Vector3::new(q(0), q(0), q(1)), q(1));
+//! let system = System::new(vec![cube, floor], Vector3::new(q(0), q(0), q(-10)), vec![corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)]);
+//! let s = solve(&system).unwrap();
+//! assert!(s.converged && s.states.iter().all(|x| *x == State::Static));
+//! // Each corner carries exactly a quarter of the weight, with no tangential part.
+//! assert!(s.forces.iter().all(|f| *f == Vector3::new(q(0), q(0), q(10))));
+//! ```
+
+mod solve;
+
+pub use solve::{min_norm, MinNorm, SVD_CUTOFF};
+
+use crate::geom::{adjugate3, det3, Matrix3, Point3, Vector3};
+use crate::scalar::{Decision, Scalar, Sign, Uncertain};
+
+/// A rigid body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body<S: Scalar> {
+    /// Its mass (positive; ignored when fixed).
+    pub mass: S,
+    /// Its inertia tensor about its centre of mass, in its own frame (symmetric positive
+    /// definite; ignored when fixed).
+    pub inertia: Matrix3<S>,
+    /// Its orientation: the rotation from its frame to the world's (orthonormal, determinant 1).
+    pub rotation: Matrix3<S>,
+    /// Its centre of mass, in the world.
+    pub position: Point3<S>,
+    /// Its centre's velocity.
+    pub linear: Vector3<S>,
+    /// Its angular velocity (world frame).
+    pub angular: Vector3<S>,
+    /// Immovable by forces: it keeps its velocity (zero, usually).
+    pub fixed: bool,
+}
+
+impl<S: Scalar> Body<S> {
+    /// A free body at rest, unrotated.
+    pub fn free(mass: S, inertia: Matrix3<S>, position: Point3<S>) -> Self {
+        Body {
+            mass,
+            inertia,
+            rotation: Matrix3::identity(),
+            position,
+            linear: Vector3::zeros(),
+            angular: Vector3::zeros(),
+            fixed: false,
+        }
+    }
+
+    /// A fixed body at rest (the floor).
+    pub fn fixed(position: Point3<S>) -> Self {
+        Body { fixed: true, ..Body::free(S::one(), Matrix3::identity(), position) }
+    }
+}
+
+/// A contact between bodies `a` and `b`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contact<S: Scalar> {
+    /// The body the force acts on.
+    pub a: usize,
+    /// The other body (it gets the opposite force).
+    pub b: usize,
+    /// The contact point, in the world.
+    pub point: Point3<S>,
+    /// The normal out of `b` toward `a` (any nonzero length).
+    pub normal: Vector3<S>,
+    /// The friction coefficient μ ≥ 0.
+    pub friction: S,
+}
+
+impl<S: Scalar> Contact<S> {
+    /// A contact.
+    pub fn new(a: usize, b: usize, point: Point3<S>, normal: Vector3<S>, friction: S) -> Self {
+        Contact { a, b, point, normal, friction }
+    }
+}
+
+/// Bodies, gravity and contacts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct System<S: Scalar> {
+    /// The bodies.
+    pub bodies: Vec<Body<S>>,
+    /// Gravity's acceleration (on free bodies).
+    pub gravity: Vector3<S>,
+    /// The contacts.
+    pub contacts: Vec<Contact<S>>,
+    /// The tangential relative speed at or below which a contact is static (default 0).
+    pub static_speed: S,
+    /// The most solves the iteration makes (default 4 + 2 × the contacts: each contact can
+    /// change state at most twice, static to dynamic to inactive).
+    pub iteration_limit: usize,
+}
+
+impl<S: Scalar> System<S> {
+    /// A system with the default static speed (0) and iteration limit.
+    pub fn new(bodies: Vec<Body<S>>, gravity: Vector3<S>, contacts: Vec<Contact<S>>) -> Self {
+        let iteration_limit = 4 + 2 * contacts.len();
+        System { bodies, gravity, contacts, static_speed: S::zero(), iteration_limit }
+    }
+}
+
+/// A contact's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum State {
+    /// Not sliding: three unknown force components.
+    Static,
+    /// Sliding: the friction force is μ times the normal force, against the sliding.
+    Dynamic,
+    /// Separating: no force.
+    Inactive,
+}
+
+impl State {
+    /// The format's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Static => "static",
+            State::Dynamic => "dynamic",
+            State::Inactive => "inactive",
+        }
+    }
+}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution<S: Scalar> {
+    /// The force on body `a` at each contact (world frame; zero for an inactive contact).
+    pub forces: Vec<Vector3<S>>,
+    /// Each contact's final state.
+    pub states: Vec<State>,
+    /// Solves made.
+    pub iterations: usize,
+    /// Whether the last solve's forces are all valid (nonnegative normal forces, static forces
+    /// in their cones); `false`: the iteration limit was reached, and the forces are the last
+    /// solve's.
+    pub converged: bool,
+}
+
+/// Why a system has no answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ForcesError {
+    /// A body's data is invalid.
+    #[error("body {body}: {why}")]
+    Body {
+        /// Which.
+        body: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// A contact's data is invalid.
+    #[error("contact {contact}: {why}")]
+    Contact {
+        /// Which.
+        contact: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// An exact backend needs a unit vector whose length is irrational.
+    #[error("contact {contact}: the length of its {what} is irrational, so its unit vector is not exact (use a rational length, e.g. Pythagorean components)")]
+    IrrationalLength {
+        /// Which contact.
+        contact: usize,
+        /// The normal, the sliding velocity or the static tangential force.
+        what: &'static str,
+    },
+    /// `A f = −b` has no solution (b is not in A's column space): the method's assumption fails.
+    #[error("iteration {iteration}: A f = -b is inconsistent (b is not in the column space of A)")]
+    Inconsistent {
+        /// The solve (1-based) that found it.
+        iteration: usize,
+    },
+    /// A decision the backend could not make.
+    #[error("undecided: {0:?}")]
+    Uncertain(Uncertain),
+    /// The query's budget ran out.
+    #[error("the query's {0:?} limit was reached")]
+    Limit(crate::budget::Limit),
+    /// A matrix and its right side that do not fit ([`min_norm`]'s arguments).
+    #[error("{entries} entries for a {rows} × {cols} matrix, {right} for its right side")]
+    Dimensions {
+        /// The matrix's entries given.
+        entries: usize,
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+        /// The right side's entries given.
+        right: usize,
+    },
+}
+
+impl From<Uncertain> for ForcesError {
+    fn from(u: Uncertain) -> Self {
+        match u {
+            Uncertain::Exhausted(l) => ForcesError::Limit(l),
+            u => ForcesError::Uncertain(u),
+        }
+    }
+}
+
+impl From<crate::budget::Limit> for ForcesError {
+    fn from(l: crate::budget::Limit) -> Self {
+        ForcesError::Limit(l)
+    }
+}
+
+/// The sign of `v` against magnitude `m` (the backend's tolerance; exact backends decide
+/// exactly).
+fn sign<S: Scalar>(v: &S, m: &S) -> Decision<Sign> {
+    v.sign_scaled(|| m.clone())
+}
+
+fn dot<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> S {
+    a.dot(b)
+}
+
+/// |a|·|b| termwise: a dot product's magnitude.
+fn dot_m<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> S {
+    crate::geom::dot_magnitude(a, b)
+}
+
+/// The square root of `x ≥ 0`: exact when the backend's values are exact and `x` is a square
+/// rational (`None` otherwise), binary64's otherwise.
+fn root<S: Scalar>(x: &S) -> Option<S> {
+    if S::EXACT_VALUES {
+        let q: num_rational::BigRational = x.to_backend();
+        let (n, d) = (q.numer(), q.denom());
+        if n < &num_bigint::BigInt::default() {
+            return None;
+        }
+        let (rn, rd) = (n.sqrt(), d.sqrt());
+        if &(&rn * &rn) == n && &(&rd * &rd) == d {
+            Some(num_rational::BigRational::new(rn, rd).to_backend())
+        } else {
+            None
+        }
+    } else {
+        S::from_f64(x.to_f64().max(0.0).sqrt()).ok()
+    }
+}
+
+/// The unit vector along `v`, or `None` when its length is irrational on an exact backend.
+fn unit<S: Scalar>(v: &Vector3<S>) -> Option<Vector3<S>> {
+    let l = root(&v.dot(v))?;
+    Some(v.map(|c| c / l.clone()))
+}
+
+/// A body's per-solve data: inverse mass, world inverse inertia, and the velocity-dependent
+/// acceleration of its points (without contact forces).
+struct Kinematics<S: Scalar> {
+    inv_mass: S,
+    inv_inertia: Matrix3<S>,
+    /// The centre's acceleration without contact forces (gravity; zero when fixed).
+    accel: Vector3<S>,
+    /// The angular acceleration without contact forces (−I⁻¹ (ω × I ω); zero when fixed).
+    alpha: Vector3<S>,
+}
+
+fn validate<S: Scalar>(system: &System<S>) -> Result<Vec<Kinematics<S>>, ForcesError> {
+    let bodies = &system.bodies;
+    let err = |body: usize, why: &str| ForcesError::Body { body, why: why.into() };
+    let finite3 = |v: &Vector3<S>| v.iter().all(|c| c.finite());
+    if !finite3(&system.gravity) {
+        return Err(ForcesError::Body { body: 0, why: "gravity is not finite".into() });
+    }
+    let mut out = Vec::with_capacity(bodies.len());
+    for (i, b) in bodies.iter().enumerate() {
+        crate::budget::tick()?;
+        let all = [&b.position.coords, &b.linear, &b.angular];
+        if !all.iter().all(|v| finite3(v))
+            || !b.rotation.iter().all(|c| c.finite())
+            || !b.inertia.iter().all(|c| c.finite())
+            || !b.mass.finite()
+        {
+            return Err(err(i, "a value is not finite"));
+        }
+        // Rᵀ R = I (within the backend's tolerance).
+        let rtr = b.rotation.transpose() * b.rotation.clone();
+        for r in 0..3 {
+            for c in 0..3 {
+                let e = if r == c { S::one() } else { S::zero() };
+                let m = (0..3).fold(S::zero(), |acc, k| acc + b.rotation[(k, r)].abs() * b.rotation[(k, c)].abs());
+                if sign(&(rtr[(r, c)].clone() - e), &(m + S::one()))? != Sign::Zero {
+                    return Err(err(i, "its rotation is not orthonormal"));
+                }
+            }
+        }
+        if b.fixed {
+            out.push(Kinematics {
+                inv_mass: S::zero(),
+                inv_inertia: Matrix3::zeros(),
+                accel: Vector3::zeros(),
+                alpha: Vector3::zeros(),
+            });
+            continue;
+        }
+        if sign(&b.mass, &b.mass.abs())? != Sign::Positive {
+            return Err(err(i, "its mass is not positive"));
+        }
+        let j = &b.inertia;
+        for r in 0..3 {
+            for c in 0..r {
+                if j[(r, c)] != j[(c, r)] {
+                    return Err(err(i, "its inertia is not symmetric"));
+                }
+            }
+        }
+        // Positive definite: leading principal minors positive (Sylvester).
+        let m2 = j[(0, 0)].clone() * j[(1, 1)].clone() - j[(0, 1)].clone() * j[(1, 0)].clone();
+        let det = det3(j);
+        let m2m = j[(0, 0)].abs() * j[(1, 1)].abs() + j[(0, 1)].abs() * j[(1, 0)].abs();
+        if sign(&j[(0, 0)], &j[(0, 0)].abs())? != Sign::Positive
+            || sign(&m2, &m2m)? != Sign::Positive
+            || sign(&det, &crate::geom::permanent3(&j.map(|x| x.abs())))? != Sign::Positive
+        {
+            return Err(err(i, "its inertia is not positive definite"));
+        }
+        let inv_body = adjugate3(j).map(|x| x / det.clone());
+        let inv_inertia = b.rotation.clone() * inv_body * b.rotation.transpose();
+        let world = b.rotation.clone() * j.clone() * b.rotation.transpose();
+        let w = &b.angular;
+        let alpha = -(inv_inertia.clone() * w.cross(&(world * w.clone())));
+        out.push(Kinematics { inv_mass: S::one() / b.mass.clone(), inv_inertia, accel: system.gravity.clone(), alpha });
+    }
+    for (k, c) in system.contacts.iter().enumerate() {
+        let err = |why: &str| ForcesError::Contact { contact: k, why: why.into() };
+        if c.a >= bodies.len() || c.b >= bodies.len() {
+            return Err(err("its body index is out of range"));
+        }
+        if c.a == c.b {
+            return Err(err("its bodies are the same"));
+        }
+        if bodies[c.a].fixed && bodies[c.b].fixed {
+            return Err(err("both its bodies are fixed"));
+        }
+        if !finite3(&c.point.coords) || !finite3(&c.normal) || !c.friction.finite() {
+            return Err(err("a value is not finite"));
+        }
+        if crate::geom::is_zero_vector(&c.normal)? {
+            return Err(err("its normal is zero"));
+        }
+        if sign(&c.friction, &c.friction.abs())? == Sign::Negative {
+            return Err(err("its friction coefficient is negative"));
+        }
+    }
+    Ok(out)
+}
+
+/// The velocity of body `b`'s material point at `p`.
+fn point_velocity<S: Scalar>(b: &Body<S>, p: &Point3<S>) -> Vector3<S> {
+    b.linear.clone() + b.angular.cross(&(p - &b.position))
+}
+
+/// A contact's unknowns: the static one's three, or the dynamic one's direction `n̂ + μ d̂`.
+#[derive(Clone, Debug)]
+enum Mode<S: Scalar> {
+    Static,
+    Dynamic(Vector3<S>),
+    Inactive,
+}
+
+/// The dynamic direction n̂ + μ d̂ for a unit friction direction along `along` (nonzero).
+fn dynamic_direction<S: Scalar>(
+    c: &Contact<S>,
+    k: usize,
+    along: &Vector3<S>,
+    what: &'static str,
+) -> Result<Vector3<S>, ForcesError> {
+    let n = unit(&c.normal).ok_or(ForcesError::IrrationalLength { contact: k, what: "normal" })?;
+    let d = unit(along).ok_or(ForcesError::IrrationalLength { contact: k, what })?;
+    Ok(n + d * c.friction.clone())
+}
+
+/// The acceleration of body `i`'s point `p` per unit force `f` applied to it at `q`:
+/// f/m − [p − x]× I⁻¹ [q − x]× f, as a 3×3 matrix.
+fn response<S: Scalar>(kin: &Kinematics<S>, body: &Body<S>, p: &Point3<S>, q: &Point3<S>) -> Matrix3<S> {
+    let (rp, rq) = (p - &body.position, q - &body.position);
+    let cross = |r: &Vector3<S>| {
+        Matrix3::new(
+            S::zero(),
+            -r.z.clone(),
+            r.y.clone(),
+            r.z.clone(),
+            S::zero(),
+            -r.x.clone(),
+            -r.y.clone(),
+            r.x.clone(),
+            S::zero(),
+        )
+    };
+    Matrix3::identity() * kin.inv_mass.clone() - cross(&rp) * kin.inv_inertia.clone() * cross(&rq)
+}
+
+/// Body `i`'s point `p`'s acceleration without contact forces.
+fn free_acceleration<S: Scalar>(kin: &Kinematics<S>, body: &Body<S>, p: &Point3<S>) -> Vector3<S> {
+    let r = p - &body.position;
+    let w = &body.angular;
+    kin.accel.clone() + kin.alpha.cross(&r) + w.cross(&w.cross(&r))
+}
+
+/// A (rows × cols, row-major) and b of Eq. (2) for the contacts' modes, with each unknown's
+/// contact and, for a dynamic one, its direction.
+pub(crate) struct Equations<S> {
+    pub rows: usize,
+    pub cols: usize,
+    pub a: Vec<S>,
+    pub b: Vec<S>,
+}
+
+fn equations<S: Scalar>(
+    system: &System<S>,
+    kin: &[Kinematics<S>],
+    modes: &[Mode<S>],
+) -> Result<Equations<S>, ForcesError> {
+    let contacts = &system.contacts;
+    // Per active contact: its row directions (the axes, or the normal) and column directions.
+    let axes: [Vector3<S>; 3] = [Vector3::x(), Vector3::y(), Vector3::z()].map(|v: Vector3<S>| v);
+    let mut row_dirs: Vec<(usize, Vector3<S>)> = Vec::new();
+    let mut col_dirs: Vec<(usize, Vector3<S>)> = Vec::new();
+    for (k, m) in modes.iter().enumerate() {
+        match m {
+            Mode::Static => {
+                for e in &axes {
+                    row_dirs.push((k, e.clone()));
+                    col_dirs.push((k, e.clone()));
+                }
+            }
+            Mode::Dynamic(d) => {
+                row_dirs.push((k, contacts[k].normal.clone()));
+                col_dirs.push((k, d.clone()));
+            }
+            Mode::Inactive => {}
+        }
+    }
+    let (rows, cols) = (row_dirs.len(), col_dirs.len());
+    crate::budget::reserve_for(&Vec::<S>::new(), rows * cols)?;
+    // K[k][j]: the relative acceleration at contact k per unit force at contact j (3×3).
+    let active: Vec<usize> = (0..contacts.len()).filter(|&k| !matches!(modes[k], Mode::Inactive)).collect();
+    let mut blocks: Vec<Vec<Option<Matrix3<S>>>> = vec![vec![None; contacts.len()]; contacts.len()];
+    for &k in &active {
+        for &j in &active {
+            crate::budget::tick()?;
+            let (ck, cj) = (&contacts[k], &contacts[j]);
+            let mut m: Matrix3<S> = Matrix3::zeros();
+            let mut any = false;
+            for (body, sk) in [(ck.a, true), (ck.b, false)] {
+                if system.bodies[body].fixed {
+                    continue;
+                }
+                let sj = if cj.a == body {
+                    true
+                } else if cj.b == body {
+                    false
+                } else {
+                    continue;
+                };
+                let r = response(&kin[body], &system.bodies[body], &ck.point, &cj.point);
+                m = if sk == sj { m + r } else { m - r };
+                any = true;
+            }
+            if any {
+                blocks[k][j] = Some(m);
+            }
+        }
+    }
+    let mut a = Vec::with_capacity(rows * cols);
+    for (k, rd) in &row_dirs {
+        for (j, cd) in &col_dirs {
+            a.push(match &blocks[*k][*j] {
+                Some(m) => dot(rd, &(m * cd.clone())),
+                None => S::zero(),
+            });
+        }
+    }
+    let mut b = Vec::with_capacity(rows);
+    for (k, rd) in &row_dirs {
+        let c = &contacts[*k];
+        let (ba, bb) = (&system.bodies[c.a], &system.bodies[c.b]);
+        let rel = free_acceleration(&kin[c.a], ba, &c.point) - free_acceleration(&kin[c.b], bb, &c.point);
+        b.push(dot(rd, &rel));
+    }
+    Ok(Equations { rows, cols, a, b })
+}
+
+/// The contact forces of `system` by the SVD method (see the [module docs](self)).
+///
+/// Errors: invalid bodies or contacts (naming the element), an irrational unit vector on an
+/// exact backend, an inconsistent system, an undecided comparison, a resource limit.
+pub fn solve<S: Scalar>(system: &System<S>) -> Result<Solution<S>, ForcesError> {
+    let kin = validate(system)?;
+    let contacts = &system.contacts;
+    // Initial states by the tangential relative speed.
+    let mut modes: Vec<Mode<S>> = Vec::with_capacity(contacts.len());
+    for (k, c) in contacts.iter().enumerate() {
+        let (ba, bb) = (&system.bodies[c.a], &system.bodies[c.b]);
+        let v = point_velocity(ba, &c.point) - point_velocity(bb, &c.point);
+        let nn = c.normal.dot(&c.normal);
+        // The tangential part, scaled by |n|²: |n|² v − (v·n) n.
+        let t = v.clone() * nn.clone() - c.normal.clone() * v.dot(&c.normal);
+        // Static when |t|² ≤ s² |n|⁴.
+        let s2 = system.static_speed.clone() * system.static_speed.clone() * nn.clone() * nn.clone();
+        let excess = t.dot(&t) - s2.clone();
+        let m = dot_m(&t, &t) + s2;
+        modes.push(if sign(&excess, &m)? == Sign::Positive {
+            Mode::Dynamic(dynamic_direction(c, k, &(-t), "sliding velocity")?)
+        } else {
+            Mode::Static
+        });
+    }
+    let mut iterations = 0;
+    loop {
+        iterations += 1;
+        let eq = equations(system, &kin, &modes)?;
+        let f = match min_norm(&eq.a, eq.rows, eq.cols, &eq.b)? {
+            MinNorm::Solution(f) => f,
+            MinNorm::Inconsistent => return Err(ForcesError::Inconsistent { iteration: iterations }),
+        };
+        // The forces, and the contacts whose forces are invalid.
+        let mut forces = vec![Vector3::zeros(); contacts.len()];
+        let mut col = 0;
+        for (k, m) in modes.iter().enumerate() {
+            match m {
+                Mode::Static => {
+                    forces[k] = Vector3::new(f[col].clone(), f[col + 1].clone(), f[col + 2].clone());
+                    col += 3;
+                }
+                Mode::Dynamic(d) => {
+                    forces[k] = d.clone() * f[col].clone();
+                    col += 1;
+                }
+                Mode::Inactive => {}
+            }
+        }
+        let mut changed = false;
+        let mut next = modes.clone();
+        for (k, m) in modes.iter().enumerate() {
+            let c = &contacts[k];
+            let fk = &forces[k];
+            let fnn = fk.dot(&c.normal);
+            let negative = sign(&fnn, &dot_m(fk, &c.normal))? == Sign::Negative;
+            match m {
+                Mode::Inactive => {}
+                _ if negative => {
+                    next[k] = Mode::Inactive;
+                    changed = true;
+                }
+                Mode::Dynamic(_) => {}
+                Mode::Static => {
+                    // In the cone: |n|²|f|² − (f·n)² ≤ μ² (f·n)².
+                    let nn = c.normal.dot(&c.normal);
+                    let ff = fk.dot(fk);
+                    let mu2 = c.friction.clone() * c.friction.clone();
+                    let excess = nn.clone() * ff.clone() - fnn.clone() * fnn.clone() * (S::one() + mu2.clone());
+                    let m = nn.abs() * dot_m(fk, fk) + sq(dot_m(fk, &c.normal)) * (S::one() + mu2.abs());
+                    if sign(&excess, &m)? == Sign::Positive {
+                        // Friction along the static tangential force: |n|² f − (f·n) n.
+                        let t = fk.clone() * nn - c.normal.clone() * fnn;
+                        next[k] = Mode::Dynamic(dynamic_direction(c, k, &t, "static tangential force")?);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed || iterations >= system.iteration_limit {
+            let states = modes
+                .iter()
+                .map(|m| match m {
+                    Mode::Static => State::Static,
+                    Mode::Dynamic(_) => State::Dynamic,
+                    Mode::Inactive => State::Inactive,
+                })
+                .collect();
+            return Ok(Solution { forces, states, iterations, converged: !changed });
+        }
+        modes = next;
+    }
+}
+
+fn sq<S: Scalar>(x: S) -> S {
+    x.clone() * x
+}
