@@ -69,15 +69,7 @@ fn hull_f64_overflow_is_a_typed_refusal_fuzz() {
 fn msp_chord_through_a_posed_vertex_at_the_origin_fuzz() {
     use touchstone::arbitrary::MspInput;
     use touchstone::query::{both, PointClass};
-    for (shape, scale) in [(2, 7), (3, 0), (3, 1), (3, 3), (3, 7)] {
-        let input = MspInput {
-            shape,
-            scale,
-            turn: [2, -1, -1, -2],
-            shift: [-11, 0, 0],
-            pick: [(13, 63744), (7, 1024)],
-            grid: [[4, 8, 4], [0, 0, 0]],
-        };
+    for input in MspInput::chords_at_the_origin() {
         let (_, segment) = input.case().and_then(|c| c.queries()).expect("a case");
         let line = touchstone_oracle::encode::replay_line(&segment);
         let answer = both(&segment).expect("an exact answer");
@@ -90,7 +82,7 @@ fn msp_chord_through_a_posed_vertex_at_the_origin_fuzz() {
             fast.output.pieces.iter().map(|p| (p.class, format!("{:?}", p.feature))).collect();
         assert_eq!(exact, f64s, "replay: {line}");
         // The zigzag's chord lies in the face exactly (the case is what it says).
-        if shape == 2 {
+        if input.shape == 2 {
             assert!(exact.iter().all(|p| p.0 == PointClass::Boundary), "{line}");
         }
     }

@@ -888,6 +888,23 @@ impl MspCase {
 }
 
 impl MspInput {
+    /// The cases the target found on CI (2026-12-01), kept as seeds and as a regression test:
+    /// chords of a zigzag's or a comb's bottom face from an edge's midpoint to the origin,
+    /// under the pose (2, −1, −1, −2) shifted by (−11/8, 0, 0), which puts a vertex there.
+    pub fn chords_at_the_origin() -> Vec<MspInput> {
+        [(2, 7), (3, 0), (3, 1), (3, 3), (3, 7)]
+            .into_iter()
+            .map(|(shape, scale)| MspInput {
+                shape,
+                scale,
+                turn: [2, -1, -1, -2],
+                shift: [-11, 0, 0],
+                pick: [(13, 63744), (7, 1024)],
+                grid: [[4, 8, 4], [0, 0, 0]],
+            })
+            .collect()
+    }
+
     /// The case, or `None` when the choice gives no valid one.
     pub fn case(&self) -> Option<MspCase> {
         use crate::brep::shapes;

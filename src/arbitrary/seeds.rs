@@ -537,16 +537,8 @@ fn index_cases(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)
     // Found by the target (CI, 2026-12-01): chords of the bottom face from an edge's midpoint
     // to the origin, where the posed solid has a vertex; f64 decided the origin off the face's
     // plane by the pose's rounding (a cancelled offset) and called the chord inside.
-    for (shape, scale) in [(2, 7), (3, 0), (3, 1), (3, 3), (3, 7)] {
-        let input = MspInput {
-            shape,
-            scale,
-            turn: [2, -1, -1, -2],
-            shift: [-11, 0, 0],
-            pick: [(13, 63744), (7, 1024)],
-            grid: [[4, 8, 4], [0, 0, 0]],
-        };
-        add(format!("chord-at-origin-shape{shape}-scale{scale}"), checked(target, &input)?);
+    for input in MspInput::chords_at_the_origin() {
+        add(format!("chord-at-origin-shape{}-scale{}", input.shape, input.scale), checked(target, &input)?);
     }
     Ok(())
 }
