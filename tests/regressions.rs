@@ -87,3 +87,99 @@ fn msp_chord_through_a_posed_vertex_at_the_origin_fuzz() {
         }
     }
 }
+
+/// From the `hull_diff` fuzz target (2026-12-02): six points of the plane x = 0 within 2 of the
+/// origin but one, (0, 1, −5.96·10⁸), and the point g·(1, 1, 1) with g = −5.96·10⁸. The f64
+/// hull lost the vertex (0, 0, 2) and came out nonconvex: orient3d(G, P0, P1, P3) took the far
+/// point as its pivot, so its three rows were 6·10⁸ long and nearly parallel, their determinant
+/// (≈ 6·10⁸) below the rounding of the permanent (≈ 2·10²⁶): "coplanar", for four points a
+/// unit square and 6·10⁸ apart. orient3d on a tolerant backend now tries the other pivots
+/// before it says coplanar (each decision certified against its own magnitude). Replay:
+/// `{"op": "validate", "backend": "both", "solid": {"convex_hull": [...these points...]}}`.
+#[test]
+fn hull_f64_far_pivot_orientation_fuzz() {
+    use touchstone::predicates::orient3d;
+    let g = -595821443.5137254;
+    let points: Vec<[f64; 3]> = vec![
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0],
+        [0.0, 0.0, 2.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 1.0, 1.0],
+        [0.0, 1.0, g],
+        [g, g, g],
+    ];
+    let p: Vec<Point3<f64>> = points.iter().map(|c| Point3::from(*c)).collect();
+    let q: Vec<Point3<num_rational::BigRational>> =
+        p.iter().map(|x| x.map(|c| num_rational::BigRational::from_float(c).unwrap())).collect();
+    // Every orientation of every four of the points, in every order, is the exact one.
+    let n = p.len();
+    for a in 0..n {
+        for b in (0..n).filter(|&b| b != a) {
+            for c in (0..n).filter(|&c| c != a && c != b) {
+                for d in (0..n).filter(|&d| d != a && d != b && d != c) {
+                    assert_eq!(
+                        orient3d(&p[a], &p[b], &p[c], &p[d]),
+                        orient3d(&q[a], &q[b], &q[c], &q[d]),
+                        "{a}{b}{c}{d}"
+                    );
+                }
+            }
+        }
+    }
+    // The hull's vertices are the exact hull's: (0,0,0), (0,0,2), (0,1,1), (0,1,g), G.
+    let hull = touchstone::brep::convex_hull(&p).unwrap();
+    assert_eq!(hull.input_index, vec![0, 2, 4, 5, 6]);
+    assert!(check_hull_agreement(&p).is_ok());
+    // The case as found: three copies of G and a subnormal point beside them.
+    let mut found = points.clone();
+    found.extend([[g, g, g], [g, g, g], [2.138598389e-314, 0.0, 0.0]]);
+    let p: Vec<Point3<f64>> = found.iter().map(|c| Point3::from(*c)).collect();
+    assert!(check_hull_agreement(&p).is_ok());
+}
+
+/// From the `hull_diff` fuzz target (2026-12-02): a grid polytope's points with one of them,
+/// (1, −2, 2.78·10⁻³⁰⁹), a subnormal above its neighbour (1, −2, 0). The f64 hull is right within
+/// tolerance (it keeps (−1, −2, 0), straight within 10⁻³⁰⁹, as a corner of the face y = −2), but
+/// the contract judged it by the plane of that face's first three corners, nearly collinear,
+/// and measured the corner's distance against a permanent of vanishing products (a relative
+/// margin of 1 for 10⁻³⁰⁹). The contract now takes a face's plane through well-spread corners
+/// and a distance relative to the points' size. Replay:
+/// `{"op": "validate", "backend": "both", "solid": {"convex_hull": [...these points...]}}`.
+#[test]
+fn hull_contract_sliver_corner_fuzz() {
+    let pts: Vec<[f64; 3]> = vec![
+        [-2.0, -2.0, 0.0],
+        [-2.0, -1.0, 0.0],
+        [-2.0, 0.0, 0.0],
+        [-2.0, 1.0, 0.0],
+        [-2.0, 2.0, 0.0],
+        [-1.0, -2.0, 0.0],
+        [-1.0, -1.0, 0.0],
+        [-1.0, -1.0, 1.0],
+        [-1.0, 0.0, 0.0],
+        [-1.0, 0.0, 1.0],
+        [-1.0, 1.0, 0.0],
+        [-1.0, 1.0, 1.0],
+        [-1.0, 2.0, 0.0],
+        [0.0, -2.0, 0.0],
+        [0.0, -1.0, 0.0],
+        [0.0, -1.0, 1.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0],
+        [0.0, 0.0, 2.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 1.0, 1.0],
+        [0.0, 2.0, 0.0],
+        [1.0, -2.0, 0.0],
+        [1.0, -1.0, 0.0],
+        [1.0, -1.0, 1.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0],
+        [1.0, 1.0, 0.0],
+        [1.0, 1.0, 1.0],
+        [1.0, -2.0, 2.781342323135267e-309],
+    ];
+    let p: Vec<Point3<f64>> = pts.iter().map(|c| Point3::from(*c)).collect();
+    assert_eq!(check_hull_agreement(&p), Ok(touchstone::contract::Agreement::WithinTolerance));
+}

@@ -6,7 +6,8 @@
 //! budget the two face sets must be equal. At or below it, the `f64` hull must be *valid
 //! within tolerance*: no input point farther outside any of its faces than the budget, every
 //! face planar within the budget, and every exact hull vertex that it drops lying within the
-//! budget of one of its faces.
+//! budget of one of its faces. (In that check a face's plane is taken through three
+//! well-spread vertices of it, and a point's distance is relative to the points' size.)
 
 use num_rational::BigRational;
 
@@ -15,7 +16,7 @@ use crate::contract::{budget, check, Agreement, Disagreement, Margin};
 use crate::geom::{Point3, Scaled};
 use crate::predicates::orient3d_scaled;
 use crate::scalar::{Exact, Scalar, Sign};
-use num_traits::Zero;
+use num_traits::{One, Zero};
 
 /// A hull as a canonical face set (ids rotated to start at the smallest, faces sorted), or
 /// the kind of error.
@@ -58,6 +59,52 @@ fn within_budget(s: &Scaled<Exact>, b: &Exact) -> bool {
 /// whose straight-angle points were removed, so not collinear).
 fn planes(faces: &[Vec<usize>]) -> Vec<[usize; 3]> {
     faces.iter().map(|f| [f[0], f[1], f[2]]).collect()
+}
+
+/// The face planes of the `f64` hull, each by three well-spread vertices, in the face's order
+/// (so of its orientation): its first, the one farthest from it, and the one making the
+/// largest triangle with those two. A tolerant hull may keep a vertex that is straight within
+/// its tolerance but not exactly (a sliver 3·10⁻³⁰⁹ high put (−2,−2,0), (−1,−2,0),
+/// (1,−2,3·10⁻³⁰⁹) first in a face of the plane y = −2): its first three corners can be
+/// nearly collinear, and their plane says nothing about the face's.
+fn spread_planes(points: &[Point3<Exact>], faces: &[Vec<usize>]) -> Vec<[usize; 3]> {
+    let greatest = |f: &[usize], key: &dyn Fn(usize) -> Exact| -> usize {
+        let mut best = 1;
+        let mut top = key(f[1]);
+        for (i, &v) in f.iter().enumerate().skip(2) {
+            let k = key(v);
+            if k.compare(&top) == Ok(std::cmp::Ordering::Greater) {
+                (best, top) = (i, k);
+            }
+        }
+        best
+    };
+    faces
+        .iter()
+        .map(|f| {
+            let a = &points[f[0]];
+            let i = greatest(f, &|v| crate::geom::norm2(&(&points[v] - a)));
+            let u = &points[f[i]] - a;
+            let j = greatest(f, &|v| crate::geom::norm2(&u.cross(&(&points[v] - a))));
+            let (i, j) = if i < j { (i, j) } else { (j, i) };
+            if i == j {
+                [f[0], f[1], f[2]]
+            } else {
+                [f[0], f[i], f[j]]
+            }
+        })
+        .collect()
+}
+
+/// [`orient`] against the product of its rows' 1-norms (at least the permanent): the size of the
+/// points, which a permanent of vanishing products does not show (a point 10⁻³⁰⁹ off a plane
+/// through a sliver had a permanent of the same size, a margin of 1). For the `f64` hull's
+/// validity within tolerance: a point within the budget of the face's size.
+fn orient_sized(points: &[Point3<Exact>], t: &[usize; 3], q: usize) -> Scaled<Exact> {
+    let a = &points[t[0]];
+    let rows = [&points[t[1]] - a, &points[t[2]] - a, &points[q] - a];
+    let size = rows.iter().fold(Exact::one(), |acc, r| acc * crate::geom::norm1(r));
+    Scaled { value: orient(points, t, q).value, magnitude: size }
 }
 
 fn orient(points: &[Point3<Exact>], t: &[usize; 3], q: usize) -> Scaled<Exact> {
@@ -103,20 +150,20 @@ pub fn check_hull_agreement(points: &[Point3<f64>]) -> Result<Agreement, Disagre
         (_, Err(_)) => exact.is_err() || fast == &Err("Coplanar".into()) || fast == &Err("Collinear".into()),
         (Err(_), Ok(_)) => false,
         (Ok(exact_faces), Ok(fast_faces)) => {
-            let ts = planes(fast_faces);
+            let ts = spread_planes(&exact_points, fast_faces);
             let outside_ok = ts.iter().all(|t| {
                 (0..exact_points.len()).all(|q| {
-                    let s = orient(&exact_points, t, q);
+                    let s = orient_sized(&exact_points, t, q);
                     s.value.sign().is_ok_and(|x| x != Sign::Positive) || within(&s)
                 })
             });
             let planar =
-                fast_faces.iter().zip(&ts).all(|(f, t)| f.iter().all(|&q| within(&orient(&exact_points, t, q))));
+                fast_faces.iter().zip(&ts).all(|(f, t)| f.iter().all(|&q| within(&orient_sized(&exact_points, t, q))));
             let fast_vertices: Vec<usize> = fast_faces.iter().flatten().copied().collect();
             let dropped_ok = exact_faces
                 .iter()
                 .flatten()
-                .all(|v| fast_vertices.contains(v) || ts.iter().any(|t| within(&orient(&exact_points, t, *v))));
+                .all(|v| fast_vertices.contains(v) || ts.iter().any(|t| within(&orient_sized(&exact_points, t, *v))));
             outside_ok && planar && dropped_ok
         }
     };

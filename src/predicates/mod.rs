@@ -93,7 +93,25 @@ pub fn orient3d<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>, d: &Poin
         }
     }
     let m = orient3d_matrix(a, b, c, d);
-    Ok(det3(&m).sign_scaled(|| permanent3(&m))?.into())
+    let s = det3(&m).sign_scaled(|| permanent3(&m))?;
+    if S::CERTAIN_DECISIONS || s != Sign::Zero {
+        return Ok(s.into());
+    }
+    // Within a tolerant backend's tolerance of zero with `a` as the pivot: the differences'
+    // rounding, and the permanent, depend on which point is subtracted (a point far from three
+    // close ones makes three long, nearly parallel rows whose determinant cancels: a point
+    // 6·10⁸ away from a unit square was "coplanar" with it). The signed volume is alternating,
+    // so V(a,b,c,d) = −det[a−b, c−b, d−b] = −det[b−c, a−c, d−c] = −det[b−d, c−d, a−d]: the
+    // first pivot that decides a nonzero sign gives it (each decision is certified against its
+    // own magnitude).
+    for (p, q, r, o) in [(b, a, c, d), (c, b, a, d), (d, b, c, a)] {
+        let m = orient3d_matrix(p, q, r, o);
+        let s = det3(&m).sign_scaled(|| permanent3(&m))?;
+        if s != Sign::Zero {
+            return Ok((-s).into());
+        }
+    }
+    Ok(Orientation::Coplanar)
 }
 
 /// The determinant of [`orient3d`] with its magnitude (the permanent of the absolute

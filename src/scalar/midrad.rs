@@ -211,7 +211,14 @@ impl Add for MidRad {
     #[inline]
     fn add(self, o: MidRad) -> MidRad {
         if self.r == 0.0 && o.r == 0.0 {
-            let (s, e) = two_sum(self.m, o.m);
+            let (s, mut e) = two_sum(self.m, o.m);
+            if s.is_finite() && !e.is_finite() {
+                // TwoSum's s − a overflowed (a sum just below the largest double, of operands
+                // of opposite signs): Fast2Sum on the operands by magnitude is exact there, and
+                // its s − hi cannot overflow (it is at most |lo| and one rounding).
+                let (hi, lo) = if self.m.abs() >= o.m.abs() { (self.m, o.m) } else { (o.m, self.m) };
+                e = lo - (s - hi);
+            }
             return MidRad::rounded(s, e);
         }
         self.sum(o, self.m + o.m)
