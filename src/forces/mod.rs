@@ -255,10 +255,6 @@ fn sign<S: Scalar>(v: &S, m: &S) -> Decision<Sign> {
     v.sign_scaled(|| m.clone())
 }
 
-fn dot<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> S {
-    a.dot(b)
-}
-
 /// |a|·|b| termwise: a dot product's magnitude.
 fn dot_m<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> S {
     crate::geom::dot_magnitude(a, b)
@@ -268,17 +264,7 @@ fn dot_m<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> S {
 /// rational (`None` otherwise), binary64's otherwise.
 fn root<S: Scalar>(x: &S) -> Option<S> {
     if S::EXACT_VALUES {
-        let q: num_rational::BigRational = x.to_backend();
-        let (n, d) = (q.numer(), q.denom());
-        if n < &num_bigint::BigInt::default() {
-            return None;
-        }
-        let (rn, rd) = (n.sqrt(), d.sqrt());
-        if &(&rn * &rn) == n && &(&rd * &rd) == d {
-            Some(num_rational::BigRational::new(rn, rd).to_backend())
-        } else {
-            None
-        }
+        crate::scalar::rational_sqrt(&x.to_backend()).map(|r| r.to_backend())
     } else {
         S::from_f64(x.to_f64().max(0.0).sqrt()).ok()
     }
@@ -459,7 +445,7 @@ fn equations<S: Scalar>(
 ) -> Result<Equations<S>, ForcesError> {
     let contacts = &system.contacts;
     // Per active contact: its row directions (the axes, or the normal) and column directions.
-    let axes: [Vector3<S>; 3] = [Vector3::x(), Vector3::y(), Vector3::z()].map(|v: Vector3<S>| v);
+    let axes: [Vector3<S>; 3] = [Vector3::x(), Vector3::y(), Vector3::z()];
     let mut row_dirs: Vec<(usize, Vector3<S>)> = Vec::new();
     let mut col_dirs: Vec<(usize, Vector3<S>)> = Vec::new();
     for (k, m) in modes.iter().enumerate() {
@@ -512,7 +498,7 @@ fn equations<S: Scalar>(
     for (k, rd) in &row_dirs {
         for (j, cd) in &col_dirs {
             a.push(match &blocks[*k][*j] {
-                Some(m) => dot(rd, &(m * cd.clone())),
+                Some(m) => rd.dot(&(m * cd.clone())),
                 None => S::zero(),
             });
         }
@@ -522,7 +508,7 @@ fn equations<S: Scalar>(
         let c = &contacts[*k];
         let (ba, bb) = (&system.bodies[c.a], &system.bodies[c.b]);
         let rel = free_acceleration(&kin[c.a], ba, &c.point) - free_acceleration(&kin[c.b], bb, &c.point);
-        b.push(dot(rd, &rel));
+        b.push(rd.dot(&rel));
     }
     Ok(Equations { rows, cols, a, b })
 }

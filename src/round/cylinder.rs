@@ -351,14 +351,7 @@ pub struct ExactCylinder {
     d: CylinderDistance<Q>,
 }
 
-/// The rational square root of m ≥ 0, when it has one.
-fn rational_sqrt(m: &Q) -> Option<Q> {
-    if m.is_negative() {
-        return None;
-    }
-    let (n, d) = (m.numer().sqrt(), m.denom().sqrt());
-    (&n * &n == *m.numer() && &d * &d == *m.denom()).then(|| Q::new(n, d))
-}
+use crate::scalar::rational_sqrt;
 
 impl Surd<Q> {
     /// Its value when rational (no root, or a radicand that is a rational square).

@@ -65,7 +65,7 @@ pub use parse::{
     excerpt, parse_rational, parse_rational_within, NumberError, NumberLimits, MAX_DECIMAL_EXPONENT, MAX_NUMBER_BITS,
     MAX_NUMBER_CHARS, WITHHELD,
 };
-pub use rational::{exact_values_made, rational_of_f64};
+pub use rational::{exact_values_made, rational_of_f64, rational_sqrt};
 pub use sign::{all_zero, Decision, Limit, Sign, Uncertain};
 
 /// An ordered field with fallible sign decisions: the one trait every algorithm is generic over.

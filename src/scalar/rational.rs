@@ -21,6 +21,23 @@ pub fn exact_values_made() -> u64 {
     MADE.with(|m| m.get())
 }
 
+/// The rational square root of `m`, when it has one (`None` for a negative `m` or one that is
+/// not the square of a rational).
+///
+/// ```
+/// use touchstone::scalar::{rational_sqrt, BigRational};
+/// let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+/// assert_eq!(rational_sqrt(&q(9, 4)), Some(q(3, 2)));
+/// assert_eq!(rational_sqrt(&q(2, 1)), None);
+/// ```
+pub fn rational_sqrt(m: &BigRational) -> Option<BigRational> {
+    if m.is_negative() {
+        return None;
+    }
+    let (n, d) = (m.numer().sqrt(), m.denom().sqrt());
+    (&n * &n == *m.numer() && &d * &d == *m.denom()).then(|| BigRational::new(n, d))
+}
+
 impl crate::scalar::Certain for BigRational {}
 impl crate::scalar::ExactValues for BigRational {}
 

@@ -53,12 +53,10 @@ impl<S: Scalar> Builder<'_, S> {
             return Ok(self.cache[i].1);
         }
         // A corner of face f lies on f's plane (arena plane f): the topology says so, and the
-        // solid's validation decided it, against the terms of the plane's offset too. Deciding
-        // it again from the coefficients alone can contradict that on a tolerant backend: the
-        // offset −n·p₀ is a cancelled sum whose rounding no |n|·|v| + |offset| covers when the
-        // vertex is near the origin (an f64 L-prism under a half turn put its vertex at the
-        // origin 2⁻⁵⁶ above its own face and classified far points inside). Exact backends
-        // decide zero here anyway.
+        // solid's validation decided it. Taken from the topology, without evaluating: exact
+        // backends decide zero here anyway, and a tolerant one cannot contradict its own
+        // validation (an f64 L-prism under a half turn put its vertex at the origin 2⁻⁵⁶ above
+        // its own face; planes now carry their offset's scale, which covers that rounding too).
         if self.vertex_faces.get(i).is_some_and(|fs| fs.contains(&(plane as usize))) {
             self.cache[i] = (self.stamp, Sign::Zero);
             return Ok(Sign::Zero);
