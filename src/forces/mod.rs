@@ -179,6 +179,9 @@ pub struct Solution<S: Scalar> {
     /// in their cones); `false`: the iteration limit was reached, and the forces are the last
     /// solve's.
     pub converged: bool,
+    /// The rank of the last solve's `A`: below its column count, the forces are indeterminate
+    /// and the answer is the minimum-norm one.
+    pub rank: usize,
 }
 
 /// Why a system has no answer.
@@ -189,6 +192,14 @@ pub enum ForcesError {
     Body {
         /// Which.
         body: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// A setting of the system (`gravity`, `static_speed`) is invalid.
+    #[error("{field}: {why}")]
+    Setting {
+        /// Which.
+        field: &'static str,
         /// What is wrong.
         why: String,
     },
@@ -255,11 +266,6 @@ fn sign<S: Scalar>(v: &S, m: &S) -> Decision<Sign> {
     v.sign_scaled(|| m.clone())
 }
 
-/// |a|·|b| termwise: a dot product's magnitude.
-fn dot_m<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> S {
-    crate::geom::dot_magnitude(a, b)
-}
-
 /// The square root of `x ≥ 0`: exact when the backend's values are exact and `x` is a square
 /// rational (`None` otherwise), binary64's otherwise.
 fn root<S: Scalar>(x: &S) -> Option<S> {
@@ -277,7 +283,7 @@ fn unit<S: Scalar>(v: &Vector3<S>) -> Option<Vector3<S>> {
 }
 
 /// A body's per-solve data: inverse mass, world inverse inertia, and the velocity-dependent
-/// acceleration of its points (without contact forces).
+/// acceleration of its points (without contact forces), each with the magnitude of its terms.
 struct Kinematics<S: Scalar> {
     inv_mass: S,
     inv_inertia: Matrix3<S>,
@@ -285,6 +291,41 @@ struct Kinematics<S: Scalar> {
     accel: Vector3<S>,
     /// The angular acceleration without contact forces (−I⁻¹ (ω × I ω); zero when fixed).
     alpha: Vector3<S>,
+    /// The magnitude of `inv_inertia`'s entries: |R| |J⁻¹| |Rᵀ| with |J⁻¹| inflated by J's
+    /// condition number ‖J‖∞ ‖J⁻¹‖∞ (the inversion's error).
+    inv_inertia_m: Matrix3<S>,
+    /// The magnitude of `alpha`'s terms.
+    alpha_m: Vector3<S>,
+}
+
+fn abs3<S: Scalar>(v: &Vector3<S>) -> Vector3<S> {
+    v.map(|c| c.abs())
+}
+
+fn abs33<S: Scalar>(m: &Matrix3<S>) -> Matrix3<S> {
+    m.map(|c| c.abs())
+}
+
+/// The termwise magnitude of `a × b` from magnitudes of `a` and `b` (non-negative vectors).
+fn cross_m<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> Vector3<S> {
+    Vector3::new(
+        a.y.clone() * b.z.clone() + a.z.clone() * b.y.clone(),
+        a.z.clone() * b.x.clone() + a.x.clone() * b.z.clone(),
+        a.x.clone() * b.y.clone() + a.y.clone() * b.x.clone(),
+    )
+}
+
+/// The ∞-norm of a 3×3 matrix.
+fn norm_inf<S: Scalar>(m: &Matrix3<S>) -> S {
+    (0..3).map(|r| (0..3).fold(S::zero(), |acc, c| acc + m[(r, c)].abs())).fold(S::zero(), larger)
+}
+
+fn larger<S: Scalar>(a: S, b: S) -> S {
+    if b.compare(&a) == Ok(std::cmp::Ordering::Greater) {
+        b
+    } else {
+        a
+    }
 }
 
 fn validate<S: Scalar>(system: &System<S>) -> Result<Vec<Kinematics<S>>, ForcesError> {
@@ -292,7 +333,10 @@ fn validate<S: Scalar>(system: &System<S>) -> Result<Vec<Kinematics<S>>, ForcesE
     let err = |body: usize, why: &str| ForcesError::Body { body, why: why.into() };
     let finite3 = |v: &Vector3<S>| v.iter().all(|c| c.finite());
     if !finite3(&system.gravity) {
-        return Err(ForcesError::Body { body: 0, why: "gravity is not finite".into() });
+        return Err(ForcesError::Setting { field: "gravity", why: "a component is not finite".into() });
+    }
+    if !system.static_speed.finite() || sign(&system.static_speed, &system.static_speed.abs())? == Sign::Negative {
+        return Err(ForcesError::Setting { field: "static_speed", why: "it is negative or not finite".into() });
     }
     let mut out = Vec::with_capacity(bodies.len());
     for (i, b) in bodies.iter().enumerate() {
@@ -322,6 +366,8 @@ fn validate<S: Scalar>(system: &System<S>) -> Result<Vec<Kinematics<S>>, ForcesE
                 inv_inertia: Matrix3::zeros(),
                 accel: Vector3::zeros(),
                 alpha: Vector3::zeros(),
+                inv_inertia_m: Matrix3::zeros(),
+                alpha_m: Vector3::zeros(),
             });
             continue;
         }
@@ -347,11 +393,25 @@ fn validate<S: Scalar>(system: &System<S>) -> Result<Vec<Kinematics<S>>, ForcesE
             return Err(err(i, "its inertia is not positive definite"));
         }
         let inv_body = adjugate3(j).map(|x| x / det.clone());
-        let inv_inertia = b.rotation.clone() * inv_body * b.rotation.transpose();
+        let inv_inertia = b.rotation.clone() * inv_body.clone() * b.rotation.transpose();
         let world = b.rotation.clone() * j.clone() * b.rotation.transpose();
         let w = &b.angular;
         let alpha = -(inv_inertia.clone() * w.cross(&(world * w.clone())));
-        out.push(Kinematics { inv_mass: S::one() / b.mass.clone(), inv_inertia, accel: system.gravity.clone(), alpha });
+        // Magnitudes.
+        let rm = abs33(&b.rotation);
+        let kappa = norm_inf(j) * norm_inf(&inv_body);
+        let inv_inertia_m = rm.clone() * abs33(&inv_body).map(|x| x * kappa.clone()) * rm.transpose();
+        let world_m = rm.clone() * abs33(j) * rm.transpose();
+        let wm = abs3(w);
+        let alpha_m = inv_inertia_m.clone() * cross_m(&wm, &(world_m * wm.clone()));
+        out.push(Kinematics {
+            inv_mass: S::one() / b.mass.clone(),
+            inv_inertia,
+            accel: system.gravity.clone(),
+            alpha,
+            inv_inertia_m,
+            alpha_m,
+        });
     }
     for (k, c) in system.contacts.iter().enumerate() {
         let err = |why: &str| ForcesError::Contact { contact: k, why: why.into() };
@@ -382,6 +442,16 @@ fn point_velocity<S: Scalar>(b: &Body<S>, p: &Point3<S>) -> Vector3<S> {
     b.linear.clone() + b.angular.cross(&(p - &b.position))
 }
 
+/// The magnitude of [`point_velocity`]'s terms.
+fn point_velocity_m<S: Scalar>(b: &Body<S>, p: &Point3<S>) -> Vector3<S> {
+    abs3(&b.linear) + cross_m(&abs3(&b.angular), &lever_m(b, p))
+}
+
+/// The magnitude of the lever `p − x`'s terms: |p| + |x| (its rounding is relative to these).
+fn lever_m<S: Scalar>(b: &Body<S>, p: &Point3<S>) -> Vector3<S> {
+    abs3(&p.coords) + abs3(&b.position.coords)
+}
+
 /// A contact's unknowns: the static one's three, or the dynamic one's direction `n̂ + μ d̂`.
 #[derive(Clone, Debug)]
 enum Mode<S: Scalar> {
@@ -402,40 +472,52 @@ fn dynamic_direction<S: Scalar>(
     Ok(n + d * c.friction.clone())
 }
 
-/// The acceleration of body `i`'s point `p` per unit force `f` applied to it at `q`:
-/// f/m − [p − x]× I⁻¹ [q − x]× f, as a 3×3 matrix.
-fn response<S: Scalar>(kin: &Kinematics<S>, body: &Body<S>, p: &Point3<S>, q: &Point3<S>) -> Matrix3<S> {
-    let (rp, rq) = (p - &body.position, q - &body.position);
-    let cross = |r: &Vector3<S>| {
-        Matrix3::new(
-            S::zero(),
-            -r.z.clone(),
-            r.y.clone(),
-            r.z.clone(),
-            S::zero(),
-            -r.x.clone(),
-            -r.y.clone(),
-            r.x.clone(),
-            S::zero(),
-        )
-    };
-    Matrix3::identity() * kin.inv_mass.clone() - cross(&rp) * kin.inv_inertia.clone() * cross(&rq)
+/// The skew matrix [r]× with [r]× v = r × v.
+fn skew<S: Scalar>(r: &Vector3<S>) -> Matrix3<S> {
+    Matrix3::new(
+        S::zero(),
+        -r.z.clone(),
+        r.y.clone(),
+        r.z.clone(),
+        S::zero(),
+        -r.x.clone(),
+        -r.y.clone(),
+        r.x.clone(),
+        S::zero(),
+    )
 }
 
-/// Body `i`'s point `p`'s acceleration without contact forces.
-fn free_acceleration<S: Scalar>(kin: &Kinematics<S>, body: &Body<S>, p: &Point3<S>) -> Vector3<S> {
+/// The acceleration of body `i`'s point `p` per unit force `f` applied to it at `q`:
+/// f/m − [p − x]× I⁻¹ [q − x]× f, as a 3×3 matrix, and the magnitude of its terms.
+fn response<S: Scalar>(kin: &Kinematics<S>, body: &Body<S>, p: &Point3<S>, q: &Point3<S>) -> (Matrix3<S>, Matrix3<S>) {
+    let (rp, rq) = (p - &body.position, q - &body.position);
+    let value = Matrix3::identity() * kin.inv_mass.clone() - skew(&rp) * kin.inv_inertia.clone() * skew(&rq);
+    let (mp, mq) = (abs33(&skew(&lever_m(body, p))), abs33(&skew(&lever_m(body, q))));
+    let magnitude = Matrix3::identity() * kin.inv_mass.abs() + mp * kin.inv_inertia_m.clone() * mq;
+    (value, magnitude)
+}
+
+/// Body `i`'s point `p`'s acceleration without contact forces, and the magnitude of its terms.
+fn free_acceleration<S: Scalar>(kin: &Kinematics<S>, body: &Body<S>, p: &Point3<S>) -> (Vector3<S>, Vector3<S>) {
     let r = p - &body.position;
     let w = &body.angular;
-    kin.accel.clone() + kin.alpha.cross(&r) + w.cross(&w.cross(&r))
+    let value = kin.accel.clone() + kin.alpha.cross(&r) + w.cross(&w.cross(&r));
+    let (rm, wm) = (lever_m(body, p), abs3(w));
+    let magnitude = abs3(&kin.accel) + cross_m(&kin.alpha_m, &rm) + cross_m(&wm, &cross_m(&wm, &rm));
+    (value, magnitude)
 }
 
-/// A (rows × cols, row-major) and b of Eq. (2) for the contacts' modes, with each unknown's
-/// contact and, for a dynamic one, its direction.
+/// A (rows × cols, row-major) and b of Eq. (2) for the contacts' modes, with the magnitudes of
+/// their entries' terms (what bounds their rounding on a tolerant backend).
 pub(crate) struct Equations<S> {
     pub rows: usize,
     pub cols: usize,
     pub a: Vec<S>,
     pub b: Vec<S>,
+    /// The largest magnitude of an entry of `a`.
+    pub a_m: S,
+    /// The largest magnitude of an entry of `b`.
+    pub b_m: S,
 }
 
 fn equations<S: Scalar>(
@@ -464,15 +546,17 @@ fn equations<S: Scalar>(
         }
     }
     let (rows, cols) = (row_dirs.len(), col_dirs.len());
-    crate::budget::reserve_for(&Vec::<S>::new(), rows * cols)?;
-    // K[k][j]: the relative acceleration at contact k per unit force at contact j (3×3).
+    crate::budget::reserve_for(&Vec::<S>::new(), rows.saturating_mul(cols).saturating_mul(2))?;
+    // K[k][j]: the relative acceleration at contact k per unit force at contact j (3×3), and
+    // its magnitude.
     let active: Vec<usize> = (0..contacts.len()).filter(|&k| !matches!(modes[k], Mode::Inactive)).collect();
-    let mut blocks: Vec<Vec<Option<Matrix3<S>>>> = vec![vec![None; contacts.len()]; contacts.len()];
+    let mut blocks: Vec<Vec<Option<(Matrix3<S>, Matrix3<S>)>>> = vec![vec![None; contacts.len()]; contacts.len()];
     for &k in &active {
         for &j in &active {
             crate::budget::tick()?;
             let (ck, cj) = (&contacts[k], &contacts[j]);
             let mut m: Matrix3<S> = Matrix3::zeros();
+            let mut mm: Matrix3<S> = Matrix3::zeros();
             let mut any = false;
             for (body, sk) in [(ck.a, true), (ck.b, false)] {
                 if system.bodies[body].fixed {
@@ -485,32 +569,56 @@ fn equations<S: Scalar>(
                 } else {
                     continue;
                 };
-                let r = response(&kin[body], &system.bodies[body], &ck.point, &cj.point);
+                let (r, rm) = response(&kin[body], &system.bodies[body], &ck.point, &cj.point);
                 m = if sk == sj { m + r } else { m - r };
+                mm += rm;
                 any = true;
             }
             if any {
-                blocks[k][j] = Some(m);
+                blocks[k][j] = Some((m, mm));
             }
         }
     }
     let mut a = Vec::with_capacity(rows * cols);
+    let mut a_m = S::zero();
     for (k, rd) in &row_dirs {
         for (j, cd) in &col_dirs {
             a.push(match &blocks[*k][*j] {
-                Some(m) => rd.dot(&(m * cd.clone())),
+                Some((m, mm)) => {
+                    a_m = larger(a_m, abs3(rd).dot(&(mm * abs3(cd))));
+                    rd.dot(&(m * cd.clone()))
+                }
                 None => S::zero(),
             });
         }
     }
     let mut b = Vec::with_capacity(rows);
+    let mut b_m = S::zero();
     for (k, rd) in &row_dirs {
         let c = &contacts[*k];
         let (ba, bb) = (&system.bodies[c.a], &system.bodies[c.b]);
-        let rel = free_acceleration(&kin[c.a], ba, &c.point) - free_acceleration(&kin[c.b], bb, &c.point);
-        b.push(rd.dot(&rel));
+        let (fa, fam) = free_acceleration(&kin[c.a], ba, &c.point);
+        let (fb, fbm) = free_acceleration(&kin[c.b], bb, &c.point);
+        b.push(rd.dot(&(fa - fb)));
+        b_m = larger(b_m, abs3(rd).dot(&(fam + fbm)));
     }
-    Ok(Equations { rows, cols, a, b })
+    Ok(Equations { rows, cols, a, b, a_m, b_m })
+}
+
+/// The factor by which the stated error bound of the forces exceeds the first-order error of a
+/// backward-stable solve (room for the constants the bound leaves out).
+pub const ERROR_FACTOR: f64 = 16.0;
+
+/// The sign tests and error scales behind a [`Solution`], for the agreement contract between
+/// backends: each decision with the magnitude that bounds a tolerant backend's error on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace<S: Scalar> {
+    /// Every decision, in the order made: the static speed tests, then per solve the rank test
+    /// and each active contact's force tests.
+    pub decisions: Vec<crate::geom::Scaled<S>>,
+    /// The error scale of the last solve's forces: a tolerant backend's forces lie within its
+    /// relative tolerance times this of the exact ones (see [`solve_traced`]).
+    pub force_magnitude: S,
 }
 
 /// The contact forces of `system` by the SVD method (see the [module docs](self)).
@@ -518,21 +626,54 @@ fn equations<S: Scalar>(
 /// Errors: invalid bodies or contacts (naming the element), an irrational unit vector on an
 /// exact backend, an inconsistent system, an undecided comparison, a resource limit.
 pub fn solve<S: Scalar>(system: &System<S>) -> Result<Solution<S>, ForcesError> {
+    solve_traced(system).map(|(s, _)| s)
+}
+
+/// [`solve`], with the decisions made and the error scale of the forces ([`Trace`]).
+///
+/// The error model, per solve: with `‖A‖` the largest entry of `A`, `A_m` and `b_m` the
+/// largest magnitudes of the terms of an entry of `A` and of `b` (relative to which their
+/// rounding is bounded), `F` the largest force component and `c` the solve's conditioning (at
+/// least (σ₁/σ_r)², exact on exact backends: see [`min_norm`]), a backward-stable solve's forces
+/// are within a small multiple of `u · E` of the exact ones, with
+///
+/// > E = [`ERROR_FACTOR`] · c · (rows + cols) · (F · A_m + b_m) / ‖A‖.
+///
+/// A force's sign tests carry `E` in their magnitudes (so an exact zero normal force is zero on
+/// `f64` too, and the margin sees how close a decision is at the forces' precision), and the
+/// rank test has value 1 and magnitude `ERROR_FACTOR · c · (rows + cols) · A_m / ‖A‖`: its
+/// margin is small exactly when `A` is within rounding of a rank change. `f64` drops singular
+/// values at most `max(SVD_CUTOFF, ERROR_FACTOR · (rows + cols) · u · A_m / ‖A‖) · σ₁`.
+pub fn solve_traced<S: Scalar>(system: &System<S>) -> Result<(Solution<S>, Trace<S>), ForcesError> {
     let kin = validate(system)?;
     let contacts = &system.contacts;
+    let mut decisions = Vec::new();
+    // A test whose terms are all exactly zero is zero on every backend (nothing to round): it
+    // is decided, not close, and is not recorded.
+    let mut decide = |value: S, magnitude: S| -> Result<Sign, ForcesError> {
+        let s = sign(&value, &magnitude)?;
+        if magnitude.sign() != Ok(Sign::Zero) {
+            decisions.push(crate::geom::Scaled { value, magnitude });
+        }
+        Ok(s)
+    };
+    let factor = S::from_f64(ERROR_FACTOR).map_err(|_| ForcesError::Uncertain(Uncertain::Overflow))?;
     // Initial states by the tangential relative speed.
     let mut modes: Vec<Mode<S>> = Vec::with_capacity(contacts.len());
     for (k, c) in contacts.iter().enumerate() {
         let (ba, bb) = (&system.bodies[c.a], &system.bodies[c.b]);
         let v = point_velocity(ba, &c.point) - point_velocity(bb, &c.point);
+        let vm = point_velocity_m(ba, &c.point) + point_velocity_m(bb, &c.point);
         let nn = c.normal.dot(&c.normal);
+        let nm = abs3(&c.normal);
         // The tangential part, scaled by |n|²: |n|² v − (v·n) n.
         let t = v.clone() * nn.clone() - c.normal.clone() * v.dot(&c.normal);
+        let tm = vm.clone() * nn.clone() + nm.clone() * vm.dot(&nm);
         // Static when |t|² ≤ s² |n|⁴.
         let s2 = system.static_speed.clone() * system.static_speed.clone() * nn.clone() * nn.clone();
         let excess = t.dot(&t) - s2.clone();
-        let m = dot_m(&t, &t) + s2;
-        modes.push(if sign(&excess, &m)? == Sign::Positive {
+        let m = tm.dot(&tm) + s2;
+        modes.push(if decide(excess, m)? == Sign::Positive {
             Mode::Dynamic(dynamic_direction(c, k, &(-t), "sliding velocity")?)
         } else {
             Mode::Static
@@ -542,9 +683,21 @@ pub fn solve<S: Scalar>(system: &System<S>) -> Result<Solution<S>, ForcesError> 
     loop {
         iterations += 1;
         let eq = equations(system, &kin, &modes)?;
-        let f = match min_norm(&eq.a, eq.rows, eq.cols, &eq.b)? {
-            MinNorm::Solution(f) => f,
-            MinNorm::Inconsistent => return Err(ForcesError::Inconsistent { iteration: iterations }),
+        let size = S::from_f64((eq.rows + eq.cols) as f64).map_err(|_| ForcesError::Uncertain(Uncertain::Overflow))?;
+        let a_max = eq.a.iter().map(|x| x.abs()).fold(S::zero(), larger);
+        // A_m / ‖A‖ (1 when A is zero: nothing to lose).
+        let spread = if a_max == S::zero() { S::one() } else { eq.a_m.clone() / a_max.clone() };
+        let cutoff = SVD_CUTOFF.max(ERROR_FACTOR * (eq.rows + eq.cols) as f64 * S::UNIT_ROUNDOFF * spread.to_f64());
+        let (f, rank, conditioning) = match solve::solve_ranked(&eq.a, eq.rows, eq.cols, &eq.b, cutoff)? {
+            solve::Ranked::Solution { f, rank, conditioning } => (f, rank, conditioning),
+            solve::Ranked::Inconsistent => return Err(ForcesError::Inconsistent { iteration: iterations }),
+        };
+        decide(S::one(), factor.clone() * conditioning.clone() * size.clone() * spread.clone())?;
+        let big = f.iter().map(|x| x.abs()).fold(S::zero(), larger);
+        let e = if a_max == S::zero() {
+            eq.b_m.clone()
+        } else {
+            factor.clone() * conditioning * size * (big * eq.a_m.clone() + eq.b_m.clone()) / a_max
         };
         // The forces, and the contacts whose forces are invalid.
         let mut forces = vec![Vector3::zeros(); contacts.len()];
@@ -565,10 +718,19 @@ pub fn solve<S: Scalar>(system: &System<S>) -> Result<Solution<S>, ForcesError> 
         let mut changed = false;
         let mut next = modes.clone();
         for (k, m) in modes.iter().enumerate() {
+            if matches!(m, Mode::Inactive) {
+                continue;
+            }
             let c = &contacts[k];
             let fk = &forces[k];
+            let nm = abs3(&c.normal);
+            let n1 = nm.iter().fold(S::zero(), |acc, x| acc + x.clone());
+            let fa = abs3(fk);
+            let f1 = fa.iter().fold(S::zero(), |acc, x| acc + x.clone());
+            // A force's components are within E of the exact ones: a test's magnitude is its
+            // terms' plus E times its derivative's bound (first order in E).
             let fnn = fk.dot(&c.normal);
-            let negative = sign(&fnn, &dot_m(fk, &c.normal))? == Sign::Negative;
+            let negative = decide(fnn.clone(), fa.dot(&nm) + n1.clone() * e.clone())? == Sign::Negative;
             match m {
                 Mode::Inactive => {}
                 _ if negative => {
@@ -582,8 +744,11 @@ pub fn solve<S: Scalar>(system: &System<S>) -> Result<Solution<S>, ForcesError> 
                     let ff = fk.dot(fk);
                     let mu2 = c.friction.clone() * c.friction.clone();
                     let excess = nn.clone() * ff.clone() - fnn.clone() * fnn.clone() * (S::one() + mu2.clone());
-                    let m = nn.abs() * dot_m(fk, fk) + sq(dot_m(fk, &c.normal)) * (S::one() + mu2.abs());
-                    if sign(&excess, &m)? == Sign::Positive {
+                    let two = S::one() + S::one();
+                    let m = nn.abs() * fa.dot(&fa)
+                        + sq(fa.dot(&nm)) * (S::one() + mu2.abs())
+                        + two * e.clone() * (nn.abs() * f1.clone() + (S::one() + mu2.abs()) * fnn.abs() * n1.clone());
+                    if decide(excess, m)? == Sign::Positive {
                         // Friction along the static tangential force: |n|² f − (f·n) n.
                         let t = fk.clone() * nn - c.normal.clone() * fnn;
                         next[k] = Mode::Dynamic(dynamic_direction(c, k, &t, "static tangential force")?);
@@ -601,7 +766,8 @@ pub fn solve<S: Scalar>(system: &System<S>) -> Result<Solution<S>, ForcesError> 
                     Mode::Inactive => State::Inactive,
                 })
                 .collect();
-            return Ok(Solution { forces, states, iterations, converged: !changed });
+            let solution = Solution { forces, states, iterations, converged: !changed, rank };
+            return Ok((solution, Trace { decisions, force_magnitude: e }));
         }
         modes = next;
     }

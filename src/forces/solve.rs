@@ -41,25 +41,74 @@ pub enum MinNorm<S> {
 /// assert_eq!(min_norm(&[q(1), q(1)], 2, 1, &[q(-1), q(-2)]).unwrap(), MinNorm::Inconsistent);
 /// ```
 pub fn min_norm<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S]) -> Result<MinNorm<S>, ForcesError> {
-    if a.len() != rows * cols || b.len() != rows {
+    Ok(match solve_ranked(a, rows, cols, b, SVD_CUTOFF)? {
+        Ranked::Solution { f, .. } => MinNorm::Solution(f),
+        Ranked::Inconsistent => MinNorm::Inconsistent,
+    })
+}
+
+/// A solve with what the agreement contract needs to know about it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Ranked<S> {
+    /// The minimum-norm solution, `A`'s rank, and a bound on the square of `A`'s condition
+    /// number over its nonzero singular values.
+    Solution {
+        /// The forces' unknowns.
+        f: Vec<S>,
+        /// The rank of `A`.
+        rank: usize,
+        /// At least (σ₁ / σ_r)²: exactly, `L · ‖G_S⁻¹‖∞` (see [`exact`]); in `f64`, the SVD's
+        /// own ratio.
+        conditioning: S,
+    },
+    /// `−b` is not in `A`'s column space.
+    Inconsistent,
+}
+
+/// [`min_norm`] with the rank and the conditioning; the tolerant path drops singular values at
+/// most `cutoff · σ_max`.
+pub(crate) fn solve_ranked<S: Scalar>(
+    a: &[S],
+    rows: usize,
+    cols: usize,
+    b: &[S],
+    cutoff: f64,
+) -> Result<Ranked<S>, ForcesError> {
+    if a.len() != rows.saturating_mul(cols) || b.len() != rows {
         return Err(ForcesError::Dimensions { entries: a.len(), rows, cols, right: b.len() });
     }
     if S::EXACT_VALUES {
         exact(a, rows, cols, b)
+    } else if S::CERTAIN_DECISIONS {
+        // Intervals: the SVD below is binary64's, not an enclosure; no certified solve here.
+        Err(ForcesError::Uncertain(crate::scalar::Uncertain::Close))
     } else {
-        svd(a, rows, cols, b)
+        svd(a, rows, cols, b, cutoff)
     }
 }
 
-fn exact<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S]) -> Result<MinNorm<S>, ForcesError> {
+/// The exact minimum-norm solve: `G = A Aᵀ` (positive semidefinite), eliminated with diagonal
+/// pivots (a zero diagonal entry of a positive semidefinite matrix has a zero row and column,
+/// so the pivots found are the whole rank and the pivot set `S` indexes independent rows of
+/// `A`), `y` by back substitution with the free unknowns zero, `f = Aᵀ y`.
+///
+/// The conditioning: with `A_S` the pivot rows, σ_r(A)² ≥ σ_r(A_S)² = λ_min(G_S) ≥ 1 / ‖G_S⁻¹‖∞
+/// (interlacing, and the spectral radius below any induced norm), and σ₁(A)² = λ_max(G) ≤
+/// L = min(trace G, ‖G‖∞); so `L · ‖G_S⁻¹‖∞ ≥ (σ₁ / σ_r)²`, an exact rational that
+/// overestimates by at most a factor of about `r`.
+fn exact<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S]) -> Result<Ranked<S>, ForcesError> {
     let n = rows;
-    crate::budget::reserve(std::mem::size_of::<S>().saturating_mul(n.saturating_mul(n + 1)))?;
-    // The augmented [A Aᵀ | −b].
-    let mut m: Vec<Vec<S>> = Vec::with_capacity(n);
+    crate::budget::reserve(std::mem::size_of::<S>().saturating_mul(n.saturating_mul(n + 1).saturating_mul(2)))?;
+    // G = A Aᵀ.
+    let mut g: Vec<Vec<S>> = Vec::with_capacity(n);
     for i in 0..n {
-        let mut row = Vec::with_capacity(n + 1);
+        let mut row = Vec::with_capacity(n);
         for j in 0..n {
             crate::budget::tick()?;
+            if j < i {
+                row.push(g[j][i].clone());
+                continue;
+            }
             let mut s = S::zero();
             for k in 0..cols {
                 let (x, y) = (&a[i * cols + k], &a[j * cols + k]);
@@ -69,43 +118,49 @@ fn exact<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S]) -> Result<MinNor
             }
             row.push(s);
         }
-        row.push(-b[i].clone());
-        m.push(row);
+        g.push(row);
     }
+    // The augmented [G | −b], eliminated in place.
+    let mut m: Vec<Vec<S>> = g
+        .iter()
+        .zip(b)
+        .map(|(row, bi)| {
+            let mut r = row.clone();
+            r.push(-bi.clone());
+            r
+        })
+        .collect();
     let mut pivots: Vec<usize> = Vec::new();
-    let mut r = 0;
-    for c in 0..n {
-        let Some(p) = (r..n).find(|&p| !is_zero(&m[p][c])) else { continue };
-        m.swap(r, p);
-        for i in r + 1..n {
-            if is_zero(&m[i][c]) {
+    let mut done = vec![false; n];
+    while let Some(p) = (0..n).find(|&p| !done[p] && !is_zero(&m[p][p])) {
+        done[p] = true;
+        for i in 0..n {
+            if done[i] || is_zero(&m[i][p]) {
                 continue;
             }
             crate::budget::tick()?;
-            let factor = m[i][c].clone() / m[r][c].clone();
-            let (head, tail) = m.split_at_mut(i);
-            let (pivot, row) = (&head[r], &mut tail[0]);
-            for (x, y) in row[c..].iter_mut().zip(&pivot[c..]) {
+            let factor = m[i][p].clone() / m[p][p].clone();
+            let pivot = m[p].clone();
+            for (x, y) in m[i].iter_mut().zip(&pivot) {
                 if !is_zero(y) {
                     *x -= y.clone() * factor.clone();
                 }
             }
         }
-        pivots.push(c);
-        r += 1;
+        pivots.push(p);
     }
-    if (r..n).any(|i| !is_zero(&m[i][n])) {
-        return Ok(MinNorm::Inconsistent);
+    if (0..n).any(|i| !done[i] && !is_zero(&m[i][n])) {
+        return Ok(Ranked::Inconsistent);
     }
     let mut y = vec![S::zero(); n];
-    for (i, &c) in pivots.iter().enumerate().rev() {
-        let mut s = m[i][n].clone();
-        for j in c + 1..n {
-            if !is_zero(&m[i][j]) && !is_zero(&y[j]) {
-                s -= m[i][j].clone() * y[j].clone();
+    for &p in pivots.iter().rev() {
+        let mut s = m[p][n].clone();
+        for j in 0..n {
+            if j != p && !is_zero(&m[p][j]) && !is_zero(&y[j]) {
+                s -= m[p][j].clone() * y[j].clone();
             }
         }
-        y[c] = s / m[i][c].clone();
+        y[p] = s / m[p][p].clone();
     }
     let f = (0..cols)
         .map(|k| {
@@ -115,7 +170,63 @@ fn exact<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S]) -> Result<MinNor
             )
         })
         .collect();
-    Ok(MinNorm::Solution(f))
+    let conditioning = exact_conditioning(&g, &pivots)?;
+    Ok(Ranked::Solution { f, rank: pivots.len(), conditioning })
+}
+
+/// `L · ‖G_S⁻¹‖∞` (see [`exact`]); 1 for rank zero.
+fn exact_conditioning<S: Scalar>(g: &[Vec<S>], pivots: &[usize]) -> Result<S, ForcesError> {
+    let r = pivots.len();
+    if r == 0 {
+        return Ok(S::one());
+    }
+    let trace = (0..g.len()).fold(S::zero(), |acc, i| acc + g[i][i].clone());
+    let row_sum = |row: &[S]| row.iter().fold(S::zero(), |acc, x| acc + x.abs());
+    let inf = g.iter().map(|row| row_sum(row)).fold(S::zero(), max);
+    let l = if trace.compare(&inf) == Ok(std::cmp::Ordering::Less) { trace } else { inf };
+    // G_S⁻¹ by Gauss–Jordan on [G_S | I] (G_S is positive definite: its pivots are nonzero).
+    let mut w: Vec<Vec<S>> = pivots
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| {
+            let mut row: Vec<S> = pivots.iter().map(|&q| g[p][q].clone()).collect();
+            row.extend((0..r).map(|j| if i == j { S::one() } else { S::zero() }));
+            row
+        })
+        .collect();
+    for c in 0..r {
+        let Some(p) = (c..r).find(|&p| !is_zero(&w[p][c])) else {
+            return Err(ForcesError::Uncertain(crate::scalar::Uncertain::Close));
+        };
+        w.swap(c, p);
+        let inv = S::one() / w[c][c].clone();
+        for x in w[c].iter_mut() {
+            *x = x.clone() * inv.clone();
+        }
+        let pivot = w[c].clone();
+        for (i, row) in w.iter_mut().enumerate() {
+            if i == c || is_zero(&row[c]) {
+                continue;
+            }
+            crate::budget::tick()?;
+            let factor = row[c].clone();
+            for (x, y) in row.iter_mut().zip(&pivot) {
+                if !is_zero(y) {
+                    *x -= y.clone() * factor.clone();
+                }
+            }
+        }
+    }
+    let inverse_norm = w.iter().map(|row| row_sum(&row[r..])).fold(S::zero(), max);
+    Ok(l * inverse_norm)
+}
+
+fn max<S: Scalar>(a: S, b: S) -> S {
+    if b.compare(&a) == Ok(std::cmp::Ordering::Greater) {
+        b
+    } else {
+        a
+    }
 }
 
 /// Exactly zero (the exact path's values are exact: the magnitude is never consulted).
@@ -123,26 +234,41 @@ fn is_zero<S: Scalar>(x: &S) -> bool {
     x.sign_scaled(|| x.abs()) == Ok(Sign::Zero)
 }
 
-fn svd<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S]) -> Result<MinNorm<S>, ForcesError> {
+fn svd<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S], cutoff: f64) -> Result<Ranked<S>, ForcesError> {
+    let solution = |f: Vec<S>, rank: usize, conditioning: f64| -> Result<Ranked<S>, ForcesError> {
+        let conditioning =
+            S::from_f64(conditioning).map_err(|_| ForcesError::Uncertain(crate::scalar::Uncertain::Overflow))?;
+        Ok(Ranked::Solution { f, rank, conditioning })
+    };
     if cols == 0 {
         // No unknowns: consistent only when b is zero.
         let big = b.iter().map(|x| x.to_f64().abs()).fold(0.0, f64::max);
-        return Ok(if big == 0.0 { MinNorm::Solution(Vec::new()) } else { MinNorm::Inconsistent });
+        return if big == 0.0 { solution(Vec::new(), 0, 1.0) } else { Ok(Ranked::Inconsistent) };
     }
     if rows == 0 {
-        return Ok(MinNorm::Solution(vec![S::zero(); cols]));
+        return solution(vec![S::zero(); cols], 0, 1.0);
     }
+    // The SVD's workspace: a few copies of A and its factors.
+    crate::budget::reserve(std::mem::size_of::<f64>().saturating_mul(rows.saturating_mul(cols).saturating_mul(4)))?;
+    crate::budget::tick()?;
     let am = nalgebra::DMatrix::from_row_iterator(rows, cols, a.iter().map(|x| x.to_f64()));
     let bv = nalgebra::DVector::from_iterator(rows, b.iter().map(|x| -x.to_f64()));
     let svd = am.clone().svd(true, true);
     let top = svd.singular_values.iter().copied().fold(0.0, f64::max);
+    let eps = top * cutoff;
+    let kept: Vec<f64> = svd.singular_values.iter().copied().filter(|&s| s > eps).collect();
+    let rank = kept.len();
+    let least = kept.iter().copied().fold(f64::INFINITY, f64::min);
+    let conditioning = if rank == 0 { 1.0 } else { (top / least) * (top / least) };
     // U and Vᵀ were asked for, so the solve cannot fail for want of them.
-    let Ok(f) = svd.solve(&bv, top * SVD_CUTOFF) else { return Ok(MinNorm::Inconsistent) };
+    let Ok(f) = svd.solve(&bv, eps) else { return Ok(Ranked::Inconsistent) };
+    crate::budget::tick()?;
     let residual = (&am * &f - &bv).amax();
     let scale = am.abs().column_sum().amax() * f.amax() + bv.amax();
     if !residual.is_finite() || residual > RESIDUAL * scale {
-        return Ok(MinNorm::Inconsistent);
+        return Ok(Ranked::Inconsistent);
     }
     let out: Result<Vec<S>, _> = f.iter().map(|x| S::from_f64(*x)).collect();
-    out.map(MinNorm::Solution).map_err(|_| ForcesError::Uncertain(crate::scalar::Uncertain::Overflow))
+    let f = out.map_err(|_| ForcesError::Uncertain(crate::scalar::Uncertain::Overflow))?;
+    solution(f, rank, conditioning)
 }

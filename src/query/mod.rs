@@ -104,6 +104,7 @@ mod depth;
 mod distance;
 pub mod error;
 mod filtered;
+mod forces;
 mod index;
 mod kernel;
 mod round;
@@ -138,6 +139,9 @@ pub use depth::{penetration_depth, separation_along, Penetration};
 pub use distance::{Distance, DistanceClaim, DistanceOutput};
 pub use error::{ErrorKind, QueryError};
 pub use filtered::{exact_answer, filter_counts, judge_claim, FilterCounts, Judged};
+pub use forces::{
+    BodySpec, ContactForces, ContactForcesClaim, ContactForcesOutput, ContactSpec, ForcesDiscrete, RegionSpec,
+};
 pub use index::PointClass;
 pub use index::{
     ClaimedPiece, ClassifySegment, ClassifySegmentClaim, ClassifySegmentOutput, IndexStats, IndexStatsClaim,

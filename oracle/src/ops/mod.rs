@@ -46,6 +46,7 @@ macro_rules! claim_field {
 
 mod contact;
 mod distance;
+mod forces;
 mod geometry;
 mod index;
 mod planned;
@@ -554,6 +555,7 @@ pub fn ops() -> Vec<OpInfo> {
         answered!(ClassifySegment),
         answered!(IndexStats),
         answered!(Contact),
+        answered!(ContactForces),
     ];
     v.extend(planned::PLANNED.iter().map(|&(name, fields, summary)| OpInfo {
         name,
@@ -613,9 +615,14 @@ Ops answered (input fields -> claimable output fields):
             (op.claim_fields)().join(", ")
         ));
     }
-    s.push_str("\nOps of the format still to come (input checked, then an error of kind \"unsupported\"):\n");
     let later: Vec<&str> = ops().iter().filter(|o| !o.answered()).map(|o| o.name).collect();
-    s.push_str(&format!("  {}\n", later.join(", ")));
+    if !later.is_empty() {
+        s.push_str("\nOps of the format still to come (input checked, then an error of kind \"unsupported\"):\n");
+        s.push_str(&format!("  {}\n", later.join(", ")));
+    }
+    s.push_str(
+        "\nParts of the format still to come (implicit and bezier shapes, some shape pairs) answer with an error of kind \"unsupported\" naming the part.\n",
+    );
     let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
     s.push_str(&format!("\nError kinds: {}.\n", kinds.join(", ")));
     s.push_str(

@@ -10,8 +10,7 @@ use crate::pose::parse_pose;
 use crate::shape::parse_shape;
 
 /// The ops of the format that later versions answer, with their fields and a sentence.
-pub const PLANNED: [(&str, &[&str], &str); 1] =
-    [("contact_forces", &["bodies", "gravity", "contacts", "static_speed"], "contact forces")];
+pub const PLANNED: [(&str, &[&str], &str); 0] = [];
 
 fn velocity(f: &Fields, key: &str) -> Result<(), QueryError> {
     let Some((v, at)) = f.optional(key) else { return Ok(()) };
