@@ -539,7 +539,11 @@ fn equations<S: Scalar>(
                 }
             }
             Mode::Dynamic(d) => {
-                row_dirs.push((k, contacts[k].normal.clone()));
+                // The normal row scaled to a largest component of 1 (exact: a rational factor):
+                // the same solutions, a better conditioned A for any length of normal.
+                let n = &contacts[k].normal;
+                let big = n.iter().map(|x| x.abs()).fold(S::zero(), larger);
+                row_dirs.push((k, n.map(|x| x / big.clone())));
                 col_dirs.push((k, d.clone()));
             }
             Mode::Inactive => {}

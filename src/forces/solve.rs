@@ -253,15 +253,14 @@ fn svd<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S], cutoff: f64) -> Re
     crate::budget::tick()?;
     let am = nalgebra::DMatrix::from_row_iterator(rows, cols, a.iter().map(|x| x.to_f64()));
     let bv = nalgebra::DVector::from_iterator(rows, b.iter().map(|x| -x.to_f64()));
-    let svd = am.clone().svd(true, true);
-    let top = svd.singular_values.iter().copied().fold(0.0, f64::max);
+    let Some(Decomposed { singular_values, solve }) = decompose(&am)? else { return Ok(Ranked::Inconsistent) };
+    let top = singular_values.iter().copied().fold(0.0, f64::max);
     let eps = top * cutoff;
-    let kept: Vec<f64> = svd.singular_values.iter().copied().filter(|&s| s > eps).collect();
+    let kept: Vec<f64> = singular_values.iter().copied().filter(|&s| s > eps).collect();
     let rank = kept.len();
     let least = kept.iter().copied().fold(f64::INFINITY, f64::min);
     let conditioning = if rank == 0 { 1.0 } else { (top / least) * (top / least) };
-    // U and Vᵀ were asked for, so the solve cannot fail for want of them.
-    let Ok(f) = svd.solve(&bv, eps) else { return Ok(Ranked::Inconsistent) };
+    let f = solve(&bv, eps);
     crate::budget::tick()?;
     let residual = (&am * &f - &bv).amax();
     let scale = am.abs().column_sum().amax() * f.amax() + bv.amax();
@@ -271,4 +270,111 @@ fn svd<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S], cutoff: f64) -> Re
     let out: Result<Vec<S>, _> = f.iter().map(|x| S::from_f64(*x)).collect();
     let f = out.map_err(|_| ForcesError::Uncertain(crate::scalar::Uncertain::Overflow))?;
     solution(f, rank, conditioning)
+}
+
+/// A verified singular value decomposition: the singular values, and the minimum-norm solve of
+/// `A f = b` with singular values at most `eps` dropped.
+struct Decomposed {
+    singular_values: Vec<f64>,
+    #[allow(clippy::type_complexity)]
+    solve: Box<dyn Fn(&nalgebra::DVector<f64>, f64) -> nalgebra::DVector<f64>>,
+}
+
+/// Whether `U Σ Vᵀ` reproduces `a` to within 10⁻¹² of its largest row sum.
+fn reproduces(
+    a: &nalgebra::DMatrix<f64>,
+    u: &nalgebra::DMatrix<f64>,
+    s: &nalgebra::DVector<f64>,
+    vt: &nalgebra::DMatrix<f64>,
+) -> bool {
+    let scale = a.abs().column_sum().amax();
+    let back = u * nalgebra::DMatrix::from_diagonal(s) * vt;
+    let err = (back - a).amax();
+    err.is_finite() && err <= 1e-12 * scale
+}
+
+/// The SVD of `a`: nalgebra's, checked by reconstruction; where it fails (nalgebra issue
+/// #1172, open against 0.35: `svd(true, true)` can return wrong singular values with
+/// orthonormal vectors, as this crate's exact forces found on an incline), nalgebra's SVD of
+/// `aᵀ`, checked the same way; where that fails too, a one-sided Jacobi SVD (Hestenes), which
+/// is slower and accurate. `None`: no decomposition reproduced `a` (non-finite entries).
+fn decompose(a: &nalgebra::DMatrix<f64>) -> Result<Option<Decomposed>, ForcesError> {
+    type M = nalgebra::DMatrix<f64>;
+    type V = nalgebra::DVector<f64>;
+    let from = |u: M, s: V, vt: M| Decomposed {
+        singular_values: s.iter().copied().collect(),
+        solve: Box::new(move |b: &V, eps: f64| {
+            // f = V Σ⁺ Uᵀ b over the kept singular values.
+            let mut y = u.transpose() * b;
+            for (k, x) in y.iter_mut().enumerate() {
+                *x = if s[k] > eps { *x / s[k] } else { 0.0 };
+            }
+            vt.transpose() * y
+        }),
+    };
+    let direct = a.clone().svd(true, true);
+    if let (Some(u), Some(vt)) = (direct.u, direct.v_t) {
+        if reproduces(a, &u, &direct.singular_values, &vt) {
+            return Ok(Some(from(u, direct.singular_values, vt)));
+        }
+    }
+    crate::budget::tick()?;
+    let t = a.transpose().svd(true, true);
+    if let (Some(u), Some(vt)) = (t.u, t.v_t) {
+        // aᵀ = U Σ Vᵀ, so a = V Σ Uᵀ.
+        let (u, vt) = (vt.transpose(), u.transpose());
+        if reproduces(a, &u, &t.singular_values, &vt) {
+            return Ok(Some(from(u, t.singular_values, vt)));
+        }
+    }
+    let (u, s, vt) = jacobi(a)?;
+    Ok(reproduces(a, &u, &s, &vt).then(|| from(u, s, vt)))
+}
+
+/// One-sided Jacobi SVD (Hestenes 1958): orthogonalise the columns of `a` by plane rotations,
+/// accumulated in `V`; the singular values are the final columns' norms. At most 64 sweeps.
+#[allow(clippy::type_complexity)]
+fn jacobi(
+    a: &nalgebra::DMatrix<f64>,
+) -> Result<(nalgebra::DMatrix<f64>, nalgebra::DVector<f64>, nalgebra::DMatrix<f64>), ForcesError> {
+    let (m, n) = a.shape();
+    let mut w = a.clone();
+    let mut v = nalgebra::DMatrix::<f64>::identity(n, n);
+    for _ in 0..64 {
+        crate::budget::tick()?;
+        let mut rotated = false;
+        for p in 0..n {
+            for q in p + 1..n {
+                let (alpha, beta) = (w.column(p).norm_squared(), w.column(q).norm_squared());
+                let gamma = w.column(p).dot(&w.column(q));
+                if gamma == 0.0 || gamma.abs() <= f64::EPSILON * (alpha * beta).sqrt() {
+                    continue;
+                }
+                rotated = true;
+                let zeta = (beta - alpha) / (2.0 * gamma);
+                let t = zeta.signum() / (zeta.abs() + (1.0 + zeta * zeta).sqrt());
+                let c = 1.0 / (1.0 + t * t).sqrt();
+                let s = c * t;
+                for (mat, rows) in [(&mut w, m), (&mut v, n)] {
+                    for i in 0..rows {
+                        let (x, y) = (mat[(i, p)], mat[(i, q)]);
+                        mat[(i, p)] = c * x - s * y;
+                        mat[(i, q)] = s * x + c * y;
+                    }
+                }
+            }
+        }
+        if !rotated {
+            break;
+        }
+    }
+    let s = nalgebra::DVector::from_iterator(n, (0..n).map(|j| w.column(j).norm()));
+    let mut u = w;
+    for j in 0..n {
+        if s[j] > 0.0 {
+            let inv = 1.0 / s[j];
+            u.column_mut(j).scale_mut(inv);
+        }
+    }
+    Ok((u, s, v.transpose()))
 }
