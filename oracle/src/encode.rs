@@ -150,6 +150,7 @@ pub fn replay_text(replay: &Replay) -> String {
         Replay::ToiBoxes(q) => replay_line(q),
         Replay::Classify(p, s) => format!("{}\n{}", replay_line(p), replay_line(s)),
         Replay::Contact(q) => replay_line(q),
+        Replay::ContactForces(q) => replay_line(q),
         Replay::Lines(text) => text.clone(),
     }
 }

@@ -649,7 +649,7 @@ impl MeshInput {}
 /// help and its errors use: [`replay`] decodes each one's artifacts, and
 /// [`seed_corpus`](seeds::seed_corpus) makes each one's seeds. All but [`RAW_TARGET`] take a
 /// typed input ([`decode`]).
-pub const FUZZ_TARGETS: [&str; 9] = [
+pub const FUZZ_TARGETS: [&str; 10] = [
     "predicates_diff",
     "brep_build",
     "hull_diff",
@@ -658,6 +658,7 @@ pub const FUZZ_TARGETS: [&str; 9] = [
     "msp_diff",
     "contact_diff",
     "round_diff",
+    "forces_diff",
     RAW_TARGET,
 ];
 
@@ -719,6 +720,8 @@ pub enum Replay {
     Classify(crate::query::ClassifyPoint<BigRational>, crate::query::ClassifySegment<BigRational>),
     /// `contact_diff`'s pair, with the target's ε.
     Contact(crate::query::Contact<f64>),
+    /// `forces_diff`'s bodies and contacts.
+    ContactForces(crate::query::ContactForces<f64>),
     /// [`RAW_TARGET`]'s artifact: its own lines (UTF-8 text).
     Lines(String),
 }
@@ -792,6 +795,7 @@ pub fn replay(target: &str, bytes: &[u8]) -> Result<Replay, DecodeError> {
             let (a, b) = decode::<ContactInput>(target, bytes)?.solids().ok_or_else(rejected)?;
             Replay::Contact(ContactInput::query(&a, &b))
         }
+        "forces_diff" => Replay::ContactForces(decode::<ForcesInput>(target, bytes)?.query()),
         RAW_TARGET => match std::str::from_utf8(bytes) {
             Ok(text) => Replay::Lines(text.trim_end_matches('\n').to_string()),
             Err(e) => {
@@ -1021,5 +1025,7 @@ impl ContactInput {
     }
 }
 
+mod forces;
 mod seeds;
+pub use forces::ForcesInput;
 pub use seeds::{seed_corpus, Encode};

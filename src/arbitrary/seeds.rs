@@ -12,7 +12,7 @@
 //! it; every seed is decoded back and compared before it is given out.
 
 use super::{
-    BoxInput, CcdInput, ContactInput, ConvexPairInput, Coord, CylinderInput, DecodeError, Edit, FourPoints, MeshInput,
+    BoxInput, CcdInput, ForcesInput, ContactInput, ConvexPairInput, Coord, CylinderInput, DecodeError, Edit, FourPoints, MeshInput,
     MspInput, PlaneAndPoint, PointCloud, PredicateCase, RoundCase, RoundInput, SweepInput, TorusInput, TorusToiInput,
     FUZZ_TARGETS,
 };
@@ -187,6 +187,18 @@ impl Encode for ConvexPairInput {
     }
 }
 
+impl Encode for ForcesInput {
+    fn write(&self, out: &mut Vec<u8>, rest: bool) {
+        self.scene.write(out, false);
+        self.half.write(out, false);
+        for x in [self.mass, self.turn, self.slope, self.friction, self.slide, self.extra] {
+            x.write(out, false);
+        }
+        self.offset.write(out, false);
+        self.static_speed.write(out, rest);
+    }
+}
+
 impl Encode for RoundInput {
     fn write(&self, out: &mut Vec<u8>, rest: bool) {
         (&self.a, &self.b, &self.fit).write(out, rest);
@@ -330,6 +342,7 @@ pub fn seed_corpus(target: &str) -> Result<Vec<(String, Vec<u8>)>, DecodeError> 
         "msp_diff" => index_cases(target, &mut src, &mut seeds)?,
         "contact_diff" => contact_pairs(target, &mut src, &mut seeds)?,
         "round_diff" => round_pairs(target, &mut src, &mut seeds)?,
+        "forces_diff" => force_cases(target, &mut src, &mut seeds)?,
         // The raw target's seeds are oracle lines, which the oracle writes
         // (`touchstone_oracle::encode::seed_corpus`).
         _ => {}
@@ -559,6 +572,39 @@ fn contact_pairs(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8
                 nudge,
             };
             add(format!("{ka}-{kb}-{}{nudge:+}", if rest { "rest" } else { "free" }), checked(target, &input)?);
+        }
+    }
+    Ok(())
+}
+
+/// Every scene, at rest and sliding, with each degenerate extra contact, on turned boxes and
+/// every slope: for each, the first of a few draws the exact path answers (an oblique static
+/// force that leaves its cone has an irrational unit vector, which the exact path refuses).
+fn force_cases(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)>) -> Result<(), DecodeError> {
+    for scene in 0..4u8 {
+        for extra in 0..3u8 {
+            for slide in 0..2u8 {
+                for _attempt in 0..16 {
+                    let input = ForcesInput {
+                        scene,
+                        half: [0; 3].map(|_: u8| src.int(0, 255) as u8),
+                        mass: src.int(0, 7) as u8,
+                        turn: src.int(0, 4) as u8,
+                        slope: src.int(1, 3) as u8,
+                        friction: src.int(0, 5) as u8,
+                        slide,
+                        extra,
+                        offset: [src.int(-7, 7) as i8, src.int(-7, 7) as i8],
+                        static_speed: src.int(0, 2) as u8,
+                    };
+                    if crate::query::exact_answer(&input.query()).is_err() {
+                        continue;
+                    }
+                    let how = if slide == 0 { "rest" } else { "slide" };
+                    seeds.push((format!("gen-{scene}-{extra}-{how}"), checked(target, &input)?));
+                    break;
+                }
+            }
         }
     }
     Ok(())

@@ -40,6 +40,7 @@ use super::error::{ErrorKind, QueryError};
 use super::spec::{PoseSpec, Posed, ShapeSpec};
 use super::{Answer, Bounded, Decisive, Query};
 use crate::contact::ContactStatus;
+use crate::contract::{Agreement, Disagreement, Margin};
 use crate::forces::{self, Body, ForcesError, Solution, State, System};
 use crate::geom::{Matrix3, Point3, Vector3};
 use crate::poly::RootScalar;
@@ -342,6 +343,10 @@ impl<N: Scalar> Query for ContactForces<N> {
     type Claim = ContactForcesClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
+        if S::FILTER {
+            // No certified solve on intervals (the SVD is binary64's): the exact run decides.
+            return Err(QueryError::uncertain("", crate::scalar::Uncertain::Close));
+        }
         for (k, spec) in self.contacts.iter().enumerate() {
             let (ContactSpec::Point { a, b, .. }
             | ContactSpec::Regions { a, b, .. }
@@ -400,6 +405,25 @@ impl<N: Scalar> Query for ContactForces<N> {
     /// path: any answer is admissible there.
     fn valid_within_tolerance(_: &ForcesDiscrete, _: &ForcesDiscrete) -> bool {
         true
+    }
+
+    /// The default contract, except that where the margin is within the budget and the
+    /// discrete answers differ (another path of the iteration: other states, another rank) the
+    /// forces are not compared: they solve other equations.
+    fn agreement(
+        &self,
+        exact: &Answer<BigRational, Self>,
+        fast: &Result<Answer<f64, Self>, QueryError>,
+    ) -> Result<(Margin, Result<Agreement, Disagreement>), QueryError> {
+        let margin = self.margin(exact)?;
+        if let Ok(f) = fast {
+            if !margin.exceeds(crate::contract::budget::<f64>())
+                && Self::discrete(&exact.output) != Self::discrete(&f.output)
+            {
+                return Ok((margin, Ok(Agreement::WithinTolerance)));
+            }
+        }
+        Ok(super::agreement_at(margin, exact, fast))
     }
 
     /// `forces`: one check per contact (`forces/k`), passing when every component is within the
