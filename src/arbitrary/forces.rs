@@ -127,10 +127,7 @@ impl ForcesInput {
                 f(&(third * (my + mz))),
             );
             let mut body = BodySpec {
-                pose: PoseSpec::Quaternion {
-                    q: pose_q.map(|c| c as f64),
-                    t: [f(&com.x), f(&com.y), f(&com.z)],
-                },
+                pose: PoseSpec::Quaternion { q: pose_q.map(|c| c as f64), t: [f(&com.x), f(&com.y), f(&com.z)] },
                 ..BodySpec::free(f(&mx), inertia)
             };
             if b + 1 == boxes {

@@ -12,9 +12,9 @@
 //! it; every seed is decoded back and compared before it is given out.
 
 use super::{
-    BoxInput, CcdInput, ForcesInput, ContactInput, ConvexPairInput, Coord, CylinderInput, DecodeError, Edit, FourPoints, MeshInput,
-    MspInput, PlaneAndPoint, PointCloud, PredicateCase, RoundCase, RoundInput, SweepInput, TorusInput, TorusToiInput,
-    FUZZ_TARGETS,
+    BoxInput, CcdInput, ContactInput, ConvexPairInput, Coord, CylinderInput, DecodeError, Edit, ForcesInput,
+    FourPoints, MeshInput, MspInput, PlaneAndPoint, PointCloud, PredicateCase, RoundCase, RoundInput, SweepInput,
+    TorusInput, TorusToiInput, FUZZ_TARGETS,
 };
 use crate::strategies::{grid_polytope, rational_rotation, Source};
 

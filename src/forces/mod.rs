@@ -656,7 +656,7 @@ pub fn solve_traced<S: Scalar>(system: &System<S>) -> Result<(Solution<S>, Trace
     // is decided, not close, and is not recorded.
     let mut decide = |value: S, magnitude: S| -> Result<Sign, ForcesError> {
         let s = sign(&value, &magnitude)?;
-        if magnitude.sign() != Ok(Sign::Zero) {
+        if magnitude.sign_scaled(|| magnitude.abs()) != Ok(Sign::Zero) {
             decisions.push(crate::geom::Scaled { value, magnitude });
         }
         Ok(s)
