@@ -554,7 +554,9 @@ fn equations<S: Scalar>(
     // K[k][j]: the relative acceleration at contact k per unit force at contact j (3×3), and
     // its magnitude.
     let active: Vec<usize> = (0..contacts.len()).filter(|&k| !matches!(modes[k], Mode::Inactive)).collect();
-    let mut blocks: Vec<Vec<Option<(Matrix3<S>, Matrix3<S>)>>> = vec![vec![None; contacts.len()]; contacts.len()];
+    // A block and its magnitude.
+    type Block<S> = Option<(Matrix3<S>, Matrix3<S>)>;
+    let mut blocks: Vec<Vec<Block<S>>> = vec![vec![None; contacts.len()]; contacts.len()];
     for &k in &active {
         for &j in &active {
             crate::budget::tick()?;
