@@ -474,6 +474,11 @@ fn every_claimable_field_is_judged() {
             json!({"op": "contact", "a": unit, "b": unit, "pose_b": {"translation": [0, 0, 2]}}),
             json!({"status": "touching", "regions": [{"a": {"face": [4, 5, 6, 7]}, "b": {"face": [0, 1, 2, 3]}}]}),
         ),
+        (
+            json!({"op": "contact_forces", "bodies": [{"mass": 1, "inertia": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}, {"fixed": true}],
+                "gravity": [0, 0, -10], "contacts": [{"a": 0, "b": 1, "point": [0, 0, 0], "normal": [0, 0, 1], "friction": 1}]}),
+            json!({"forces": [[0, 0, 10]], "states": ["static"]}),
+        ),
     ];
     let table = touchstone_oracle::ops::ops();
     let mut ops_seen = Vec::new();
