@@ -147,6 +147,46 @@ fn query() -> BoxedStrategy<Value> {
                 json!({"op": "contact", "a": a, "b": b, "pose_b": {"translation": t}, "velocity_a": {"linear": v}})
             })
             .boxed(),
+        // Contact forces: a box on the floor at its four corners (statically indeterminate),
+        // a corner repeated or an edge's middle added (collinear), resting or sliding along a
+        // Pythagorean direction (or one of irrational length: the exact path refuses it),
+        // with its centre of mass off centre by grid steps.
+        (
+            [1i32..=4, 1i32..=4, 1i32..=4],
+            1i32..=8,
+            proptest::sample::select(vec![0.0, 0.25, 0.5, 1.0, 2.0]),
+            proptest::sample::select(vec![[0, 0, 0], [3, 4, 0], [0, -5, 0], [1, 1, 0], [0, 0, 0]]),
+            0u8..3,
+            [-2i32..=2, -2i32..=2],
+            proptest::sample::select(vec![0.0, 0.5, 1000.0]),
+        )
+            .prop_map(|(h, m, mu, v, extra, off, speed)| {
+                let h = h.map(|k| k as f64 / 2.0);
+                let m = m as f64;
+                let third = m / 3.0;
+                let inertia = json!([[third * (h[1] * h[1] + h[2] * h[2]), 0, 0], [0, third * (h[0] * h[0] + h[2] * h[2]), 0], [0, 0, third * (h[0] * h[0] + h[1] * h[1])]]);
+                let com = json!([off[0] as f64 / 4.0, off[1] as f64 / 4.0, h[2]]);
+                let mut points: Vec<[f64; 3]> = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)].iter().map(|&(x, y)| [x * h[0], y * h[1], 0.0]).collect();
+                match extra {
+                    1 => points.push(points[0]),
+                    2 => points.push([0.0, -h[1], 0.0]),
+                    _ => {}
+                }
+                let contacts: Vec<Value> = points.iter().map(|p| json!({"a": 0, "b": 1, "point": p, "normal": [0, 0, 1], "friction": mu})).collect();
+                json!({"op": "contact_forces", "gravity": [0, 0, -10], "static_speed": speed, "contacts": contacts,
+                    "bodies": [{"mass": m, "inertia": inertia, "pose": {"translation": com}, "velocity": {"linear": v}}, {"fixed": true}]})
+            })
+            .boxed(),
+        // Contact forces from the shapes: a box on a fixed box at a grid offset, touching,
+        // apart or penetrating (invalid) by chance, turned by a grid quaternion.
+        ([1i32..=4, 1i32..=4, 1i32..=4], grid_point(), quaternion(), proptest::sample::select(vec![0.0, 0.5, 1.0]))
+            .prop_map(|(h, t, q, mu)| {
+                let h = h.map(|k| k as f64 / 2.0);
+                json!({"op": "contact_forces", "gravity": [0, 0, -10], "contacts": [{"a": 0, "b": 1, "friction": mu}],
+                    "bodies": [{"mass": 1, "inertia": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "shape": {"box": h}, "pose": {"translation": t, "quaternion": q}},
+                        {"fixed": true, "shape": {"box": [2, 2, 1]}, "pose": {"translation": [0, 0, -1]}}]})
+            })
+            .boxed(),
     ]
     .boxed()
 }
@@ -325,7 +365,9 @@ fn scaled(q: &Value, k: i32) -> Value {
                     .map(|(key, x)| {
                         let keep =
                             ["op", "kind", "faces", "interval", "digits", "id", "backend", "quaternion", "split"];
-                        (key.clone(), if keep.contains(&key.as_str()) { x.clone() } else { go(x, k) })
+                        // Body indices of contacts (`a` and `b` are shapes elsewhere).
+                        let index = ["a", "b"].contains(&key.as_str()) && x.is_number();
+                        (key.clone(), if keep.contains(&key.as_str()) || index { x.clone() } else { go(x, k) })
                     })
                     .collect(),
             ),

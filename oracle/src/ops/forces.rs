@@ -205,9 +205,10 @@ impl<N: Number> OpJson for ContactForces<N> {
             }
         }
         if let Some((v, at)) = f.optional("iteration_limit") {
-            let n = index(v, &at, MAX_ITERATIONS + 1, "iteration_limit")?;
-            if n == 0 {
-                return Err(QueryError::new(Kind::Invalid, &at, "iteration_limit must be at least 1"));
+            let n = index(v, &at, usize::MAX, "iteration_limit")?;
+            if n == 0 || n > MAX_ITERATIONS {
+                let m = format!("iteration_limit must be between 1 and {MAX_ITERATIONS} (got {n})");
+                return Err(QueryError::new(Kind::Invalid, &at, m));
             }
             q.iteration_limit = Some(n);
         }
