@@ -487,13 +487,32 @@ fn skew<S: Scalar>(r: &Vector3<S>) -> Matrix3<S> {
     )
 }
 
+/// The factors of the acceleration of a body's point `p` per unit force applied to it at `q`,
+/// f/m − [p − x]× (I⁻¹ [q − x]×) f: for one contact point, its lever's skew matrix (the left
+/// factor when the point is `p`) and `I⁻¹` times it (the right factor when it is `q`), with
+/// the magnitudes of their terms. Computed once per contact and body, so that a pair of
+/// contacts costs one 3×3 product.
+struct Lever<S: Scalar> {
+    left: Matrix3<S>,
+    right: Matrix3<S>,
+    left_m: Matrix3<S>,
+    right_m: Matrix3<S>,
+}
+
+fn lever<S: Scalar>(kin: &Kinematics<S>, body: &Body<S>, p: &Point3<S>) -> Lever<S> {
+    let left = skew(&(p - &body.position));
+    let right = kin.inv_inertia.clone() * left.clone();
+    let left_m = abs33(&skew(&lever_m(body, p)));
+    let right_m = kin.inv_inertia_m.clone() * left_m.clone();
+    Lever { left, right, left_m, right_m }
+}
+
 /// The acceleration of body `i`'s point `p` per unit force `f` applied to it at `q`:
-/// f/m − [p − x]× I⁻¹ [q − x]× f, as a 3×3 matrix, and the magnitude of its terms.
-fn response<S: Scalar>(kin: &Kinematics<S>, body: &Body<S>, p: &Point3<S>, q: &Point3<S>) -> (Matrix3<S>, Matrix3<S>) {
-    let (rp, rq) = (p - &body.position, q - &body.position);
-    let value = Matrix3::identity() * kin.inv_mass.clone() - skew(&rp) * kin.inv_inertia.clone() * skew(&rq);
-    let (mp, mq) = (abs33(&skew(&lever_m(body, p))), abs33(&skew(&lever_m(body, q))));
-    let magnitude = Matrix3::identity() * kin.inv_mass.abs() + mp * kin.inv_inertia_m.clone() * mq;
+/// f/m − [p − x]× I⁻¹ [q − x]× f, as a 3×3 matrix, and the magnitude of its terms, from the
+/// points' [`Lever`]s.
+fn response<S: Scalar>(kin: &Kinematics<S>, p: &Lever<S>, q: &Lever<S>) -> (Matrix3<S>, Matrix3<S>) {
+    let value = Matrix3::identity() * kin.inv_mass.clone() - p.left.clone() * q.right.clone();
+    let magnitude = Matrix3::identity() * kin.inv_mass.abs() + p.left_m.clone() * q.right_m.clone();
     (value, magnitude)
 }
 
@@ -528,14 +547,15 @@ fn equations<S: Scalar>(
     let contacts = &system.contacts;
     // Per active contact: its row directions (the axes, or the normal) and column directions.
     let axes: [Vector3<S>; 3] = [Vector3::x(), Vector3::y(), Vector3::z()];
-    let mut row_dirs: Vec<(usize, Vector3<S>)> = Vec::new();
-    let mut col_dirs: Vec<(usize, Vector3<S>)> = Vec::new();
+    // (contact, direction, the axis when the direction is one: its entry is read directly).
+    let mut row_dirs: Vec<(usize, Vector3<S>, Option<usize>)> = Vec::new();
+    let mut col_dirs: Vec<(usize, Vector3<S>, Option<usize>)> = Vec::new();
     for (k, m) in modes.iter().enumerate() {
         match m {
             Mode::Static => {
-                for e in &axes {
-                    row_dirs.push((k, e.clone()));
-                    col_dirs.push((k, e.clone()));
+                for (i, e) in axes.iter().enumerate() {
+                    row_dirs.push((k, e.clone(), Some(i)));
+                    col_dirs.push((k, e.clone(), Some(i)));
                 }
             }
             Mode::Dynamic(d) => {
@@ -543,8 +563,8 @@ fn equations<S: Scalar>(
                 // the same solutions, a better conditioned A for any length of normal.
                 let n = &contacts[k].normal;
                 let big = n.iter().map(|x| x.abs()).fold(S::zero(), larger);
-                row_dirs.push((k, n.map(|x| x / big.clone())));
-                col_dirs.push((k, d.clone()));
+                row_dirs.push((k, n.map(|x| x / big.clone()), None));
+                col_dirs.push((k, d.clone(), None));
             }
             Mode::Inactive => {}
         }
@@ -557,6 +577,25 @@ fn equations<S: Scalar>(
     // A block and its magnitude.
     type Block<S> = Option<(Matrix3<S>, Matrix3<S>)>;
     let mut blocks: Vec<Vec<Block<S>>> = vec![vec![None; contacts.len()]; contacts.len()];
+    // Each active contact's levers on its free bodies (a, then b).
+    let mut levers: Vec<[Option<Lever<S>>; 2]> = Vec::with_capacity(contacts.len());
+    for (k, c) in contacts.iter().enumerate() {
+        let side = |body: usize| {
+            (!matches!(modes[k], Mode::Inactive) && !system.bodies[body].fixed)
+                .then(|| lever(&kin[body], &system.bodies[body], &c.point))
+        };
+        levers.push([side(c.a), side(c.b)]);
+    }
+    let lever_of = |k: usize, body: usize| -> Option<&Lever<S>> {
+        let c = &contacts[k];
+        if c.a == body {
+            levers[k][0].as_ref()
+        } else if c.b == body {
+            levers[k][1].as_ref()
+        } else {
+            None
+        }
+    };
     for &k in &active {
         for &j in &active {
             crate::budget::tick()?;
@@ -575,7 +614,8 @@ fn equations<S: Scalar>(
                 } else {
                     continue;
                 };
-                let (r, rm) = response(&kin[body], &system.bodies[body], &ck.point, &cj.point);
+                let (Some(lk), Some(lj)) = (lever_of(k, body), lever_of(j, body)) else { continue };
+                let (r, rm) = response(&kin[body], lk, lj);
                 m = if sk == sj { m + r } else { m - r };
                 mm += rm;
                 any = true;
@@ -587,20 +627,24 @@ fn equations<S: Scalar>(
     }
     let mut a = Vec::with_capacity(rows * cols);
     let mut a_m = S::zero();
-    for (k, rd) in &row_dirs {
-        for (j, cd) in &col_dirs {
-            a.push(match &blocks[*k][*j] {
-                Some((m, mm)) => {
+    for (k, rd, ri) in &row_dirs {
+        for (j, cd, ci) in &col_dirs {
+            a.push(match (&blocks[*k][*j], ri, ci) {
+                (Some((m, mm)), Some(r), Some(c)) => {
+                    a_m = larger(a_m, mm[(*r, *c)].clone());
+                    m[(*r, *c)].clone()
+                }
+                (Some((m, mm)), _, _) => {
                     a_m = larger(a_m, abs3(rd).dot(&(mm * abs3(cd))));
                     rd.dot(&(m * cd.clone()))
                 }
-                None => S::zero(),
+                (None, _, _) => S::zero(),
             });
         }
     }
     let mut b = Vec::with_capacity(rows);
     let mut b_m = S::zero();
-    for (k, rd) in &row_dirs {
+    for (k, rd, _) in &row_dirs {
         let c = &contacts[*k];
         let (ba, bb) = (&system.bodies[c.a], &system.bodies[c.b]);
         let (fa, fam) = free_acceleration(&kin[c.a], ba, &c.point);
