@@ -548,3 +548,30 @@ fn a_distance_of_thousands_of_bits_is_claimable() {
         "{e}"
     );
 }
+
+/// Found by `f64_agrees_with_exact_at_every_scale` in CI (2026-12-03): a box resting on a slab
+/// with every number scaled by 2⁻¹⁰⁶⁰, so the inertia is 8.1·10⁻³²⁰ times the identity. Its
+/// leading minors underflow to zero in binary64 and the `f64` path refused the input as
+/// invalid ("not positive definite") where the exact path answered it. Fixed by reporting a
+/// range failure (`overflow`: the contract does not apply) when the input's own numbers are
+/// positive definite; an inertia that is not positive definite is still `invalid` on both.
+#[test]
+fn contact_forces_subnormal_inertia_regression() {
+    let q = json!({"op":"contact_forces","gravity":[0.0,0.0,-8.09477e-319],"contacts":[{"a":0,"b":1,"friction":0.0}],
+        "bodies":[{"mass":8.095e-320,"inertia":[[8.095e-320,0.0,0.0],[0.0,8.095e-320,0.0],[0.0,0.0,8.095e-320]],
+            "shape":{"box":[4.0474e-320,4.0474e-320,4.0474e-320]},"pose":{"translation":[0.0,0.0,8.095e-320],"quaternion":[0,0,0,1]}},
+          {"fixed":true,"shape":{"box":[1.61895e-319,1.61895e-319,8.095e-320]},"pose":{"translation":[0.0,0.0,-8.095e-320]}}]});
+    agrees_on_both(q.clone()).unwrap();
+    let mut f = q.clone();
+    f["backend"] = json!("f64");
+    assert_eq!(answer_line(&f.to_string(), &Options::default())["error"]["kind"], json!("overflow"));
+    // Not positive definite in its own numbers: invalid on both backends.
+    let mut bad = q;
+    bad["bodies"][0]["inertia"][2][2] = json!(-8.095e-320);
+    for backend in ["f64", "exact"] {
+        bad["backend"] = json!(backend);
+        let a = answer_line(&bad.to_string(), &Options::default());
+        assert_eq!(a["error"]["kind"], json!("invalid"), "{backend}: {a}");
+        assert_eq!(a["error"]["at"], json!("/bodies/0"), "{backend}: {a}");
+    }
+}

@@ -262,6 +262,18 @@ impl From<crate::budget::Limit> for ForcesError {
 
 /// The sign of `v` against magnitude `m` (the backend's tolerance; exact backends decide
 /// exactly).
+/// Whether the symmetric `j`'s own numbers (converted exactly) are positive definite, by
+/// Sylvester's leading principal minors in rational arithmetic.
+fn positive_definite_exactly<S: Scalar>(j: &Matrix3<S>) -> bool {
+    use num_traits::Signed;
+    let Some(r) = j.iter().map(|x| x.to_rational()).collect::<Option<Vec<_>>>() else {
+        return false;
+    };
+    let r = Matrix3::from_column_slice(&r);
+    let m2 = &r[(0, 0)] * &r[(1, 1)] - &r[(0, 1)] * &r[(1, 0)];
+    r[(0, 0)].is_positive() && m2.is_positive() && det3(&r).is_positive()
+}
+
 fn sign<S: Scalar>(v: &S, m: &S) -> Decision<Sign> {
     v.sign_scaled(|| m.clone())
 }
@@ -390,6 +402,12 @@ fn validate<S: Scalar>(system: &System<S>) -> Result<Vec<Kinematics<S>>, ForcesE
             || sign(&m2, &m2m)? != Sign::Positive
             || sign(&det, &crate::geom::permanent3(&j.map(|x| x.abs())))? != Sign::Positive
         {
+            // On a tolerant backend the minors of a tiny inertia underflow (a subnormal
+            // inertia's products are zero in binary64): a range failure, not an invalid input,
+            // when the input's own numbers are positive definite.
+            if !S::CERTAIN_DECISIONS && !S::EXACT_VALUES && positive_definite_exactly(j) {
+                return Err(ForcesError::Uncertain(crate::scalar::Uncertain::Overflow));
+            }
             return Err(err(i, "its inertia is not positive definite"));
         }
         let inv_body = adjugate3(j).map(|x| x / det.clone());
