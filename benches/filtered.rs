@@ -32,7 +32,8 @@
 //! op: poses and a constant velocity, beside parry's `cast_shapes`), `validate_hull64`.
 //!
 //! At the end it prints the mean time per query of each, its ratio to `f64`, and the share of
-//! the set the filter decided by itself (the rest fell back to the fast exact backend).
+//! the set the filter decided by itself (the rest fell back to the fast exact backend), then
+//! the CCD sets' per-query medians (each query timed alone; the CCD target is a median).
 //!
 //! `cargo bench --bench filtered` (add `--features rug` for the GMP row; `-- SET` runs the
 //! groups whose name contains SET).
@@ -212,6 +213,41 @@ fn classify_rows(c: &mut Criterion, rng: &mut Rng, sets: &mut Vec<(&str, usize, 
 }
 
 /// The f64, filtered, exact-only, BigRational (and rug) rows of a set; the fallback share.
+/// The median over the set of each query's own time (µs), on the `f64` path and the filtered
+/// exact path: each query is answered `REPEAT` times and its time is the mean of those. The
+/// CCD target is a median (half the generic queries end at the first test).
+fn medians<A: Query, B: Query>(set: &[Pair<A, B>]) -> (f64, f64) {
+    const REPEAT: u32 = 200;
+    fn median(mut t: Vec<f64>) -> f64 {
+        t.sort_by(f64::total_cmp);
+        t[t.len() / 2]
+    }
+    let time = |f: &dyn Fn()| {
+        let start = std::time::Instant::now();
+        for _ in 0..REPEAT {
+            f();
+        }
+        start.elapsed().as_secs_f64() * 1e6 / f64::from(REPEAT)
+    };
+    let fast = set
+        .iter()
+        .map(|p| {
+            time(&|| {
+                black_box(p.fast.answer::<f64>().is_ok());
+            })
+        })
+        .collect();
+    let exact = set
+        .iter()
+        .map(|p| {
+            time(&|| {
+                black_box(exact_answer(&p.exact).is_ok());
+            })
+        })
+        .collect();
+    (median(fast), median(exact))
+}
+
 fn rows<A: Query, B: Query>(g: &mut BenchmarkGroup<WallTime>, set: &[Pair<A, B>]) -> f64 {
     let before = filter_counts();
     for p in set {
@@ -633,11 +669,13 @@ fn main() {
     sets.push(("validate_hull64", validate.len(), rows(&mut g, &validate)));
     g.finish();
 
+    let mut ccd_medians = Vec::new();
     for (name, set) in [("ccd_generic", ccd_generic(&mut rng, 256)), ("ccd_grid", ccd_grid(&mut rng, 256))] {
         let mut g = group(&mut c, name, set.len());
         sets.push((name, set.len(), rows(&mut g, &set)));
         judge_rows(&mut g, &set, |o| CcdClaim { collides: Some(o.collides), toi: o.toi.map(rational) });
         g.finish();
+        ccd_medians.push((name, medians(&set)));
     }
 
     let linear = sweep_linear(&mut rng, 32);
@@ -685,5 +723,9 @@ fn main() {
                 println!("  {row:16} {:>12.2} µs   ×{:.1}", t / 1e3 / len as f64, t / base);
             }
         }
+    }
+    println!("\nmedian time per query (µs), each query timed alone");
+    for (name, (fast, exact)) in ccd_medians {
+        println!("{name}: f64 {fast:.2} µs, filtered exact {exact:.2} µs");
     }
 }

@@ -441,7 +441,17 @@ fn ccd_by_hand<F: FilterScalar>() {
     assert_eq!(vf(p(0, 0, 0), p(0, 0, 5)).unwrap().toi, Some(pt(0.0)));
     assert_eq!(vf(p(0, 0, 4), p(0, 0, 0)).unwrap().toi, Some(pt(1.0)));
     assert_eq!(vf(p(5, 5, 1), p(5, 5, -1)).unwrap().toi, None);
-    // Contact at t = 1/3: the root is enclosed, but the equality at the enclosure cannot be
-    // certified zero (it is a root of the same polynomial): uncertain, rerun exactly.
-    assert_eq!(vf(p(0, 0, 1), p(0, 0, -2)), Err(PolyError::Uncertain(Uncertain::Close)));
+    // Contact at t = 1/3, not a double: the root of the coplanarity cubic is enclosed, and the
+    // generic family alone decides there (the triangle is proper and the vertex strictly
+    // inside it), so the enclosure is the answer. (Before the generic family decided alone,
+    // the lower families' equalities at the enclosure could not be certified zero: the run
+    // was uncertain and the query went to the exact backend.)
+    let third = vf(p(0, 0, 1), p(0, 0, -2)).unwrap().toi.unwrap();
+    assert!(third.lo() < 1.0 / 3.0 && 1.0 / 3.0 < third.hi() && third.hi() - third.lo() < 1e-15, "{third:?}");
+    // The vertex crossing the triangle's plane at t = 1/3 outside it (x = 5): its inequality
+    // at the enclosure is certainly negative, so no family holds there.
+    assert_eq!(vf(p(5, 0, 1), p(5, 0, -2)).unwrap().toi, None);
+    // A vertex sliding in the triangle's plane (the cubic vanishes identically): the
+    // shortcuts do not apply and the full search of the families answers.
+    assert_eq!(vf(p(0, 0, 0), p(1, 0, 0)).map(|r| r.toi), Ok(Some(pt(0.0))));
 }

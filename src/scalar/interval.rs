@@ -259,6 +259,15 @@ fn all_finite(a: f64, b: f64, c: f64, d: f64) -> bool {
 /// the slow, general way.
 fn exact_double(q: &BigRational) -> Option<f64> {
     let (n, d) = (q.numer(), q.denom());
+    // One word each (`bits` is constant time): a power-of-two denominator below 2⁶⁴ and a
+    // numerator of at most 53 bits give a normal double exactly (|x| ≥ 2⁻⁶³ unless zero).
+    if n.bits() <= 53 && d.bits() <= 64 {
+        let du = d.magnitude().to_u64()?;
+        if du.is_power_of_two() {
+            let v = n.to_i64()? as f64; // exact: at most 53 bits
+            return Some(v * f64::from_bits((1023 - u64::from(du.trailing_zeros())) << 52));
+        }
+    }
     let k = d.trailing_zeros().unwrap_or(0);
     if d.bits() != k + 1 || n.bits() > 53 || k > 1022 {
         return None;
