@@ -113,15 +113,22 @@ fn every_error_kind_of_the_query_layer() {
     };
     let e = Validate::new(bent).answer::<Q>().unwrap_err();
     assert_eq!((e.kind, e.at.as_str()), (ErrorKind::Invalid, "/solid/polyhedron/faces/0"));
-    // limit: coefficients beyond the exact root finder's 16384 bits.
+    // limit: coefficients beyond the exact root finder's 16384 bits. The huge number is the
+    // falling vertex's height, so it is in the coplanarity cubic itself (a huge coordinate
+    // along the triangle's plane only enters the inequalities, which are signed at the
+    // cubic's rational root without the root finder: that query is answered, a hit at 1/4).
     let huge = Q::new(1.into(), num_bigint::BigInt::from(3).pow(12000));
-    let p = |x: Q, y: i64, z: i64| Point3::new(x, int(y), int(z));
-    let ccd = Ccd {
+    let p = |x: Q, y: i64, z: Q| Point3::new(x, int(y), z);
+    let tri = [p(int(-1), -1, int(0)), p(int(3), -1, int(0)), p(int(-1), 3, int(0))];
+    let ccd = |v0: Point3<Q>, v1: Point3<Q>| Ccd {
         kind: CcdKind::VertexFace,
-        t0: [p(huge.clone(), 0, 1), p(int(-1), -1, 0), p(int(3), -1, 0), p(int(-1), 3, 0)],
-        t1: [p(huge, 0, -3), p(int(-1), -1, 0), p(int(3), -1, 0), p(int(-1), 3, 0)],
+        t0: [v0, tri[0].clone(), tri[1].clone(), tri[2].clone()],
+        t1: [v1, tri[0].clone(), tri[1].clone(), tri[2].clone()],
     };
-    assert_eq!(ccd.answer::<Q>().unwrap_err().kind, ErrorKind::Limit);
+    let high = ccd(p(int(0), 0, int(1) + huge.clone()), p(int(0), 0, int(-3)));
+    assert_eq!(high.answer::<Q>().unwrap_err().kind, ErrorKind::Limit);
+    let aside = ccd(p(huge.clone(), 0, int(1)), p(huge, 0, int(-3))).answer::<Q>().unwrap();
+    assert_eq!(aside.output.toi.and_then(|t| t.to_rational()), Some(Q::new(1.into(), 4.into())));
     // overflow: binary64 cannot hold the determinant 1e900.
     let big = Q::from_f64(1e300).unwrap();
     let z = || int(0);
