@@ -260,8 +260,6 @@ impl From<crate::budget::Limit> for ForcesError {
     }
 }
 
-/// The sign of `v` against magnitude `m` (the backend's tolerance; exact backends decide
-/// exactly).
 /// Whether the symmetric `j`'s own numbers (converted exactly) are positive definite, by
 /// Sylvester's leading principal minors in rational arithmetic.
 fn positive_definite_exactly<S: Scalar>(j: &Matrix3<S>) -> bool {
@@ -274,6 +272,8 @@ fn positive_definite_exactly<S: Scalar>(j: &Matrix3<S>) -> bool {
     r[(0, 0)].is_positive() && m2.is_positive() && det3(&r).is_positive()
 }
 
+/// The sign of `v` against magnitude `m` (the backend's tolerance; exact backends decide
+/// exactly).
 fn sign<S: Scalar>(v: &S, m: &S) -> Decision<Sign> {
     v.sign_scaled(|| m.clone())
 }

@@ -247,7 +247,10 @@ pub(crate) fn ccd_sourced<S: RootScalar>(
     t0: &[Point3<S>; 4],
     t1: &[Point3<S>; 4],
 ) -> Result<(CcdResult<S>, Option<TimeSource>), PolyError> {
-    if never_coplanar(kind, t0, t1) || rootless_coplanarity(kind, t0, t1) {
+    if S::CERTAIN_DECISIONS && {
+        let c = coplanarity_bernstein(kind, t0, t1);
+        never_coplanar(&c) || rootless_coplanarity(c)
+    } {
         return Ok((CcdResult { toi: None }, None));
     }
     if S::CERTAIN_DECISIONS {
@@ -277,11 +280,10 @@ pub(crate) fn ccd_sourced<S: RootScalar>(
 /// the primitives never meet. On generic inputs (the `filtered` bench's `ccd_generic`) about
 /// half of the queries end here, at the cost of four cross and six dot products, before any
 /// polynomial is built.
-fn never_coplanar<S: RootScalar>(kind: CcdKind, t0: &[Point3<S>; 4], t1: &[Point3<S>; 4]) -> bool {
+fn never_coplanar<S: RootScalar>(coefficients: &[S; 4]) -> bool {
     if !S::CERTAIN_DECISIONS {
         return false;
     }
-    let coefficients = coplanarity_bernstein(kind, t0, t1);
     let mut signs = coefficients.iter().map(|c| c.sign_scaled(|| c.abs()));
     let Some(Ok(first)) = signs.next() else { return false };
     first != Sign::Zero && signs.all(|s| s == Ok(first))
@@ -293,12 +295,11 @@ fn never_coplanar<S: RootScalar>(kind: CcdKind, t0: &[Point3<S>; 4], t1: &[Point
 /// primitives never meet. It catches the rootless cubics whose Bernstein signs still
 /// change (a few percent of generic queries) for one root search on the cubic alone, before
 /// the generic family's inequalities (polynomials of degree 4) are built.
-fn rootless_coplanarity<S: RootScalar>(kind: CcdKind, t0: &[Point3<S>; 4], t1: &[Point3<S>; 4]) -> bool {
+fn rootless_coplanarity<S: RootScalar>([c0, c1, c2, c3]: [S; 4]) -> bool {
     if !S::CERTAIN_DECISIONS {
         return false;
     }
     // D(t) = c₀(1 − t)³ + c₁(1 − t)²t + c₂(1 − t)t² + c₃t³ in the power basis.
-    let [c0, c1, c2, c3] = coplanarity_bernstein(kind, t0, t1);
     let three = S::from_i64(3);
     let power = vec![
         c0.clone(),
@@ -504,10 +505,10 @@ mod tests {
             let t1 = [point(), point(), point(), point()];
             let full = first_of(&families(kind, &t0, &t1)).unwrap();
             hits += usize::from(full.collides());
-            if never_coplanar(kind, &t0, &t1) {
+            if never_coplanar(&coplanarity_bernstein(kind, &t0, &t1)) {
                 rejected += 1;
                 assert!(!full.collides(), "{kind:?} {t0:?} {t1:?}: rejected, but the families meet at {:?}", full.toi);
-            } else if rootless_coplanarity(kind, &t0, &t1) {
+            } else if rootless_coplanarity(coplanarity_bernstein(kind, &t0, &t1)) {
                 rootless += 1;
                 assert!(!full.collides(), "{kind:?} {t0:?} {t1:?}: rootless, but the families meet at {:?}", full.toi);
             }
@@ -525,15 +526,15 @@ mod tests {
         // Tolerant backends never take the shortcut (their signs are not certain).
         let p = |x: f64, y: f64, z: f64| Point3::new(x, y, z);
         let far = [p(0.0, 0.0, 5.0), p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(0.0, 1.0, 0.0)];
-        assert!(!never_coplanar(CcdKind::VertexFace, &far, &far));
+        assert!(!never_coplanar(&coplanarity_bernstein(CcdKind::VertexFace, &far, &far)));
         let q = |x: i64, y: i64, z: i64| {
             Point3::new(Q::from_integer(x.into()), Q::from_integer(y.into()), Q::from_integer(z.into()))
         };
         let far = [q(0, 0, 5), q(0, 0, 0), q(1, 0, 0), q(0, 1, 0)];
-        assert!(never_coplanar(CcdKind::VertexFace, &far, &far));
+        assert!(never_coplanar(&coplanarity_bernstein(CcdKind::VertexFace, &far, &far)));
         // A vertex that reaches the face's plane at t = 1: the last coefficient is zero.
         let end = [q(0, 0, 0), q(0, 0, 0), q(1, 0, 0), q(0, 1, 0)];
-        assert!(!never_coplanar(CcdKind::VertexFace, &far, &end));
+        assert!(!never_coplanar(&coplanarity_bernstein(CcdKind::VertexFace, &far, &end)));
         assert!(ccd(CcdKind::VertexFace, &far, &end).unwrap().collides());
     }
 }
