@@ -25,13 +25,22 @@ pub enum Placement {
 
 /// Shape `k mod 6` of the pairs: cube, a 1/2 × 1 × 3/2 cuboid, tetrahedron, octahedron,
 /// icosahedron, or the hull of `cloud` (coordinates mod 5 − 2; a cube if it is flat).
+///
+/// The five fixed shapes are built once and cloned (the icosahedron's exact hull on 53-bit
+/// coordinates cost the fuzz targets most of an execution).
 pub fn pair_shape(k: u8, cloud: &[[i8; 3]]) -> Solid<BigRational> {
+    static FIXED: std::sync::OnceLock<[Solid<BigRational>; 5]> = std::sync::OnceLock::new();
+    let fixed = FIXED.get_or_init(|| {
+        [
+            cube(),
+            cuboid(ratio(1, 2), ratio(1, 1), ratio(3, 2)).unwrap_or_else(|_| cube()),
+            tetrahedron(),
+            octahedron(),
+            icosahedron().unwrap_or_else(|_| cube()),
+        ]
+    });
     match k % 6 {
-        0 => cube(),
-        1 => cuboid(ratio(1, 2), ratio(1, 1), ratio(3, 2)).unwrap_or_else(|_| cube()),
-        2 => tetrahedron(),
-        3 => octahedron(),
-        4 => icosahedron().unwrap_or_else(|_| cube()),
+        k @ 0..=4 => fixed[usize::from(k)].clone(),
         _ => {
             let pts: Vec<Point3<BigRational>> = cloud
                 .iter()
@@ -46,6 +55,9 @@ pub fn pair_shape(k: u8, cloud: &[[i8; 3]]) -> Solid<BigRational> {
 /// A pair of convex solids, exact: shapes `ka`, `kb` (see [`pair_shape`]) rotated by integer
 /// quaternions (a zero quaternion is the identity) and translated by `ta / 8`, `tb / 8`, the
 /// second placed by `placement`.
+///
+/// A rotation and a translation have determinant 1, so the moved solids keep their validated
+/// topology ([`Solid::moved_decided`]: exact, nothing checked again).
 pub fn convex_pair(
     (ka, qa, ta): (u8, [i8; 4], [i8; 3]),
     (kb, qb, tb): (u8, [i8; 4], [i8; 3]),
@@ -59,7 +71,7 @@ pub fn convex_pair(
             Vector3::from(t.map(|x| ratio(x.into(), 8))),
         );
         let s = pair_shape(k, cloud);
-        map.ok().and_then(|m| s.transformed(&m).ok()).unwrap_or(s)
+        map.ok().and_then(|m| s.moved_decided(&m).ok()).unwrap_or(s)
     };
     let a = posed(ka, qa, ta);
     let mut b = posed(kb, qb, tb);
@@ -79,7 +91,7 @@ pub fn convex_pair(
         }
     };
     if let Some(t) = target {
-        if let Ok(moved) = b.transformed(&Affine::translation(t - lowest(&b))) {
+        if let Ok(moved) = b.moved_decided(&Affine::translation(t - lowest(&b))) {
             b = moved;
         }
     }
@@ -138,4 +150,47 @@ pub fn posed_shape(k: usize, quat: [i64; 4], t: [i64; 3]) -> Solid<BigRational> 
         .ok()
         .and_then(|m| s.transformed(&m).ok())
         .unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cached shapes moved without a second validation are the solids the validating
+    /// route builds: the same vertices, faces and planes, for every shape, placement and a
+    /// spread of quaternions and translations.
+    #[test]
+    fn moved_pairs_are_the_validated_ones() {
+        let cloud = [[0, 0, 0], [4, 0, 0], [0, 4, 0], [0, 0, 4], [3, 3, 3], [1, 2, 3]];
+        let quats = [[0, 0, 0, 0], [1, 2, 0, -1], [3, 4, 0, 0], [2, -1, 4, 1]];
+        let slow = |k: u8, q: [i8; 4], t: [i8; 3]| {
+            let q = if q == [0; 4] { [1, 0, 0, 0] } else { q };
+            let m = Affine::from_quaternion(
+                &q.map(|x| BigRational::from_integer(x.into())),
+                Vector3::from(t.map(|x| ratio(x.into(), 8))),
+            )
+            .unwrap();
+            pair_shape(k, &cloud).transformed(&m).unwrap()
+        };
+        let same = |x: &Solid<BigRational>, y: &Solid<BigRational>| {
+            assert_eq!(x.vertices(), y.vertices());
+            assert_eq!(x.faces(), y.faces());
+            for f in 0..x.face_count() {
+                assert_eq!(x.plane(f), y.plane(f));
+            }
+        };
+        for k in 0..6u8 {
+            for (i, &q) in quats.iter().enumerate() {
+                let t = [i as i8 * 3 - 4, 5, -7];
+                let (a, b) = convex_pair((k, q, t), (5 - k, quats[(i + 1) % 4], [1, 2, 3]), &cloud, Placement::Free);
+                same(&a, &slow(k, q, t));
+                same(&b, &slow(5 - k, quats[(i + 1) % 4], [1, 2, 3]));
+                let (_, touching) = convex_pair((k, q, t), (k, q, t), &cloud, Placement::TouchingAbove);
+                let top = a.vertices().iter().map(|p| p.z.clone()).max().unwrap();
+                let low = touching.vertices().iter().map(|p| p.z.clone()).min().unwrap();
+                assert_eq!(top, low, "touching above by construction");
+                assert!(touching.is_convex().unwrap());
+            }
+        }
+    }
 }
