@@ -3,7 +3,7 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{One, Signed, Zero};
 
 use super::gcd::check_number;
 use super::intpoly::{
@@ -217,34 +217,99 @@ fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) -> Result<(), 
         roots.iter_mut().for_each(|iv| *iv = RootInterval::Point(r.clone()));
         return Ok(());
     }
+    if q.len() == 3 {
+        quadratic_rational_roots(q, roots);
+        return Ok(());
+    }
     if !may_have_rational_root(q) {
         return Ok(());
     }
+    // Substitute x = y/L: L^(n-1)·q(y/L) is monic with integer coefficients, so its rational
+    // roots are integers, and (L > 0) it has q's signs. Bisect over the integers in each
+    // interval, by integer arithmetic only.
     let Some(lead) = q.last() else { return Ok(()) };
-    let step = BigRational::new(BigInt::one(), lead.clone());
+    let lead = lead.abs();
+    let n = q.len() - 1;
+    let flip = q[n].is_negative();
+    let mut monic: Vec<BigInt> = Vec::with_capacity(n + 1);
+    let mut power = BigInt::one();
+    for i in (0..n).rev() {
+        let c = if flip { -&q[i] } else { q[i].clone() };
+        monic.push(c * &power);
+        power *= &lead;
+    }
+    monic.reverse();
+    monic.push(BigInt::one());
+    let sign = |y: &BigInt| sign_at_integer(&monic, y);
+    let lead_q = BigRational::from_integer(lead.clone());
     for iv in roots.iter_mut() {
         let RootInterval::Open { lo, hi } = iv else { continue };
-        let (mut lo, mut hi) = (lo.clone(), hi.clone());
-        let sign_lo = sign_at(q, &lo);
-        let mut exact = None;
-        while exact.is_none() && &hi - &lo >= step {
-            // Up to the leading coefficient's bits of bisections: steps of the budget.
-            crate::budget::tick()?;
-            exact = bisect(q, &mut lo, &mut hi, sign_lo);
+        let sign_lo = sign_at(q, lo) * if flip { Sign::Negative } else { Sign::Positive };
+        // Candidates y with lo < y/L < hi.
+        let mut a = (&*lo * &lead_q).floor().to_integer() + BigInt::one();
+        let mut b = (&*hi * &lead_q).ceil().to_integer() - BigInt::one();
+        if a > b {
+            continue;
         }
-        if exact.is_none() {
-            let m = (&lo * lead).floor() + BigRational::one();
-            let candidate = m / lead;
-            if candidate < hi && sign_at(q, &candidate).is_zero() {
-                exact = Some(candidate);
+        let mut found = None;
+        match (sign(&a), sign(&b)) {
+            (Sign::Zero, _) => found = Some(a.clone()),
+            (_, Sign::Zero) => found = Some(b.clone()),
+            // The sign change lies below a/L or above b/L: between two multiples of 1/L.
+            (sa, sb) if sa != sign_lo || sb == sign_lo => {}
+            _ => {
+                while &b - &a > BigInt::one() {
+                    crate::budget::tick()?;
+                    let mid: BigInt = (&a + &b) >> 1usize;
+                    match sign(&mid) {
+                        Sign::Zero => {
+                            found = Some(mid);
+                            break;
+                        }
+                        s if s == sign_lo => a = mid,
+                        _ => b = mid,
+                    }
+                }
             }
         }
-        *iv = match exact {
-            Some(r) => RootInterval::Point(r),
-            None => RootInterval::Open { lo, hi },
-        };
+        if let Some(y) = found {
+            *iv = RootInterval::Point(BigRational::new(y, lead.clone()));
+        }
     }
     Ok(())
+}
+
+/// The sign of the integer polynomial `a` (constant first) at the integer `y`, by Horner.
+fn sign_at_integer(a: &[BigInt], y: &BigInt) -> Sign {
+    let acc = a.iter().rev().fold(BigInt::zero(), |acc, c| acc * y + c);
+    match acc.sign() {
+        num_bigint::Sign::Minus => Sign::Negative,
+        num_bigint::Sign::NoSign => Sign::Zero,
+        num_bigint::Sign::Plus => Sign::Positive,
+    }
+}
+
+/// [`exact_rational_roots`] for a quadratic q₂x² + q₁x + q₀ (q₂ > 0): its roots are rational
+/// exactly when the discriminant is a perfect square, and are then (−q₁ ± √Δ)/2q₂. One integer
+/// square root instead of a bisection per bit of q₂ (the closest points and distances of round
+/// shapes touching by construction are such roots).
+fn quadratic_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) {
+    let disc = &q[1] * &q[1] - BigInt::from(4) * &q[2] * &q[0];
+    if disc.is_negative() {
+        return;
+    }
+    let s = disc.sqrt();
+    if &s * &s != disc {
+        return;
+    }
+    let twice_lead = &q[2] << 1usize;
+    let candidates = [BigRational::new(-&q[1] - &s, twice_lead.clone()), BigRational::new(-&q[1] + &s, twice_lead)];
+    for iv in roots.iter_mut() {
+        let RootInterval::Open { lo, hi } = iv else { continue };
+        if let Some(r) = candidates.iter().find(|r| *r > lo && *r < hi) {
+            *iv = RootInterval::Point(r.clone());
+        }
+    }
 }
 
 /// One bisection step of an open interval isolating a simple root of `q`, where `sign_lo` is

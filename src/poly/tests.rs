@@ -56,6 +56,53 @@ fn rational_root_filter_is_sound() {
 }
 
 #[test]
+fn quadratic_roots_are_points_exactly_when_rational() {
+    // (p₁t - q₁)(p₂t - q₂) with 100-bit denominators: both roots come out as the rationals,
+    // found by the discriminant's square root (the bisection would take ~200 steps each).
+    let big = BigInt::from(3).pow(63u32) + BigInt::from(1);
+    let r1 = BigRational::new(BigInt::from(7), big.clone());
+    let r2 = BigRational::new(&big + BigInt::from(2), big.clone() * BigInt::from(5));
+    let p = Poly::from_roots(&[r1.clone(), r2.clone()]);
+    let iso = isolate(&p, &r(-1, 1), &r(1, 1)).unwrap();
+    assert_eq!(iso.roots, vec![RootInterval::Point(r1.clone()), RootInterval::Point(r2.clone())]);
+    // The same roots scaled by a square: still rational. One root outside the range: the
+    // other alone.
+    let iso = isolate(&p.scale(&r(9, 4)), &r(0, 1), &r(1, 100)).unwrap();
+    assert_eq!(iso.roots, vec![RootInterval::Point(r1.clone())]);
+    // A discriminant one off a square: both roots irrational, open intervals that straddle
+    // them (signs differ at the ends, neither end a root).
+    let q = ints(&[-(1i64 << 40) - 1, 0, 1]);
+    let p = Poly::from_coeffs(q.iter().map(|c| BigRational::from_integer(c.clone())).collect());
+    let iso = isolate(&p, &r(-(1 << 21), 1), &r(1 << 21, 1)).unwrap();
+    assert_eq!(iso.roots.len(), 2);
+    for iv in &iso.roots {
+        let RootInterval::Open { lo, hi } = iv else { panic!("±√(2⁴⁰ + 1) is irrational") };
+        assert!(!sign_at(&q, lo).is_zero() && !sign_at(&q, hi).is_zero());
+        assert_ne!(sign_at(&q, lo), sign_at(&q, hi));
+    }
+    // A double root (x - 1/3)²: the square-free part is linear, a point.
+    let p = Poly::from_roots(&[r(1, 3), r(1, 3)]);
+    assert_eq!(isolate(&p, &r(0, 1), &r(1, 1)).unwrap().roots, vec![RootInterval::Point(r(1, 3))]);
+}
+
+#[test]
+fn rational_roots_of_higher_degree_by_integer_bisection() {
+    // (d·t - n)(t² - 2)(t - 1/3) with a 100-bit d: the rational roots are points, ±√2 open.
+    let d = BigInt::from(3).pow(63u32) + BigInt::from(1);
+    let root = BigRational::new(BigInt::from(5) * &d - BigInt::from(11), d.clone());
+    let p = &Poly::from_roots(&[root.clone(), r(1, 3)]) * &Poly::from_coeffs(vec![r(-2, 1), r(0, 1), r(1, 1)]);
+    let iso = isolate(&p, &r(-8, 1), &r(8, 1)).unwrap();
+    assert_eq!(iso.roots.len(), 4);
+    assert_eq!(iso.roots[1], RootInterval::Point(r(1, 3)));
+    assert_eq!(iso.roots[3], RootInterval::Point(root));
+    for iv in [&iso.roots[0], &iso.roots[2]] {
+        let RootInterval::Open { lo, hi } = iv else { panic!("±√2 is irrational") };
+        // t² - 2 changes sign across it.
+        assert!((lo * lo - r(2, 1)) * (hi * hi - r(2, 1)) < r(0, 1), "{lo} {hi}");
+    }
+}
+
+#[test]
 fn bisection_keeps_the_root_inside() {
     let q = ints(&[-2, 0, 1]);
     let (mut lo, mut hi) = (r(1, 1), r(2, 1));

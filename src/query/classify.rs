@@ -185,7 +185,7 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
     /// own (faces' areas, the volume), as for `distance`.
     fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<crate::contract::Margin, QueryError> {
         let margin = super::margin_of(&exact.decisive);
-        Ok(match posed_solid::<BigRational, N>(&self.solid) {
+        Ok(match posed_solid::<crate::scalar::Exact, N>(&self.solid) {
             Ok(g) => margin.min(super::distance::solid_margin(&g.built.solid)),
             Err(_) => margin,
         })

@@ -290,7 +290,7 @@ impl<N: Scalar> Query for ClassifySegment<N> {
             return Ok((Margin::Finite(BigRational::default()), verdict));
         }
         let margin = {
-            let shape = posed_solid::<BigRational, N>(&self.solid)
+            let shape = posed_solid::<crate::scalar::Exact, N>(&self.solid)
                 .map_or(Margin::Unbounded, |g| super::distance::solid_margin(&g.built.solid));
             super::margin_of(&exact.decisive).min(shape)
         };
