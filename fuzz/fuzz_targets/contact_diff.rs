@@ -37,7 +37,7 @@ fuzz_target!(|input: ContactInput| -> Corpus {
     );
     // The other side and V-Clip on the fast exact backend: it has just given the reference's
     // answer, and the reference is most of an execution's time.
-    let other = find_contacts(&eb, &ea, &options).expect("exact");
+    let other = find_contacts(&eb, &ea, &ContactOptions::default()).expect("exact");
     assert_eq!(other.status, reference.status, "MISMATCH status from either side\nreplay: {line}");
     assert_eq!(
         pairs(&other.regions, true),
