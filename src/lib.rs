@@ -38,7 +38,9 @@
 //!   [`separation`]: separating axes, the exact penetration depth, the linear time of impact.
 //! * [`vclip`]: V-Clip, Lin–Canny, contact tracking, hierarchies; [`sweep`]: primitive CCD and
 //!   the box sweep; [`round`]: round shapes (balls, capsules, rounded polytopes): their exact
-//!   distance and status by their cores, and their exact first time of contact.
+//!   distance and status by their cores, and their exact first time of contact; [`curved`]:
+//!   implicit solids {f ≤ 0} and their certified status (penetrating by an exact witness,
+//!   separated by a certified gap, touching by an exact tangency and a convexity certificate).
 //! * [`contact`]: contact regions and normals of two solids (and the ε pipeline of 1990);
 //!   [`forces`]: contact forces by the SVD method, exactly minimum-norm on exact backends;
 //!   [`strategies`]: degenerate cases with known answers.
@@ -55,6 +57,7 @@ pub mod budget;
 pub mod constructions;
 pub mod contact;
 pub mod contract;
+pub mod curved;
 pub mod error;
 pub mod forces;
 pub mod geom;

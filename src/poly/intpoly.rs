@@ -34,7 +34,7 @@ pub(crate) fn make_primitive(a: &mut [BigInt]) {
     }
 }
 
-fn sign_of(v: &BigInt) -> Sign {
+pub(crate) fn sign_of(v: &BigInt) -> Sign {
     if v.is_positive() {
         Sign::Positive
     } else if v.is_negative() {

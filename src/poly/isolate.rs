@@ -7,7 +7,8 @@ use num_traits::{One, Signed, Zero};
 
 use super::gcd::check_number;
 use super::intpoly::{
-    descartes_unit, div_x, div_x_minus_1, left_half, may_have_rational_root, primitive, sign_at, taylor_shift_1,
+    descartes_unit, div_x, div_x_minus_1, left_half, may_have_rational_root, primitive, sign_at, sign_of,
+    taylor_shift_1,
 };
 use super::{Algebraic, Poly, PolyError};
 use crate::scalar::Sign;
@@ -281,12 +282,7 @@ fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) -> Result<(), 
 
 /// The sign of the integer polynomial `a` (constant first) at the integer `y`, by Horner.
 fn sign_at_integer(a: &[BigInt], y: &BigInt) -> Sign {
-    let acc = a.iter().rev().fold(BigInt::zero(), |acc, c| acc * y + c);
-    match acc.sign() {
-        num_bigint::Sign::Minus => Sign::Negative,
-        num_bigint::Sign::NoSign => Sign::Zero,
-        num_bigint::Sign::Plus => Sign::Positive,
-    }
+    sign_of(&a.iter().rev().fold(BigInt::zero(), |acc, c| acc * y + c))
 }
 
 /// [`exact_rational_roots`] for a quadratic q₂x² + q₁x + q₀ (q₂ > 0): its roots are rational

@@ -1,0 +1,295 @@
+//! Trivariate polynomials with rational coefficients: exact evaluation, derivatives, products,
+//! exact substitution of an affine map (how a pose is applied to an implicit solid), and
+//! certified enclosures over boxes on outward-rounded binary64 intervals.
+
+use std::collections::BTreeMap;
+
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use super::CurvedError;
+use crate::scalar::{Interval, Scalar};
+
+/// The highest total degree an input polynomial may have (a torus is 4; products of two
+/// inputs, as in the touching certificate, reach twice this).
+pub const MAX_INPUT_DEGREE: u32 = 8;
+/// The most terms an input polynomial may have.
+pub const MAX_INPUT_TERMS: usize = 200;
+/// The longest numerator or denominator of an input coefficient, in bits.
+pub const MAX_COEFF_BITS: u64 = 512;
+
+/// An exponent vector `[i, j, k]`: the monomial xⁱ yʲ zᵏ.
+pub type Exponents = [u32; 3];
+
+/// A polynomial in x, y, z with rational coefficients: a sparse map from exponents to nonzero
+/// coefficients (so equal polynomials are equal values).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Poly3 {
+    terms: BTreeMap<Exponents, BigRational>,
+}
+
+impl Poly3 {
+    /// The zero polynomial.
+    pub fn zero() -> Self {
+        Poly3::default()
+    }
+
+    /// The constant `c`.
+    pub fn constant(c: BigRational) -> Self {
+        let mut p = Poly3::zero();
+        p.add_term([0, 0, 0], c);
+        p
+    }
+
+    /// The coordinate `axis` (0: x, 1: y, 2: z).
+    pub fn variable(axis: usize) -> Self {
+        let mut e = [0; 3];
+        e[axis.min(2)] = 1;
+        let mut p = Poly3::zero();
+        p.add_term(e, BigRational::from_integer(1.into()));
+        p
+    }
+
+    /// The polynomial of the given terms (coefficient, exponents), like terms summed. Input
+    /// validation: at most [`MAX_INPUT_TERMS`] terms, total degree at most
+    /// [`MAX_INPUT_DEGREE`], coefficients of at most [`MAX_COEFF_BITS`] bits; the error names
+    /// the offending term by its index.
+    pub fn from_terms(terms: &[(BigRational, Exponents)]) -> Result<Self, CurvedError> {
+        if terms.len() > MAX_INPUT_TERMS {
+            return Err(CurvedError::TooManyTerms { terms: terms.len(), limit: MAX_INPUT_TERMS });
+        }
+        let mut p = Poly3::zero();
+        for (index, (c, e)) in terms.iter().enumerate() {
+            let degree = e.iter().map(|&k| u64::from(k)).sum::<u64>();
+            if degree > u64::from(MAX_INPUT_DEGREE) {
+                return Err(CurvedError::DegreeTooLarge { term: index, degree, limit: MAX_INPUT_DEGREE });
+            }
+            let bits = c.numer().bits().max(c.denom().bits());
+            if bits > MAX_COEFF_BITS {
+                return Err(CurvedError::CoefficientTooLarge { term: index, bits, limit: MAX_COEFF_BITS });
+            }
+            p.add_term(*e, c.clone());
+        }
+        Ok(p)
+    }
+
+    fn add_term(&mut self, e: Exponents, c: BigRational) {
+        if c.is_zero() {
+            return;
+        }
+        let entry = self.terms.entry(e).or_default();
+        *entry += c;
+        if entry.is_zero() {
+            self.terms.remove(&e);
+        }
+    }
+
+    /// The terms, in increasing order of exponents.
+    pub fn terms(&self) -> impl Iterator<Item = (&Exponents, &BigRational)> {
+        self.terms.iter()
+    }
+
+    /// Whether this is the zero polynomial.
+    pub fn is_zero(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// The total degree (0 for constants and for zero).
+    pub fn degree(&self) -> u32 {
+        self.terms.keys().map(|e| e[0] + e[1] + e[2]).max().unwrap_or(0)
+    }
+
+    /// The value at a rational point, exactly.
+    pub fn eval(&self, p: &[BigRational; 3]) -> BigRational {
+        let powers = powers_of(p, self.degree() as usize, BigRational::from_integer(1.into()), |a, b| a * b);
+        let mut sum = BigRational::zero();
+        for (e, c) in &self.terms {
+            sum += c * &powers[0][e[0] as usize] * &powers[1][e[1] as usize] * &powers[2][e[2] as usize];
+        }
+        sum
+    }
+
+    /// ∂/∂(axis).
+    pub fn derivative(&self, axis: usize) -> Poly3 {
+        let mut d = Poly3::zero();
+        for (e, c) in &self.terms {
+            if e[axis] > 0 {
+                let mut f = *e;
+                f[axis] -= 1;
+                d.add_term(f, c * BigRational::from_integer(e[axis].into()));
+            }
+        }
+        d
+    }
+
+    /// The gradient.
+    pub fn gradient(&self) -> [Poly3; 3] {
+        [0, 1, 2].map(|i| self.derivative(i))
+    }
+
+    /// The sum.
+    pub fn add(&self, other: &Poly3) -> Poly3 {
+        let mut s = self.clone();
+        for (e, c) in &other.terms {
+            s.add_term(*e, c.clone());
+        }
+        s
+    }
+
+    /// The polynomial times the rational `k`.
+    pub fn scale(&self, k: &BigRational) -> Poly3 {
+        let mut s = Poly3::zero();
+        for (e, c) in &self.terms {
+            s.add_term(*e, c * k);
+        }
+        s
+    }
+
+    /// The product.
+    pub fn mul(&self, other: &Poly3) -> Poly3 {
+        let mut s = Poly3::zero();
+        for (e, c) in &self.terms {
+            for (f, d) in &other.terms {
+                s.add_term([e[0] + f[0], e[1] + f[1], e[2] + f[2]], c * d);
+            }
+        }
+        s
+    }
+
+    /// The polynomial of `y ↦ p(L y + t)`: every variable xᵢ replaced by the affine form
+    /// Σⱼ rows[i][j]·yⱼ + rows[i][3], exactly (a pose is applied to {p ≤ 0} by substituting its
+    /// inverse).
+    pub fn substitute_affine(&self, rows: &[[BigRational; 4]; 3]) -> Poly3 {
+        let one = BigRational::from_integer(1.into());
+        let forms: Vec<Poly3> = rows
+            .iter()
+            .map(|r| {
+                let mut f = Poly3::constant(r[3].clone());
+                for (j, c) in r.iter().take(3).enumerate() {
+                    f = f.add(&Poly3::variable(j).scale(c));
+                }
+                f
+            })
+            .collect();
+        let degree = self.degree() as usize;
+        let mut powers: Vec<Vec<Poly3>> = Vec::with_capacity(3);
+        for form in &forms {
+            let mut v = vec![Poly3::constant(one.clone())];
+            for k in 1..=degree {
+                let next = v[k - 1].mul(form);
+                v.push(next);
+            }
+            powers.push(v);
+        }
+        let mut s = Poly3::zero();
+        for (e, c) in &self.terms {
+            let m = powers[0][e[0] as usize].mul(&powers[1][e[1] as usize]).mul(&powers[2][e[2] as usize]);
+            s = s.add(&m.scale(c));
+        }
+        s
+    }
+
+    /// The binary64 image, for enclosures and float searches.
+    pub(crate) fn to_interval(&self) -> IPoly3 {
+        IPoly3 {
+            terms: self.terms.iter().map(|(e, c)| (*e, Interval::from_rational(c), Scalar::to_f64(c))).collect(),
+            degree: self.degree() as usize,
+        }
+    }
+}
+
+/// The powers 0..=n of each coordinate.
+fn powers_of<T: Clone>(p: &[T; 3], n: usize, one: T, mul: impl Fn(&T, &T) -> T) -> [Vec<T>; 3] {
+    p.clone().map(|x| {
+        let mut v = vec![one.clone()];
+        for k in 1..=n {
+            let next = mul(&v[k - 1], &x);
+            v.push(next);
+        }
+        v
+    })
+}
+
+/// A box [lo, hi] per axis with binary64 ends: every end is an exact rational, and midpoints
+/// are exact (the ends are far above the subnormal range where halving rounds).
+pub type FBox = [[f64; 2]; 3];
+
+/// A polynomial's coefficients as intervals (and nearest doubles), for certified enclosures
+/// over boxes and float evaluation.
+#[derive(Clone, Debug)]
+pub(crate) struct IPoly3 {
+    terms: Vec<(Exponents, Interval, f64)>,
+    degree: usize,
+}
+
+/// `x` to the power `k` over an interval: exact ranges for even powers (never below zero) and
+/// monotone ends for odd ones, each end rounded outward.
+fn interval_pow(x: Interval, k: usize) -> Interval {
+    let one = <Interval as One>::one();
+    if k == 0 {
+        return one;
+    }
+    let repeat = |b: Interval| (0..k).fold(one, |acc, _| acc * b);
+    if k % 2 == 0 {
+        let (lo, hi) = (x.lo(), x.hi());
+        let mig = if lo <= 0.0 && hi >= 0.0 { 0.0 } else { lo.abs().min(hi.abs()) };
+        let mag = lo.abs().max(hi.abs());
+        let (a, b) = (repeat(pt(mig)), repeat(pt(mag)));
+        hull(a.lo(), b.hi())
+    } else {
+        let (a, b) = (repeat(pt(x.lo())), repeat(pt(x.hi())));
+        hull(a.lo(), b.hi())
+    }
+}
+
+impl IPoly3 {
+    /// A certified enclosure of the polynomial's values over the box (the natural interval
+    /// extension, with exact even powers).
+    pub(crate) fn enclose(&self, b: &FBox) -> Interval {
+        let x = b.map(|[lo, hi]| hull(lo, hi));
+        let powers = x.map(|xi| (0..=self.degree).map(|k| interval_pow(xi, k)).collect::<Vec<_>>());
+        let mut sum = <Interval as Zero>::zero();
+        for (e, c, _) in &self.terms {
+            sum += *c * powers[0][e[0] as usize] * powers[1][e[1] as usize] * powers[2][e[2] as usize];
+        }
+        sum
+    }
+
+    /// A certified enclosure of the value at a point with binary64 coordinates.
+    pub(crate) fn enclose_at(&self, p: &[f64; 3]) -> Interval {
+        self.enclose(&p.map(|x| [x, x]))
+    }
+
+    /// The nearest-double evaluation (for float searches only: never a decision).
+    pub(crate) fn eval_f64(&self, p: &[f64; 3]) -> f64 {
+        let powers = powers_of(p, self.degree, 1.0, |a, b| a * b);
+        self.terms
+            .iter()
+            .map(|(e, _, c)| c * powers[0][e[0] as usize] * powers[1][e[1] as usize] * powers[2][e[2] as usize])
+            .sum()
+    }
+}
+
+/// The mean-value enclosure of `p` over `b` intersected with its natural one: p(c) + ∇p(B)·(B − c)
+/// with c the centre, tight (quadratically) on small boxes.
+pub(crate) fn enclose_mean_value(p: &IPoly3, gradient: &[IPoly3; 3], b: &FBox) -> Interval {
+    let natural = p.enclose(b);
+    let c = b.map(|[lo, hi]| lo + (hi - lo) / 2.0);
+    let mut mv = p.enclose_at(&c);
+    for i in 0..3 {
+        let g = gradient[i].enclose(b);
+        let offset = hull(b[i][0], b[i][1]) - pt(c[i]);
+        mv += g * offset;
+    }
+    natural.intersection(&mv).unwrap_or(natural)
+}
+
+/// The point `x` as an interval (unbounded for a non-finite `x`).
+pub(crate) fn pt(x: f64) -> Interval {
+    Interval::point(x).unwrap_or_else(Interval::whole)
+}
+
+/// The interval [lo, hi] (unbounded where the ends are not an interval).
+pub(crate) fn hull(lo: f64, hi: f64) -> Interval {
+    Interval::new(lo, hi).unwrap_or_else(Interval::whole)
+}

@@ -1,0 +1,626 @@
+//! The certified status of two implicit solids: penetrating (an exact witness point inside
+//! both), separated (a certified lower bound on the gap), touching (an exact common point with
+//! a certificate that the interiors do not meet), or undecided at the precision asked.
+//!
+//! Three searches over boxes with binary64 ends (each end an exact rational), on certified
+//! enclosures (outward-rounded intervals, mean-value form):
+//! 1. **Penetration and intersection**: the common box is bisected; a box where some
+//!    constraint of either solid is positive throughout holds no common point and is dropped;
+//!    a box whose centre is strictly inside both (checked exactly) is the witness. If every
+//!    box is dropped the solids are disjoint.
+//! 2. **Gap**: a best-first search over pairs of boxes (one for each solid), ordered by a
+//!    certified lower bound on their squared distance. Pairs where a box holds no point of its
+//!    solid are dropped; the first pair of boxes no wider than the precision bounds the gap from
+//!    below (every pair of points lies in some pair still queued), and exact member points in
+//!    those boxes, where found, bound it from above.
+//! 3. **Touching**: from the boxes left by the first search, Newton's method in binary64 on
+//!    ∇f + β∇g = 0, f = 0 finds the tangency of (7); the point is rounded to the simplest
+//!    rational nearby and checked exactly: f = g = 0 there, the other constraints negative,
+//!    ∇f ∥ ∇g with ∇f·∇g < 0, so β = −∇f·∇g/|∇g|² > 0. Then ψ = f + βg − μfg (μ ≥ 0 chosen so
+//!    that ψ's Hessian at the point is positive definite) is negative wherever f < 0 and g < 0,
+//!    vanishes with its gradient at the point, and is certified convex on a box X around it (its
+//!    interval Hessian's midpoint minus the radius's row-sum norm is positive definite, by
+//!    exact minors): ψ > 0 on X but at the point, so the interiors do not meet in X. Outside X
+//!    every box must show ψ ≥ 0 or a constraint ≥ 0 throughout. A contact point that is not
+//!    rational, or several contact points, give `Undecided`: never a wrong certificate.
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+
+use nalgebra::{Matrix4, Vector4};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+use super::implicit::Implicit;
+use super::poly3::{enclose_mean_value, hull, pt, FBox, IPoly3, Poly3};
+use super::CurvedError;
+use crate::scalar::{Interval, Scalar};
+
+/// How far the searches go.
+#[derive(Clone, Debug)]
+pub struct StatusOptions {
+    /// Boxes are bisected down to the common box's largest side over 2^precision (the gap
+    /// search and the touching certificate go a further 2^12 down).
+    pub precision: u32,
+    /// The most boxes (or pairs) any one search examines before answering `Undecided`.
+    pub max_boxes: usize,
+}
+
+impl Default for StatusOptions {
+    fn default() -> Self {
+        StatusOptions { precision: 10, max_boxes: 200_000 }
+    }
+}
+
+/// The certified status of two implicit solids.
+// One status is returned per query: the touching certificate's seven rationals inline are
+// clearer than a box.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum CurvedStatus {
+    /// The interiors meet: `witness` is strictly inside both (checked exactly).
+    Penetrating {
+        /// A rational point where every constraint of both solids is negative.
+        witness: [BigRational; 3],
+    },
+    /// The solids are disjoint and the squared gap is at least `gap_squared_lower` (> 0);
+    /// `gap_squared_upper` is the squared distance of two exact member points where found.
+    Separated {
+        /// A certified lower bound on the squared distance.
+        gap_squared_lower: BigRational,
+        /// The squared distance of a point of a and a point of b (both checked exactly).
+        gap_squared_upper: Option<BigRational>,
+    },
+    /// The solids meet at `point` (on both surfaces, exactly) and their interiors do not meet.
+    Touching {
+        /// The contact point, on both surfaces.
+        point: [BigRational; 3],
+        /// The gradient at the point of a's constraint that vanishes there (its surface
+        /// polynomial, or a box face or plane): an outward normal of a; b's is −normal/β.
+        normal: [BigRational; 3],
+        /// β > 0 with ∇f + β∇g = 0 at the point.
+        multiplier: BigRational,
+    },
+    /// No certificate at this precision: `reason` says which search stopped.
+    Undecided {
+        /// Why.
+        reason: &'static str,
+        /// The boxes left unresolved (possible contact) by the last search.
+        unresolved: usize,
+    },
+}
+
+/// A solid prepared for the searches: its constraints' interval images with their gradients.
+struct Prepared<'a> {
+    solid: &'a Implicit,
+    constraints: Vec<(IPoly3, [IPoly3; 3])>,
+    aabb: FBox,
+}
+
+impl<'a> Prepared<'a> {
+    fn new(solid: &'a Implicit) -> Self {
+        let constraints =
+            solid.constraints().iter().map(|g| (g.to_interval(), g.gradient().map(|d| d.to_interval()))).collect();
+        let aabb =
+            solid.aabb().clone().map(|[lo, hi]| [Interval::from_rational(&lo).lo(), Interval::from_rational(&hi).hi()]);
+        Prepared { solid, constraints, aabb }
+    }
+
+    /// Some constraint is positive throughout the box: no point of the solid there.
+    fn excludes(&self, b: &FBox) -> bool {
+        self.constraints.iter().any(|(g, grad)| enclose_mean_value(g, grad, b).lo() > 0.0)
+    }
+
+    /// No boundary point in the box: some constraint is positive throughout (outside), or
+    /// every constraint is negative throughout (inside). The gap of two disjoint solids is
+    /// attained on their boundaries.
+    fn off_boundary(&self, b: &FBox) -> bool {
+        let mut inside = true;
+        for (g, grad) in &self.constraints {
+            let e = enclose_mean_value(g, grad, b);
+            if e.lo() > 0.0 {
+                return true;
+            }
+            inside &= e.hi() < 0.0;
+        }
+        inside
+    }
+
+    /// Some constraint is nonnegative throughout the box: no interior point there.
+    fn excludes_interior(&self, b: &FBox) -> bool {
+        self.constraints.iter().any(|(g, grad)| enclose_mean_value(g, grad, b).lo() >= 0.0)
+    }
+
+    /// Every constraint is certainly negative at the point.
+    fn strictly_inside(&self, p: &[f64; 3]) -> bool {
+        self.constraints.iter().all(|(g, _)| g.enclose_at(p).hi() < 0.0)
+    }
+}
+
+fn exact(p: &[f64; 3]) -> [BigRational; 3] {
+    p.map(|x| BigRational::from_float(x).unwrap_or_default())
+}
+
+fn center(b: &FBox) -> [f64; 3] {
+    b.map(|[lo, hi]| lo + (hi - lo) / 2.0)
+}
+
+fn width(b: &FBox) -> f64 {
+    b.iter().map(|[lo, hi]| hi - lo).fold(0.0, f64::max)
+}
+
+/// The two halves across the longest side; `None` once the midpoint is not strictly inside.
+fn split(b: &FBox) -> Option<(FBox, FBox)> {
+    let axis = (0..3).max_by(|&i, &j| (b[i][1] - b[i][0]).total_cmp(&(b[j][1] - b[j][0])))?;
+    let [lo, hi] = b[axis];
+    let mid = lo + (hi - lo) / 2.0;
+    if !(lo < mid && mid < hi) {
+        return None;
+    }
+    let (mut l, mut r) = (*b, *b);
+    l[axis][1] = mid;
+    r[axis][0] = mid;
+    Some((l, r))
+}
+
+fn intersect(a: &FBox, b: &FBox) -> Option<FBox> {
+    let mut r = *a;
+    for i in 0..3 {
+        r[i][0] = a[i][0].max(b[i][0]);
+        r[i][1] = a[i][1].min(b[i][1]);
+        if r[i][0] > r[i][1] {
+            return None;
+        }
+    }
+    Some(r)
+}
+
+/// A certified lower bound on the squared distance of two boxes.
+fn box_distance_squared_lower(p: &FBox, q: &FBox) -> f64 {
+    let mut sum = <Interval as Zero>::zero();
+    for i in 0..3 {
+        let gap = if p[i][0] > q[i][1] {
+            pt(p[i][0]) - pt(q[i][1])
+        } else if q[i][0] > p[i][1] {
+            pt(q[i][0]) - pt(p[i][1])
+        } else {
+            continue;
+        };
+        let g = hull(gap.lo().max(0.0), gap.hi());
+        sum += g * g;
+    }
+    sum.lo().max(0.0)
+}
+
+fn limit(e: crate::budget::Limit) -> CurvedError {
+    CurvedError::Limit(e)
+}
+
+/// The certified status of two implicit solids (see the module's documentation for the
+/// searches and their certificates).
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::curved::{implicit_status, CurvedStatus, Implicit, StatusOptions};
+/// let q = |n: i64| BigRational::from_integer(n.into());
+/// // Balls of radii 2 and 3 with centres 5 apart (a 3-4-0 offset) touch at (6/5, 8/5, 0).
+/// let a = Implicit::sphere([q(0), q(0), q(0)], q(2)).unwrap();
+/// let b = Implicit::sphere([q(3), q(4), q(0)], q(3)).unwrap();
+/// match implicit_status(&a, &b, &StatusOptions::default()).unwrap() {
+///     CurvedStatus::Touching { point, .. } => {
+///         assert_eq!(point, [BigRational::new(6.into(), 5.into()), BigRational::new(8.into(), 5.into()), q(0)]);
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+///
+/// Errors: [`CurvedError::Limit`] when the query's budget is spent.
+pub fn implicit_status(a: &Implicit, b: &Implicit, options: &StatusOptions) -> Result<CurvedStatus, CurvedError> {
+    let (pa, pb) = (Prepared::new(a), Prepared::new(b));
+    let Some(region) = intersect(&pa.aabb, &pb.aabb) else {
+        return gap(&pa, &pb, options, width(&pa.aabb).max(width(&pb.aabb)));
+    };
+    let size = width(&region).max(width(&pa.aabb).min(width(&pb.aabb)));
+    let min_width = size / 2f64.powi(options.precision.min(60) as i32);
+    let mut stack = vec![region];
+    let mut leaves = Vec::new();
+    let mut count = 0usize;
+    while let Some(bx) = stack.pop() {
+        crate::budget::tick().map_err(limit)?;
+        count += 1;
+        if count > options.max_boxes {
+            return Ok(CurvedStatus::Undecided {
+                reason: "box limit reached in the penetration search",
+                unresolved: stack.len() + leaves.len(),
+            });
+        }
+        if pa.excludes(&bx) || pb.excludes(&bx) {
+            continue;
+        }
+        let c = center(&bx);
+        if pa.strictly_inside(&c) && pb.strictly_inside(&c) {
+            let w = exact(&c);
+            if a.contains_strictly(&w) && b.contains_strictly(&w) {
+                return Ok(CurvedStatus::Penetrating { witness: w });
+            }
+        }
+        match split(&bx) {
+            Some((l, r)) if width(&bx) > min_width => {
+                stack.push(r);
+                stack.push(l);
+            }
+            _ => leaves.push(bx),
+        }
+    }
+    if leaves.is_empty() {
+        return gap(&pa, &pb, options, size);
+    }
+    if let Some(s) = touching(&pa, &pb, &region, &leaves, options, size)? {
+        return Ok(s);
+    }
+    Ok(CurvedStatus::Undecided {
+        reason: "boxes at the precision may hold common points: no witness, no separation, no tangency certificate",
+        unresolved: leaves.len(),
+    })
+}
+
+/// An entry of the gap search's queue: the pair's certified squared distance lower bound.
+struct Pair {
+    key: f64,
+    p: FBox,
+    q: FBox,
+}
+
+impl PartialEq for Pair {
+    fn eq(&self, other: &Self) -> bool {
+        self.key.total_cmp(&other.key) == Ordering::Equal
+    }
+}
+impl Eq for Pair {}
+impl PartialOrd for Pair {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Pair {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key.total_cmp(&other.key)
+    }
+}
+
+/// A point of the solid among the box's centre and corners (checked exactly).
+fn member(p: &Prepared<'_>, b: &FBox) -> Option<[BigRational; 3]> {
+    let mut candidates = vec![center(b)];
+    for k in 0..8 {
+        candidates.push([b[0][k & 1], b[1][(k >> 1) & 1], b[2][(k >> 2) & 1]]);
+    }
+    candidates.iter().map(exact).find(|x| p.solid.contains(x))
+}
+
+fn gap(pa: &Prepared<'_>, pb: &Prepared<'_>, options: &StatusOptions, size: f64) -> Result<CurvedStatus, CurvedError> {
+    let min_width = size / 2f64.powi(options.precision.min(60) as i32);
+    let mut heap = BinaryHeap::new();
+    heap.push(Reverse(Pair { key: box_distance_squared_lower(&pa.aabb, &pb.aabb), p: pa.aabb, q: pb.aabb }));
+    let mut count = 0usize;
+    // Every popped key is a certified lower bound (each pair of points lies in a queued pair,
+    // and keys pop in increasing order): once one is positive the solids are separated, and
+    // refinement goes on, within a tenth of the box limit, to tighten it.
+    let mut positive: Option<(f64, FBox, FBox)> = None;
+    let refine = (options.max_boxes / 10).max(1);
+    while let Some(Reverse(Pair { key, p, q })) = heap.pop() {
+        crate::budget::tick().map_err(limit)?;
+        count += 1;
+        if pa.off_boundary(&p) || pb.off_boundary(&q) {
+            continue;
+        }
+        if key > 0.0 {
+            positive = Some((key, p, q));
+        }
+        let (wp, wq) = (width(&p), width(&q));
+        let done = wp <= min_width && wq <= min_width;
+        if positive.is_some() && (done || count > refine) {
+            break;
+        }
+        if count > options.max_boxes {
+            return Ok(CurvedStatus::Undecided {
+                reason: "box limit reached in the gap search",
+                unresolved: heap.len(),
+            });
+        }
+        let children =
+            if wp >= wq { split(&p).map(|(l, r)| [(l, q), (r, q)]) } else { split(&q).map(|(l, r)| [(p, l), (p, r)]) };
+        let Some(children) = children else {
+            return Ok(CurvedStatus::Undecided {
+                reason: "the gap is below binary64 box resolution",
+                unresolved: heap.len() + 1,
+            });
+        };
+        for (p, q) in children {
+            heap.push(Reverse(Pair { key: box_distance_squared_lower(&p, &q), p, q }));
+        }
+    }
+    if let Some((key, p, q)) = positive {
+        let upper = match (member(pa, &p), member(pb, &q)) {
+            (Some(x), Some(y)) => {
+                Some((0..3).map(|i| (&x[i] - &y[i]) * (&x[i] - &y[i])).fold(BigRational::zero(), |s, t| s + t))
+            }
+            _ => None,
+        };
+        let lower = BigRational::from_float(key).unwrap_or_default();
+        return Ok(CurvedStatus::Separated { gap_squared_lower: lower, gap_squared_upper: upper });
+    }
+    Ok(CurvedStatus::Undecided { reason: "no point of one solid was found: it may be empty", unresolved: 0 })
+}
+
+/// The simplest rational in [lo, hi] (lo ≤ hi), by continued fractions.
+fn simplest_between(lo: &BigRational, hi: &BigRational, depth: u32) -> BigRational {
+    if depth > 200 {
+        return (lo + hi) / BigRational::from_integer(2.into());
+    }
+    if lo.is_negative() && !hi.is_negative() || lo.is_zero() {
+        return BigRational::zero();
+    }
+    if hi.is_negative() {
+        return -simplest_between(&-hi, &-lo, depth + 1);
+    }
+    let c = lo.ceil();
+    if &c <= hi {
+        return c;
+    }
+    let f = lo.floor();
+    let inner = simplest_between(&(BigRational::one() / (hi - &f)), &(BigRational::one() / (lo - &f)), depth + 1);
+    f + BigRational::one() / inner
+}
+
+fn dot(a: &[BigRational; 3], b: &[BigRational; 3]) -> BigRational {
+    &a[0] * &b[0] + &a[1] * &b[1] + &a[2] * &b[2]
+}
+
+/// Whether the symmetric 3×3 rational matrix is positive definite (leading minors).
+fn positive_definite(m: &[[BigRational; 3]; 3]) -> bool {
+    let zero = BigRational::zero();
+    let d1 = m[0][0].clone();
+    let d2 = &m[0][0] * &m[1][1] - &m[0][1] * &m[1][0];
+    let d3 = &m[0][0] * (&m[1][1] * &m[2][2] - &m[1][2] * &m[2][1])
+        - &m[0][1] * (&m[1][0] * &m[2][2] - &m[1][2] * &m[2][0])
+        + &m[0][2] * (&m[1][0] * &m[2][1] - &m[1][1] * &m[2][0]);
+    d1 > zero && d2 > zero && d3 > zero
+}
+
+/// Newton's method in binary64 on ∇f + β∇g = 0, f = 0 from `start`.
+fn newton(
+    f: &IPoly3,
+    gf: &[IPoly3; 3],
+    hf: &[[IPoly3; 3]; 3],
+    gg: &[IPoly3; 3],
+    hg: &[[IPoly3; 3]; 3],
+    start: [f64; 3],
+) -> Option<[f64; 3]> {
+    let ev = |p: &IPoly3, x: &[f64; 3]| p.eval_f64(x);
+    let mut x = start;
+    let (a, b) = (gf.each_ref().map(|d| ev(d, &x)), gg.each_ref().map(|d| ev(d, &x)));
+    let bb: f64 = b.iter().map(|v| v * v).sum();
+    if bb == 0.0 {
+        return None;
+    }
+    let mut beta = -(a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / bb;
+    for _ in 0..60 {
+        let a = gf.each_ref().map(|d| ev(d, &x));
+        let b = gg.each_ref().map(|d| ev(d, &x));
+        let residual = Vector4::new(a[0] + beta * b[0], a[1] + beta * b[1], a[2] + beta * b[2], ev(f, &x));
+        let mut j = Matrix4::zeros();
+        for r in 0..3 {
+            for c in 0..3 {
+                j[(r, c)] = ev(&hf[r][c], &x) + beta * ev(&hg[r][c], &x);
+            }
+            j[(r, 3)] = b[r];
+            j[(3, r)] = a[r];
+        }
+        let step = j.lu().solve(&residual)?;
+        for i in 0..3 {
+            x[i] -= step[i];
+        }
+        beta -= step[3];
+        if !x.iter().all(|v| v.is_finite()) {
+            return None;
+        }
+        if step.amax() <= 1e-15 * (1.0 + x.iter().fold(0.0f64, |m, v| m.max(f64::abs(*v)))) {
+            break;
+        }
+    }
+    Some(x)
+}
+
+fn hessian(p: &Poly3) -> [[Poly3; 3]; 3] {
+    let g = p.gradient();
+    [0, 1, 2].map(|i| [0, 1, 2].map(|j| g[i].derivative(j)))
+}
+
+/// The exact contact point and multiplier near the float tangency `x` of constraint `ia` of a
+/// and `ib` of b (every other constraint strictly negative there), if one checks.
+fn exact_tangency(
+    (a, ia): (&Implicit, usize),
+    (b, ib): (&Implicit, usize),
+    x: [f64; 3],
+    size: f64,
+) -> Option<([BigRational; 3], BigRational)> {
+    let (f, g) = (&a.constraints()[ia], &b.constraints()[ib]);
+    for tol in [1e-13, 1e-11, 1e-9, 1e-7] {
+        let t = BigRational::from_float(tol * size.max(f64::MIN_POSITIVE)).unwrap_or_default();
+        let p = x.map(|v| {
+            let v = BigRational::from_float(v).unwrap_or_default();
+            simplest_between(&(&v - &t), &(&v + &t), 0)
+        });
+        if !f.eval(&p).is_zero() || !g.eval(&p).is_zero() {
+            continue;
+        }
+        let others = |s: &Implicit, i: usize| {
+            s.constraints().iter().enumerate().all(|(k, c)| k == i || c.eval(&p).is_negative())
+        };
+        if !others(a, ia) || !others(b, ib) {
+            continue;
+        }
+        let (gf, gg) = (f.gradient().map(|d| d.eval(&p)), g.gradient().map(|d| d.eval(&p)));
+        let cross =
+            [&gf[1] * &gg[2] - &gf[2] * &gg[1], &gf[2] * &gg[0] - &gf[0] * &gg[2], &gf[0] * &gg[1] - &gf[1] * &gg[0]];
+        let gg2 = dot(&gg, &gg);
+        let fg = dot(&gf, &gg);
+        if gg2.is_zero() || !cross.iter().all(Zero::is_zero) || !fg.is_negative() {
+            continue;
+        }
+        return Some((p, -fg / gg2));
+    }
+    None
+}
+
+/// The touching certificate (step 3 of the module's documentation), or `None`.
+fn touching(
+    pa: &Prepared<'_>,
+    pb: &Prepared<'_>,
+    region: &FBox,
+    leaves: &[FBox],
+    options: &StatusOptions,
+    size: f64,
+) -> Result<Option<CurvedStatus>, CurvedError> {
+    let (a, b) = (pa.solid, pb.solid);
+    // Start where the two solids' boundaries are nearest among the leaves' centres, each
+    // solid's surface there being its constraint of least magnitude (the surface polynomial,
+    // a box face or a polytope's plane).
+    let nearest = |p: &Prepared<'_>, x: &[f64; 3]| {
+        p.constraints
+            .iter()
+            .enumerate()
+            .map(|(k, (c, _))| (k, c.eval_f64(x).abs()))
+            .min_by(|u, v| u.1.total_cmp(&v.1))
+            .unwrap_or((0, f64::INFINITY))
+    };
+    let start = leaves
+        .iter()
+        .map(center)
+        .min_by(|x, y| (nearest(pa, x).1 + nearest(pb, x).1).total_cmp(&(nearest(pa, y).1 + nearest(pb, y).1)))
+        .unwrap_or_else(|| center(region));
+    let (ia, ib) = (nearest(pa, &start).0, nearest(pb, &start).0);
+    let (f, g) = (&a.constraints()[ia], &b.constraints()[ib]);
+    let (fi, gfi, ggi) =
+        (f.to_interval(), f.gradient().map(|d| d.to_interval()), g.gradient().map(|d| d.to_interval()));
+    let (hf, hg) = (hessian(f), hessian(g));
+    let (hfi, hgi) = (
+        hf.each_ref().map(|r| r.each_ref().map(|p| p.to_interval())),
+        hg.each_ref().map(|r| r.each_ref().map(|p| p.to_interval())),
+    );
+    let Some(x) = newton(&fi, &gfi, &hfi, &ggi, &hgi, start) else { return Ok(None) };
+    let Some((p, beta)) = exact_tangency((a, ia), (b, ib), x, size) else { return Ok(None) };
+    let (gf, gg) = (f.gradient().map(|d| d.eval(&p)), g.gradient().map(|d| d.eval(&p)));
+    let (hfp, hgp) = (
+        hf.each_ref().map(|r| r.each_ref().map(|e| e.eval(&p))),
+        hg.each_ref().map(|r| r.each_ref().map(|e| e.eval(&p))),
+    );
+    // μ: the Hessian of ψ at p is Hf + βHg − μ(∇f∇gᵀ + ∇g∇fᵀ).
+    let at_p = |mu: &BigRational| -> [[BigRational; 3]; 3] {
+        [0, 1, 2].map(|i| [0, 1, 2].map(|j| &hfp[i][j] + &beta * &hgp[i][j] - mu * (&gf[i] * &gg[j] + &gg[i] * &gf[j])))
+    };
+    let mu = std::iter::once(BigRational::zero())
+        .chain((-20..=40).map(|k: i32| {
+            if k < 0 {
+                BigRational::new(1.into(), BigInt::from(1) << (-k) as usize)
+            } else {
+                BigRational::from_integer(BigInt::from(1) << k as usize)
+            }
+        }))
+        .find(|mu| positive_definite(&at_p(mu)));
+    let Some(mu) = mu else { return Ok(None) };
+    let psi = f.add(&g.scale(&beta)).add(&f.mul(g).scale(&-mu.clone()));
+    let psi_i = psi.to_interval();
+    let psi_grad = psi.gradient().map(|d| d.to_interval());
+    let psi_hess = hessian(&psi).map(|r| r.map(|e| e.to_interval()));
+    // The largest box X about p on which ψ's interval Hessian is certainly positive definite.
+    let p_float = p.clone().map(|v| Interval::from_rational(&v));
+    let deepest = options.precision.min(48) + 12;
+    let mut cell = None;
+    for k in 1..=deepest {
+        crate::budget::tick().map_err(limit)?;
+        let w = size / 2f64.powi(k as i32);
+        let bx: FBox = [0, 1, 2].map(|i| [(p_float[i] - pt(w)).lo(), (p_float[i] + pt(w)).hi()]);
+        let entries = psi_hess.each_ref().map(|r| r.each_ref().map(|e| e.enclose(&bx)));
+        let mid = entries.map(|r| {
+            r.map(|e| {
+                (BigRational::from_float(e.lo()).unwrap_or_default()
+                    + BigRational::from_float(e.hi()).unwrap_or_default())
+                    / BigRational::from_integer(2.into())
+            })
+        });
+        let rad: Vec<BigRational> = entries
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|e| {
+                        (BigRational::from_float(e.hi()).unwrap_or_default()
+                            - BigRational::from_float(e.lo()).unwrap_or_default())
+                            / BigRational::from_integer(2.into())
+                    })
+                    .fold(BigRational::zero(), |s, t| s + t)
+            })
+            .collect();
+        if entries.iter().flatten().any(|e| !(e.lo().is_finite() && e.hi().is_finite())) {
+            continue;
+        }
+        let r = rad.into_iter().fold(BigRational::zero(), |m, t| if t > m { t } else { m });
+        let shifted = [0, 1, 2].map(|i| [0, 1, 2].map(|j| if i == j { &mid[i][j] - &r } else { mid[i][j].clone() }));
+        if positive_definite(&shifted) {
+            cell = Some(bx);
+            break;
+        }
+    }
+    let Some(cell) = cell else { return Ok(None) };
+    // Every other box of the common region: ψ ≥ 0 or a constraint ≥ 0 throughout.
+    let min_width = size / 2f64.powi((options.precision.min(48) + 12) as i32);
+    let mut stack = vec![*region];
+    let mut count = 0usize;
+    while let Some(bx) = stack.pop() {
+        crate::budget::tick().map_err(limit)?;
+        count += 1;
+        if count > options.max_boxes {
+            return Ok(Some(CurvedStatus::Undecided {
+                reason: "box limit reached in the touching certificate",
+                unresolved: stack.len(),
+            }));
+        }
+        if (0..3).all(|i| bx[i][0] >= cell[i][0] && bx[i][1] <= cell[i][1]) {
+            continue;
+        }
+        // A box across X's side is cut there first.
+        let cut = (0..3)
+            .find_map(|i| [cell[i][0], cell[i][1]].into_iter().find(|&c| bx[i][0] < c && c < bx[i][1]).map(|c| (i, c)));
+        let overlaps = (0..3).all(|i| bx[i][0] < cell[i][1] && cell[i][0] < bx[i][1]);
+        if let (Some((i, c)), true) = (cut, overlaps) {
+            let (mut l, mut r) = (bx, bx);
+            l[i][1] = c;
+            r[i][0] = c;
+            stack.push(l);
+            stack.push(r);
+            continue;
+        }
+        if pa.excludes_interior(&bx)
+            || pb.excludes_interior(&bx)
+            || enclose_mean_value(&psi_i, &psi_grad, &bx).lo() >= 0.0
+        {
+            continue;
+        }
+        let c = center(&bx);
+        if pa.strictly_inside(&c) && pb.strictly_inside(&c) {
+            let w = exact(&c);
+            if a.contains_strictly(&w) && b.contains_strictly(&w) {
+                return Ok(Some(CurvedStatus::Penetrating { witness: w }));
+            }
+        }
+        match split(&bx) {
+            Some((l, r)) if width(&bx) > min_width => {
+                stack.push(r);
+                stack.push(l);
+            }
+            _ => return Ok(None),
+        }
+    }
+    Ok(Some(CurvedStatus::Touching { point: p, normal: gf, multiplier: beta }))
+}

@@ -1,0 +1,222 @@
+//! Implicit solids and their certified status (issue 45): exact polynomial algebra by hand,
+//! and statuses against exact answers on configurations touching by construction
+//! (Pythagorean offsets split between the radii; a ball on a torus's top and outer equator;
+//! a ball on a cube's face), nudged apart and pushed together: the gap bounds must enclose the
+//! exact gap, witnesses must lie inside both, contact points must be the exact ones.
+
+use num_rational::BigRational;
+use touchstone::budget::{with_budget, Budget, Limit};
+use touchstone::curved::{implicit_status, CurvedError, CurvedStatus, Implicit, Poly3, StatusOptions};
+use touchstone::geom::{point, Affine};
+use touchstone::round::{round_distance, RoundShape};
+use touchstone::vclip::Status;
+
+fn q(n: i64) -> BigRational {
+    BigRational::from_integer(n.into())
+}
+fn r(n: i64, d: i64) -> BigRational {
+    BigRational::new(n.into(), d.into())
+}
+fn status(a: &Implicit, b: &Implicit) -> CurvedStatus {
+    implicit_status(a, b, &StatusOptions::default()).expect("no budget")
+}
+
+#[test]
+fn polynomials_by_hand() {
+    // f = x²y − 3z + 1/2.
+    let f = Poly3::from_terms(&[(q(1), [2, 1, 0]), (q(-3), [0, 0, 1]), (r(1, 2), [0, 0, 0])]).unwrap();
+    assert_eq!(f.degree(), 3);
+    assert_eq!(f.eval(&[q(1), q(2), q(3)]), r(-13, 2));
+    // ∂f/∂x = 2xy, ∂f/∂z = −3.
+    assert_eq!(f.derivative(0), Poly3::from_terms(&[(q(2), [1, 1, 0])]).unwrap());
+    assert_eq!(f.derivative(2), Poly3::constant(q(-3)));
+    // Substituting x = y + 1, y = 2x, z = z − 1: f becomes (y + 1)²·2x − 3z + 7/2.
+    let rows = [[q(0), q(1), q(0), q(1)], [q(2), q(0), q(0), q(0)], [q(0), q(0), q(1), q(-1)]];
+    let g = f.substitute_affine(&rows);
+    let expect = Poly3::from_terms(&[
+        (q(2), [1, 2, 0]),
+        (q(4), [1, 1, 0]),
+        (q(2), [1, 0, 0]),
+        (q(-3), [0, 0, 1]),
+        (r(7, 2), [0, 0, 0]),
+    ])
+    .unwrap();
+    assert_eq!(g, expect);
+    // Like terms cancel to a canonical zero.
+    let z = Poly3::from_terms(&[(q(1), [1, 0, 0]), (q(-1), [1, 0, 0])]).unwrap();
+    assert!(z.is_zero() && z == Poly3::zero());
+}
+
+#[test]
+fn a_posed_ball_is_the_moved_ball() {
+    // The ball of radius 3 at the origin under the rational rotation of q = (1, 2, 3, 4) and a
+    // translation: the surface polynomial is the ball's at the new centre, exactly.
+    let ball = Implicit::sphere([q(0), q(0), q(0)], q(3)).unwrap();
+    let t = nalgebra::Vector3::new(q(5), q(-1), r(2, 3));
+    let m = Affine::from_quaternion(&[1, 2, 3, 4].map(q), t).unwrap();
+    let posed = ball.posed(&m).unwrap();
+    let moved = Implicit::sphere([q(5), q(-1), r(2, 3)], q(3)).unwrap();
+    assert_eq!(posed.surface(), moved.surface());
+    // Its box's half-spaces moved with it: the posed centre is inside, a point 4 away along
+    // the rotated x axis is outside the ball (the surface is positive there).
+    assert!(posed.contains_strictly(&[q(5), q(-1), r(2, 3)]));
+    let singular = Affine::from_rows(&[[q(1), q(0), q(0), q(0)], [q(0), q(0), q(0), q(0)], [q(0), q(0), q(1), q(0)]]);
+    assert_eq!(ball.posed(&singular), Err(CurvedError::SingularPose));
+}
+
+/// Offsets whose lengths are integers: 3-4-0 (5), 2-3-6 (7), 1-4-8 (9), 4-4-7 (9), 2-6-9 (11).
+const OFFSETS: [([i64; 3], i64); 5] =
+    [([3, 4, 0], 5), ([2, -3, 6], 7), ([1, 4, -8], 9), ([-4, 4, 7], 9), ([2, 6, 9], 11)];
+
+#[test]
+fn balls_agree_with_the_round_shapes_exact_status() {
+    let c0 = [q(1), q(-2), r(1, 3)];
+    for (d, len) in OFFSETS {
+        for split in [1, 2, 3] {
+            // Radii ra + rb = len: they touch at c0 + ra·d/len.
+            let (ra, rb) = (r(split * len, 4), r((4 - split) * len, 4));
+            let c1 = [0, 1, 2].map(|i| &c0[i] + q(d[i]));
+            let a = Implicit::sphere(c0.clone(), ra.clone()).unwrap();
+            let b = Implicit::sphere(c1.clone(), rb.clone()).unwrap();
+            let exact = round_distance(
+                &RoundShape::ball(point(0, 0, 0), ra.clone()).unwrap(),
+                &RoundShape::ball(point(d[0], d[1], d[2]), rb.clone()).unwrap(),
+            )
+            .unwrap();
+            assert_eq!(exact.status, Status::Touching);
+            let contact = [0, 1, 2].map(|i| &c0[i] + &ra * q(d[i]) / q(len));
+            match status(&a, &b) {
+                CurvedStatus::Touching { point, multiplier, .. } => {
+                    assert_eq!(point, contact, "offset {d:?}");
+                    // ∇f = 2(p − c0) = 2ra·d/len, ∇g = −2rb·d/len: β = ra/rb.
+                    assert_eq!(multiplier, &ra / &rb);
+                }
+                other => panic!("offset {d:?}, split {split}: {other:?}"),
+            }
+            // Moved apart by len/64 along d: the gap is exactly len/64.
+            let apart = [0, 1, 2].map(|i| &c1[i] + r(d[i], 64));
+            let b = Implicit::sphere(apart, rb.clone()).unwrap();
+            let gap2 = r(len * len, 64 * 64);
+            match status(&a, &b) {
+                CurvedStatus::Separated { gap_squared_lower, gap_squared_upper } => {
+                    assert!(gap_squared_lower > q(0) && gap_squared_lower <= gap2, "{gap_squared_lower} vs {gap2}");
+                    if let Some(u) = gap_squared_upper {
+                        assert!(u >= gap2, "{u} vs {gap2}");
+                    }
+                }
+                other => panic!("apart {d:?}: {other:?}"),
+            }
+            // Pushed together by len/64: a witness inside both, exactly.
+            let together = [0, 1, 2].map(|i| &c1[i] - r(d[i], 64));
+            let b = Implicit::sphere(together, rb).unwrap();
+            match status(&a, &b) {
+                CurvedStatus::Penetrating { witness } => {
+                    assert!(a.contains_strictly(&witness) && b.contains_strictly(&witness));
+                }
+                other => panic!("together {d:?}: {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_ball_on_a_torus() {
+    // The torus of radii 2 and 1 about z. A unit ball centred (2, 0, 2) rests on the tube's
+    // top at (2, 0, 1): ∇f = (0, 0, 32) there (f = (ρ + z² + 3)² − 16ρ, ρ = x² + y²), ∇g =
+    // (0, 0, −2), β = 16 (at the top S = 8: ∂f/∂z = 4zS = 32). A ball of radius 1 centred (4, 0, 0) touches the outer equator at
+    // (3, 0, 0), where ∇f = (4xS − 32x, 0, 0) = (48, 0, 0) (S = ρ + z² + 3 = 12) and
+    // ∇g = (−2, 0, 0): β = 24.
+    let torus = Implicit::torus(q(2), q(1)).unwrap();
+    let cases = [([q(2), q(0), q(2)], [q(2), q(0), q(1)], q(16)), ([q(4), q(0), q(0)], [q(3), q(0), q(0)], q(24))];
+    for (c, contact, beta) in cases {
+        let ball = Implicit::sphere(c.clone(), q(1)).unwrap();
+        match status(&torus, &ball) {
+            CurvedStatus::Touching { point, multiplier, .. } => {
+                assert_eq!((point, multiplier), (contact.clone(), beta))
+            }
+            other => panic!("{c:?}: {other:?}"),
+        }
+        // Along the normal by 1/8 either way: the gap is exactly 1/8 (the tube's centre circle
+        // is 2 + 1/8 from the ball's centre), then a witness inside both.
+        let normal = [0, 1, 2].map(|i| &c[i] - &contact[i]);
+        let apart = Implicit::sphere([0, 1, 2].map(|i| &c[i] + &normal[i] / q(8)), q(1)).unwrap();
+        match status(&torus, &apart) {
+            CurvedStatus::Separated { gap_squared_lower, gap_squared_upper } => {
+                assert!(gap_squared_lower > q(0) && gap_squared_lower <= r(1, 64));
+                assert!(gap_squared_upper.is_none_or(|u| u >= r(1, 64)));
+            }
+            other => panic!("apart {c:?}: {other:?}"),
+        }
+        let into = Implicit::sphere([0, 1, 2].map(|i| &c[i] - &normal[i] / q(8)), q(1)).unwrap();
+        match status(&torus, &into) {
+            CurvedStatus::Penetrating { witness } => {
+                assert!(torus.contains_strictly(&witness) && into.contains_strictly(&witness))
+            }
+            other => panic!("into {c:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_ball_in_the_hole_touches_along_a_circle_and_stays_undecided() {
+    // The unit ball at the origin touches the torus's inner equator along the whole circle
+    // x² + y² = 1, z = 0: no isolated tangency, so no touching certificate; and it must not be
+    // called penetrating or separated.
+    let torus = Implicit::torus(q(2), q(1)).unwrap();
+    let ball = Implicit::sphere([q(0), q(0), q(0)], q(1)).unwrap();
+    let options = StatusOptions { precision: 6, max_boxes: 20_000 };
+    assert!(matches!(implicit_status(&torus, &ball, &options).unwrap(), CurvedStatus::Undecided { .. }));
+}
+
+#[test]
+fn a_ball_on_a_cube_face_edge_and_corner() {
+    // The cube [−1, 1]³ as six half-spaces. A ball of radius 2 centred (3, 0, 0) touches the
+    // face x = 1 at (1, 0, 0); one of radius 3/2 above the face centre, moved to (1/2, 1/3,
+    // 5/2), touches the top face at (1/2, 1/3, 1).
+    let planes: Vec<[BigRational; 4]> = (0..3)
+        .flat_map(|axis| {
+            [1, -1].map(|s| {
+                let mut p = [q(0), q(0), q(0), q(1)];
+                p[axis] = q(s);
+                p
+            })
+        })
+        .collect();
+    let cube = Implicit::halfspaces(&planes, [q(-2), q(-2), q(-2)], [q(2), q(2), q(2)]).unwrap();
+    let ball = Implicit::sphere([q(3), q(0), q(0)], q(2)).unwrap();
+    assert!(matches!(status(&cube, &ball), CurvedStatus::Touching { point, .. } if point == [q(1), q(0), q(0)]));
+    let ball = Implicit::sphere([r(1, 2), r(1, 3), r(5, 2)], r(3, 2)).unwrap();
+    assert!(matches!(status(&cube, &ball), CurvedStatus::Touching { point, .. } if point == [r(1, 2), r(1, 3), q(1)]));
+    // Lifted by 1/16: separated with the gap enclosed.
+    let ball = Implicit::sphere([r(1, 2), r(1, 3), r(41, 16)], r(3, 2)).unwrap();
+    match status(&cube, &ball) {
+        CurvedStatus::Separated { gap_squared_lower, .. } => {
+            assert!(gap_squared_lower > q(0) && gap_squared_lower <= r(1, 256))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn hostile_inputs_are_typed_errors() {
+    let too_high = Poly3::from_terms(&[(q(1), [1, 0, 0]), (q(1), [3, 3, 3])]);
+    assert_eq!(too_high, Err(CurvedError::DegreeTooLarge { term: 1, degree: 9, limit: 8 }));
+    let many: Vec<(BigRational, [u32; 3])> = (0..201).map(|k| (q(1), [k % 3, 0, 0])).collect();
+    assert!(matches!(Poly3::from_terms(&many), Err(CurvedError::TooManyTerms { terms: 201, .. })));
+    let huge = BigRational::from_integer(num_bigint::BigInt::from(1) << 600usize);
+    assert!(matches!(Poly3::from_terms(&[(huge, [0, 0, 0])]), Err(CurvedError::CoefficientTooLarge { term: 0, .. })));
+    let f = Poly3::constant(q(-1));
+    assert_eq!(Implicit::new(f, [q(0), q(1), q(0)], [q(1), q(1), q(1)]), Err(CurvedError::EmptyBounds { axis: 1 }));
+    assert_eq!(Implicit::sphere([q(0), q(0), q(0)], q(0)), Err(CurvedError::NonPositive { what: "radius" }));
+    assert_eq!(Implicit::halfspaces(&[], [q(0), q(0), q(0)], [q(1), q(1), q(1)]), Err(CurvedError::NoConstraint));
+    // A spent budget is an error, not a hang or a guess.
+    let torus = Implicit::torus(q(2), q(1)).unwrap();
+    let ball = Implicit::sphere([q(2), q(0), q(2)], q(1)).unwrap();
+    let spent = with_budget(Budget { steps: Some(50), ..Budget::default() }, || {
+        implicit_status(&torus, &ball, &StatusOptions::default())
+    });
+    assert_eq!(spent, Err(CurvedError::Limit(Limit::Steps)));
+    // A box limit is an honest `Undecided`.
+    let tiny = StatusOptions { precision: 30, max_boxes: 10 };
+    assert!(matches!(implicit_status(&torus, &ball, &tiny).unwrap(), CurvedStatus::Undecided { .. }));
+}
