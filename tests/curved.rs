@@ -220,3 +220,105 @@ fn hostile_inputs_are_typed_errors() {
     let tiny = StatusOptions { precision: 30, max_boxes: 10 };
     assert!(matches!(implicit_status(&torus, &ball, &tiny).unwrap(), CurvedStatus::Undecided { .. }));
 }
+
+mod posed {
+    //! Degenerate configurations by construction under exact rational rotations (quaternions
+    //! with small integer parts) and rational translations: the status is the true one or
+    //! `Undecided`, never a wrong certificate, and the contact points are the exact ones.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn pose(qt: [i64; 4], t: [i64; 3], den: i64) -> Option<Affine<BigRational>> {
+        if qt.iter().all(|&x| x == 0) {
+            return None;
+        }
+        Affine::from_quaternion(&qt.map(q), nalgebra::Vector3::new(r(t[0], den), r(t[1], den), r(t[2], den))).ok()
+    }
+
+    fn image(m: &Affine<BigRational>, p: [BigRational; 3]) -> [BigRational; 3] {
+        let [x, y, z] = p;
+        let v = m.apply_point(&touchstone::geom::Point3::new(x, y, z));
+        [v.x.clone(), v.y.clone(), v.z.clone()]
+    }
+
+    fn squared(a: &[BigRational; 3], b: &[BigRational; 3]) -> BigRational {
+        (0..3).map(|i| (&a[i] - &b[i]) * (&a[i] - &b[i])).fold(q(0), |s, t| s + t)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        #[test]
+        fn rotated_balls_touch_at_the_exact_point(
+            qt in prop::array::uniform4(-3i64..=3), t in prop::array::uniform3(-6i64..=6), den in 1i64..=4,
+            which in 0usize..5, split in 1i64..=3, nudge in -1i64..=1,
+        ) {
+            let Some(m) = pose(qt, t, den) else { return Ok(()) };
+            let (d, len) = OFFSETS[which];
+            let (ra, rb) = (r(split * len, 4), r((4 - split) * len, 4));
+            // b's centre: the image of d·(1 + nudge/64), a's the image of the origin.
+            let scale = r(64 + nudge, 64);
+            let ca = image(&m, [q(0), q(0), q(0)]);
+            let cb = image(&m, d.map(|x| q(x) * &scale));
+            let a = Implicit::sphere(ca.clone(), ra.clone()).unwrap();
+            let b = Implicit::sphere(cb.clone(), rb.clone()).unwrap();
+            let s = implicit_status(&a, &b, &StatusOptions::default()).unwrap();
+            // The exact gap: len·nudge/64.
+            let gap = r(len * nudge, 64);
+            match (&s, nudge) {
+                (CurvedStatus::Touching { point, .. }, 0) => {
+                    let contact = image(&m, d.map(|x| q(x) * &ra / q(len)));
+                    prop_assert_eq!(point, &contact);
+                }
+                (CurvedStatus::Separated { gap_squared_lower, gap_squared_upper }, 1) => {
+                    prop_assert!(*gap_squared_lower > q(0) && *gap_squared_lower <= &gap * &gap);
+                    if let Some(u) = gap_squared_upper {
+                        prop_assert!(*u >= &gap * &gap);
+                    }
+                }
+                (CurvedStatus::Penetrating { witness }, -1) => {
+                    prop_assert!(squared(witness, &ca) < &ra * &ra && squared(witness, &cb) < &rb * &rb);
+                }
+                (CurvedStatus::Undecided { .. }, _) => {}
+                _ => prop_assert!(false, "nudge {}: {:?}", nudge, s),
+            }
+        }
+
+        #[test]
+        fn a_ball_on_a_posed_torus(
+            qt in prop::array::uniform4(-2i64..=2), t in prop::array::uniform3(-4i64..=4), den in 1i64..=3,
+            nudge in -1i64..=1,
+        ) {
+            let Some(m) = pose(qt, t, den) else { return Ok(()) };
+            let torus = Implicit::torus(q(2), q(1)).unwrap().posed(&m).unwrap();
+            // The unit ball over the tube's top, lifted by nudge/8: the gap is nudge/8.
+            let c = image(&m, [q(2), q(0), q(2) + r(nudge, 8)]);
+            let ball = Implicit::sphere(c.clone(), q(1)).unwrap();
+            let s = implicit_status(&torus, &ball, &StatusOptions::default()).unwrap();
+            match (&s, nudge) {
+                (CurvedStatus::Touching { point, .. }, 0) => prop_assert_eq!(point, &image(&m, [q(2), q(0), q(1)])),
+                (CurvedStatus::Separated { gap_squared_lower, gap_squared_upper }, 1) => {
+                    prop_assert!(*gap_squared_lower > q(0) && *gap_squared_lower <= r(1, 64));
+                    if let Some(u) = gap_squared_upper {
+                        prop_assert!(*u >= r(1, 64));
+                    }
+                }
+                (CurvedStatus::Penetrating { witness }, -1) => {
+                    prop_assert!(torus.contains_strictly(witness) && ball.contains_strictly(witness));
+                }
+                (CurvedStatus::Undecided { .. }, _) => {}
+                _ => prop_assert!(false, "nudge {}: {:?}", nudge, s),
+            }
+        }
+    }
+
+    #[test]
+    fn posed_touching_is_decided() {
+        // The same constructions at one fixed oblique pose are decided (not only never wrong).
+        let m = pose([1, 2, 2, 0], [1, -2, 3], 2).unwrap();
+        let torus = Implicit::torus(q(2), q(1)).unwrap().posed(&m).unwrap();
+        let ball = Implicit::sphere(image(&m, [q(2), q(0), q(2)]), q(1)).unwrap();
+        let s = implicit_status(&torus, &ball, &StatusOptions::default()).unwrap();
+        assert!(matches!(&s, CurvedStatus::Touching { point, .. } if *point == image(&m, [q(2), q(0), q(1)])), "{s:?}");
+    }
+}
