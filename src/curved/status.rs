@@ -37,6 +37,10 @@ use super::poly3::{enclose_mean_value, hull, pt, FBox, IPoly3, Poly3};
 use super::CurvedError;
 use crate::scalar::{Interval, Scalar};
 
+/// The most terms of ψ = f + βg − μfg the touching certificate builds (two full quartics
+/// give 35·35).
+const MAX_PSI_TERMS: usize = 4096;
+
 /// How far the searches go.
 #[derive(Clone, Debug)]
 pub struct StatusOptions {
@@ -509,6 +513,11 @@ fn touching(
         hf.each_ref().map(|r| r.each_ref().map(|p| p.to_interval())),
         hg.each_ref().map(|r| r.each_ref().map(|p| p.to_interval())),
     );
+    // ψ has up to |f|·|g| terms, each enclosed on every box of the certificate: a bound keeps
+    // a hostile pair of large polynomials from costing without limit between budget ticks.
+    if f.terms().count() * g.terms().count() > MAX_PSI_TERMS {
+        return Ok(None);
+    }
     let Some(x) = newton(&fi, &gfi, &hfi, &ggi, &hgi, start) else { return Ok(None) };
     let Some((p, beta)) = exact_tangency((a, ia), (b, ib), x, size) else { return Ok(None) };
     let (gf, gg) = (f.gradient().map(|d| d.eval(&p)), g.gradient().map(|d| d.eval(&p)));
