@@ -322,3 +322,32 @@ mod posed {
         assert!(matches!(&s, CurvedStatus::Touching { point, .. } if *point == image(&m, [q(2), q(0), q(1)])), "{s:?}");
     }
 }
+
+#[test]
+fn a_ball_on_an_ellipsoid_tip() {
+    // The ellipsoid x²/4 + y² + z² ≤ 1 and the unit ball at (3, 0, 0) touch at its tip
+    // (2, 0, 0): ∇f = (1, 0, 0), ∇g = (−2, 0, 0), β = 1/2. Moved to (3, 1/2, 0) the ball
+    // clears the ellipsoid (an earlier version of this test said it penetrates; the search
+    // said separated, and it is): the squared distance from its centre to (2 cos θ, sin θ, 0)
+    // is about 5/4 − θ + 3θ², least near θ = 1/6, at about 7/6 > 1. At the ellipse's rational
+    // point (286/145, 24/145) (t = 1/12 on the rational circle) it is 24553.25/21025, so the
+    // gap is at most √(24553.25/21025) − 1 ≈ 0.08065, its square ≈ 0.006505 > 13/2000 (and
+    // near θ = 1/6 it is about 0.00642, so a tight bound passes too).
+    let e = Implicit::ellipsoid([q(0), q(0), q(0)], [q(2), q(1), q(1)]).unwrap();
+    let ball = Implicit::sphere([q(3), q(0), q(0)], q(1)).unwrap();
+    match status(&e, &ball) {
+        CurvedStatus::Touching { point, multiplier, normal } => {
+            assert_eq!((point, multiplier, normal), ([q(2), q(0), q(0)], r(1, 2), [q(1), q(0), q(0)]));
+        }
+        other => panic!("{other:?}"),
+    }
+    let on_ellipse = [r(286, 145), r(24, 145), q(0)];
+    assert!(e.surface().eval(&on_ellipse) == q(0));
+    let off = Implicit::sphere([q(3), r(1, 2), q(0)], q(1)).unwrap();
+    match status(&e, &off) {
+        CurvedStatus::Separated { gap_squared_lower, .. } => {
+            assert!(gap_squared_lower > q(0) && gap_squared_lower <= r(13, 2000), "{gap_squared_lower}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
