@@ -351,3 +351,31 @@ fn a_ball_on_an_ellipsoid_tip() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn huge_numbers_are_refused_or_answered_without_harm() {
+    let huge = BigRational::from_integer(num_bigint::BigInt::from(1) << 600usize);
+    let e = Implicit::sphere([huge.clone(), q(0), q(0)], q(1));
+    assert!(matches!(e, Err(CurvedError::NumberTooLarge { what: "centre", .. })), "{e:?}");
+    let e = Implicit::new(Poly3::constant(q(-1)), [q(0), q(0), q(0)], [huge.clone(), q(1), q(1)]);
+    assert!(matches!(e, Err(CurvedError::NumberTooLarge { what: "bounds", .. })), "{e:?}");
+    let m = Affine::translation(nalgebra::Vector3::new(huge, q(0), q(0)));
+    let ball = Implicit::sphere([q(0), q(0), q(0)], q(1)).unwrap();
+    assert!(matches!(ball.posed(&m), Err(CurvedError::NumberTooLarge { what: "pose entry", .. })));
+    // Within the limits but beyond binary64: a coefficient of 2⁵⁰⁰ and bounds of 2⁴⁰⁰. The
+    // enclosures are unbounded there; the answer is honest, never a panic: the thin slab
+    // |x| ≤ 2⁻²⁵⁰ passes through the ball's centre, so penetrating or undecided.
+    let big = BigRational::from_integer(num_bigint::BigInt::from(1) << 500usize);
+    let wide = BigRational::from_integer(num_bigint::BigInt::from(1) << 400usize);
+    let f = Poly3::from_terms(&[(big, [2, 0, 0]), (q(-1), [0, 0, 0])]).unwrap();
+    let slab =
+        Implicit::new(f, [-wide.clone(), -wide.clone(), -wide.clone()], [wide.clone(), wide.clone(), wide]).unwrap();
+    let options = StatusOptions { precision: 8, max_boxes: 5_000 };
+    match implicit_status(&slab, &ball, &options).unwrap() {
+        CurvedStatus::Penetrating { witness } => {
+            assert!(slab.contains_strictly(&witness) && ball.contains_strictly(&witness))
+        }
+        CurvedStatus::Undecided { .. } => {}
+        other => panic!("they overlap: the slab holds the ball's centre; {other:?}"),
+    }
+}

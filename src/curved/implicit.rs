@@ -3,7 +3,7 @@
 use num_rational::BigRational;
 use num_traits::Zero;
 
-use super::poly3::{Exponents, Poly3};
+use super::poly3::{Exponents, Poly3, MAX_COEFF_BITS};
 use super::CurvedError;
 use crate::geom::{Affine, Point3};
 
@@ -21,6 +21,17 @@ pub struct Implicit {
     aabb: [[BigRational; 2]; 3],
 }
 
+/// Reject a number longer than [`MAX_COEFF_BITS`], naming it.
+fn check_bits<'a>(what: &'static str, numbers: impl IntoIterator<Item = &'a BigRational>) -> Result<(), CurvedError> {
+    for x in numbers {
+        let bits = x.numer().bits().max(x.denom().bits());
+        if bits > MAX_COEFF_BITS {
+            return Err(CurvedError::NumberTooLarge { what, bits, limit: MAX_COEFF_BITS });
+        }
+    }
+    Ok(())
+}
+
 fn q(n: i64) -> BigRational {
     BigRational::from_integer(n.into())
 }
@@ -29,6 +40,7 @@ impl Implicit {
     /// {x ∈ [lo, hi] : f(x) ≤ 0}. Errors: a box with `lo ≥ hi` on an axis
     /// ([`CurvedError::EmptyBounds`], naming the axis).
     pub fn new(f: Poly3, lo: [BigRational; 3], hi: [BigRational; 3]) -> Result<Self, CurvedError> {
+        check_bits("bounds", lo.iter().chain(&hi))?;
         for axis in 0..3 {
             if lo[axis] >= hi[axis] {
                 return Err(CurvedError::EmptyBounds { axis });
@@ -48,6 +60,8 @@ impl Implicit {
     /// The ball of centre `c` and radius `r > 0`: |x − c|² − r² ≤ 0, in its bounding cube
     /// widened by r/4 (so that the box's faces are not part of the surface).
     pub fn sphere(c: [BigRational; 3], r: BigRational) -> Result<Self, CurvedError> {
+        check_bits("centre", &c)?;
+        check_bits("radius", [&r])?;
         if r <= BigRational::zero() {
             return Err(CurvedError::NonPositive { what: "radius" });
         }
@@ -68,6 +82,7 @@ impl Implicit {
     /// radius `minor` (0 < minor < major): the quartic of Lin–Manocha's Example 5.1,
     /// (x² + y² + z² + R² − r²)² − 4R²(x² + y²) ≤ 0.
     pub fn torus(major: BigRational, minor: BigRational) -> Result<Self, CurvedError> {
+        check_bits("radius", [&major, &minor])?;
         if minor <= BigRational::zero() {
             return Err(CurvedError::NonPositive { what: "minor radius" });
         }
@@ -88,6 +103,8 @@ impl Implicit {
     /// The ellipsoid of centre `c` and semi-axes `axes` (all > 0) along x, y, z:
     /// Σ ((xᵢ − cᵢ)/aᵢ)² − 1 ≤ 0.
     pub fn ellipsoid(c: [BigRational; 3], axes: [BigRational; 3]) -> Result<Self, CurvedError> {
+        check_bits("centre", &c)?;
+        check_bits("semi-axis", &axes)?;
         if axes.iter().any(|a| *a <= BigRational::zero()) {
             return Err(CurvedError::NonPositive { what: "semi-axis" });
         }
@@ -127,8 +144,11 @@ impl Implicit {
     }
 
     /// The solid moved by the invertible affine map `m`: each constraint composed with the
-    /// exact inverse, the box the hull of the moved corners. Errors: a singular map.
+    /// exact inverse, the box the hull of the moved corners. Errors: a singular map, an entry
+    /// longer than [`MAX_COEFF_BITS`]. Posing multiplies the bits of the coefficients by up to
+    /// the degree: pose a posed solid again only with small entries.
     pub fn posed(&self, m: &Affine<BigRational>) -> Result<Self, CurvedError> {
+        check_bits("pose entry", m.linear.iter().chain(m.translation.iter()))?;
         let inv = m.inverse().map_err(|_| CurvedError::SingularPose)?;
         let rows: [[BigRational; 4]; 3] = [0, 1, 2].map(|i| {
             [

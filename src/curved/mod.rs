@@ -70,6 +70,17 @@ pub enum CurvedError {
         /// The limit.
         limit: u64,
     },
+    /// A number of a shape or a pose (a bound, a centre, a radius, a pose entry) longer than
+    /// [`poly3::MAX_COEFF_BITS`].
+    #[error("the {what} has {bits} bits, over the limit of {limit}")]
+    NumberTooLarge {
+        /// Which number.
+        what: &'static str,
+        /// Its bit size.
+        bits: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// A bounding box with `lo ≥ hi` on an axis.
     #[error("the bounds are empty on axis {axis} (lo must be below hi)")]
     EmptyBounds {
