@@ -66,8 +66,12 @@ struct Tri {
     /// Neighbour across edge k = (v[k], v[k+1]).
     nbr: [usize; 3],
     alive: bool,
-    conflicts: Vec<usize>,
+    /// The first and last point of its conflict list (threaded through
+    /// [`Builder::conflict_next`]), `usize::MAX` when empty: no list allocated per triangle.
+    conflicts: (usize, usize),
 }
+
+const NONE: usize = usize::MAX;
 
 struct Builder<'a, S: Scalar> {
     pts: &'a [Point3<S>],
@@ -82,6 +86,12 @@ struct Builder<'a, S: Scalar> {
     by_start: Vec<usize>,
     by_end: Vec<usize>,
     horizon_stamp: Vec<u32>,
+    /// Per point, the next point in its triangle's conflict list (in the order assigned).
+    conflict_next: Vec<usize>,
+    /// Buffers of an insertion, kept between insertions.
+    visible: Vec<usize>,
+    created: Vec<usize>,
+    orphans: Vec<usize>,
 }
 
 impl<S: Scalar> Builder<'_, S> {
@@ -99,7 +109,14 @@ impl<S: Scalar> Builder<'_, S> {
         for &t in candidates {
             if self.sees(t, q)? {
                 self.point_tri[q] = Some(t);
-                self.tris[t].conflicts.push(q);
+                self.conflict_next[q] = NONE;
+                match self.tris[t].conflicts {
+                    (NONE, _) => self.tris[t].conflicts = (q, q),
+                    (head, tail) => {
+                        self.conflict_next[tail] = q;
+                        self.tris[t].conflicts = (head, q);
+                    }
+                }
                 break;
             }
         }
@@ -116,7 +133,9 @@ impl<S: Scalar> Builder<'_, S> {
         self.stamp += 1;
         self.seen.resize(self.tris.len(), (0, false));
         self.seen[start] = (self.stamp, true);
-        let mut visible = vec![start];
+        let mut visible = std::mem::take(&mut self.visible);
+        visible.clear();
+        visible.push(start);
         let mut i = 0;
         while i < visible.len() {
             crate::budget::tick()?;
@@ -134,7 +153,8 @@ impl<S: Scalar> Builder<'_, S> {
             }
         }
         // Horizon edges (a, b) of visible triangles with a hidden neighbour: cone them to q.
-        let mut created = Vec::new();
+        let mut created = std::mem::take(&mut self.created);
+        created.clear();
         for &t in &visible {
             for k in 0..3 {
                 let n = self.tris[t].nbr[k];
@@ -147,7 +167,7 @@ impl<S: Scalar> Builder<'_, S> {
                 // hostile point set: up to 2n faces and every point's conflict list).
                 crate::budget::push(
                     &mut self.tris,
-                    Tri { v: [a, b, q], nbr: [n, usize::MAX, usize::MAX], alive: true, conflicts: vec![] },
+                    Tri { v: [a, b, q], nbr: [n, usize::MAX, usize::MAX], alive: true, conflicts: (NONE, NONE) },
                 )?;
                 let back = self.tris[n].nbr.iter().position(|&x| x == t).expect("neighbour links are symmetric");
                 self.tris[n].nbr[back] = id;
@@ -165,17 +185,24 @@ impl<S: Scalar> Builder<'_, S> {
             self.tris[id].nbr[1] = self.by_start[b]; // across (b, q): the new triangle starting at b
             self.tris[id].nbr[2] = self.by_end[a]; // across (q, a): the new triangle ending at a
         }
-        let mut orphans = Vec::new();
+        let mut orphans = std::mem::take(&mut self.orphans);
+        orphans.clear();
         for &t in &visible {
             self.tris[t].alive = false;
-            orphans.append(&mut self.tris[t].conflicts);
+            let mut r = self.tris[t].conflicts.0;
+            while r != NONE {
+                orphans.push(r);
+                r = self.conflict_next[r];
+            }
+            self.tris[t].conflicts = (NONE, NONE);
         }
-        for r in orphans {
+        for &r in &orphans {
             if r != q {
                 self.assign(r, &created)?;
             }
         }
         self.point_tri[q] = None;
+        (self.visible, self.created, self.orphans) = (visible, created, orphans);
         Ok(())
     }
 }
@@ -255,13 +282,16 @@ pub fn convex_hull<S: Scalar>(points: &[Point3<S>]) -> Result<ConvexHull<S>, Hul
     // Faces counterclockwise seen from outside: p3 above (p0, p1, p2) means that face looks down.
     let (a, b, c, d) = if o == Orientation::Positive { (p0, p2, p1, p3) } else { (p0, p1, p2, p3) };
     // Faces: 0 = (a,b,c), 1 = (a,d,b), 2 = (b,d,c), 3 = (c,d,a); neighbours across each edge.
-    let tri = |v: [usize; 3], nbr: [usize; 3]| Tri { v, nbr, alive: true, conflicts: vec![] };
-    let tris = vec![
+    let tri = |v: [usize; 3], nbr: [usize; 3]| Tri { v, nbr, alive: true, conflicts: (NONE, NONE) };
+    // Room for the triangles a small hull makes (about 6 per point are ever created); beyond
+    // that the budget is asked as they grow.
+    let mut tris = Vec::with_capacity((6 * points.len() + 4).min(1024));
+    tris.extend([
         tri([a, b, c], [1, 2, 3]),
         tri([a, d, b], [3, 2, 0]),
         tri([b, d, c], [1, 3, 0]),
         tri([c, d, a], [2, 1, 0]),
-    ];
+    ]);
     let n = points.len();
     let mut builder = Builder {
         pts: points,
@@ -272,6 +302,10 @@ pub fn convex_hull<S: Scalar>(points: &[Point3<S>]) -> Result<ConvexHull<S>, Hul
         by_start: vec![usize::MAX; n],
         by_end: vec![usize::MAX; n],
         horizon_stamp: vec![0; n],
+        conflict_next: vec![NONE; n],
+        visible: Vec::new(),
+        created: Vec::new(),
+        orphans: Vec::new(),
     };
     let rest: Vec<usize> = ids.iter().copied().filter(|&i| ![a, b, c, d].contains(&i)).collect();
     for &q in &rest {
@@ -304,6 +338,7 @@ fn find(parent: &mut [usize], x: usize) -> usize {
 fn merge_faces<S: Scalar>(points: &[Point3<S>], tris: &[Tri]) -> Result<ConvexHull<S>, HullError> {
     let alive: Vec<usize> = (0..tris.len()).filter(|&t| tris[t].alive).collect();
     let mut parent: Vec<usize> = (0..tris.len()).collect();
+    let mut merged = false;
     for &t in &alive {
         for k in 0..3 {
             let n = tris[t].nbr[k];
@@ -316,8 +351,12 @@ fn merge_faces<S: Scalar>(points: &[Point3<S>], tris: &[Tri]) -> Result<ConvexHu
             if orient3d(&points[a], &points[b], &points[c], &points[opposite])? == Orientation::Coplanar {
                 let (ra, rb) = (find(&mut parent, t), find(&mut parent, n));
                 parent[ra] = rb;
+                merged = true;
             }
         }
+    }
+    if !merged {
+        return triangles_solid(points, tris, &alive);
     }
     // Each group's boundary: directed edges whose neighbour lies in another group, chained.
     // Sorted by (group, from): a group's edges are a run, and the edge from a vertex is
@@ -396,6 +435,60 @@ fn merge_faces<S: Scalar>(points: &[Point3<S>], tris: &[Tri]) -> Result<ConvexHu
     assemble(points, triangles)
 }
 
+/// The solid of the hull's triangles when no two neighbours are coplanar (the rule for points
+/// in general position): each triangle is a face, its twins are its neighbour links, and the
+/// solid is [`assemble`]'s on the same loops (each written from its least vertex, as the merge
+/// walks them), without sorting every half-edge to find them. No vertex lies inside an edge: a
+/// triangle made by an insertion has the new point strictly above the deleted triangle at its
+/// horizon edge, so off that edge's line, and the first four points span a volume. (A tolerant
+/// backend's degenerate triangle is refused by the solid's area check, as before.)
+fn triangles_solid<S: Scalar>(points: &[Point3<S>], tris: &[Tri], alive: &[usize]) -> Result<ConvexHull<S>, HullError> {
+    let mut face_of = vec![usize::MAX; tris.len()];
+    let mut used = vec![false; points.len()];
+    for (f, &t) in alive.iter().enumerate() {
+        face_of[t] = f;
+        for &v in &tris[t].v {
+            used[v] = true;
+        }
+    }
+    let input_index: Vec<usize> = (0..points.len()).filter(|&v| used[v]).collect();
+    let mut compact = vec![usize::MAX; points.len()];
+    for (i, &v) in input_index.iter().enumerate() {
+        compact[v] = i;
+    }
+    // Face f's k-th vertex is its triangle's vertex (k + rot[f]) mod 3, the least first.
+    let rot: Vec<usize> = alive
+        .iter()
+        .map(|&t| {
+            let v = tris[t].v;
+            (0..3).min_by_key(|&k| v[k]).unwrap_or(0)
+        })
+        .collect();
+    let faces: Vec<Vec<usize>> =
+        alive.iter().zip(&rot).map(|(&t, &r)| (0..3).map(|k| compact[tris[t].v[(k + r) % 3]]).collect()).collect();
+    // The twin of face f's half-edge k (its triangle's edge j = k + rot): the neighbour's
+    // edge that links back, in that face's numbering. A broken link is left for the checks.
+    let mut twin = Vec::with_capacity(3 * alive.len());
+    for (f, &t) in alive.iter().enumerate() {
+        for k in 0..3 {
+            let j = (k + rot[f]) % 3;
+            let n = tris[t].nbr[j];
+            let back = tris.get(n).and_then(|m| m.nbr.iter().position(|&x| x == t));
+            let g = face_of.get(n).copied().unwrap_or(usize::MAX);
+            twin.push(match back {
+                Some(jb) if g != usize::MAX => 3 * g + (jb + 3 - rot[g]) % 3,
+                _ => usize::MAX,
+            });
+        }
+    }
+    let vertices = input_index.iter().map(|&v| points[v].clone()).collect();
+    let solid = super::validate::build_linked(vertices, faces, &twin).map_err(|e| match e {
+        crate::brep::BrepError::Uncertain(u) => HullError::Uncertain(u),
+        e => HullError::Invalid(e),
+    })?;
+    Ok(ConvexHull { solid, input_index })
+}
+
 /// The solid of face loops over input ids, renumbered in input order.
 fn assemble<S: Scalar>(points: &[Point3<S>], loops: Vec<Vec<usize>>) -> Result<ConvexHull<S>, HullError> {
     let mut input_index: Vec<usize> = loops.iter().flatten().copied().collect();
@@ -418,5 +511,65 @@ fn assemble<S: Scalar>(points: &[Point3<S>], loops: Vec<Vec<usize>>) -> Result<C
 impl From<crate::budget::Limit> for HullError {
     fn from(limit: crate::budget::Limit) -> Self {
         crate::scalar::Uncertain::from(limit).into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_rational::BigRational;
+
+    /// Points in general position: dyadic coordinates from a fixed xorshift stream (no four
+    /// coplanar in practice; the test checks the route it means to test was taken).
+    fn scattered(n: usize, seed: u64) -> Vec<Point3<f64>> {
+        let mut s = seed;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        (0..n).map(|_| Point3::new(next(), next(), next())).collect()
+    }
+
+    /// The triangles' own solid (neighbour links as twins) equals the validating constructor's
+    /// solid on the same vertices and faces, on a tolerant and an exact backend.
+    #[test]
+    fn linked_triangles_equal_the_validated_solid() {
+        for (n, seed) in [(4, 1), (5, 2), (12, 3), (12, 4), (40, 5), (200, 6)] {
+            let pts = scattered(n, seed);
+            let exact: Vec<Point3<BigRational>> =
+                pts.iter().map(|p| p.map(|x| BigRational::from_float(x).unwrap())).collect();
+            let h = convex_hull(&pts).unwrap();
+            assert!(h.solid.faces().iter().all(|f| f.len() == 3), "general position: triangles only");
+            let again = Solid::new(h.solid.vertices().to_vec(), h.solid.faces().to_vec()).unwrap();
+            assert_eq!(h.solid, again, "f64, {n} points");
+            let e = convex_hull(&exact).unwrap();
+            let again = Solid::new(e.solid.vertices().to_vec(), e.solid.faces().to_vec()).unwrap();
+            assert_eq!(e.solid, again, "exact, {n} points");
+            assert_eq!(e.input_index, h.input_index);
+        }
+    }
+
+    /// Broken links are not trusted: the checks of the validating constructor run and name the
+    /// defect (here a face whose twin runs the same way: an inconsistent orientation).
+    #[test]
+    fn broken_links_fall_back_to_the_checks() {
+        let q = |x: i64, y: i64, z: i64| Point3::new(x as f64, y as f64, z as f64);
+        let v = vec![q(0, 0, 0), q(1, 0, 0), q(0, 1, 0), q(0, 0, 1)];
+        let faces = vec![vec![0, 2, 1], vec![0, 1, 3], vec![1, 2, 3], vec![0, 3, 2]];
+        let good = Solid::new(v.clone(), faces.clone()).unwrap();
+        // Twins from the validated solid: the same solid.
+        let twin: Vec<usize> = good.topo.half_edges.iter().map(|h| h.twin).collect();
+        assert_eq!(super::super::validate::build_linked(v.clone(), faces.clone(), &twin).unwrap(), good);
+        // A wrong link: the fallback builds the same solid anyway (the faces are right).
+        let mut wrong = twin.clone();
+        wrong.swap(0, 1);
+        assert_eq!(super::super::validate::build_linked(v.clone(), faces.clone(), &wrong).unwrap(), good);
+        // Wrong faces with links that look consistent: the defect is named.
+        let mut flipped = faces.clone();
+        flipped[3].reverse();
+        let err = super::super::validate::build_linked(v, flipped, &twin).unwrap_err();
+        assert!(matches!(err, crate::brep::BrepError::InconsistentOrientation { .. }), "{err:?}");
     }
 }

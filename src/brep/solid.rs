@@ -269,7 +269,8 @@ impl<S: Scalar> Solid<S> {
             let mut stack = vec![start];
             seen[start] = true;
             while let Some(f) = stack.pop() {
-                for g in self.face_neighbours(f) {
+                let hs = &self.topo.half_edges;
+                for g in self.face_half_edges_iter(f).map(|h| hs[hs[h].twin].face) {
                     if !seen[g] {
                         seen[g] = true;
                         stack.push(g);

@@ -75,14 +75,16 @@ fn duplicates<S: Scalar>(vertices: &[Point3<S>]) -> Result<(), BrepError> {
 /// lower-to-higher half-edge.
 type Topology = (Vec<HalfEdge>, Vec<usize>, Vec<(usize, usize)>, Vec<usize>);
 
-/// A half-edge's use of an undirected edge: the edge (sorted pair), the half-edge, its face.
-type EdgeUse = ((usize, usize), usize, usize);
-
 fn topology(faces: &[Vec<usize>]) -> Result<Topology, BrepError> {
-    let mut half_edges = Vec::new();
+    let total: usize = faces.iter().map(Vec::len).sum();
+    let mut half_edges = Vec::with_capacity(total);
     let mut face_first = Vec::with_capacity(faces.len());
-    // Every half-edge as (undirected edge, half-edge, face), sorted: an edge's uses are a run.
-    let mut uses: Vec<EdgeUse> = Vec::new();
+    let vertex_count = faces.iter().flatten().max().map_or(0, |&v| v + 1);
+    // Every half-edge's use of its undirected edge, bucketed by the edge's lower vertex (a
+    // counting sort, O(E)), then each bucket sorted by (higher vertex, half-edge): an edge's
+    // uses are a run, in the order of a sort by (edge, half-edge), at the cost of sorting
+    // buckets of a vertex's degree instead of all half-edges together.
+    let mut bucket_start = vec![0usize; vertex_count + 1];
     for (f, face) in faces.iter().enumerate() {
         let base = half_edges.len();
         face_first.push(base);
@@ -97,30 +99,48 @@ fn topology(faces: &[Vec<usize>]) -> Result<Topology, BrepError> {
                 face: f,
                 edge: usize::MAX,
             });
-            uses.push(((a.min(b), a.max(b)), base + k, f));
+            bucket_start[a.min(b) + 1] += 1;
         }
     }
-    uses.sort_unstable();
-    let runs: Vec<&[EdgeUse]> = uses.chunk_by(|x, y| x.0 == y.0).collect();
-    let edges: Vec<(usize, usize)> = runs.iter().map(|r| r[0].0).collect();
-    let mut edge_half = Vec::with_capacity(edges.len());
-    for (e, (&(lo, hi), sides)) in edges.iter().zip(&runs).enumerate() {
-        match sides.len() {
-            1 => return Err(BrepError::OpenBoundary { from: lo, to: hi, face: sides[0].2 }),
-            2 => {}
-            n => return Err(BrepError::NonManifoldEdge { from: lo, to: hi, faces: n }),
+    for v in 0..vertex_count {
+        bucket_start[v + 1] += bucket_start[v];
+    }
+    // (higher vertex, half-edge), placed in its lower vertex's bucket.
+    let mut uses: Vec<(usize, usize)> = vec![(0, 0); total];
+    let mut fill = bucket_start.clone();
+    for (h, he) in half_edges.iter().enumerate() {
+        let b = half_edges[he.next].origin;
+        let lo = he.origin.min(b);
+        uses[fill[lo]] = (he.origin.max(b), h);
+        fill[lo] += 1;
+    }
+    let mut edges = Vec::with_capacity(total / 2);
+    let mut edge_half = Vec::with_capacity(total / 2);
+    for lo in 0..vertex_count {
+        let bucket = &mut uses[bucket_start[lo]..bucket_start[lo + 1]];
+        bucket.sort_unstable();
+        for sides in bucket.chunk_by(|x, y| x.0 == y.0) {
+            let hi = sides[0].0;
+            match sides.len() {
+                1 => return Err(BrepError::OpenBoundary { from: lo, to: hi, face: half_edges[sides[0].1].face }),
+                2 => {}
+                n => return Err(BrepError::NonManifoldEdge { from: lo, to: hi, faces: n }),
+            }
+            let (h1, h2) = (sides[0].1, sides[1].1);
+            let (f1, f2) = (half_edges[h1].face, half_edges[h2].face);
+            if half_edges[h1].origin == half_edges[h2].origin {
+                let from = half_edges[h1].origin;
+                let to = if from == lo { hi } else { lo };
+                return Err(BrepError::InconsistentOrientation { from, to, first: f1.min(f2), second: f1.max(f2) });
+            }
+            let e = edges.len();
+            edges.push((lo, hi));
+            half_edges[h1].twin = h2;
+            half_edges[h2].twin = h1;
+            half_edges[h1].edge = e;
+            half_edges[h2].edge = e;
+            edge_half.push(if half_edges[h1].origin == lo { h1 } else { h2 });
         }
-        let ((_, h1, f1), (_, h2, f2)) = (sides[0], sides[1]);
-        if half_edges[h1].origin == half_edges[h2].origin {
-            let from = half_edges[h1].origin;
-            let to = if from == lo { hi } else { lo };
-            return Err(BrepError::InconsistentOrientation { from, to, first: f1.min(f2), second: f1.max(f2) });
-        }
-        half_edges[h1].twin = h2;
-        half_edges[h2].twin = h1;
-        half_edges[h1].edge = e;
-        half_edges[h2].edge = e;
-        edge_half.push(if half_edges[h1].origin == lo { h1 } else { h2 });
     }
     Ok((half_edges, face_first, edges, edge_half))
 }
@@ -384,6 +404,96 @@ pub(crate) fn build<S: Scalar>(vertices: Vec<Point3<S>>, faces: Vec<Vec<usize>>)
     }
     let volume = signed_volume6(&vertices, &faces);
     match volume.sign_scaled()? {
+        Sign::Negative => return Err(BrepError::InsideOut),
+        Sign::Zero => return Err(BrepError::ZeroVolume),
+        Sign::Positive => {}
+    }
+    let topo =
+        std::sync::Arc::new(super::solid::Topology { faces, face_first, half_edges, vertex_out, edges, edge_half });
+    Ok(Solid { vertices, topo, planes })
+}
+
+/// [`build`] for faces whose half-edges' twins are known already (a convex hull's triangles
+/// carry their neighbours): half-edge `face_first[f] + k` runs from `faces[f][k]` to the next
+/// vertex, and `twin[h]` is its opposite. The links are checked (each twin's twin is itself,
+/// it runs the other way, no undirected edge is paired twice) instead of found by sorting every
+/// half-edge; where they do not hold, [`build`] runs and names the defect. Every other check
+/// of [`build`] is made, except the search for duplicate vertices: the caller guarantees its
+/// vertices are distinct as [`compare_points`] decides (a hull's are its deduplicated input
+/// points). The result equals [`build`]'s on the same vertices and faces.
+pub(crate) fn build_linked<S: Scalar>(
+    vertices: Vec<Point3<S>>,
+    faces: Vec<Vec<usize>>,
+    twin: &[usize],
+) -> Result<Solid<S>, BrepError> {
+    structure(&vertices, &faces)?;
+    let total: usize = faces.iter().map(Vec::len).sum();
+    if twin.len() != total {
+        return build(vertices, faces);
+    }
+    let mut half_edges = Vec::with_capacity(total);
+    let mut face_first = Vec::with_capacity(faces.len());
+    for (f, face) in faces.iter().enumerate() {
+        let base = half_edges.len();
+        face_first.push(base);
+        let n = face.len();
+        for k in 0..n {
+            let (a, b) = (face[k], face[(k + 1) % n]);
+            if same_point(&vertices[a], &vertices[b])? {
+                return Err(BrepError::ZeroLengthEdge { face: f, from: a, to: b });
+            }
+            let h = base + k;
+            half_edges.push(HalfEdge {
+                origin: a,
+                twin: twin[h],
+                next: base + (k + 1) % n,
+                prev: base + (k + n - 1) % n,
+                face: f,
+                edge: usize::MAX,
+            });
+        }
+    }
+    // The links: an involution without fixed points, each pair running opposite ways.
+    let linked = half_edges.iter().enumerate().all(|(h, he)| {
+        let t = he.twin;
+        t < total && t != h && half_edges[t].twin == h && half_edges[t].origin == half_edges[he.next].origin
+    });
+    if !linked {
+        return build(vertices, faces);
+    }
+    // Each undirected edge once, by its half-edge from the lower vertex, numbered in sorted
+    // order as [`build`] numbers them; an undirected edge paired twice is not manifold.
+    let mut edge_list: Vec<(usize, usize, usize)> = half_edges
+        .iter()
+        .enumerate()
+        .filter_map(|(h, he)| {
+            let b = half_edges[he.next].origin;
+            (he.origin < b).then_some((he.origin, b, h))
+        })
+        .collect();
+    edge_list.sort_unstable();
+    if edge_list.windows(2).any(|w| (w[0].0, w[0].1) == (w[1].0, w[1].1)) {
+        return build(vertices, faces);
+    }
+    let mut edges = Vec::with_capacity(edge_list.len());
+    let mut edge_half = Vec::with_capacity(edge_list.len());
+    for (e, &(lo, hi, h)) in edge_list.iter().enumerate() {
+        edges.push((lo, hi));
+        edge_half.push(h);
+        let t = half_edges[h].twin;
+        half_edges[h].edge = e;
+        half_edges[t].edge = e;
+    }
+    let vertex_out = fans(&half_edges, vertices.len())?;
+    let mut planes = Vec::with_capacity(faces.len());
+    let bound = crate::geom::coordinate_bound(&vertices);
+    for (f, face) in faces.iter().enumerate() {
+        crate::budget::tick()?;
+        let plane = face_plane(&vertices, face, f, &bound)?;
+        simple(&vertices, face, &plane.normal, f)?;
+        planes.push(plane);
+    }
+    match signed_volume6(&vertices, &faces).sign_scaled()? {
         Sign::Negative => return Err(BrepError::InsideOut),
         Sign::Zero => return Err(BrepError::ZeroVolume),
         Sign::Positive => {}

@@ -14,7 +14,7 @@ use crate::brep::{convex_hull, shapes, Feature, Solid};
 use crate::geom::{Affine, Plane, Point3, Scaled, Vector3};
 use crate::predicates::orient3d_scaled;
 use crate::scalar::{Scalar, Sign};
-use crate::vclip::{check_strictly_convex, VClipError};
+use crate::vclip::{strict_convexity, StrictConvexity, VClipError};
 
 /// Input numbers converted to a backend (rounded once for an inexact one).
 pub fn to_backend<S: Scalar>(p: &Point3<impl Scalar>) -> Point3<S> {
@@ -622,10 +622,19 @@ fn built_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(BuiltSolid<S>, Re
     if matches!(p.shape, ShapeSpec::Box(_)) {
         return Ok((built, Ok(())));
     }
-    if !built.solid.is_convex().map_err(|e| QueryError::uncertain(&p.at, e))? {
-        return Err(QueryError::new(ErrorKind::Invalid, &p.at, "this op needs convex shapes; this one is not convex"));
-    }
-    let strict = check_strictly_convex(&built.solid, &built.solid);
+    // Convexity and strictness in one pass (the shell, each edge's convexity once).
+    let strict = match strict_convexity(&built.solid).map_err(|e| QueryError::uncertain(&p.at, e))? {
+        StrictConvexity::NotConvex => {
+            return Err(QueryError::new(
+                ErrorKind::Invalid,
+                &p.at,
+                "this op needs convex shapes; this one is not convex",
+            ))
+        }
+        StrictConvexity::Strict => Ok(()),
+        StrictConvexity::FlatEdge(edge) => Err(VClipError::FlatEdge { solid: 0, edge }),
+        StrictConvexity::StraightVertex(vertex) => Err(VClipError::StraightVertex { solid: 0, vertex }),
+    };
     Ok((built, strict))
 }
 

@@ -130,34 +130,63 @@ pub(crate) fn check_convex<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<(), 
 /// be at a vertex of two edges: the faces around a vertex whose tangent cone is a wedge lie in
 /// the wedge's two planes, so two neighbours around it would be coplanar.)
 pub fn check_strictly_convex<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Result<(), VClipError> {
-    use crate::brep::Convexity;
     // One exact convexity test per edge (not convex first, then flat: NotConvex wins).
-    let mut flat = [None, None];
-    for (i, s) in [a, b].into_iter().enumerate() {
-        if s.shell_count() != 1 {
-            return Err(VClipError::NotConvex { solid: i });
-        }
-        for e in 0..s.edge_count() {
-            match s.edge_convexity(e)? {
-                Convexity::Convex => {}
-                Convexity::Reflex => return Err(VClipError::NotConvex { solid: i }),
-                Convexity::Flat => {
-                    flat[i] = flat[i].or(Some(e));
-                }
-            }
-        }
+    let first = strict_convexity(a)?;
+    if first == StrictConvexity::NotConvex {
+        return Err(VClipError::NotConvex { solid: 0 });
     }
-    for (i, s) in [a, b].into_iter().enumerate() {
-        if let Some(e) = flat[i] {
-            return Err(VClipError::FlatEdge { solid: i, edge: s.edges()[e] });
-        }
-        for v in 0..s.vertex_count() {
-            if s.vertex_edges(v).len() < 3 {
-                return Err(VClipError::StraightVertex { solid: i, vertex: v });
-            }
+    let kinds = [first, strict_convexity(b)?];
+    if kinds[1] == StrictConvexity::NotConvex {
+        return Err(VClipError::NotConvex { solid: 1 });
+    }
+    for (solid, k) in kinds.into_iter().enumerate() {
+        match k {
+            StrictConvexity::FlatEdge(edge) => return Err(VClipError::FlatEdge { solid, edge }),
+            StrictConvexity::StraightVertex(vertex) => return Err(VClipError::StraightVertex { solid, vertex }),
+            StrictConvexity::Strict | StrictConvexity::NotConvex => {}
         }
     }
     Ok(())
+}
+
+/// How one solid stands to V-Clip's need of strict convexity (see [`strict_convexity`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrictConvexity {
+    /// One shell, every edge convex, every vertex on at least three edges.
+    Strict,
+    /// More than one shell, or a reflex edge.
+    NotConvex,
+    /// Convex, and the first edge (its end vertices) whose faces are coplanar.
+    FlatEdge((usize, usize)),
+    /// Convex with no flat edge, and the first vertex on only two edges.
+    StraightVertex(usize),
+}
+
+/// One solid's convexity in one pass over its edges: not convex (another shell, or a reflex
+/// edge), else its first flat edge, else its first straight vertex, else strict. The same
+/// decisions as [`Solid::is_convex`] and [`check_strictly_convex`], each made once.
+pub fn strict_convexity<S: Scalar>(s: &Solid<S>) -> Result<StrictConvexity, Uncertain> {
+    use crate::brep::Convexity;
+    if s.shell_count() != 1 {
+        return Ok(StrictConvexity::NotConvex);
+    }
+    let mut flat = None;
+    for e in 0..s.edge_count() {
+        match s.edge_convexity(e)? {
+            Convexity::Convex => {}
+            Convexity::Reflex => return Ok(StrictConvexity::NotConvex),
+            Convexity::Flat => flat = flat.or(Some(e)),
+        }
+    }
+    if let Some(e) = flat {
+        return Ok(StrictConvexity::FlatEdge(s.edges()[e]));
+    }
+    for v in 0..s.vertex_count() {
+        if s.outgoing_iter(v).take(3).count() < 3 {
+            return Ok(StrictConvexity::StraightVertex(v));
+        }
+    }
+    Ok(StrictConvexity::Strict)
 }
 
 /// The answer of [`vclip`]: the closest pair and the number of feature updates made.
