@@ -379,3 +379,68 @@ fn huge_numbers_are_refused_or_answered_without_harm() {
         other => panic!("they overlap: the slab holds the ball's centre; {other:?}"),
     }
 }
+
+/// The separated bounds: lower ≤ exact ≤ upper, both present, and the interval no wider than
+/// the precision's distance (the shapes' size `size` over 2^40) allows: with d the exact gap,
+/// √upper − √lower ≤ 2·size·2⁻⁴⁰, checked as upper − lower ≤ (2·size·2⁻⁴⁰)·(√upper + √lower)
+/// with √upper + √lower ≤ 2d + 1.
+fn assert_tight(s: &CurvedStatus, gap2: &BigRational, gap: &BigRational, size: i64, what: &str) {
+    let CurvedStatus::Separated { gap_squared_lower, gap_squared_upper } = s else { panic!("{what}: {s:?}") };
+    let upper = gap_squared_upper.clone().unwrap_or_else(|| panic!("{what}: no upper bound"));
+    assert!(*gap_squared_lower > q(0) && gap_squared_lower <= gap2 && gap2 <= &upper, "{what}: {s:?} vs {gap2}");
+    let eps = BigRational::new((2 * size).into(), num_bigint::BigInt::from(1u64 << 40));
+    let room = &eps * (q(2) * gap + q(1));
+    assert!(&upper - gap_squared_lower <= room, "{what}: [{gap_squared_lower}, {upper}] wider than {room}");
+}
+
+fn status40(a: &Implicit, b: &Implicit) -> CurvedStatus {
+    implicit_status(a, b, &StatusOptions { precision: 40, ..StatusOptions::default() }).expect("no budget")
+}
+
+#[test]
+fn small_gaps_are_bounded_to_the_precision() {
+    // Balls along Pythagorean offsets, apart by len·2⁻ᵏ (k up to 40): the sphere's own
+    // polynomial separates them, with the exact gap inside bounds of the precision's width.
+    let c0 = [q(1), q(-2), r(1, 3)];
+    for (d, len) in OFFSETS {
+        for k in [6u32, 20, 33, 40] {
+            let (ra, rb) = (r(len, 4), r(3 * len, 4));
+            let gap = BigRational::new(len.into(), num_bigint::BigInt::from(1u64 << k));
+            let c1 = [0, 1, 2].map(|i| &c0[i] + q(d[i]) + &gap * q(d[i]) / q(len));
+            let a = Implicit::sphere(c0.clone(), ra).unwrap();
+            let b = Implicit::sphere(c1, rb).unwrap();
+            let size = 3 * len;
+            assert_tight(&status40(&a, &b), &(&gap * &gap), &gap, size, &format!("balls {d:?} 2^-{k}"));
+        }
+    }
+    // A unit ball over the top circle of the torus (R, r) = (3, 1), lifted by 2⁻ᵏ: every point
+    // of that circle is as high as the contact point, so no plane certifies this one cheaply;
+    // the ball's own polynomial does.
+    let torus = Implicit::torus(q(3), q(1)).unwrap();
+    for k in [3u32, 20, 40] {
+        let gap = BigRational::new(1.into(), num_bigint::BigInt::from(1u64 << k));
+        let ball = Implicit::sphere([q(3), q(0), q(2) + &gap], q(1)).unwrap();
+        assert_tight(&status40(&torus, &ball), &(&gap * &gap), &gap, 9, &format!("torus top 2^-{k}"));
+        // And the other way round.
+        assert_tight(&status40(&ball, &torus), &(&gap * &gap), &gap, 9, &format!("torus top, swapped, 2^-{k}"));
+    }
+    // Two ellipsoids tip to tip along x (semi-axes (2, 1, 1) and (1, 3, 1/2)), apart by 2⁻²⁰:
+    // neither polynomial is a sphere's; the plane between the tips separates them.
+    let gap = BigRational::new(1.into(), num_bigint::BigInt::from(1u64 << 20));
+    let a = Implicit::ellipsoid([q(0), q(0), q(0)], [q(2), q(1), q(1)]).unwrap();
+    let b = Implicit::ellipsoid([q(3) + &gap, q(0), q(0)], [q(1), q(3), r(1, 2)]).unwrap();
+    assert_tight(&status40(&a, &b), &(&gap * &gap), &gap, 6, "ellipsoids");
+    // A ball over a cube's face by 2⁻³⁰.
+    let one = q(1);
+    let planes = [0usize, 1, 2].iter().flat_map(|&i| {
+        let mut p = [q(0), q(0), q(0), one.clone()];
+        p[i] = q(1);
+        let mut m = [q(0), q(0), q(0), one.clone()];
+        m[i] = q(-1);
+        [p, m]
+    });
+    let cube = Implicit::halfspaces(&planes.collect::<Vec<_>>(), [q(-2), q(-2), q(-2)], [q(2), q(2), q(2)]).unwrap();
+    let gap = BigRational::new(1.into(), num_bigint::BigInt::from(1u64 << 30));
+    let ball = Implicit::sphere([r(1, 3), r(-1, 5), q(3) + &gap], q(2)).unwrap();
+    assert_tight(&status40(&cube, &ball), &(&gap * &gap), &gap, 5, "cube face");
+}

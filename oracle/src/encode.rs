@@ -222,6 +222,10 @@ pub fn shape_json<N: Scalar>(s: &ShapeSpec<N>) -> Value {
         ShapeSpec::Cylinder { a, b, radius } => {
             json!({ "cylinder": { "a": numbers(a.iter()), "b": numbers(b.iter()), "radius": num(radius) } })
         }
+        ShapeSpec::Implicit { terms, lo, hi } => json!({ "implicit": {
+            "poly": Value::Array(terms.iter().map(|(c, e)| json!([num(c), e])).collect()),
+            "bounds": [numbers(lo.iter()), numbers(hi.iter())]
+        } }),
     }
 }
 

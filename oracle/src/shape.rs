@@ -9,7 +9,7 @@ use crate::input::Context;
 use crate::input::{array, child, index, points, rationals, string, Fields, Number};
 
 /// Shape kinds of the format that this version parses but cannot use yet.
-const LATER: [&str; 2] = ["implicit", "bezier"];
+const LATER: [&str; 1] = ["bezier"];
 
 /// The points of a shape, at most `ctx.max_vertices` of them (counted before any is parsed).
 /// A list of points, at most `--max-vertices` of them (a shape's vertices, a hull's points, the
@@ -91,6 +91,19 @@ pub fn round_toi_pair(f: &Fields) -> bool {
                 }
                 _ => false,
             }
+        })
+    })
+}
+
+/// Whether `distance`'s shape `a` or `b` is curved (`implicit`): the line is then answered as
+/// `DistanceCurved`.
+pub fn curved_pair(f: &Fields) -> bool {
+    ["a", "b"].iter().any(|k| {
+        f.optional(k).is_some_and(|(v, at)| {
+            Fields::of(v, &at, "a shape")
+                .ok()
+                .and_then(|s| s.single_key("a shape").ok())
+                .is_some_and(|(kind, _, _)| kind == "implicit")
         })
     })
 }
@@ -177,6 +190,58 @@ pub fn parse_shape<N: Number>(value: &Json, path: &str, ctx: &Context) -> Result
             let (r, rpath) = f.required("radius")?;
             let inner = parse_shape::<N>(inner, &ipath, ctx)?;
             ShapeSpec::rounded(inner, N::read(r, &rpath)?).map_err(|e| e.under(fields.path()))
+        }
+        "implicit" => {
+            let f = Fields::of(body, &at, "an implicit solid")?;
+            f.only(&["poly", "bounds"])?;
+            let (poly, ppath) = f.required("poly")?;
+            let list = array(poly, &ppath, None, "a list of terms [c, [i, j, k]]")?;
+            if list.len() > touchstone::curved::poly3::MAX_INPUT_TERMS {
+                return Err(QueryError::new(
+                    Kind::Limit,
+                    &ppath,
+                    format!(
+                        "{} terms exceed the limit of {}",
+                        list.len(),
+                        touchstone::curved::poly3::MAX_INPUT_TERMS
+                    ),
+                ));
+            }
+            let terms = list
+                .iter()
+                .enumerate()
+                .map(|(k, term)| {
+                    let tpath = child(&ppath, k);
+                    let pair = array(term, &tpath, Some(2), "a term [c, [i, j, k]]")?;
+                    let c = N::read(&pair[0], &child(&tpath, 0))?;
+                    let epath = child(&tpath, 1);
+                    let e = array(&pair[1], &epath, Some(3), "exponents [i, j, k]")?;
+                    let max = touchstone::curved::poly3::MAX_INPUT_DEGREE;
+                    let mut exps = [0u32; 3];
+                    for (i, x) in e.iter().enumerate() {
+                        let at = child(&epath, i);
+                        exps[i] = match x.as_u64() {
+                            Some(n) if n <= u64::from(max) => n as u32,
+                            Some(n) => {
+                                return Err(QueryError::new(
+                                    Kind::Limit,
+                                    &at,
+                                    format!("exponent {n} is over the degree limit of {max}"),
+                                ))
+                            }
+                            None => {
+                                return Err(QueryError::new(Kind::Type, &at, "an exponent must be a non-negative integer"))
+                            }
+                        };
+                    }
+                    Ok((c, exps))
+                })
+                .collect::<Result<Vec<_>, QueryError>>()?;
+            let (b, bpath) = f.required("bounds")?;
+            let corners = array(b, &bpath, Some(2), "bounds [[x, y, z], [x, y, z]]")?;
+            let lo = crate::input::point::<N>(&corners[0], &child(&bpath, 0))?;
+            let hi = crate::input::point::<N>(&corners[1], &child(&bpath, 1))?;
+            ShapeSpec::implicit(terms, lo, hi).map_err(|e| e.under(fields.path()))
         }
         k if LATER.contains(&k) => {
             let _ = body;

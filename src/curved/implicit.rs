@@ -100,6 +100,77 @@ impl Implicit {
         Implicit::new(f, [-out.clone(), -out.clone(), -up.clone()], [out.clone(), out, up])
     }
 
+    /// The solid torus of centre `c`, axis `n` (nonzero, any length), major radius `major` and
+    /// tube radius `minor` (0 < minor < major): with d = x − c, ρ = |d|² − (d·n)²/|n|² (the
+    /// squared distance from the axis), (|d|² + R² − r²)² − 4R²ρ ≤ 0, exactly (|n|² is rational,
+    /// so no normalisation is needed). Its box is the axis-aligned box of the bounding sphere
+    /// of radius R + r, padded by a quarter of r.
+    pub fn torus_about(
+        c: [BigRational; 3],
+        n: [BigRational; 3],
+        major: BigRational,
+        minor: BigRational,
+    ) -> Result<Self, CurvedError> {
+        check_bits("centre", &c)?;
+        check_bits("axis", &n)?;
+        check_bits("radius", [&major, &minor])?;
+        let nn = &n[0] * &n[0] + &n[1] * &n[1] + &n[2] * &n[2];
+        if nn.is_zero() {
+            return Err(CurvedError::NonPositive { what: "axis length" });
+        }
+        if minor <= BigRational::zero() {
+            return Err(CurvedError::NonPositive { what: "minor radius" });
+        }
+        if major <= minor {
+            return Err(CurvedError::NonPositive { what: "major radius minus minor radius" });
+        }
+        let d: Vec<Poly3> = (0..3).map(|i| Poly3::variable(i).add(&Poly3::constant(-c[i].clone()))).collect();
+        let dd = d.iter().fold(Poly3::zero(), |s, x| s.add(&x.mul(x)));
+        let dn = (0..3).fold(Poly3::zero(), |s, i| s.add(&d[i].scale(&n[i])));
+        let rho = dd.add(&dn.mul(&dn).scale(&(-q(1) / &nn)));
+        let (r2, m2) = (&major * &major, &minor * &minor);
+        let s = dd.add(&Poly3::constant(&r2 - &m2));
+        let f = s.mul(&s).add(&rho.scale(&(q(-4) * &r2)));
+        let pad = &major + &minor + &minor / q(4);
+        let lo = c.clone().map(|x| x - &pad);
+        let hi = c.map(|x| x + &pad);
+        Implicit::new(f, lo, hi)
+    }
+
+    /// The solid cylinder with flat caps of axis segment `a`–`b` (distinct) and radius `r > 0`:
+    /// |(x − a) × u|² − r²|u|² ≤ 0 (u = b − a) between the caps' planes u·(x − a) ≥ 0 and
+    /// u·(x − b) ≤ 0. Its box is that of the two caps' bounding spheres, padded by r/4.
+    pub fn cylinder(a: [BigRational; 3], b: [BigRational; 3], r: BigRational) -> Result<Self, CurvedError> {
+        check_bits("end", a.iter().chain(&b))?;
+        check_bits("radius", [&r])?;
+        if r <= BigRational::zero() {
+            return Err(CurvedError::NonPositive { what: "radius" });
+        }
+        let u: [BigRational; 3] = [0, 1, 2].map(|i| &b[i] - &a[i]);
+        let uu = &u[0] * &u[0] + &u[1] * &u[1] + &u[2] * &u[2];
+        if uu.is_zero() {
+            return Err(CurvedError::NonPositive { what: "axis length" });
+        }
+        let d: Vec<Poly3> = (0..3).map(|i| Poly3::variable(i).add(&Poly3::constant(-a[i].clone()))).collect();
+        let cross = [
+            d[1].scale(&u[2]).add(&d[2].scale(&-u[1].clone())),
+            d[2].scale(&u[0]).add(&d[0].scale(&-u[2].clone())),
+            d[0].scale(&u[1]).add(&d[1].scale(&-u[0].clone())),
+        ];
+        let side = cross.iter().fold(Poly3::constant(-(&r * &r * &uu)), |s, x| s.add(&x.mul(x)));
+        let along = (0..3).fold(Poly3::zero(), |s, i| s.add(&d[i].scale(&u[i])));
+        // u·(x − a) ≥ 0 and u·(x − a) − |u|² ≤ 0.
+        let bottom = along.scale(&q(-1));
+        let top = along.add(&Poly3::constant(-uu.clone()));
+        let pad = &r + &r / q(4);
+        let lo = [0, 1, 2].map(|i| if a[i] < b[i] { &a[i] - &pad } else { &b[i] - &pad });
+        let hi = [0, 1, 2].map(|i| if a[i] > b[i] { &a[i] + &pad } else { &b[i] + &pad });
+        let mut s = Implicit::new(side, lo, hi)?;
+        s.constraints.push(bottom);
+        s.constraints.push(top);
+        Ok(s)
+    }
+
     /// The ellipsoid of centre `c` and semi-axes `axes` (all > 0) along x, y, z:
     /// Σ ((xᵢ − cᵢ)/aᵢ)² − 1 ≤ 0.
     pub fn ellipsoid(c: [BigRational; 3], axes: [BigRational; 3]) -> Result<Self, CurvedError> {

@@ -33,6 +33,7 @@
 
 mod implicit;
 pub mod poly3;
+mod separate;
 mod status;
 
 pub use implicit::Implicit;

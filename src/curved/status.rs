@@ -97,14 +97,14 @@ pub enum CurvedStatus {
 }
 
 /// A solid prepared for the searches: its constraints' interval images with their gradients.
-struct Prepared<'a> {
-    solid: &'a Implicit,
-    constraints: Vec<(IPoly3, [IPoly3; 3])>,
-    aabb: FBox,
+pub(super) struct Prepared<'a> {
+    pub(super) solid: &'a Implicit,
+    pub(super) constraints: Vec<(IPoly3, [IPoly3; 3])>,
+    pub(super) aabb: FBox,
 }
 
 impl<'a> Prepared<'a> {
-    fn new(solid: &'a Implicit) -> Self {
+    pub(super) fn new(solid: &'a Implicit) -> Self {
         let constraints =
             solid.constraints().iter().map(|g| (g.to_interval(), g.gradient().map(|d| d.to_interval()))).collect();
         let aabb =
@@ -113,14 +113,14 @@ impl<'a> Prepared<'a> {
     }
 
     /// Some constraint is positive throughout the box: no point of the solid there.
-    fn excludes(&self, b: &FBox) -> bool {
+    pub(super) fn excludes(&self, b: &FBox) -> bool {
         self.constraints.iter().any(|(g, grad)| enclose_mean_value(g, grad, b).lo() > 0.0)
     }
 
     /// No boundary point in the box: some constraint is positive throughout (outside), or
     /// every constraint is negative throughout (inside). The gap of two disjoint solids is
     /// attained on their boundaries.
-    fn off_boundary(&self, b: &FBox) -> bool {
+    pub(super) fn off_boundary(&self, b: &FBox) -> bool {
         let mut inside = true;
         for (g, grad) in &self.constraints {
             let e = enclose_mean_value(g, grad, b);
@@ -133,30 +133,46 @@ impl<'a> Prepared<'a> {
     }
 
     /// Some constraint is nonnegative throughout the box: no interior point there.
-    fn excludes_interior(&self, b: &FBox) -> bool {
+    pub(super) fn excludes_interior(&self, b: &FBox) -> bool {
         self.constraints.iter().any(|(g, grad)| enclose_mean_value(g, grad, b).lo() >= 0.0)
     }
 
+    /// In floats: constraint `k` about zero at `x` and every other one below a small positive
+    /// slack (a closest point found in floats lies in the solid; nothing is decided by this).
+    pub(super) fn nearly_contains(&self, x: &[f64; 3], k: usize) -> bool {
+        let scale = 1.0 + x.iter().fold(0.0f64, |m, v| m.max(f64::abs(*v)));
+        self.constraints.iter().enumerate().all(|(i, (c, g))| {
+            let d = g.each_ref().map(|d| d.eval_f64(x));
+            let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt().max(f64::MIN_POSITIVE);
+            let dist = c.eval_f64(x) / len;
+            if i == k {
+                f64::abs(dist) <= 1e-9 * scale
+            } else {
+                dist <= 1e-9 * scale
+            }
+        })
+    }
+
     /// Every constraint is certainly negative at the point.
-    fn strictly_inside(&self, p: &[f64; 3]) -> bool {
+    pub(super) fn strictly_inside(&self, p: &[f64; 3]) -> bool {
         self.constraints.iter().all(|(g, _)| g.enclose_at(p).hi() < 0.0)
     }
 }
 
-fn exact(p: &[f64; 3]) -> [BigRational; 3] {
+pub(super) fn exact(p: &[f64; 3]) -> [BigRational; 3] {
     p.map(|x| BigRational::from_float(x).unwrap_or_default())
 }
 
-fn center(b: &FBox) -> [f64; 3] {
+pub(super) fn center(b: &FBox) -> [f64; 3] {
     b.map(|[lo, hi]| lo + (hi - lo) / 2.0)
 }
 
-fn width(b: &FBox) -> f64 {
+pub(super) fn width(b: &FBox) -> f64 {
     b.iter().map(|[lo, hi]| hi - lo).fold(0.0, f64::max)
 }
 
 /// The two halves across the longest side; `None` once the midpoint is not strictly inside.
-fn split(b: &FBox) -> Option<(FBox, FBox)> {
+pub(super) fn split(b: &FBox) -> Option<(FBox, FBox)> {
     let axis = (0..3).max_by(|&i, &j| (b[i][1] - b[i][0]).total_cmp(&(b[j][1] - b[j][0])))?;
     let [lo, hi] = b[axis];
     let mid = lo + (hi - lo) / 2.0;
@@ -182,7 +198,7 @@ fn intersect(a: &FBox, b: &FBox) -> Option<FBox> {
 }
 
 /// A certified lower bound on the squared distance of two boxes.
-fn box_distance_squared_lower(p: &FBox, q: &FBox) -> f64 {
+pub(super) fn box_distance_squared_lower(p: &FBox, q: &FBox) -> f64 {
     let mut sum = <Interval as Zero>::zero();
     for i in 0..3 {
         let gap = if p[i][0] > q[i][1] {
@@ -198,7 +214,7 @@ fn box_distance_squared_lower(p: &FBox, q: &FBox) -> f64 {
     sum.lo().max(0.0)
 }
 
-fn limit(e: crate::budget::Limit) -> CurvedError {
+pub(super) fn limit(e: crate::budget::Limit) -> CurvedError {
     CurvedError::Limit(e)
 }
 
@@ -225,6 +241,12 @@ pub fn implicit_status(a: &Implicit, b: &Implicit, options: &StatusOptions) -> R
     // Iterative deepening: most configurations are decided at a coarse precision, where the
     // touching search holds far fewer boxes; each step costs about a quarter of the next.
     let (pa, pb) = (Prepared::new(a), Prepared::new(b));
+    // Disjoint solids are separated by a plane: two 3-dimensional searches certify it, with
+    // the gap bounded to the precision (see `separate`).
+    let size = width(&pa.aabb).max(width(&pb.aabb));
+    if let Some(s) = super::separate::separated_certified(&pa, &pb, size, options.precision)? {
+        return Ok(s);
+    }
     let mut precision = options.precision.min(6);
     loop {
         let step = StatusOptions { precision, ..options.clone() };
@@ -287,10 +309,10 @@ fn status_at(pa: &Prepared<'_>, pb: &Prepared<'_>, options: &StatusOptions) -> R
 }
 
 /// An entry of the gap search's queue: the pair's certified squared distance lower bound.
-struct Pair {
-    key: f64,
-    p: FBox,
-    q: FBox,
+pub(super) struct Pair {
+    pub(super) key: f64,
+    pub(super) p: FBox,
+    pub(super) q: FBox,
 }
 
 impl PartialEq for Pair {
@@ -311,7 +333,7 @@ impl Ord for Pair {
 }
 
 /// A point of the solid among the box's centre and corners (checked exactly).
-fn member(p: &Prepared<'_>, b: &FBox) -> Option<[BigRational; 3]> {
+pub(super) fn member(p: &Prepared<'_>, b: &FBox) -> Option<[BigRational; 3]> {
     let mut candidates = vec![center(b)];
     for k in 0..8 {
         candidates.push([b[0][k & 1], b[1][(k >> 1) & 1], b[2][(k >> 2) & 1]]);
@@ -375,7 +397,7 @@ fn gap(pa: &Prepared<'_>, pb: &Prepared<'_>, options: &StatusOptions, size: f64)
 }
 
 /// The simplest rational in [lo, hi] (lo ≤ hi), by continued fractions.
-fn simplest_between(lo: &BigRational, hi: &BigRational, depth: u32) -> BigRational {
+pub(super) fn simplest_between(lo: &BigRational, hi: &BigRational, depth: u32) -> BigRational {
     if depth > 200 {
         return (lo + hi) / BigRational::from_integer(2.into());
     }
@@ -394,12 +416,12 @@ fn simplest_between(lo: &BigRational, hi: &BigRational, depth: u32) -> BigRation
     f + BigRational::one() / inner
 }
 
-fn dot(a: &[BigRational; 3], b: &[BigRational; 3]) -> BigRational {
+pub(super) fn dot(a: &[BigRational; 3], b: &[BigRational; 3]) -> BigRational {
     &a[0] * &b[0] + &a[1] * &b[1] + &a[2] * &b[2]
 }
 
 /// Whether the symmetric 3×3 rational matrix is positive definite (leading minors).
-fn positive_definite(m: &[[BigRational; 3]; 3]) -> bool {
+pub(super) fn positive_definite(m: &[[BigRational; 3]; 3]) -> bool {
     let zero = BigRational::zero();
     let d1 = m[0][0].clone();
     let d2 = &m[0][0] * &m[1][1] - &m[0][1] * &m[1][0];
@@ -453,7 +475,7 @@ fn newton(
     Some(x)
 }
 
-fn hessian(p: &Poly3) -> [[Poly3; 3]; 3] {
+pub(super) fn hessian(p: &Poly3) -> [[Poly3; 3]; 3] {
     let g = p.gradient();
     [0, 1, 2].map(|i| [0, 1, 2].map(|j| g[i].derivative(j)))
 }

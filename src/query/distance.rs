@@ -279,7 +279,8 @@ fn input_vertex<N: Scalar, T: Scalar>(shape: &ShapeSpec<N>, id: usize) -> Option
         | ShapeSpec::Capsule { .. }
         | ShapeSpec::Round { .. }
         | ShapeSpec::Torus { .. }
-        | ShapeSpec::Cylinder { .. } => None,
+        | ShapeSpec::Cylinder { .. }
+        | ShapeSpec::Implicit { .. } => None,
     }
 }
 

@@ -99,6 +99,7 @@ mod ccd;
 pub mod claim;
 mod classify;
 mod contact;
+mod curved;
 mod cylinder;
 mod depth;
 mod distance;
@@ -130,6 +131,10 @@ pub use claim::{Check, ClaimRule, Shown, Tolerance, Verdict};
 pub use classify::{ClassifyPoint, ClassifyPointClaim, ClassifyPointOutput};
 pub use contact::{
     contact_status_name, ClaimedRegion, Contact, ContactClaim, ContactOutput, ContactRegion, PreviousContact, Velocity,
+};
+pub use curved::{
+    bounds_text, default_precision, distance_bounds, implicit_of, precision_bits, CurvedKind, DistanceCurved,
+    DistanceCurvedClaim, DistanceCurvedOutput,
 };
 pub use cylinder::{
     cylinder_feature_name, cylinder_separation_along, cylinder_signed_distance, DistanceCylinder,

@@ -176,6 +176,17 @@ pub enum ShapeSpec<N: Scalar = BigRational> {
         /// The minor (tube) radius.
         minor: N,
     },
+    /// An implicit solid {p : f(p) ≤ 0} inside the box [`lo`, `hi`], f = Σ c·xⁱyʲzᵏ with
+    /// rational coefficients (a curved solid, [`crate::curved`]: answered by `distance` with a
+    /// certified status).
+    Implicit {
+        /// The terms (coefficient, exponents [i, j, k]), as given.
+        terms: Vec<(N, [u32; 3])>,
+        /// The box's low corner.
+        lo: Point3<N>,
+        /// The box's high corner.
+        hi: Point3<N>,
+    },
     /// A solid cylinder: the points within `radius` of the segment `a`–`b`'s line whose
     /// projection falls on the segment (flat caps; see [`crate::round::cylinder`]).
     Cylinder {
@@ -213,6 +224,7 @@ impl<N: Scalar> ShapeSpec<N> {
             ShapeSpec::Round { .. } => "round",
             ShapeSpec::Torus { .. } => "torus",
             ShapeSpec::Cylinder { .. } => "cylinder",
+            ShapeSpec::Implicit { .. } => "implicit",
         }
     }
 
@@ -263,6 +275,42 @@ impl<N: Scalar> ShapeSpec<N> {
             ));
         }
         Ok(ShapeSpec::Cylinder { a, b, radius })
+    }
+
+    /// An implicit solid {f ≤ 0} in the box [`lo`, `hi`]: more than
+    /// [`crate::curved::poly3::MAX_INPUT_TERMS`] terms is a [`ErrorKind::Limit`] at
+    /// `/implicit/poly`, a term's degree above [`crate::curved::poly3::MAX_INPUT_DEGREE`] at
+    /// `/implicit/poly/k/1`; a box with `lo ≥ hi` on an axis is [`ErrorKind::Invalid`] at
+    /// `/implicit/bounds/1`.
+    pub fn implicit(terms: Vec<(N, [u32; 3])>, lo: Point3<N>, hi: Point3<N>) -> Result<Self, QueryError> {
+        use crate::curved::poly3::{MAX_INPUT_DEGREE, MAX_INPUT_TERMS};
+        if terms.len() > MAX_INPUT_TERMS {
+            return Err(QueryError::new(
+                ErrorKind::Limit,
+                "/implicit/poly",
+                format!("{} terms exceed the limit of {MAX_INPUT_TERMS}", terms.len()),
+            ));
+        }
+        for (k, (_, e)) in terms.iter().enumerate() {
+            let degree: u64 = e.iter().map(|&x| u64::from(x)).sum();
+            if degree > u64::from(MAX_INPUT_DEGREE) {
+                return Err(QueryError::new(
+                    ErrorKind::Limit,
+                    &format!("/implicit/poly/{k}/1"),
+                    format!("term {k} has total degree {degree}, over the limit of {MAX_INPUT_DEGREE}"),
+                ));
+            }
+        }
+        for axis in 0..3 {
+            if lo[axis].compare(&hi[axis]) != Ok(std::cmp::Ordering::Less) {
+                return Err(QueryError::new(
+                    ErrorKind::Invalid,
+                    "/implicit/bounds/1",
+                    format!("the bounds are empty on axis {axis}: the low corner must be below the high one"),
+                ));
+            }
+        }
+        Ok(ShapeSpec::Implicit { terms, lo, hi })
     }
 
     /// A ball; a radius that is not positive is [`ErrorKind::Invalid`] at `/ball`.
@@ -367,6 +415,11 @@ pub fn build_solid<S: Scalar, N: Scalar>(spec: &ShapeSpec<N>, at: &str) -> Resul
             ErrorKind::Unsupported,
             &key,
             "a cylinder is a curved solid, not a polyhedral one: this version answers a cylinder in distance against a ball only",
+        )),
+        ShapeSpec::Implicit { .. } => Err(QueryError::new(
+            ErrorKind::Unsupported,
+            &key,
+            "an implicit solid is curved, not polyhedral: this version answers it in distance only (a certified status)",
         )),
     }
 }
@@ -490,6 +543,9 @@ pub(super) fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(),
                 center.iter().chain(axis.iter()).map(bits).sum::<u64>() + bits(major) + bits(minor)
             }
             ShapeSpec::Cylinder { a, b, radius } => a.iter().chain(b.iter()).map(bits).sum::<u64>() + bits(radius),
+            ShapeSpec::Implicit { terms, lo, hi } => {
+                terms.iter().map(|(c, _)| bits(c)).sum::<u64>() + lo.iter().chain(hi.iter()).map(bits).sum::<u64>()
+            }
             // The core is charged when it is posed.
             ShapeSpec::Round { .. } => 0,
         };
@@ -502,6 +558,7 @@ pub(super) fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(),
             ShapeSpec::Ball(_) => 1,
             ShapeSpec::Capsule { .. } => 2,
             ShapeSpec::Torus { .. } | ShapeSpec::Cylinder { .. } => 2,
+            ShapeSpec::Implicit { terms, .. } => terms.len() as u64,
             ShapeSpec::Round { .. } => 0,
         };
         crate::budget::charge_bits(shape_bits.saturating_add(vertices.saturating_mul(3 * pose_bits)))?;

@@ -7,8 +7,9 @@ use touchstone::geom::Point3;
 use touchstone::poly::RootScalar;
 use touchstone::poly::TimeOutput;
 use touchstone::query::{
-    ClassifyPoint, ClassifyPointClaim, Distance, DistanceClaim, DistanceCylinder, DistanceCylinderClaim, DistanceRound,
-    DistanceRoundClaim, DistanceTorus, DistanceTorusClaim, FeatureId, PointClass, Posed, TorusFeature,
+    ClassifyPoint, ClassifyPointClaim, CurvedKind, Distance, DistanceClaim, DistanceCurved, DistanceCurvedClaim,
+    DistanceCylinder, DistanceCylinderClaim, DistanceRound, DistanceRoundClaim, DistanceTorus, DistanceTorusClaim,
+    FeatureId, PointClass, Posed, TorusFeature,
 };
 use touchstone::vclip::Status;
 
@@ -219,6 +220,81 @@ impl<N: Number> OpJson for DistanceCylinder<N> {
             }
         }
         Ok(m)
+    }
+}
+
+const CURVED_STATUSES: [(&str, CurvedKind); 3] = [
+    ("separated", CurvedKind::Separated),
+    ("touching", CurvedKind::Touching),
+    ("penetrating", CurvedKind::Penetrating),
+];
+
+/// An exact point as strings.
+fn rational_point_json(p: &[BigRational; 3]) -> Value {
+    Value::Array(p.iter().map(|x| json!(x.to_string())).collect())
+}
+
+impl<N: Number> OpJson for DistanceCurved<N> {
+    const FIELDS: &'static [&'static str] = &["a", "pose_a", "b", "pose_b", "precision"];
+    const CLAIM: &'static [ClaimField<DistanceCurvedClaim>] = &[
+        claim_field!(status: named CURVED_STATUSES),
+        claim_field!(intersecting: bool),
+        claim_field!(distance: number),
+    ];
+    const SUMMARY: &'static str =
+        "a certified status of curved (implicit) solids: a witness, distance bounds or the contact point";
+
+    fn parse(f: &Fields, ctx: &Context) -> Result<Self, QueryError> {
+        let mut q = DistanceCurved::new(posed(f, "a", "pose_a", ctx)?, posed(f, "b", "pose_b", ctx)?);
+        if let Some((v, at)) = f.optional("precision") {
+            let p = crate::input::rational(v, &at)?;
+            if p <= BigRational::from_integer(0.into()) || p > BigRational::new(1.into(), 16.into()) {
+                return Err(QueryError::new(crate::error::Kind::Invalid, &at, "precision must be in (0, 1/16]"));
+            }
+            q.precision = p;
+        }
+        Ok(q)
+    }
+
+    fn render<S: RootScalar>(&self, out: &Self::Output<S>, digits: u32) -> Result<Out, QueryError> {
+        use touchstone::curved::CurvedStatus;
+        let mut m = Out::new();
+        m.push("status", json!(CurvedKind::of(&out.status).name()));
+        let (lo, hi) = out.squared_bounds();
+        let (l, h) = touchstone::query::distance_bounds(&lo, hi.as_ref(), digits.clamp(1, 40));
+        m.push("distance_bounds", json!([l, h]));
+        match &out.status {
+            CurvedStatus::Penetrating { witness } => m.push("witness", rational_point_json(witness)),
+            CurvedStatus::Separated { gap_squared_lower, gap_squared_upper } => {
+                m.push(
+                    "distance_squared_bounds",
+                    json!([gap_squared_lower.to_string(), gap_squared_upper.as_ref().map(|u| u.to_string())]),
+                );
+            }
+            CurvedStatus::Touching { point, normal, multiplier } => {
+                m.push("point", rational_point_json(point));
+                m.push("normal", rational_point_json(normal));
+                m.push("multiplier", json!(multiplier.to_string()));
+            }
+            CurvedStatus::Undecided { reason, unresolved } => {
+                m.push("reason", json!(reason));
+                m.push("unresolved", json!(unresolved));
+            }
+        }
+        m.push("precision_bits", json!(out.precision_bits));
+        Ok(m)
+    }
+}
+
+impl<N: Number> Encode for DistanceCurved<N> {
+    fn encode(&self) -> Out {
+        let mut m = Out::new();
+        posed_json(&mut m, &self.a, "a", "pose_a");
+        posed_json(&mut m, &self.b, "b", "pose_b");
+        if self.precision != touchstone::query::default_precision() {
+            m.push("precision", json!(self.precision.to_string()));
+        }
+        m
     }
 }
 

@@ -477,6 +477,18 @@ impl OpInfo {
 /// The table entry of an answered op: the float path reads the query's numbers straight into
 /// binary64 (`Q<f64>`); the other backends read them exactly.
 macro_rules! answered {
+    ($q:ident or $r:ident when $when:path, $t:ident when $twhen:path, $c:ident when $cwhen:path, $d:ident when $dwhen:path) => {{
+        fn run(fields: &Fields, common: &Common, ctx: &Context) -> Result<Out, QueryError> {
+            if !$dwhen(fields) {
+                (answered!($q or $r when $when, $t when $twhen, $c when $cwhen).run.expect("answered"))(fields, common, ctx)
+            } else if common.backend == Backend::F64 {
+                execute::<touchstone::query::$d<f64>>(fields, common, ctx)
+            } else {
+                execute::<touchstone::query::$d<BigRational>>(fields, common, ctx)
+            }
+        }
+        OpInfo { run: Some(run), ..answered!($q) }
+    }};
     ($q:ident or $r:ident when $when:path, $t:ident when $twhen:path, $c:ident when $cwhen:path) => {{
         fn run(fields: &Fields, common: &Common, ctx: &Context) -> Result<Out, QueryError> {
             if !$cwhen(fields) {
@@ -546,7 +558,8 @@ pub fn ops() -> Vec<OpInfo> {
         answered!(
             Distance or DistanceRound when crate::shape::round_pair,
             DistanceTorus when crate::shape::torus_pair,
-            DistanceCylinder when crate::shape::cylinder_pair
+            DistanceCylinder when crate::shape::cylinder_pair,
+            DistanceCurved when crate::shape::curved_pair
         ),
         answered!(Ccd),
         answered!(ToiBoxes),
@@ -621,7 +634,7 @@ Ops answered (input fields -> claimable output fields):
         s.push_str(&format!("  {}\n", later.join(", ")));
     }
     s.push_str(
-        "\nParts of the format still to come (implicit and bezier shapes, some shape pairs) answer with an error of kind \"unsupported\" naming the part.\n",
+        "\nParts of the format still to come (bezier shapes, some shape pairs) answer with an error of kind \"unsupported\" naming the part.\n",
     );
     let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
     s.push_str(&format!("\nError kinds: {}.\n", kinds.join(", ")));
