@@ -270,6 +270,11 @@ mod posed {
                     let contact = image(&m, d.map(|x| q(x) * &ra / q(len)));
                     prop_assert_eq!(point, &contact);
                 }
+                // Touching to within the precision: the exact contact point in the proved box.
+                (CurvedStatus::Tangent { point, .. }, 0) => {
+                    let contact = image(&m, d.map(|x| q(x) * &ra / q(len)));
+                    prop_assert!((0..3).all(|i| point[i][0] <= contact[i] && contact[i] <= point[i][1]));
+                }
                 (CurvedStatus::Separated { gap_squared_lower, gap_squared_upper }, 1) => {
                     prop_assert!(*gap_squared_lower > q(0) && *gap_squared_lower <= &gap * &gap);
                     if let Some(u) = gap_squared_upper {
@@ -297,6 +302,10 @@ mod posed {
             let s = implicit_status(&torus, &ball, &StatusOptions::default()).unwrap();
             match (&s, nudge) {
                 (CurvedStatus::Touching { point, .. }, 0) => prop_assert_eq!(point, &image(&m, [q(2), q(0), q(1)])),
+                (CurvedStatus::Tangent { point, .. }, 0) => {
+                    let contact = image(&m, [q(2), q(0), q(1)]);
+                    prop_assert!((0..3).all(|i| point[i][0] <= contact[i] && contact[i] <= point[i][1]));
+                }
                 (CurvedStatus::Separated { gap_squared_lower, gap_squared_upper }, 1) => {
                     prop_assert!(*gap_squared_lower > q(0) && *gap_squared_lower <= r(1, 64));
                     if let Some(u) = gap_squared_upper {
@@ -443,4 +452,131 @@ fn small_gaps_are_bounded_to_the_precision() {
     let gap = BigRational::new(1.into(), num_bigint::BigInt::from(1u64 << 30));
     let ball = Implicit::sphere([r(1, 3), r(-1, 5), q(3) + &gap], q(2)).unwrap();
     assert_tight(&status40(&cube, &ball), &(&gap * &gap), &gap, 5, "cube face");
+}
+
+/// Lin–Manocha's Example 5.1: F and G as printed in the paper.
+fn paper_tori() -> (Poly3, Poly3) {
+    let t = |c: BigRational, e: [u32; 3]| (c, e);
+    let f = Poly3::from_terms(&[
+        t(q(64), [0, 0, 0]),
+        t(q(-20), [2, 0, 0]),
+        t(q(1), [4, 0, 0]),
+        t(q(-20), [0, 2, 0]),
+        t(q(2), [2, 2, 0]),
+        t(q(1), [0, 4, 0]),
+        t(q(16), [0, 0, 2]),
+        t(q(2), [2, 0, 2]),
+        t(q(2), [0, 2, 2]),
+        t(q(1), [0, 0, 4]),
+    ])
+    .unwrap();
+    // 392.0625 − 291x + 84.5x² − 12x³ + x⁴ + 32.5y² − 12xy² + 2x²y² + y⁴ − 227.5z + 84xz
+    // − 14x²z − 14y²z + 81.5z² − 12xz² + 2x²z² + 2y²z² − 14z³ + z⁴.
+    let g = Poly3::from_terms(&[
+        t(r(6273, 16), [0, 0, 0]),
+        t(q(-291), [1, 0, 0]),
+        t(r(169, 2), [2, 0, 0]),
+        t(q(-12), [3, 0, 0]),
+        t(q(1), [4, 0, 0]),
+        t(r(65, 2), [0, 2, 0]),
+        t(q(-12), [1, 2, 0]),
+        t(q(2), [2, 2, 0]),
+        t(q(1), [0, 4, 0]),
+        t(r(-455, 2), [0, 0, 1]),
+        t(q(84), [1, 0, 1]),
+        t(q(-14), [2, 0, 1]),
+        t(q(-14), [0, 2, 1]),
+        t(r(163, 2), [0, 0, 2]),
+        t(q(-12), [1, 0, 2]),
+        t(q(2), [2, 0, 2]),
+        t(q(2), [0, 2, 2]),
+        t(q(-14), [0, 0, 3]),
+        t(q(1), [0, 0, 4]),
+    ])
+    .unwrap();
+    (f, g)
+}
+
+#[test]
+fn theorem_4_1_on_the_papers_tori() {
+    use touchstone::curved::interpenetration;
+    let (f, g) = paper_tori();
+    // The printed polynomials are the tori (R, r) = (3, 1) about z at the origin and (2, 1)
+    // about x at (3, 0, 7/2), exactly.
+    let tf = Implicit::torus(q(3), q(1)).unwrap();
+    let tg = Implicit::torus_about([q(3), q(0), r(7, 2)], [q(1), q(0), q(0)], q(2), q(1)).unwrap();
+    assert_eq!(tf.surface(), &f);
+    assert_eq!(tg.surface(), &g);
+    // As printed they interpenetrate (the motion's last frame): system (10) has real solutions,
+    // each certified, with an exact witness beside them, and the status agrees.
+    let v = [q(0), q(0), q(1)];
+    let s = interpenetration(&tf, &tg, v.clone(), 30, 200_000).unwrap();
+    assert!(s.interpenetrating() && s.points.len() >= 2, "{s:?}");
+    let w = s.witness.clone().expect("a witness");
+    assert!(tf.contains_strictly(&w) && tg.contains_strictly(&w));
+    assert!(matches!(status(&tf, &tg), CurvedStatus::Penetrating { .. }));
+    // Every certified point is on both surfaces: F and G change sign across each box (their
+    // enclosures hold 0), checked here at the boxes' corners in exact arithmetic.
+    for bx in &s.points {
+        for (p, name) in [(&f, "F"), (&g, "G")] {
+            let vals: Vec<BigRational> = (0..8)
+                .map(|k| {
+                    let c = [0, 1, 2].map(|i| BigRational::from_float(bx[i][(k >> i) & 1]).unwrap());
+                    p.eval(&c)
+                })
+                .collect();
+            assert!(vals.iter().any(|x| *x <= q(0)) && vals.iter().any(|x| *x >= q(0)), "{name} on {bx:?}");
+        }
+    }
+    // At the motion's start (G's centre at (3⅓, 1/5, 5½)) they are apart: no real solution,
+    // proved over the whole common box, and separated.
+    let start = Implicit::torus_about([r(10, 3), r(1, 5), r(11, 2)], [q(1), q(0), q(0)], q(2), q(1)).unwrap();
+    let s = interpenetration(&tf, &start, v, 30, 200_000).unwrap();
+    assert!(s.none_proved(), "{s:?}");
+    assert!(matches!(status(&tf, &start), CurvedStatus::Separated { .. }));
+}
+
+#[test]
+fn an_irrational_tangency_is_touching_within_the_precision() {
+    // The torus (3, 1) and a ball centred (4, 0, 1): its centre is √2 from the tube's centre
+    // circle point (3, 0, 0), so a radius of √2 − 1 would touch at (3 + 1/√2, 0, 1/√2), an
+    // irrational point. With the radius √2 − 1 truncated to 29 decimals, or rounded up, the
+    // solids are 10⁻²⁹ apart or overlapping: below the precision either way. The certificate
+    // is the Krawczyk tangency: a box proved to hold the one tangency point, which holds the
+    // exact point, and b's constraint there enclosed about 0.
+    let torus = Implicit::torus(q(3), q(1)).unwrap();
+    let digits = "41421356237309504880168872420";
+    let den = num_bigint::BigInt::from(10).pow(29);
+    for up in [0, 1] {
+        let rho = BigRational::new(digits.parse::<num_bigint::BigInt>().unwrap() + up, den.clone());
+        let ball = Implicit::sphere([q(4), q(0), q(1)], rho).unwrap();
+        match status40(&torus, &ball) {
+            CurvedStatus::Tangent { point, value, cell, .. } => {
+                // 3 + 1/√2 in [lo, hi] ⟺ (lo − 3)² ≤ 1/2 ≤ (hi − 3)² (both above 3); 1/√2 likewise.
+                let half = r(1, 2);
+                let sq = |x: &BigRational| x * x;
+                assert!(sq(&(&point[0][0] - q(3))) <= half && half <= sq(&(&point[0][1] - q(3))), "{point:?}");
+                assert!(sq(&point[2][0]) <= half && half <= sq(&point[2][1]), "{point:?}");
+                assert!(point[1][0] <= q(0) && q(0) <= point[1][1]);
+                assert!(value[0] <= q(0) && q(0) <= value[1]);
+                for i in 0..3 {
+                    assert!(cell[i][0] <= point[i][0] && point[i][1] <= cell[i][1]);
+                }
+            }
+            other => panic!("radius +{up}: {other:?}"),
+        }
+    }
+    // A rational tangency point that is not a contact: the ball over the tube's top lifted by
+    // 2⁻⁷⁰, far below the enclosures' resolution: touching to within the precision, with the
+    // point (3, 0, 1) in the box.
+    let lift = BigRational::new(1.into(), num_bigint::BigInt::from(2).pow(70));
+    let ball = Implicit::sphere([q(3), q(0), q(2) + lift], q(1)).unwrap();
+    match status40(&torus, &ball) {
+        CurvedStatus::Tangent { point, .. } => {
+            for (i, c) in [q(3), q(0), q(1)].iter().enumerate() {
+                assert!(&point[i][0] <= c && c <= &point[i][1], "{point:?}");
+            }
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -270,3 +270,21 @@ fn a_contact_circle_is_undecided_not_wrong() {
     assert_eq!(v["status"], "undecided", "{v}");
     assert!(v["reason"].is_string() && v["distance_bounds"][0] == "0", "{v}");
 }
+
+#[test]
+fn an_irrational_contact_is_touching_within_the_precision() {
+    // A ball centred (4, 0, 1), √2 from F's tube circle point (3, 0, 0), of radius √2 − 1 to
+    // 29 decimals: 10⁻²⁹ from touching at the irrational point (3 + 1/√2, 0, 1/√2).
+    let v = ask(json!({"op": "distance", "a": paper_f(), "b": {"ball": "0.41421356237309504880168872420"},
+        "pose_b": at(json!([4, 0, 1]))}));
+    assert_eq!((&v["status"], &v["certificate"]), (&json!("touching"), &json!("tangency")), "{v}");
+    let lo = rat(&v["point_box"][0][0]) - BigRational::from_integer(3.into());
+    let hi = rat(&v["point_box"][0][1]) - BigRational::from_integer(3.into());
+    let half = BigRational::new(1.into(), 2.into());
+    assert!(&lo * &lo <= half && half <= &hi * &hi, "{v}");
+    assert!(rat(&v["value"][0]) <= BigRational::from_integer(0.into()));
+    assert!(rat(&v["distance_bounds"][1]) < BigRational::new(1.into(), 1_000_000_000_000i64.into()), "{v}");
+    // An exact rational contact says so.
+    let v = ask(json!({"op": "distance", "a": paper_f(), "b": {"ball": 1}, "pose_b": at(json!([3, 0, 2]))}));
+    assert_eq!(v["certificate"], "exact", "{v}");
+}

@@ -11,7 +11,14 @@
 //!   pairs of boxes with outward-rounded enclosures;
 //! * `Touching`: an exact common point of the two surfaces where their gradients are opposite
 //!   (the tangency of system (7)), with a convexity certificate that the interiors do not meet
-//!   near it and box enclosures that they do not meet elsewhere.
+//!   near it and box enclosures that they do not meet elsewhere;
+//! * `Tangent`: touching to within the precision, where the tangency is not an exact rational
+//!   point: the square system ∇f + β∇g = 0, f = 0 has exactly one zero in a small box (the
+//!   Krawczyk test, [`krawczyk`]), b's constraint there is enclosed about 0, and outside a cell
+//!   about it the interiors are proved disjoint.
+//!
+//! Lin–Manocha's penetration test (Theorem 4.1, system (10)) is [`interpenetration`]: its real
+//! solutions certified one by one, each a transversal crossing of the two surfaces.
 //!
 //! A convex polytope is an implicit solid of linear constraints ([`Implicit::halfspaces`]),
 //! so the same status holds between a curved solid and a convex polytope.
@@ -32,11 +39,14 @@
 //! ```
 
 mod implicit;
+mod krawczyk;
+mod penetration;
 pub mod poly3;
 mod separate;
 mod status;
 
 pub use implicit::Implicit;
+pub use penetration::{interpenetration, Interpenetration};
 pub use poly3::Poly3;
 pub use status::{implicit_status, CurvedStatus, StatusOptions};
 

@@ -168,7 +168,7 @@ fn side_certified(p: &Prepared<'_>, k: usize, hd: &Poly3, mu: &Q, min_width: f64
 
 /// An exact point of the solid near `x` (the float point itself, or moved inward along −`inward`
 /// by a few small steps), if one is found.
-fn member_near(p: &Prepared<'_>, x: &[f64; 3], outward: &[f64; 3], size: f64) -> Option<[Q; 3]> {
+pub(super) fn member_near(p: &Prepared<'_>, x: &[f64; 3], outward: &[f64; 3], size: f64) -> Option<[Q; 3]> {
     let len = (outward[0] * outward[0] + outward[1] * outward[1] + outward[2] * outward[2]).sqrt();
     if len == 0.0 || !len.is_finite() {
         return None;

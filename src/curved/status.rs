@@ -21,8 +21,14 @@
 //!    vanishes with its gradient at the point, and is certified convex on a box X around it (its
 //!    interval Hessian's midpoint minus the radius's row-sum norm is positive definite, by
 //!    exact minors): ψ > 0 on X but at the point, so the interiors do not meet in X. Outside X
-//!    every box must show ψ ≥ 0 or a constraint ≥ 0 throughout. A contact point that is not
-//!    rational, or several contact points, give `Undecided`: never a wrong certificate.
+//!    every box must show ψ ≥ 0 or a constraint ≥ 0 throughout. Where no rational point
+//!    checks, the Krawczyk test may prove the tangency system's zero unique in a small box
+//!    with b's constraint enclosed about 0 there: with the same ψ check outside X, that is
+//!    `Tangent` (touching to within the precision). Several contact points, or a contact
+//!    curve, give `Undecided`: never a wrong certificate.
+//!
+//! Before these, two disjoint solids are tried for a separating level set (`separate`), which
+//! bounds the gap to the precision with 3-dimensional searches.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
@@ -86,6 +92,21 @@ pub enum CurvedStatus {
         normal: [BigRational; 3],
         /// β > 0 with ∇f + β∇g = 0 at the point.
         multiplier: BigRational,
+    },
+    /// Touching to within the precision, at a tangency that is not an exact rational point
+    /// (irrational, or off touching by less than the enclosures can tell): the square
+    /// tangency system ∇f + β∇g = 0, f = 0 has exactly one zero in `point` (proved by the
+    /// Krawczyk test), a point p̃ of a's surface where b's constraint g is stationary along it,
+    /// with g(p̃) in `value` (which holds 0); outside `cell` the interiors are proved disjoint.
+    Tangent {
+        /// The box (per axis [lo, hi]) holding the tangency point.
+        point: [[BigRational; 2]; 3],
+        /// An enclosure of b's constraint at the tangency point.
+        value: [BigRational; 2],
+        /// The box about it outside which the interiors do not meet.
+        cell: [[BigRational; 2]; 3],
+        /// The squared distance of two exact member points near it, where found.
+        gap_squared_upper: Option<BigRational>,
     },
     /// No certificate at this precision: `reason` says which search stopped.
     Undecided {
@@ -517,6 +538,62 @@ fn exact_tangency(
     None
 }
 
+/// A tangency proved by the Krawczyk test: the box holding the unique zero of the square
+/// system ∇f + β∇g = 0, f = 0 (a critical point p̃ of g on the surface f = 0), β's midpoint,
+/// and an enclosure of g(p̃) that holds 0.
+struct Tangency {
+    point: FBox,
+    beta: f64,
+    value: Interval,
+}
+
+/// The Krawczyk tangency near the float point `x` (constraint `ia` of a, `ib` of b), with every
+/// other constraint of both negative on its box and g's enclosure there holding 0; `None`
+/// otherwise (the other searches decide).
+fn krawczyk_tangency(
+    pa: &Prepared<'_>,
+    pb: &Prepared<'_>,
+    (ia, ib): (usize, usize),
+    x: [f64; 3],
+    size: f64,
+) -> Option<Tangency> {
+    use super::krawczyk::{fbox, krawczyk, Krawczyk, TangencySystem};
+    let (f, g) = (&pa.solid.constraints()[ia], &pb.solid.constraints()[ib]);
+    let (gfv, ggv) = (
+        pa.constraints[ia].1.each_ref().map(|d| d.eval_f64(&x)),
+        pb.constraints[ib].1.each_ref().map(|d| d.eval_f64(&x)),
+    );
+    let gg: f64 = ggv.iter().map(|v| v * v).sum();
+    let beta = -(gfv[0] * ggv[0] + gfv[1] * ggv[1] + gfv[2] * ggv[2]) / gg;
+    if !(beta > 0.0 && beta.is_finite()) {
+        return None;
+    }
+    let sys = TangencySystem::new(f, g);
+    for r in [1e-12, 1e-10, 1e-8, 1e-6] {
+        let w = r * size;
+        let mut bx: Vec<Interval> = x.iter().map(|&v| hull(v - w, v + w)).collect();
+        bx.push(hull(beta * (1.0 - r * 16.0), beta * (1.0 + r * 16.0)));
+        let Krawczyk::Unique(k) = krawczyk(&sys, &bx, 8) else { continue };
+        if k[3].lo() <= 0.0 {
+            return None;
+        }
+        let point = fbox(&k);
+        let others = |p: &Prepared<'_>, i: usize| {
+            p.constraints.iter().enumerate().all(|(j, (c, d))| j == i || enclose_mean_value(c, d, &point).hi() < 0.0)
+        };
+        if !others(pa, ia) || !others(pb, ib) {
+            return None;
+        }
+        let value = enclose_mean_value(&pb.constraints[ib].0, &pb.constraints[ib].1, &point);
+        if value.lo() > 0.0 || value.hi() < 0.0 {
+            return None;
+        }
+        let mid = k[3].lo() + (k[3].hi() - k[3].lo()) / 2.0;
+        return Some(Tangency { point, beta: mid, value });
+    }
+    None
+}
+
 /// The touching certificate (step 3 of the module's documentation), or `None`.
 fn touching(
     pa: &Prepared<'_>,
@@ -558,7 +635,18 @@ fn touching(
         return Ok(None);
     }
     let Some(x) = newton(&fi, &gfi, &hfi, &ggi, &hgi, start) else { return Ok(None) };
-    let Some((p, beta)) = exact_tangency((a, ia), (b, ib), x, size) else { return Ok(None) };
+    // An exact rational tangency, or else a tangency point proved unique in a small box by the
+    // Krawczyk test (irrational, or not a tangency exactly: touching to within the precision).
+    let (p, beta, inexact) = match exact_tangency((a, ia), (b, ib), x, size) {
+        Some((p, beta)) => (p, beta, None),
+        None => match krawczyk_tangency(pa, pb, (ia, ib), x, size) {
+            Some(t) => (exact(&center(&t.point)), BigRational::from_float(t.beta).unwrap_or_default(), Some(t)),
+            None => return Ok(None),
+        },
+    };
+    if !beta.is_positive() {
+        return Ok(None);
+    }
     let (gf, gg) = (f.gradient().map(|d| d.eval(&p)), g.gradient().map(|d| d.eval(&p)));
     let (hfp, hgp) = (
         hf.each_ref().map(|r| r.each_ref().map(|e| e.eval(&p))),
@@ -670,5 +758,36 @@ fn touching(
             _ => return Ok(None),
         }
     }
-    Ok(Some(CurvedStatus::Touching { point: p, normal: gf, multiplier: beta }))
+    let Some(t) = inexact else {
+        return Ok(Some(CurvedStatus::Touching { point: p, normal: gf, multiplier: beta }));
+    };
+    // The proved tangency box must lie in the cell (where the interiors were not excluded).
+    if !(0..3).all(|i| cell[i][0] <= t.point[i][0] && t.point[i][1] <= cell[i][1]) {
+        return Ok(None);
+    }
+    let q2 = |b: &FBox| {
+        b.map(|[lo, hi]| {
+            [BigRational::from_float(lo).unwrap_or_default(), BigRational::from_float(hi).unwrap_or_default()]
+        })
+    };
+    let c = center(&t.point);
+    let grad = |p: &Poly3| p.gradient().map(|d| d.to_interval().eval_f64(&c));
+    let upper = match (
+        super::separate::member_near(pa, &c, &grad(f), size),
+        super::separate::member_near(pb, &c, &grad(g), size),
+    ) {
+        (Some(u), Some(v)) => {
+            Some((0..3).map(|i| (&u[i] - &v[i]) * (&u[i] - &v[i])).fold(BigRational::zero(), |s, t| s + t))
+        }
+        _ => None,
+    };
+    Ok(Some(CurvedStatus::Tangent {
+        point: q2(&t.point),
+        value: [
+            BigRational::from_float(t.value.lo()).unwrap_or_default(),
+            BigRational::from_float(t.value.hi()).unwrap_or_default(),
+        ],
+        cell: q2(&cell),
+        gap_squared_upper: upper,
+    }))
 }

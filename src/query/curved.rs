@@ -84,7 +84,7 @@ impl CurvedKind {
     pub fn of(s: &CurvedStatus) -> Self {
         match s {
             CurvedStatus::Separated { .. } => CurvedKind::Separated,
-            CurvedStatus::Touching { .. } => CurvedKind::Touching,
+            CurvedStatus::Touching { .. } | CurvedStatus::Tangent { .. } => CurvedKind::Touching,
             CurvedStatus::Penetrating { .. } => CurvedKind::Penetrating,
             CurvedStatus::Undecided { .. } => CurvedKind::Undecided,
         }
@@ -126,6 +126,8 @@ impl DistanceCurvedOutput {
                 (gap_squared_lower.clone(), gap_squared_upper.clone())
             }
             CurvedStatus::Touching { .. } | CurvedStatus::Penetrating { .. } => (Q::zero(), Some(Q::zero())),
+            // Touching to within the precision: no lower bound; the member points' distance.
+            CurvedStatus::Tangent { gap_squared_upper, .. } => (Q::zero(), gap_squared_upper.clone()),
             CurvedStatus::Undecided { .. } => (Q::zero(), None),
         }
     }

@@ -272,9 +272,19 @@ impl<N: Number> OpJson for DistanceCurved<N> {
                 );
             }
             CurvedStatus::Touching { point, normal, multiplier } => {
+                m.push("certificate", json!("exact"));
                 m.push("point", rational_point_json(point));
                 m.push("normal", rational_point_json(normal));
                 m.push("multiplier", json!(multiplier.to_string()));
+            }
+            CurvedStatus::Tangent { point, value, cell, .. } => {
+                let boxed = |b: &[[BigRational; 2]; 3]| {
+                    Value::Array(b.iter().map(|[lo, hi]| json!([lo.to_string(), hi.to_string()])).collect())
+                };
+                m.push("certificate", json!("tangency"));
+                m.push("point_box", boxed(point));
+                m.push("value", json!([value[0].to_string(), value[1].to_string()]));
+                m.push("cell", boxed(cell));
             }
             CurvedStatus::Undecided { reason, unresolved } => {
                 m.push("reason", json!(reason));
