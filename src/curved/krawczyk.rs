@@ -43,23 +43,30 @@ fn mid(x: &Interval) -> f64 {
     }
 }
 
-/// The Krawczyk test on `x`, iterated up to `iterations` times (each success shrinks the box
-/// to K(X), each partial overlap to K(X) ∩ X).
+/// `x` widened by a twentieth of its width and a few ulps each way (a point interval becomes a
+/// proper one: Krawczyk's test needs an interior).
+fn inflate(x: &[Interval]) -> Vec<Interval> {
+    x.iter()
+        .map(|v| {
+            let w = (v.hi() - v.lo()) / 20.0 + 4.0 * f64::EPSILON * mid(v).abs() + f64::MIN_POSITIVE;
+            hull(v.lo() - w, v.hi() + w)
+        })
+        .collect()
+}
+
+/// The Krawczyk test on `x`, iterated up to `iterations` times: after a proof the box is
+/// shrunk to K(X) widened slightly (epsilon-inflation) and proved again, so the box returned is
+/// the last one proved; before one, a partial overlap shrinks it to K(X) ∩ X.
 pub(crate) fn krawczyk(sys: &dyn System, x: &[Interval], iterations: usize) -> Krawczyk {
     let n = sys.dim();
     let mut x = x.to_vec();
-    let mut proved = false;
+    let mut proved: Option<Vec<Interval>> = None;
     for _ in 0..iterations.max(1) {
         let c: Vec<f64> = x.iter().map(mid).collect();
         let cp: Vec<Interval> = c.iter().map(|&v| pt(v)).collect();
         let jc = sys.jacobian(&cp);
         let m = DMatrix::from_fn(n, n, |i, j| mid(&jc[i][j]));
-        let Some(y) = m.try_inverse() else {
-            return if proved { Krawczyk::Unique(x) } else { Krawczyk::Unknown };
-        };
-        if y.iter().any(|v| !v.is_finite()) {
-            return if proved { Krawczyk::Unique(x) } else { Krawczyk::Unknown };
-        }
+        let Some(y) = m.try_inverse().filter(|y| y.iter().all(|v| v.is_finite())) else { break };
         let fc = sys.eval(&cp);
         let jx = sys.jacobian(&x);
         let zero = pt(0.0);
@@ -80,16 +87,18 @@ pub(crate) fn krawczyk(sys: &dyn System, x: &[Interval], iterations: usize) -> K
             k.push(s);
         }
         if k.iter().zip(&x).any(|(a, b)| a.intersection(b).is_none()) {
-            return if proved { Krawczyk::Unique(x) } else { Krawczyk::NoRoot };
+            if proved.is_none() {
+                return Krawczyk::NoRoot;
+            }
+            break;
         }
         let inside = k.iter().zip(&x).all(|(a, b)| a.lo() > b.lo() && a.hi() < b.hi());
         if inside {
-            proved = true;
-            x = k;
+            x = inflate(&k);
+            proved = Some(k);
             continue;
         }
-        if proved {
-            // K of the proved box need not be interior again: the zero stays in the box.
+        if proved.is_some() {
             break;
         }
         let shrunk: Vec<Interval> = k.iter().zip(&x).filter_map(|(a, b)| a.intersection(b)).collect();
@@ -99,10 +108,9 @@ pub(crate) fn krawczyk(sys: &dyn System, x: &[Interval], iterations: usize) -> K
             break;
         }
     }
-    if proved {
-        Krawczyk::Unique(x)
-    } else {
-        Krawczyk::Unknown
+    match proved {
+        Some(b) => Krawczyk::Unique(b),
+        None => Krawczyk::Unknown,
     }
 }
 
@@ -162,12 +170,16 @@ pub(crate) fn isolate(
             Krawczyk::Unique(r) => {
                 // A zero near the face between two boxes is proved from both: keep one, when
                 // the hull of the two proved boxes is itself proved to hold a single zero.
+                // (A box inside another holds the other's only zero.)
+                let within =
+                    |u: &[Interval], v: &[Interval]| u.iter().zip(v).all(|(a, b)| b.lo() <= a.lo() && a.hi() <= b.hi());
                 let same = out.roots.iter().any(|s| {
-                    overlaps(s, &r) && {
-                        let h: Vec<Interval> =
-                            s.iter().zip(&r).map(|(u, v)| hull(u.lo().min(v.lo()), u.hi().max(v.hi()))).collect();
-                        matches!(krawczyk(sys, &h, 4), Krawczyk::Unique(_))
-                    }
+                    overlaps(s, &r)
+                        && (within(s, &r) || within(&r, s) || {
+                            let h: Vec<Interval> =
+                                s.iter().zip(&r).map(|(u, v)| hull(u.lo().min(v.lo()), u.hi().max(v.hi()))).collect();
+                            matches!(krawczyk(sys, &inflate(&h), 4), Krawczyk::Unique(_))
+                        })
                 });
                 if !same {
                     out.roots.push(r);

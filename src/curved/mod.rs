@@ -40,12 +40,14 @@
 
 mod implicit;
 mod krawczyk;
+mod motion;
 mod penetration;
 pub mod poly3;
 mod separate;
 mod status;
 
 pub use implicit::Implicit;
+pub use motion::{first_contact_translating, FirstContact};
 pub use penetration::{interpenetration, Interpenetration};
 pub use poly3::Poly3;
 pub use status::{implicit_status, CurvedStatus, StatusOptions};

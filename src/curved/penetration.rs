@@ -62,11 +62,11 @@ fn normal_along(f: &Poly3, g: &Poly3, v: &[BigRational; 3]) -> Poly3 {
 /// use touchstone::curved::{interpenetration, Implicit};
 /// let q = |n: i64| BigRational::from_integer(n.into());
 /// // Two unit balls whose centres are 1 apart along x: they cross along a circle in the plane
-/// // x = 1/2, whose tangent is vertical at two points: (1/2, ±√3/2, 0).
+/// // x = 1/2, whose tangent is horizontal (its z component zero) at two points: (1/2, 0, ±√3/2).
 /// let a = Implicit::sphere([q(0), q(0), q(0)], q(1)).unwrap();
 /// let b = Implicit::sphere([q(1), q(0), q(0)], q(1)).unwrap();
 /// let s = interpenetration(&a, &b, [q(0), q(0), q(1)], 30, 100_000).unwrap();
-/// assert!(s.interpenetrating() && s.points.len() == 2);
+/// assert!(s.interpenetrating() && s.points.len() == 2, "{s:?}");
 /// ```
 pub fn interpenetration(
     a: &Implicit,

@@ -485,6 +485,92 @@ pub(super) fn separated_certified(
     Ok(Some(CurvedStatus::Separated { gap_squared_lower: rounded(&lower, false), gap_squared_upper: upper }))
 }
 
+/// `x` on the surface of constraint `i` of `p` moved downhill for constraint `j` of `o` along
+/// that surface (projected gradient steps with backtracking), toward the least value of the
+/// other solid's constraint there: a start from which Newton's method finds that minimum, not
+/// another critical point.
+fn slide(p: &Prepared<'_>, i: usize, o: &Prepared<'_>, j: usize, mut x: [f64; 3], size: f64) -> [f64; 3] {
+    let (gc, gg) = (&p.constraints[i].1, &o.constraints[j]);
+    let value = |y: &[f64; 3]| gg.0.eval_f64(y);
+    for _ in 0..60 {
+        let n = gc.each_ref().map(|d| d.eval_f64(&x));
+        let m = gg.1.each_ref().map(|d| d.eval_f64(&x));
+        let nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+        if nn.is_nan() || nn <= 0.0 {
+            break;
+        }
+        let k = (m[0] * n[0] + m[1] * n[1] + m[2] * n[2]) / nn;
+        let t = [0, 1, 2].map(|c| m[c] - k * n[c]);
+        let tl = (t[0] * t[0] + t[1] * t[1] + t[2] * t[2]).sqrt();
+        if !(tl.is_finite() && tl > 1e-14 * (1.0 + m.iter().fold(0.0f64, |a, v| a.max(f64::abs(*v))))) {
+            break;
+        }
+        let here = value(&x);
+        let mut step = size / 8.0 / tl;
+        let mut moved = false;
+        for _ in 0..30 {
+            let y = project(p, i, [0, 1, 2].map(|c| x[c] - step * t[c]));
+            if value(&y) < here {
+                x = y;
+                moved = true;
+                break;
+            }
+            step /= 2.0;
+        }
+        if !moved {
+            break;
+        }
+    }
+    x
+}
+
+/// A witness of penetration beside the deepest point of one surface inside the other solid:
+/// from the nearest boxes, Newton's method on ∇f + β∇g = 0, f = 0 (a critical point x of g on
+/// the surface f = 0; in floats, trusted for nothing); where g(x) < 0 the points just inside a
+/// from x are inside b too, and a few of them are checked exactly. Both ways round.
+pub(super) fn witness_by_deepest_point(
+    pa: &Prepared<'_>,
+    pb: &Prepared<'_>,
+    size: f64,
+) -> Result<Option<[Q; 3]>, CurvedError> {
+    let Some(start) = nearest_boxes(pa, pb, 2000)? else { return Ok(None) };
+    for (p, o, s) in [(pa, pb, start.0), (pb, pa, start.1)] {
+        for &i in &near_constraints(p, &s) {
+            for &j in &near_constraints(o, &s) {
+                crate::budget::tick().map_err(limit)?;
+                let (f, g) = (&p.solid.constraints()[i], &o.solid.constraints()[j]);
+                let (fi, gf, gg) =
+                    (f.to_interval(), f.gradient().map(|d| d.to_interval()), g.gradient().map(|d| d.to_interval()));
+                let (hf, hg) =
+                    (hessian(f).map(|r| r.map(|e| e.to_interval())), hessian(g).map(|r| r.map(|e| e.to_interval())));
+                let x0 = slide(p, i, o, j, project(p, i, s), size);
+                let Some(x) = super::status::newton(&fi, &gf, &hf, &gg, &hg, x0) else { continue };
+                let gx = o.constraints[j].0.eval_f64(&x);
+                let n = gf.each_ref().map(|d| d.eval_f64(&x));
+                let m = gg.each_ref().map(|d| d.eval_f64(&x));
+                let (nl, ml) = (
+                    (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt(),
+                    (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]).sqrt(),
+                );
+                if !(gx < 0.0 && nl > 0.0 && ml > 0.0 && nl.is_finite() && ml.is_finite()) {
+                    continue;
+                }
+                // The depth into b along its normal, about |g(x)|/|∇g|: steps into a below it.
+                let depth = (-gx / ml).min(size);
+                for k in 1..8 {
+                    let t = depth * 2f64.powi(-k);
+                    let y = [0, 1, 2].map(|c| x[c] - t * n[c] / nl);
+                    let e = exact(&y);
+                    if p.solid.contains_strictly(&e) && o.solid.contains_strictly(&e) {
+                        return Ok(Some(e));
+                    }
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

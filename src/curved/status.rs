@@ -268,6 +268,11 @@ pub fn implicit_status(a: &Implicit, b: &Implicit, options: &StatusOptions) -> R
     if let Some(s) = super::separate::separated_certified(&pa, &pb, size, options.precision)? {
         return Ok(s);
     }
+    // Overlapping solids: a witness beside the deepest point of one surface inside the other
+    // (a small overlap is a thin lens the box search below would need fine boxes to hit).
+    if let Some(w) = super::separate::witness_by_deepest_point(&pa, &pb, size)? {
+        return Ok(CurvedStatus::Penetrating { witness: w });
+    }
     let mut precision = options.precision.min(6);
     loop {
         let step = StatusOptions { precision, ..options.clone() };
@@ -453,7 +458,7 @@ pub(super) fn positive_definite(m: &[[BigRational; 3]; 3]) -> bool {
 }
 
 /// Newton's method in binary64 on ∇f + β∇g = 0, f = 0 from `start`.
-fn newton(
+pub(super) fn newton(
     f: &IPoly3,
     gf: &[IPoly3; 3],
     hf: &[[IPoly3; 3]; 3],
