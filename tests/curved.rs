@@ -622,4 +622,49 @@ fn the_tori_of_fig_7_along_their_motion() {
     assert!(matches!(status40(&f, &at(&(&lo - r(1, 100)))), CurvedStatus::Separated { .. }));
     assert!(matches!(status40(&f, &at(&(&hi + r(1, 100)))), CurvedStatus::Penetrating { .. }));
     assert!(matches!(status40(&f, &at(&q(1))), CurvedStatus::Penetrating { .. }));
+
+    // Fig. 6–7: each torus as sixteen biquadratic Bézier patches under the hull of each
+    // patch's control points and the hull of all of them. The patches lie on the quartics
+    // exactly; along the motion the levels meet in order: here the root hulls and a pair of
+    // patch hulls at the same instant 3/4 (the hulls' faces at z = 1 over F's top circle and
+    // at G's bottom), the surfaces later (Fig. 7(e): patch hulls meet, the surfaces are apart;
+    // (f): the surfaces meet).
+    use touchstone::curved::bezier::{cull, level_first_contacts, torus_patches, Hierarchy};
+    let fp = torus_patches(&q(3), &q(1)).unwrap();
+    // G about z, turned so that z goes to x ((x, y, z) ↦ (z, y, −x)), then moved to its start.
+    let turn = |c: [BigRational; 3]| {
+        let [x, y, z] = c;
+        Affine::from_rows(&[[q(0), q(0), q(1), x], [q(0), q(1), q(0), y], [q(-1), q(0), q(0), z]])
+    };
+    let gp: Vec<_> =
+        torus_patches(&q(2), &q(1)).unwrap().iter().map(|p| p.posed(&turn([r(10, 3), r(1, 5), r(11, 2)]))).collect();
+    assert!(fp.iter().all(|p| p.lies_on(f.surface())));
+    assert!(gp.iter().all(|p| p.lies_on(g0.surface())));
+    let (hf, hg) = (Hierarchy::new(&fp).unwrap(), Hierarchy::new(&gp).unwrap());
+    let levels = level_first_contacts(&hf, &hg, &v, &q(0), &q(1)).unwrap();
+    let t_root = levels.root.clone().expect("the roots meet");
+    let (t_patch, _, _) = levels.patches.clone().expect("a pair of patch hulls meets");
+    assert!(t_root == r(3, 4) && t_patch == r(3, 4) && t_patch < lo, "root {t_root}, patches {t_patch}, surfaces {lo}");
+    let moved = |patches: &[touchstone::curved::bezier::Patch], d: [BigRational; 3], t: &BigRational| {
+        let m = Affine::translation(Vector3::new(&d[0] * t, &d[1] * t, &d[2] * t));
+        Hierarchy::new(&patches.iter().map(|p| p.posed(&m)).collect::<Vec<_>>()).unwrap()
+    };
+    let later = (&t_patch + &lo) / q(2);
+    let c = cull(&hf, &moved(&gp, v.clone(), &later)).unwrap();
+    assert!(c.roots_meet && !c.patch_pairs.is_empty(), "{c:?}");
+    assert!(matches!(status40(&f, &at(&later)), CurvedStatus::Separated { .. }));
+    // Fig. 7(c)–(d): a small torus (R = 1/2, r = 1/4, axis x) falling through F's hole, from
+    // height 3 at speed 6. The root hulls meet when its lowest control points reach F's root's
+    // top face z = 1 (t = 5/24); no patch hull of F comes within √2 of the axis, and the small
+    // torus stays within 3√2/4 of it, so no pair of patch hulls ever meets: in the hole the
+    // roots meet while no subpart does, and the surfaces are apart.
+    let down = [q(0), q(0), q(-6)];
+    let gh: Vec<_> =
+        torus_patches(&r(1, 2), &r(1, 4)).unwrap().iter().map(|p| p.posed(&turn([q(0), q(0), q(3)]))).collect();
+    let levels = level_first_contacts(&hf, &Hierarchy::new(&gh).unwrap(), &down, &q(0), &q(1)).unwrap();
+    assert_eq!((levels.root.clone(), levels.patches.clone()), (Some(r(5, 24)), None), "{levels:?}");
+    let c = cull(&hf, &moved(&gh, down.clone(), &r(1, 2))).unwrap();
+    assert!(c.roots_meet && c.patch_pairs.is_empty() && c.separated_by.as_ref().is_some_and(|d| *d > q(0)), "{c:?}");
+    let gt = Implicit::torus_about([q(0), q(0), q(0)], [q(1), q(0), q(0)], r(1, 2), r(1, 4)).unwrap();
+    assert!(matches!(status40(&f, &gt), CurvedStatus::Separated { .. }));
 }

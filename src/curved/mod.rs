@@ -38,6 +38,7 @@
 //! assert!(matches!(s, CurvedStatus::Separated { .. }), "{s:?}");
 //! ```
 
+pub mod bezier;
 mod implicit;
 mod krawczyk;
 mod motion;
@@ -109,6 +110,12 @@ pub enum CurvedError {
     /// A polytope with no plane.
     #[error("a polytope needs at least one plane")]
     NoConstraint,
+    /// A Bézier patch or solid that is not well formed.
+    #[error("bad Bézier patch: {reason}")]
+    BadPatch {
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// A pose whose linear part is singular.
     #[error("the pose is singular")]
     SingularPose,

@@ -160,7 +160,7 @@ fn curved_error(shape_at: &str, pose_at: &str, e: CurvedError) -> QueryError {
         CurvedError::EmptyBounds { axis } => {
             QueryError::new(ErrorKind::Invalid, &child(&child(shape_at, "bounds"), 1), format!("{e} (axis {axis})"))
         }
-        CurvedError::NonPositive { .. } | CurvedError::NoConstraint => {
+        CurvedError::NonPositive { .. } | CurvedError::NoConstraint | CurvedError::BadPatch { .. } => {
             QueryError::new(ErrorKind::Invalid, shape_at, e.to_string())
         }
         CurvedError::SingularPose => QueryError::new(ErrorKind::Invalid, pose_at, "the pose is singular"),
