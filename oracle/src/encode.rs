@@ -133,6 +133,17 @@ pub fn replay_line<O: Encode>(q: &O) -> String {
     m.into_value().to_string()
 }
 
+/// A curved pair's replay line: on the exact backend (there is no `f64` answer to compare) with
+/// the truth as its claim.
+pub fn curved_replay_line(
+    q: &touchstone::query::DistanceCurved<num_rational::BigRational>,
+    claim: &touchstone::query::DistanceCurvedClaim,
+) -> String {
+    let mut v = line(None, q, Some(claim));
+    v["backend"] = json!("exact");
+    v.to_string()
+}
+
 /// A decoded fuzz case ([`touchstone::arbitrary::replay`]) as its lines (`msp_diff`: the
 /// point's and the segment's; the raw target: its own lines).
 pub fn replay_text(replay: &Replay) -> String {
@@ -151,6 +162,7 @@ pub fn replay_text(replay: &Replay) -> String {
         Replay::Classify(p, s) => format!("{}\n{}", replay_line(p), replay_line(s)),
         Replay::Contact(q) => replay_line(q),
         Replay::ContactForces(q) => replay_line(q),
+        Replay::DistanceCurved(q, claim) => curved_replay_line(q, claim),
         Replay::Lines(text) => text.clone(),
     }
 }

@@ -649,7 +649,7 @@ impl MeshInput {}
 /// help and its errors use: [`replay`] decodes each one's artifacts, and
 /// [`seed_corpus`](seeds::seed_corpus) makes each one's seeds. All but [`RAW_TARGET`] take a
 /// typed input ([`decode`]).
-pub const FUZZ_TARGETS: [&str; 10] = [
+pub const FUZZ_TARGETS: [&str; 11] = [
     "predicates_diff",
     "brep_build",
     "hull_diff",
@@ -659,6 +659,7 @@ pub const FUZZ_TARGETS: [&str; 10] = [
     "contact_diff",
     "round_diff",
     "forces_diff",
+    "curved_diff",
     RAW_TARGET,
 ];
 
@@ -722,6 +723,8 @@ pub enum Replay {
     Contact(crate::query::Contact<f64>),
     /// `forces_diff`'s bodies and contacts.
     ContactForces(crate::query::ContactForces<f64>),
+    /// `curved_diff`'s pair, with its truth as the claim.
+    DistanceCurved(crate::query::DistanceCurved<BigRational>, crate::query::DistanceCurvedClaim),
     /// [`RAW_TARGET`]'s artifact: its own lines (UTF-8 text).
     Lines(String),
 }
@@ -796,6 +799,11 @@ pub fn replay(target: &str, bytes: &[u8]) -> Result<Replay, DecodeError> {
             Replay::Contact(ContactInput::query(&a, &b))
         }
         "forces_diff" => Replay::ContactForces(decode::<ForcesInput>(target, bytes)?.query()),
+        "curved_diff" => {
+            let case = decode::<CurvedInput>(target, bytes)?.case().ok_or_else(rejected)?;
+            let claim = case.claim();
+            Replay::DistanceCurved(case.query, claim)
+        }
         RAW_TARGET => match std::str::from_utf8(bytes) {
             Ok(text) => Replay::Lines(text.trim_end_matches('\n').to_string()),
             Err(e) => {
@@ -1025,7 +1033,9 @@ impl ContactInput {
     }
 }
 
+mod curved;
 mod forces;
 mod seeds;
+pub use curved::{check_curved, CurvedCase, CurvedInput, CURVED_PRECISION};
 pub use forces::ForcesInput;
 pub use seeds::{seed_corpus, Encode};

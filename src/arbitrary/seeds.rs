@@ -12,9 +12,9 @@
 //! it; every seed is decoded back and compared before it is given out.
 
 use super::{
-    BoxInput, CcdInput, ContactInput, ConvexPairInput, Coord, CylinderInput, DecodeError, Edit, ForcesInput,
-    FourPoints, MeshInput, MspInput, PlaneAndPoint, PointCloud, PredicateCase, RoundCase, RoundInput, SweepInput,
-    TorusInput, TorusToiInput, FUZZ_TARGETS,
+    BoxInput, CcdInput, ContactInput, ConvexPairInput, Coord, CurvedInput, CylinderInput, DecodeError, Edit,
+    ForcesInput, FourPoints, MeshInput, MspInput, PlaneAndPoint, PointCloud, PredicateCase, RoundCase, RoundInput,
+    SweepInput, TorusInput, TorusToiInput, FUZZ_TARGETS,
 };
 use crate::strategies::{grid_polytope, rational_rotation, Source};
 
@@ -205,6 +205,12 @@ impl Encode for RoundInput {
     }
 }
 
+impl Encode for CurvedInput {
+    fn write(&self, out: &mut Vec<u8>, rest: bool) {
+        (&self.fit, &self.nudge, &self.pose).write(out, rest);
+    }
+}
+
 impl Encode for TorusInput {
     fn write(&self, out: &mut Vec<u8>, rest: bool) {
         (&self.fit, &self.swap, &self.pose).write(out, rest);
@@ -343,11 +349,33 @@ pub fn seed_corpus(target: &str) -> Result<Vec<(String, Vec<u8>)>, DecodeError> 
         "contact_diff" => contact_pairs(target, &mut src, &mut seeds)?,
         "round_diff" => round_pairs(target, &mut src, &mut seeds)?,
         "forces_diff" => force_cases(target, &mut src, &mut seeds)?,
+        "curved_diff" => curved_cases(target, &mut src, &mut seeds)?,
         // The raw target's seeds are oracle lines, which the oracle writes
         // (`touchstone_oracle::encode::seed_corpus`).
         _ => {}
     }
     Ok(seeds)
+}
+
+/// Balls touching balls and the torus by construction, and nudged by 2⁻⁶ either way, under
+/// turned poses.
+fn curved_cases(target: &str, src: &mut Source, seeds: &mut Vec<(String, Vec<u8>)>) -> Result<(), DecodeError> {
+    let mut add = |name: String, bytes: Vec<u8>| seeds.push((format!("gen-{name}"), bytes));
+    for kind in 0..2u8 {
+        for k in 0..4u8 {
+            for sign in 0..3u8 {
+                let input = CurvedInput {
+                    fit: [kind, k, src.int(0, 5) as u8, src.int(0, 2) as u8],
+                    nudge: (sign, 2),
+                    pose: (turn(src), tri(src, -8, 8)),
+                };
+                let how = ["closer", "touching", "apart"][sign as usize];
+                let what = ["balls", "torus"][kind as usize];
+                add(format!("{what}-{k}-{how}"), checked(target, &input)?);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Coplanar points, rotated planes, points through a plane.
