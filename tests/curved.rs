@@ -668,3 +668,113 @@ fn the_tori_of_fig_7_along_their_motion() {
     let gt = Implicit::torus_about([q(0), q(0), q(0)], [q(1), q(0), q(0)], r(1, 2), r(1, 4)).unwrap();
     assert!(matches!(status40(&f, &gt), CurvedStatus::Separated { .. }));
 }
+
+#[test]
+fn the_bezier_torus_agrees_with_the_implicit_torus() {
+    use touchstone::curved::bezier::torus_patches;
+    use touchstone::curved::{bezier_implicit_status, bezier_pair_status, BezierSolid};
+    let torus = Implicit::torus(q(3), q(1)).unwrap();
+    let bz = BezierSolid::new(torus_patches(&q(3), &q(1)).unwrap()).unwrap();
+    // Containment by ray casting, against the quartic's sign (points off the surface).
+    let points = [
+        [q(3), q(0), q(0)],
+        [q(0), q(0), q(0)],
+        [r(7, 2), r(1, 10), r(1, 5)],
+        [q(0), q(-3), r(9, 10)],
+        [q(0), q(-3), r(11, 10)],
+        [q(5), q(0), q(0)],
+        [r(-21, 10), r(1, 3), q(0)],
+        [r(-19, 10), r(1, 3), q(0)],
+        [q(2), q(2), r(1, 2)],
+    ];
+    for p in &points {
+        let inside = torus.surface().eval(p) < q(0);
+        assert_eq!(bz.contains(p).unwrap(), Some(inside), "{p:?}");
+    }
+    // Against balls: apart, pushed in, inside the hole: the same status as the implicit torus,
+    // and separation bounds below the exact gap.
+    let opts = StatusOptions { precision: 30, ..StatusOptions::default() };
+    let cases = [
+        ([q(3), q(0), q(3)], q(1), "separated", Some(q(1))),
+        ([q(6), q(0), q(0)], q(1), "separated", Some(q(1))),
+        ([q(3), q(0), r(15, 8)], q(1), "penetrating", None),
+        ([q(0), q(0), q(0)], q(1), "separated", Some(q(1))),
+        ([q(3), q(0), q(0)], r(1, 4), "penetrating", None),
+    ];
+    for (c, rho, expected, gap) in cases {
+        let ball = Implicit::sphere(c.clone(), rho.clone()).unwrap();
+        let kind = |s: &CurvedStatus| match s {
+            CurvedStatus::Separated { .. } => "separated",
+            CurvedStatus::Penetrating { .. } => "penetrating",
+            CurvedStatus::Touching { .. } | CurvedStatus::Tangent { .. } => "touching",
+            CurvedStatus::Undecided { .. } => "undecided",
+        };
+        let implicit = status40(&torus, &ball);
+        assert_eq!(kind(&implicit), expected, "implicit {c:?}: {implicit:?}");
+        let s = bezier_implicit_status(&bz, &ball, &opts).unwrap().expect("a ball is convex");
+        assert_eq!(kind(&s), expected, "Bézier {c:?}: {s:?}");
+        match (&s, gap) {
+            (CurvedStatus::Separated { gap_squared_lower, .. }, Some(g)) => {
+                assert!(*gap_squared_lower > q(0) && *gap_squared_lower <= &g * &g, "{s:?}");
+            }
+            (CurvedStatus::Penetrating { witness }, None) => {
+                assert!(torus.contains_strictly(witness) && ball.contains_strictly(witness), "{s:?}");
+            }
+            _ => panic!("{s:?}"),
+        }
+    }
+    // Touching at exact rational tangencies: a unit ball on the tube's top at (3, 0, 1) (on
+    // patch edges), and one on the outer equator at (12/5, 16/5, 0) (the major arc's
+    // parameter 1/2): the exact contact point, and a's outward normal there.
+    for (c, p) in [([q(3), q(0), q(2)], [q(3), q(0), q(1)]), ([q(3), q(4), q(0)], [r(12, 5), r(16, 5), q(0)])] {
+        let ball = Implicit::sphere(c.clone(), q(1)).unwrap();
+        let s = bezier_implicit_status(&bz, &ball, &opts).unwrap().expect("a ball is convex");
+        match &s {
+            CurvedStatus::Touching { point, normal, .. } => {
+                assert_eq!(point, &p);
+                // −∇g = −2(p − c) points from the ball toward the torus... out of a: along p − c.
+                let d = [0, 1, 2].map(|i| &p[i] - &c[i]);
+                assert!((0..3).all(|i| normal[i] == q(-2) * &d[i]), "{normal:?}");
+            }
+            other => panic!("{c:?}: {other:?}"),
+        }
+    }
+    // Two Bézier tori: apart (the second lifted by 3), and linked through each other's holes.
+    let lifted = bz.posed(&Affine::translation(touchstone::geom::Vector3::new(q(0), q(0), q(3)))).unwrap();
+    let s = bezier_pair_status(&bz, &lifted, &opts).unwrap();
+    assert!(
+        matches!(&s, CurvedStatus::Separated { gap_squared_lower, .. } if *gap_squared_lower > q(0) && *gap_squared_lower <= q(1)),
+        "{s:?}"
+    );
+    // Linked through each other (each core circle through the other's centre, in
+    // perpendicular planes), and lifted by 3/2 (the tubes overlap by 1/2): the same status as
+    // the implicit tori's, a witness inside both when penetrating.
+    let turn = Affine::from_rows(&[[q(1), q(0), q(0), q(3)], [q(0), q(0), q(-1), q(0)], [q(0), q(1), q(0), q(0)]]);
+    let half = Affine::translation(touchstone::geom::Vector3::new(q(0), q(0), r(3, 2)));
+    for m in [turn, half] {
+        let implicit = status40(&torus, &torus.posed(&m).unwrap());
+        let s = bezier_pair_status(&bz, &bz.posed(&m).unwrap(), &opts).unwrap();
+        let back = m.inverse().unwrap();
+        match (&s, &implicit) {
+            (CurvedStatus::Penetrating { witness }, CurvedStatus::Penetrating { .. }) => {
+                let w = back.apply_point(&touchstone::geom::Point3::new(
+                    witness[0].clone(),
+                    witness[1].clone(),
+                    witness[2].clone(),
+                ));
+                assert!(
+                    torus.contains_strictly(witness)
+                        && torus.contains_strictly(&[w.x.clone(), w.y.clone(), w.z.clone()])
+                );
+            }
+            (CurvedStatus::Separated { gap_squared_lower, .. }, CurvedStatus::Separated { gap_squared_upper, .. }) => {
+                assert!(*gap_squared_lower > q(0), "{s:?}");
+                if let Some(u) = gap_squared_upper {
+                    assert!(gap_squared_lower <= u, "{s:?} {implicit:?}");
+                }
+            }
+            (CurvedStatus::Undecided { .. }, _) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+}

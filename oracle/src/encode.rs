@@ -238,6 +238,13 @@ pub fn shape_json<N: Scalar>(s: &ShapeSpec<N>) -> Value {
             "poly": Value::Array(terms.iter().map(|(c, e)| json!([num(c), e])).collect()),
             "bounds": [numbers(lo.iter()), numbers(hi.iter())]
         } }),
+        ShapeSpec::Bezier { patches } => json!({ "bezier": { "patches": Value::Array(patches.iter().map(|(d, pts, w)| {
+            let mut p = json!({ "degree": d, "points": points_json(pts) });
+            if let Some(w) = w {
+                p["weights"] = numbers(w.iter());
+            }
+            p
+        }).collect()) } }),
     }
 }
 

@@ -8,9 +8,6 @@ use crate::error::{Kind, QueryError};
 use crate::input::Context;
 use crate::input::{array, child, index, points, rationals, string, Fields, Number};
 
-/// Shape kinds of the format that this version parses but cannot use yet.
-const LATER: [&str; 1] = ["bezier"];
-
 /// The points of a shape, at most `ctx.max_vertices` of them (counted before any is parsed).
 /// A list of points, at most `--max-vertices` of them (a shape's vertices, a hull's points, the
 /// points a query transforms).
@@ -95,7 +92,7 @@ pub fn round_toi_pair(f: &Fields) -> bool {
     })
 }
 
-/// Whether `distance`'s shape `a` or `b` is curved (`implicit`): the line is then answered as
+/// Whether `distance`'s shape `a` or `b` is curved (`implicit` or `bezier`): the line is then answered as
 /// `DistanceCurved`.
 pub fn curved_pair(f: &Fields) -> bool {
     ["a", "b"].iter().any(|k| {
@@ -103,7 +100,7 @@ pub fn curved_pair(f: &Fields) -> bool {
             Fields::of(v, &at, "a shape")
                 .ok()
                 .and_then(|s| s.single_key("a shape").ok())
-                .is_some_and(|(kind, _, _)| kind == "implicit")
+                .is_some_and(|(kind, _, _)| kind == "implicit" || kind == "bezier")
         })
     })
 }
@@ -243,20 +240,56 @@ pub fn parse_shape<N: Number>(value: &Json, path: &str, ctx: &Context) -> Result
             let hi = crate::input::point::<N>(&corners[1], &child(&bpath, 1))?;
             ShapeSpec::implicit(terms, lo, hi).map_err(|e| e.under(fields.path()))
         }
-        k if LATER.contains(&k) => {
-            let _ = body;
-            Err(QueryError::new(
-                Kind::Unsupported,
-                &at,
-                format!("shape {k:?} is part of the format but not supported by this version yet"),
-            ))
+        "bezier" => {
+            let f = Fields::of(body, &at, "a Bézier solid")?;
+            f.only(&["patches"])?;
+            let (list, lpath) = f.required("patches")?;
+            let list = array(list, &lpath, None, "a list of patches")?;
+            let max = touchstone::curved::bezier::MAX_PATCHES;
+            if list.is_empty() || list.len() > max {
+                return Err(QueryError::new(Kind::Limit, &lpath, format!("{} patches: from 1 to {max}", list.len())));
+            }
+            let mut patches = Vec::with_capacity(list.len());
+            let mut total = 0usize;
+            for (k, patch) in list.iter().enumerate() {
+                let ppath = child(&lpath, k);
+                let pf = Fields::of(patch, &ppath, "a patch")?;
+                pf.only(&["degree", "points", "weights"])?;
+                let (d, dpath) = pf.required("degree")?;
+                let d = array(d, &dpath, Some(2), "a degree [m, n]")?;
+                let top = touchstone::curved::bezier::MAX_PATCH_DEGREE;
+                let mut degree = [0usize; 2];
+                for (i, x) in d.iter().enumerate() {
+                    degree[i] = match x.as_u64() {
+                        Some(n) if (1..=top as u64).contains(&n) => n as usize,
+                        _ => {
+                            return Err(QueryError::new(
+                                Kind::Invalid,
+                                &child(&dpath, i),
+                                format!("a patch degree is an integer from 1 to {top}"),
+                            ))
+                        }
+                    };
+                }
+                let (pts, ptpath) = pf.required("points")?;
+                let points = capped_points::<N>(pts, &ptpath, ctx)?;
+                total += points.len();
+                if total > ctx.max_vertices {
+                    return Err(QueryError::new(Kind::Limit, &ptpath, "the control points exceed --max-vertices"));
+                }
+                let weights = match pf.optional("weights") {
+                    Some((w, wpath)) => Some(rationals::<N>(w, &wpath, points.len(), "weights")?),
+                    None => None,
+                };
+                patches.push((degree, points, weights));
+            }
+            Ok(ShapeSpec::Bezier { patches })
         }
         k => Err(QueryError::new(
             Kind::Unknown,
             &at,
             format!(
-                "unknown shape {k:?} (known: box, polyhedron, convex_hull, file, ball, capsule, round, torus, cylinder, {})",
-                LATER.join(", ")
+                "unknown shape {k:?} (known: box, polyhedron, convex_hull, file, ball, capsule, round, torus, cylinder, implicit, bezier)"
             ),
         )),
     }

@@ -288,3 +288,76 @@ fn an_irrational_contact_is_touching_within_the_precision() {
     let v = ask(json!({"op": "distance", "a": paper_f(), "b": {"ball": 1}, "pose_b": at(json!([3, 0, 2]))}));
     assert_eq!(v["certificate"], "exact", "{v}");
 }
+
+/// The torus (R, r) about z as the format's `bezier` shape: its sixteen biquadratic patches,
+/// exact strings.
+fn bezier_torus(major: i64, minor: i64) -> Value {
+    use touchstone::curved::bezier::torus_patches;
+    let q = |n: i64| BigRational::from_integer(n.into());
+    let patches: Vec<Value> = torus_patches(&q(major), &q(minor))
+        .unwrap()
+        .iter()
+        .map(|p| {
+            json!({
+                "degree": p.degree(),
+                "points": p.points().iter().map(|c| c.iter().map(|x| x.to_string()).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                "weights": p.weights().iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({"bezier": {"patches": patches}})
+}
+
+#[test]
+fn bezier_solids_in_distance() {
+    // The Bézier torus (3, 1) against balls: touching on its top at (3, 0, 1), lifted by 1/8,
+    // pushed in by 1/8; the same answers as the `torus` shape's exact route.
+    let ball = json!({"ball": 1});
+    let v = ask(
+        json!({"op": "distance", "a": bezier_torus(3, 1), "b": ball, "pose_b": at(json!([3, 0, 2])), "precision": "1/1000000"}),
+    );
+    assert_eq!((&v["status"], &v["point"]), (&json!("touching"), &json!(["3", "0", "1"])), "{v}");
+    let v = ask(
+        json!({"op": "distance", "a": bezier_torus(3, 1), "b": ball, "pose_b": at(json!([3, 0, "17/8"])), "precision": "1/1000000"}),
+    );
+    let (lo, hi) = (rat(&v["distance_bounds"][0]), BigRational::new(1.into(), 8.into()));
+    assert!(v["status"] == "separated" && lo > BigRational::from_integer(0.into()) && lo <= hi, "{v}");
+    let v = ask(
+        json!({"op": "distance", "a": ball, "pose_a": at(json!([3, 0, "15/8"])), "b": bezier_torus(3, 1), "precision": "1/1000000"}),
+    );
+    assert_eq!(v["status"], "penetrating", "{v}");
+    // Posed: turned a quarter about x and moved: the ball on its image of the top.
+    let pose = json!({"quaternion": [1, 1, 0, 0], "translation": [1, 2, 3]});
+    let v = ask(
+        json!({"op": "distance", "a": bezier_torus(3, 1), "pose_a": pose, "b": ball, "pose_b": at(json!([4, 0, 3])), "precision": "1/1000000"}),
+    );
+    // (3, 0, 2) turned: (3, −2, 0), moved: (4, 0, 3); the contact (3, 0, 1) → (3, −1, 0) → (4, 1, 3).
+    assert_eq!((&v["status"], &v["point"]), (&json!("touching"), &json!(["4", "1", "3"])), "{v}");
+    // Two Bézier tori, one lifted by 3: apart.
+    let v = ask(
+        json!({"op": "distance", "a": bezier_torus(3, 1), "b": bezier_torus(3, 1), "pose_b": at(json!([0, 0, 3])), "precision": "1/1000000"}),
+    );
+    assert_eq!(v["status"], "separated", "{v}");
+    // Typed refusals: a nonconvex implicit beside a Bézier solid, bad patches.
+    let v = ask(json!({"op": "distance", "a": bezier_torus(3, 1), "b": paper_f()}));
+    assert_eq!((&v["error"]["kind"], &v["error"]["at"]), (&json!("unsupported"), &json!("/b/implicit")), "{v}");
+    let bad = json!({"bezier": {"patches": [{"degree": [1, 1], "points": [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}]}});
+    let v = ask(json!({"op": "distance", "a": bad, "b": ball}));
+    assert_eq!((&v["error"]["kind"], &v["error"]["at"]), (&json!("invalid"), &json!("/a/bezier/patches/0")), "{v}");
+    let bad = json!({"bezier": {"patches": [{"degree": [1, 9], "points": []}]}});
+    let v = ask(json!({"op": "distance", "a": bad, "b": ball}));
+    assert_eq!(
+        (&v["error"]["kind"], &v["error"]["at"]),
+        (&json!("invalid"), &json!("/a/bezier/patches/0/degree/1")),
+        "{v}"
+    );
+    // One patch alone bounds nothing: its edges are shared with no other patch.
+    let open =
+        json!({"bezier": {"patches": [{"degree": [1, 1], "points": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 1]]}]}});
+    let v = ask(json!({"op": "distance", "a": open, "b": ball}));
+    assert_eq!((&v["error"]["kind"], &v["error"]["at"]), (&json!("invalid"), &json!("/a/bezier")), "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("not closed"), "{v}");
+    let bad = json!({"bezier": {"patches": [{"degree": [1, 1], "points": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 1]], "weights": [1, 1, 0, 1]}]}});
+    let v = ask(json!({"op": "distance", "a": bad, "b": ball}));
+    assert_eq!(v["error"]["kind"], "invalid", "{v}");
+}

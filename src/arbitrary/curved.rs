@@ -180,7 +180,7 @@ impl CurvedInput {
 pub fn check_curved(case: &CurvedCase) -> Result<CurvedStatus, String> {
     let a = implicit_of(&case.query.a).map_err(|e| format!("a: {e:?}"))?;
     let b = implicit_of(&case.query.b).map_err(|e| format!("b: {e:?}"))?;
-    let options = StatusOptions { precision: CURVED_PRECISION, max_boxes: 20_000 };
+    let options = StatusOptions { precision: CURVED_PRECISION, max_boxes: 4_000 };
     let s = implicit_status(&a, &b, &options).map_err(|e| format!("status: {e:?}"))?;
     let gap = &case.gap;
     let ok = match &s {

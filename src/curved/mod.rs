@@ -39,6 +39,7 @@
 //! ```
 
 pub mod bezier;
+mod bezier_solid;
 mod implicit;
 mod krawczyk;
 mod motion;
@@ -47,6 +48,7 @@ pub mod poly3;
 mod separate;
 mod status;
 
+pub use bezier_solid::{bezier_implicit_status, bezier_pair_status, BezierSolid};
 pub use implicit::Implicit;
 pub use motion::{first_contact_translating, FirstContact};
 pub use penetration::{interpenetration, Interpenetration};

@@ -423,7 +423,7 @@ fn gap(pa: &Prepared<'_>, pb: &Prepared<'_>, options: &StatusOptions, size: f64)
 }
 
 /// The simplest rational in [lo, hi] (lo ≤ hi), by continued fractions.
-pub(super) fn simplest_between(lo: &BigRational, hi: &BigRational, depth: u32) -> BigRational {
+pub(crate) fn simplest_between(lo: &BigRational, hi: &BigRational, depth: u32) -> BigRational {
     if depth > 200 {
         return (lo + hi) / BigRational::from_integer(2.into());
     }

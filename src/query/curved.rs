@@ -202,6 +202,13 @@ pub fn implicit_of<N: Scalar>(p: &Posed<N>) -> Result<Implicit, QueryError> {
         ShapeSpec::Cylinder { a, b, radius } => {
             Implicit::cylinder(rationals3(a, &key)?, rationals3(b, &key)?, rational(radius, &key)?).map_err(err)?
         }
+        ShapeSpec::Bezier { .. } => {
+            return Err(QueryError::new(
+                ErrorKind::Internal,
+                &key,
+                "a Bézier solid is not an implicit solid (the query routes it apart)",
+            ))
+        }
         ShapeSpec::Capsule { .. } | ShapeSpec::Round { .. } => {
             return Err(QueryError::new(
                 ErrorKind::Unsupported,
@@ -255,6 +262,51 @@ pub fn implicit_of<N: Scalar>(p: &Posed<N>) -> Result<Implicit, QueryError> {
     super::spec::charge_pose_bits::<Q, N>(p)?;
     let map = p.pose.affine::<Q>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
     solid.posed(&map).map_err(err)
+}
+
+/// The shape as a Bézier solid, posed exactly; `None` for another kind.
+pub fn bezier_of<N: Scalar>(p: &Posed<N>) -> Result<Option<crate::curved::BezierSolid>, QueryError> {
+    use crate::curved::bezier::Patch;
+    let ShapeSpec::Bezier { patches } = &p.shape else { return Ok(None) };
+    let key = child(&p.at, "bezier");
+    let list = child(&key, "patches");
+    let mut out = Vec::with_capacity(patches.len());
+    for (k, (degree, points, weights)) in patches.iter().enumerate() {
+        let at = child(&list, k);
+        let pts = points.iter().map(|x| rationals3(x, &at)).collect::<Result<Vec<_>, _>>()?;
+        let w = match weights {
+            Some(w) => Some(w.iter().map(|x| rational(x, &at)).collect::<Result<Vec<_>, _>>()?),
+            None => None,
+        };
+        out.push(Patch::new(*degree, pts, w).map_err(|e| QueryError::new(ErrorKind::Invalid, &at, e.to_string()))?);
+    }
+    let solid =
+        crate::curved::BezierSolid::new(out).map_err(|e| QueryError::new(ErrorKind::Invalid, &key, e.to_string()))?;
+    if p.pose.is_identity() {
+        return Ok(Some(solid));
+    }
+    super::spec::charge_pose_bits::<Q, N>(p)?;
+    let map = p.pose.affine::<Q>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
+    if map.inverse().is_err() {
+        return Err(QueryError::new(ErrorKind::Invalid, &p.pose_at, "the pose is singular"));
+    }
+    solid.posed(&map).map(Some).map_err(|e| QueryError::new(ErrorKind::Invalid, &key, e.to_string()))
+}
+
+/// A Bézier solid's status against the other shape, which must be a convex implicit solid.
+fn bezier_against<N: Scalar>(
+    a: &crate::curved::BezierSolid,
+    other: &Posed<N>,
+    options: &StatusOptions,
+) -> Result<CurvedStatus, QueryError> {
+    let b = implicit_of(other)?;
+    crate::curved::bezier_implicit_status(a, &b, options).map_err(|e| curved_error("", "", e))?.ok_or_else(|| {
+        QueryError::new(
+            ErrorKind::Unsupported,
+            &child(&other.at, other.shape.key()),
+            "a bezier solid is answered against convex solids (balls, cylinders, convex polytopes, implicit solids of linear and convex quadratic constraints) and bezier solids",
+        )
+    })
 }
 
 /// The searches' depth for a relative precision p: the least k with 2⁻ᵏ ≤ p, in [4, 60].
@@ -317,10 +369,25 @@ impl<N: Scalar> Query for DistanceCurved<N> {
         if self.precision <= Q::zero() || self.precision > Q::new(1.into(), 16.into()) {
             return Err(QueryError::new(ErrorKind::Invalid, "/precision", "precision must be in (0, 1/16]"));
         }
-        let (a, b) = (implicit_of(&self.a)?, implicit_of(&self.b)?);
         let bits = precision_bits(&self.precision);
         let options = StatusOptions { precision: bits, ..StatusOptions::default() };
-        let status = implicit_status(&a, &b, &options).map_err(|e| curved_error("", "", e))?;
+        let status = match (bezier_of(&self.a)?, bezier_of(&self.b)?) {
+            (None, None) => {
+                let (a, b) = (implicit_of(&self.a)?, implicit_of(&self.b)?);
+                implicit_status(&a, &b, &options).map_err(|e| curved_error("", "", e))?
+            }
+            (Some(a), Some(b)) => {
+                crate::curved::bezier_pair_status(&a, &b, &options).map_err(|e| curved_error("", "", e))?
+            }
+            (Some(a), None) => bezier_against(&a, &self.b, &options)?,
+            (None, Some(b)) => match bezier_against(&b, &self.a, &options)? {
+                // The normal is a's: here the implicit solid's gradient, opposite b's outward one.
+                CurvedStatus::Touching { point, normal, multiplier } => {
+                    CurvedStatus::Touching { point, normal: normal.map(|x| -x), multiplier }
+                }
+                other => other,
+            },
+        };
         Ok(Answer::plain(DistanceCurvedOutput { status, precision_bits: bits }))
     }
 

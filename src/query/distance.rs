@@ -280,7 +280,8 @@ fn input_vertex<N: Scalar, T: Scalar>(shape: &ShapeSpec<N>, id: usize) -> Option
         | ShapeSpec::Round { .. }
         | ShapeSpec::Torus { .. }
         | ShapeSpec::Cylinder { .. }
-        | ShapeSpec::Implicit { .. } => None,
+        | ShapeSpec::Implicit { .. }
+        | ShapeSpec::Bezier { .. } => None,
     }
 }
 

@@ -133,8 +133,8 @@ pub use contact::{
     contact_status_name, ClaimedRegion, Contact, ContactClaim, ContactOutput, ContactRegion, PreviousContact, Velocity,
 };
 pub use curved::{
-    bounds_text, default_precision, distance_bounds, implicit_of, precision_bits, CurvedKind, DistanceCurved,
-    DistanceCurvedClaim, DistanceCurvedOutput,
+    bezier_of, bounds_text, default_precision, distance_bounds, implicit_of, precision_bits, CurvedKind,
+    DistanceCurved, DistanceCurvedClaim, DistanceCurvedOutput,
 };
 pub use cylinder::{
     cylinder_feature_name, cylinder_separation_along, cylinder_signed_distance, DistanceCylinder,

@@ -120,6 +120,10 @@ impl<N: Scalar> PoseSpec<N> {
     }
 }
 
+/// A Bézier patch as given: its degree [m, n], its control points row by row, their weights
+/// (all 1 when absent).
+pub type PatchSpec<N> = ([usize; 2], Vec<Point3<N>>, Option<Vec<N>>);
+
 /// A shape as given.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ShapeSpec<N: Scalar = BigRational> {
@@ -187,6 +191,13 @@ pub enum ShapeSpec<N: Scalar = BigRational> {
         /// The box's high corner.
         hi: Point3<N>,
     },
+    /// A solid bounded by closed rational Bézier patches (a curved solid,
+    /// [`crate::curved::BezierSolid`]: answered by `distance` with a certified status).
+    Bezier {
+        /// Each patch: its degree [m, n], its (m + 1)(n + 1) control points row by row, and
+        /// their weights (all 1 when absent).
+        patches: Vec<PatchSpec<N>>,
+    },
     /// A solid cylinder: the points within `radius` of the segment `a`–`b`'s line whose
     /// projection falls on the segment (flat caps; see [`crate::round::cylinder`]).
     Cylinder {
@@ -225,6 +236,7 @@ impl<N: Scalar> ShapeSpec<N> {
             ShapeSpec::Torus { .. } => "torus",
             ShapeSpec::Cylinder { .. } => "cylinder",
             ShapeSpec::Implicit { .. } => "implicit",
+            ShapeSpec::Bezier { .. } => "bezier",
         }
     }
 
@@ -416,10 +428,10 @@ pub fn build_solid<S: Scalar, N: Scalar>(spec: &ShapeSpec<N>, at: &str) -> Resul
             &key,
             "a cylinder is a curved solid, not a polyhedral one: this version answers a cylinder in distance against a ball only",
         )),
-        ShapeSpec::Implicit { .. } => Err(QueryError::new(
+        ShapeSpec::Implicit { .. } | ShapeSpec::Bezier { .. } => Err(QueryError::new(
             ErrorKind::Unsupported,
             &key,
-            "an implicit solid is curved, not polyhedral: this version answers it in distance only (a certified status)",
+            format!("a {} solid is curved, not polyhedral: this version answers it in distance only (a certified status)", spec.key()),
         )),
     }
 }
@@ -546,6 +558,12 @@ pub(super) fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(),
             ShapeSpec::Implicit { terms, lo, hi } => {
                 terms.iter().map(|(c, _)| bits(c)).sum::<u64>() + lo.iter().chain(hi.iter()).map(bits).sum::<u64>()
             }
+            ShapeSpec::Bezier { patches } => patches
+                .iter()
+                .map(|(_, pts, w)| {
+                    pts.iter().flat_map(|p| p.iter()).map(bits).sum::<u64>() + w.iter().flatten().map(bits).sum::<u64>()
+                })
+                .sum(),
             // The core is charged when it is posed.
             ShapeSpec::Round { .. } => 0,
         };
@@ -559,6 +577,7 @@ pub(super) fn charge_pose_bits<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<(),
             ShapeSpec::Capsule { .. } => 2,
             ShapeSpec::Torus { .. } | ShapeSpec::Cylinder { .. } => 2,
             ShapeSpec::Implicit { terms, .. } => terms.len() as u64,
+            ShapeSpec::Bezier { patches } => patches.iter().map(|(_, pts, _)| pts.len() as u64).sum(),
             ShapeSpec::Round { .. } => 0,
         };
         crate::budget::charge_bits(shape_bits.saturating_add(vertices.saturating_mul(3 * pose_bits)))?;

@@ -634,7 +634,7 @@ Ops answered (input fields -> claimable output fields):
         s.push_str(&format!("  {}\n", later.join(", ")));
     }
     s.push_str(
-        "\nParts of the format still to come (bezier shapes, some shape pairs) answer with an error of kind \"unsupported\" naming the part.\n",
+        "\nParts of the format still to come (some shape pairs) answer with an error of kind \"unsupported\" naming the part.\n",
     );
     let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
     s.push_str(&format!("\nError kinds: {}.\n", kinds.join(", ")));
