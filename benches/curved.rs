@@ -2,7 +2,8 @@
 //! ball resting on a torus (touching), lifted by 1/8 (separated) and pushed in by 1/8
 //! (penetrating), and on two balls touching along a 3-4-0 offset, against the exact status of
 //! the round-shapes route (`round_distance`: the cores' squared distance against the radii's
-//! sum, no search) for the balls. Prints each mean per query.
+//! sum, no search) for the balls; a Bézier torus (16 biquadratic patches) under a ball touching
+//! it, and two Bézier tori touching at a point (system (8)). Prints each mean per query.
 //!
 //! `cargo bench --bench curved`
 
@@ -13,8 +14,12 @@ use std::hint::black_box;
 
 use criterion::Criterion;
 use num_rational::BigRational;
-use touchstone::curved::{implicit_status, Implicit, StatusOptions};
+use touchstone::curved::bezier::torus_patches;
+use touchstone::curved::{
+    bezier_implicit_status, bezier_pair_status, implicit_status, BezierSolid, Implicit, StatusOptions,
+};
 use touchstone::geom::point;
+use touchstone::geom::{Affine, Vector3};
 use touchstone::round::{round_distance, RoundShape};
 
 fn q(n: i64) -> BigRational {
@@ -45,6 +50,16 @@ fn main() {
     g.bench_function("balls_touching_round_exact", |bch| {
         bch.iter(|| black_box(round_distance(&ra, &rb).map(|d| d.status).ok()))
     });
+    let bz = BezierSolid::new(torus_patches(&q(3), &q(1)).unwrap()).unwrap();
+    let on_top = Implicit::sphere([q(3), q(0), q(2)], q(1)).unwrap();
+    let beside = bz.posed(&Affine::translation(Vector3::new(q(8), q(0), q(0)))).unwrap();
+    let p12 = StatusOptions { precision: 12, ..StatusOptions::default() };
+    g.bench_function("bezier_torus_ball_touching_p12", |bch| {
+        bch.iter(|| black_box(bezier_implicit_status(&bz, &on_top, &p12).ok()))
+    });
+    g.bench_function("bezier_tori_touching_p12", |bch| {
+        bch.iter(|| black_box(bezier_pair_status(&bz, &beside, &p12).ok()))
+    });
     g.finish();
     println!("\ncurved status, mean per query:");
     for precision in [6u32, 10, 14] {
@@ -55,7 +70,12 @@ fn main() {
             }
         }
     }
-    for f in ["balls_touching_p10", "balls_touching_round_exact"] {
+    for f in [
+        "balls_touching_p10",
+        "balls_touching_round_exact",
+        "bezier_torus_ball_touching_p12",
+        "bezier_tori_touching_p12",
+    ] {
         if let Some(ns) = mean_ns("curved", f) {
             println!("  {f:<32} {:>10.1} µs", ns / 1e3);
         }

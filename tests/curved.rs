@@ -536,6 +536,25 @@ fn theorem_4_1_on_the_papers_tori() {
     assert!(matches!(status(&tf, &start), CurvedStatus::Separated { .. }));
 }
 
+/// The Tangent certificate of the ball centred (4, 0, 1) of radius about √2 − 1 on the torus
+/// (3, 1): the point box holds (3 + 1/√2, 0, 1/√2), the value box 0, the cell the point box.
+fn holds_the_irrational_tangency(
+    point: &[[BigRational; 2]; 3],
+    value: &[BigRational; 2],
+    cell: &[[BigRational; 2]; 3],
+) {
+    // 3 + 1/√2 in [lo, hi] ⟺ (lo − 3)² ≤ 1/2 ≤ (hi − 3)² (both above 3); 1/√2 likewise.
+    let half = r(1, 2);
+    let sq = |x: &BigRational| x * x;
+    assert!(sq(&(&point[0][0] - q(3))) <= half && half <= sq(&(&point[0][1] - q(3))), "{point:?}");
+    assert!(sq(&point[2][0]) <= half && half <= sq(&point[2][1]), "{point:?}");
+    assert!(point[1][0] <= q(0) && q(0) <= point[1][1], "{point:?}");
+    assert!(value[0] <= q(0) && q(0) <= value[1], "{value:?}");
+    for i in 0..3 {
+        assert!(cell[i][0] <= point[i][0] && point[i][1] <= cell[i][1], "{cell:?}");
+    }
+}
+
 #[test]
 fn an_irrational_tangency_is_touching_within_the_precision() {
     // The torus (3, 1) and a ball centred (4, 0, 1): its centre is √2 from the tube's centre
@@ -551,18 +570,7 @@ fn an_irrational_tangency_is_touching_within_the_precision() {
         let rho = BigRational::new(digits.parse::<num_bigint::BigInt>().unwrap() + up, den.clone());
         let ball = Implicit::sphere([q(4), q(0), q(1)], rho).unwrap();
         match status40(&torus, &ball) {
-            CurvedStatus::Tangent { point, value, cell, .. } => {
-                // 3 + 1/√2 in [lo, hi] ⟺ (lo − 3)² ≤ 1/2 ≤ (hi − 3)² (both above 3); 1/√2 likewise.
-                let half = r(1, 2);
-                let sq = |x: &BigRational| x * x;
-                assert!(sq(&(&point[0][0] - q(3))) <= half && half <= sq(&(&point[0][1] - q(3))), "{point:?}");
-                assert!(sq(&point[2][0]) <= half && half <= sq(&point[2][1]), "{point:?}");
-                assert!(point[1][0] <= q(0) && q(0) <= point[1][1]);
-                assert!(value[0] <= q(0) && q(0) <= value[1]);
-                for i in 0..3 {
-                    assert!(cell[i][0] <= point[i][0] && point[i][1] <= cell[i][1]);
-                }
-            }
+            CurvedStatus::Tangent { point, value, cell, .. } => holds_the_irrational_tangency(&point, &value, &cell),
             other => panic!("radius +{up}: {other:?}"),
         }
     }
@@ -775,6 +783,93 @@ fn the_bezier_torus_agrees_with_the_implicit_torus() {
             }
             (CurvedStatus::Undecided { .. }, _) => {}
             other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_bezier_torus_and_a_ball_at_an_irrational_tangency() {
+    // The ball of `an_irrational_tangency_is_touching_within_the_precision` on the Bézier torus:
+    // no rational tangency, so the certificate is the Krawczyk one on the patch's ∇φ = 0: a
+    // box that holds the exact point (3 + 1/√2, 0, 1/√2), b's constraint enclosed about 0.
+    use touchstone::curved::bezier::torus_patches;
+    use touchstone::curved::{bezier_implicit_status, BezierSolid};
+    let bz = BezierSolid::new(torus_patches(&q(3), &q(1)).unwrap()).unwrap();
+    let opts = StatusOptions { precision: 30, ..StatusOptions::default() };
+    let den = num_bigint::BigInt::from(10).pow(29);
+    for up in [0, 1] {
+        let rho =
+            BigRational::new("41421356237309504880168872420".parse::<num_bigint::BigInt>().unwrap() + up, den.clone());
+        let ball = Implicit::sphere([q(4), q(0), q(1)], rho).unwrap();
+        match bezier_implicit_status(&bz, &ball, &opts).unwrap().expect("a ball is convex") {
+            CurvedStatus::Tangent { point, value, cell, .. } => holds_the_irrational_tangency(&point, &value, &cell),
+            other => panic!("radius +{up}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn bezier_tori_touching_at_a_point() {
+    // Two Bézier tori (3, 1) in the plane z = 0, the second's centre 8 along x: their outer
+    // equators touch at (4, 0, 0) (a corner of four patches of each), curving apart both ways:
+    // a point contact, a's outward normal along +x. Centred at (24/5, 32/5, 0), they touch at
+    // (12/5, 16/5, 0), inside a patch of each (the rational circle's 3-4-5 point). Moved
+    // 2⁻¹⁰ closer they overlap (a witness inside both, checked on the implicit tori); 2⁻⁴
+    // apart they are separated, never touching.
+    use touchstone::curved::bezier::torus_patches;
+    use touchstone::curved::{bezier_pair_status, BezierSolid};
+    use touchstone::geom::Vector3;
+    let torus = Implicit::torus(q(3), q(1)).unwrap();
+    let bz = BezierSolid::new(torus_patches(&q(3), &q(1)).unwrap()).unwrap();
+    let opts = StatusOptions { precision: 12, ..StatusOptions::default() };
+    let moved = |c: [BigRational; 3]| Affine::translation(Vector3::new(c[0].clone(), c[1].clone(), c[2].clone()));
+    for (c, p, dir) in [
+        ([q(8), q(0), q(0)], [q(4), q(0), q(0)], [q(1), q(0), q(0)]),
+        ([r(24, 5), r(32, 5), q(0)], [r(12, 5), r(16, 5), q(0)], [q(3), q(4), q(0)]),
+    ] {
+        let other = bz.posed(&moved(c.clone())).unwrap();
+        match bezier_pair_status(&bz, &other, &opts).unwrap() {
+            CurvedStatus::Touching { point, normal, .. } => {
+                assert_eq!(point, p);
+                // Parallel to dir, the same way.
+                let k = &normal[0] * &dir[0] + &normal[1] * &dir[1];
+                assert!(k > q(0), "{normal:?}");
+                assert_eq!(&normal[0] * &dir[1], &normal[1] * &dir[0], "{normal:?}");
+                assert_eq!(normal[2], q(0));
+            }
+            other => panic!("{c:?}: {other:?}"),
+        }
+        // Nudged along dir (a 3-4-5 direction: exact).
+        let len = if dir[1] == q(0) { q(1) } else { q(5) };
+        // (2⁻⁴⁰ apart: below the precision, no exact tangency: never touching.)
+        let tiny = BigRational::new(1.into(), num_bigint::BigInt::from(2).pow(40));
+        for (g, expect) in [(r(-1, 1024), "penetrating"), (r(1, 16), "separated"), (tiny, "not touching")] {
+            let c2 = [0, 1, 2].map(|i| &c[i] + &dir[i] / &len * &g);
+            let m = moved(c2.clone());
+            let s = bezier_pair_status(&bz, &bz.posed(&m).unwrap(), &opts).unwrap();
+            match (&s, expect) {
+                (CurvedStatus::Penetrating { witness }, "penetrating") => {
+                    let back = m.inverse().unwrap();
+                    let w = back.apply_point(&touchstone::geom::Point3::new(
+                        witness[0].clone(),
+                        witness[1].clone(),
+                        witness[2].clone(),
+                    ));
+                    assert!(
+                        torus.contains_strictly(witness)
+                            && torus.contains_strictly(&[w.x.clone(), w.y.clone(), w.z.clone()]),
+                        "{s:?}"
+                    );
+                }
+                (CurvedStatus::Separated { gap_squared_lower, .. }, "separated") => {
+                    assert!(*gap_squared_lower > q(0) && *gap_squared_lower <= r(1, 256), "{s:?}");
+                }
+                (CurvedStatus::Separated { gap_squared_lower, .. }, "not touching") => {
+                    assert!(*gap_squared_lower > q(0) && *gap_squared_lower <= &g * &g, "{s:?}");
+                }
+                (CurvedStatus::Undecided { .. }, "not touching") => {}
+                _ => panic!("{c2:?}: {s:?}"),
+            }
         }
     }
 }

@@ -338,6 +338,20 @@ fn bezier_solids_in_distance() {
         json!({"op": "distance", "a": bezier_torus(3, 1), "b": bezier_torus(3, 1), "pose_b": at(json!([0, 0, 3])), "precision": "1/1000000"}),
     );
     assert_eq!(v["status"], "separated", "{v}");
+    // Two Bézier tori side by side, 8 apart: touching at (4, 0, 0), a's outward normal +x;
+    // a ball on the tube 10⁻²⁹ from an irrational tangency: touching to within the precision.
+    let v = ask(
+        json!({"op": "distance", "a": bezier_torus(3, 1), "b": bezier_torus(3, 1), "pose_b": at(json!([8, 0, 0])), "precision": "1/4096"}),
+    );
+    assert_eq!((&v["status"], &v["point"]), (&json!("touching"), &json!(["4", "0", "0"])), "{v}");
+    let n = &v["normal"];
+    assert!(rat(&n[0]) > BigRational::from_integer(0.into()) && n[1] == "0" && n[2] == "0", "{v}");
+    let ball = json!({"ball": "41421356237309504880168872420/100000000000000000000000000000"});
+    let v = ask(
+        json!({"op": "distance", "a": bezier_torus(3, 1), "b": ball, "pose_b": at(json!([4, 0, 1])), "precision": "1/1000000000"}),
+    );
+    assert_eq!((&v["status"], &v["certificate"]), (&json!("touching"), &json!("tangency")), "{v}");
+    let ball = json!({"ball": 1});
     // Typed refusals: a nonconvex implicit beside a Bézier solid, bad patches.
     let v = ask(json!({"op": "distance", "a": bezier_torus(3, 1), "b": paper_f()}));
     assert_eq!((&v["error"]["kind"], &v["error"]["at"]), (&json!("unsupported"), &json!("/b/implicit")), "{v}");

@@ -19,13 +19,12 @@
 //! sphere's polynomial, else by a gradient bound). A square whose surface is inside b gives a
 //! witness beside it; an exact rational tangency of a patch (φ = 0 and ∇φ = 0 at a rational
 //! parameter point, φ's Hessian certainly positive definite about it, every other square
-//! outside) gives `Touching`.
+//! outside) gives `Touching`; a zero of ∇φ proved unique in a small parameter box by the
+//! Krawczyk test, with the Hessian definite on a cell holding it and the leftover squares,
+//! gives `Tangent` (touching to within the precision: φ ≥ φ(zero) on the cell, and φ(zero)
+//! enclosed about 0).
 //!
-//! **Against another Bézier solid.** Pairs of sub-patches are refined best-first on the
-//! distance of their control points' boxes: all apart, the surfaces miss each other, and one
-//! point of each patch (a corner, on the surface) outside the other solid (ray casting) proves
-//! the solids apart; a corner of one inside the other, and a point beside it inside both, is a
-//! witness. Touching Bézier solids are left `Undecided`.
+//! Two Bézier solids: `bezier_pair`.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
@@ -35,7 +34,7 @@ use num_traits::{Signed, Zero};
 
 use super::bezier::{Hierarchy, Patch};
 use super::implicit::Implicit;
-use super::krawczyk::{isolate, System};
+use super::krawczyk::{isolate, krawczyk, Krawczyk, System};
 use super::poly3::{enclose_mean_value, hull, pt, FBox, IPoly3, Poly3};
 use super::status::limit;
 use super::{CurvedError, CurvedStatus, StatusOptions};
@@ -194,6 +193,11 @@ impl BezierSolid {
         let hierarchy = Hierarchy::new(&patches)?;
         let homogeneous = patches.iter().map(Patch::homogeneous).collect();
         Ok(BezierSolid { patches, homogeneous, hierarchy })
+    }
+
+    /// Each patch's homogeneous coordinates X, Y, Z, W (polynomials in s, t).
+    pub(super) fn homogeneous(&self) -> &[[Poly3; 4]] {
+        &self.homogeneous
     }
 
     /// The patches.
@@ -446,25 +450,57 @@ pub fn bezier_implicit_status(
         return undecided(heap.len());
     }
     if !leftover.is_empty() {
-        // Every patch left with squares must touch b at an exact tangency whose convex cell
-        // holds them all; then one interior point of b outside a proves the interiors apart.
-        let mut contact: Option<ContactPoint> = None;
+        // Every patch left with squares must touch b at a tangency whose convex cell holds
+        // them all (exact, or proved to within the precision); then one interior point of b
+        // outside a proves the interiors apart.
+        let mut exact: Option<ContactPoint> = None;
+        let mut within: Option<(FBox, Interval, FBox)> = None;
         let mut patches: Vec<usize> = leftover.iter().map(|sq| sq.patch).collect();
         patches.sort_unstable();
         patches.dedup();
         for patch in patches {
             let squares: Vec<&Square> = leftover.iter().filter(|sq| sq.patch == patch).collect();
-            let Some((point, normal)) = patch_tangency(a, b, patch, &squares, options)? else {
-                return undecided(leftover.len());
-            };
-            contact.get_or_insert((point, normal));
+            match patch_tangency(a, b, patch, &squares, options)? {
+                None => return undecided(leftover.len()),
+                Some(PatchTangency::Exact(c)) => {
+                    let c = *c;
+                    exact.get_or_insert(c);
+                }
+                Some(PatchTangency::Within { point, value, cell, params }) => {
+                    if value.hi() < 0.0 {
+                        // The surface point is inside b: a witness beside it.
+                        let c = params.map(|v| Q::from_float(v.lo() + (v.hi() - v.lo()) / 2.0).unwrap_or_default());
+                        if let Some(w) = witness_beside(a, patch, &c, &|y| Ok(b.contains_strictly(y)))? {
+                            return Ok(Some(CurvedStatus::Penetrating { witness: w }));
+                        }
+                    }
+                    within = Some(match within {
+                        None => (point, value, cell),
+                        // (Several patches share the tangency on a seam: the cells' hull.)
+                        Some((p0, v0, c0)) => {
+                            (p0, v0, [0, 1, 2].map(|i| [c0[i][0].min(cell[i][0]), c0[i][1].max(cell[i][1])]))
+                        }
+                    });
+                }
+            }
         }
-        let Some((point, normal)) = contact else { return undecided(leftover.len()) };
         let Some(x) = interior_point(b) else { return undecided(leftover.len()) };
-        return Ok(Some(match a.contains(&x)? {
-            Some(false) => CurvedStatus::Touching { point, normal, multiplier: q(1) },
-            Some(true) => CurvedStatus::Penetrating { witness: x },
+        match a.contains(&x)? {
+            Some(false) => {}
+            Some(true) => return Ok(Some(CurvedStatus::Penetrating { witness: x })),
             None => return undecided(leftover.len()),
+        }
+        let qf = |v: f64| Q::from_float(v).unwrap_or_default();
+        let q2 = |b: &FBox| b.map(|[lo, hi]| [qf(lo), qf(hi)]);
+        return Ok(Some(match (within, exact) {
+            (Some((point, value, cell)), _) => CurvedStatus::Tangent {
+                point: q2(&point),
+                value: [qf(value.lo()), qf(value.hi())],
+                cell: q2(&cell),
+                gap_squared_upper: None,
+            },
+            (None, Some((point, normal))) => CurvedStatus::Touching { point, normal, multiplier: q(1) },
+            (None, None) => return undecided(leftover.len()),
         }));
     }
     // a's boundary misses b, by δ: b is inside a or outside; one interior point decides.
@@ -488,24 +524,104 @@ pub fn bezier_implicit_status(
     }
 }
 
-/// An exact tangency of patch `patch` with b (module docs): a rational parameter point where
-/// one constraint's φ and its gradient vanish exactly (every other constraint negative at the
-/// surface point), with φ's interval Hessian positive definite on a cell of parameters that
-/// holds every one of `squares`: φ ≥ 0 on the cell, so this piece of a's boundary stays outside
-/// b's interior. The point and a's outward normal there (−∇g).
+/// A tangency of one patch with b: exact, or proved to within the precision.
+enum PatchTangency {
+    /// An exact rational tangency: the point and a's outward normal there (−∇g).
+    Exact(Box<ContactPoint>),
+    /// A zero of ∇φ proved unique in a small parameter box by the Krawczyk test.
+    Within {
+        /// An enclosure of the surface point there.
+        point: FBox,
+        /// An enclosure of b's constraint there.
+        value: Interval,
+        /// An enclosure of the cell's surface piece (outside it the interiors do not meet).
+        cell: FBox,
+        /// The parameters' box.
+        params: [Interval; 2],
+    },
+}
+
+/// The largest parameter square about (s₀, t₀) on which the interval Hessian `hess` is
+/// certainly positive definite (on each of 1, 4, 16 or 64 equal sub-squares: midpoint minus
+/// the radius's row sums, by its minors), down to 2^-(precision + 8).
+pub(super) fn definite_cell(hess: &[[IPoly3; 2]; 2], s0: Interval, t0: Interval, precision: u32) -> Option<FBox> {
+    let definite = |bx: &FBox| {
+        let e = hess.each_ref().map(|r| r.each_ref().map(|p| p.enclose(bx)));
+        let mid = |i: usize, j: usize| (e[i][j].lo() + e[i][j].hi()) / 2.0;
+        let rad = |i: usize| (0..2).map(|j| (e[i][j].hi() - e[i][j].lo()) / 2.0).sum::<f64>();
+        if e.iter().flatten().any(|v| !(v.lo().is_finite() && v.hi().is_finite())) {
+            return false;
+        }
+        let r = pt(rad(0).max(rad(1)));
+        let d0 = pt(mid(0, 0)) - r;
+        let d1 = pt(mid(1, 1)) - r;
+        let det = d0 * d1 - pt(mid(0, 1)) * pt(mid(1, 0));
+        d0.lo() > 0.0 && det.lo() > 0.0
+    };
+    for level in 1..=(precision.min(40) + 8) {
+        let w = 2f64.powi(-(level as i32));
+        let bx = square([(s0 - pt(w)).lo(), (s0 + pt(w)).hi()], [(t0 - pt(w)).lo(), (t0 + pt(w)).hi()]);
+        for k in [1usize, 2, 4, 8] {
+            // The sub-squares' sides: the box's split in k, the ends the box's own.
+            let cut = |axis: usize, i: usize| {
+                let [lo, hi] = bx[axis];
+                match i {
+                    0 => lo,
+                    i if i == k => hi,
+                    i => lo + (hi - lo) * i as f64 / k as f64,
+                }
+            };
+            let all = (0..k * k).all(|n| {
+                let (i, j) = (n / k, n % k);
+                definite(&square([cut(0, i), cut(0, i + 1)], [cut(1, j), cut(1, j + 1)]))
+            });
+            if all {
+                return Some(bx);
+            }
+        }
+    }
+    None
+}
+
+/// An enclosure of a patch's surface over a parameter box (P/W from the homogeneous
+/// coordinates' enclosures, W > 0 there), or `None`.
+fn surface_box(h: &[Poly3; 4], bx: &FBox) -> Option<FBox> {
+    let e = h.each_ref().map(|p| P2::new(p).enclose(bx));
+    if e[3].lo() <= 0.0 {
+        return None;
+    }
+    let out = [0, 1, 2].map(|i| {
+        let v = e[i] / e[3];
+        [v.lo(), v.hi()]
+    });
+    out.iter().flatten().all(|v| v.is_finite()).then_some(out)
+}
+
+/// A tangency of patch `patch` with b (module docs) whose cell holds every one of `squares`.
+/// Exact: a rational parameter point where one constraint's φ and its gradient vanish exactly
+/// (every other constraint negative at the surface point), with φ's interval Hessian positive
+/// definite on a cell of parameters that holds every one of `squares`: φ ≥ 0 on the cell, so
+/// this piece of a's boundary stays outside b's interior. Within the precision: the zero of
+/// ∇φ proved unique in a small box by the Krawczyk test, the Hessian positive definite on a
+/// cell holding it and the squares, so φ ≥ φ(zero) on the cell, with φ(zero) enclosed about 0.
 fn patch_tangency(
     a: &BezierSolid,
     b: &Implicit,
     patch: usize,
     squares: &[&Square],
     options: &StatusOptions,
-) -> Result<Option<ContactPoint>, CurvedError> {
+) -> Result<Option<PatchTangency>, CurvedError> {
     let h = &a.homogeneous[patch];
     let start = squares
         .iter()
         .min_by(|x, y| x.key.total_cmp(&y.key))
         .map(|sq| [sq.s[0] + (sq.s[1] - sq.s[0]) / 2.0, sq.t[0] + (sq.t[1] - sq.t[0]) / 2.0]);
     let Some(start) = start else { return Ok(None) };
+    let held = |cell: &FBox| {
+        squares
+            .iter()
+            .all(|sq| cell[0][0] <= sq.s[0] && sq.s[1] <= cell[0][1] && cell[1][0] <= sq.t[0] && sq.t[1] <= cell[1][1])
+    };
     for (k, g) in b.constraints().iter().enumerate() {
         crate::budget::tick().map_err(limit)?;
         let phi = compose(g, h);
@@ -530,6 +646,7 @@ fn patch_tangency(
         if !x.iter().all(|v| v.is_finite()) {
             continue;
         }
+        let hi = hess.each_ref().map(|r| r.each_ref().map(|p| p.to_interval()));
         // The simplest rational parameters nearby where φ and ∇φ vanish exactly.
         let found = [1e-13, 1e-11, 1e-9].iter().find_map(|&tol| {
             let near = |v: f64| {
@@ -540,43 +657,58 @@ fn patch_tangency(
             let at = [near(x[0]), near(x[1]), q(0)];
             (phi.eval(&at).is_zero() && grad[0].eval(&at).is_zero() && grad[1].eval(&at).is_zero()).then_some(at)
         });
-        let Some(at) = found else { continue };
-        let point = a.patches[patch].point(&at[0], &at[1]);
-        if !b.constraints().iter().enumerate().all(|(j, c)| j == k || c.eval(&point).is_negative()) {
-            continue;
-        }
-        // The cell: the largest parameter box about `at` where φ's Hessian is certainly
-        // positive definite (midpoint minus the radius's row sums, by its minors).
-        let (s0, t0) = (Interval::from_rational(&at[0]), Interval::from_rational(&at[1]));
-        let hi = hess.each_ref().map(|r| r.each_ref().map(|p| p.to_interval()));
-        let mut cell = None;
-        for level in 1..=(options.precision.min(40) + 8) {
-            let w = 2f64.powi(-(level as i32));
-            let bx = square([(s0 - pt(w)).lo(), (s0 + pt(w)).hi()], [(t0 - pt(w)).lo(), (t0 + pt(w)).hi()]);
-            let e = hi.each_ref().map(|r| r.each_ref().map(|p| p.enclose(&bx)));
-            let mid = |i: usize, j: usize| (e[i][j].lo() + e[i][j].hi()) / 2.0;
-            let rad = |i: usize| (0..2).map(|j| (e[i][j].hi() - e[i][j].lo()) / 2.0).sum::<f64>();
-            if e.iter().flatten().any(|v| !(v.lo().is_finite() && v.hi().is_finite())) {
+        if let Some(at) = found {
+            let point = a.patches[patch].point(&at[0], &at[1]);
+            if !b.constraints().iter().enumerate().all(|(j, c)| j == k || c.eval(&point).is_negative()) {
                 continue;
             }
-            let r = pt(rad(0).max(rad(1)));
-            let d0 = pt(mid(0, 0)) - r;
-            let d1 = pt(mid(1, 1)) - r;
-            let det = d0 * d1 - pt(mid(0, 1)) * pt(mid(1, 0));
-            if d0.lo() > 0.0 && det.lo() > 0.0 {
-                cell = Some(bx);
-                break;
+            let (s0, t0) = (Interval::from_rational(&at[0]), Interval::from_rational(&at[1]));
+            let Some(cell) = definite_cell(&hi, s0, t0, options.precision) else { continue };
+            if !held(&cell) {
+                continue;
             }
+            let normal = g.gradient().map(|d| -d.eval(&point));
+            return Ok(Some(PatchTangency::Exact(Box::new((point, normal)))));
         }
-        let Some(cell) = cell else { continue };
-        let held = squares
+        // Else the zero of ∇φ proved unique in a small box about x.
+        let sys = RaySystem { f: [P2::new(&grad[0]), P2::new(&grad[1])] };
+        let proved = [1e-9, 1e-7, 1e-5].iter().find_map(|&w| {
+            let bx = [hull(x[0] - w, x[0] + w), hull(x[1] - w, x[1] + w)];
+            match krawczyk(&sys, &bx, 6) {
+                Krawczyk::Unique(r) => Some([r[0], r[1]]),
+                _ => None,
+            }
+        });
+        let Some(params) = proved else { continue };
+        let pbox = square([params[0].lo(), params[0].hi()], [params[1].lo(), params[1].hi()]);
+        // Every other constraint negative on the surface there (W > 0: φⱼ has gⱼ's sign).
+        let others_negative = b
+            .constraints()
             .iter()
-            .all(|sq| cell[0][0] <= sq.s[0] && sq.s[1] <= cell[0][1] && cell[1][0] <= sq.t[0] && sq.t[1] <= cell[1][1]);
-        if !held {
+            .enumerate()
+            .all(|(j, c)| j == k || P2::new(&compose(c, h)).enclose(&pbox).hi() < 0.0);
+        if !others_negative {
             continue;
         }
-        let normal = g.gradient().map(|d| -d.eval(&point));
-        return Ok(Some((point, normal)));
+        let Some(cell) = definite_cell(&hi, params[0], params[1], options.precision) else { continue };
+        let inside = cell[0][0] <= params[0].lo()
+            && params[0].hi() <= cell[0][1]
+            && cell[1][0] <= params[1].lo()
+            && params[1].hi() <= cell[1][1];
+        if !(inside && held(&cell)) {
+            continue;
+        }
+        // g at the surface point: φ / Wᵈ.
+        let mut wd = Poly3::constant(q(1));
+        for _ in 0..g.degree() {
+            wd = wd.mul(&h[3]);
+        }
+        let (e, w) = (P2::new(&phi).enclose(&pbox), P2::new(&wd).enclose(&pbox));
+        if w.lo() <= 0.0 {
+            continue;
+        }
+        let (Some(point), Some(cell3)) = (surface_box(h, &pbox), surface_box(h, &cell)) else { continue };
+        return Ok(Some(PatchTangency::Within { point, value: e / w, cell: cell3, params }));
     }
     Ok(None)
 }
@@ -619,7 +751,7 @@ fn gap_from_level(b: &Implicit, delta: f64, a: &BezierSolid) -> Result<Q, Curved
 /// A point strictly inside both near S(c) of patch `patch` (whose surface is inside b there):
 /// small steps along ± the patch's normal, each checked exactly against b and by ray casting
 /// against a.
-fn witness_beside(
+pub(super) fn witness_beside(
     a: &BezierSolid,
     patch: usize,
     c: &[Q; 2],
@@ -651,143 +783,6 @@ fn witness_beside(
         }
     }
     Ok(None)
-}
-
-/// The status of two Bézier solids (module docs).
-pub fn bezier_pair_status(
-    a: &BezierSolid,
-    b: &BezierSolid,
-    options: &StatusOptions,
-) -> Result<CurvedStatus, CurvedError> {
-    // Pairs of sub-patches, best first by the distance of their control points' boxes.
-    struct Pair {
-        key: f64,
-        a: Patch,
-        b: Patch,
-    }
-    impl PartialEq for Pair {
-        fn eq(&self, o: &Self) -> bool {
-            self.key.total_cmp(&o.key) == Ordering::Equal
-        }
-    }
-    impl Eq for Pair {}
-    impl PartialOrd for Pair {
-        fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-            Some(self.cmp(o))
-        }
-    }
-    impl Ord for Pair {
-        fn cmp(&self, o: &Self) -> Ordering {
-            self.key.total_cmp(&o.key)
-        }
-    }
-    let bbox = |p: &Patch| -> FBox {
-        let mut bx: FBox = [[f64::INFINITY, f64::NEG_INFINITY]; 3];
-        for c in p.points() {
-            for i in 0..3 {
-                let v = Interval::from_rational(&c[i]);
-                bx[i][0] = bx[i][0].min(v.lo());
-                bx[i][1] = bx[i][1].max(v.hi());
-            }
-        }
-        bx
-    };
-    let dist2 = |x: &FBox, y: &FBox| -> f64 {
-        let mut s = pt(0.0);
-        for i in 0..3 {
-            let g = if x[i][0] > y[i][1] {
-                pt(x[i][0]) - pt(y[i][1])
-            } else if y[i][0] > x[i][1] {
-                pt(y[i][0]) - pt(x[i][1])
-            } else {
-                continue;
-            };
-            s += g * g;
-        }
-        s.lo().max(0.0)
-    };
-    let mut heap = BinaryHeap::new();
-    for pa in &a.patches {
-        for pb in &b.patches {
-            heap.push(Reverse(Pair { key: dist2(&bbox(pa), &bbox(pb)), a: pa.clone(), b: pb.clone() }));
-        }
-    }
-    let mut count = 0usize;
-    let lower;
-    loop {
-        crate::budget::tick().map_err(limit)?;
-        let Some(Reverse(top)) = heap.pop() else {
-            return Ok(CurvedStatus::Undecided { reason: "no patch", unresolved: 0 });
-        };
-        if top.key > 0.0 {
-            lower = top.key;
-            break;
-        }
-        count += 1;
-        if count > options.max_boxes / 8 {
-            return Ok(CurvedStatus::Undecided {
-                reason: "the surfaces come within the precision (Bézier pairs)",
-                unresolved: heap.len() + 1,
-            });
-        }
-        // Split the larger sub-patch along its longer side.
-        let ext = |bx: &FBox| bx.iter().map(|[l, h]| h - l).fold(0.0, f64::max);
-        let (ea, eb) = (ext(&bbox(&top.a)), ext(&bbox(&top.b)));
-        if ea.max(eb) <= 2f64.powi(-(options.precision.min(40) as i32)) * 16.0 {
-            return Ok(CurvedStatus::Undecided {
-                reason: "the surfaces come within the precision (Bézier pairs)",
-                unresolved: heap.len() + 1,
-            });
-        }
-        let split = |p: &Patch| {
-            let (u, v) = p.split(0);
-            let (w, x) = p.split(1);
-            // The split along the direction whose halves are smaller.
-            if ext(&bbox(&u)).max(ext(&bbox(&v))) <= ext(&bbox(&w)).max(ext(&bbox(&x))) {
-                (u, v)
-            } else {
-                (w, x)
-            }
-        };
-        if ea >= eb {
-            let (l, r) = split(&top.a);
-            for half in [l, r] {
-                heap.push(Reverse(Pair { key: dist2(&bbox(&half), &bbox(&top.b)), a: half, b: top.b.clone() }));
-            }
-        } else {
-            let (l, r) = split(&top.b);
-            for half in [l, r] {
-                heap.push(Reverse(Pair { key: dist2(&bbox(&top.a), &bbox(&half)), a: top.a.clone(), b: half }));
-            }
-        }
-    }
-    // The surfaces are apart: each patch of one is wholly inside the other solid or wholly
-    // outside; a corner of each decides.
-    for (x, y) in [(a, b), (b, a)] {
-        for p in &x.patches {
-            let corner = p.points()[0].clone();
-            match y.contains(&corner)? {
-                Some(false) => {}
-                Some(true) => {
-                    // A corner of x's surface inside y: a point beside it inside both.
-                    let k = x.patches.iter().position(|q| std::ptr::eq(q, p)).unwrap_or(0);
-                    let inside_y = |z: &[Q; 3]| Ok(y.contains(z)? == Some(true));
-                    if let Some(w) = witness_beside(x, k, &[q(0), q(0)], &inside_y)? {
-                        return Ok(CurvedStatus::Penetrating { witness: w });
-                    }
-                    return Ok(CurvedStatus::Undecided {
-                        reason: "one Bézier solid meets the other's inside: no witness found",
-                        unresolved: 0,
-                    });
-                }
-                None => {
-                    return Ok(CurvedStatus::Undecided { reason: "a corner could not be classified", unresolved: 0 })
-                }
-            }
-        }
-    }
-    let lower = Q::from_float(lower).unwrap_or_default();
-    Ok(CurvedStatus::Separated { gap_squared_lower: lower, gap_squared_upper: None })
 }
 
 #[cfg(test)]

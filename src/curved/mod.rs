@@ -39,6 +39,7 @@
 //! ```
 
 pub mod bezier;
+mod bezier_pair;
 mod bezier_solid;
 mod implicit;
 mod krawczyk;
@@ -48,7 +49,8 @@ pub mod poly3;
 mod separate;
 mod status;
 
-pub use bezier_solid::{bezier_implicit_status, bezier_pair_status, BezierSolid};
+pub use bezier_pair::bezier_pair_status;
+pub use bezier_solid::{bezier_implicit_status, BezierSolid};
 pub use implicit::Implicit;
 pub use motion::{first_contact_translating, FirstContact};
 pub use penetration::{interpenetration, Interpenetration};
