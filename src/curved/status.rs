@@ -262,6 +262,12 @@ pub fn implicit_status(a: &Implicit, b: &Implicit, options: &StatusOptions) -> R
     // Iterative deepening: most configurations are decided at a coarse precision, where the
     // touching search holds far fewer boxes; each step costs about a quarter of the next.
     let (pa, pb) = (Prepared::new(a), Prepared::new(b));
+    // A deep overlap shows in a coarse box search at once (a ball pushed 1/8 into a torus:
+    // 0.1 ms, where a failed separation costs 50 ms of box searches first).
+    let coarse = StatusOptions { precision: options.precision.min(6), max_boxes: options.max_boxes.min(2_000) };
+    if let s @ CurvedStatus::Penetrating { .. } = status_at(&pa, &pb, &coarse)? {
+        return Ok(s);
+    }
     // Disjoint solids are separated by a plane: two 3-dimensional searches certify it, with
     // the gap bounded to the precision (see `separate`).
     let size = width(&pa.aabb).max(width(&pb.aabb));
