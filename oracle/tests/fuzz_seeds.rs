@@ -42,7 +42,10 @@ fn seed_corpora_are_the_generated_cases() {
                 // oracle_parse's seeds are gen cases, curved_diff's carry their truth as the
                 // claim: each answered with its claim confirmed.
                 if target == RAW_TARGET || target == "curved_diff" {
-                    assert_eq!(a["verdict"]["ok"], true, "{target}/{name}: {line}\n{a}");
+                    // (A curved pair within the precision of touching confirms no status
+                    // either side of it: touching to within the precision is its answer.)
+                    let near = a["certificate"] == "tangency";
+                    assert!(a["verdict"]["ok"] == true || near, "{target}/{name}: {line}\n{a}");
                     answered += 1;
                 }
             }

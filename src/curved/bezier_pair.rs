@@ -34,7 +34,7 @@ use num_traits::Zero;
 use super::bezier::Patch;
 use super::bezier_solid::{definite_cell, witness_beside, BezierSolid};
 use super::poly3::{pt, FBox, IPoly3, Poly3};
-use super::status::{limit, simplest_between};
+use super::search::{limit, simplest_between};
 use super::{CurvedError, CurvedStatus, StatusOptions};
 use crate::scalar::{Interval, Scalar};
 

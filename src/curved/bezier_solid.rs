@@ -36,7 +36,7 @@ use super::bezier::{Hierarchy, Patch};
 use super::implicit::Implicit;
 use super::krawczyk::{isolate, krawczyk, Krawczyk, System};
 use super::poly3::{enclose_mean_value, hull, pt, FBox, IPoly3, Poly3};
-use super::status::limit;
+use super::search::limit;
 use super::{CurvedError, CurvedStatus, StatusOptions};
 use crate::geom::Affine;
 use crate::scalar::{Interval, Scalar};
@@ -652,7 +652,7 @@ fn patch_tangency(
             let near = |v: f64| {
                 let c = Q::from_float(v).unwrap_or_default();
                 let t = Q::from_float(tol).unwrap_or_default();
-                super::status::simplest_between(&(&c - &t), &(&c + &t), 0)
+                super::search::simplest_between(&(&c - &t), &(&c + &t), 0)
             };
             let at = [near(x[0]), near(x[1]), q(0)];
             (phi.eval(&at).is_zero() && grad[0].eval(&at).is_zero() && grad[1].eval(&at).is_zero()).then_some(at)

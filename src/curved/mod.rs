@@ -46,6 +46,7 @@ mod krawczyk;
 mod motion;
 mod penetration;
 pub mod poly3;
+mod search;
 mod separate;
 mod status;
 

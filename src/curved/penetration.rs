@@ -16,7 +16,7 @@ use num_rational::BigRational;
 use super::implicit::Implicit;
 use super::krawczyk::{fbox, isolate, Poly3System};
 use super::poly3::{hull, Poly3};
-use super::status::{exact, limit, Prepared};
+use super::search::{exact, limit, Prepared};
 use super::CurvedError;
 
 /// The real solutions of system (10) in the two solids' common box.

@@ -32,7 +32,7 @@ use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
 use super::poly3::{enclose_mean_value, FBox, IPoly3, Poly3};
-use super::status::{box_distance_squared_lower, center, exact, hessian, limit, split, width, Pair, Prepared};
+use super::search::{box_distance_squared_lower, center, exact, hessian, limit, split, width, Pair, Prepared};
 use super::{CurvedError, CurvedStatus};
 
 type Q = BigRational;
@@ -544,7 +544,7 @@ pub(super) fn witness_by_deepest_point(
                 let (hf, hg) =
                     (hessian(f).map(|r| r.map(|e| e.to_interval())), hessian(g).map(|r| r.map(|e| e.to_interval())));
                 let x0 = slide(p, i, o, j, project(p, i, s), size);
-                let Some(x) = super::status::newton(&fi, &gf, &hf, &gg, &hg, x0) else { continue };
+                let Some(x) = super::search::newton(&fi, &gf, &hf, &gg, &hg, x0) else { continue };
                 let gx = o.constraints[j].0.eval_f64(&x);
                 let n = gf.each_ref().map(|d| d.eval_f64(&x));
                 let m = gg.each_ref().map(|d| d.eval_f64(&x));

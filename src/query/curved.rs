@@ -403,8 +403,13 @@ impl<N: Scalar> Query for DistanceCurved<N> {
         judged!(status: |_, exact, x, _, _, _| {
             let k = CurvedKind::of(&exact.output.status);
             let check = Check::equal("status", Shown::Text(x.name().into()), Shown::Text(k.name().into()));
+            let near = matches!(exact.output.status, CurvedStatus::Tangent { .. });
             Ok(vec![if k == CurvedKind::Undecided {
                 check.with_note("the exact status is undecided at this precision: the claim is not confirmed")
+            } else if near && !check.ok {
+                check.with_note(
+                    "the solids are within the precision of touching: a status either side of touching is not confirmed at this precision",
+                )
             } else {
                 check
             }])
