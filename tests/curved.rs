@@ -677,6 +677,13 @@ fn the_tori_of_fig_7_along_their_motion() {
     assert!(matches!(status40(&f, &gt), CurvedStatus::Separated { .. }));
 }
 
+/// Whether `w` is strictly inside the torus and inside its copy moved by the map `back`
+/// inverts (checked exactly).
+fn inside_both_tori(torus: &Implicit, back: &Affine<BigRational>, w: &[BigRational; 3]) -> bool {
+    let v = back.apply_point(&touchstone::geom::Point3::new(w[0].clone(), w[1].clone(), w[2].clone()));
+    torus.contains_strictly(w) && torus.contains_strictly(&[v.x.clone(), v.y.clone(), v.z.clone()])
+}
+
 #[test]
 fn the_bezier_torus_agrees_with_the_implicit_torus() {
     use touchstone::curved::bezier::torus_patches;
@@ -765,15 +772,7 @@ fn the_bezier_torus_agrees_with_the_implicit_torus() {
         let back = m.inverse().unwrap();
         match (&s, &implicit) {
             (CurvedStatus::Penetrating { witness }, CurvedStatus::Penetrating { .. }) => {
-                let w = back.apply_point(&touchstone::geom::Point3::new(
-                    witness[0].clone(),
-                    witness[1].clone(),
-                    witness[2].clone(),
-                ));
-                assert!(
-                    torus.contains_strictly(witness)
-                        && torus.contains_strictly(&[w.x.clone(), w.y.clone(), w.z.clone()])
-                );
+                assert!(inside_both_tori(&torus, &back, witness), "{s:?}");
             }
             (CurvedStatus::Separated { gap_squared_lower, .. }, CurvedStatus::Separated { gap_squared_upper, .. }) => {
                 assert!(*gap_squared_lower > q(0), "{s:?}");
@@ -849,17 +848,7 @@ fn bezier_tori_touching_at_a_point() {
             let s = bezier_pair_status(&bz, &bz.posed(&m).unwrap(), &opts).unwrap();
             match (&s, expect) {
                 (CurvedStatus::Penetrating { witness }, "penetrating") => {
-                    let back = m.inverse().unwrap();
-                    let w = back.apply_point(&touchstone::geom::Point3::new(
-                        witness[0].clone(),
-                        witness[1].clone(),
-                        witness[2].clone(),
-                    ));
-                    assert!(
-                        torus.contains_strictly(witness)
-                            && torus.contains_strictly(&[w.x.clone(), w.y.clone(), w.z.clone()]),
-                        "{s:?}"
-                    );
+                    assert!(inside_both_tori(&torus, &m.inverse().unwrap(), witness), "{s:?}");
                 }
                 (CurvedStatus::Separated { gap_squared_lower, .. }, "separated") => {
                     assert!(*gap_squared_lower > q(0) && *gap_squared_lower <= r(1, 256), "{s:?}");

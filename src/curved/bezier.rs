@@ -179,23 +179,17 @@ impl Patch {
         };
         let mut left = vec![[q(0), q(0), q(0), q(0)]; net.len()];
         let mut right = left.clone();
-        if axis == 0 {
-            for j in 0..=n {
-                let line: Vec<[Q; 4]> = (0..=m).map(|i| net[self.index(i, j)].clone()).collect();
-                let (l, r) = split_line(line);
-                for i in 0..=m {
-                    left[self.index(i, j)] = l[i].clone();
-                    right[self.index(i, j)] = r[i].clone();
-                }
-            }
+        // The lines of control points along the axis (each as its net indices), split alike.
+        let lines: Vec<Vec<usize>> = if axis == 0 {
+            (0..=n).map(|j| (0..=m).map(|i| self.index(i, j)).collect()).collect()
         } else {
-            for i in 0..=m {
-                let line: Vec<[Q; 4]> = (0..=n).map(|j| net[self.index(i, j)].clone()).collect();
-                let (l, r) = split_line(line);
-                for j in 0..=n {
-                    left[self.index(i, j)] = l[j].clone();
-                    right[self.index(i, j)] = r[j].clone();
-                }
+            (0..=m).map(|i| (0..=n).map(|j| self.index(i, j)).collect()).collect()
+        };
+        for line in lines {
+            let (l, r) = split_line(line.iter().map(|&k| net[k].clone()).collect());
+            for (k, (lk, rk)) in line.into_iter().zip(l.into_iter().zip(r)) {
+                left[k] = lk;
+                right[k] = rk;
             }
         }
         let back = |h: Vec<[Q; 4]>| {

@@ -24,7 +24,7 @@
 //! touch at p. a's outward normal is n when a's pieces lie on −n's side (the interiors are
 //! disjoint only that way round), −n otherwise.
 
-use std::cmp::{Ordering, Reverse};
+use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use nalgebra::{DMatrix, DVector};
@@ -33,8 +33,8 @@ use num_traits::Zero;
 
 use super::bezier::Patch;
 use super::bezier_solid::{definite_cell, witness_beside, BezierSolid};
-use super::poly3::{pt, FBox, IPoly3, Poly3};
-use super::search::{limit, simplest_between};
+use super::poly3::{FBox, IPoly3, Poly3};
+use super::search::{box_distance_squared_lower, limit, ordered_by_key, simplest_between};
 use super::{CurvedError, CurvedStatus, StatusOptions};
 use crate::scalar::{Interval, Scalar};
 
@@ -86,22 +86,7 @@ struct Pair {
     b: Sub,
 }
 
-impl PartialEq for Pair {
-    fn eq(&self, o: &Self) -> bool {
-        self.key.total_cmp(&o.key) == Ordering::Equal
-    }
-}
-impl Eq for Pair {}
-impl PartialOrd for Pair {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Pair {
-    fn cmp(&self, o: &Self) -> Ordering {
-        self.key.total_cmp(&o.key)
-    }
-}
+ordered_by_key!(Pair);
 
 fn bbox(p: &Patch) -> FBox {
     let mut bx: FBox = [[f64::INFINITY, f64::NEG_INFINITY]; 3];
@@ -113,22 +98,6 @@ fn bbox(p: &Patch) -> FBox {
         }
     }
     bx
-}
-
-/// A lower bound of the squared distance of two boxes.
-fn dist2(x: &FBox, y: &FBox) -> f64 {
-    let mut s = pt(0.0);
-    for i in 0..3 {
-        let g = if x[i][0] > y[i][1] {
-            pt(x[i][0]) - pt(y[i][1])
-        } else if y[i][0] > x[i][1] {
-            pt(y[i][0]) - pt(x[i][1])
-        } else {
-            continue;
-        };
-        s += g * g;
-    }
-    s.lo().max(0.0)
 }
 
 fn ext(bx: &FBox) -> f64 {
@@ -358,7 +327,7 @@ pub fn bezier_pair_status(
     b: &BezierSolid,
     options: &StatusOptions,
 ) -> Result<CurvedStatus, CurvedError> {
-    let pair = |x: Sub, y: Sub| Pair { key: dist2(&bbox(&x.net), &bbox(&y.net)), a: x, b: y };
+    let pair = |x: Sub, y: Sub| Pair { key: box_distance_squared_lower(&bbox(&x.net), &bbox(&y.net)), a: x, b: y };
     let whole = |k: usize, p: &Patch| Sub { net: p.clone(), patch: k, s: [0.0, 1.0], t: [0.0, 1.0] };
     let mut heap = BinaryHeap::new();
     for (i, pa) in a.patches().iter().enumerate() {

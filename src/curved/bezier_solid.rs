@@ -26,7 +26,7 @@
 //!
 //! Two Bézier solids: `bezier_pair`.
 
-use std::cmp::{Ordering, Reverse};
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use num_rational::BigRational;
@@ -36,7 +36,7 @@ use super::bezier::{Hierarchy, Patch};
 use super::implicit::Implicit;
 use super::krawczyk::{isolate, krawczyk, Krawczyk, System};
 use super::poly3::{enclose_mean_value, hull, pt, FBox, IPoly3, Poly3};
-use super::search::limit;
+use super::search::{limit, ordered_by_key};
 use super::{CurvedError, CurvedStatus, StatusOptions};
 use crate::geom::Affine;
 use crate::scalar::{Interval, Scalar};
@@ -278,22 +278,7 @@ struct Square {
     t: [f64; 2],
 }
 
-impl PartialEq for Square {
-    fn eq(&self, o: &Self) -> bool {
-        self.key.total_cmp(&o.key) == Ordering::Equal
-    }
-}
-impl Eq for Square {}
-impl PartialOrd for Square {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Square {
-    fn cmp(&self, o: &Self) -> Ordering {
-        self.key.total_cmp(&o.key)
-    }
-}
+ordered_by_key!(Square);
 
 /// Whether every constraint's sub-level sets are convex (the S-procedure's connectivity): here,
 /// every constraint linear or a sphere's or ellipsoid-like quadric with a positive definite

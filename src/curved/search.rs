@@ -5,8 +5,6 @@
 //! Below `status` (the certified status) and `separate` (separating level sets), which both
 //! use it.
 
-use std::cmp::Ordering;
-
 use nalgebra::{Matrix4, Vector4};
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
@@ -138,6 +136,30 @@ pub(super) fn limit(e: crate::budget::Limit) -> CurvedError {
     CurvedError::Limit(e)
 }
 
+/// Orders a queue entry by its `key: f64` (a total order: `f64::total_cmp`), for the
+/// searches' best-first heaps.
+macro_rules! ordered_by_key {
+    ($t:ty) => {
+        impl PartialEq for $t {
+            fn eq(&self, other: &Self) -> bool {
+                self.key.total_cmp(&other.key) == std::cmp::Ordering::Equal
+            }
+        }
+        impl Eq for $t {}
+        impl PartialOrd for $t {
+            fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+        impl Ord for $t {
+            fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+                self.key.total_cmp(&other.key)
+            }
+        }
+    };
+}
+pub(super) use ordered_by_key;
+
 /// An entry of the gap search's queue: the pair's certified squared distance lower bound.
 pub(super) struct Pair {
     pub(super) key: f64,
@@ -145,22 +167,7 @@ pub(super) struct Pair {
     pub(super) q: FBox,
 }
 
-impl PartialEq for Pair {
-    fn eq(&self, other: &Self) -> bool {
-        self.key.total_cmp(&other.key) == Ordering::Equal
-    }
-}
-impl Eq for Pair {}
-impl PartialOrd for Pair {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Pair {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.key.total_cmp(&other.key)
-    }
-}
+ordered_by_key!(Pair);
 
 /// A point of the solid among the box's centre and corners (checked exactly).
 pub(super) fn member(p: &Prepared<'_>, b: &FBox) -> Option<[BigRational; 3]> {
