@@ -44,9 +44,9 @@ pub enum HullError {
     /// The hull failed validation (possible only with an inexact backend's rounding).
     #[error("the hull is not a valid solid: {0}")]
     Invalid(BrepError),
-    /// The boundary of a group of merged triangles is not one closed loop (possible only with
-    /// an inexact backend, whose coplanarity is not transitive; it then falls back to the
-    /// triangles).
+    /// The boundary of a group of merged triangles, or of the triangles a point sees, is not
+    /// one closed loop (possible only with an inexact backend, whose coplanarity is not
+    /// transitive; it then falls back to the triangles, or to the exact hull).
     #[error("a merged face's boundary is not one closed loop")]
     FaceLoop,
 }
@@ -82,16 +82,20 @@ struct Builder<'a, S: Scalar> {
     seen: Vec<(u32, bool)>,
     stamp: u32,
     /// Per point, the new triangle whose horizon edge starts (`by_start`) or ends (`by_end`)
-    /// there, valid for the insertion that wrote `horizon_stamp`.
+    /// there, valid for the insertion that wrote `start_stamp` (`end_stamp`).
     by_start: Vec<usize>,
     by_end: Vec<usize>,
-    horizon_stamp: Vec<u32>,
+    start_stamp: Vec<u32>,
+    end_stamp: Vec<u32>,
     /// Per point, the next point in its triangle's conflict list (in the order assigned).
     conflict_next: Vec<usize>,
     /// Buffers of an insertion, kept between insertions.
     visible: Vec<usize>,
     created: Vec<usize>,
     orphans: Vec<usize>,
+    /// Whether a tolerant backend called some point coplanar with a triangle: its hull is
+    /// then checked against every point ([`covers`]).
+    tied: std::cell::Cell<bool>,
 }
 
 impl<S: Scalar> Builder<'_, S> {
@@ -101,7 +105,11 @@ impl<S: Scalar> Builder<'_, S> {
     fn sees(&self, t: usize, q: usize) -> Decision<bool> {
         crate::budget::tick()?;
         let [a, b, c] = self.tris[t].v;
-        Ok(orient3d(&self.pts[a], &self.pts[b], &self.pts[c], &self.pts[q])? == Orientation::Positive)
+        let o = orient3d(&self.pts[a], &self.pts[b], &self.pts[c], &self.pts[q])?;
+        if o == Orientation::Coplanar && !S::CERTAIN_DECISIONS {
+            self.tied.set(true);
+        }
+        Ok(o == Orientation::Positive)
     }
 
     fn assign(&mut self, q: usize, candidates: &[usize]) -> Decision<()> {
@@ -128,7 +136,11 @@ impl<S: Scalar> Builder<'_, S> {
         self.seen.get(t).is_some_and(|&(s, v)| s == self.stamp && v)
     }
 
-    fn insert(&mut self, q: usize, start: usize) -> Decision<()> {
+    /// Insert `q`, which sees triangle `start`. The visible triangles' boundary must be one
+    /// cycle: exactly it is (the visible region of a point outside a convex hull is a disc);
+    /// a tolerant backend's decisions can make a ring or a pinched region, refused as
+    /// [`HullError::FaceLoop`] before any link is made from it.
+    fn insert(&mut self, q: usize, start: usize) -> Result<(), HullError> {
         // The triangles q sees form a connected region containing `start`.
         self.stamp += 1;
         self.seen.resize(self.tris.len(), (0, false));
@@ -162,6 +174,10 @@ impl<S: Scalar> Builder<'_, S> {
                     continue;
                 }
                 let (a, b) = (self.tris[t].v[k], self.tris[t].v[(k + 1) % 3]);
+                // Two horizon edges from one vertex (or into one): no single cycle.
+                if self.start_stamp[a] == self.stamp || self.end_stamp[b] == self.stamp {
+                    return Err(HullError::FaceLoop);
+                }
                 let id = self.tris.len();
                 // The query's memory budget is asked before the triangles grow (hull of a
                 // hostile point set: up to 2n faces and every point's conflict list).
@@ -169,19 +185,21 @@ impl<S: Scalar> Builder<'_, S> {
                     &mut self.tris,
                     Tri { v: [a, b, q], nbr: [n, usize::MAX, usize::MAX], alive: true, conflicts: (NONE, NONE) },
                 )?;
-                let back = self.tris[n].nbr.iter().position(|&x| x == t).expect("neighbour links are symmetric");
+                let back = self.tris[n].nbr.iter().position(|&x| x == t).ok_or(HullError::FaceLoop)?;
                 self.tris[n].nbr[back] = id;
                 self.by_start[a] = id;
                 self.by_end[b] = id;
-                self.horizon_stamp[a] = self.stamp;
-                self.horizon_stamp[b] = self.stamp;
+                self.start_stamp[a] = self.stamp;
+                self.end_stamp[b] = self.stamp;
                 created.push(id);
             }
         }
         for &id in &created {
             let [a, b, _] = self.tris[id].v;
-            // The horizon is one cycle through its vertices, so both are set this insertion.
-            debug_assert!(self.horizon_stamp[a] == self.stamp && self.horizon_stamp[b] == self.stamp);
+            // One cycle through its vertices: an edge into a and one out of b this insertion.
+            if self.start_stamp[b] != self.stamp || self.end_stamp[a] != self.stamp {
+                return Err(HullError::FaceLoop);
+            }
             self.tris[id].nbr[1] = self.by_start[b]; // across (b, q): the new triangle starting at b
             self.tris[id].nbr[2] = self.by_end[a]; // across (q, a): the new triangle ending at a
         }
@@ -271,13 +289,23 @@ pub fn convex_hull<S: Scalar>(points: &[Point3<S>]) -> Result<ConvexHull<S>, Hul
     // coplanar with the three by construction, which exact arithmetic decides and an
     // interval backend cannot (every hull of doubles fell back on p2 itself).
     let after_p2 = ids.iter().position(|&i| i == p2).map_or(ids.len(), |k| k + 1);
+    // The first point off the plane of the three (exact backends), or on a tolerant backend the
+    // first whose height is decided against the tetrahedron's size too ([`sized_height`]), else
+    // that first one.
+    let reach = underflow_reach(points);
+    let mut first = None;
     for &i in &ids[after_p2..] {
         let o = orient3d(&points[p0], &points[p1], &points[p2], &points[i])?;
-        if o != Orientation::Coplanar {
+        if o == Orientation::Coplanar {
+            continue;
+        }
+        first = first.or(Some((i, o)));
+        if S::CERTAIN_DECISIONS || sized_height(&points[p0], &points[p1], &points[p2], &points[i], &reach)? {
             p3 = Some((i, o));
             break;
         }
     }
+    let p3 = p3.or(first);
     let (p3, o) = p3.ok_or(HullError::Coplanar)?;
     // Faces counterclockwise seen from outside: p3 above (p0, p1, p2) means that face looks down.
     let (a, b, c, d) = if o == Orientation::Positive { (p0, p2, p1, p3) } else { (p0, p1, p2, p3) };
@@ -301,23 +329,130 @@ pub fn convex_hull<S: Scalar>(points: &[Point3<S>]) -> Result<ConvexHull<S>, Hul
         stamp: 0,
         by_start: vec![usize::MAX; n],
         by_end: vec![usize::MAX; n],
-        horizon_stamp: vec![0; n],
+        start_stamp: vec![0; n],
+        end_stamp: vec![0; n],
         conflict_next: vec![NONE; n],
         visible: Vec::new(),
         created: Vec::new(),
         orphans: Vec::new(),
+        tied: std::cell::Cell::new(false),
     };
     let rest: Vec<usize> = ids.iter().copied().filter(|&i| ![a, b, c, d].contains(&i)).collect();
     for &q in &rest {
         builder.assign(q, &[0, 1, 2, 3])?;
     }
+    let mut built = Ok(());
     for q in shuffled(rest) {
         crate::budget::tick()?;
         if let Some(t) = builder.point_tri[q] {
-            builder.insert(q, t)?;
+            built = builder.insert(q, t);
+            if built.is_err() {
+                break;
+            }
         }
     }
-    merge_faces(points, &builder.tris)
+    let hull = built.and_then(|()| merge_faces(points, &builder.tris));
+    if S::CERTAIN_DECISIONS || matches!(hull, Err(HullError::Uncertain(_))) {
+        return hull;
+    }
+    // A tolerant backend's hull that is no solid (a horizon that was no cycle, a face of no
+    // area within the tolerance): the exact hull of the same numbers.
+    if hull.is_err() {
+        return exact_hull(points);
+    }
+    // Neither a tie nor a merged face: every decision was beyond the tolerance.
+    if !builder.tied.get() && hull.as_ref().is_ok_and(|h| h.solid.faces().iter().all(|f| f.len() == 3)) {
+        return hull;
+    }
+    // A tolerant backend that called a point coplanar with a triangle may have lost it: a
+    // point within the tolerance of a triangle that a later insertion deletes is never tested
+    // again, and can end far outside the hull (a point 1,024 beyond a corner 3·10¹⁸ out, behind
+    // a face of the first tetrahedron), or the triangles fold over each other in a plane (a
+    // point 7·10⁻³⁰⁴ off it was made a vertex, and the faces around it overlapped). The hull is
+    // kept when no point is above any of its faces' corners and it is convex; otherwise the hull
+    // is the exact one of the same numbers (its vertices are input points, so nothing is rounded).
+    // (The check is a test per point and face corner; past a few million tests the exact hull,
+    // O(n log n) on doubles' filtered predicates, is the cheaper of the two.)
+    if let Ok(h) = &hull {
+        let corners: usize = h.solid.faces().iter().map(|f| if f.len() == 3 { 1 } else { f.len() }).sum();
+        if corners.saturating_mul(points.len()) <= COVER_TESTS
+            && covers(points, &h.solid)?
+            && h.solid.is_convex().unwrap_or(false)
+        {
+            return hull;
+        }
+    }
+    exact_hull(points)
+}
+
+/// The most point-and-corner tests a tolerant hull's check makes before it takes the exact
+/// hull instead.
+const COVER_TESTS: usize = 1 << 22;
+
+/// Whether no point is strictly above the plane of any corner of a finished hull's faces (three
+/// consecutive vertices of a face; one for a triangle). A corner of a face that a tolerant merge
+/// made reflex turns the other way, and the other points are above its plane: two triangles
+/// folded by 10⁻²⁹⁴ about their common edge were merged into one face with that edge's end
+/// reflex.
+fn covers<S: Scalar>(points: &[Point3<S>], solid: &Solid<S>) -> Decision<bool> {
+    for f in 0..solid.face_count() {
+        let face = solid.face(f);
+        let k = face.len();
+        let corners = if k == 3 { 1 } else { k };
+        for i in 0..corners {
+            let (u, v, w) = (solid.vertex(face[i]), solid.vertex(face[(i + 1) % k]), solid.vertex(face[(i + 2) % k]));
+            for q in points {
+                crate::budget::tick()?;
+                if orient3d(u, v, w, q)? == Orientation::Positive {
+                    return Ok(false);
+                }
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// The exact hull of the points, as a solid of the backend `S` on the same points.
+///
+/// Its topology is trusted, not checked again on `S`: the exact hull is a valid solid, and its
+/// vertices are the given numbers themselves (a tolerant backend's checks could call one of its
+/// faces, a real sliver, of no area).
+fn exact_hull<S: Scalar>(points: &[Point3<S>]) -> Result<ConvexHull<S>, HullError> {
+    let exact: Vec<Point3<crate::scalar::Exact>> = points.iter().map(|p| p.map(|c| c.to_backend())).collect();
+    let hull = convex_hull(&exact)?;
+    let vertices = hull.input_index.iter().map(|&i| points[i].clone()).collect();
+    let solid = super::validate::with_topology_trusted(&hull.solid, vertices);
+    Ok(ConvexHull { solid, input_index: hull.input_index })
+}
+
+/// What an underflow in the hull's later orientation tests may be multiplied by, as an
+/// underflow weight ([`crate::scalar::tolerance::UNDERFLOW_WEIGHT`] times six coordinate
+/// bounds: a permanent's row of three differences); zero on backends that decide exactly.
+fn underflow_reach<S: Scalar>(points: &[Point3<S>]) -> S {
+    if S::CERTAIN_DECISIONS {
+        return S::zero();
+    }
+    let weight = S::from_f64(crate::scalar::tolerance::UNDERFLOW_WEIGHT * 6.0).unwrap_or_else(|_| S::zero());
+    weight * crate::geom::coordinate_bound(points)
+}
+
+/// Whether a tolerant backend's first tetrahedron on `a, b, c, d` (d decided off the plane of
+/// the others) is no sliver: its volume decided nonzero against the product of its edges'
+/// 1-norms and the point set's underflow weight (`reach`), not only against its permanent.
+///
+/// A tolerant backend decides each orientation against its own magnitude, and a permanent
+/// shrinks with the products that vanish exactly: the grid points (0, 0, 2) and
+/// (0, 7·10⁻³⁰⁴, 1.87), a third point and (0, 9·10⁻³¹³, 0) made a determinant of relative size
+/// 1 against its permanent and 10⁻³⁰⁴ against its edges, and a point 3·10⁻³¹⁹ off three grid
+/// points was decided off their plane (its factors 0 and 1 exact, so no underflow weight).
+/// Every later test on such a sliver multiplies by the other edges and is called coplanar:
+/// points outside it saw none of its faces, were taken for inside, and the hull missed them
+/// by a unit. So a tolerant backend prefers a fourth point that makes no sliver; where every
+/// candidate does, it keeps the first (the point set is flat within its tolerance then).
+fn sized_height<S: Scalar>(a: &Point3<S>, b: &Point3<S>, c: &Point3<S>, d: &Point3<S>, reach: &S) -> Decision<bool> {
+    let s = crate::predicates::orient3d_scaled(a, b, c, d);
+    let size = [b - a, c - a, d - a].iter().fold(S::one(), |acc, r| acc * crate::geom::norm1(r));
+    Ok(s.value.sign_scaled(|| size + reach.clone())? != crate::scalar::Sign::Zero)
 }
 
 fn find(parent: &mut [usize], x: usize) -> usize {
@@ -345,8 +480,7 @@ fn merge_faces<S: Scalar>(points: &[Point3<S>], tris: &[Tri]) -> Result<ConvexHu
             if n < t {
                 continue;
             }
-            let opposite =
-                tris[n].v.iter().copied().find(|v| !tris[t].v.contains(v)).expect("neighbours share exactly an edge");
+            let opposite = tris[n].v.iter().copied().find(|v| !tris[t].v.contains(v)).ok_or(HullError::FaceLoop)?;
             let [a, b, c] = tris[t].v;
             if orient3d(&points[a], &points[b], &points[c], &points[opposite])? == Orientation::Coplanar {
                 let (ra, rb) = (find(&mut parent, t), find(&mut parent, n));
@@ -518,6 +652,34 @@ impl From<crate::budget::Limit> for HullError {
 mod tests {
     use super::*;
     use num_rational::BigRational;
+
+    /// The integer points of a shell (|p|² within 30 of r²): thousands of points with many
+    /// coplanar fours, so the f64 hull ties, and with so many faces that its check would pass
+    /// [`COVER_TESTS`]: it is the exact hull, counts and vertices alike.
+    #[test]
+    fn a_tied_f64_hull_of_a_lattice_shell_is_the_exact_one() {
+        let r = 24i64;
+        let mut pts: Vec<Point3<f64>> = Vec::new();
+        for x in -r..=r {
+            for y in -r..=r {
+                for z in -r..=r {
+                    if (x * x + y * y + z * z - r * r).abs() <= 30 {
+                        pts.push(Point3::new(x as f64, y as f64, z as f64));
+                    }
+                }
+            }
+        }
+        let fast = convex_hull(&pts).expect("an f64 hull");
+        let exact_pts: Vec<Point3<crate::scalar::Exact>> = pts.iter().map(|p| p.map(|c| c.to_backend())).collect();
+        let exact = convex_hull(&exact_pts).expect("an exact hull");
+        let corners: usize = fast.solid.faces().iter().map(|f| if f.len() == 3 { 1 } else { f.len() }).sum();
+        assert!(corners * pts.len() > COVER_TESTS, "{corners} corners, {} points", pts.len());
+        assert_eq!(fast.input_index, exact.input_index);
+        assert_eq!(
+            (fast.solid.edge_count(), fast.solid.face_count()),
+            (exact.solid.edge_count(), exact.solid.face_count())
+        );
+    }
 
     /// Points in general position: dyadic coordinates from a fixed xorshift stream (no four
     /// coplanar in practice; the test checks the route it means to test was taken).
