@@ -548,7 +548,7 @@ pub(crate) fn with_topology_trusted<S: Scalar, T: Scalar>(template: &Solid<T>, v
         .faces
         .iter()
         .map(|face| {
-            let (normal, _) = newell_of(face.len(), |k| &vertices[face[k]]);
+            let normal = crate::constructions::newell_normal_of(face.len(), |k| &vertices[face[k]]);
             Plane::within(normal, &vertices[face[0]], &bound)
         })
         .collect();

@@ -138,9 +138,62 @@ pub fn newell_of<'a, S: Scalar>(n_pts: usize, at: impl Fn(usize) -> &'a Point3<S
     (n, m)
 }
 
+/// [`newell_of`]'s normal alone. A quadrilateral's on a backend with certain decisions is the
+/// cross product of its diagonals, (p₂ − p₀) × (p₃ − p₁) = p₀×p₁ + p₁×p₂ + p₂×p₃ + p₃×p₀
+/// (Newell's sum, an identity of polynomials): the same value exactly, or an enclosure of it,
+/// for a third of the products (a posed box's six faces). Tolerant backends sum as Newell does.
+pub fn newell_normal_of<'a, S: Scalar>(n_pts: usize, at: impl Fn(usize) -> &'a Point3<S>) -> Vector3<S> {
+    if n_pts == 4 && S::CERTAIN_DECISIONS {
+        return (at(2) - at(0)).cross(&(at(3) - at(1)));
+    }
+    let mut n = Vector3::from_element(S::zero());
+    for k in 0..n_pts {
+        let (p, q) = (at(k), at(if k + 1 == n_pts { 0 } else { k + 1 }));
+        for (axis, (i, j)) in [(1, 2), (2, 0), (0, 1)].into_iter().enumerate() {
+            n[axis] += (p[i].clone() - q[i].clone()) * (p[j].clone() + q[j].clone());
+        }
+    }
+    n
+}
+
 /// The magnitude of n·p − n·p₀ for a computed Newell normal n: its terms are bounded by the
 /// Newell magnitudes m (not by |n|, which for a sliver face is much smaller than the rounding
 /// error of n), so Σ mᵢ (|pᵢ| + |p₀ᵢ|).
 pub fn planarity_magnitude<S: Scalar>(m: &Vector3<S>, p0: &Point3<S>, p: &Point3<S>) -> S {
     (0..3).fold(S::zero(), |acc, i| acc + m[i].clone() * (p[i].abs() + p0[i].abs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_rational::BigRational;
+
+    /// The diagonals' cross product is Newell's normal exactly, for any quadrilateral (planar
+    /// or not), and an enclosure of it on intervals.
+    #[test]
+    fn a_quadrilaterals_normal_by_its_diagonals_is_newells() {
+        let mut seed = 0x5eed_u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 40) as i64 % 9 - 4
+        };
+        for _ in 0..200 {
+            let pts: Vec<Point3<BigRational>> = (0..4)
+                .map(|_| {
+                    let c = [0; 3].map(|_| BigRational::new(next().into(), (1 + next().abs()).into()));
+                    Point3::new(c[0].clone(), c[1].clone(), c[2].clone())
+                })
+                .collect();
+            let (newell, _) = newell_of(4, |k| &pts[k]);
+            assert_eq!(newell_normal_of(4, |k| &pts[k]), newell, "{pts:?}");
+            let boxed: Vec<Point3<crate::scalar::Interval>> = pts.iter().map(|p| p.map(|c| c.to_backend())).collect();
+            let enclosure = newell_normal_of(4, |k| &boxed[k]);
+            for i in 0..3 {
+                // lo ≤ x ≤ hi, compared exactly.
+                let [lo, hi] =
+                    [enclosure[i].lo(), enclosure[i].hi()].map(|b| BigRational::from_float(b).expect("finite"));
+                assert!(lo <= newell[i] && newell[i] <= hi, "{pts:?}");
+            }
+        }
+    }
 }

@@ -372,8 +372,9 @@ pub fn level_first_contacts(
     t1: &Q,
 ) -> Result<LevelTimes, CurvedError> {
     let v = Vector3::new(velocity[0].clone(), velocity[1].clone(), velocity[2].clone());
+    let none = crate::separation::Parallels::none();
     let time = |x: &Solid<Q>, y: &Solid<Q>| -> Result<Option<Q>, CurvedError> {
-        let c = crate::separation::linear::first_contact(x, y, &v, t0, t1)
+        let c = crate::separation::linear::first_contact(x, y, &v, [t0, t1], [&none, &none])
             .map_err(|_| CurvedError::BadPatch { reason: "undecided hull cast" })?;
         Ok(c.hit.map(|h| h.time.value))
     };

@@ -14,6 +14,7 @@ use crate::brep::{convex_hull, shapes, Feature, Solid};
 use crate::geom::{Affine, Plane, Point3, Scaled, Vector3};
 use crate::predicates::orient3d_scaled;
 use crate::scalar::{Scalar, Sign};
+use crate::separation::Parallels;
 use crate::vclip::{strict_convexity, StrictConvexity, VClipError};
 
 /// Input numbers converted to a backend (rounded once for an inexact one).
@@ -468,6 +469,16 @@ pub struct ConvexPosed<S: Scalar> {
     /// The pose's determinant with its magnitude (the permanent): a decision of the answer
     /// (a pose within a tolerance of singular is refused by a tolerant backend).
     pub pose_determinant: Scaled<S>,
+    /// The solid's repeated separating axes (a box's parallel faces and edges; none known for
+    /// other shapes).
+    pub parallels: Parallels,
+}
+
+/// A box's repeated axes: its topology is the same on every backend and under every pose, so
+/// they are found once, on the unit cube in binary64 (where every test is exact).
+fn box_parallels() -> Parallels {
+    static BOX: std::sync::OnceLock<Parallels> = std::sync::OnceLock::new();
+    BOX.get_or_init(|| shapes::cuboid(1.0f64, 1.0, 1.0).map(|c| Parallels::of(&c)).unwrap_or_default()).clone()
 }
 
 /// Build, pose and check convex a shape; merge coplanar faces (V-Clip needs strict convexity).
@@ -493,7 +504,12 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
             shapes::cuboid_posed_decided(h, |v| map.apply_point(&v))
         }
         .map_err(|e| posed_error::<S, N>(p, e))?;
-        return Ok(ConvexPosed { built: BuiltSolid { solid, ids: (0..8).collect() }, all: None, pose_determinant });
+        return Ok(ConvexPosed {
+            built: BuiltSolid { solid, ids: (0..8).collect() },
+            all: None,
+            pose_determinant,
+            parallels: box_parallels(),
+        });
     }
     // The shape as given, validated, and its convexity: properties of the input, invariant
     // under an invertible affine map, so decided once on the shape as built. On intervals they
@@ -517,7 +533,12 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
     };
     let solid = pose_solid(&built.solid, &map, det).map_err(|e| posed_error::<S, N>(p, e))?;
     match strict {
-        Ok(()) => Ok(ConvexPosed { built: BuiltSolid { solid, ids: built.ids }, all: None, pose_determinant }),
+        Ok(()) => Ok(ConvexPosed {
+            built: BuiltSolid { solid, ids: built.ids },
+            all: None,
+            pose_determinant,
+            parallels: Parallels::none(),
+        }),
         Err(VClipError::FlatEdge { .. } | VClipError::StraightVertex { .. }) => {
             let hull = convex_hull(solid.vertices()).map_err(|e| QueryError::hull(&p.at, e))?;
             let ids = hull.input_index.iter().map(|&i| built.ids[i]).collect();
@@ -525,6 +546,7 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
                 built: BuiltSolid { solid: hull.solid, ids },
                 all: Some(BuiltSolid { solid, ids: built.ids }),
                 pose_determinant,
+                parallels: Parallels::none(),
             })
         }
         Err(e) => Err(QueryError::vclip(&p.at, e)),

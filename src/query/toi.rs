@@ -35,7 +35,7 @@ use crate::brep::Solid;
 use crate::geom::{dot_magnitude, Affine, Vector3};
 use crate::poly::{Algebraic, FilterScalar, RootScalar};
 use crate::scalar::{Exact, Scalar, Sign};
-use crate::separation::linear::{along_axis, first_contact, AlongAxis};
+use crate::separation::linear::{entry_along, first_contact};
 use crate::separation::{axis_of, extreme_feature, sign, Axis};
 use crate::vclip::{feature_squared_distance, vclip_prechecked};
 
@@ -182,15 +182,15 @@ impl<N: Scalar> Query for Toi<N> {
                 let mut latest: Option<(Axis, Exact)> = None;
                 for &axis in &out.entry {
                     let n = axis_of(a, b, axis)?.ok_or_else(mismatch)?;
-                    let AlongAxis::Moving { first, .. } = along_axis(a, b, &v, &n)? else { return Err(mismatch()) };
+                    let Some(first) = entry_along(a, b, &v, &n)? else { return Err(mismatch()) };
                     let later = match &latest {
                         None => true,
                         Some((_, l)) => {
-                            first.value.compare(l).map_err(|u| QueryError::uncertain("", u))? == Ordering::Greater
+                            first.compare(l).map_err(|u| QueryError::uncertain("", u))? == Ordering::Greater
                         }
                     };
                     if later {
-                        latest = Some((axis, first.value));
+                        latest = Some((axis, first));
                     }
                 }
                 latest.map(|(axis, t)| (Some(axis), t)).ok_or_else(mismatch)?
@@ -218,7 +218,7 @@ impl<N: Scalar> Query for Toi<N> {
         let v = vb.clone() - va.clone();
         let miss = |decisive| Ok(Answer { output: ToiOutput::miss(), decisive, continuous: Vec::new() });
         let poses = vec![Decisive::Test(ca.pose_determinant.clone()), Decisive::Test(cb.pose_determinant.clone())];
-        let c = first_contact(a, b, &v, &t0, &t1)?;
+        let c = first_contact(a, b, &v, [&t0, &t1], [&ca.parallels, &cb.parallels])?;
         let mut decisive: Vec<Decisive<S>> = c.axis_tests.into_iter().map(Decisive::Test).collect();
         decisive.extend(poses);
         decisive.extend(c.window_tests.into_iter().map(Decisive::Test));

@@ -10,7 +10,7 @@
 
 use std::cmp::Ordering;
 
-use super::{axis_of, project, sign, Axis};
+use super::{axis_of, extent, project, sign, Axis, Parallels};
 use crate::brep::Solid;
 use crate::geom::{dot_magnitude, Scaled, Vector3};
 use crate::scalar::{Decision, Scalar, Sign};
@@ -41,8 +41,14 @@ pub(crate) struct Window<S: Scalar> {
 }
 
 /// The window in which b, moving by `v` relative to a, meets a: every separating axis taken
-/// in turn (faces of a, faces of b, edge pairs), each a step of the query's budget.
-pub(crate) fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<S>) -> Decision<Window<S>> {
+/// in turn (faces of a, faces of b, edge pairs; those `parallels` name repeats skipped), each a
+/// step of the query's budget.
+pub(crate) fn meeting_window<S: Scalar>(
+    a: &Solid<S>,
+    b: &Solid<S>,
+    v: &Vector3<S>,
+    parallels: [&Parallels; 2],
+) -> Decision<Window<S>> {
     let mut window = Window {
         enter: None,
         entry: Vec::new(),
@@ -54,12 +60,12 @@ pub(crate) fn meeting_window<S: Scalar>(a: &Solid<S>, b: &Solid<S>, v: &Vector3<
     // Axes are taken one at a time (never collected: two large shapes have many edge pairs),
     // each a step of the query's budget.
     for (k, s) in [a, b].into_iter().enumerate() {
-        for f in 0..s.face_count() {
+        for f in (0..s.face_count()).filter(|&f| !parallels[k].face_repeats(f)) {
             window.add_axis(a, b, v, Axis::Face(k as u8, f))?;
         }
     }
-    for i in 0..a.edges().len() {
-        for j in 0..b.edges().len() {
+    for i in (0..a.edges().len()).filter(|&i| !parallels[0].edge_repeats(i)) {
+        for j in (0..b.edges().len()).filter(|&j| !parallels[1].edge_repeats(j)) {
             if window.never {
                 return Ok(window);
             }
@@ -116,6 +122,24 @@ pub fn along_axis<S: Scalar>(
             };
             AlongAxis::Moving { first: end(first), last: end(last) }
         }
+    })
+}
+
+/// When b, moving by `v` relative to a, begins to overlap a along axis `n` (with component
+/// magnitudes `nm`): [`along_axis`]'s `first`, without the magnitudes a construction whose
+/// decisions were made already does not read. `None` when b does not move along `n`.
+pub fn entry_along<S: Scalar>(
+    a: &Solid<S>,
+    b: &Solid<S>,
+    v: &Vector3<S>,
+    (n, nm): &(Vector3<S>, Vector3<S>),
+) -> Decision<Option<S>> {
+    let ((a_lo, a_hi), (b_lo, b_hi)) = (extent(a, n)?, extent(b, n)?);
+    let w = v.dot(n);
+    Ok(match sign(&w, &dot_magnitude(v, nm))? {
+        Sign::Zero => None,
+        Sign::Positive => Some((a_lo - b_hi) / w),
+        Sign::Negative => Some((a_hi - b_lo) / w),
     })
 }
 
@@ -221,15 +245,16 @@ pub struct Hit<S: Scalar> {
 }
 
 /// The first time in `[t0, t1]` at which b, moving by `v` relative to a, meets a: max(enter, t0)
-/// when that is at most min(exit, t1).
+/// when that is at most min(exit, t1). `parallels`: the repeated axes of a and of b, skipped
+/// ([`Parallels::none`] takes every axis).
 pub fn first_contact<S: Scalar>(
     a: &Solid<S>,
     b: &Solid<S>,
     v: &Vector3<S>,
-    t0: &S,
-    t1: &S,
+    [t0, t1]: [&S; 2],
+    parallels: [&Parallels; 2],
 ) -> Decision<LinearContact<S>> {
-    let mut w = meeting_window(a, b, v)?;
+    let mut w = meeting_window(a, b, v, parallels)?;
     let axis_tests = std::mem::take(&mut w.tests);
     let mut tests = Vec::new();
     if w.never {

@@ -29,6 +29,62 @@ pub enum Axis {
     Edges(usize, usize),
 }
 
+/// Which separating axes of a solid repeat an earlier one. Parallel faces (a box's opposite
+/// faces) give the same axis up to its sign, and so do the cross products of parallel edges
+/// with any edge of the other shape; along such a repeat every projection is the earlier
+/// axis's scaled by one factor, so the overlap (and its window in time) is the same, and the
+/// separating-axis loops skip it. Each class's representative is its first member, so the
+/// first axis reaching a tie is still the one taken. Parallelism is invariant under a pose (an
+/// invertible affine map), so it is found once on the shape as given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Parallels {
+    /// The first face parallel to each face (itself when none is earlier); empty: none known.
+    faces: Vec<usize>,
+    /// The first edge parallel to each edge, likewise.
+    edges: Vec<usize>,
+}
+
+impl Parallels {
+    /// No repeats known: every axis is taken.
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// The classes of `s`'s face normals and edge directions, each pair decided on `S` (a pair
+    /// that cannot be decided is taken as two classes: a repeated axis costs time, never the
+    /// answer). Quadratic in the counts: for small solids (a box, say).
+    pub fn of<S: Scalar>(s: &Solid<S>) -> Self {
+        let classes = |count: usize, axis: &dyn Fn(usize) -> (Vector3<S>, Vector3<S>)| -> Vec<usize> {
+            let axes: Vec<_> = (0..count).map(axis).collect();
+            (0..count)
+                .map(|i| {
+                    let (n, m) = &axes[i];
+                    (0..i)
+                        .find(|&j| {
+                            let (nj, mj) = &axes[j];
+                            zero_vector_scaled(&n.cross(nj), &cross_magnitude(m, mj)) == Ok(true)
+                        })
+                        .unwrap_or(i)
+                })
+                .collect()
+        };
+        Parallels {
+            faces: classes(s.face_count(), &|f| face_axis(s, f)),
+            edges: classes(s.edges().len(), &|e| edge_direction(s, &s.edges()[e])),
+        }
+    }
+
+    /// Whether face `f`'s axis repeats an earlier face's.
+    pub fn face_repeats(&self, f: usize) -> bool {
+        self.faces.get(f).is_some_and(|&r| r != f)
+    }
+
+    /// Whether edge `e`'s direction repeats an earlier edge's.
+    pub fn edge_repeats(&self, e: usize) -> bool {
+        self.edges.get(e).is_some_and(|&r| r != e)
+    }
+}
+
 /// The range of `s`'s projection on `n`: the least and the greatest n·x over its vertices.
 pub fn extent<S: Scalar>(s: &Solid<S>, n: &Vector3<S>) -> Decision<(S, S)> {
     let mut it = s.vertices().iter().map(|p| p.coords.dot(n));
@@ -110,11 +166,22 @@ pub fn extreme_feature<S: Scalar>(
     nm: &Vector3<S>,
     highest: bool,
 ) -> Decision<Option<Feature>> {
-    let (lo, hi, m) = project(s, n, nm)?;
-    let extreme = if highest { hi } else { lo };
+    // Each vertex projected once. (A backend with certain decisions never reads the
+    // magnitude, and finds the extreme among the projections themselves.)
+    let along: Vec<S> = s.vertices().iter().map(|p| p.coords.dot(n)).collect();
+    let (extreme, m) = if S::CERTAIN_DECISIONS {
+        let mut extreme = along.first().cloned().unwrap_or_else(S::zero);
+        for x in along.iter().skip(1) {
+            extreme = if highest { extreme.maximum(x)? } else { extreme.minimum(x)? };
+        }
+        (extreme, S::zero())
+    } else {
+        let (lo, hi, m) = project(s, n, nm)?;
+        (if highest { hi } else { lo }, m)
+    };
     let mut on = Vec::new();
-    for (i, p) in s.vertices().iter().enumerate() {
-        if sign(&(p.coords.dot(n) - extreme.clone()), &m)? == Sign::Zero {
+    for (i, x) in along.into_iter().enumerate() {
+        if sign(&(x - extreme.clone()), &m)? == Sign::Zero {
             on.push(i);
         }
     }
