@@ -24,6 +24,7 @@ pub mod input;
 pub mod json;
 pub mod ops;
 pub mod pose;
+pub mod render;
 pub mod shape;
 
 use std::io::{self, BufRead, Write};

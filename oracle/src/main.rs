@@ -1,7 +1,7 @@
 //! `touchstone`: the command-line oracle.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{self, BufReader, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -106,6 +106,10 @@ enum Command {
         /// Seconds the engine may take on one line before it counts as a hang (0: no limit).
         #[arg(long, default_value_t = 10.0, value_parser = seconds)]
         engine_time_limit: f64,
+        /// Also write the report as one self-contained HTML page here: per function the counts,
+        /// a histogram of the errors and the worst cases with their pictures and replay lines.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
     /// Answer each query of FILE on every backend side by side (exact, exact-unfiltered, f64),
     /// with MISMATCH where they disagree, the agreement contract's verdict, and for
@@ -153,6 +157,30 @@ enum Command {
         /// The seed of --table's cases.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Also write the findings as one self-contained HTML page, DIR/index.html: per class
+        /// the counts, a histogram of the errors and the worst cases with their pictures.
+        #[arg(long, value_name = "DIR", conflicts_with = "table")]
+        html: Option<PathBuf>,
+    },
+    /// Draw each query line of FILE with its exact answer: an SVG and a PNG per line in DIR
+    /// (named by line number and id). The shapes in their poses, seen perpendicular to the
+    /// closest-point segment or along a contact region's plane; the exact closest points,
+    /// features, contact regions and normals; a claim's points and normal beside them; a
+    /// magnified inset with a scale bar when the gap or the claim's error is far below the
+    /// shapes' size.
+    Render {
+        /// Query file (JSON Lines); `-` or absent: standard input.
+        file: Option<PathBuf>,
+        /// The folder the pictures are written to (created when missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// SVG only, no PNG.
+        #[arg(long)]
+        no_png: bool,
+        /// Also write each line's scene as a glTF file (shapes, points, gap, normals, regions),
+        /// which opens in any 3D viewer.
+        #[arg(long)]
+        gltf: bool,
     },
     /// Write degenerate cases with their answers known by construction as query lines, each
     /// with the expected answer as its `claim` (answering the file back gives `verdict.ok` on
@@ -326,7 +354,7 @@ fn subcommand(command: &Command) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Demo { scenarios, engines, python, table, round, count, seed } => {
+        Command::Demo { scenarios, engines, python, table, round, count, seed, html } => {
             if *scenarios {
                 let mut out = io::stdout().lock();
                 for line in check::demo::scenarios() {
@@ -377,8 +405,28 @@ fn subcommand(command: &Command) -> ExitCode {
                 }
             } else {
                 let results = check::demo::run(&chosen, &opts, limit);
-                print!("{}", check::demo::render(&results, &chosen, &not_run, start.elapsed().as_secs_f64()));
-                ExitCode::SUCCESS
+                let seconds = start.elapsed().as_secs_f64();
+                print!("{}", check::demo::render(&results, &chosen, &not_run, seconds));
+                match html {
+                    None => ExitCode::SUCCESS,
+                    Some(dir) => {
+                        let names: Vec<String> = chosen.iter().map(|e| e.name().to_string()).collect();
+                        let page = touchstone_oracle::render::html::Page::of_demo(&results, &names, &not_run, seconds);
+                        let path = dir.join("index.html");
+                        match std::fs::create_dir_all(dir).and_then(|()| {
+                            std::fs::write(&path, touchstone_oracle::render::html::html(&page, 3, &opts))
+                        }) {
+                            Ok(()) => {
+                                eprintln!("touchstone demo: the report is {}", path.display());
+                                ExitCode::SUCCESS
+                            }
+                            Err(err) => {
+                                eprintln!("touchstone demo: cannot write {}: {err}", path.display());
+                                ExitCode::from(2)
+                            }
+                        }
+                    }
+                }
             };
             for e in &chosen {
                 e.shutdown();
@@ -417,6 +465,47 @@ fn subcommand(command: &Command) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Command::Render { file, out, no_png, gltf } => {
+            let Some(input) = open_input(file.as_ref()) else { return ExitCode::from(2) };
+            // Pictures are for a few lines: the file is read whole, up to 64 MiB.
+            const MAX: u64 = 64 << 20;
+            let mut text = String::new();
+            match input.take(MAX + 1).read_to_string(&mut text) {
+                Err(e) => {
+                    eprintln!("touchstone render: cannot read the queries: {e}");
+                    return ExitCode::from(2);
+                }
+                Ok(n) if n as u64 > MAX => {
+                    eprintln!("touchstone render: the query file is over 64 MiB; render a few lines of it");
+                    return ExitCode::from(2);
+                }
+                Ok(_) => {}
+            }
+            let opts = Options { time_limit: Some(std::time::Duration::from_secs(10)), ..Options::default() };
+            let total = text.lines().count();
+            let show = io::stderr().is_terminal();
+            let formats = touchstone_oracle::render::Formats { png: !*no_png, gltf: *gltf };
+            match touchstone_oracle::render::render_file(&text, out, &opts, formats, |n| {
+                if show {
+                    eprint!("\rtouchstone render: {n} of {total} lines drawn   ");
+                }
+            }) {
+                Ok(done) => {
+                    if show {
+                        eprintln!();
+                    }
+                    for s in &done.skipped {
+                        eprintln!("touchstone render: skipped {s}");
+                    }
+                    eprintln!("touchstone render: {} files in {}", done.written.len(), out.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("touchstone render: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Explain { file } => {
             let Some(mut input) = open_input(file.as_ref()) else { return ExitCode::from(2) };
             let mut out = io::stdout().lock();
@@ -448,7 +537,7 @@ fn subcommand(command: &Command) -> ExitCode {
                 }
             }
         }
-        Command::CheckEngine { engine, file, command, python, findings, worst, engine_time_limit } => {
+        Command::CheckEngine { engine, file, command, python, findings, worst, engine_time_limit, html } => {
             let limit = (*engine_time_limit > 0.0).then(|| std::time::Duration::from_secs_f64(*engine_time_limit));
             let (e, file): (&'static dyn check::Engine, Option<PathBuf>) = match (command, engine) {
                 (Some(_), Some(_)) if file.is_some() => {
@@ -516,6 +605,15 @@ fn subcommand(command: &Command) -> ExitCode {
                     if let Some(Err(err)) = sink.as_mut().map(Write::flush) {
                         eprintln!("touchstone: writing the findings: {err}");
                         return ExitCode::from(2);
+                    }
+                    if let Some(path) = html {
+                        let page = touchstone_oracle::render::html::Page::of_report(&r);
+                        if let Err(err) =
+                            std::fs::write(path, touchstone_oracle::render::html::html(&page, *worst, &opts))
+                        {
+                            eprintln!("touchstone: cannot write {}: {err}", path.display());
+                            return ExitCode::from(2);
+                        }
                     }
                     ExitCode::SUCCESS
                 }

@@ -74,6 +74,7 @@ pub const COMMON_FIELDS: [&str; 6] = ["id", "op", "backend", "digits", "claim", 
 
 pub use crate::input::Backend;
 pub use crate::input::Context;
+pub use distance::posed;
 
 /// Settings of one query.
 #[derive(Clone, Debug)]
