@@ -18,23 +18,27 @@ use crate::scalar::{two, Scalar, Sign};
 /// ```
 pub fn quaternion_matrix<S: Scalar>(q: &[S; 4]) -> Result<Matrix3<S>, GeomError> {
     let [w, x, y, z] = if S::EXACT_VALUES { q.clone() } else { scaled_to_unit_exponent(q)? };
-    let n = w.clone() * w.clone() + x.clone() * x.clone() + y.clone() * y.clone() + z.clone() * z.clone();
+    // The ten products, each once (every backend computes each the same way each time, so
+    // sharing them changes no value: a double's rounding, an interval's, an exact product).
+    let m = |a: &S, b: &S| a.clone() * b.clone();
+    let [ww, xx, yy, zz] = [&w, &x, &y, &z].map(|a| m(a, a));
+    let [xy, wz, xz, wy, yz, wx] = [(&x, &y), (&w, &z), (&x, &z), (&w, &y), (&y, &z), (&w, &x)].map(|(a, b)| m(a, b));
+    let n = ww.clone() + xx.clone() + yy.clone() + zz.clone();
     if n.sign()? == Sign::Zero {
         return Err(GeomError::ZeroQuaternion);
     }
     let t = two::<S>();
-    let sq = |a: &S| a.clone() * a.clone();
-    let m = |a: &S, b: &S| a.clone() * b.clone();
+    let c = |a: &S| a.clone();
     let entries = [
-        sq(&w) + sq(&x) - sq(&y) - sq(&z),
-        t.clone() * (m(&x, &y) - m(&w, &z)),
-        t.clone() * (m(&x, &z) + m(&w, &y)),
-        t.clone() * (m(&x, &y) + m(&w, &z)),
-        sq(&w) - sq(&x) + sq(&y) - sq(&z),
-        t.clone() * (m(&y, &z) - m(&w, &x)),
-        t.clone() * (m(&x, &z) - m(&w, &y)),
-        t.clone() * (m(&y, &z) + m(&w, &x)),
-        sq(&w) - sq(&x) - sq(&y) + sq(&z),
+        c(&ww) + c(&xx) - c(&yy) - c(&zz),
+        t.clone() * (c(&xy) - c(&wz)),
+        t.clone() * (c(&xz) + c(&wy)),
+        t.clone() * (c(&xy) + c(&wz)),
+        c(&ww) - c(&xx) + c(&yy) - c(&zz),
+        t.clone() * (c(&yz) - c(&wx)),
+        t.clone() * (c(&xz) - c(&wy)),
+        t.clone() * (c(&yz) + c(&wx)),
+        ww - xx - yy + zz,
     ];
     Ok(Matrix3::from_row_iterator(entries.into_iter().map(|e| e / n.clone())))
 }

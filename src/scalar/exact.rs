@@ -101,18 +101,18 @@ impl Exact {
     /// The value as a reduced [`BigRational`] (a gcd only when there is a denominator).
     pub fn to_big_rational(&self) -> BigRational {
         let (mut num, mut den) = (self.m.to_big(), self.d.as_ref().map_or_else(BigInt::one, Int::to_big));
+        // m and d are odd, so their gcd is the whole common factor (the power of two is on
+        // one side only); taken on the values just made, before the shift.
+        let g = self.d.as_ref().map(|_| super::gcd::gcd(num.magnitude(), den.magnitude()));
         if self.e >= 0 {
             num <<= self.e as u64;
         } else {
             den <<= self.e.unsigned_abs();
         }
-        match &self.d {
+        match g {
             // An odd numerator over a power of two, or an integer: already in lowest terms.
             None => BigRational::new_raw(num, den),
-            Some(d) => {
-                // m and d are odd, so their gcd is the whole common factor (the power of two
-                // is on one side only).
-                let g = super::gcd::gcd(&self.m.magnitude(), &d.magnitude());
+            Some(g) => {
                 if g.is_one() {
                     BigRational::new_raw(num, den)
                 } else {

@@ -11,6 +11,16 @@ use num_integer::Integer;
 /// gcd(a, b) (gcd(0, b) = b).
 pub(crate) fn gcd(a: &BigUint, b: &BigUint) -> BigUint {
     let (a, b) = if a >= b { (a, b) } else { (b, a) };
+    // Sizes far apart (a numerator over an odd part of |q|², say): no quotient can be read
+    // off the leading bits, so the first step is a division, taken here on the numbers as
+    // given (in the loop below it would convert both to and from limbs).
+    let reduced;
+    let (a, b) = if a.bits() > b.bits() + 62 && b.bits() > 0 {
+        reduced = a % b;
+        (b, &reduced)
+    } else {
+        (a, b)
+    };
     // Little-endian limbs, updated in place: a run's matrix is applied limb by limb.
     let (mut a, mut b): (Vec<u64>, Vec<u64>) = (a.iter_u64_digits().collect(), b.iter_u64_digits().collect());
     let (mut t, mut w) = (Vec::with_capacity(a.len()), Vec::with_capacity(a.len()));
