@@ -55,6 +55,7 @@ mod sweep;
 
 use crate::json::Out;
 use num_rational::BigRational;
+use num_traits::One;
 use serde_json::{json, Value};
 use touchstone::contract::Agreement;
 use touchstone::geom::Point3;
@@ -154,7 +155,7 @@ pub struct ClaimField<C: 'static> {
 /// An output value: an exact rational string for exact backends, a JSON number for inexact ones.
 pub fn num<S: Scalar>(x: &S) -> Value {
     if S::EXACT_VALUES {
-        x.to_rational().map(|q| Value::String(q.to_string())).unwrap_or(Value::Null)
+        x.to_rational().map(|q| rational_json(&q)).unwrap_or(Value::Null)
     } else {
         serde_json::Number::from_f64(x.to_f64()).map(Value::Number).unwrap_or(Value::Null)
     }
@@ -219,8 +220,32 @@ pub fn feature_json(f: &FeatureId) -> Value {
     }
 }
 
+/// `q` as the format writes it, `"n/d"` or `"n"` (what `Display` writes, without its
+/// formatter: padding support made it format each part into a string of its own first, a
+/// quarter of writing an exact answer).
+///
+/// ```
+/// use num_bigint::BigInt;
+/// use num_rational::BigRational;
+/// use touchstone_oracle::ops::rational_string;
+/// for (n, d) in [(-3, 7), (5, 1), (0, 1), (-12, 1), (1, 3_i64.pow(30))] {
+///     let q = BigRational::new(BigInt::from(n), BigInt::from(d));
+///     assert_eq!(rational_string(&q), q.to_string());
+/// }
+/// let huge = BigRational::new(BigInt::from(-7) * BigInt::from(10).pow(80) + 1, BigInt::from(2).pow(200));
+/// assert_eq!(rational_string(&huge), huge.to_string());
+/// ```
+pub fn rational_string(q: &BigRational) -> String {
+    let mut s = q.numer().to_str_radix(10);
+    if !q.denom().is_one() {
+        s.push('/');
+        s.push_str(&q.denom().to_str_radix(10));
+    }
+    s
+}
+
 fn rational_json(q: &BigRational) -> Value {
-    Value::String(q.to_string())
+    Value::String(rational_string(q))
 }
 
 fn shown_json(s: &Shown) -> Value {
