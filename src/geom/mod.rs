@@ -11,7 +11,7 @@ mod transform;
 
 pub use det::{adjugate3, adjugate4, det3, det4, permanent3, permanent4, Scaled};
 pub use plane::{is_zero_vector, Plane};
-pub use transform::{quaternion_matrix, Affine, Homogeneous};
+pub use transform::{quaternion_matrix, quaternion_numerators, Affine, Homogeneous};
 
 /// A point in 3-space.
 pub type Point3<S> = nalgebra::Point3<S>;

@@ -17,6 +17,24 @@ use crate::scalar::{two, Scalar, Sign};
 /// assert_eq!(r * point::<BigRational>(1, 0, 0), point(0, 1, 0));
 /// ```
 pub fn quaternion_matrix<S: Scalar>(q: &[S; 4]) -> Result<Matrix3<S>, GeomError> {
+    let (entries, n) = quaternion_numerators(q)?;
+    Ok(entries.map(|e| e / n.clone()))
+}
+
+/// The rotation of [`quaternion_matrix`] as M / n: M the matrix of q v q̄ (entries quadratic in
+/// q) and n = |q|² > 0, undivided. On an exact backend M·p / n is the rotated point with one
+/// division per coordinate, not one per entry (and products of M's dyadic entries, where the
+/// divided entries carry n's odd part as a denominator through every product and sum).
+///
+/// ```
+/// use num_rational::BigRational;
+/// use touchstone::geom::{quaternion_matrix, quaternion_numerators};
+/// let q = [1, 2, 0, 1].map(|x: i64| BigRational::from_integer(x.into()));
+/// let (m, n) = quaternion_numerators(&q).unwrap();
+/// assert_eq!(n, BigRational::from_integer(6.into()));
+/// assert_eq!(m / n, quaternion_matrix(&q).unwrap());
+/// ```
+pub fn quaternion_numerators<S: Scalar>(q: &[S; 4]) -> Result<(Matrix3<S>, S), GeomError> {
     let [w, x, y, z] = if S::EXACT_VALUES { q.clone() } else { scaled_to_unit_exponent(q)? };
     // The ten products, each once (every backend computes each the same way each time, so
     // sharing them changes no value: a double's rounding, an interval's, an exact product).
@@ -40,7 +58,7 @@ pub fn quaternion_matrix<S: Scalar>(q: &[S; 4]) -> Result<Matrix3<S>, GeomError>
         t.clone() * (c(&yz) + c(&wx)),
         ww - xx - yy + zz,
     ];
-    Ok(Matrix3::from_row_iterator(entries.into_iter().map(|e| e / n.clone())))
+    Ok((Matrix3::from_row_iterator(entries), n))
 }
 
 /// `q` times a power of two that brings its largest component near 1, for backends without

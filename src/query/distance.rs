@@ -338,8 +338,19 @@ fn start_hint<N: Scalar, S: Scalar>(
 /// A decided feature of a posed shape, posed exactly (a face by the plane of three of its
 /// vertices that are not collinear).
 fn piece<N: Scalar>(posed: &Posed<N>, id: &FeatureId) -> Option<Piece> {
-    let map = posed.pose.affine::<Exact>().ok()?;
-    let at = |i: usize| input_vertex::<N, Exact>(&posed.shape, i).map(|p| map.apply_point(&p));
+    // M·p / n + t: one division per coordinate (the rotation's entries divided first carried
+    // |q|²'s odd part through every product and sum).
+    let (m, n, t) = posed.pose.numerators::<Exact>().ok()?;
+    let at = |i: usize| {
+        input_vertex::<N, Exact>(&posed.shape, i).map(|p| {
+            let row = |r: usize| {
+                (m[(r, 0)].clone() * p[0].clone() + m[(r, 1)].clone() * p[1].clone() + m[(r, 2)].clone() * p[2].clone())
+                    / n.clone()
+                    + t[r].clone()
+            };
+            Point3::new(row(0), row(1), row(2))
+        })
+    };
     Some(match id {
         FeatureId::Vertex(i) => Piece::V(at(*i)?),
         FeatureId::Edge(i, j) => Piece::E(at(*i)?, at(*j)?),

@@ -109,6 +109,23 @@ impl<N: Scalar> PoseSpec<N> {
         })
     }
 
+    /// The transform on an exact backend `S` as p ↦ M·p / n + t, undivided (a quaternion's
+    /// [`quaternion_numerators`](crate::geom::quaternion_numerators); a matrix's rows over
+    /// n = 1): [`PoseSpec::affine`]'s map with one division per posed coordinate.
+    pub fn numerators<S: Scalar>(&self) -> Result<(crate::geom::Matrix3<S>, S, Vector3<S>), crate::GeomError> {
+        let c = |x: &N| x.to_backend::<S>();
+        match self {
+            PoseSpec::Quaternion { q, t } => {
+                let (m, n) = crate::geom::quaternion_numerators(&q.each_ref().map(c))?;
+                Ok((m, n, Vector3::new(c(&t[0]), c(&t[1]), c(&t[2]))))
+            }
+            PoseSpec::Matrix(_) => {
+                let a = self.affine::<S>()?;
+                Ok((a.linear, S::one(), a.translation))
+            }
+        }
+    }
+
     /// The transform on backend `S`.
     pub fn affine<S: Scalar>(&self) -> Result<Affine<S>, crate::GeomError> {
         let c = |x: &N| x.to_backend::<S>();
