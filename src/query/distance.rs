@@ -340,9 +340,18 @@ fn start_hint<N: Scalar, S: Scalar>(
 fn piece<N: Scalar>(posed: &Posed<N>, id: &FeatureId) -> Option<Piece> {
     // M·p / n + t: one division per coordinate (the rotation's entries divided first carried
     // |q|²'s odd part through every product and sum).
-    let (m, n, t) = posed.pose.numerators::<Exact>().ok()?;
+    // The identity (an unposed shape) maps nothing.
+    let identity = posed.pose.is_identity();
+    let (m, n, t) = if identity {
+        (crate::geom::Matrix3::<Exact>::identity(), Exact::from_i64(1), Vector3::<Exact>::zeros())
+    } else {
+        posed.pose.numerators::<Exact>().ok()?
+    };
     let at = |i: usize| {
         input_vertex::<N, Exact>(&posed.shape, i).map(|p| {
+            if identity {
+                return p;
+            }
             let row = |r: usize| {
                 (m[(r, 0)].clone() * p[0].clone() + m[(r, 1)].clone() * p[1].clone() + m[(r, 2)].clone() * p[2].clone())
                     / n.clone()
