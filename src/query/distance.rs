@@ -339,25 +339,12 @@ fn start_hint<N: Scalar, S: Scalar>(
 /// vertices that are not collinear).
 fn piece<N: Scalar>(posed: &Posed<N>, id: &FeatureId) -> Option<Piece> {
     // M·p / n + t: one division per coordinate (the rotation's entries divided first carried
-    // |q|²'s odd part through every product and sum).
-    // The identity (an unposed shape) maps nothing.
-    let identity = posed.pose.is_identity();
-    let (m, n, t) = if identity {
-        (crate::geom::Matrix3::<Exact>::identity(), Exact::from_i64(1), Vector3::<Exact>::zeros())
-    } else {
-        posed.pose.numerators::<Exact>().ok()?
-    };
+    // |q|²'s odd part through every product and sum); an unposed shape is not mapped.
+    let posing = if posed.pose.is_identity() { None } else { Some(posed.pose.numerators::<Exact>().ok()?) };
     let at = |i: usize| {
-        input_vertex::<N, Exact>(&posed.shape, i).map(|p| {
-            if identity {
-                return p;
-            }
-            let row = |r: usize| {
-                (m[(r, 0)].clone() * p[0].clone() + m[(r, 1)].clone() * p[1].clone() + m[(r, 2)].clone() * p[2].clone())
-                    / n.clone()
-                    + t[r].clone()
-            };
-            Point3::new(row(0), row(1), row(2))
+        input_vertex::<N, Exact>(&posed.shape, i).map(|p| match &posing {
+            None => p,
+            Some((map, n)) => Point3::from(map.apply_vector(&p.coords).map(|x| x / n.clone()) + &map.translation),
         })
     };
     Some(match id {

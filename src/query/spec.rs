@@ -109,20 +109,18 @@ impl<N: Scalar> PoseSpec<N> {
         })
     }
 
-    /// The transform on an exact backend `S` as p ↦ M·p / n + t, undivided (a quaternion's
+    /// The transform on an exact backend `S` as p ↦ M·p / n + t, undivided: the affine map
+    /// with linear part M and translation t, and n (a quaternion's
     /// [`quaternion_numerators`](crate::geom::quaternion_numerators); a matrix's rows over
-    /// n = 1): [`PoseSpec::affine`]'s map with one division per posed coordinate.
-    pub fn numerators<S: Scalar>(&self) -> Result<(crate::geom::Matrix3<S>, S, Vector3<S>), crate::GeomError> {
-        let c = |x: &N| x.to_backend::<S>();
+    /// n = 1). [`PoseSpec::affine`]'s map with one division per posed coordinate.
+    pub fn numerators<S: Scalar>(&self) -> Result<(Affine<S>, S), crate::GeomError> {
         match self {
             PoseSpec::Quaternion { q, t } => {
+                let c = |x: &N| x.to_backend::<S>();
                 let (m, n) = crate::geom::quaternion_numerators(&q.each_ref().map(c))?;
-                Ok((m, n, Vector3::new(c(&t[0]), c(&t[1]), c(&t[2]))))
+                Ok((Affine { linear: m, translation: Vector3::new(c(&t[0]), c(&t[1]), c(&t[2])) }, n))
             }
-            PoseSpec::Matrix(_) => {
-                let a = self.affine::<S>()?;
-                Ok((a.linear, S::one(), a.translation))
-            }
+            PoseSpec::Matrix(_) => Ok((self.affine::<S>()?, S::one())),
         }
     }
 
