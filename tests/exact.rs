@@ -90,6 +90,34 @@ proptest! {
         prop_assert_eq!((r.numer(), r.denom()), (reference.numer(), reference.denom()));
     }
 
+    /// Values over one denominator reduced together (one gcd on the denominator's size) come
+    /// out as num-rational reduces each: common factors shared by one value, by two, by all
+    /// three, and numerators that are multiples of the whole denominator (product ≡ 0).
+    #[test]
+    fn shared_denominators_come_out_in_lowest_terms(
+        w in any::<[[u64; 2]; 3]>(), dw in any::<[u64; 3]>(), g in any::<[u64; 2]>(), h in any::<u64>(),
+        whole in any::<bool>(), k in 0u32..100,
+    ) {
+        use num_bigint::BigInt;
+        let big = |w: &[u64]| -> BigInt { w.iter().fold(BigInt::from(0), |acc, &x| (acc << 64) + BigInt::from(x)) };
+        let odd = |w: &[u64]| -> BigInt { big(w) * 2 + 1 };
+        let (g, h) = (odd(&g), odd(&[h]));
+        let d = odd(&dw) * &g * &h;
+        let n = [
+            (big(&w[0]) * &g) << k,
+            big(&w[1]) * &g * &h,
+            if whole { big(&w[2]) * &d } else { -big(&w[2]) },
+        ];
+        let int = |x: &BigInt| Exact::from_rational(&BigRational::new_raw(x.clone(), BigInt::from(1)));
+        let xs: Vec<Exact> = n.iter().map(|n| int(n) / int(&d)).collect();
+        let together = Exact::to_big_rationals([&xs[0], &xs[1], &xs[2]]);
+        for (i, r) in together.iter().enumerate() {
+            let reference = BigRational::new(n[i].clone(), d.clone());
+            prop_assert_eq!((r.numer(), r.denom()), (reference.numer(), reference.denom()), "coordinate {}", i);
+            prop_assert_eq!(r, &xs[i].to_big_rational());
+        }
+    }
+
     #[test]
     fn doubles_are_held_exactly(bits in any::<u64>()) {
         let v = f64::from_bits(bits);

@@ -245,7 +245,7 @@ pub(super) fn reference<Q: Query>(a: Answer<Exact, Q>) -> Answer<BigRational, Q>
 
 /// A point of the fast exact backend as the reference's.
 pub(crate) fn point_reference(p: Point3<Exact>) -> Point3<BigRational> {
-    p.map(|c| c.to_big_rational())
+    Point3::from(Exact::to_big_rationals([&p.x, &p.y, &p.z]))
 }
 
 /// A value of the fast exact backend as the reference's.

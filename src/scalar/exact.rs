@@ -38,7 +38,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
@@ -100,10 +100,52 @@ impl Exact {
 
     /// The value as a reduced [`BigRational`] (a gcd only when there is a denominator).
     pub fn to_big_rational(&self) -> BigRational {
-        let (mut num, mut den) = (self.m.to_big(), self.d.as_ref().map_or_else(BigInt::one, Int::to_big));
         // m and d are odd, so their gcd is the whole common factor (the power of two is on
-        // one side only); taken on the values just made, before the shift.
-        let g = self.d.as_ref().map(|_| super::gcd::gcd(num.magnitude(), den.magnitude()));
+        // one side only).
+        self.reduced_by(super::gcd::gcd)
+    }
+
+    /// Values over one denominator (a posed point's coordinates, say) as reduced
+    /// [`BigRational`]s, with one gcd on the denominator's size for all of them where they
+    /// share it. A numerator that d divides (a coordinate on a box's face, `h·d / d`) has gcd
+    /// d. For the others, with residues rᵢ = mᵢ mod d ≠ 0: gcd(mᵢ, d) = gcd(rᵢ, d) divides
+    /// g = gcd(∏ⱼ rⱼ mod d, d) (it divides rᵢ, hence the product, and d), so gcd(mᵢ, d) =
+    /// gcd(rᵢ, g), and g is 1, nothing to divide, for most values. Values with different
+    /// denominators are reduced one by one.
+    ///
+    /// ```
+    /// use touchstone::scalar::{Exact, Scalar};
+    /// // Integer quotients keep their denominator as given: three values over 35.
+    /// let v = |n: i64| Exact::from_i64(n) / Exact::from_i64(35);
+    /// let xs = [v(6), v(10), v(70)]; // 6/35 stays, 2/7 after a gcd of 5, and 2
+    /// let [a, b, c] = Exact::to_big_rationals([&xs[0], &xs[1], &xs[2]]);
+    /// assert_eq!((a.to_string(), b.to_string(), c.to_string()), ("6/35".into(), "2/7".into(), "2".into()));
+    /// ```
+    pub fn to_big_rationals<const N: usize>(xs: [&Exact; N]) -> [BigRational; N] {
+        let shared = xs[..].first().and_then(|x| x.d.as_ref()).filter(|d| xs.iter().all(|x| x.d.as_ref() == Some(*d)));
+        let Some(d) = shared.filter(|_| N > 1) else { return xs.map(Exact::to_big_rational) };
+        let d = d.magnitude();
+        let residues = xs.map(|x| x.m.magnitude() % &d);
+        let product = residues.iter().filter(|r| !r.is_zero()).fold(BigUint::one(), |p, r| (p * r) % &d);
+        let g = super::gcd::gcd(&product, &d);
+        let mut i = 0;
+        xs.map(|x| {
+            let r = &residues[i];
+            i += 1;
+            x.reduced_by(|_, _| match () {
+                _ if r.is_zero() => d.clone(),
+                _ if g.is_one() => BigUint::one(),
+                _ => super::gcd::gcd(r, &g),
+            })
+        })
+    }
+
+    /// The value as a [`BigRational`], dividing numerator and denominator by `common(|m|, d)`
+    /// (their gcd, found by the caller's route) when there is a denominator.
+    fn reduced_by(&self, common: impl FnOnce(&BigUint, &BigUint) -> BigUint) -> BigRational {
+        let (mut num, mut den) = (self.m.to_big(), self.d.as_ref().map_or_else(BigInt::one, Int::to_big));
+        // Taken on the values just made, before the shift.
+        let g = self.d.as_ref().map(|_| common(num.magnitude(), den.magnitude()));
         if self.e >= 0 {
             num <<= self.e as u64;
         } else {
