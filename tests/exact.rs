@@ -6,7 +6,7 @@
 use num_rational::BigRational;
 use num_traits::Zero;
 use proptest::prelude::*;
-use touchstone::scalar::{Exact, Scalar};
+use touchstone::scalar::{Exact, Scalar, Sign};
 
 #[derive(Clone, Debug)]
 enum Expr {
@@ -115,6 +115,87 @@ proptest! {
             let reference = BigRational::new(n[i].clone(), d.clone());
             prop_assert_eq!((r.numer(), r.denom()), (reference.numer(), reference.denom()), "coordinate {}", i);
             prop_assert_eq!(r, &xs[i].to_big_rational());
+        }
+    }
+
+    /// `integral_multiple` on `Exact` (whose fractions are held unreduced) gives the values
+    /// `BigRational` gives: each value times the lcm of the odd parts of the denominators in
+    /// lowest terms, computed here from the reduced fractions.
+    #[test]
+    fn integral_multiples_are_alike_and_least(
+        parts in proptest::collection::vec((-(1i64 << 40)..(1i64 << 40), 1i64..2000, -3i64..30, 0i64..3), 4..=4),
+        shift in -70i32..70,
+    ) {
+        use num_bigint::BigInt;
+        use num_integer::Integer;
+        use num_traits::One;
+        // n/d · 2^shift, held by `Exact` over d·c (a common factor c it does not cancel).
+        let two = |k: i32| if k >= 0 { BigRational::from_integer(BigInt::one() << k as usize) } else { BigRational::new(BigInt::one(), BigInt::one() << (-k) as usize) };
+        let reference: Vec<BigRational> = parts.iter().map(|&(n, d, c, _)| BigRational::new(n.into(), d.into()) * two(shift + c as i32 % 5)).collect();
+        let fast: Vec<Exact> = parts
+            .iter()
+            .zip(&reference)
+            .map(|(&(n, d, c, k), r)| {
+                let common = [1i64, 3, 15, 7][k as usize % 4];
+                let q = Exact::from_i64(n * common) / Exact::from_i64(d * common) * Exact::from_rational(&two(shift + c as i32 % 5));
+                assert_eq!(q.to_rational().unwrap(), *r);
+                q
+            })
+            .collect();
+        let odd = |d: &BigInt| d >> d.trailing_zeros().unwrap_or(0);
+        let lcm = reference.iter().fold(BigInt::one(), |l, r| l.lcm(&odd(r.denom())));
+        let expected: Vec<BigRational> = reference.iter().map(|r| r * BigRational::from_integer(lcm.clone())).collect();
+        let on_reference = BigRational::integral_multiple([&reference[0], &reference[1], &reference[2], &reference[3]]);
+        let on_fast = Exact::integral_multiple([&fast[0], &fast[1], &fast[2], &fast[3]]);
+        // `None`: nothing to clear (then the values are the expected ones already).
+        let got_reference = on_reference.map_or_else(|| reference.clone(), |v| v.to_vec());
+        let got_fast: Vec<BigRational> =
+            on_fast.map_or_else(|| fast.clone(), |v| v.to_vec()).iter().map(|x| x.to_rational().unwrap()).collect();
+        prop_assert_eq!(&got_reference, &expected);
+        prop_assert_eq!(&got_fast, &expected);
+    }
+
+    /// The index's side filter encloses a positive multiple of a homogeneous form: integers far
+    /// beyond binary64's range (up to 2^2700) are enclosed after one scaling, and the interval
+    /// dot product then decides every form that is not within 2⁻⁴⁰ of zero relative to its terms,
+    /// and never decides a sign that is not the exact one (exact zeros included).
+    #[test]
+    fn scaled_enclosures_decide_large_forms_rightly(
+        a in proptest::collection::vec(any::<[u64; 5]>(), 4..=4),
+        b in proptest::collection::vec(any::<[u64; 5]>(), 4..=4),
+        base in [0u32..2200, 0u32..2200],
+        shifts in proptest::collection::vec(0u32..150, 8..=8),
+        signs in any::<[bool; 8]>(),
+        zero in any::<bool>(),
+    ) {
+        use num_bigint::BigInt;
+        use touchstone::predicates::filter::{dot4_sign, enclose4};
+        let big = |w: &[u64], k: u32, neg: bool| -> BigInt {
+            let x = w.iter().fold(BigInt::from(0), |acc, &x| (acc << 64) + BigInt::from(x)) << k as usize;
+            if neg { -x } else { x }
+        };
+        // Each form's values within 2^470 of each other (the filter encloses a value below
+        // 2^-480 of the largest by [0, 2^-479], which a clear form may then need), at any size.
+        let xa: Vec<BigInt> = (0..4).map(|i| big(&a[i], base[0] + shifts[i], signs[i])).collect();
+        let mut xb: Vec<BigInt> = (0..4).map(|i| big(&b[i], base[1] + shifts[4 + i], signs[4 + i])).collect();
+        if zero {
+            // A point on the plane: b = (a₁, −a₀, 0, 0)·c.
+            let c = &xb[0];
+            xb = vec![&xa[1] * c, -(&xa[0] * c), BigInt::from(0), BigInt::from(0)];
+        }
+        let ex = |x: &BigInt| Exact::from_rational(&BigRational::from_integer(x.clone()));
+        let (ea, eb): (Vec<Exact>, Vec<Exact>) = (xa.iter().map(ex).collect(), xb.iter().map(ex).collect());
+        let dot: BigInt = xa.iter().zip(&xb).map(|(x, y)| x * y).sum();
+        let terms: BigInt = xa.iter().zip(&xb).map(|(x, y)| (x * y).magnitude().clone()).map(BigInt::from).sum();
+        let truth = match dot.sign() { num_bigint::Sign::Minus => Sign::Negative, num_bigint::Sign::NoSign => Sign::Zero, num_bigint::Sign::Plus => Sign::Positive };
+        let (fa, fb) = (enclose4([&ea[0], &ea[1], &ea[2], &ea[3]]), enclose4([&eb[0], &eb[1], &eb[2], &eb[3]]));
+        prop_assert!(fa.is_some() && fb.is_some(), "no enclosure");
+        let decided = dot4_sign(&fa.unwrap(), &fb.unwrap());
+        if let Some(s) = decided {
+            prop_assert_eq!(s, truth);
+        }
+        if dot.magnitude().bits() + 40 > terms.magnitude().bits() + 1 && truth != Sign::Zero {
+            prop_assert_eq!(decided, Some(truth), "a clear form undecided");
         }
     }
 

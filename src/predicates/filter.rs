@@ -6,17 +6,53 @@
 
 use crate::scalar::{Interval, Scalar, Sign};
 
-/// Enclosures of four exact values by [`Interval`]s, for [`dot4_sign`]: `None` on
-/// inexact backends (they decide on their own numbers) and when a nonzero value's binary64
-/// image is outside [2⁻⁵⁰⁰, 2⁵⁰⁰] (where [`Scalar::to_f64`]'s error bound below fails near
-/// the subnormals). [`Scalar::to_f64`] of an exact backend is within 4u of the value (it
-/// truncates to 64 bits, rounds, divides and rounds again), and 4u·|a| is at most 4 units in
-/// the last place of `a`: four steps down and up enclose the value. A zero image of a zero
-/// value is the point 0.
+/// Enclosures of four exact values, or of one positive multiple 2⁻ᵏ of all four, by
+/// [`Interval`]s, for [`dot4_sign`] on homogeneous forms (a plane's coefficients, a point's
+/// homogeneous coordinates: the sign of their dot product is the same after the scaling).
+/// `None` on inexact backends (they decide on their own numbers).
+///
+/// Where the backend gives [`Scalar::binary_exponent`] (`Exact`), the four are scaled by the
+/// largest one's 2⁻ᵏ, so integer coefficients of any size are enclosed: each scaled value
+/// [`Scalar::to_f64_scaled`] is within 4u of the value, four steps down and up enclose it, and
+/// a value more than 2⁴⁸⁰ below the largest is enclosed by [0, 2⁻⁴⁷⁹] on its side of zero.
+/// Otherwise each nonzero value's [`Scalar::to_f64`] must lie in [2⁻⁵⁰⁰, 2⁵⁰⁰] (where its
+/// error bound holds away from the subnormals), or there is no enclosure. A zero is the point 0.
 pub fn enclose4<S: Scalar>(xs: [&S; 4]) -> Option<[Interval; 4]> {
     if !S::EXACT_VALUES {
         return None;
     }
+    let zero = Interval::new(0.0, 0.0)?;
+    let mut out = [zero; 4];
+    let exponents = xs.map(|x| x.binary_exponent());
+    if let Some(top) = exponents.iter().flatten().max().copied() {
+        let tiny = 2f64.powi(-479);
+        for ((o, x), k) in out.iter_mut().zip(xs).zip(exponents) {
+            match (k, x.sign().ok()?) {
+                (_, Sign::Zero) => {}
+                // A nonzero value without an exponent: no scaling for this form.
+                (None, _) => return unscaled(xs),
+                (Some(k), s) if k - top < -480 => {
+                    *o = if s == Sign::Positive { Interval::new(0.0, tiny)? } else { Interval::new(-tiny, 0.0)? };
+                }
+                (Some(_), _) => *o = widened(x.to_f64_scaled(top))?,
+            }
+        }
+        return Some(out);
+    }
+    unscaled(xs)
+}
+
+/// Four steps down and up from a double within 4u of the value.
+fn widened(a: f64) -> Option<Interval> {
+    let (mut l, mut h) = (a, a);
+    for _ in 0..4 {
+        (l, h) = (l.next_down(), h.next_up());
+    }
+    Interval::new(l, h)
+}
+
+/// The values' own enclosures, each nonzero one's image within [2⁻⁵⁰⁰, 2⁵⁰⁰].
+fn unscaled<S: Scalar>(xs: [&S; 4]) -> Option<[Interval; 4]> {
     let (lo, hi) = (2f64.powi(-500), 2f64.powi(500));
     let zero = Interval::new(0.0, 0.0)?;
     let mut out = [zero; 4];
@@ -29,11 +65,7 @@ pub fn enclose4<S: Scalar>(xs: [&S; 4]) -> Option<[Interval; 4]> {
         } else if !(a.abs() > lo && a.abs() < hi) {
             return None;
         } else {
-            let (mut l, mut h) = (a, a);
-            for _ in 0..4 {
-                (l, h) = (l.next_down(), h.next_up());
-            }
-            *o = Interval::new(l, h)?;
+            *o = widened(a)?;
         }
     }
     Some(out)

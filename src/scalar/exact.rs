@@ -379,6 +379,41 @@ impl Scalar for Exact {
         r.certain()
     }
 
+    /// The values times the least common multiple L* of their odd denominators in lowest
+    /// terms, as `BigRational`'s (the same values on both). `Exact` does not reduce: with L the
+    /// lcm of the denominators as held (one gcd per distinct one), nᵢ = mᵢ·(L/dᵢ) (exact
+    /// divisions) is an integer multiple, and g = gcd(L, n₁, …) is L/L* (L/g makes every value
+    /// an integer, so L* divides it; and L/L* divides L and every nᵢ, so it divides g).
+    fn integral_multiple<const N: usize>(values: [&Self; N]) -> Option<[Self; N]> {
+        let gcd = |a: &Int, b: &Int| Int::from_big(BigInt::from(super::gcd::gcd(&a.magnitude(), &b.magnitude())));
+        let mut l: Option<Int> = None;
+        for d in values.iter().filter_map(|v| v.d.as_ref()) {
+            l = Some(match l {
+                None => d.clone(),
+                Some(l) if l == *d => l,
+                Some(l) => {
+                    let g = gcd(&l, d);
+                    l.mul(&d.div_exact(&g))
+                }
+            });
+        }
+        let l = l?;
+        let n = values.map(|v| v.d.as_ref().map_or_else(|| v.m.mul(&l), |d| v.m.mul(&l.div_exact(d))));
+        let mut g = l;
+        for m in n.iter().filter(|m| !m.is_zero()) {
+            if g.is_one() {
+                break;
+            }
+            g = gcd(&g, m);
+        }
+        let mut i = 0;
+        Some(values.map(|v| {
+            let m = if g.is_one() { n[i].clone() } else { n[i].div_exact(&g) };
+            i += 1;
+            Exact::new(m, v.e, None)
+        }))
+    }
+
     const EXACT_VALUES: bool = true;
     const CERTAIN_DECISIONS: bool = true;
     const NAME: &'static str = "Exact";
@@ -425,6 +460,15 @@ impl Scalar for Exact {
     /// [`Exact::to_big_rational`]).
     fn to_f64(&self) -> f64 {
         self.double_value().unwrap_or_else(|| self.approx())
+    }
+    fn binary_exponent(&self) -> Option<i64> {
+        // m·2^e/d with 2^(bm−1) ≤ |m| < 2^bm and 2^(bd−1) ≤ d < 2^bd (d = 1 when absent).
+        (!self.m.is_zero()).then(|| self.m.bits() as i64 + self.e - self.d.as_ref().map_or(1, |d| d.bits() as i64))
+    }
+    fn to_f64_scaled(&self, k: i64) -> f64 {
+        let (m, sm) = self.m.top();
+        let (d, sd) = self.d.as_ref().map(Int::top).unwrap_or((1.0, 0));
+        ldexp(m / d, self.e + sm - sd - k)
     }
     fn to_rational(&self) -> Option<BigRational> {
         Some(self.to_big_rational())

@@ -177,6 +177,38 @@ pub trait Scalar:
     fn float_run(&self) -> Option<f64> {
         None
     }
+    /// An estimate `k` of log₂|x|, with 2^(k−1) < |x| < 2^(k+1), where the backend gives one
+    /// cheaply (`Exact`: from the bit lengths); `None` for zero and on the other backends (the
+    /// default). With [`Scalar::to_f64_scaled`] it lets a filter enclose values far outside
+    /// binary64's range after one common power-of-two scaling.
+    fn binary_exponent(&self) -> Option<i64> {
+        None
+    }
+    /// x·2⁻ᵏ in binary64, within 4 units of roundoff of the exact value when it is a normal
+    /// number, on the backends that give [`Scalar::binary_exponent`]; the default scales
+    /// [`Scalar::to_f64`] (which may have overflowed).
+    fn to_f64_scaled(&self, k: i64) -> f64 {
+        let mut x = self.to_f64();
+        let mut k = k;
+        while k != 0 {
+            let step = k.clamp(-1000, 1000);
+            x *= 2f64.powi(-step as i32);
+            k -= step;
+        }
+        x
+    }
+    /// Positive multiples of `values` (one factor for all of them) with no denominator but a
+    /// power of two, where the backend holds rationals: the least common multiple of the odd
+    /// parts of their denominators, times each. A plane's coefficients and a homogeneous
+    /// point's coordinates mean the same after such a scaling, and a side test on them is
+    /// then four products and three sums of integers, with no denominator carried (the
+    /// Brep-index keeps its arenas so). Both exact backends give the same values; `None` when
+    /// there is nothing to clear, and always on the inexact backends (the default) and on
+    /// `rug`'s rationals, a reference route that keeps its coefficients as given.
+    fn integral_multiple<const N: usize>(values: [&Self; N]) -> Option<[Self; N]> {
+        let _ = values;
+        None
+    }
     /// |self|.
     fn abs(&self) -> Self;
     /// The raw sign of the value, without tolerance.

@@ -76,6 +76,26 @@ impl Scalar for BigRational {
     fn image(&self) -> Decision<f64> {
         Ok(super::image::image_of_rational(self))
     }
+    /// The values times the least common multiple of the odd parts of their denominators: the
+    /// same values as `Exact`'s (which holds those odd parts as its denominators).
+    fn integral_multiple<const N: usize>(values: [&Self; N]) -> Option<[Self; N]> {
+        use num_integer::Integer;
+        use num_traits::One;
+        let mut l: Option<num_bigint::BigInt> = None;
+        for v in values {
+            let d = v.denom();
+            let odd = d >> d.trailing_zeros().unwrap_or(0);
+            if odd.is_one() {
+                continue;
+            }
+            l = Some(match l {
+                None => odd,
+                Some(l) => l.lcm(&odd),
+            });
+        }
+        let l = BigRational::from_integer(l?);
+        Some(values.map(|v| v * &l))
+    }
     fn abs(&self) -> Self {
         Signed::abs(self)
     }

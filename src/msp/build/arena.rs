@@ -13,7 +13,8 @@ impl<S: Scalar> Builder<'_, S> {
 
     /// Add a plane to the arena, after asking the query's memory budget for the room (the
     /// arenas grow without bound on hostile solids: quadratically on a comb).
-    pub(in crate::msp) fn push_plane(&mut self, mut p: Plane<S>) -> Result<u32, MspError> {
+    pub(in crate::msp) fn push_plane(&mut self, p: Plane<S>) -> Result<u32, MspError> {
+        let mut p = integral_plane(p);
         if !S::CERTAIN_DECISIONS {
             // A cut through a point near the origin has an offset that cancelled: its rounding
             // is relative to the solid's magnitude (see `Plane`'s scale).
@@ -30,7 +31,24 @@ impl<S: Scalar> Builder<'_, S> {
         Ok((self.planes.len() - 1) as u32)
     }
 
+    /// Add a cut that holds points `on` (one or two; `u32::MAX` for none) by construction: a
+    /// cut through a point, a pencil through a segment's line. On exact backends they are not
+    /// checked, and their side of it is zero without evaluating; other backends check them.
+    pub(super) fn push_holding(&mut self, q: Plane<S>, on: [u32; 2]) -> Result<u32, MspError> {
+        let q = self.push_plane(q)?;
+        if S::EXACT_VALUES {
+            crate::budget::reserve_for(&self.held, (q as usize + 1).saturating_sub(self.held.len()))?;
+            self.held.resize(q as usize + 1, [u32::MAX; 2]);
+            self.held[q as usize] = on;
+        } else {
+            let ids: Vec<u32> = on.into_iter().filter(|&p| p != u32::MAX).collect();
+            self.check_on(q, &ids)?;
+        }
+        Ok(q)
+    }
+
     pub(super) fn push_point(&mut self, p: HPoint<S>) -> Result<u32, MspError> {
+        let p = integral_point(p);
         crate::budget::reserve_for(&self.points, 1)?;
         crate::budget::reserve_for(&self.approx_points, 1)?;
         crate::budget::reserve_for(&self.cache, 1)?;
@@ -57,7 +75,15 @@ impl<S: Scalar> Builder<'_, S> {
         // backends decide zero here anyway, and a tolerant one cannot contradict its own
         // validation (an f64 L-prism under a half turn put its vertex at the origin 2⁻⁵⁶ above
         // its own face; planes now carry their offset's scale, which covers that rounding too).
-        if self.vertex_faces.get(i).is_some_and(|fs| fs.contains(&(plane as usize))) {
+        // Likewise a point that three planes' meet made lies on each of them: exactly, that
+        // is what the meet is (an exact backend would decide zero at the cost of the products
+        // of the largest numbers in the arenas).
+        let by_construction = match i.checked_sub(self.vertex_faces.len()) {
+            None => self.vertex_faces[i].contains(&(plane as usize)),
+            Some(j) => self.meet_planes.get(j).is_some_and(|ps| ps.contains(&plane)),
+        };
+        let by_construction = by_construction || self.held.get(plane as usize).is_some_and(|h| h.contains(&p));
+        if by_construction {
             self.cache[i] = (self.stamp, Sign::Zero);
             return Ok(Sign::Zero);
         }
@@ -81,7 +107,17 @@ impl<S: Scalar> Builder<'_, S> {
     pub(super) fn meet(&mut self, [a, b, c]: [u32; 3], [p, q]: [u32; 2]) -> Result<u32, MspError> {
         let m = meet(&self.planes[a as usize], &self.planes[b as usize], &self.planes[c as usize])?;
         match m {
-            Some(x) => self.push_point(x),
+            Some(x) => {
+                let id = self.push_point(x)?;
+                if S::EXACT_VALUES {
+                    // Points are only pushed after the solid's vertices, meets and others.
+                    let j = id as usize - self.vertex_faces.len();
+                    crate::budget::reserve_for(&self.meet_planes, (j + 1).saturating_sub(self.meet_planes.len()))?;
+                    self.meet_planes.resize(j + 1, [u32::MAX; 3]);
+                    self.meet_planes[j] = [a, b, c];
+                }
+                Ok(id)
+            }
             None if !S::EXACT_VALUES => {
                 let plane = &self.planes[c as usize];
                 let (p, q) = (&self.points[p as usize], &self.points[q as usize]);
@@ -138,19 +174,20 @@ impl<S: Scalar> Builder<'_, S> {
     /// Of an edge's two line planes, one that meets face `f`'s plane in the line (is not
     /// parallel to it).
     pub(super) fn bound_for(&self, line: [u32; 2], f: u32) -> Result<u32, MspError> {
-        // The more transverse of the two (by the sine² of the normals' images, a heuristic that
-        // keeps the intersections well conditioned, made alike on every backend), checked
-        // nonparallel exactly.
+        // The more transverse of the two, by sin² of the angle between the normals compared
+        // exactly: |a₁×n|²·|a₀|² against |a₀×n|²·|a₁|², which no scaling of a plane changes (the
+        // arenas hold integer multiples on the exact backends, as constructed on the filters),
+        // so every backend that decides it chooses alike; a tie keeps the order given. It keeps
+        // the intersections well conditioned; either is correct once checked nonparallel.
         let n = &self.planes[f as usize].normal;
-        let image = |v: &nalgebra::Vector3<S>| -> Result<nalgebra::Vector3<f64>, MspError> {
-            Ok(nalgebra::Vector3::new(v.x.image()?, v.y.image()?, v.z.image()?))
+        let terms = |l: u32| {
+            let a = &self.planes[l as usize].normal;
+            let c = a.cross(n);
+            (c.dot(&c), a.dot(a))
         };
-        let b = image(n)?;
-        let sine2 = |l: u32| -> Result<f64, MspError> {
-            let a = image(&self.planes[l as usize].normal)?;
-            Ok(a.cross(&b).norm_squared() / (a.norm_squared() * b.norm_squared()))
-        };
-        let order = if sine2(line[1])? > sine2(line[0])? { [line[1], line[0]] } else { line };
+        let ((c0, a0), (c1, a1)) = (terms(line[0]), terms(line[1]));
+        let order =
+            if (c1 * a0).compare(&(c0 * a1))? == std::cmp::Ordering::Greater { [line[1], line[0]] } else { line };
         for l in order {
             let c = self.planes[l as usize].normal.cross(n);
             if !crate::geom::is_zero_vector(&c)? {

@@ -40,10 +40,26 @@ impl<S: Scalar> Builder<'_, S> {
         ids.dedup();
         // From the images (alike on every backend): where a regular cut goes is a heuristic.
         let mut coords: Vec<[f64; 3]> = Vec::with_capacity(ids.len());
+        if self.point_images.len() < self.points.len() {
+            crate::budget::reserve_for(&self.point_images, self.points.len() - self.point_images.len())?;
+            self.point_images.resize(self.points.len(), None);
+        }
         for &i in &ids {
+            if let Some(c) = self.point_images[i as usize] {
+                coords.push(c);
+                continue;
+            }
             let p = &self.points[i as usize];
-            let w = p.w.image()?;
-            coords.push([p.x.x.image()? / w, p.x.y.image()? / w, p.x.z.image()? / w]);
+            // The affine coordinates' images, a function of the point alone: the exact
+            // backends hold points as integer multiples (x and w too large for their own images
+            // to be divided), the filters as constructed. Where w is exactly 1 (a solid's
+            // vertex, unless an exact backend scaled it), x itself: a filter's quotient by one
+            // carries a bound, and an integer coordinate sits on an image's boundary.
+            let unit = p.w.as_double() == Some(1.0);
+            let image = |c: &S| if unit { c.image() } else { (c.clone() / p.w.clone()).image() };
+            let c = [image(&p.x.x)?, image(&p.x.y)?, image(&p.x.z)?];
+            self.point_images[i as usize] = Some(c);
+            coords.push(c);
         }
         let extent = |k: usize| {
             let (lo, hi) =

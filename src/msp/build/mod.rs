@@ -112,6 +112,17 @@ pub(super) struct Builder<'a, S: Scalar> {
     /// Per vertex of the solid: the faces it is a corner of (their planes hold it by the
     /// topology, [`Builder::side`]).
     vertex_faces: Vec<Vec<usize>>,
+    /// Per point made by [`Builder::meet`] on an exact backend (indexed from the solid's
+    /// vertex count): the three planes it was made on, where it lies by construction.
+    meet_planes: Vec<[u32; 3]>,
+    /// Per plane on an exact backend: up to two points that lie on it by construction, the
+    /// point a cut [`through`] a point was made through ((w n)·x − (n·x) w = 0) and the ends
+    /// of the segment whose line a [`pencil`] cut contains (they lie on the segment's two line
+    /// planes, of which the pencil is a combination); `u32::MAX` for none.
+    held: Vec<[u32; 2]>,
+    /// Per point: the images of its affine coordinates, once computed (a regular cut reads
+    /// them for every point of its region, and regions nest).
+    point_images: Vec<Option<[f64; 3]>>,
     /// The original entity each pseudo vertex / pseudo edge lies in.
     carrier_v: Vec<Entity>,
     carrier_e: Vec<Entity>,
@@ -139,9 +150,12 @@ impl<'a, S: Scalar> Builder<'a, S> {
             solid,
             options: *options,
             bound: crate::geom::coordinate_bound(solid.vertices()),
-            planes: (0..solid.face_count()).map(|f| solid.plane(f).clone()).collect(),
+            planes: (0..solid.face_count()).map(|f| integral_plane(solid.plane(f).clone())).collect(),
             vertex_faces: (0..solid.vertex_count()).map(|v| solid.vertex_faces(v)).collect(),
-            points: solid.vertices().iter().map(HPoint::from_point).collect(),
+            meet_planes: Vec::new(),
+            held: Vec::new(),
+            point_images: Vec::new(),
+            points: solid.vertices().iter().map(|p| integral_point(HPoint::from_point(p))).collect(),
             approx_planes: Vec::new(),
             approx_points: Vec::new(),
             cache: Vec::new(),
@@ -197,17 +211,14 @@ impl<S: Scalar> Builder<'_, S> {
                             &self.planes[s.line[1] as usize],
                             &self.planes[pi as usize],
                         );
-                        let q = self.push_plane(q)?;
-                        self.check_on(q, &s.ends)?;
+                        let q = self.push_holding(q, s.ends)?;
                         self.orient_edge_cut(q, &s, &task.sets.faces)?;
                         q
                     } else if let Some(v) = task.sets.pts.first().cloned() {
                         let n = self.planes[pi as usize].normal.clone();
                         let u = n.cross(&axis::<S>(transverse_axis(&n)?));
                         let q = through(&u, &self.points[v.p as usize]);
-                        let q = self.push_plane(q)?;
-                        self.check_on(q, &[v.p])?;
-                        q
+                        self.push_holding(q, [v.p, u32::MAX])?
                     } else {
                         match task.sets.faces.first() {
                             Some(piece) => {
@@ -233,8 +244,7 @@ impl<S: Scalar> Builder<'_, S> {
                     };
                     let dir = self.planes[a as usize].normal.cross(&self.planes[b as usize].normal);
                     let q = through(&dir, &self.points[v.p as usize]);
-                    let q = self.push_plane(q)?;
-                    self.check_on(q, &[v.p])?;
+                    let q = self.push_holding(q, [v.p, u32::MAX])?;
                     (q, Region::D0, [false, false], 0)
                 }
                 Region::D0 => {
@@ -318,5 +328,23 @@ impl<S: Scalar> Builder<'_, S> {
             parent: self.parent,
             witnesses,
         })
+    }
+}
+
+/// A plane as a positive integer multiple on the exact backends ([`Scalar::integral_multiple`]):
+/// the arenas hold no odd denominators, so a side test is integer products and sums, and
+/// the planes and points made from them (meets, pencils, cuts through points) are integers too.
+pub(super) fn integral_plane<S: Scalar>(p: Plane<S>) -> Plane<S> {
+    match S::integral_multiple([&p.normal.x, &p.normal.y, &p.normal.z, &p.offset, &p.scale]) {
+        Some([a, b, c, offset, scale]) => Plane { normal: nalgebra::Vector3::new(a, b, c), offset, scale },
+        None => p,
+    }
+}
+
+/// A homogeneous point as a positive integer multiple on the exact backends (the same point).
+pub(super) fn integral_point<S: Scalar>(p: HPoint<S>) -> HPoint<S> {
+    match S::integral_multiple([&p.x.x, &p.x.y, &p.x.z, &p.w]) {
+        Some([x, y, z, w]) => HPoint { x: nalgebra::Vector3::new(x, y, z), w },
+        None => p,
     }
 }
