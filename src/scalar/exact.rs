@@ -86,7 +86,7 @@ impl Exact {
                 }
                 if m.bits() + d.bits() > REDUCE_BITS {
                     // Both odd here (m's and d's powers of two went to e).
-                    let g = Int::from_big(BigInt::from(super::gcd::gcd(&m.magnitude(), &d.magnitude())));
+                    let g = m.gcd(&d);
                     if !g.is_one() {
                         m = m.div_exact(&g);
                         d = d.div_exact(&g);
@@ -245,9 +245,14 @@ impl Exact {
     /// An approximation of `m / d` as an `f64` with a separate binary exponent: the top bits of
     /// each (for [`Scalar::to_f64`], which need not be correctly rounded on exact backends).
     fn approx(&self) -> f64 {
+        self.approx_scaled(0)
+    }
+
+    /// The value times 2⁻ᵏ from the leading bits of m and d (within 4u when normal).
+    fn approx_scaled(&self, k: i64) -> f64 {
         let (m, sm) = self.m.top();
         let (d, sd) = self.d.as_ref().map(Int::top).unwrap_or((1.0, 0));
-        ldexp(m / d, self.e + sm - sd)
+        ldexp(m / d, self.e + sm - sd - k)
     }
 }
 
@@ -385,14 +390,13 @@ impl Scalar for Exact {
     /// divisions) is an integer multiple, and g = gcd(L, n₁, …) is L/L* (L/g makes every value
     /// an integer, so L* divides it; and L/L* divides L and every nᵢ, so it divides g).
     fn integral_multiple<const N: usize>(values: [&Self; N]) -> Option<[Self; N]> {
-        let gcd = |a: &Int, b: &Int| Int::from_big(BigInt::from(super::gcd::gcd(&a.magnitude(), &b.magnitude())));
         let mut l: Option<Int> = None;
         for d in values.iter().filter_map(|v| v.d.as_ref()) {
             l = Some(match l {
                 None => d.clone(),
                 Some(l) if l == *d => l,
                 Some(l) => {
-                    let g = gcd(&l, d);
+                    let g = l.gcd(d);
                     l.mul(&d.div_exact(&g))
                 }
             });
@@ -404,7 +408,7 @@ impl Scalar for Exact {
             if g.is_one() {
                 break;
             }
-            g = gcd(&g, m);
+            g = g.gcd(m);
         }
         let mut i = 0;
         Some(values.map(|v| {
@@ -466,9 +470,7 @@ impl Scalar for Exact {
         (!self.m.is_zero()).then(|| self.m.bits() as i64 + self.e - self.d.as_ref().map_or(1, |d| d.bits() as i64))
     }
     fn to_f64_scaled(&self, k: i64) -> f64 {
-        let (m, sm) = self.m.top();
-        let (d, sd) = self.d.as_ref().map(Int::top).unwrap_or((1.0, 0));
-        ldexp(m / d, self.e + sm - sd - k)
+        self.approx_scaled(k)
     }
     fn to_rational(&self) -> Option<BigRational> {
         Some(self.to_big_rational())

@@ -350,6 +350,11 @@ impl Int {
     }
 
     /// `self / other` for a divisor that divides exactly (a common factor).
+    /// gcd(|self|, |other|) (Lehmer's, [`super::gcd::gcd`]).
+    pub(crate) fn gcd(&self, other: &Int) -> Int {
+        Int::from_big(BigInt::from(super::gcd::gcd(&self.magnitude(), &other.magnitude())))
+    }
+
     pub(crate) fn div_exact(&self, other: &Int) -> Int {
         Int::from_big(self.to_big() / other.to_big())
     }
