@@ -208,4 +208,23 @@ proptest! {
         prop_assert_eq!(e.to_f64(), v);
         prop_assert_eq!(e.to_backend::<f64>(), v);
     }
+
+    /// `Exact::sum_of_products` (integers aligned to the least exponent, one normalisation)
+    /// against the term-by-term sum on `BigRational`: doubles of every magnitude (exponents
+    /// 2,000 bits apart), fractions (the generic route), zeros, and coefficients of both signs.
+    #[test]
+    fn sums_of_products_have_the_reference_value(
+        terms in proptest::collection::vec((-3i64..=3, leaf(), leaf()), 0..6),
+    ) {
+        let truth = terms.iter().fold(BigRational::zero(), |acc, (c, a, b)| acc + BigRational::from_integer((*c).into()) * a * b);
+        let held: Vec<(i64, Exact, Exact)> =
+            terms.iter().map(|(c, a, b)| (*c, Exact::from_rational(a), Exact::from_rational(b))).collect();
+        let refs: Vec<(i64, &Exact, &Exact)> = held.iter().map(|(c, a, b)| (*c, a, b)).collect();
+        let sum = Exact::sum_of_products(&refs);
+        prop_assert_eq!(sum.to_rational().unwrap(), truth.clone());
+        // And the generic sum on the same backend gives the same double.
+        let generic = held.iter().fold(Exact::zero(), |acc, (c, a, b)| acc + Exact::from_i64(*c) * a.clone() * b.clone());
+        prop_assert_eq!(sum.to_f64(), generic.to_f64());
+        prop_assert_eq!(BigRational::sum_of_products(&terms.iter().map(|(c, a, b)| (*c, a, b)).collect::<Vec<_>>()), truth);
+    }
 }

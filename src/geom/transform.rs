@@ -36,15 +36,30 @@ pub fn quaternion_matrix<S: Scalar>(q: &[S; 4]) -> Result<Matrix3<S>, GeomError>
 /// ```
 pub fn quaternion_numerators<S: Scalar>(q: &[S; 4]) -> Result<(Matrix3<S>, S), GeomError> {
     let [w, x, y, z] = if S::EXACT_VALUES { q.clone() } else { scaled_to_unit_exponent(q)? };
+    if S::EXACT_VALUES {
+        // The same values as below, each entry summed on integers where the backend can
+        // (`Scalar::sum_of_products`: binary64 components give dyadic products).
+        let sp = |t: &[(i64, &S, &S)]| S::sum_of_products(t);
+        let n = sp(&[(1, &w, &w), (1, &x, &x), (1, &y, &y), (1, &z, &z)]);
+        let entries = [
+            sp(&[(1, &w, &w), (1, &x, &x), (-1, &y, &y), (-1, &z, &z)]),
+            sp(&[(2, &x, &y), (-2, &w, &z)]),
+            sp(&[(2, &x, &z), (2, &w, &y)]),
+            sp(&[(2, &x, &y), (2, &w, &z)]),
+            sp(&[(1, &w, &w), (-1, &x, &x), (1, &y, &y), (-1, &z, &z)]),
+            sp(&[(2, &y, &z), (-2, &w, &x)]),
+            sp(&[(2, &x, &z), (-2, &w, &y)]),
+            sp(&[(2, &y, &z), (2, &w, &x)]),
+            sp(&[(1, &w, &w), (-1, &x, &x), (-1, &y, &y), (1, &z, &z)]),
+        ];
+        return nonzero(entries, n);
+    }
     // The ten products, each once (every backend computes each the same way each time, so
     // sharing them changes no value: a double's rounding, an interval's, an exact product).
     let m = |a: &S, b: &S| a.clone() * b.clone();
     let [ww, xx, yy, zz] = [&w, &x, &y, &z].map(|a| m(a, a));
     let [xy, wz, xz, wy, yz, wx] = [(&x, &y), (&w, &z), (&x, &z), (&w, &y), (&y, &z), (&w, &x)].map(|(a, b)| m(a, b));
     let n = ww.clone() + xx.clone() + yy.clone() + zz.clone();
-    if n.sign()? == Sign::Zero {
-        return Err(GeomError::ZeroQuaternion);
-    }
     let t = two::<S>();
     let c = |a: &S| a.clone();
     let entries = [
@@ -58,6 +73,14 @@ pub fn quaternion_numerators<S: Scalar>(q: &[S; 4]) -> Result<(Matrix3<S>, S), G
         t.clone() * (c(&yz) + c(&wx)),
         ww - xx - yy + zz,
     ];
+    nonzero(entries, n)
+}
+
+/// The matrix of `entries` and `n = |q|²`, or [`GeomError::ZeroQuaternion`] when `n` is zero.
+fn nonzero<S: Scalar>(entries: [S; 9], n: S) -> Result<(Matrix3<S>, S), GeomError> {
+    if n.sign()? == Sign::Zero {
+        return Err(GeomError::ZeroQuaternion);
+    }
     Ok((Matrix3::from_row_iterator(entries), n))
 }
 
@@ -140,6 +163,10 @@ impl<S: Scalar> Affine<S> {
     pub fn apply_vector(&self, v: &Vector3<S>) -> Vector3<S> {
         let l = &self.linear;
         let row = |i: usize| {
+            if S::EXACT_VALUES {
+                // The same value, summed on integers where the backend can.
+                return S::sum_of_products(&[(1, &l[(i, 0)], &v[0]), (1, &l[(i, 1)], &v[1]), (1, &l[(i, 2)], &v[2])]);
+            }
             l[(i, 0)].clone() * v[0].clone() + l[(i, 1)].clone() * v[1].clone() + l[(i, 2)].clone() * v[2].clone()
         };
         Vector3::new(row(0), row(1), row(2))

@@ -7,9 +7,8 @@
 use num_bigint::{BigInt, Sign as BigSign};
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::{Signed, ToPrimitive, Zero};
 
-use super::parse::pow10;
 use super::Scalar;
 
 /// Decimal printing, a capability of every backend with an exact rational value.
@@ -34,13 +33,42 @@ fn floor_log10(x: &BigRational) -> i64 {
     // Estimate from bit lengths, then correct with exact comparisons.
     let bits = x.numer().bits() as i64 - x.denom().bits() as i64;
     let mut e = (bits as f64 * std::f64::consts::LOG10_2).floor() as i64;
-    while pow10(e) > *x {
+    while !pow10_at_most(e, x) {
         e -= 1;
     }
-    while pow10(e + 1) <= *x {
+    while pow10_at_most(e + 1, x) {
         e += 1;
     }
     e
+}
+
+/// Whether 10ᵉ ≤ x for x = n/d > 0, on integers: 10ᵉ·d ≤ n, or d ≤ n·10⁻ᵉ (a comparison
+/// of rationals would cross-multiply and compare by continued fractions).
+fn pow10_at_most(e: i64, x: &BigRational) -> bool {
+    let ten = BigInt::from(10u32).pow(e.unsigned_abs() as u32);
+    if e >= 0 {
+        ten * x.denom() <= *x.numer()
+    } else {
+        *x.denom() <= x.numer() * ten
+    }
+}
+
+/// ⌊√n⌋ for n ≥ 0. Below 2¹²⁸ (every square root printed to 20 digits or fewer): the
+/// double's square root, one Newton step on integers (from an estimate within 2⁻⁵² of the
+/// root, the step lands within one), then a correction to the floor.
+fn isqrt(n: &BigInt) -> BigInt {
+    let Some(v) = n.to_u128() else { return n.sqrt() };
+    let mut r = (v as f64).sqrt() as u128;
+    if r > 0 {
+        r = (r + v / r) / 2;
+    }
+    while r.checked_mul(r).is_none_or(|sq| sq > v) {
+        r -= 1;
+    }
+    while (r + 1).checked_mul(r + 1).is_some_and(|sq| sq <= v) {
+        r += 1;
+    }
+    BigInt::from(r)
 }
 
 /// `|x|` to `digits` correct significant digits, truncated toward zero, with `x`'s sign.
@@ -96,7 +124,7 @@ pub fn sqrt_decimal_of_rational(x: &BigRational, digits: u32) -> Option<String> 
     let e = Integer::div_floor(&floor_log10(x), &2);
     let k = digits - 1 - e;
     // floor(sqrt(z)) = isqrt(floor(z)) for z >= 0.
-    let n = scaled_floor(x, 2 * k).sqrt();
+    let n = isqrt(&scaled_floor(x, 2 * k));
     Some(render(false, &n, k, e))
 }
 
@@ -175,5 +203,28 @@ mod tests {
         assert_eq!(s("10", 3), "3.16");
         assert_eq!(s("99.99", 3), "9.99");
         assert!(sqrt_decimal_of_rational(&parse_rational("-1").unwrap(), 3).is_none());
+    }
+
+    /// The integer square root against num-bigint's on squares, their neighbours and the
+    /// ends of the 128-bit fast path.
+    #[test]
+    fn integer_square_roots_are_floors() {
+        let mut roots: Vec<BigInt> = (0u32..200).map(BigInt::from).collect();
+        for k in [26u32, 31, 32, 52, 53, 54, 63, 64, 65, 100] {
+            let p = BigInt::from(2u32).pow(k);
+            roots.extend([p.clone() - 1u32, p.clone(), p.clone() + 1u32, p * 3u32 / 5u32]);
+        }
+        roots.push(BigInt::from(u64::MAX));
+        for r in roots {
+            for n in [&r * &r - 1u32, &r * &r, &r * &r + 1u32, (&r + 1u32) * (&r + 1u32) - 1u32] {
+                if n.is_negative() {
+                    continue;
+                }
+                assert_eq!(isqrt(&n), n.sqrt(), "isqrt({n})");
+            }
+        }
+        let max = BigInt::from(u128::MAX);
+        assert_eq!(isqrt(&max), max.sqrt());
+        assert_eq!(isqrt(&(max.clone() + 1u32)), (max + 1u32).sqrt());
     }
 }

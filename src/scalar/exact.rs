@@ -34,15 +34,18 @@
 //! assert_eq!(Exact::parse("-6/14").unwrap().to_string(), "-3/7");
 //! ```
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-use num_bigint::{BigInt, BigUint};
+use num_bigint::{BigInt, Sign as BigSign};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+use super::gcd::gcd_limbs;
 use super::int::Int;
+use super::nat;
 use super::{Decision, NumberError, Scalar, Sign};
 
 /// When numerator and denominator together exceed this many bits, a fraction is reduced by
@@ -102,7 +105,7 @@ impl Exact {
     pub fn to_big_rational(&self) -> BigRational {
         // m and d are odd, so their gcd is the whole common factor (the power of two is on
         // one side only).
-        self.reduced_by(super::gcd::gcd)
+        self.reduced_by(gcd_limbs)
     }
 
     /// Values over one denominator (a posed point's coordinates, say) as reduced
@@ -124,51 +127,50 @@ impl Exact {
     pub fn to_big_rationals<const N: usize>(xs: [&Exact; N]) -> [BigRational; N] {
         let shared = xs[..].first().and_then(|x| x.d.as_ref()).filter(|d| xs.iter().all(|x| x.d.as_ref() == Some(*d)));
         let Some(d) = shared.filter(|_| N > 1) else { return xs.map(Exact::to_big_rational) };
-        let d = d.magnitude();
-        let residues = xs.map(|x| x.m.magnitude() % &d);
-        let product = residues.iter().filter(|r| !r.is_zero()).fold(BigUint::one(), |p, r| (p * r) % &d);
-        let g = super::gcd::gcd(&product, &d);
+        let d = d.mag_limbs();
+        let residues = xs.map(|x| nat::rem(&x.m.mag_limbs(), &d));
+        let product = residues.iter().filter(|r| !r.is_empty()).fold(vec![1u64], |p, r| nat::rem(&nat::mul(&p, r), &d));
+        let g = gcd_limbs(&product, &d);
         let mut i = 0;
         xs.map(|x| {
             let r = &residues[i];
             i += 1;
             x.reduced_by(|_, _| match () {
-                _ if r.is_zero() => d.clone(),
-                _ if g.is_one() => BigUint::one(),
-                _ => super::gcd::gcd(r, &g),
+                _ if r.is_empty() => d.to_vec(),
+                _ if nat::is_one(&g) => vec![1],
+                _ => gcd_limbs(r, &g),
             })
         })
     }
 
     /// The value as a [`BigRational`], dividing numerator and denominator by `common(|m|, d)`
-    /// (their gcd, found by the caller's route) when there is a denominator.
-    fn reduced_by(&self, common: impl FnOnce(&BigUint, &BigUint) -> BigUint) -> BigRational {
-        let (mut num, mut den) = (self.m.to_big(), self.d.as_ref().map_or_else(BigInt::one, Int::to_big));
-        // Taken on the values just made, before the shift.
-        let g = self.d.as_ref().map(|_| common(num.magnitude(), den.magnitude()));
-        if self.e >= 0 {
-            num <<= self.e as u64;
-        } else {
-            den <<= self.e.unsigned_abs();
-        }
-        match g {
-            // An odd numerator over a power of two, or an integer: already in lowest terms.
-            None => BigRational::new_raw(num, den),
-            Some(g) => {
-                if g.is_one() {
-                    BigRational::new_raw(num, den)
-                } else {
-                    let g = BigInt::from(g);
-                    BigRational::new_raw(num / &g, den / &g)
-                }
+    /// (their gcd, found by the caller's route, on trimmed limbs) when there is a denominator.
+    /// Everything but the final conversion runs on limbs.
+    fn reduced_by(&self, common: impl FnOnce(&[u64], &[u64]) -> Vec<u64>) -> BigRational {
+        let mut num = self.m.mag_limbs();
+        let mut den: Cow<'_, [u64]> = self.d.as_ref().map_or(Cow::Borrowed(&[1u64][..]), Int::mag_limbs);
+        if self.d.is_some() {
+            // Taken on the odd parts, before the shift: the power of two is on one side only.
+            let g = common(&num, &den);
+            if !nat::is_one(&g) {
+                num = Cow::Owned(nat::quotient(&num, &g));
+                // g = d (an integer held over d, a coordinate on a face): the denominator is 1.
+                den = Cow::Owned(if g[..] == den[..] { vec![1] } else { nat::quotient(&den, &g) });
             }
         }
+        if self.e > 0 {
+            num = Cow::Owned(nat::shl(&num, self.e as u64));
+        } else if self.e < 0 {
+            den = Cow::Owned(nat::shl(&den, self.e.unsigned_abs()));
+        }
+        let sign = if self.m.is_negative() { BigSign::Minus } else { BigSign::Plus };
+        BigRational::new_raw(BigInt::from_biguint(sign, nat::to_big(&num)), BigInt::from(nat::to_big(&den)))
     }
 
     /// The exact value of a [`BigRational`] (no gcd: it is reduced already).
     pub fn from_big_rational(q: &BigRational) -> Self {
-        let d = (!q.denom().is_one()).then(|| Int::from_big(q.denom().clone()));
-        Exact::new(Int::from_big(q.numer().clone()), 0, d)
+        let d = (!q.denom().is_one()).then(|| Int::of_big(q.denom()));
+        Exact::new(Int::of_big(q.numer()), 0, d)
     }
 
     /// Numerator times `2^shift` (shift ≥ 0).
@@ -382,6 +384,28 @@ impl crate::scalar::ExactValues for Exact {}
 impl Scalar for Exact {
     fn by_capability<R: crate::scalar::ByCapability<Self>>(r: R) -> R::Output {
         r.certain()
+    }
+
+    /// Terms without denominators (dyadic values: binary64 inputs, their products and sums)
+    /// as integers: cᵢ·mₐ·m_b shifted to the least exponent among the terms and added, then
+    /// one normalisation. A term with a denominator sends the whole sum the generic way.
+    fn sum_of_products(terms: &[(i64, &Self, &Self)]) -> Self {
+        if terms.iter().any(|(_, a, b)| a.d.is_some() || b.d.is_some()) {
+            return terms.iter().fold(Exact::zero(), |acc, &(c, a, b)| acc + Exact::from_i64(c).product(&a.product(b)));
+        }
+        let live = |&&(c, a, b): &&(i64, &Exact, &Exact)| c != 0 && !a.m.is_zero() && !b.m.is_zero();
+        let Some(e) = terms.iter().filter(live).map(|(_, a, b)| a.e + b.e).min() else { return Exact::zero() };
+        let mut sum = Int::ZERO;
+        for &(c, a, b) in terms.iter().filter(live) {
+            let mut p = a.m.mul(&b.m);
+            match c {
+                1 => {}
+                -1 => p = p.neg(),
+                c => p = p.mul(&Int::from_i64(c)),
+            }
+            sum = sum.add_signed(&p.shl((a.e + b.e - e) as u64), false);
+        }
+        Exact::new(sum, e, None)
     }
 
     /// The values times the least common multiple L* of their odd denominators in lowest

@@ -5,106 +5,128 @@
 //! Euclidean steps; the binary algorithm (num-bigint's, and ours before) spends one pass over
 //! the limbs per bit. Turning an exact answer into lowest terms is one gcd per coordinate.
 
-use num_bigint::BigUint;
 use num_integer::Integer;
 
-/// gcd(a, b) (gcd(0, b) = b).
-pub(crate) fn gcd(a: &BigUint, b: &BigUint) -> BigUint {
-    let (a, b) = if a >= b { (a, b) } else { (b, a) };
-    // Sizes far apart (a numerator over an odd part of |q|², say): no quotient can be read
-    // off the leading bits, so the first step is a division, taken here on the numbers as
-    // given (in the loop below it would convert both to and from limbs).
-    let reduced;
-    let (a, b) = if a.bits() > b.bits() + 62 && b.bits() > 0 {
-        reduced = a % b;
-        (b, &reduced)
+use super::nat;
+
+/// gcd(a, b) of trimmed little-endian limbs ([`nat`]'s), trimmed (gcd(0, b) = b).
+pub(crate) fn gcd_limbs(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let (a, b) = if nat::cmp(a, b).is_ge() { (a, b) } else { (b, a) };
+    // Four working numbers of a's length, updated in place (a run's matrix is applied limb by
+    // limb), on the stack when they fit.
+    let n = a.len().max(1);
+    let mut stack = [0u64; 4 * nat::STACK];
+    let mut heap;
+    let all: &mut [u64] = if 4 * n <= stack.len() {
+        &mut stack[..4 * n]
     } else {
-        (a, b)
+        heap = vec![0u64; 4 * n];
+        &mut heap
     };
-    // Little-endian limbs, updated in place: a run's matrix is applied limb by limb.
-    let (mut a, mut b): (Vec<u64>, Vec<u64>) = (a.iter_u64_digits().collect(), b.iter_u64_digits().collect());
-    let (mut t, mut w) = (Vec::with_capacity(a.len()), Vec::with_capacity(a.len()));
+    let (mut x, rest) = all.split_at_mut(n);
+    let (mut y, rest) = rest.split_at_mut(n);
+    let (mut t, mut w) = rest.split_at_mut(n);
+    // Sizes far apart (a numerator over an odd part of |q|², say): no quotient can be read
+    // off the leading bits, so the first step is a division.
+    let (mut la, mut lb);
+    if bits(a) > bits(b) + 62 && !b.is_empty() {
+        x[..b.len()].copy_from_slice(b);
+        la = b.len();
+        (_, lb) = nat::divide_into(a, b, None, y);
+    } else {
+        x[..a.len()].copy_from_slice(a);
+        y[..b.len()].copy_from_slice(b);
+        (la, lb) = (a.len(), b.len());
+    }
     loop {
-        // Invariant: a ≥ b, both trimmed (no leading zero limb).
-        match b.len() {
-            0 => return BigUint::from_slice(&to_u32(&a)),
+        // Invariant: x[..la] ≥ y[..lb], both trimmed (no leading zero limb).
+        match lb {
+            0 => return x[..la].to_vec(),
             1 => {
-                let y = b[0];
-                let x = a.iter().rev().fold(0u128, |r, &limb| ((r << 64) | u128::from(limb)) % u128::from(y)) as u64;
-                return BigUint::from(x.gcd(&y));
+                let d = y[0];
+                let r =
+                    x[..la].iter().rev().fold(0u128, |r, &limb| ((r << 64) | u128::from(limb)) % u128::from(d)) as u64;
+                return vec![r.gcd(&d)];
             }
             _ => {}
         }
-        let shift = bits(&a).saturating_sub(62);
-        let (mut x, mut y) = (leading(&a, shift), leading(&b, shift));
-        // x̂ = x + A … the cofactors of the bracketing pairs (Algorithm L, steps L2–L3). The
-        // cofactors stay below x̂ < 2⁶² in magnitude, so every sum fits an i64; a product
-        // that would not (never seen) ends the run.
-        let (mut ca, mut cb, mut cc, mut cd) = (1i64, 0i64, 0i64, 1i64);
-        loop {
-            if y + cc == 0 || y + cd == 0 {
-                break;
-            }
-            let q = (x + ca) / (y + cc);
-            if q != (x + cb) / (y + cd) {
-                break;
-            }
-            let (Some(nc), Some(nd), Some(ny)) = (
-                q.checked_mul(cc).and_then(|v| ca.checked_sub(v)),
-                q.checked_mul(cd).and_then(|v| cb.checked_sub(v)),
-                q.checked_mul(y).and_then(|v| x.checked_sub(v)),
-            ) else {
-                break;
-            };
-            (ca, cc) = (cc, nc);
-            (cb, cd) = (cd, nd);
-            (x, y) = (y, ny);
-        }
+        let shift = bits(&x[..la]).saturating_sub(62);
+        let (cb, ca, cc, cd) = run(leading(&x[..la], shift), leading(&y[..lb], shift));
         if cb == 0 {
             // No quotient was certain: one Euclidean step on the whole numbers.
-            let (big_a, big_b) = (BigUint::from_slice(&to_u32(&a)), BigUint::from_slice(&to_u32(&b)));
-            let r = big_a % &big_b;
-            a = big_b.iter_u64_digits().collect();
-            b = r.iter_u64_digits().collect();
+            let (_, lr) = nat::divide_into(&x[..la], &y[..lb], None, t);
+            std::mem::swap(&mut x, &mut y);
+            std::mem::swap(&mut y, &mut t);
+            (la, lb) = (lb, lr);
         } else {
             // (A·a + B·b, C·a + D·b): consecutive remainders of Euclid's sequence, so both
             // non-negative and the first the larger.
-            combine(&mut t, ca, &a, cb, &b);
-            combine(&mut w, cc, &a, cd, &b);
-            std::mem::swap(&mut a, &mut t);
-            std::mem::swap(&mut b, &mut w);
-            if a.len() < b.len() || (a.len() == b.len() && a.iter().rev().lt(b.iter().rev())) {
-                std::mem::swap(&mut a, &mut b);
+            let lt = combine(t, ca, &x[..la], cb, &y[..lb]);
+            let lw = combine(w, cc, &x[..la], cd, &y[..lb]);
+            std::mem::swap(&mut x, &mut t);
+            std::mem::swap(&mut y, &mut w);
+            (la, lb) = (lt, lw);
+            if nat::cmp(&x[..la], &y[..lb]).is_lt() {
+                std::mem::swap(&mut x, &mut y);
+                std::mem::swap(&mut la, &mut lb);
             }
         }
     }
 }
 
-/// `out` = p·a + q·b (|p|, |q| < 2⁶², the result non-negative), trimmed. Each limb's sum is
-/// below 2¹²⁷ in magnitude with the carry, so one i128 holds it.
-fn combine(out: &mut Vec<u64>, p: i64, a: &[u64], q: i64, b: &[u64]) {
-    out.clear();
+/// A run of Euclid's quotients on the leading bits `x ≥ y` of both numbers (Algorithm L,
+/// steps L2–L3): the cofactors `(B, A, C, D)` of the quotients both bracketing pairs agree on
+/// (`B = 0` when none). The cofactors stay below x < 2⁶² in magnitude, so every sum fits an
+/// `i64`; a product that would not (never seen) ends the run. Each step takes one division,
+/// none for a quotient of 1 (four steps in ten): the second pair's quotient is checked by
+/// multiplication, q·(y + D) ≤ x + B < (q + 1)·(y + D), which holds exactly when ⌊(x + B) /
+/// (y + D)⌋ = q for a positive divisor. A pair with a divisor or dividend below one ends the
+/// run (a bracket is then no bound).
+fn run(mut x: i64, mut y: i64) -> (i64, i64, i64, i64) {
+    let (mut ca, mut cb, mut cc, mut cd) = (1i64, 0i64, 0i64, 1i64);
+    loop {
+        let (n1, d1, n2, d2) = (x + ca, y + cc, x + cb, y + cd);
+        if d1 <= 0 || d2 <= 0 || n1 < 0 || n2 < 0 {
+            break;
+        }
+        let q = if n1 >= d1 && n1 - d1 < d1 { 1 } else { n1 / d1 };
+        let qd = i128::from(q) * i128::from(d2);
+        if qd > i128::from(n2) || qd + i128::from(d2) <= i128::from(n2) {
+            break;
+        }
+        let (Some(nc), Some(nd), Some(ny)) = (
+            q.checked_mul(cc).and_then(|v| ca.checked_sub(v)),
+            q.checked_mul(cd).and_then(|v| cb.checked_sub(v)),
+            q.checked_mul(y).and_then(|v| x.checked_sub(v)),
+        ) else {
+            break;
+        };
+        (ca, cc) = (cc, nc);
+        (cb, cd) = (cd, nd);
+        (x, y) = (y, ny);
+    }
+    (cb, ca, cc, cd)
+}
+
+/// `out` = p·a + q·b (|p|, |q| < 2⁶², the result non-negative and no longer than the
+/// longer of a and b); its trimmed length. Each limb's sum is below 2¹²⁷ in magnitude with
+/// the carry, so one i128 holds it.
+fn combine(out: &mut [u64], p: i64, a: &[u64], q: i64, b: &[u64]) -> usize {
     let mut carry: i128 = 0;
-    for i in 0..a.len().max(b.len()) {
+    let n = a.len().max(b.len());
+    for (i, o) in out[..n].iter_mut().enumerate() {
         let (x, y) = (a.get(i).copied().unwrap_or(0), b.get(i).copied().unwrap_or(0));
         let v = i128::from(p) * i128::from(x) + i128::from(q) * i128::from(y) + carry;
-        out.push(v as u64);
+        *o = v as u64;
         carry = v >> 64;
     }
     debug_assert!(carry == 0, "a remainder of Euclid's sequence is non-negative and no longer than a");
-    while out.last() == Some(&0) {
-        out.pop();
-    }
+    nat::trimmed_len(&out[..n])
 }
 
 /// The bit length of trimmed limbs.
 fn bits(v: &[u64]) -> u64 {
     v.last().map_or(0, |&top| 64 * v.len() as u64 - u64::from(top.leading_zeros()))
-}
-
-/// Limbs of 32 bits, for `BigUint::from_slice`.
-fn to_u32(v: &[u64]) -> Vec<u32> {
-    v.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]).collect()
 }
 
 /// The bits of `v` from `shift` up, for `v < 2^(shift + 62)`: at most 62 of them.
@@ -119,7 +141,12 @@ fn leading(v: &[u64], shift: u64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_bigint::BigUint;
     use num_traits::{One, Zero};
+
+    fn gcd(a: &BigUint, b: &BigUint) -> BigUint {
+        nat::to_big(&gcd_limbs(&nat::of_big(a), &nat::of_big(b)))
+    }
 
     /// Against num-integer's gcd on numbers built with known common factors: one limb, two,
     /// dozens; equal numbers, one dividing the other, consecutive Fibonacci numbers (the most

@@ -25,6 +25,7 @@
 //! assert!((x.to_f64() - 0.03).abs() < 1e-17);
 //! ```
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use num_bigint::{BigInt, BigUint, Sign as BigSign};
@@ -69,7 +70,7 @@ impl Int {
     pub(crate) const ZERO: Int = Int::Small { negative: false, len: 0, limbs: [0; CAP] };
 
     /// The integer of sign `negative` and magnitude `limbs` (little endian, any length).
-    fn from_limbs(negative: bool, limbs: &[u64]) -> Int {
+    pub(crate) fn from_limbs(negative: bool, limbs: &[u64]) -> Int {
         let m = trimmed(limbs);
         if m.len() <= CAP {
             let mut l = [0u64; CAP];
@@ -83,12 +84,27 @@ impl Int {
 
     /// A [`BigInt`], inline when it fits.
     pub(crate) fn from_big(b: BigInt) -> Int {
-        if b.bits() <= 64 * CAP as u64 {
-            let limbs: Vec<u64> = b.magnitude().iter_u64_digits().collect();
-            Int::from_limbs(b.sign() == BigSign::Minus, &limbs)
-        } else {
-            Int::Big(b)
+        Int::inline_of(&b).unwrap_or(Int::Big(b))
+    }
+
+    /// The value of a borrowed [`BigInt`] (no copy of the heap value when it fits inline).
+    pub(crate) fn of_big(b: &BigInt) -> Int {
+        Int::inline_of(b).unwrap_or_else(|| Int::Big(b.clone()))
+    }
+
+    /// The inline value of `b` when it fits: its limbs read straight into the array (a
+    /// `BigUint`'s digits have no leading zero).
+    fn inline_of(b: &BigInt) -> Option<Int> {
+        if b.bits() > 64 * CAP as u64 {
+            return None;
         }
+        let mut limbs = [0u64; CAP];
+        let mut len = 0u8;
+        for (l, d) in limbs.iter_mut().zip(b.magnitude().iter_u64_digits()) {
+            *l = d;
+            len += 1;
+        }
+        Some(Int::Small { negative: b.sign() == BigSign::Minus && len > 0, len, limbs })
     }
 
     /// `v`.
@@ -109,14 +125,6 @@ impl Int {
                 BigInt::from_biguint(if *negative { BigSign::Minus } else { BigSign::Plus }, mag)
             }
             Int::Big(b) => b.clone(),
-        }
-    }
-
-    /// The magnitude as a [`BigUint`].
-    pub(crate) fn magnitude(&self) -> BigUint {
-        match self {
-            Int::Small { len, limbs, .. } => BigUint::from_slice(&to_u32(&limbs[..*len as usize])),
-            Int::Big(b) => b.magnitude().clone(),
         }
     }
 
@@ -349,14 +357,23 @@ impl Int {
         }
     }
 
-    /// `self / other` for a divisor that divides exactly (a common factor).
-    /// gcd(|self|, |other|) (Lehmer's, [`super::gcd::gcd`]).
+    /// gcd(|self|, |other|) (Lehmer's, [`super::gcd::gcd_limbs`]).
     pub(crate) fn gcd(&self, other: &Int) -> Int {
-        Int::from_big(BigInt::from(super::gcd::gcd(&self.magnitude(), &other.magnitude())))
+        Int::from_limbs(false, &super::gcd::gcd_limbs(&self.mag_limbs(), &other.mag_limbs()))
     }
 
+    /// `self / other` for a divisor that divides exactly (a common factor).
     pub(crate) fn div_exact(&self, other: &Int) -> Int {
-        Int::from_big(self.to_big() / other.to_big())
+        let q = super::nat::quotient(&self.mag_limbs(), &other.mag_limbs());
+        Int::from_limbs(self.is_negative() != other.is_negative(), &q)
+    }
+
+    /// The magnitude's trimmed little-endian limbs (borrowed when inline).
+    pub(crate) fn mag_limbs(&self) -> Cow<'_, [u64]> {
+        match self {
+            Int::Small { len, limbs, .. } => Cow::Borrowed(&limbs[..*len as usize]),
+            Int::Big(b) => Cow::Owned(b.magnitude().iter_u64_digits().collect()),
+        }
     }
 
     /// The leading bits as a double and how far they were shifted: `self ≈ x · 2^shift`.

@@ -40,6 +40,7 @@ pub mod image;
 mod int;
 mod interval;
 mod midrad;
+mod nat;
 mod order;
 mod parse;
 mod rational;
@@ -208,6 +209,24 @@ pub trait Scalar:
     fn integral_multiple<const N: usize>(values: [&Self; N]) -> Option<[Self; N]> {
         let _ = values;
         None
+    }
+    /// Σ cᵢ·aᵢ·bᵢ for small integer coefficients cᵢ: a rotation's entries from a quaternion,
+    /// a posed coordinate from a matrix row. The default multiplies and adds term by term in
+    /// the order given; `Exact` sums terms without denominators on integers aligned to the
+    /// least exponent, with one normalisation for the sum instead of one per operation (it
+    /// gives the same value). Callers use it on exact backends, where the order of the terms
+    /// changes no value.
+    fn sum_of_products(terms: &[(i64, &Self, &Self)]) -> Self {
+        let mut acc = Self::zero();
+        for &(c, a, b) in terms {
+            let p = a.clone() * b.clone();
+            acc += match c {
+                1 => p,
+                -1 => -p,
+                c => Self::from_i64(c) * p,
+            };
+        }
+        acc
     }
     /// |self|.
     fn abs(&self) -> Self;

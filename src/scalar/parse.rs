@@ -2,7 +2,7 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::Zero;
 
 /// The longest number text accepted (characters): longer input is a limit error, because exact
 /// arithmetic on hostile input can blow up in size.
@@ -271,12 +271,13 @@ fn parse_decimal(s: &str, max_scale: i64) -> Result<BigRational, NumberError> {
 }
 
 /// `10^k` as a rational, for any integer `k`.
-pub(crate) fn pow10(k: i64) -> BigRational {
+#[cfg(test)]
+fn pow10(k: i64) -> BigRational {
     let p = num_traits::pow(BigInt::from(10), k.unsigned_abs() as usize);
     if k >= 0 {
         BigRational::from_integer(p)
     } else {
-        BigRational::new(BigInt::one(), p)
+        BigRational::new(BigInt::from(1), p)
     }
 }
 
