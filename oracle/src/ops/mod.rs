@@ -234,15 +234,105 @@ pub fn feature_json(f: &FeatureId) -> Value {
 /// }
 /// let huge = BigRational::new(BigInt::from(-7) * BigInt::from(10).pow(80) + 1, BigInt::from(2).pow(200));
 /// assert_eq!(rational_string(&huge), huge.to_string());
+/// // Chunks of 19 digits with zeros inside and at the ends.
+/// for k in [1, 18, 19, 20, 38, 39, 57, 100, 400] {
+///     let p: BigInt = BigInt::from(10).pow(k);
+///     for n in [&p - 1u32, p.clone(), &p + 1u32, -(&p * 7u32 + 3u32)] {
+///         let q = BigRational::new(n, BigInt::from(3).pow(k) * 2);
+///         assert_eq!(rational_string(&q), q.to_string());
+///     }
+/// }
 /// ```
 pub fn rational_string(q: &BigRational) -> String {
-    let mut s = q.numer().to_str_radix(10);
+    let mut s = Vec::with_capacity(((q.numer().bits() + q.denom().bits()) * 3 / 10 + 4) as usize);
+    push_decimal(q.numer(), &mut s);
     if !q.denom().is_one() {
-        s.push('/');
-        s.push_str(&q.denom().to_str_radix(10));
+        s.push(b'/');
+        push_decimal(q.denom(), &mut s);
     }
-    s
+    // ASCII throughout: validated once, word by word.
+    String::from_utf8(s).unwrap_or_default()
 }
+
+/// The decimal digits of `n` (a minus sign first when negative): its 64-bit limbs divided by
+/// 10¹⁹ in place, one pass a chunk of 19 digits, and each chunk written two digits at a time.
+/// `to_str_radix` wrote one digit at a time into a vector it then reversed and converted: it
+/// was the larger part of writing a posed point.
+fn push_decimal(n: &num_bigint::BigInt, out: &mut Vec<u8>) {
+    const CHUNK: u64 = 10_000_000_000_000_000_000;
+    if n.sign() == num_bigint::Sign::Minus {
+        out.push(b'-');
+    }
+    // The limbs and the chunks on the stack up to 1,024 bits (a posed point's coordinates
+    // have a few hundred), on the heap beyond.
+    let mut stack = [0u64; 16];
+    let mut heap;
+    let len = n.magnitude().iter_u64_digits().len();
+    let limbs: &mut [u64] = if len <= stack.len() {
+        &mut stack[..len]
+    } else {
+        heap = vec![0u64; len];
+        &mut heap
+    };
+    for (l, d) in limbs.iter_mut().zip(n.magnitude().iter_u64_digits()) {
+        *l = d;
+    }
+    let mut chunk_stack = [0u64; 18];
+    let mut chunk_heap = Vec::new();
+    let (mut used, mut top) = (0, len);
+    loop {
+        let mut r = 0u64;
+        for limb in limbs[..top].iter_mut().rev() {
+            let cur = (u128::from(r) << 64) | u128::from(*limb);
+            let q = cur / u128::from(CHUNK);
+            *limb = q as u64;
+            r = (cur - q * u128::from(CHUNK)) as u64;
+        }
+        while top > 0 && limbs[top - 1] == 0 {
+            top -= 1;
+        }
+        if used < chunk_stack.len() {
+            chunk_stack[used] = r;
+        } else {
+            chunk_heap.push(r);
+        }
+        used += 1;
+        if top == 0 {
+            break;
+        }
+    }
+    let chunks = chunk_stack[..used.min(chunk_stack.len())].iter().chain(chunk_heap.iter());
+    let mut first = true;
+    for &c in chunks.rev() {
+        let mut buf = [b'0'; 20];
+        let mut i = buf.len();
+        let mut v = c;
+        while v >= 100 {
+            let pair = (v % 100) as usize;
+            v /= 100;
+            i -= 2;
+            buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[2 * pair..2 * pair + 2]);
+        }
+        if v >= 10 {
+            i -= 2;
+            buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[2 * v as usize..2 * v as usize + 2]);
+        } else {
+            i -= 1;
+            buf[i] = b'0' + v as u8;
+        }
+        // A chunk after the first is 19 digits wide, zeros in front (buf is '0'-filled).
+        let start = if first { i } else { buf.len() - 19 };
+        first = false;
+        out.extend_from_slice(&buf[start..]);
+    }
+}
+
+/// "00" to "99", for writing two digits at a time.
+const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
 
 fn rational_json(q: &BigRational) -> Value {
     Value::String(rational_string(q))
