@@ -351,15 +351,38 @@ fn piece<N: Scalar>(posed: &Posed<N>, id: &FeatureId) -> Option<Piece> {
         FeatureId::Vertex(i) => Piece::V(at(*i)?),
         FeatureId::Edge(i, j) => Piece::E(at(*i)?, at(*j)?),
         FeatureId::Face(ids) => {
-            let (p0, p1) = (at(*ids.first()?)?, at(*ids.get(1)?)?);
-            let u: Vector3<Exact> = &p1 - &p0;
-            let plane = ids[2..].iter().find_map(|&k| {
-                let n = u.cross(&(&at(k)? - &p0));
-                match crate::geom::is_zero_vector(&n) {
-                    Ok(false) => Plane::through_point(&p0, n).ok(),
-                    _ => None,
+            let p0 = at(*ids.first()?)?;
+            // Under a quaternion, M = |q|²·R with R a rotation, so the posed face's normal
+            // R·a × R·b = R·(a × b) has the positive multiple M·(a × b): the input vertices'
+            // cross product posed by the undivided matrix, with no denominator (the cross
+            // product of posed edges is held over |q|⁴, a factor the output's lowest terms
+            // then had to find). The plane is the same. Other poses (a matrix, which need not
+            // be a rotation) take the posed vertices' cross product.
+            let quaternion = matches!(posed.pose, PoseSpec::Quaternion { .. });
+            let v = |i: usize| input_vertex::<N, Exact>(&posed.shape, i);
+            let plane = match posing.as_ref().filter(|_| quaternion).map(|(map, _)| map) {
+                Some(map) => {
+                    let (v0, v1) = (v(*ids.first()?)?, v(*ids.get(1)?)?);
+                    let u: Vector3<Exact> = &v1 - &v0;
+                    ids[2..].iter().find_map(|&k| {
+                        let n = u.cross(&(&v(k)? - &v0));
+                        match crate::geom::is_zero_vector(&n) {
+                            Ok(false) => Plane::through_point(&p0, map.apply_vector(&n)).ok(),
+                            _ => None,
+                        }
+                    })?
                 }
-            })?;
+                None => {
+                    let u: Vector3<Exact> = &at(*ids.get(1)?)? - &p0;
+                    ids[2..].iter().find_map(|&k| {
+                        let n = u.cross(&(&at(k)? - &p0));
+                        match crate::geom::is_zero_vector(&n) {
+                            Ok(false) => Plane::through_point(&p0, n).ok(),
+                            _ => None,
+                        }
+                    })?
+                }
+            };
             Piece::F(plane)
         }
     })

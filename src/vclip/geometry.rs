@@ -51,17 +51,21 @@ pub(crate) fn segment_segment_interior<S: Scalar>(
     let (a, e, b) = (norm2(&d1), norm2(&d2), d1.dot(&d2));
     let (c, f) = (d1.dot(&r), d2.dot(&r));
     let denom = a.clone() * e.clone() - b.clone() * b.clone();
-    let dm = a.clone() * e.clone() + b.clone() * b.clone();
-    if denom.sign_scaled(|| dm.clone())? != Sign::Positive {
+    // The magnitudes are only read by a backend that decides against them (certain backends
+    // decide on the values alone), so they are computed on demand, in the same order.
+    let dm = || a.clone() * e.clone() + b.clone() * b.clone();
+    if denom.sign_scaled(dm)? != Sign::Positive {
         return Ok(None);
     }
     let sn = b.clone() * f.clone() - c.clone() * e.clone();
     let tn = a.clone() * f.clone() - b.clone() * c.clone();
-    let sm = b.abs() * f.abs() + c.abs() * e.abs();
-    let tm = a.abs() * f.abs() + b.abs() * c.abs();
-    let inside = |n: &S, m: &S| -> Decision<bool> {
-        Ok(n.sign_scaled(|| m.clone())? != Sign::Negative
-            && cmp_sign(n, &denom, m.clone(), dm.clone())? != Sign::Positive)
+    let sm = || b.abs() * f.abs() + c.abs() * e.abs();
+    let tm = || a.abs() * f.abs() + b.abs() * c.abs();
+    // 0 ≤ n ≤ denom, the second as `cmp_sign` decides it (the same magnitude, m + dm + |n| +
+    // |denom|).
+    let inside = |n: &S, m: &dyn Fn() -> S| -> Decision<bool> {
+        Ok(n.sign_scaled(m)? != Sign::Negative
+            && (n.clone() - denom.clone()).sign_scaled(|| m() + dm() + n.abs() + denom.abs())? != Sign::Positive)
     };
     if !inside(&sn, &sm)? || !inside(&tn, &tm)? {
         return Ok(None);
