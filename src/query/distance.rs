@@ -359,30 +359,27 @@ fn piece<N: Scalar>(posed: &Posed<N>, id: &FeatureId) -> Option<Piece> {
             // then had to find). The plane is the same. Other poses (a matrix, which need not
             // be a rotation) take the posed vertices' cross product.
             let quaternion = matches!(posed.pose, PoseSpec::Quaternion { .. });
-            let v = |i: usize| input_vertex::<N, Exact>(&posed.shape, i);
-            let plane = match posing.as_ref().filter(|_| quaternion).map(|(map, _)| map) {
-                Some(map) => {
-                    let (v0, v1) = (v(*ids.first()?)?, v(*ids.get(1)?)?);
-                    let u: Vector3<Exact> = &v1 - &v0;
-                    ids[2..].iter().find_map(|&k| {
-                        let n = u.cross(&(&v(k)? - &v0));
-                        match crate::geom::is_zero_vector(&n) {
-                            Ok(false) => Plane::through_point(&p0, map.apply_vector(&n)).ok(),
-                            _ => None,
-                        }
-                    })?
-                }
-                None => {
-                    let u: Vector3<Exact> = &at(*ids.get(1)?)? - &p0;
-                    ids[2..].iter().find_map(|&k| {
-                        let n = u.cross(&(&at(k)? - &p0));
-                        match crate::geom::is_zero_vector(&n) {
-                            Ok(false) => Plane::through_point(&p0, n).ok(),
-                            _ => None,
-                        }
-                    })?
-                }
+            let rotation = posing.as_ref().filter(|_| quaternion).map(|(map, _)| map);
+            let corner = |i: usize| match rotation {
+                Some(_) => input_vertex::<N, Exact>(&posed.shape, i),
+                None => at(i),
             };
+            let c0 = if rotation.is_some() { corner(*ids.first()?)? } else { p0.clone() };
+            let u: Vector3<Exact> = &corner(*ids.get(1)?)? - &c0;
+            let plane = ids[2..].iter().find_map(|&k| {
+                let n = u.cross(&(&corner(k)? - &c0));
+                match crate::geom::is_zero_vector(&n) {
+                    Ok(false) => Plane::through_point(
+                        &p0,
+                        match rotation {
+                            Some(m) => m.apply_vector(&n),
+                            None => n,
+                        },
+                    )
+                    .ok(),
+                    _ => None,
+                }
+            })?;
             Piece::F(plane)
         }
     })

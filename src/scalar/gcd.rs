@@ -43,10 +43,8 @@ pub(crate) fn gcd_limbs(a: &[u64], b: &[u64]) -> Vec<u64> {
         match lb {
             0 => return x[..la].to_vec(),
             1 => {
-                let d = y[0];
-                let r =
-                    x[..la].iter().rev().fold(0u128, |r, &limb| ((r << 64) | u128::from(limb)) % u128::from(d)) as u64;
-                return vec![r.gcd(&d)];
+                let (_, lr) = nat::divide_into(&x[..la], &y[..1], None, t);
+                return vec![if lr == 0 { 0 } else { t[0] }.gcd(&y[0])];
             }
             _ => {}
         }

@@ -28,8 +28,10 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-use num_bigint::{BigInt, BigUint, Sign as BigSign};
+use num_bigint::{BigInt, Sign as BigSign};
 use num_traits::{Signed, ToPrimitive, Zero};
+
+use super::nat;
 
 /// Limbs kept inline: 384 bits, a product of two posed coordinates (see the module docs).
 pub const CAP: usize = 6;
@@ -58,11 +60,7 @@ impl PartialEq for Int {
 
 /// The magnitude's limbs with leading zeros dropped.
 fn trimmed(limbs: &[u64]) -> &[u64] {
-    let mut n = limbs.len();
-    while n > 0 && limbs[n - 1] == 0 {
-        n -= 1;
-    }
-    &limbs[..n]
+    &limbs[..nat::trimmed_len(limbs)]
 }
 
 impl Int {
@@ -77,7 +75,7 @@ impl Int {
             l[..m.len()].copy_from_slice(m);
             Int::Small { negative: negative && !m.is_empty(), len: m.len() as u8, limbs: l }
         } else {
-            let mag = BigUint::from_slice(&to_u32(m));
+            let mag = nat::to_big(m);
             Int::Big(BigInt::from_biguint(if negative { BigSign::Minus } else { BigSign::Plus }, mag))
         }
     }
@@ -121,7 +119,7 @@ impl Int {
     pub(crate) fn to_big(&self) -> BigInt {
         match self {
             Int::Small { negative, len, limbs } => {
-                let mag = BigUint::from_slice(&to_u32(&limbs[..*len as usize]));
+                let mag = nat::to_big(&limbs[..*len as usize]);
                 BigInt::from_biguint(if *negative { BigSign::Minus } else { BigSign::Plus }, mag)
             }
             Int::Big(b) => b.clone(),
@@ -287,7 +285,7 @@ impl Int {
                     wide[CAP] = 1;
                     return Int::from_limbs(*sa, &wide);
                 }
-                let (big, small, negative) = match cmp_mag(&x[..la], &y[..lb]) {
+                let (big, small, negative) = match nat::cmp(&x[..la], &y[..lb]) {
                     Ordering::Equal => return Int::ZERO,
                     Ordering::Greater => (x, y, *sa),
                     Ordering::Less => (y, x, sb),
@@ -417,16 +415,6 @@ impl Int {
             _ => None,
         }
     }
-}
-
-/// The order of two trimmed magnitudes.
-fn cmp_mag(x: &[u64], y: &[u64]) -> Ordering {
-    x.len().cmp(&y.len()).then_with(|| x.iter().rev().cmp(y.iter().rev()))
-}
-
-/// 64-bit limbs as 32-bit digits (`BigUint::from_slice`'s input).
-fn to_u32(limbs: &[u64]) -> Vec<u32> {
-    limbs.iter().flat_map(|&l| [l as u32, (l >> 32) as u32]).collect()
 }
 
 impl Zero for Int {
