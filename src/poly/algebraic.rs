@@ -47,7 +47,9 @@ impl Algebraic {
     /// The rational number `r`, exactly (polynomial `t - r`).
     pub fn from_rational(r: BigRational) -> Self {
         let poly = Poly::from_coeffs(vec![-r.clone(), BigRational::from_integer(1.into())]);
-        let int = primitive(&poly);
+        // The primitive form of t − p/q is q·t − p: a `BigRational` is in lowest terms with a
+        // positive denominator, so no content to divide out (the general route's gcds found 1).
+        let int = vec![-r.numer().clone(), r.denom().clone()];
         Algebraic { poly, int, interval: RootInterval::Point(r) }
     }
 
@@ -360,6 +362,25 @@ impl fmt::Display for Algebraic {
             RootInterval::Point(r) if r.is_zero() => write!(f, "0"),
             RootInterval::Point(r) => write!(f, "{r}"),
             RootInterval::Open { lo, hi } => write!(f, "root of {} in ({lo}, {hi})", self.poly),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rationals_primitive_form_is_its_lowest_terms() {
+        // q·t − p for p/q in lowest terms: what the general route (common denominator, then
+        // the content divided out) gives, for zero, integers, negatives and big numbers.
+        let big = BigInt::from(3u8).pow(200) * BigInt::from(2u8).pow(70);
+        for (p, q) in [(0, 1), (5, 1), (-7, 1), (-17, 4), (355, 113), (-1, 1_000_000_007)] {
+            for scale in [BigInt::from(1u8), big.clone()] {
+                let r = BigRational::new(BigInt::from(p) * &scale, BigInt::from(q));
+                let poly = Poly::from_coeffs(vec![-r.clone(), BigRational::from_integer(1.into())]);
+                assert_eq!(Algebraic::from_rational(r.clone()).int, primitive(&poly), "{r}");
+            }
         }
     }
 }
