@@ -71,7 +71,11 @@ fn raw_sign_calls_are_each_accounted_for() {
         ("src/poly/time.rs", 3, "polynomial arithmetic: a polynomial's sign at a time (intervals, and values with bounds through their enclosures)"),
         ("src/query/agree.rs", 1, "the agreement verdict on values with bounds: a bound minus an offset is certainly not negative (uncertain goes to the exact run)"),
         ("src/query/kernel.rs", 1, "a sum of absolute values is positive (a parameter's magnitude is defined)"),
-        ("src/query/spec.rs", 8, "input: poses, half extents, round shapes' radii, a torus's axis"),
+        (
+            "src/query/spec.rs",
+            10,
+            "input: poses, half extents, round shapes' radii, a torus's axis; `exact_sign`, the one sign of an exact number (a framed box's axes and extremes, a cast's speed along one)",
+        ),
         ("src/query/toi.rs", 1, "input: the interval's order"),
         (
             "src/round/cylinder.rs",

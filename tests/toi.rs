@@ -311,3 +311,83 @@ fn a_step_limit_ends_a_large_cast_with_a_limit_error() {
     let e = touchstone::budget::with_budget(limited, || query.answer::<Q>()).unwrap_err();
     assert_eq!(e.kind, touchstone::query::ErrorKind::Limit, "{e:?}");
 }
+
+#[test]
+fn box_casts_constructed_unposed_equal_the_posed_construction() {
+    // A decided cast of two boxes meeting after t0 is constructed without posing either box
+    // (the entry time and the extreme corners from the pose's undivided matrix): on boxes
+    // under identity, integer and binary64 quaternions and matrix poses (shears and scalings,
+    // some of negative determinant, which take the posed route), both moving on a grid (ties
+    // between axes, face on face, edge on edge), the answer is the reference's, which poses
+    // everything on `BigRational`.
+    use touchstone::query::filter_counts;
+    let mut rng = Rng(0xb0c5_ca57);
+    let (mut constructed, mut sheared, mut faces, mut edges) = (0, 0, 0, 0);
+    for i in 0..240 {
+        let pose = |rng: &mut Rng, k: usize, t: &[Q; 3]| -> (PoseSpec, bool) {
+            let t = t.clone();
+            match k % 4 {
+                0 => (PoseSpec::quaternion([1, 0, 0, 0].map(Q::from_i64), t).unwrap(), false),
+                1 => {
+                    let mut quat = [0; 4].map(|_| rng.int(2));
+                    quat[0] = quat[0].abs() + 1;
+                    (at(quat, t), false)
+                }
+                2 => {
+                    let quat = [0; 4].map(|_| Q::from_f64(rng.unit()).unwrap());
+                    (PoseSpec::quaternion(quat, t).unwrap(), false)
+                }
+                _ => {
+                    // A shear and a scaling (half-integer entries), its determinant's sign at random.
+                    let mut rows: [[Q; 4]; 3] = std::array::from_fn(|r| {
+                        std::array::from_fn(|c| match c {
+                            3 => t[r].clone(),
+                            c if c == r => q(2 + rng.int(1), 2),
+                            c if c > r => q(rng.int(2), 2),
+                            _ => q(0, 1),
+                        })
+                    });
+                    if rng.int(3) == 3 {
+                        rows[2][2] = -rows[2][2].clone();
+                    }
+                    (PoseSpec::Matrix(rows), true)
+                }
+            }
+        };
+        let half = |rng: &mut Rng| ShapeSpec::cuboid([0; 3].map(|_| q(1 + rng.int(2).abs(), 2))).unwrap();
+        // b starts 2 to 6 away on a grid and moves towards a (overshooting or falling short),
+        // a drifts.
+        let (ta, tb) = ([0; 3].map(|_| Q::from_i64(rng.int(1))), [0; 3].map(|_| Q::from_i64(rng.int(6))));
+        let (pa, sa) = pose(&mut rng, i, &ta);
+        let (pb, sb) = pose(&mut rng, i / 4, &tb);
+        let grid =
+            |rng: &mut Rng, m: i64| vec3(Q::from_i64(rng.int(m)), Q::from_i64(rng.int(m)), Q::from_i64(rng.int(m)));
+        let towards = vec3(ta[0].clone() - &tb[0], ta[1].clone() - &tb[1], ta[2].clone() - &tb[2]);
+        let velocity_b = towards * q(2 + rng.int(1), 2) + grid(&mut rng, 1);
+        let query = Toi {
+            a: Posed::new("a", half(&mut rng), pa),
+            b: Posed::new("b", half(&mut rng), pb),
+            velocity_a: grid(&mut rng, 1),
+            velocity_b,
+            interval: [q(0, 1), q(1, 1)],
+        };
+        let Ok(reference) = query.answer::<Q>() else { continue };
+        let before = filter_counts();
+        let filtered = exact_answer(&query).unwrap();
+        assert_eq!(filtered.output, reference.output, "{query:?}");
+        let out = reference.output;
+        if out.collides && out.at_start.is_none() && filter_counts().decided > before.decided {
+            constructed += 1;
+            sheared += usize::from(sa || sb);
+            let kinds = out.features.iter().flatten().map(|f| format!("{f:?}"));
+            let kinds: Vec<String> = kinds.collect();
+            faces += usize::from(kinds.iter().any(|k| k.starts_with("Face")));
+            edges += usize::from(kinds.iter().filter(|k| k.starts_with("Edge")).count() == 2);
+        }
+    }
+    eprintln!("{constructed} constructed: {sheared} sheared, {faces} on a face, {edges} edge on edge");
+    assert!(
+        constructed >= 120 && sheared >= 40 && faces >= 60 && edges >= 30,
+        "{constructed} {sheared} {faces} {edges}"
+    );
+}

@@ -7,13 +7,14 @@
 //! number once.
 
 use num_rational::BigRational;
+use num_traits::{One, Zero};
 
 use super::error::{child, ErrorKind, QueryError};
 use crate::brep::io::Mesh;
 use crate::brep::{convex_hull, shapes, Feature, Solid};
-use crate::geom::{Affine, Plane, Point3, Scaled, Vector3};
+use crate::geom::{Affine, Matrix3, Plane, Point3, Scaled, Vector3};
 use crate::predicates::orient3d_scaled;
-use crate::scalar::{Scalar, Sign};
+use crate::scalar::{Exact, Scalar, Sign};
 use crate::separation::Parallels;
 use crate::vclip::{strict_convexity, StrictConvexity, VClipError};
 
@@ -568,6 +569,140 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
     }
 }
 
+/// A box as given and its pose as p ↦ L·p / w + t, with w > 0 and det L > 0, for exact
+/// constructions that need only separating axes and projections on them: nothing is posed.
+///
+/// Along an axis n the posed box's projections are n·(L·p / w + t) = (Lᵀn)·p / w + n·t, an
+/// increasing function of d·p with d = Lᵀn. A box centred at the origin has its greatest d·p,
+/// Σ |dᵢ|·hᵢ, at the corners whose signs are those of d's nonzero components: the extreme
+/// feature is the unit cube's along the signs of d, and the least projection is the
+/// greatest's negative. A posed face normal is a positive multiple of C·n₀ (n₀ the face's unit
+/// normal as given, C the cofactor matrix of L, which is w·L for a quaternion's L = w·R) and a
+/// posed edge of L·e₀ (e₀ its unit direction): an axis is needed only up to a positive factor
+/// (every projection scales alike, and with it the gaps and the speed along it), and unit
+/// normals and directions keep the numbers short.
+pub(crate) struct FramedBox {
+    half: [Exact; 3],
+    linear: Matrix3<Exact>,
+    /// C (or L itself for a quaternion), mapping a face normal as given to a posed one.
+    normals: Matrix3<Exact>,
+    w: Exact,
+    translation: Vector3<Exact>,
+}
+
+/// The unit cube (half extents 1) with the box's topology, exactly: its planes and edges give
+/// a box's unit normals and directions, its corners the signs of a box's.
+fn unit_cube() -> &'static Solid<Exact> {
+    static CUBE: std::sync::OnceLock<Option<Solid<Exact>>> = std::sync::OnceLock::new();
+    CUBE.get_or_init(|| shapes::cuboid(Exact::one(), Exact::one(), Exact::one()).ok())
+        .as_ref()
+        .expect("the unit cube is a solid")
+}
+
+/// The box `p` with its pose undivided ([`FramedBox`]); `None` when `p` is no box or its pose
+/// is not decided positive (the caller poses it instead, which also reports the errors).
+pub(crate) fn framed_box<N: Scalar>(p: &Posed<N>) -> Result<Option<FramedBox>, QueryError> {
+    let ShapeSpec::Box(h) = &p.shape else { return Ok(None) };
+    charge_pose_bits::<Exact, N>(p)?;
+    let half = h.each_ref().map(|x| x.to_backend::<Exact>());
+    if half.iter().any(|x| x.sign() != Ok(Sign::Positive)) {
+        return Ok(None);
+    }
+    let Ok((map, w)) = p.pose.numerators::<Exact>() else { return Ok(None) };
+    let normals = match &p.pose {
+        PoseSpec::Quaternion { .. } => map.linear.clone(),
+        PoseSpec::Matrix(_) => {
+            if map.check_invertible() != Ok(Sign::Positive) {
+                return Ok(None);
+            }
+            crate::geom::adjugate3(&map.linear).transpose()
+        }
+    };
+    Ok(Some(FramedBox { half, linear: map.linear, normals, w, translation: map.translation }))
+}
+
+/// m·v, each row one sum of products.
+fn times(m: &Matrix3<Exact>, v: &Vector3<Exact>) -> Vector3<Exact> {
+    let row =
+        |i: usize| Exact::sum_of_products(&[(1, &m[(i, 0)], &v[0]), (1, &m[(i, 1)], &v[1]), (1, &m[(i, 2)], &v[2])]);
+    Vector3::new(row(0), row(1), row(2))
+}
+
+/// The sign of an exact number (decided exactly, never uncertain: no magnitude enters).
+pub(crate) fn exact_sign(x: &Exact) -> Sign {
+    x.sign().unwrap_or(Sign::Zero)
+}
+
+/// The signs of a vector's components, as numbers (a positive multiple of a unit cube's
+/// normal or edge).
+fn signs(v: &Vector3<Exact>) -> Vector3<Exact> {
+    v.map(|x| match exact_sign(&x) {
+        Sign::Positive => Exact::one(),
+        Sign::Negative => -Exact::one(),
+        Sign::Zero => Exact::zero(),
+    })
+}
+
+impl FramedBox {
+    /// A positive multiple of the posed normal of face `f`.
+    pub(crate) fn face_axis(&self, f: usize) -> Vector3<Exact> {
+        times(&self.normals, &signs(&unit_cube().plane(f).normal))
+    }
+
+    /// A positive multiple of the posed direction of edge `e` (from its first vertex).
+    pub(crate) fn edge_axis(&self, e: usize) -> Vector3<Exact> {
+        let cube = unit_cube();
+        let (u, v) = cube.edges()[e];
+        times(&self.linear, &signs(&(cube.vertex(v) - cube.vertex(u))))
+    }
+
+    /// The box's direction d = Lᵀn along `n` (its signs name the corners at the greatest
+    /// projection) and its reach Σ |dᵢ|·hᵢ: the posed box's projections on `n` run over
+    /// n·t ± reach / w.
+    pub(crate) fn along(&self, n: &Vector3<Exact>) -> (Vector3<Exact>, Exact) {
+        let d = times(&self.linear.transpose(), n);
+        let reach = Exact::sum_of_products(&[
+            (1, &d[0].abs(), &self.half[0]),
+            (1, &d[1].abs(), &self.half[1]),
+            (1, &d[2].abs(), &self.half[2]),
+        ]);
+        (d, reach)
+    }
+
+    /// The pose's w (> 0: p ↦ L·p / w + t).
+    pub(crate) fn scale(&self) -> &Exact {
+        &self.w
+    }
+
+    /// The pose's translation t.
+    pub(crate) fn translation(&self) -> &Vector3<Exact> {
+        &self.translation
+    }
+
+    /// The format id of the feature made of the posed box's vertices extreme along `n` (the
+    /// highest or the lowest), given the box's direction `d` from [`FramedBox::extent`]: the
+    /// corners whose sign along each axis is that of d's component there (either sign where it
+    /// is zero), so a vertex, an edge or a face; `None` for d = 0.
+    pub(crate) fn extreme_feature(d: &Vector3<Exact>, highest: bool) -> Option<FeatureId> {
+        // Per axis: the corner bit required (vertex i has bit k set when its coordinate k is +h).
+        let want: Vec<Option<bool>> = (0..3)
+            .map(|k| match exact_sign(&d[k]) {
+                Sign::Positive => Some(highest),
+                Sign::Negative => Some(!highest),
+                Sign::Zero => None,
+            })
+            .collect();
+        let on: Vec<usize> =
+            (0..8).filter(|&i| (0..3).all(|k| want[k].is_none_or(|bit| (i >> k & 1 == 1) == bit))).collect();
+        match on.as_slice() {
+            [v] => Some(FeatureId::Vertex(*v)),
+            &[u, v] => Some(FeatureId::edge(u, v)),
+            [_, _, _, _] => Some(FeatureId::face(on)),
+            _ => None,
+        }
+    }
+}
+
 /// Charge a posed shape's coordinates' bits to the query's budget (exact backends): a pose
 /// multiplies the coordinates' size (cheaply estimated from the pose's and the shape's own
 /// bits).
@@ -982,5 +1117,39 @@ fn plane_to<T: Scalar, N: Scalar>(p: &Plane<N>) -> Plane<T> {
         normal: p.normal.map(|c| c.to_backend::<T>()),
         offset: p.offset.to_backend::<T>(),
         scale: p.scale.to_backend::<T>(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_framed_boxs_extremes_are_the_unit_cubes() {
+        // Every direction of signs (−1, 0, 1)³, highest and lowest: the corners named from the
+        // signs alone are the feature the general search finds on the unit cube.
+        let cube = unit_cube();
+        let zero = Vector3::from_element(Exact::zero());
+        let (mut vertices, mut edges, mut faces) = (0, 0, 0);
+        for k in 0..27 {
+            let d = Vector3::new(k % 3, k / 3 % 3, k / 9).map(|c| Exact::from_i64(c - 1));
+            for highest in [true, false] {
+                let general = crate::separation::extreme_feature(cube, &d, &zero, highest).unwrap();
+                let general = general.map(|f| match f {
+                    Feature::Vertex(v) => FeatureId::Vertex(v),
+                    Feature::Edge(u, v) => FeatureId::edge(u, v),
+                    Feature::Face(f) => FeatureId::face(cube.face(f).to_vec()),
+                });
+                let framed = FramedBox::extreme_feature(&d, highest);
+                assert_eq!(framed, general, "{d:?} {highest}");
+                match framed {
+                    Some(FeatureId::Vertex(_)) => vertices += 1,
+                    Some(FeatureId::Edge(..)) => edges += 1,
+                    Some(FeatureId::Face(_)) => faces += 1,
+                    None => {}
+                }
+            }
+        }
+        assert_eq!((vertices, edges, faces), (16, 24, 12));
     }
 }

@@ -28,7 +28,7 @@ use num_rational::BigRational;
 
 use super::claim::{Check, ClaimRule, Shown};
 use super::error::{ErrorKind, QueryError};
-use super::spec::{posed_convex, ConvexPosed, FeatureId, Posed};
+use super::spec::{exact_sign, framed_box, posed_convex, ConvexPosed, FeatureId, FramedBox, Posed};
 use super::toi_boxes::AtStart;
 use super::{Answer, Bounded, Decisive, Query};
 use crate::brep::Solid;
@@ -108,6 +108,68 @@ impl<N: Scalar> Toi<N> {
     }
 }
 
+impl<N: Scalar> Toi<N> {
+    /// The first contact after t0 of two boxes, constructed from the axes a decided run could
+    /// not rule out (`entry`, in the run's order) without posing either box ([`FramedBox`]):
+    /// the latest exact entry time (the first axis on a tie) and that axis's extreme features,
+    /// the same numbers and features as [`entry_along`] and [`entry_pair`] on the posed boxes.
+    fn framed_entry(&self, fa: &FramedBox, fb: &FramedBox, entry: &[Axis]) -> Result<Answer<Exact, Self>, QueryError> {
+        let (va, vb) = self.velocities::<Exact>();
+        let v = vb - va;
+        let mismatch = || QueryError::new(ErrorKind::Internal, "", "the filter's answer is not the exact one");
+        let uncertain = |u| QueryError::uncertain("", u);
+        // The latest entry: its time, the boxes' directions along its axis, and whether b
+        // moves up it.
+        let mut latest: Option<(Exact, Vector3<Exact>, Vector3<Exact>, bool)> = None;
+        for &axis in entry {
+            let n = match axis {
+                Axis::Face(0, f) => fa.face_axis(f),
+                Axis::Face(_, f) => fb.face_axis(f),
+                Axis::Edges(i, j) => fa.edge_axis(i).cross(&fb.edge_axis(j)),
+            };
+            let speed = v.dot(&n);
+            let up = match exact_sign(&speed) {
+                Sign::Zero => return Err(mismatch()),
+                s => s == Sign::Positive,
+            };
+            // Along n, a's projections run over n·tₐ ± ρₐ/wₐ and b's over n·t_b ± ρ_b/w_b. b
+            // moving up n enters when its highest meets a's lowest, down n its lowest a's
+            // highest: speed·t = n·(tₐ − t_b) ∓ (ρₐ/wₐ + ρ_b/w_b), as one quotient (wₐ, w_b
+            // cleared) of numbers that stay dyadic for binary64 inputs.
+            let ((da, ra), (db, rb)) = (fa.along(&n), fb.along(&n));
+            let (wa, wb) = (fa.scale(), fb.scale());
+            let c = n.dot(&(fa.translation() - fb.translation()));
+            let reach = Exact::sum_of_products(&[(1, &ra, wb), (1, &rb, wa)]);
+            let ww = wa.clone() * wb.clone();
+            let centre = c * ww.clone();
+            let gap = if up { centre - reach } else { centre + reach };
+            let first = gap / (speed * ww);
+            let later = match &latest {
+                None => true,
+                Some((l, ..)) => first.compare(l).map_err(uncertain)? == Ordering::Greater,
+            };
+            if later {
+                latest = Some((first, da, db, up));
+            }
+        }
+        let (t, da, db, up) = latest.ok_or_else(mismatch)?;
+        // b moving along +n meets a's lowest side with its highest.
+        let none = || QueryError::new(ErrorKind::Internal, "", "the extreme vertices make no feature");
+        let features = [
+            FramedBox::extreme_feature(&da, !up).ok_or_else(none)?,
+            FramedBox::extreme_feature(&db, up).ok_or_else(none)?,
+        ];
+        let toi = Some(Exact::time(&t));
+        Ok(Answer::plain(ToiOutput {
+            collides: true,
+            toi,
+            at_start: None,
+            features: Some(features),
+            entry: Vec::new(),
+        }))
+    }
+}
+
 /// A feature of a and one of b that touch at time `t`, when the shapes moved there touch:
 /// V-Clip's closest pair on the moved shapes.
 fn touching_pair<S: RootScalar>(
@@ -169,6 +231,12 @@ impl<N: Scalar> Query for Toi<N> {
             return Some(Ok(Answer::plain(ToiOutput::miss())));
         }
         let construct = || -> Result<Answer<Exact, Self>, QueryError> {
+            // Two boxes meeting after t0: the entry along the named axes, nothing posed.
+            if out.at_start.is_none() {
+                if let (Some(fa), Some(fb)) = (framed_box(&self.a)?, framed_box(&self.b)?) {
+                    return self.framed_entry(&fa, &fb, &out.entry);
+                }
+            }
             let (ca, cb) = self.posed::<Exact>()?;
             let (a, b) = (&ca.built.solid, &cb.built.solid);
             let (va, vb) = self.velocities::<Exact>();
