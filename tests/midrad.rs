@@ -195,6 +195,81 @@ proptest! {
     }
 }
 
+/// The least and the greatest real a value holds (its ends; an unknown value none).
+fn ends(v: &MidRad) -> Option<(Q, Q)> {
+    v.radius().is_finite().then(|| {
+        let (m, r) = (exact(v.mid()), exact(v.radius()));
+        (&m - &r, &m + &r)
+    })
+}
+
+/// `dot3`'s one bound against the exact range of a₀b₀ + a₁b₁ + a₂b₂ over the operands: each
+/// product is bilinear, so its range has its ends at corners, and the sum's ends are the sums
+/// of the products' ends. The midpoint is the float run's own (that of the operations one by
+/// one), and operands whose products are all exact give exactly the operations' result.
+fn check_dot3(a: [MidRad; 3], b: [MidRad; 3]) -> Result<(), TestCaseError> {
+    let fused = MidRad::dot3([&a[0], &a[1], &a[2]], [&b[0], &b[1], &b[2]]);
+    let sequential = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    if fused.radius().is_finite() && sequential.radius().is_finite() {
+        prop_assert_eq!(fused.mid(), sequential.mid());
+    }
+    if (0..3).all(|i| (a[i].is_point() && b[i].is_point()) || a[i] == MidRad::zero() || b[i] == MidRad::zero()) {
+        prop_assert_eq!(fused, sequential);
+    }
+    let mut range = (Q::zero(), Q::zero());
+    for i in 0..3 {
+        let (Some((al, ah)), Some((bl, bh))) = (ends(&a[i]), ends(&b[i])) else { return Ok(()) };
+        let corners = [&al * &bl, &al * &bh, &ah * &bl, &ah * &bh];
+        range.0 += corners.iter().min().unwrap();
+        range.1 += corners.iter().max().unwrap();
+    }
+    prop_assert!(holds(&fused, &range.0) && holds(&fused, &range.1), "{:?} · {:?} = {:?}", a, b, fused);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn dot3_holds_the_exact_range(a in prop::array::uniform3(any_midrad()), b in prop::array::uniform3(any_midrad())) {
+        check_dot3(a, b)?;
+    }
+
+    #[test]
+    fn dot3_of_moderate_values_holds_and_decides(
+        a in prop::array::uniform3(midrad_of(moderate_double())),
+        b in prop::array::uniform3(midrad_of(moderate_double())),
+    ) {
+        check_dot3(a, b)?;
+    }
+}
+
+#[test]
+fn dot3_on_the_edges() {
+    // Overflowing products and sums (unknown), underflowing ones (the floor), cancellation to
+    // zero of non-points, and a zero factor against an unknown value.
+    let mr = |m: f64, r: f64| MidRad::new(m, r).unwrap();
+    let p = |m: f64| MidRad::point(m).unwrap();
+    let unknown = MidRad::new(0.0, f64::INFINITY).unwrap();
+    let cases = [
+        ([mr(1e300, 1.0), p(1.0), p(0.0)], [p(1e10), p(1.0), p(1.0)]),
+        ([mr(f64::MAX / 2.0, 1.0), mr(f64::MAX / 2.0, 1.0), p(0.0)], [p(1.5), p(1.5), p(0.0)]),
+        ([mr(TINY, TINY), p(TINY), p(1.0)], [p(0.5), p(0.5), p(0.0)]),
+        ([mr(1.0, 1e-17), mr(-1.0, 1e-17), p(0.0)], [p(3.0), p(3.0), p(0.0)]),
+        ([p(0.0), unknown, p(2.0)], [unknown, p(0.0), mr(2.0, 1e-9)]),
+        ([unknown, p(1.0), p(1.0)], [p(1.0), p(1.0), p(1.0)]),
+    ];
+    for (a, b) in cases {
+        check_dot3(a, b).unwrap();
+    }
+    // The cancellation is no point: its sign is not decided.
+    let d = MidRad::dot3([&mr(1.0, 1e-17), &mr(-1.0, 1e-17), &p(0.0)], [&p(3.0), &p(3.0), &p(0.0)]);
+    assert_eq!(d.sign(), Err(Uncertain::Close));
+    // A zero factor against an unknown value is the exact zero, as the operations give.
+    let z = MidRad::dot3([&p(0.0), &p(0.0), &p(0.0)], [&unknown, &unknown, &mr(1.0, 1.0)]);
+    assert_eq!(z.sign(), Ok(Sign::Zero));
+}
+
 fn eval(e: &Expr, leaves: &[MidRad]) -> MidRad {
     match e {
         Expr::Leaf(i) => leaves[*i],

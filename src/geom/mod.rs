@@ -54,6 +54,12 @@ pub fn dot_magnitude<S: Scalar>(a: &Vector3<S>, b: &Vector3<S>) -> S {
     a.iter().zip(b.iter()).fold(S::zero(), |acc, (x, y)| acc + x.abs() * y.abs())
 }
 
+/// u·v through the backend's [`Scalar::dot3`] (the same value as nalgebra's `dot`; one bound
+/// for the sum on [`MidRad`](crate::scalar::MidRad)).
+pub fn dot<S: Scalar>(u: &Vector3<S>, v: &Vector3<S>) -> S {
+    S::dot3([&u[0], &u[1], &u[2]], [&v[0], &v[1], &v[2]])
+}
+
 /// |x| + |y| + |z|.
 pub fn norm1<S: Scalar>(v: &Vector3<S>) -> S {
     v.iter().fold(S::zero(), |acc, x| acc + x.abs())

@@ -50,14 +50,14 @@ impl<S: Scalar> Plane<S> {
 
     /// The plane through `p` with normal `n`, unchecked: offset −n·p, scale |n||p| (termwise).
     pub fn anchored(n: Vector3<S>, p: &Point3<S>) -> Self {
-        Plane { offset: -n.dot(&p.coords), scale: dot_magnitude(&n, &p.coords), normal: n }
+        Plane { offset: -super::dot(&n, &p.coords), scale: dot_magnitude(&n, &p.coords), normal: n }
     }
 
     /// The plane through `p` with normal `n`, unchecked, for points whose coordinates are at
     /// most `bound` in magnitude (a solid's [`coordinate_bound`](super::coordinate_bound)):
     /// offset −n·p, scale (|a| + |b| + |c|)·bound.
     pub fn within(n: Vector3<S>, p: &Point3<S>, bound: &S) -> Self {
-        Plane { offset: -n.dot(&p.coords), scale: super::norm1(&n) * bound.clone(), normal: n }
+        Plane { offset: -super::dot(&n, &p.coords), scale: super::norm1(&n) * bound.clone(), normal: n }
     }
 
     /// (a, b, c, d).
@@ -67,7 +67,7 @@ impl<S: Scalar> Plane<S> {
 
     /// a·x + b·y + c·z + d at `p`: positive above, negative below.
     pub fn eval(&self, p: &Point3<S>) -> S {
-        self.normal.dot(&p.coords) + self.offset.clone()
+        super::dot(&self.normal, &p.coords) + self.offset.clone()
     }
 
     /// The magnitude of [`Plane::eval`]: |a||x| + |b||y| + |c||z| + the offset's scale (at

@@ -389,6 +389,9 @@ impl Scalar for Exact {
     /// Terms without denominators (dyadic values: binary64 inputs, their products and sums)
     /// as integers: cᵢ·mₐ·m_b shifted to the least exponent among the terms and added, then
     /// one normalisation. A term with a denominator sends the whole sum the generic way.
+    fn dot3(a: [&Self; 3], b: [&Self; 3]) -> Self {
+        Self::sum_of_products(&[(1, a[0], b[0]), (1, a[1], b[1]), (1, a[2], b[2])])
+    }
     fn sum_of_products(terms: &[(i64, &Self, &Self)]) -> Self {
         if terms.iter().any(|(_, a, b)| a.d.is_some() || b.d.is_some()) {
             return terms.iter().fold(Exact::zero(), |acc, &(c, a, b)| acc + Exact::from_i64(c).product(&a.product(b)));

@@ -401,6 +401,40 @@ impl Scalar for MidRad {
             None
         }
     }
+    /// The three products and two sums of the operation-by-operation route with the same
+    /// midpoints (each product and sum of midpoints rounded to nearest, in that order), and one
+    /// bound for the whole sum instead of five: with `sᵢ = |maᵢ|·rbᵢ + |mbᵢ|·raᵢ + raᵢ·rbᵢ` the
+    /// operands' losses in each product, and `pᵢ`, `p₀₁ = RN(p₀ + p₁)`, `m = RN(p₀₁ + p₂)` the
+    /// rounded products and sums, `|x − m| ≤ Σ sᵢ + u·(|p₀| + |p₁| + |p₂| + |p₀₁| + |m|) + 3η/2`
+    /// (each rounding loses at most u of its result, and a product η/2 more to underflow).
+    /// Computed as `RN(RN(S·K) + RN(C·T))`, `S` the sᵢ summed: every term of it passes through
+    /// at most seven roundings of non-negative values (a product, two sums within its sᵢ, two
+    /// in `S`, the multiplication by `K` and the last sum), and `K/(1 + u)⁷ ≥ 1 + 2⁻⁵⁰`; that
+    /// slack repays the η/2 of each of the thirteen products' underflows (6.5η) once the bound
+    /// is at least `2⁻¹⁰¹⁶`, below which [`FLOOR`] is taken as for every operation. `T` is the
+    /// five magnitudes summed (four sums), and `C = 2u` covers `u·T` after six roundings.
+    ///
+    /// When every sᵢ is zero (each product of points, or with an exact zero) the operations
+    /// one by one are taken instead: they keep the exact results of points exact.
+    fn dot3(a: [&Self; 3], b: [&Self; 3]) -> Self {
+        // (A factor exactly zero makes an exact zero product, even against an unknown value.)
+        let s = |i: usize| {
+            if a[i].exact_zero() || b[i].exact_zero() {
+                return 0.0;
+            }
+            a[i].m.abs() * b[i].r + b[i].m.abs() * a[i].r + a[i].r * b[i].r
+        };
+        let (s0, s1, s2) = (s(0), s(1), s(2));
+        if s0 == 0.0 && s1 == 0.0 && s2 == 0.0 {
+            return *a[0] * *b[0] + *a[1] * *b[1] + *a[2] * *b[2];
+        }
+        let p = [0, 1, 2].map(|i| a[i].m * b[i].m);
+        let p01 = p[0] + p[1];
+        let m = p01 + p[2];
+        let t = (((p[0].abs() + p[1].abs()) + p[2].abs()) + p01.abs()) + m.abs();
+        // (A NaN from 0·∞, an unknown operand's, fails `r < ∞` in `settled`: unknown.)
+        MidRad::settled(m, ((s0 + s1) + s2) * K + C * t)
+    }
     fn abs(&self) -> Self {
         // |x| lies within r of |m| (the triangle inequality), and r = 0 stays exact.
         MidRad { m: self.m.abs(), r: self.r }

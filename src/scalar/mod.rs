@@ -228,6 +228,12 @@ pub trait Scalar:
         }
         acc
     }
+    /// a₀b₀ + a₁b₁ + a₂b₂, added left to right (nalgebra's order for 3-vectors, so `f64`
+    /// gives the values it gave). A backend may compute the same value with one bound for
+    /// the whole sum ([`MidRad`]) or on integers (`Exact`); [`crate::geom::dot`] calls it.
+    fn dot3(a: [&Self; 3], b: [&Self; 3]) -> Self {
+        a[0].clone() * b[0].clone() + a[1].clone() * b[1].clone() + a[2].clone() * b[2].clone()
+    }
     /// |self|.
     fn abs(&self) -> Self;
     /// The raw sign of the value, without tolerance.

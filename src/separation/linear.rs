@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 
 use super::{axis_of, extent, project, sign, Axis, Parallels};
 use crate::brep::Solid;
-use crate::geom::{dot_magnitude, Scaled, Vector3};
+use crate::geom::{dot, dot_magnitude, Scaled, Vector3};
 use crate::scalar::{Decision, Scalar, Sign};
 
 /// One end of the meeting window, with the magnitude of its computation.
@@ -105,7 +105,7 @@ pub fn along_axis<S: Scalar>(
 ) -> Decision<AlongAxis<S>> {
     let (a_lo, a_hi, ma) = project(a, n, nm)?;
     let (b_lo, b_hi, mb) = project(b, n, nm)?;
-    let w = v.dot(n);
+    let w = dot(v, n);
     let mw = dot_magnitude(v, nm);
     // Along n, b's projection at t is [b_lo + w·t, b_hi + w·t]: it meets a's when
     // a_lo − b_hi ≤ w·t ≤ a_hi − b_lo.
@@ -135,7 +135,7 @@ pub fn entry_along<S: Scalar>(
     (n, nm): &(Vector3<S>, Vector3<S>),
 ) -> Decision<Option<S>> {
     let ((a_lo, a_hi), (b_lo, b_hi)) = (extent(a, n)?, extent(b, n)?);
-    let w = v.dot(n);
+    let w = dot(v, n);
     Ok(match sign(&w, &dot_magnitude(v, nm))? {
         Sign::Zero => None,
         Sign::Positive => Some((a_lo - b_hi) / w),

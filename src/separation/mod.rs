@@ -11,7 +11,7 @@ pub mod depth;
 pub mod linear;
 
 use crate::brep::{Feature, Solid};
-use crate::geom::{cross_magnitude, dot_magnitude, Vector3};
+use crate::geom::{cross_magnitude, dot, dot_magnitude, Vector3};
 use crate::predicates::cmp_sign;
 use crate::predicates::zero_vector_scaled;
 use crate::scalar::{Decision, Scalar, Sign, Uncertain};
@@ -87,7 +87,7 @@ impl Parallels {
 
 /// The range of `s`'s projection on `n`: the least and the greatest n·x over its vertices.
 pub fn extent<S: Scalar>(s: &Solid<S>, n: &Vector3<S>) -> Decision<(S, S)> {
-    let mut it = s.vertices().iter().map(|p| p.coords.dot(n));
+    let mut it = s.vertices().iter().map(|p| dot(&p.coords, n));
     let first = it.next().unwrap_or_else(S::zero);
     let (mut lo, mut hi) = (first.clone(), first);
     for x in it {
@@ -168,7 +168,7 @@ pub fn extreme_feature<S: Scalar>(
 ) -> Decision<Option<Feature>> {
     // Each vertex projected once. (A backend with certain decisions never reads the
     // magnitude, and finds the extreme among the projections themselves.)
-    let along: Vec<S> = s.vertices().iter().map(|p| p.coords.dot(n)).collect();
+    let along: Vec<S> = s.vertices().iter().map(|p| dot(&p.coords, n)).collect();
     let (extreme, m) = if S::CERTAIN_DECISIONS {
         let mut extreme = along.first().cloned().unwrap_or_else(S::zero);
         for x in along.iter().skip(1) {
@@ -210,7 +210,7 @@ pub fn overlap_along<S: Scalar>(a: &Solid<S>, b: &Solid<S>, n: &Vector3<S>) -> D
     // n is) need no order: where an interval backend cannot order two values, it takes the
     // interval of the extreme and the larger magnitude (Scalar::maximum) instead of failing.
     let extremes = |s: &Solid<S>| -> Decision<(S, S, S, S)> {
-        let mut it = s.vertices().iter().map(|v| (n.dot(&v.coords), dot_magnitude(n, &v.coords)));
+        let mut it = s.vertices().iter().map(|v| (dot(n, &v.coords), dot_magnitude(n, &v.coords)));
         let Some(first) = it.next() else { return Ok((S::zero(), S::zero(), S::zero(), S::zero())) };
         let (mut lo, mut hi) = (first.clone(), first);
         for (x, m) in it {

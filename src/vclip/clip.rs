@@ -3,7 +3,7 @@
 use super::geometry::{along, cmp_sign, dot_sign};
 use super::voronoi::{edge_ends, Feat, VPlane};
 use crate::brep::Solid;
-use crate::geom::{dot_magnitude, norm2, Point3, Vector3};
+use crate::geom::{dot, dot_magnitude, norm2, Point3, Vector3};
 use crate::scalar::{Decision, Scalar, Sign};
 
 /// How an edge meets a Voronoi region.
@@ -94,7 +94,7 @@ pub(crate) fn derivative_sign<S: Scalar>(
     match x {
         Feat::V(v) => {
             let a = s.vertex(v);
-            u.dot(&(p - a)).sign_scaled(|| diff_magnitude(u, p, a))
+            dot(u, &(p - a)).sign_scaled(|| diff_magnitude(u, p, a))
         }
         Feat::E(e) => {
             let (ai, bi) = edge_ends(s, e);
@@ -102,21 +102,21 @@ pub(crate) fn derivative_sign<S: Scalar>(
             if let Some(Feat::V(w)) = on {
                 if w == ai || w == bi {
                     let c = s.vertex(w);
-                    return u.dot(&(p - c)).sign_scaled(|| diff_magnitude(u, p, c));
+                    return dot(u, &(p - c)).sign_scaled(|| diff_magnitude(u, p, c));
                 }
             }
             let (d, w): (Vector3<S>, Vector3<S>) = (b - a, p - a);
-            let along_edge = w.dot(&d);
+            let along_edge = dot(&w, &d);
             let len2 = norm2(&d);
             let wd = diff_magnitude(&d, p, a);
             if along_edge.sign_scaled(|| wd.clone())? != Sign::Positive {
-                return u.dot(&w).sign_scaled(|| diff_magnitude(u, p, a));
+                return dot(u, &w).sign_scaled(|| diff_magnitude(u, p, a));
             }
             if cmp_sign(&along_edge, &len2, wd.clone(), len2.clone())? != Sign::Negative {
-                return u.dot(&(p - b)).sign_scaled(|| diff_magnitude(u, p, b));
+                return dot(u, &(p - b)).sign_scaled(|| diff_magnitude(u, p, b));
             }
             // u · (w·|d|² − (w·d) d)
-            let (uw, ud) = (u.dot(&w), u.dot(&d));
+            let (uw, ud) = (dot(u, &w), dot(u, &d));
             let m = diff_magnitude(u, p, a) * len2.clone() + wd * dot_magnitude(u, &d);
             (uw * len2 - along_edge * ud).sign_scaled(|| m)
         }

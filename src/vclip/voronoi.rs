@@ -51,7 +51,7 @@ pub(crate) struct VPlane<S: Scalar> {
 impl<S: Scalar> VPlane<S> {
     /// normal · (x − point): non-negative inside the region.
     pub fn eval(&self, x: &Point3<S>) -> S {
-        self.normal.dot(&(x - &self.point))
+        crate::geom::dot(&self.normal, &(x - &self.point))
     }
 
     /// The magnitude of [`VPlane::eval`] at `x`: Σ|nᵢ|(|xᵢ| + |pᵢ|).
