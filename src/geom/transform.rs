@@ -159,16 +159,12 @@ impl<S: Scalar> Affine<S> {
 
     /// The image of a vector (the linear part only): row by row, `(l₀x + l₁y) + l₂z`, the
     /// order of nalgebra's matrix product (so binary64 images are those it gave), without its
-    /// copies of the matrix and multiplications by one (which widen a filter's values).
+    /// copies of the matrix and multiplications by one (which widen a filter's values); each
+    /// row one [`Scalar::dot3`] (summed on integers by `Exact`, one bound on values with
+    /// bounds).
     pub fn apply_vector(&self, v: &Vector3<S>) -> Vector3<S> {
         let l = &self.linear;
-        let row = |i: usize| {
-            if S::EXACT_VALUES {
-                // The same value, summed on integers where the backend can.
-                return S::sum_of_products(&[(1, &l[(i, 0)], &v[0]), (1, &l[(i, 1)], &v[1]), (1, &l[(i, 2)], &v[2])]);
-            }
-            l[(i, 0)].clone() * v[0].clone() + l[(i, 1)].clone() * v[1].clone() + l[(i, 2)].clone() * v[2].clone()
-        };
+        let row = |i: usize| S::dot3([&l[(i, 0)], &l[(i, 1)], &l[(i, 2)]], [&v[0], &v[1], &v[2]]);
         Vector3::new(row(0), row(1), row(2))
     }
 
