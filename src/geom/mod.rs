@@ -60,6 +60,12 @@ pub fn dot<S: Scalar>(u: &Vector3<S>, v: &Vector3<S>) -> S {
     S::dot3([&u[0], &u[1], &u[2]], [&v[0], &v[1], &v[2]])
 }
 
+/// m·v, each row one [`dot`] (so one [`Scalar::dot3`]).
+pub fn mat_vec<S: Scalar>(m: &Matrix3<S>, v: &Vector3<S>) -> Vector3<S> {
+    let row = |i: usize| S::dot3([&m[(i, 0)], &m[(i, 1)], &m[(i, 2)]], [&v[0], &v[1], &v[2]]);
+    Vector3::new(row(0), row(1), row(2))
+}
+
 /// |x| + |y| + |z|.
 pub fn norm1<S: Scalar>(v: &Vector3<S>) -> S {
     v.iter().fold(S::zero(), |acc, x| acc + x.abs())

@@ -163,9 +163,7 @@ impl<S: Scalar> Affine<S> {
     /// row one [`Scalar::dot3`] (summed on integers by `Exact`, one bound on values with
     /// bounds).
     pub fn apply_vector(&self, v: &Vector3<S>) -> Vector3<S> {
-        let l = &self.linear;
-        let row = |i: usize| S::dot3([&l[(i, 0)], &l[(i, 1)], &l[(i, 2)]], [&v[0], &v[1], &v[2]]);
-        Vector3::new(row(0), row(1), row(2))
+        super::mat_vec(&self.linear, v)
     }
 
     /// `self ∘ other`: first `other`, then `self`.

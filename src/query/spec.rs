@@ -12,7 +12,7 @@ use num_traits::{One, Zero};
 use super::error::{child, ErrorKind, QueryError};
 use crate::brep::io::Mesh;
 use crate::brep::{convex_hull, shapes, Feature, Solid};
-use crate::geom::{Affine, Matrix3, Plane, Point3, Scaled, Vector3};
+use crate::geom::{mat_vec, Affine, Matrix3, Plane, Point3, Scaled, Vector3};
 use crate::predicates::orient3d_scaled;
 use crate::scalar::{Exact, Scalar, Sign};
 use crate::separation::Parallels;
@@ -621,13 +621,6 @@ pub(crate) fn framed_box<N: Scalar>(p: &Posed<N>) -> Result<Option<FramedBox>, Q
     Ok(Some(FramedBox { half, linear: map.linear, normals, w, translation: map.translation }))
 }
 
-/// m·v, each row one sum of products.
-fn times(m: &Matrix3<Exact>, v: &Vector3<Exact>) -> Vector3<Exact> {
-    let row =
-        |i: usize| Exact::sum_of_products(&[(1, &m[(i, 0)], &v[0]), (1, &m[(i, 1)], &v[1]), (1, &m[(i, 2)], &v[2])]);
-    Vector3::new(row(0), row(1), row(2))
-}
-
 /// The sign of an exact number (decided exactly, never uncertain: no magnitude enters).
 pub(crate) fn exact_sign(x: &Exact) -> Sign {
     x.sign().unwrap_or(Sign::Zero)
@@ -646,21 +639,21 @@ fn signs(v: &Vector3<Exact>) -> Vector3<Exact> {
 impl FramedBox {
     /// A positive multiple of the posed normal of face `f`.
     pub(crate) fn face_axis(&self, f: usize) -> Vector3<Exact> {
-        times(&self.normals, &signs(&unit_cube().plane(f).normal))
+        mat_vec(&self.normals, &signs(&unit_cube().plane(f).normal))
     }
 
     /// A positive multiple of the posed direction of edge `e` (from its first vertex).
     pub(crate) fn edge_axis(&self, e: usize) -> Vector3<Exact> {
         let cube = unit_cube();
         let (u, v) = cube.edges()[e];
-        times(&self.linear, &signs(&(cube.vertex(v) - cube.vertex(u))))
+        mat_vec(&self.linear, &signs(&(cube.vertex(v) - cube.vertex(u))))
     }
 
     /// The box's direction d = Lᵀn along `n` (its signs name the corners at the greatest
     /// projection) and its reach Σ |dᵢ|·hᵢ: the posed box's projections on `n` run over
     /// n·t ± reach / w.
     pub(crate) fn along(&self, n: &Vector3<Exact>) -> (Vector3<Exact>, Exact) {
-        let d = times(&self.linear.transpose(), n);
+        let d = mat_vec(&self.linear.transpose(), n);
         let reach = Exact::sum_of_products(&[
             (1, &d[0].abs(), &self.half[0]),
             (1, &d[1].abs(), &self.half[1]),
@@ -680,7 +673,7 @@ impl FramedBox {
     }
 
     /// The format id of the feature made of the posed box's vertices extreme along `n` (the
-    /// highest or the lowest), given the box's direction `d` from [`FramedBox::extent`]: the
+    /// highest or the lowest), given the box's direction `d` from [`FramedBox::along`]: the
     /// corners whose sign along each axis is that of d's component there (either sign where it
     /// is zero), so a vertex, an edge or a face; `None` for d = 0.
     pub(crate) fn extreme_feature(d: &Vector3<Exact>, highest: bool) -> Option<FeatureId> {

@@ -32,7 +32,7 @@ use super::spec::{exact_sign, framed_box, posed_convex, ConvexPosed, FeatureId, 
 use super::toi_boxes::AtStart;
 use super::{Answer, Bounded, Decisive, Query};
 use crate::brep::Solid;
-use crate::geom::{dot_magnitude, Affine, Vector3};
+use crate::geom::{dot, dot_magnitude, Affine, Vector3};
 use crate::poly::{Algebraic, FilterScalar, RootScalar};
 use crate::scalar::{Exact, Scalar, Sign};
 use crate::separation::linear::{entry_along, first_contact};
@@ -127,7 +127,7 @@ impl<N: Scalar> Toi<N> {
                 Axis::Face(_, f) => fb.face_axis(f),
                 Axis::Edges(i, j) => fa.edge_axis(i).cross(&fb.edge_axis(j)),
             };
-            let speed = v.dot(&n);
+            let speed = dot(&v, &n);
             let up = match exact_sign(&speed) {
                 Sign::Zero => return Err(mismatch()),
                 s => s == Sign::Positive,
@@ -138,7 +138,7 @@ impl<N: Scalar> Toi<N> {
             // cleared) of numbers that stay dyadic for binary64 inputs.
             let ((da, ra), (db, rb)) = (fa.along(&n), fb.along(&n));
             let (wa, wb) = (fa.scale(), fb.scale());
-            let c = n.dot(&(fa.translation() - fb.translation()));
+            let c = dot(&n, &(fa.translation() - fb.translation()));
             let reach = Exact::sum_of_products(&[(1, &ra, wb), (1, &rb, wa)]);
             let ww = wa.clone() * wb.clone();
             let centre = c * ww.clone();
