@@ -730,3 +730,55 @@ mod alike_on_every_exact_backend {
         }
     }
 }
+
+/// The `msp_diff` fuzz input's points (built on the fast exact backend) are where the input
+/// says, on the solid as the oracle poses it from the case's own query (`BigRational`, through
+/// the query layer): the vertex, the edge's midpoint, the face's sample point or the grid point
+/// it picks, for every prism, pick, scale and a spread of turns and shifts.
+#[test]
+fn the_msp_fuzz_cases_points_are_their_picks_on_the_posed_solid() {
+    use touchstone::arbitrary::MspInput;
+    use touchstone::msp::face_sample_points;
+    use touchstone::query::spec::posed_solid;
+    let turns = [[1, 0, 0, 0], [2, -1, -1, -2], [1, 2, 3, 0], [3, 0, 0, 1], [0, 0, 0, 0]];
+    let mut checked = [0usize; 4];
+    for shape in 0..4u8 {
+        for (j, turn) in turns.iter().enumerate() {
+            for how in 0..4u8 {
+                let input = MspInput {
+                    shape,
+                    scale: (j as u8 * 3 + how) % 8,
+                    turn: *turn,
+                    shift: [j as i8 * 5 - 11, how as i8 - 2, 7],
+                    pick: [(how, 1000 + u16::from(shape) * 37 + j as u16), ((how + 1) % 4, 13)],
+                    grid: [[4, -8, 33 + j as i8], [0, 1, -3]],
+                };
+                let Some(case) = input.case() else {
+                    assert_eq!(*turn, [0, 0, 0, 0], "only the zero quaternion is refused");
+                    continue;
+                };
+                let (point, _) = case.queries().expect("queries");
+                let posed = posed_solid::<Q, Q>(&point.solid).expect("posed").built.solid;
+                for (k, &(how, i)) in input.pick.iter().enumerate() {
+                    let i = usize::from(i);
+                    let expect = match how % 4 {
+                        0 => posed.vertex(i % posed.vertex_count()).clone(),
+                        1 => {
+                            let (a, b) = posed.edges()[i % posed.edge_count()];
+                            Point3::from((&posed.vertex(a).coords + &posed.vertex(b).coords) / Q::from_i64(2))
+                        }
+                        2 => {
+                            let f = i % posed.face_count();
+                            let points = face_sample_points(&posed, f).expect("exact");
+                            points[(i / posed.face_count()) % points.len()].clone()
+                        }
+                        _ => Point3::from(input.grid[k].map(|x| ratio::<Q>(i64::from(x % 33), 4))),
+                    };
+                    assert_eq!(case.points[k], expect, "{input:?} point {k}");
+                    checked[usize::from(how % 4)] += 1;
+                }
+            }
+        }
+    }
+    assert!(checked.iter().all(|&n| n >= 16), "{checked:?}");
+}

@@ -276,10 +276,11 @@ pub struct ConvexPairInput {
 impl ConvexPairInput {
     /// The pair, built exactly and rounded to binary64 (`None` if rounding broke a solid).
     pub fn solids(&self) -> Option<(crate::brep::Solid<f64>, crate::brep::Solid<f64>)> {
-        use crate::strategies::{convex_pair, Placement};
+        use crate::strategies::{convex_pair_on, Placement};
         let placement = [Placement::Free, Placement::TouchingAbove, Placement::Sunk][self.placement as usize % 3];
         let small = |(k, q, t): (u8, [i8; 4], [i8; 3])| (k, q.map(|x| x % 5), t.map(|x| x % 33));
-        let (a, b) = convex_pair(small(self.a), small(self.b), &self.cloud, placement);
+        // Built on the fast exact backend: the same solids as `convex_pair`'s.
+        let (a, b) = convex_pair_on::<crate::scalar::Exact>(small(self.a), small(self.b), &self.cloud, placement);
         Some((a.convert::<f64>().ok()?, b.convert::<f64>().ok()?))
     }
 }
@@ -920,7 +921,7 @@ impl MspInput {
     /// The case, or `None` when the choice gives no valid one.
     pub fn case(&self) -> Option<MspCase> {
         use crate::brep::shapes;
-        use num_rational::BigRational;
+        use crate::scalar::Exact;
         let base: crate::brep::Solid<f64> = match self.shape % 4 {
             0 => shapes::l_shape(),
             1 => shapes::u_shape(),
@@ -938,16 +939,19 @@ impl MspInput {
             return None;
         }
         let translation = self.shift.map(|x| x as f64 / 8.0);
-        let q = quaternion.map(BigRational::from_i64);
-        let t = Vector3::from(translation.map(|x| BigRational::from_f64(x).expect("a small dyadic")));
+        // Posed on the fast exact backend (the same values as on `BigRational`); the points
+        // are handed over as rationals.
+        let q = quaternion.map(Exact::from_i64);
+        let t = Vector3::from(translation.map(|x| Exact::from_f64(x).ok()));
+        let t = Vector3::new(t.x.clone()?, t.y.clone()?, t.z.clone()?);
         let map = Affine::from_quaternion(&q, t).ok()?;
-        let exact: crate::brep::Solid<BigRational> = solid.convert().ok()?;
-        let posed = exact.transformed(&map).ok()?;
-        let two = BigRational::from_i64(2);
-        let pick = |(how, i): (u8, u16), grid: [i8; 3]| -> Option<Point3<BigRational>> {
+        let exact: crate::brep::Solid<Exact> = solid.convert().ok()?;
+        // A rotation and a translation keep the validated topology.
+        let posed = exact.moved_decided(&map).ok()?;
+        let two = Exact::from_i64(2);
+        let pick = |(how, i): (u8, u16), grid: [i8; 3]| -> Option<Point3<Exact>> {
             let i = i as usize;
-            let mid =
-                |a: &Point3<BigRational>, b: &Point3<BigRational>| Point3::from((&a.coords + &b.coords) / two.clone());
+            let mid = |a: &Point3<Exact>, b: &Point3<Exact>| Point3::from((&a.coords + &b.coords) / two.clone());
             Some(match how % 4 {
                 0 => posed.vertex(i % posed.vertex_count()).clone(),
                 1 => {
@@ -959,10 +963,11 @@ impl MspInput {
                     let points = crate::msp::face_sample_points(&posed, f).ok()?;
                     points.get((i / posed.face_count()) % points.len().max(1))?.clone()
                 }
-                _ => Point3::from(grid.map(|x| crate::scalar::ratio::<BigRational>(i64::from(x % 33), 4))),
+                _ => Point3::from(grid.map(|x| crate::scalar::ratio::<Exact>(i64::from(x % 33), 4))),
             })
         };
-        let points = [pick(self.pick[0], self.grid[0])?, pick(self.pick[1], self.grid[1])?];
+        let rational = |p: Point3<Exact>| p.map(|c| c.to_big_rational());
+        let points = [rational(pick(self.pick[0], self.grid[0])?), rational(pick(self.pick[1], self.grid[1])?)];
         Some(MspCase { solid, quaternion, translation, points })
     }
 }

@@ -350,7 +350,7 @@ impl<N: Scalar> Query for DistanceRound<N> {
     /// The answer's tests and the polytope cores' own (as for `distance`).
     fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<crate::contract::Margin, QueryError> {
         let mut margin = super::margin_of(&exact.decisive);
-        if let Ok((a, b)) = self.posed::<BigRational>() {
+        if let Ok((a, b)) = self.posed::<crate::scalar::Exact>() {
             for c in [&a, &b].into_iter().filter_map(|p| p.convex.as_ref()) {
                 margin = margin.min(super::distance::posed_shape_margin(c));
             }

@@ -166,7 +166,7 @@ impl<N: Scalar> ToiRound<N> {
         );
         let mut cores = Margin::Unbounded;
         if m.a.convex.is_some() || m.b.convex.is_some() {
-            let reference = self.moving::<Q>()?;
+            let reference = self.moving::<Exact>()?;
             for p in [&reference.a, &reference.b].into_iter().filter_map(|p| p.convex.as_ref()) {
                 cores = cores.min(super::distance::posed_shape_margin(p));
             }

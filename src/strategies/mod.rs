@@ -39,7 +39,8 @@ mod pairs;
 
 pub use motions::{degenerate_boxes, degenerate_ccd, translating_box, CcdConstruction};
 pub use pairs::{
-    convex_pair, convex_shape, octagon, octagonal_prism, pair_shape, posed_shape, Placement, CONVEX_SHAPES,
+    convex_pair, convex_pair_on, convex_shape, octagon, octagonal_prism, pair_shape, posed_shape, Placement,
+    CONVEX_SHAPES,
 };
 
 use num_rational::BigRational;
