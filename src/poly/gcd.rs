@@ -51,6 +51,16 @@ impl Poly<BigRational> {
     /// assert_eq!(a.gcd(&b), Ok(Poly::from_roots(&[r(2), r(3)])));
     /// ```
     pub fn gcd(&self, other: &Self) -> Result<Self, PolyError> {
+        // Most pairs met are coprime (a square-free part of a generic polynomial); one
+        // Euclid's run modulo a prime proves it without the rationals' growth.
+        if !self.is_zero() && !other.is_zero() && coprime_modulo_prime(self, other) {
+            return Ok(Self::constant(BigRational::from_integer(1.into())));
+        }
+        self.gcd_by_euclid(other)
+    }
+
+    /// [`Poly::gcd`] by Euclid's algorithm over the rationals, without the modular test.
+    pub(crate) fn gcd_by_euclid(&self, other: &Self) -> Result<Self, PolyError> {
         let mut a = self.monic();
         let mut b = other.monic();
         while !b.is_zero() {
@@ -81,6 +91,211 @@ impl Poly<BigRational> {
         }
         // g divides p and is nonzero for nonzero p: the division fails only on a spent budget.
         let g = self.gcd(&self.derivative())?;
+        if g.degree() == Some(0) {
+            return Ok(self.monic());
+        }
         Ok(self.div_rem(&g)?.0.monic())
+    }
+}
+
+/// The prime of [`coprime_modulo_prime`]: 2⁶¹ − 1 (products of two residues fit in 128 bits).
+const PRIME: u64 = (1 << 61) - 1;
+
+/// `x mod PRIME` for `x < 2¹²²` (2⁶¹ ≡ 1: fold the high bits onto the low ones).
+fn reduce(x: u128) -> u64 {
+    let s = (x as u64 & PRIME) + (x >> 61) as u64; // < 2⁶²
+    let s = (s & PRIME) + (s >> 61); // ≤ 2⁶¹
+    if s >= PRIME {
+        s - PRIME
+    } else {
+        s
+    }
+}
+
+fn mul_mod(a: u64, b: u64) -> u64 {
+    reduce(u128::from(a) * u128::from(b))
+}
+
+/// a⁻¹ mod PRIME for a ≠ 0 (Fermat: a^(p−2)).
+fn inverse_mod(a: u64) -> u64 {
+    let (mut base, mut e, mut acc) = (a, PRIME - 2, 1u64);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = mul_mod(acc, base);
+        }
+        base = mul_mod(base, base);
+        e >>= 1;
+    }
+    acc
+}
+
+/// The residue of an integer modulo PRIME.
+fn residue(n: &num_bigint::BigInt) -> u64 {
+    let r = (n.magnitude() % PRIME).iter_u64_digits().next().unwrap_or(0);
+    if n.sign() == num_bigint::Sign::Minus && r != 0 {
+        PRIME - r
+    } else {
+        r
+    }
+}
+
+/// The coefficients of `p` modulo PRIME (n/d as n·d⁻¹), or `None` when PRIME divides a
+/// denominator or the leading coefficient's numerator.
+fn reduced(p: &Poly<BigRational>) -> Option<Vec<u64>> {
+    let mut out = Vec::with_capacity(p.coeffs().len());
+    for c in p.coeffs() {
+        let d = residue(c.denom());
+        if d == 0 {
+            return None;
+        }
+        out.push(mul_mod(residue(c.numer()), inverse_mod(d)));
+    }
+    (out.last().is_some_and(|&lc| lc != 0)).then_some(out)
+}
+
+/// Whether `a` and `b` (both nonzero) are coprime over ℚ, proved by their images modulo the
+/// prime ℓ = 2⁶¹ − 1: `true` only when it is proved, `false` when the test cannot tell.
+///
+/// Proof. Let ℓ divide no denominator of `a` or `b` and not the leading coefficient of `a`,
+/// so the images ā, b̄ are defined and deg ā = deg a. Clearing denominators, A = D·a ∈ ℤ[x]
+/// with ℓ ∤ D has image D̄·ā, and likewise for b. If a and b had a common factor of positive
+/// degree, they would have one g ∈ ℤ[x] that is primitive and divides both cleared
+/// polynomials' primitive parts (Gauss's lemma). Its leading coefficient divides that of A's
+/// primitive part, which ℓ does not divide (Ā ≠ 0 has degree deg a). So ḡ has degree deg g ≥ 1
+/// and divides ā and b̄: their gcd in 𝔽_ℓ[x] would not be a constant. Hence a constant gcd of
+/// the images proves a and b coprime.
+fn coprime_modulo_prime(a: &Poly<BigRational>, b: &Poly<BigRational>) -> bool {
+    let (Some(mut x), Some(mut y)) = (reduced(a), reduced_any(b)) else { return false };
+    // Euclid's algorithm in 𝔽_ℓ[x]; the gcd is constant when a remainder of degree 0 appears.
+    trim(&mut y);
+    if y.is_empty() {
+        return false;
+    }
+    loop {
+        if y.len() == 1 {
+            return true; // a nonzero constant divides everything: the gcd is 1
+        }
+        // x mod y, in place.
+        let inv = inverse_mod(y[y.len() - 1]);
+        while x.len() >= y.len() {
+            let lead = x[x.len() - 1];
+            if lead != 0 {
+                let f = mul_mod(lead, inv);
+                let shift = x.len() - y.len();
+                for (j, &yj) in y.iter().enumerate() {
+                    let t = mul_mod(f, yj);
+                    let xi = &mut x[shift + j];
+                    *xi = if *xi >= t { *xi - t } else { *xi + PRIME - t };
+                }
+            }
+            x.pop();
+        }
+        trim(&mut x);
+        if x.is_empty() {
+            return false; // y divides x: the gcd is y, of positive degree
+        }
+        std::mem::swap(&mut x, &mut y);
+    }
+}
+
+/// The coefficients of `b` modulo PRIME, any degree (`None` when PRIME divides a denominator).
+fn reduced_any(b: &Poly<BigRational>) -> Option<Vec<u64>> {
+    b.coeffs()
+        .iter()
+        .map(|c| {
+            let d = residue(c.denom());
+            (d != 0).then(|| mul_mod(residue(c.numer()), inverse_mod(d)))
+        })
+        .collect()
+}
+
+fn trim(v: &mut Vec<u64>) {
+    while v.last() == Some(&0) {
+        v.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scalar::ratio;
+
+    fn r(n: i64, d: i64) -> BigRational {
+        ratio::<BigRational>(n, d)
+    }
+
+    fn product(factors: &[Poly<BigRational>]) -> Poly<BigRational> {
+        factors.iter().fold(Poly::constant(r(1, 1)), |acc, f| &acc * f)
+    }
+
+    /// The gcd with the modular test is Euclid's on products of small rational factors, some
+    /// shared (also repeated), some not; the test proves most coprime pairs.
+    #[test]
+    fn the_modular_test_keeps_euclids_gcd() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m) as i64
+        };
+        let (mut proved, mut shared) = (0, 0);
+        for _ in 0..400 {
+            let factor = |next: &mut dyn FnMut(u64) -> i64| {
+                let deg = 1 + next(2) as usize;
+                let mut c: Vec<BigRational> = (0..deg).map(|_| r(next(19) - 9, 1 + next(6))).collect();
+                c.push(r(1 + next(5), 1 + next(3)));
+                Poly::from_coeffs(c)
+            };
+            let common: Vec<_> = (0..next(3)).map(|_| factor(&mut next)).collect();
+            let mut a: Vec<_> = (0..1 + next(3)).map(|_| factor(&mut next)).collect();
+            let mut b: Vec<_> = (0..1 + next(3)).map(|_| factor(&mut next)).collect();
+            a.extend(common.iter().cloned());
+            b.extend(common.iter().cloned());
+            let (a, b) = (product(&a), product(&b));
+            for (p, q) in [(&a, &b), (&a, &a.derivative()), (&b, &a)] {
+                let euclid = p.gcd_by_euclid(q).unwrap();
+                assert_eq!(p.gcd(q).unwrap(), euclid, "{p} and {q}");
+                if coprime_modulo_prime(p, q) {
+                    proved += 1;
+                    assert_eq!(euclid.degree(), Some(0));
+                } else if euclid.degree() != Some(0) {
+                    shared += 1;
+                }
+            }
+        }
+        assert!(proved > 300 && shared > 300, "proved {proved}, shared {shared}");
+    }
+
+    /// A common factor whose image vanishes modulo the prime, ℓx + 1 ≡ 1, is not missed: ℓ
+    /// divides the leading coefficient, so the test does not claim; a denominator divisible by
+    /// ℓ likewise.
+    #[test]
+    fn a_factor_lost_modulo_the_prime_is_still_found() {
+        let l = BigRational::from_integer(num_bigint::BigInt::from(PRIME));
+        let g = Poly::from_coeffs(vec![r(1, 1), l.clone()]); // ℓx + 1
+        let a = &g * &Poly::from_coeffs(vec![r(0, 1), r(1, 1)]); // (ℓx + 1)·x
+        let b = &g * &Poly::from_coeffs(vec![r(1, 1), r(1, 1)]); // (ℓx + 1)·(x + 1)
+        assert!(!coprime_modulo_prime(&a, &b));
+        let monic_g = g.monic(); // x + 1/ℓ
+        assert_eq!(a.gcd(&b).unwrap(), monic_g);
+        // The same factor written monic: its constant 1/ℓ has a denominator ℓ.
+        let (a, b) = (&monic_g * &Poly::from_coeffs(vec![r(3, 1), r(1, 1)]), &monic_g * &monic_g);
+        assert!(!coprime_modulo_prime(&a, &b));
+        assert_eq!(a.gcd(&b).unwrap(), monic_g);
+        assert_eq!(b.square_free_part().unwrap(), monic_g);
+    }
+
+    #[test]
+    fn residues_of_signed_and_large_integers() {
+        use num_bigint::BigInt;
+        assert_eq!(residue(&BigInt::from(-1)), PRIME - 1);
+        assert_eq!(residue(&BigInt::from(PRIME)), 0);
+        let big = BigInt::from(PRIME) * BigInt::from(PRIME) + BigInt::from(5);
+        assert_eq!(residue(&big), 5);
+        assert_eq!(residue(&-big), PRIME - 5);
+        assert_eq!(mul_mod(PRIME - 1, PRIME - 1), 1);
+        assert_eq!(mul_mod(inverse_mod(12345), 12345), 1);
+        assert_eq!(reduce((1u128 << 122) - 1), (((1u128 << 122) - 1) % u128::from(PRIME)) as u64);
     }
 }
