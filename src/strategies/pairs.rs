@@ -183,6 +183,17 @@ pub fn posed_shape(k: usize, quat: [i64; 4], t: [i64; 3]) -> Solid<BigRational> 
 mod tests {
     use super::*;
 
+    /// Shape `k` posed by the validating route on `BigRational` (the reference of the tests).
+    fn validated_posed((k, q, t): (u8, [i8; 4], [i8; 3]), cloud: &[[i8; 3]]) -> Solid<BigRational> {
+        let q = if q == [0; 4] { [1, 0, 0, 0] } else { q };
+        let m = Affine::from_quaternion(
+            &q.map(|x| BigRational::from_integer(x.into())),
+            Vector3::from(t.map(|x| ratio(x.into(), 8))),
+        )
+        .unwrap();
+        pair_shape(k, cloud).transformed(&m).unwrap()
+    }
+
     /// The cached shapes moved without a second validation are the solids the validating
     /// route builds: the same vertices, faces and planes, for every shape, placement and a
     /// spread of quaternions and translations.
@@ -190,15 +201,7 @@ mod tests {
     fn moved_pairs_are_the_validated_ones() {
         let cloud = [[0, 0, 0], [4, 0, 0], [0, 4, 0], [0, 0, 4], [3, 3, 3], [1, 2, 3]];
         let quats = [[0, 0, 0, 0], [1, 2, 0, -1], [3, 4, 0, 0], [2, -1, 4, 1]];
-        let slow = |k: u8, q: [i8; 4], t: [i8; 3]| {
-            let q = if q == [0; 4] { [1, 0, 0, 0] } else { q };
-            let m = Affine::from_quaternion(
-                &q.map(|x| BigRational::from_integer(x.into())),
-                Vector3::from(t.map(|x| ratio(x.into(), 8))),
-            )
-            .unwrap();
-            pair_shape(k, &cloud).transformed(&m).unwrap()
-        };
+        let slow = |k: u8, q: [i8; 4], t: [i8; 3]| validated_posed((k, q, t), &cloud);
         let same = |x: &Solid<BigRational>, y: &Solid<BigRational>| {
             assert_eq!(x.vertices(), y.vertices());
             assert_eq!(x.faces(), y.faces());
@@ -231,15 +234,7 @@ mod tests {
         use crate::scalar::Exact;
         let cloud = [[0, 0, 0], [4, 0, 0], [0, 4, 0], [0, 0, 4], [3, 3, 3], [1, 2, 3]];
         let quats = [[0, 0, 0, 0], [1, 2, 0, -1], [3, 4, 0, 0], [2, -1, 4, 1], [1, 0, 0, 1]];
-        let posed = |(k, q, t): (u8, [i8; 4], [i8; 3])| {
-            let q = if q == [0; 4] { [1, 0, 0, 0] } else { q };
-            let m = Affine::from_quaternion(
-                &q.map(|x| BigRational::from_integer(x.into())),
-                Vector3::from(t.map(|x| ratio(x.into(), 8))),
-            )
-            .unwrap();
-            pair_shape(k, &cloud).transformed(&m).unwrap()
-        };
+        let posed = |kqt| validated_posed(kqt, &cloud);
         let mut placed = 0;
         for k in 0..6u8 {
             for (i, &q) in quats.iter().enumerate() {
