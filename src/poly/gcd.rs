@@ -132,7 +132,7 @@ fn inverse_mod(a: u64) -> u64 {
 /// The residue of an integer modulo PRIME.
 fn residue(n: &num_bigint::BigInt) -> u64 {
     let r = (n.magnitude() % PRIME).iter_u64_digits().next().unwrap_or(0);
-    if n.sign() == num_bigint::Sign::Minus && r != 0 {
+    if num_traits::Signed::is_negative(n) && r != 0 {
         PRIME - r
     } else {
         r
