@@ -942,8 +942,8 @@ impl MspInput {
         // Posed on the fast exact backend (the same values as on `BigRational`); the points
         // are handed over as rationals.
         let q = quaternion.map(Exact::from_i64);
-        let t = Vector3::from(translation.map(|x| Exact::from_f64(x).ok()));
-        let t = Vector3::new(t.x.clone()?, t.y.clone()?, t.z.clone()?);
+        let [tx, ty, tz] = translation.map(|x| Exact::from_f64(x).ok());
+        let t = Vector3::new(tx?, ty?, tz?);
         let map = Affine::from_quaternion(&q, t).ok()?;
         let exact: crate::brep::Solid<Exact> = solid.convert().ok()?;
         // A rotation and a translation keep the validated topology.

@@ -140,17 +140,15 @@ fn residue(n: &num_bigint::BigInt) -> u64 {
 }
 
 /// The coefficients of `p` modulo PRIME (n/d as n·d⁻¹), or `None` when PRIME divides a
-/// denominator or the leading coefficient's numerator.
+/// denominator.
 fn reduced(p: &Poly<BigRational>) -> Option<Vec<u64>> {
-    let mut out = Vec::with_capacity(p.coeffs().len());
-    for c in p.coeffs() {
-        let d = residue(c.denom());
-        if d == 0 {
-            return None;
-        }
-        out.push(mul_mod(residue(c.numer()), inverse_mod(d)));
-    }
-    (out.last().is_some_and(|&lc| lc != 0)).then_some(out)
+    p.coeffs()
+        .iter()
+        .map(|c| {
+            let d = residue(c.denom());
+            (d != 0).then(|| mul_mod(residue(c.numer()), inverse_mod(d)))
+        })
+        .collect()
 }
 
 /// Whether `a` and `b` (both nonzero) are coprime over ℚ, proved by their images modulo the
@@ -165,7 +163,11 @@ fn reduced(p: &Poly<BigRational>) -> Option<Vec<u64>> {
 /// and divides ā and b̄: their gcd in 𝔽_ℓ[x] would not be a constant. Hence a constant gcd of
 /// the images proves a and b coprime.
 fn coprime_modulo_prime(a: &Poly<BigRational>, b: &Poly<BigRational>) -> bool {
-    let (Some(mut x), Some(mut y)) = (reduced(a), reduced_any(b)) else { return false };
+    let (Some(mut x), Some(mut y)) = (reduced(a), reduced(b)) else { return false };
+    // ā must keep a's degree: PRIME must not divide its leading coefficient.
+    if x.last().is_none_or(|&lc| lc == 0) {
+        return false;
+    }
     // Euclid's algorithm in 𝔽_ℓ[x]; the gcd is constant when a remainder of degree 0 appears.
     trim(&mut y);
     if y.is_empty() {
@@ -196,17 +198,6 @@ fn coprime_modulo_prime(a: &Poly<BigRational>, b: &Poly<BigRational>) -> bool {
         }
         std::mem::swap(&mut x, &mut y);
     }
-}
-
-/// The coefficients of `b` modulo PRIME, any degree (`None` when PRIME divides a denominator).
-fn reduced_any(b: &Poly<BigRational>) -> Option<Vec<u64>> {
-    b.coeffs()
-        .iter()
-        .map(|c| {
-            let d = residue(c.denom());
-            (d != 0).then(|| mul_mod(residue(c.numer()), inverse_mod(d)))
-        })
-        .collect()
 }
 
 fn trim(v: &mut Vec<u64>) {
