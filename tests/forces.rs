@@ -221,6 +221,12 @@ fn box_on_an_incline_stays_or_slides_by_its_friction() {
     assert_eq!(s.states, vec![State::Dynamic; 4]);
     let total = s.forces.iter().fold(Vector3::zeros(), |acc, f| acc + f);
     assert_eq!(total, v(q(4), q(0), q(8)));
+    // The path: all static (12 unknowns, rank 6: a body's six equations), the up-slope legs
+    // (1 and 2: x = +1, the side gravity's x pulls away from) sliding, then all four, whose
+    // normal rows see three of the box's motions (lift, roll, pitch): rank 3.
+    let (st, dy) = (State::Static, State::Dynamic);
+    let path: Vec<(Vec<State>, usize)> = s.path.iter().map(|p| (p.states.clone(), p.rank)).collect();
+    assert_eq!(path, vec![(vec![st; 4], 6), (vec![st, dy, dy, st], 6), (vec![dy; 4], 3)]);
     for f in &s.forces {
         // Each force is exactly on the cone, friction up the slope: f = λ (μ, 0, 1).
         assert_eq!(f.x.clone() * q(2), f.z);
@@ -277,6 +283,38 @@ fn a_sliding_box_feels_friction_against_its_motion() {
     let total = s.forces.iter().fold(Vector3::zeros(), |acc, f| acc + f);
     assert_eq!(total, v(q(-2), q(0), q(10)));
     agrees(&s, &system);
+}
+
+/// A contact made dynamic along an earlier solve's static tangential force takes that force's
+/// error with it: the friction direction t/‖t‖ errs by up to 2‖δt‖/‖t‖, and the next solve's
+/// stated error scale covers λ μ times it. The μ = 1/2 incline: the first solve's up-slope legs
+/// carry (3/2, 0, 1/2) with error scale E₁, so t = (3/2, 0, 0) errs by E₁ (|n|² + |n|∞‖n‖₁) = 2E₁
+/// plus its own rounding (its terms' magnitude 3/2), and the second solve's scale is at least
+/// λ · 4μ (2E₁ + 3/2)/(3/2) for each of them.
+#[test]
+fn a_friction_direction_carries_the_error_of_the_force_it_came_from() {
+    let g = v(q(-6), q(0), q(-8));
+    let mut system =
+        System::new(vec![boxed(q(1), p(q(0), q(0), q(1))), floor()], g, corners(0, 1, q(0), q(0), q(0), r(1, 2)));
+    system.iteration_limit = 1;
+    let (first, t1) = touchstone::forces::solve_traced(&system).unwrap();
+    assert_eq!(first.forces[1], v(r(3, 2), q(0), r(1, 2)));
+    assert_eq!(first.forces[2], v(r(3, 2), q(0), r(1, 2)));
+    system.iteration_limit = 2;
+    let (second, t2) = touchstone::forces::solve_traced(&system).unwrap();
+    assert_eq!(second.states, vec![State::Static, State::Dynamic, State::Dynamic, State::Static]);
+    let direction_error = r(1, 2) * q(4) * (q(2) * &t1.force_magnitude + r(3, 2)) / r(3, 2);
+    for k in [1, 2] {
+        // λ, the normal force: the force is λ (n̂ + μ d̂) with n̂ = z.
+        let lambda = second.forces[k].z.clone();
+        assert!(lambda > q(0));
+        assert!(
+            t2.force_magnitude >= lambda.clone() * &direction_error,
+            "{} < {}",
+            t2.force_magnitude,
+            lambda * &direction_error
+        );
+    }
 }
 
 /// Bad input is a typed error naming the element; a dynamic contact whose normal has an

@@ -331,14 +331,19 @@ proptest! {
 /// untraced fuzz build): a box on a 3–4–5 incline under the quaternion (2, 1, 0, 0), sliding
 /// (friction 1, every contact dynamic), with contact 4 a repeat of contact 0. The exact
 /// minimum-norm forces have no x component (the scene is symmetric in x); the `f64` solve
-/// gives −0.123 on contacts 0 and 4 and −0.097 on contact 1, and the margin (7.5·10⁻²⁴) is
-/// inside the budget, where the contract asks the forces within 7·10⁻⁸ of the exact ones.
-/// An open defect of the `f64` forces path (issue 43's note of 2026-12-06): kept here, ignored
-/// until it is fixed. Run it with `cargo test -p touchstone-oracle --test forces -- --ignored`.
+/// gives −0.123 on contacts 0 and 4. Both end with the same states, but not by the same path:
+/// in the first solve contact 2's normal force is within rounding of 0 (the margin,
+/// 7.5·10⁻²⁴); the exact run finds it negative and makes the contact inactive, the `f64` run
+/// makes it dynamic along its rounding-sized tangential force, and the third solve's friction
+/// directions come from the second's forces. The contract compares forces only along one path
+/// (`ForcesDiscrete::path`): here the paths differ within
+/// the budget, so any forces are admissible.
 #[test]
-#[ignore = "open defect found by forces_diff on 2026-12-06: the f64 forces off the exact ones"]
 fn sliding_on_an_incline_with_a_repeated_contact_fuzz() {
     let line = r#"{"op":"contact_forces","backend":"both","bodies":[{"fixed":true,"pose":{"quaternion":[2.0,1.0,0.0,0.0],"translation":[0.0,0.0,0.0]}},{"mass":5.0,"inertia":[[5.416666666666667,0.0,0.0],[0.0,3.3333333333333335,0.0],[0.0,0.0,5.416666666666667]],"pose":{"quaternion":[2.0,1.0,0.0,0.0],"translation":[0.0,-0.8,0.6]}}],"gravity":[0.0,0.0,-10.0],"contacts":[{"a":1,"b":0,"point":[-1.5,-0.6,-0.8],"normal":[0.0,-4.0,3.0],"friction":1.0},{"a":1,"b":0,"point":[1.5,-0.6,-0.8],"normal":[0.0,-4.0,3.0],"friction":1.0},{"a":1,"b":0,"point":[1.5,0.6,0.8],"normal":[0.0,-4.0,3.0],"friction":1.0},{"a":1,"b":0,"point":[-1.5,0.6,0.8],"normal":[0.0,-4.0,3.0],"friction":1.0},{"a":1,"b":0,"point":[-1.5,-0.6,-0.8],"normal":[0.0,-4.0,3.0],"friction":1.0}],"static_speed":0.5}"#;
     let a = touchstone_oracle::answer_line(line, &touchstone_oracle::Options::default());
     assert_eq!(a["agreement"]["agree"], true, "{a}");
+    // Not by comparing the forces: they differ by far more than the tolerance.
+    let fast = a["f64"]["forces"][0][0].as_f64().unwrap();
+    assert!(fast.abs() > 0.1 && a["forces"][0][0] == "0", "{a}");
 }

@@ -182,6 +182,20 @@ pub struct Solution<S: Scalar> {
     /// The rank of the last solve's `A`: below its column count, the forces are indeterminate
     /// and the answer is the minimum-norm one.
     pub rank: usize,
+    /// Every solve's states and rank, in order (the last is `states` and `rank`): the path the
+    /// iteration took. Two runs with the same final states may have reached them by other
+    /// paths (a contact made dynamic along another tangential force), so the final forces of
+    /// two backends are comparable only when their paths are the same.
+    pub path: Vec<Step>,
+}
+
+/// One solve of the iteration: the contacts' states it solved for, and its `A`'s rank.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Each contact's state in this solve.
+    pub states: Vec<State>,
+    /// The rank of this solve's `A`.
+    pub rank: usize,
 }
 
 /// Why a system has no answer.
@@ -470,24 +484,43 @@ fn lever_m<S: Scalar>(b: &Body<S>, p: &Point3<S>) -> Vector3<S> {
     abs3(&p.coords) + abs3(&b.position.coords)
 }
 
-/// A contact's unknowns: the static one's three, or the dynamic one's direction `n̂ + μ d̂`.
+/// A contact's unknowns: the static one's three, or the dynamic one's direction `n̂ + μ d̂`
+/// with the error bound of its components (in the units of the forces' error scale: a
+/// tolerant backend's components are within its relative tolerance times it).
 #[derive(Clone, Debug)]
 enum Mode<S: Scalar> {
     Static,
-    Dynamic(Vector3<S>),
+    Dynamic(Vector3<S>, S),
     Inactive,
 }
 
-/// The dynamic direction n̂ + μ d̂ for a unit friction direction along `along` (nonzero).
+impl<S: Scalar> Mode<S> {
+    fn state(&self) -> State {
+        match self {
+            Mode::Static => State::Static,
+            Mode::Dynamic(..) => State::Dynamic,
+            Mode::Inactive => State::Inactive,
+        }
+    }
+}
+
+/// The dynamic direction n̂ + μ d̂ for a unit friction direction along `along` (nonzero), and
+/// the error bound of its components when each component of `along` is within `along_error`
+/// of the exact one: ‖δ(t/‖t‖)‖ ≤ 2 ‖δt‖ / ‖t‖, with ‖δt‖ ≤ √3 · `along_error` ≤ 2 ·
+/// `along_error` (the unit normal's own rounding is the input's, relative to its magnitude).
 fn dynamic_direction<S: Scalar>(
     c: &Contact<S>,
     k: usize,
     along: &Vector3<S>,
+    along_error: S,
     what: &'static str,
-) -> Result<Vector3<S>, ForcesError> {
+) -> Result<Mode<S>, ForcesError> {
     let n = unit(&c.normal).ok_or(ForcesError::IrrationalLength { contact: k, what: "normal" })?;
-    let d = unit(along).ok_or(ForcesError::IrrationalLength { contact: k, what })?;
-    Ok(n + d * c.friction.clone())
+    let length = root(&along.dot(along)).ok_or(ForcesError::IrrationalLength { contact: k, what })?;
+    let d = along.map(|x| x / length.clone());
+    let four = S::from_f64(4.0).map_err(|_| ForcesError::Uncertain(Uncertain::Overflow))?;
+    let error = c.friction.abs() * four * along_error / length;
+    Ok(Mode::Dynamic(n + d * c.friction.clone(), error))
 }
 
 /// The skew matrix [r]× with [r]× v = r × v.
@@ -568,6 +601,8 @@ fn equations<S: Scalar>(
     // (contact, direction, the axis when the direction is one: its entry is read directly).
     let mut row_dirs: Vec<(usize, Vector3<S>, Option<usize>)> = Vec::new();
     let mut col_dirs: Vec<(usize, Vector3<S>, Option<usize>)> = Vec::new();
+    // Per dynamic column, the error bound of its direction's components.
+    let mut col_error: Vec<(usize, S)> = Vec::new();
     for (k, m) in modes.iter().enumerate() {
         match m {
             Mode::Static => {
@@ -576,13 +611,14 @@ fn equations<S: Scalar>(
                     col_dirs.push((k, e.clone(), Some(i)));
                 }
             }
-            Mode::Dynamic(d) => {
+            Mode::Dynamic(d, error) => {
                 // The normal row scaled to a largest component of 1 (exact: a rational factor):
                 // the same solutions, a better conditioned A for any length of normal.
                 let n = &contacts[k].normal;
                 let big = n.iter().map(|x| x.abs()).fold(S::zero(), larger);
                 row_dirs.push((k, n.map(|x| x / big.clone()), None));
                 col_dirs.push((k, d.clone(), None));
+                col_error.push((k, error.clone()));
             }
             Mode::Inactive => {}
         }
@@ -653,7 +689,11 @@ fn equations<S: Scalar>(
                     m[(*r, *c)].clone()
                 }
                 (Some((m, mm)), _, _) => {
-                    a_m = larger(a_m, abs3(rd).dot(&(mm * abs3(cd))));
+                    // A dynamic column's direction errs by its bound in each component: the
+                    // entry's magnitude takes it as part of the direction's.
+                    let err = col_error.iter().find(|(c, _)| c == j).map(|(_, e)| e.clone()).unwrap_or_else(S::zero);
+                    let cm = abs3(cd).map(|x| x + err.clone());
+                    a_m = larger(a_m, abs3(rd).dot(&(mm * cm)));
                     rd.dot(&(m * cd.clone()))
                 }
                 (None, _, _) => S::zero(),
@@ -742,12 +782,15 @@ pub fn solve_traced<S: Scalar>(system: &System<S>) -> Result<(Solution<S>, Trace
         let excess = t.dot(&t) - s2.clone();
         let m = tm.dot(&tm) + s2;
         modes.push(if decide(excess, m)? == Sign::Positive {
-            Mode::Dynamic(dynamic_direction(c, k, &(-t), "sliding velocity")?)
+            // The tangential velocity's components err relative to their terms' magnitudes.
+            let t_error = tm.iter().cloned().fold(S::zero(), larger);
+            dynamic_direction(c, k, &(-t), t_error, "sliding velocity")?
         } else {
             Mode::Static
         });
     }
     let mut iterations = 0;
+    let mut path = Vec::new();
     loop {
         iterations += 1;
         let eq = equations(system, &kin, &modes)?;
@@ -762,11 +805,26 @@ pub fn solve_traced<S: Scalar>(system: &System<S>) -> Result<(Solution<S>, Trace
         };
         decide(S::one(), factor.clone() * conditioning.clone() * size.clone() * spread.clone())?;
         let big = f.iter().map(|x| x.abs()).fold(S::zero(), larger);
-        let e = if a_max == S::zero() {
+        let solve_error = if a_max == S::zero() {
             eq.b_m.clone()
         } else {
             factor.clone() * conditioning * size * (big * eq.a_m.clone() + eq.b_m.clone()) / a_max
         };
+        // A dynamic force λ d errs by λ δd besides d δλ: its direction's own error, which
+        // comes from an earlier solve's forces (or the velocities) and is not the solve's.
+        let mut col = 0;
+        let mut direction_error = S::zero();
+        for m in &modes {
+            match m {
+                Mode::Static => col += 3,
+                Mode::Dynamic(_, error) => {
+                    direction_error = larger(direction_error, f[col].abs() * error.clone());
+                    col += 1;
+                }
+                Mode::Inactive => {}
+            }
+        }
+        let e = solve_error + direction_error;
         // The forces, and the contacts whose forces are invalid.
         let mut forces = vec![Vector3::zeros(); contacts.len()];
         let mut col = 0;
@@ -776,13 +834,14 @@ pub fn solve_traced<S: Scalar>(system: &System<S>) -> Result<(Solution<S>, Trace
                     forces[k] = Vector3::new(f[col].clone(), f[col + 1].clone(), f[col + 2].clone());
                     col += 3;
                 }
-                Mode::Dynamic(d) => {
+                Mode::Dynamic(d, _) => {
                     forces[k] = d.clone() * f[col].clone();
                     col += 1;
                 }
                 Mode::Inactive => {}
             }
         }
+        path.push(Step { states: modes.iter().map(Mode::state).collect(), rank });
         let mut changed = false;
         let mut next = modes.clone();
         for (k, m) in modes.iter().enumerate() {
@@ -805,7 +864,7 @@ pub fn solve_traced<S: Scalar>(system: &System<S>) -> Result<(Solution<S>, Trace
                     next[k] = Mode::Inactive;
                     changed = true;
                 }
-                Mode::Dynamic(_) => {}
+                Mode::Dynamic(..) => {}
                 Mode::Static => {
                     // In the cone: |n|²|f|² − (f·n)² ≤ μ² (f·n)².
                     let nn = c.normal.dot(&c.normal);
@@ -818,23 +877,22 @@ pub fn solve_traced<S: Scalar>(system: &System<S>) -> Result<(Solution<S>, Trace
                         + two * e.clone() * (nn.abs() * f1.clone() + (S::one() + mu2.abs()) * fnn.abs() * n1.clone());
                     if decide(excess, m)? == Sign::Positive {
                         // Friction along the static tangential force: |n|² f − (f·n) n.
+                        // Its components err by E |n|² + |nᵢ| E ‖n‖₁ from the force's error, and
+                        // by their terms' magnitudes from its own rounding.
+                        let n_inf = nm.iter().cloned().fold(S::zero(), larger);
+                        let t_m = fa.map(|x| x * nn.abs()) + nm.map(|x| x * fa.dot(&nm));
+                        let t_error =
+                            e.clone() * (nn.abs() + n_inf * n1.clone()) + t_m.iter().cloned().fold(S::zero(), larger);
                         let t = fk.clone() * nn - c.normal.clone() * fnn;
-                        next[k] = Mode::Dynamic(dynamic_direction(c, k, &t, "static tangential force")?);
+                        next[k] = dynamic_direction(c, k, &t, t_error, "static tangential force")?;
                         changed = true;
                     }
                 }
             }
         }
         if !changed || iterations >= system.iteration_limit {
-            let states = modes
-                .iter()
-                .map(|m| match m {
-                    Mode::Static => State::Static,
-                    Mode::Dynamic(_) => State::Dynamic,
-                    Mode::Inactive => State::Inactive,
-                })
-                .collect();
-            let solution = Solution { forces, states, iterations, converged: !changed, rank };
+            let states = modes.iter().map(Mode::state).collect();
+            let solution = Solution { forces, states, iterations, converged: !changed, rank, path };
             return Ok((solution, Trace { decisions, force_magnitude: e }));
         }
         modes = next;

@@ -185,6 +185,9 @@ pub struct ForcesDiscrete {
     pub iterations: usize,
     /// The last solve's rank.
     pub rank: usize,
+    /// Every solve's states and rank: two backends' forces are comparable only when they took
+    /// the same path (the same final states can be reached along other friction directions).
+    pub path: Vec<forces::Step>,
 }
 
 fn body_index(i: usize, n: usize, at: &str) -> Result<(), QueryError> {
@@ -377,6 +380,7 @@ impl<N: Scalar> Query for ContactForces<N> {
                 iterations: s.iterations,
                 converged: s.converged,
                 rank: s.rank,
+                path: s.path,
             },
             contacts: o
                 .contacts
@@ -397,7 +401,13 @@ impl<N: Scalar> Query for ContactForces<N> {
 
     fn discrete<S: RootScalar>(o: &ContactForcesOutput<S>) -> ForcesDiscrete {
         let s = &o.solution;
-        ForcesDiscrete { states: s.states.clone(), converged: s.converged, iterations: s.iterations, rank: s.rank }
+        ForcesDiscrete {
+            states: s.states.clone(),
+            converged: s.converged,
+            iterations: s.iterations,
+            rank: s.rank,
+            path: s.path.clone(),
+        }
     }
 
     /// Near a decision (a speed at the static threshold, a normal force near zero, a force on
@@ -408,8 +418,8 @@ impl<N: Scalar> Query for ContactForces<N> {
     }
 
     /// The default contract, except that where the margin is within the budget and the
-    /// discrete answers differ (another path of the iteration: other states, another rank) the
-    /// forces are not compared: they solve other equations.
+    /// discrete answers differ (another path of the iteration: other states or another rank in
+    /// some solve) the forces are not compared: they solve other equations.
     fn agreement(
         &self,
         exact: &Answer<BigRational, Self>,
