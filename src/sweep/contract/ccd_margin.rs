@@ -1,7 +1,10 @@
 //! The margin of a primitive CCD query (see the contract in [`super`]): how far its binary64
 //! input is from a change of answer, computed exactly, and the check of an `f64` contact.
 
+use std::cmp::Ordering;
+
 use num_rational::BigRational;
+use num_traits::Zero;
 
 use crate::geom::Point3;
 use crate::poly::{PolyError, RootScalar, TPoly};
@@ -127,22 +130,27 @@ pub(crate) fn ccd_with_margin(
 /// of their magnitudes (each equality |e(t)| ≤ 2·tol·M(t), each inequality g(t) ≥ −2·tol·M(t)):
 /// the `f64` path decides each of them within the tolerance, with rounding errors far below it.
 pub(crate) fn valid_contact_at(kind: CcdKind, t0: &[Point3<f64>; 4], t1: &[Point3<f64>; 4], t: f64) -> bool {
-    let Some(tq) = Q::from_float(t) else { return false };
-    let q = |p: &[Point3<f64>; 4]| (*p).map(|x| x.map(|c| Q::from_float(c).unwrap_or_default()));
-    let exact_families = families::<Q>(kind, &q(t0), &q(t1));
+    // On the fast exact backend (the same exact values as `BigRational`'s, no gcd per
+    // operation): the families' polynomials and their values at `t` are exact either way.
+    let Ok(tq) = Exact::from_f64(t) else { return false };
+    let q = |p: &[Point3<f64>; 4]| (*p).map(|x| x.map(|c| Exact::from_f64(c).unwrap_or_else(|_| Exact::zero())));
+    let exact_families = families::<Exact>(kind, &q(t0), &q(t1));
     let fast_families = families::<f64>(kind, t0, t1);
     let allowed = |p: &TPoly<f64>| {
         let m = p.magnitude_at(t);
         // Twice the tolerance, the absolute (underflow) part included: at subnormal scales the
         // f64 families underflow to zero and only the absolute part bounds their error.
-        Q::from_float(2.0 * (f64::relative_tolerance() * m + f64::absolute_tolerance())).unwrap_or_default()
+        Exact::from_f64(2.0 * (f64::relative_tolerance() * m + f64::absolute_tolerance()))
+            .unwrap_or_else(|_| Exact::zero())
     };
+    // v ≥ −a and |v| ≤ a, decided exactly (exact values always compare).
+    let at_least = |x: &Exact, y: &Exact| matches!(x.compare(y), Ok(Ordering::Greater | Ordering::Equal));
+    let above = |v: Exact, a: Exact| at_least(&v, &-a);
+    let within = |v: Exact, a: Exact| at_least(&a, &v) && above(v, a);
     exact_families.iter().zip(&fast_families).any(|(fe, ff)| {
-        let equalities = fe.equalities.iter().zip(&ff.equalities).all(|(e, ef)| {
-            let v = e.p.eval(&tq);
-            num_traits::Signed::abs(&v) <= allowed(ef)
-        });
-        let inequalities = fe.inequalities.iter().zip(&ff.inequalities).all(|(g, gf)| g.p.eval(&tq) >= -allowed(gf));
+        let equalities = fe.equalities.iter().zip(&ff.equalities).all(|(e, ef)| within(e.p.eval(&tq), allowed(ef)));
+        let inequalities =
+            fe.inequalities.iter().zip(&ff.inequalities).all(|(g, gf)| above(g.p.eval(&tq), allowed(gf)));
         equalities && inequalities
     })
 }
