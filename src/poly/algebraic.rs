@@ -13,6 +13,11 @@ use super::isolate::{bisect, isolate, RootInterval};
 use super::{Poly, PolyError, MAX_DECIMAL_DIGITS};
 use crate::scalar::{decimal_of_rational, Decision, Sign};
 
+/// The halvings of a root's interval [`Algebraic::sign_of`] tries on its interval filter alone
+/// before the exact route: each adds a bit of the root, and the enclosures of binary64 stop
+/// narrowing after about 53 bits below the interval's own scale.
+const FILTERED_HALVINGS: usize = 60;
+
 /// A real algebraic number: the one root of a square-free rational polynomial in an interval.
 ///
 /// Invariant: the interval is either `Point(r)` (the number is the rational `r`, and the
@@ -137,6 +142,9 @@ impl Algebraic {
             return Ok(sign(&q.eval(&r)));
         }
         q.check_limits()?;
+        if let Some(s) = self.sign_enclosed(q) {
+            return Ok(s);
+        }
         let g = self.polynomial().gcd(q)?;
         if let RootInterval::Open { lo, hi } = &self.interval {
             if g.degree().is_some_and(|d| d > 0) && sign(&g.eval(lo)) != sign(&g.eval(hi)) {
@@ -144,6 +152,17 @@ impl Algebraic {
             }
         }
         let mut a = self.clone();
+        // Here q does not vanish at the root (g would, and change sign on the interval): the
+        // enclosure of q over a narrower interval decides, unless q's value there is below
+        // binary64's resolution. A few halvings (one exact evaluation each) on the filter,
+        // then the exact test of q's roots on the interval.
+        for _ in 0..FILTERED_HALVINGS {
+            crate::budget::tick()?;
+            a.halve();
+            if let Some(s) = a.sign_enclosed(q) {
+                return Ok(s);
+            }
+        }
         loop {
             let RootInterval::Open { lo, hi } = a.interval.clone() else {
                 // Refinement never lands on a rational for an irrational root; answer anyway.
@@ -154,6 +173,24 @@ impl Algebraic {
             }
             crate::budget::tick()?;
             a.halve();
+        }
+    }
+
+    /// [`Self::sign_of`]'s filter: `q` over the isolating interval by Horner's rule on
+    /// outward-rounded intervals. When the enclosure excludes zero, `q` has no root in the
+    /// interval, and its sign at the root (inside it) is the enclosure's; `None` otherwise (a
+    /// root of `q` there, or an interval too wide for the enclosure), for the exact route.
+    fn sign_enclosed(&self, q: &Poly<BigRational>) -> Option<Sign> {
+        use crate::scalar::{Interval, Scalar};
+        let RootInterval::Open { lo, hi } = &self.interval else { return None };
+        let x = Interval::new(Interval::from_rational(lo).lo(), Interval::from_rational(hi).hi())?;
+        let v = q.coeffs().iter().rev().fold(Interval::zero(), |acc, c| acc * x + Interval::from_rational(c));
+        if v.lo() > 0.0 {
+            Some(Sign::Positive)
+        } else if v.hi() < 0.0 {
+            Some(Sign::Negative)
+        } else {
+            None
         }
     }
 
@@ -369,6 +406,79 @@ impl fmt::Display for Algebraic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `sign_of` at ±√2 against an independent route: q reduced modulo x² − 2 is a + b·x, and
+    /// the sign of a ± b√2 follows from the signs of a and b and from a² against 2b². The
+    /// polynomials are small-integer ones, some multiples of x² − 2 plus a small remainder
+    /// (zero, or within 10⁻⁶ of zero at the root: the enclosure's filter must abstain there),
+    /// and the roots come both from the isolation and refined (where the filter decides).
+    #[test]
+    fn signs_at_root_two_are_those_of_a_plus_b_root_two() {
+        use crate::poly::isolate::real_roots;
+        let q = |n: i64| BigRational::from_integer(n.into());
+        let square = Poly::from_coeffs(vec![q(-2), q(0), q(1)]);
+        let roots = real_roots(&square, &q(-2), &q(2)).unwrap();
+        assert_eq!(roots.len(), 2);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: i64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % (2 * m as u64 + 1)) as i64 - m
+        };
+        let (mut decided_by_filter, mut zeros) = (0, 0);
+        for case in 0..600 {
+            let factor = Poly::from_coeffs((0..1 + case % 3).map(|_| q(next(5))).collect());
+            // The remainder a + b x: zero, small, or near a root's value (1393/985 ≈ √2).
+            let (a, b) = match case % 4 {
+                0 => (q(0), q(0)),
+                1 => (q(next(9)), q(next(9))),
+                2 => (q(1393 * next(3)), q(-985 * next(3))),
+                _ => (BigRational::new(next(9).into(), 1_000_000.into()), q(0)),
+            };
+            let poly = &(&factor * &square) + &Poly::from_coeffs(vec![a.clone(), b.clone()]);
+            for (k, root) in roots.iter().enumerate() {
+                // The root is −√2 then √2: a + b·(±√2).
+                let b = if k == 0 { -b.clone() } else { b.clone() };
+                let expected = match (a.is_zero(), b.is_zero()) {
+                    (true, true) => Sign::Zero,
+                    _ if !a.is_negative() && !b.is_negative() => Sign::Positive,
+                    _ if !a.is_positive() && !b.is_positive() => Sign::Negative,
+                    // Opposite signs: the larger of a² and 2b² wins.
+                    _ => match (&a * &a).cmp(&(&b * &b * q(2))) {
+                        Ordering::Greater => {
+                            if a.is_positive() {
+                                Sign::Positive
+                            } else {
+                                Sign::Negative
+                            }
+                        }
+                        Ordering::Less => {
+                            if b.is_positive() {
+                                Sign::Positive
+                            } else {
+                                Sign::Negative
+                            }
+                        }
+                        Ordering::Equal => unreachable!("√2 is irrational"),
+                    },
+                };
+                let mut narrow = root.clone();
+                narrow.refine(&BigRational::new(1.into(), 1_000_000_000_000i64.into())).unwrap();
+                for r in [root, &narrow] {
+                    let got = r.sign_of(&poly).unwrap();
+                    assert_eq!(got, expected, "{poly:?} at root {k} ({:?})", r.interval);
+                    if r.sign_enclosed(&poly).is_some() {
+                        assert_eq!(r.sign_enclosed(&poly), Some(expected));
+                        decided_by_filter += 1;
+                    }
+                }
+                zeros += usize::from(expected == Sign::Zero);
+            }
+        }
+        // Both routes were taken.
+        assert!(decided_by_filter > 300 && zeros > 200, "{decided_by_filter} by the filter, {zeros} zeros");
+    }
 
     #[test]
     fn a_rationals_primitive_form_is_its_lowest_terms() {
