@@ -56,10 +56,15 @@ impl Poly<BigRational> {
         if !self.is_zero() && !other.is_zero() && coprime_modulo_prime(self, other) {
             return Ok(Self::constant(BigRational::from_integer(1.into())));
         }
-        self.gcd_by_euclid(other)
+        // The rest by the primitive remainder sequence in ℤ[x]: the same gcd up to a constant
+        // factor, made monic here, without the rationals' gcd per coefficient operation.
+        let g = super::intpoly::primitive_gcd(&super::intpoly::primitive(self), &super::intpoly::primitive(other))?;
+        Ok(Self::from_coeffs(g.into_iter().map(BigRational::from_integer).collect()).monic())
     }
 
-    /// [`Poly::gcd`] by Euclid's algorithm over the rationals, without the modular test.
+    /// [`Poly::gcd`] by Euclid's algorithm over the rationals, without the modular test or the
+    /// integers: the tests' independent route.
+    #[cfg(test)]
     pub(crate) fn gcd_by_euclid(&self, other: &Self) -> Result<Self, PolyError> {
         let mut a = self.monic();
         let mut b = other.monic();
@@ -93,6 +98,12 @@ impl Poly<BigRational> {
         let g = self.gcd(&self.derivative())?;
         if g.degree() == Some(0) {
             return Ok(self.monic());
+        }
+        // p / g in ℤ[x] (both primitive: the quotient is integral), the rationals' division
+        // only if that fails (it does not: g divides p).
+        let (p, gi) = (super::intpoly::primitive(self), super::intpoly::primitive(&g));
+        if let Some(q) = super::intpoly::exact_quotient(&p, &gi) {
+            return Ok(Self::from_coeffs(q.into_iter().map(BigRational::from_integer).collect()).monic());
         }
         Ok(self.div_rem(&g)?.0.monic())
     }
@@ -244,7 +255,13 @@ mod tests {
             a.extend(common.iter().cloned());
             b.extend(common.iter().cloned());
             let (a, b) = (product(&a), product(&b));
-            for (p, q) in [(&a, &b), (&a, &a.derivative()), (&b, &a)] {
+            // The square-free part by ℤ[x]'s exact quotient, against the rationals' division.
+            let euclid_free = a.div_rem(&a.gcd_by_euclid(&a.derivative()).unwrap()).unwrap().0.monic();
+            assert_eq!(a.square_free_part().unwrap(), euclid_free, "{a}");
+            let cube = product(&[a.clone(), a.clone(), b.clone()]);
+            let cube_free = cube.div_rem(&cube.gcd_by_euclid(&cube.derivative()).unwrap()).unwrap().0.monic();
+            assert_eq!(cube.square_free_part().unwrap(), cube_free, "{cube}");
+            for (p, q) in [(&a, &b), (&a, &a.derivative()), (&b, &a), (&a, &Poly::zero()), (&Poly::zero(), &b)] {
                 let euclid = p.gcd_by_euclid(q).unwrap();
                 assert_eq!(p.gcd(q).unwrap(), euclid, "{p} and {q}");
                 if coprime_modulo_prime(p, q) {
@@ -256,6 +273,21 @@ mod tests {
             }
         }
         assert!(proved > 300 && shared > 300, "proved {proved}, shared {shared}");
+    }
+
+    #[test]
+    fn exact_quotients_in_integers() {
+        use super::super::intpoly::exact_quotient;
+        let z = |v: &[i64]| v.iter().map(|&c| num_bigint::BigInt::from(c)).collect::<Vec<_>>();
+        // (2x + 3)(x² − 5) / (2x + 3) = x² − 5.
+        assert_eq!(exact_quotient(&z(&[-15, -10, 3, 2]), &z(&[3, 2])), Some(z(&[-5, 0, 1])));
+        // 2x + 3 does not divide x² − 5 + 1 (a remainder), nor x² (a leading coefficient).
+        assert_eq!(exact_quotient(&z(&[-14, -10, 3, 2]), &z(&[3, 2])), None);
+        assert_eq!(exact_quotient(&z(&[0, 0, 1]), &z(&[3, 2])), None);
+        // Zero over anything is zero; a lower degree than the divisor is no quotient.
+        assert_eq!(exact_quotient(&z(&[]), &z(&[3, 2])), Some(vec![]));
+        assert_eq!(exact_quotient(&z(&[7]), &z(&[3, 2])), None);
+        assert_eq!(exact_quotient(&z(&[7]), &z(&[])), None);
     }
 
     /// A common factor whose image vanishes modulo the prime, ℓx + 1 ≡ 1, is not missed: ℓ

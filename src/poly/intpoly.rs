@@ -60,6 +60,92 @@ pub(crate) fn sign_at(a: &[BigInt], x: &BigRational) -> Sign {
     sign_of(&acc)
 }
 
+/// Drop zero leading coefficients (the zero polynomial is empty).
+fn trim(a: &mut Vec<BigInt>) {
+    while a.last().is_some_and(Zero::is_zero) {
+        a.pop();
+    }
+}
+
+/// The primitive greatest common divisor of two integer polynomials (low degree first) by the
+/// primitive pseudo-remainder sequence: each step takes `lc(b)^(deg a − deg b + 1) · a` modulo
+/// `b` and divides out its content, so every step stays in ℤ[x] with no gcd per operation and
+/// the coefficients stay near the input's size (Gauss's lemma: primitive parts of a gcd
+/// multiply). The result is primitive with a positive leading coefficient; empty when both are
+/// zero. Fails only when the query's budget runs out.
+pub(crate) fn primitive_gcd(a: &[BigInt], b: &[BigInt]) -> Result<Vec<BigInt>, crate::budget::Limit> {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    trim(&mut a);
+    trim(&mut b);
+    make_primitive(&mut a);
+    make_primitive(&mut b);
+    if a.len() < b.len() {
+        std::mem::swap(&mut a, &mut b);
+    }
+    while !b.is_empty() {
+        crate::budget::tick()?;
+        let mut r = pseudo_remainder(&a, &b);
+        make_primitive(&mut r);
+        a = b;
+        b = r;
+    }
+    Ok(a)
+}
+
+/// `lc(b)^k · a` reduced modulo `b` (nonzero), up to a positive constant factor: the
+/// remainder's coefficients in ℤ.
+fn pseudo_remainder(a: &[BigInt], b: &[BigInt]) -> Vec<BigInt> {
+    let mut r = a.to_vec();
+    let db = b.len() - 1;
+    let lb = &b[db];
+    while r.len() > db {
+        let dr = r.len() - 1;
+        let lr = r[dr].clone();
+        // r ← lb · r − lr · x^(dr − db) · b: the leading term cancels.
+        for c in r.iter_mut() {
+            *c *= lb;
+        }
+        for (i, c) in b.iter().enumerate() {
+            if !c.is_zero() {
+                r[i + dr - db] -= &lr * c;
+            }
+        }
+        r.pop();
+        trim(&mut r);
+    }
+    r
+}
+
+/// `a / b` when `b` (nonzero) divides `a` in ℚ[x] and both are primitive: then the quotient is
+/// in ℤ[x] (Gauss's lemma), found by long division with exact integer quotients. `None` when a
+/// leading coefficient does not divide or a remainder is left (`b` does not divide `a`).
+pub(crate) fn exact_quotient(a: &[BigInt], b: &[BigInt]) -> Option<Vec<BigInt>> {
+    let (mut r, mut b) = (a.to_vec(), b.to_vec());
+    trim(&mut r);
+    trim(&mut b);
+    let db = b.len().checked_sub(1)?;
+    if r.len() <= db {
+        return r.is_empty().then(Vec::new);
+    }
+    let mut q = vec![BigInt::zero(); r.len() - db];
+    while r.len() > db {
+        let dr = r.len() - 1;
+        let (k, rem) = r[dr].div_rem(&b[db]);
+        if !rem.is_zero() {
+            return None;
+        }
+        for (i, c) in b.iter().enumerate() {
+            if !c.is_zero() {
+                r[i + dr - db] -= &k * c;
+            }
+        }
+        q[dr - db] = k;
+        r.pop();
+        trim(&mut r);
+    }
+    r.is_empty().then_some(q)
+}
+
 /// `a(x) -> a(x + 1)` in place, by additions only.
 pub(crate) fn taylor_shift_1(a: &mut [BigInt]) {
     let n = a.len();
