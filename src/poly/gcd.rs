@@ -1,5 +1,6 @@
 //! Exact gcd, square-free part and the size limits, over `BigRational`.
 
+use num_bigint::BigInt;
 use num_rational::BigRational;
 
 use super::{Poly, PolyError, MAX_COEFF_BITS, MAX_DEGREE};
@@ -91,21 +92,42 @@ impl Poly<BigRational> {
     /// assert_eq!(p.square_free_part(), Ok(Poly::from_roots(&[r(2), r(-1)])));
     /// ```
     pub fn square_free_part(&self) -> Result<Self, PolyError> {
+        Ok(self.square_free_parts()?.0)
+    }
+
+    /// [`Poly::square_free_part`] and its primitive integer form (what root isolation works
+    /// on), computed in ℤ[x]: the primitive form `P` of `p`, the modular coprimality test of
+    /// `P` and `P'` (most polynomials are square-free), else `P / gcd(P, P')` by the primitive
+    /// remainder sequence and an exact integer quotient (both primitive: Gauss's lemma makes
+    /// the quotient integral and primitive, with a positive leading coefficient).
+    pub(crate) fn square_free_parts(&self) -> Result<(Self, Vec<BigInt>), PolyError> {
+        use super::intpoly::{exact_quotient, primitive, primitive_gcd};
         if self.is_zero() {
-            return Ok(Self::zero());
+            return Ok((Self::zero(), Vec::new()));
         }
-        // g divides p and is nonzero for nonzero p: the division fails only on a spent budget.
-        let g = self.gcd(&self.derivative())?;
-        if g.degree() == Some(0) {
-            return Ok(self.monic());
+        let p = primitive(self);
+        let dp: Vec<BigInt> = p.iter().enumerate().skip(1).map(|(i, c)| c * BigInt::from(i)).collect();
+        if dp.is_empty() || coprime_images(residues(&p), residues(&dp)) {
+            return Ok((self.monic(), p));
         }
-        // p / g in ℤ[x] (both primitive: the quotient is integral), the rationals' division
-        // only if that fails (it does not: g divides p).
-        let (p, gi) = (super::intpoly::primitive(self), super::intpoly::primitive(&g));
-        if let Some(q) = super::intpoly::exact_quotient(&p, &gi) {
-            return Ok(Self::from_coeffs(q.into_iter().map(BigRational::from_integer).collect()).monic());
+        let g = primitive_gcd(&p, &dp)?;
+        if g.len() == 1 {
+            return Ok((self.monic(), p));
         }
-        Ok(self.div_rem(&g)?.0.monic())
+        match exact_quotient(&p, &g) {
+            Some(q) => {
+                let lead = q.last().cloned().unwrap_or_else(|| BigInt::from(1));
+                let monic = q.iter().map(|c| BigRational::new(c.clone(), lead.clone())).collect();
+                Ok((Self::from_coeffs(monic), q))
+            }
+            // Not reached (g divides p); the rationals' division keeps the answer right.
+            None => {
+                let gq = Self::from_coeffs(g.into_iter().map(BigRational::from_integer).collect());
+                let free = self.div_rem(&gq)?.0.monic();
+                let integer = primitive(&free);
+                Ok((free, integer))
+            }
+        }
     }
 }
 
@@ -141,7 +163,7 @@ fn inverse_mod(a: u64) -> u64 {
 }
 
 /// The residue of an integer modulo PRIME.
-fn residue(n: &num_bigint::BigInt) -> u64 {
+fn residue(n: &BigInt) -> u64 {
     let r = (n.magnitude() % PRIME).iter_u64_digits().next().unwrap_or(0);
     if num_traits::Signed::is_negative(n) && r != 0 {
         PRIME - r
@@ -174,7 +196,18 @@ fn reduced(p: &Poly<BigRational>) -> Option<Vec<u64>> {
 /// and divides ā and b̄: their gcd in 𝔽_ℓ[x] would not be a constant. Hence a constant gcd of
 /// the images proves a and b coprime.
 fn coprime_modulo_prime(a: &Poly<BigRational>, b: &Poly<BigRational>) -> bool {
-    let (Some(mut x), Some(mut y)) = (reduced(a), reduced(b)) else { return false };
+    let (Some(x), Some(y)) = (reduced(a), reduced(b)) else { return false };
+    coprime_images(x, y)
+}
+
+/// The coefficients of an integer polynomial modulo PRIME.
+fn residues(p: &[BigInt]) -> Vec<u64> {
+    p.iter().map(residue).collect()
+}
+
+/// [`coprime_modulo_prime`] on the images `x` of `a` and `y` of `b` (the same proof; an
+/// integer polynomial's image is always defined).
+fn coprime_images(mut x: Vec<u64>, mut y: Vec<u64>) -> bool {
     // ā must keep a's degree: PRIME must not divide its leading coefficient.
     if x.last().is_none_or(|&lc| lc == 0) {
         return false;
@@ -258,9 +291,11 @@ mod tests {
             // The square-free part by ℤ[x]'s exact quotient, against the rationals' division.
             let euclid_free = a.div_rem(&a.gcd_by_euclid(&a.derivative()).unwrap()).unwrap().0.monic();
             assert_eq!(a.square_free_part().unwrap(), euclid_free, "{a}");
+            assert_eq!(a.square_free_parts().unwrap().1, super::super::intpoly::primitive(&euclid_free), "{a}");
             let cube = product(&[a.clone(), a.clone(), b.clone()]);
             let cube_free = cube.div_rem(&cube.gcd_by_euclid(&cube.derivative()).unwrap()).unwrap().0.monic();
             assert_eq!(cube.square_free_part().unwrap(), cube_free, "{cube}");
+            assert_eq!(cube.square_free_parts().unwrap().1, super::super::intpoly::primitive(&cube_free), "{cube}");
             for (p, q) in [(&a, &b), (&a, &a.derivative()), (&b, &a), (&a, &Poly::zero()), (&Poly::zero(), &b)] {
                 let euclid = p.gcd_by_euclid(q).unwrap();
                 assert_eq!(p.gcd(q).unwrap(), euclid, "{p} and {q}");

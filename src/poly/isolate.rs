@@ -134,8 +134,7 @@ pub(crate) fn isolate(p: &Poly<BigRational>, lo: &BigRational, hi: &BigRational)
     if lo > hi {
         return Err(PolyError::EmptyInterval);
     }
-    let square_free = p.square_free_part()?;
-    let integer = primitive(&square_free);
+    let (square_free, integer) = p.square_free_parts()?;
     let mut roots = Vec::new();
     if lo == hi {
         if sign_at(&integer, lo).is_zero() {
