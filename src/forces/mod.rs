@@ -601,8 +601,6 @@ fn equations<S: Scalar>(
     // (contact, direction, the axis when the direction is one: its entry is read directly).
     let mut row_dirs: Vec<(usize, Vector3<S>, Option<usize>)> = Vec::new();
     let mut col_dirs: Vec<(usize, Vector3<S>, Option<usize>)> = Vec::new();
-    // Per dynamic column, the error bound of its direction's components.
-    let mut col_error: Vec<(usize, S)> = Vec::new();
     for (k, m) in modes.iter().enumerate() {
         match m {
             Mode::Static => {
@@ -611,14 +609,13 @@ fn equations<S: Scalar>(
                     col_dirs.push((k, e.clone(), Some(i)));
                 }
             }
-            Mode::Dynamic(d, error) => {
+            Mode::Dynamic(d, _) => {
                 // The normal row scaled to a largest component of 1 (exact: a rational factor):
                 // the same solutions, a better conditioned A for any length of normal.
                 let n = &contacts[k].normal;
                 let big = n.iter().map(|x| x.abs()).fold(S::zero(), larger);
                 row_dirs.push((k, n.map(|x| x / big.clone()), None));
                 col_dirs.push((k, d.clone(), None));
-                col_error.push((k, error.clone()));
             }
             Mode::Inactive => {}
         }
@@ -691,7 +688,10 @@ fn equations<S: Scalar>(
                 (Some((m, mm)), _, _) => {
                     // A dynamic column's direction errs by its bound in each component: the
                     // entry's magnitude takes it as part of the direction's.
-                    let err = col_error.iter().find(|(c, _)| c == j).map(|(_, e)| e.clone()).unwrap_or_else(S::zero);
+                    let err = match &modes[*j] {
+                        Mode::Dynamic(_, error) => error.clone(),
+                        _ => S::zero(),
+                    };
                     let cm = abs3(cd).map(|x| x + err.clone());
                     a_m = larger(a_m, abs3(rd).dot(&(mm * cm)));
                     rd.dot(&(m * cd.clone()))
@@ -810,23 +810,11 @@ pub fn solve_traced<S: Scalar>(system: &System<S>) -> Result<(Solution<S>, Trace
         } else {
             factor.clone() * conditioning * size * (big * eq.a_m.clone() + eq.b_m.clone()) / a_max
         };
-        // A dynamic force λ d errs by λ δd besides d δλ: its direction's own error, which
-        // comes from an earlier solve's forces (or the velocities) and is not the solve's.
-        let mut col = 0;
-        let mut direction_error = S::zero();
-        for m in &modes {
-            match m {
-                Mode::Static => col += 3,
-                Mode::Dynamic(_, error) => {
-                    direction_error = larger(direction_error, f[col].abs() * error.clone());
-                    col += 1;
-                }
-                Mode::Inactive => {}
-            }
-        }
-        let e = solve_error + direction_error;
-        // The forces, and the contacts whose forces are invalid.
+        // The forces, and the contacts whose forces are invalid. A dynamic force λ d errs by
+        // λ δd besides d δλ: its direction's own error, which comes from an earlier solve's
+        // forces (or the velocities) and is not the solve's.
         let mut forces = vec![Vector3::zeros(); contacts.len()];
+        let mut direction_error = S::zero();
         let mut col = 0;
         for (k, m) in modes.iter().enumerate() {
             match m {
@@ -834,13 +822,15 @@ pub fn solve_traced<S: Scalar>(system: &System<S>) -> Result<(Solution<S>, Trace
                     forces[k] = Vector3::new(f[col].clone(), f[col + 1].clone(), f[col + 2].clone());
                     col += 3;
                 }
-                Mode::Dynamic(d, _) => {
+                Mode::Dynamic(d, error) => {
                     forces[k] = d.clone() * f[col].clone();
+                    direction_error = larger(direction_error, f[col].abs() * error.clone());
                     col += 1;
                 }
                 Mode::Inactive => {}
             }
         }
+        let e = solve_error + direction_error;
         path.push(Step { states: modes.iter().map(Mode::state).collect(), rank });
         let mut changed = false;
         let mut next = modes.clone();
