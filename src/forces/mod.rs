@@ -51,6 +51,7 @@
 //! assert!(s.forces.iter().all(|f| *f == Vector3::new(q(0), q(0), q(10))));
 //! ```
 
+mod fraction_free;
 mod solve;
 
 pub use solve::{min_norm, MinNorm, SVD_CUTOFF};
