@@ -297,6 +297,41 @@ pub(super) fn interpolate(values: &[Q]) -> Poly<Q> {
     p
 }
 
+/// [`interpolate`] for integer values, on integers: the divided differences of the values of a
+/// polynomial with integer coefficients at 0, 1, … are integers (the `l`-th forward difference
+/// of `t^m` is a multiple of `l!`), so each division is exact and no gcd is taken; values of a
+/// polynomial with other coefficients (a division with a remainder) go the rational way.
+pub(super) fn interpolate_integers(values: &[BigInt]) -> Poly<Q> {
+    let n = values.len();
+    let mut d = values.to_vec();
+    for level in 1..n {
+        let l = BigInt::from(level);
+        for k in (level..n).rev() {
+            let (q, r) = (&d[k] - &d[k - 1]).div_rem(&l);
+            if !r.is_zero() {
+                return interpolate(&values.iter().map(|v| Q::from_integer(v.clone())).collect::<Vec<_>>());
+            }
+            d[k] = q;
+        }
+    }
+    // p = d0 + d1·t + d2·t(t−1) + …, by Horner from the top, ascending coefficients.
+    let Some(top) = d.last() else { return Poly::zero() };
+    let mut p: Vec<BigInt> = vec![top.clone()];
+    for k in (0..n - 1).rev() {
+        // p ← p·(t − k) + d_k.
+        let mut next = vec![BigInt::zero(); p.len() + 1];
+        for (i, c) in p.iter().enumerate() {
+            next[i + 1] += c;
+            if k != 0 {
+                next[i] -= c * BigInt::from(k);
+            }
+        }
+        next[0] += &d[k];
+        p = next;
+    }
+    Poly::from_coeffs(p.into_iter().map(Q::from_integer).collect())
+}
+
 /// Coefficients `is` of the j-th subresultant of `f` and `g` as polynomials in t.
 fn subresultant(f: &Bivariate, g: &Bivariate, j: usize, is: &[usize]) -> Result<Vec<Poly<Q>>, PolyError> {
     let rows = f.formal_degree() + g.formal_degree() - 2 * j;
@@ -311,10 +346,10 @@ fn subresultant(f: &Bivariate, g: &Bivariate, j: usize, is: &[usize]) -> Result<
         let t = Q::from_integer(k.into());
         let (fa, ga) = (ints(f.at_t(&t)), ints(g.at_t(&t)));
         for (slot, &i) in is.iter().enumerate() {
-            values[slot].push(Q::from_integer(subresultant_coeff(&Integers, &fa, &ga, j, i)));
+            values[slot].push(subresultant_coeff(&Integers, &fa, &ga, j, i));
         }
     }
-    Ok(values.iter().map(|v| interpolate(v)).collect())
+    Ok(values.iter().map(|v| interpolate_integers(v)).collect())
 }
 
 /// The content in t (the monic gcd of the coefficients) divided out, then the coefficients
@@ -536,6 +571,14 @@ pub(super) mod tests {
         let p = poly(&[3, -1, 0, 2]);
         let values: Vec<Q> = (0..6).map(|k| p.eval(&q(k))).collect();
         assert_eq!(interpolate(&values), p);
+        // The same on integers, and for values of a polynomial with a non-integer
+        // coefficient, t(t − 1)/2 (integer values; the division by 2 is not exact).
+        let ints: Vec<BigInt> = (0..6).map(|k| p.eval(&q(k)).to_integer()).collect();
+        assert_eq!(interpolate_integers(&ints), p);
+        let half = Poly::from_coeffs(vec![q(0), Q::new((-1).into(), 2.into()), Q::new(1.into(), 2.into())]);
+        let ints: Vec<BigInt> = (0..4).map(|k| half.eval(&q(k)).to_integer()).collect();
+        assert_eq!(interpolate_integers(&ints), half);
+        assert_eq!(interpolate_integers(&[BigInt::from(7)]), poly(&[7]));
     }
 
     #[test]

@@ -36,7 +36,8 @@ use num_rational::BigRational as Q;
 use num_traits::{One, Signed, Zero};
 
 use super::bivariate::{
-    coefficient_bits, integral, interpolate, size, subresultant_coeff, Domain, MAX_CANDIDATE_SIZE, MAX_INPUT_BITS,
+    coefficient_bits, integral, interpolate_integers, size, subresultant_coeff, Domain, MAX_CANDIDATE_SIZE,
+    MAX_INPUT_BITS,
 };
 use super::{real_roots, Algebraic, Bivariate, FirstZero, Poly, PolyError};
 use crate::scalar::{try_dedup_by, try_sort_by, Sign};
@@ -303,11 +304,11 @@ fn subresultant(f: &QuadBivariate, g: &QuadBivariate, j: usize, is: &[usize]) ->
         let (fa, ga) = (at(&f, m, &t), at(&g, n, &t));
         for (slot, &i) in is.iter().enumerate() {
             let (a, b) = subresultant_coeff(&ring, &fa, &ga, j, i);
-            values[slot].0.push(Q::from_integer(a));
-            values[slot].1.push(Q::from_integer(b));
+            values[slot].0.push(a);
+            values[slot].1.push(b);
         }
     }
-    Ok(values.iter().map(|(a, b)| (interpolate(a), interpolate(b))).collect())
+    Ok(values.iter().map(|(a, b)| (interpolate_integers(a), interpolate_integers(b))).collect())
 }
 
 /// (A₁ + √α·B₁)(A₂ + √α·B₂).
