@@ -222,23 +222,26 @@ pub(crate) struct IPoly3 {
     degree: usize,
 }
 
-/// `x` to the power `k` over an interval: exact ranges for even powers (never below zero) and
-/// monotone ends for odd ones, each end rounded outward.
-fn interval_pow(x: Interval, k: usize) -> Interval {
+/// `x` to the powers `0..=n` over an interval, appended to `out`: exact ranges for even powers
+/// (never below zero) and monotone ends for odd ones, each end rounded outward. The ends'
+/// powers are running products (`1 · b · b ⋯`, one multiplication per power).
+fn interval_powers(x: Interval, n: usize, out: &mut Vec<Interval>) {
     let one = <Interval as One>::one();
-    if k == 0 {
-        return one;
-    }
-    let repeat = |b: Interval| (0..k).fold(one, |acc, _| acc * b);
-    if k % 2 == 0 {
-        let (lo, hi) = (x.lo(), x.hi());
-        let mig = if lo <= 0.0 && hi >= 0.0 { 0.0 } else { lo.abs().min(hi.abs()) };
-        let mag = lo.abs().max(hi.abs());
-        let (a, b) = (repeat(pt(mig)), repeat(pt(mag)));
-        hull(a.lo(), b.hi())
-    } else {
-        let (a, b) = (repeat(pt(x.lo())), repeat(pt(x.hi())));
-        hull(a.lo(), b.hi())
+    let (lo, hi) = (x.lo(), x.hi());
+    let mig = if lo <= 0.0 && hi >= 0.0 { 0.0 } else { lo.abs().min(hi.abs()) };
+    let mag = lo.abs().max(hi.abs());
+    let ends = [pt(lo), pt(hi), pt(mig), pt(mag)];
+    let mut running = [one; 4];
+    out.push(one);
+    for k in 1..=n {
+        for (r, b) in running.iter_mut().zip(&ends) {
+            *r *= *b;
+        }
+        out.push(if k % 2 == 0 {
+            hull(running[2].lo(), running[3].hi())
+        } else {
+            hull(running[0].lo(), running[1].hi())
+        });
     }
 }
 
@@ -246,11 +249,14 @@ impl IPoly3 {
     /// A certified enclosure of the polynomial's values over the box (the natural interval
     /// extension, with exact even powers).
     pub(crate) fn enclose(&self, b: &FBox) -> Interval {
-        let x = b.map(|[lo, hi]| hull(lo, hi));
-        let powers = x.map(|xi| (0..=self.degree).map(|k| interval_pow(xi, k)).collect::<Vec<_>>());
+        let n = self.degree + 1;
+        let mut powers = Vec::with_capacity(3 * n);
+        for [lo, hi] in b {
+            interval_powers(hull(*lo, *hi), self.degree, &mut powers);
+        }
         let mut sum = <Interval as Zero>::zero();
         for (e, c, _) in &self.terms {
-            sum += *c * powers[0][e[0] as usize] * powers[1][e[1] as usize] * powers[2][e[2] as usize];
+            sum += *c * powers[e[0] as usize] * powers[n + e[1] as usize] * powers[2 * n + e[2] as usize];
         }
         sum
     }
@@ -262,10 +268,20 @@ impl IPoly3 {
 
     /// The nearest-double evaluation (for float searches only: never a decision).
     pub(crate) fn eval_f64(&self, p: &[f64; 3]) -> f64 {
-        let powers = powers_of(p, self.degree, 1.0, |a, b| a * b);
+        // The powers 0..=degree of each coordinate in one buffer, axis after axis.
+        let n = self.degree + 1;
+        let mut powers = Vec::with_capacity(3 * n);
+        for x in p {
+            let mut v = 1.0;
+            powers.push(v);
+            for _ in 1..n {
+                v *= x;
+                powers.push(v);
+            }
+        }
         self.terms
             .iter()
-            .map(|(e, _, c)| c * powers[0][e[0] as usize] * powers[1][e[1] as usize] * powers[2][e[2] as usize])
+            .map(|(e, _, c)| c * powers[e[0] as usize] * powers[n + e[1] as usize] * powers[2 * n + e[2] as usize])
             .sum()
     }
 }
