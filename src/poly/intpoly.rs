@@ -21,7 +21,17 @@ pub(crate) fn primitive(p: &Poly<BigRational>) -> Vec<BigInt> {
 
 /// Divide by the content and make the leading coefficient positive (roots are unchanged).
 pub(crate) fn make_primitive(a: &mut [BigInt]) {
-    let g = a.iter().fold(BigInt::zero(), |g, c| g.gcd(c));
+    // Lehmer's gcd, stopping at 1 (the usual case, where a binary gcd of 1 with a long
+    // coefficient still walks its every bit).
+    let mut g = BigInt::zero();
+    for c in a.iter() {
+        if g.is_one() {
+            break;
+        }
+        if !c.is_zero() {
+            g = crate::scalar::gcd::gcd_big(&g, c);
+        }
+    }
     let negative = a.last().is_some_and(Signed::is_negative);
     if g.is_zero() {
         return;
@@ -229,4 +239,29 @@ pub(crate) fn may_have_rational_root(a: &[BigInt]) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn make_primitive_takes_out_the_content_and_makes_the_lead_positive() {
+        let z = |v: &[i64]| -> Vec<BigInt> { v.iter().map(|&x| BigInt::from(x)).collect() };
+        // 6 − 4x − 10x³ → −3 + 2x + 5x³.
+        let mut p = z(&[6, -4, 0, -10]);
+        make_primitive(&mut p);
+        assert_eq!(p, z(&[-3, 2, 0, 5]));
+        // A coefficient of 1 ends the content's search; a long one after it stays as it is.
+        let long: BigInt = "123456789012345678901234567890123456789012345678901234567890".parse().unwrap();
+        let mut p = vec![BigInt::one(), long.clone()];
+        make_primitive(&mut p);
+        assert_eq!(p, vec![BigInt::one(), long.clone()]);
+        let mut p = vec![long.clone() * 2, -long.clone() * 6];
+        make_primitive(&mut p);
+        assert_eq!(p, z(&[-1, 3]));
+        let mut p = z(&[0, 0]);
+        make_primitive(&mut p);
+        assert_eq!(p, z(&[0, 0]));
+    }
 }

@@ -9,6 +9,13 @@ use num_integer::Integer;
 
 use super::nat;
 
+/// gcd(|a|, |b|) of big integers by [`gcd_limbs`] (num-bigint's `gcd` is the binary
+/// algorithm, one pass over the limbs per bit: quadratic in the bits even when one side is 1).
+pub(crate) fn gcd_big(a: &num_bigint::BigInt, b: &num_bigint::BigInt) -> num_bigint::BigInt {
+    let g = gcd_limbs(&nat::of_big(a.magnitude()), &nat::of_big(b.magnitude()));
+    num_bigint::BigInt::from_biguint(num_bigint::Sign::Plus, nat::to_big(&g))
+}
+
 /// gcd(a, b) of trimmed little-endian limbs ([`nat`]'s), trimmed (gcd(0, b) = b).
 pub(crate) fn gcd_limbs(a: &[u64], b: &[u64]) -> Vec<u64> {
     let (a, b) = if nat::cmp(a, b).is_ge() { (a, b) } else { (b, a) };
@@ -141,6 +148,18 @@ mod tests {
     use super::*;
     use num_bigint::BigUint;
     use num_traits::{One, Zero};
+
+    #[test]
+    fn gcd_big_is_the_magnitudes_gcd_and_make_primitive_uses_it() {
+        use num_bigint::BigInt;
+        let big = |s: &str| s.parse::<BigInt>().unwrap();
+        let x = big("-123456789012345678901234567890123456789012345678901234567890");
+        let y = x.clone() * big("1000000007") * BigInt::from(-6);
+        assert_eq!(gcd_big(&x, &y), -x.clone());
+        assert_eq!(gcd_big(&BigInt::zero(), &x), -x.clone());
+        assert_eq!(gcd_big(&BigInt::zero(), &BigInt::zero()), BigInt::zero());
+        assert_eq!(gcd_big(&BigInt::from(-12), &BigInt::from(18)), BigInt::from(6));
+    }
 
     fn gcd(a: &BigUint, b: &BigUint) -> BigUint {
         nat::to_big(&gcd_limbs(&nat::of_big(a), &nat::of_big(b)))

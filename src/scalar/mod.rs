@@ -33,7 +33,7 @@ mod decimal;
 pub mod eft;
 mod exact;
 mod float;
-mod gcd;
+pub(crate) mod gcd;
 #[cfg(feature = "rug")]
 mod gmp;
 pub mod image;

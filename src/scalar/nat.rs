@@ -23,8 +23,7 @@ pub(crate) fn cmp(a: &[u64], b: &[u64]) -> Ordering {
     a.len().cmp(&b.len()).then_with(|| a.iter().rev().cmp(b.iter().rev()))
 }
 
-/// The limbs of a [`BigUint`].
-#[cfg(test)]
+/// The limbs of a [`BigUint`] (trimmed: num-bigint keeps no leading zero limb).
 pub(crate) fn of_big(b: &BigUint) -> Vec<u64> {
     b.iter_u64_digits().collect()
 }
