@@ -18,11 +18,16 @@
 //! side.
 
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
 use super::ForcesError;
+use crate::scalar::gcd::gcd_big;
+
+/// lcm(a, b) of positive integers, by Lehmer's gcd ([`gcd_big`]).
+fn lcm_big(a: &BigInt, b: &BigInt) -> BigInt {
+    a / gcd_big(a, b) * b
+}
 
 /// `row` times a positive rational `s` making every entry an integer with no common factor:
 /// `s` = lcm(denominators) / gcd(numerators). An all-zero row is kept with `s = 1`.
@@ -30,13 +35,13 @@ pub(super) fn integral_row(row: &[BigRational]) -> (Vec<BigInt>, BigRational) {
     let mut lcm = BigInt::one();
     for q in row {
         if !q.is_zero() && !q.denom().is_one() {
-            lcm = lcm.lcm(q.denom());
+            lcm = lcm_big(&lcm, q.denom());
         }
     }
     let ints: Vec<BigInt> =
         row.iter().map(|q| if q.is_zero() { BigInt::zero() } else { q.numer() * (&lcm / q.denom()) }).collect();
     let content =
-        ints.iter().filter(|x| !x.is_zero()).fold(BigInt::zero(), |g, x| if g.is_one() { g } else { g.gcd(x) });
+        ints.iter().filter(|x| !x.is_zero()).fold(BigInt::zero(), |g, x| if g.is_one() { g } else { gcd_big(&g, x) });
     if content.is_zero() {
         return (ints, BigRational::one());
     }
@@ -146,7 +151,7 @@ pub(super) fn gauss_jordan(g: Vec<Vec<BigInt>>, rhs: Vec<BigInt>) -> Result<Inve
 /// common multiple of the scales' denominators and `t_i = s_i T`, it is
 /// `max_i t_i Σ_j t_j |adj_ij| / (T² |det|)`.
 pub(super) fn scaled_inverse_norm(det: &BigInt, adjugate: &[Vec<BigInt>], scales: &[BigRational]) -> (BigInt, BigInt) {
-    let common = scales.iter().fold(BigInt::one(), |l, s| if s.denom().is_one() { l } else { l.lcm(s.denom()) });
+    let common = scales.iter().fold(BigInt::one(), |l, s| if s.denom().is_one() { l } else { lcm_big(&l, s.denom()) });
     let t: Vec<BigInt> = scales.iter().map(|s| s.numer() * (&common / s.denom())).collect();
     let mut best = BigInt::zero();
     for (ti, row) in t.iter().zip(adjugate) {
