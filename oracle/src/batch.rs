@@ -4,9 +4,13 @@
 //! answer as soon as every earlier one is written, so the output is byte for byte that of the
 //! one-at-a-time [`run`](crate::run) whatever the costs of the lines: a sharded run
 //! concatenates to one run, and a driver that writes a line and waits for its answer gets it
-//! (the reader never waits for more input before a line is answered). At most `window` lines
-//! (16 per thread, at least 32), and past 32 MiB of them no more, are read ahead of the last
-//! one written, so memory stays bounded by that window however slow one line is. Each line runs under the run's own limits
+//! (the reader never waits for more input before a line is answered). At most a window of
+//! lines, and past 32 MiB of them and of their answers not yet written no more, are read ahead
+//! of the last one written, so memory stays bounded however slow one line is. The window is 32
+//! lines until answers have been made, then as many lines as 32 MiB holds answers of the mean
+//! size so far, from 32 up to 256 per thread (at least 512): lines of short answers are read
+//! far ahead, and the reader and the writer are woken rarely; lines of long answers keep
+//! about 32 MiB of answers unwritten behind a slow line. Each line runs under the run's own limits
 //! ([`Options::time_limit`](crate::Options)), on the thread that answers it.
 //!
 //! ```
@@ -100,7 +104,8 @@ struct Shared {
     pending: BTreeMap<u64, Done>,
     /// The index the writer writes next.
     next: u64,
-    /// Lines read (or being read) and not written yet, and their bytes.
+    /// Lines read (or being read) and not written yet, and their bytes with those of their
+    /// answers made and not written.
     in_flight: usize,
     in_flight_bytes: usize,
     /// The number of lines the input held, once the reader has reached its end or an error.
@@ -110,11 +115,31 @@ struct Shared {
     reader_waiting: bool,
     /// The writer stopped (an output error): the reader stops too.
     writer_gone: bool,
+    /// Lines answered so far and their answers' bytes: the window's measure.
+    answered: u64,
+    answered_bytes: u64,
 }
 
-/// The bytes of lines in flight past which the reader waits (beside the window's count): a
-/// window of long lines is bounded by this plus one line, not by the window times the line
-/// limit.
+/// The fewest lines read ahead: the window before any answer is made, and behind answers so
+/// long that fewer of them fill [`IN_FLIGHT_BYTES`].
+const LEAST_WINDOW: usize = 32;
+
+impl Shared {
+    /// The lines that may be in flight: as many as [`IN_FLIGHT_BYTES`] holds answers of the
+    /// mean size so far, from [`LEAST_WINDOW`] up to `most`.
+    fn window(&self, most: usize) -> usize {
+        if self.answered == 0 {
+            return LEAST_WINDOW.min(most);
+        }
+        let mean = (self.answered_bytes / self.answered).max(1);
+        usize::try_from(IN_FLIGHT_BYTES as u64 / mean).unwrap_or(usize::MAX).clamp(LEAST_WINDOW.min(most), most)
+    }
+}
+
+/// The bytes of lines in flight and of answers waiting to be written past which the reader
+/// waits (beside the window's count): a window of long lines, or of long answers behind a slow
+/// line, is bounded by this plus one line and the answers being made, not by the window times
+/// the line limit.
 const IN_FLIGHT_BYTES: usize = 32 << 20;
 
 /// The shared state, locked (a panic holding the lock cannot leave it inconsistent: every
@@ -144,11 +169,12 @@ pub fn run_parallel<R: BufRead + Send, W: Write>(
     };
     let threads = pool.current_num_threads();
     // Lines in flight: enough to keep every thread busy behind one slow line and to wake the
-    // reader once per half window, few enough that the window's lines fit in memory (their
-    // bytes are bounded too, by IN_FLIGHT_BYTES).
-    let window = (16 * threads).max(32);
+    // reader and the writer rarely (each wake-up is a thread switch on a machine with as many
+    // cores as answering threads: docs/speed.md, "Two threads"), few enough that the window's
+    // lines fit in memory (their bytes and their answers' are bounded too, by IN_FLIGHT_BYTES).
+    let most = (256 * threads).max(512);
     // The answers the writer is woken for at once while more are being answered.
-    let run = window / 4;
+    let run = move |s: &Shared| s.window(most) / 4;
     let opts = Arc::new(opts.clone());
     let shared = Arc::new((Mutex::new(Shared::default()), Condvar::new(), Condvar::new()));
     std::thread::scope(|scope| {
@@ -164,7 +190,7 @@ pub fn run_parallel<R: BufRead + Send, W: Write>(
                 // and take a place in the window for the line about to be read.
                 {
                     let mut s = lock(state);
-                    while !s.writer_gone && (s.in_flight >= window || s.in_flight_bytes >= IN_FLIGHT_BYTES) {
+                    while !s.writer_gone && (s.in_flight >= s.window(most) || s.in_flight_bytes >= IN_FLIGHT_BYTES) {
                         s.reader_waiting = true;
                         s = reader_cv.wait(s).unwrap_or_else(|poisoned| poisoned.into_inner());
                     }
@@ -206,12 +232,18 @@ pub fn run_parallel<R: BufRead + Send, W: Write>(
                         answered.ok().flatten().unwrap_or_else(|| (INTERNAL.as_bytes().to_vec(), Some("internal")));
                     let (state, writer_cv, _) = &*shared;
                     let mut s = lock(state);
+                    s.in_flight_bytes += bytes.len();
+                    s.answered += 1;
+                    s.answered_bytes += bytes.len() as u64;
                     s.pending.insert(index, Done { bytes, kind, consumed });
                     // The writer is woken when it can write a run of answers, or when every
                     // line in flight is answered (a driver waiting for its answer gets it:
                     // the one slot not answered may be the reader's, waiting for input).
                     let next_here = s.pending.contains_key(&s.next);
-                    if s.writer_waiting && next_here && (s.pending.len() >= run || s.pending.len() + 1 >= s.in_flight) {
+                    if s.writer_waiting
+                        && next_here
+                        && (s.pending.len() >= run(&s) || s.pending.len() + 1 >= s.in_flight)
+                    {
                         writer_cv.notify_one();
                     }
                 });
@@ -239,8 +271,8 @@ pub fn run_parallel<R: BufRead + Send, W: Write>(
                 consumed += done.consumed;
                 s.next += 1;
                 s.in_flight -= 1;
-                s.in_flight_bytes = s.in_flight_bytes.saturating_sub(done.consumed as usize - 1);
-                if s.reader_waiting && s.in_flight <= window / 2 && s.in_flight_bytes < IN_FLIGHT_BYTES / 2 {
+                s.in_flight_bytes = s.in_flight_bytes.saturating_sub(done.consumed as usize - 1 + done.bytes.len());
+                if s.reader_waiting && s.in_flight <= s.window(most) / 2 && s.in_flight_bytes < IN_FLIGHT_BYTES / 2 {
                     reader_cv.notify_one();
                 }
                 drop(s);

@@ -237,3 +237,81 @@ fn an_absurd_thread_count_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not in 0..=1024"));
 }
+
+/// A reader that counts the lines handed to the run so far (by their newlines).
+struct Counting {
+    inner: std::io::Cursor<Vec<u8>>,
+    lines: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl std::io::Read for Counting {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = std::io::Read::read(&mut self.inner, buf)?;
+        let newlines = buf[..n].iter().filter(|&&b| b == b'\n').count();
+        self.lines.fetch_add(newlines, std::sync::atomic::Ordering::SeqCst);
+        Ok(n)
+    }
+}
+
+/// An output whose first write waits until the reader has stopped reading ahead (no new line
+/// for a second, or every line read), noting how many lines it had read by then; it keeps
+/// only a count of the answers' lines after that.
+struct Stalled {
+    lines: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    read_while_stalled: Option<usize>,
+    written_lines: usize,
+    total: usize,
+}
+
+impl Write for Stalled {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.read_while_stalled.is_none() {
+            let read = || self.lines.load(std::sync::atomic::Ordering::SeqCst);
+            let (mut last, mut still) = (read(), 0);
+            for _ in 0..2_400 {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                let now = read();
+                still = if now == last { still + 1 } else { 0 };
+                last = now;
+                if now >= self.total || still >= 20 {
+                    break;
+                }
+            }
+            self.read_while_stalled = Some(last);
+        }
+        self.written_lines += buf.iter().filter(|&&b| b == b'\n').count();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Behind an output that does not take the first answer, the reader stops reading ahead at
+/// about 32 MiB of answers, not at the most lines it reads ahead of short answers (512 on two
+/// threads): each of these lines is 31 KB of input and 1 MB of answer (exact rationals of
+/// doubles near 10⁻³⁰⁰), so 80 of them would hold 80 MB of answers unwritten.
+#[test]
+fn answers_waiting_behind_a_stalled_output_bound_the_read_ahead() {
+    let total = 80;
+    let mut input = Vec::new();
+    for id in 0..total {
+        let pts: Vec<String> = (1..=1000).map(|i| format!("[{i}e-300, 3e-301, 7e-299]")).collect();
+        writeln!(
+            input,
+            r#"{{"id": {id}, "op": "transform_points", "pose": {{"translation": [0, 0, 0]}}, "points": [{}]}}"#,
+            pts.join(", ")
+        )
+        .unwrap();
+    }
+    let lines = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let reader = BufReader::new(Counting { inner: std::io::Cursor::new(input), lines: lines.clone() });
+    let mut out = Stalled { lines, read_while_stalled: None, written_lines: 0, total };
+    let summary = run_parallel(reader, &mut out, &Options::default(), 2, |_, _| {}).unwrap();
+    assert_eq!(summary.to_string(), format!("{total} lines answered, 0 of them errors"));
+    assert_eq!(out.written_lines, total);
+    // 32 lines before any answer is made, and 32 answers of 1 MB fill the bound; one more
+    // line may be in the reader's buffer.
+    let read = out.read_while_stalled.unwrap();
+    assert!(read <= 40, "{read} lines read ahead of a stalled output");
+}
