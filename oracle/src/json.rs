@@ -298,7 +298,33 @@ pub fn id_of(line: &str) -> Value {
 /// deep nesting, objects of many keys, repeated keys, any syntax error), which serde_json
 /// then reads, with its error messages. Numbers with a fraction or exponent are read by the
 /// standard library's correctly rounded parser, as serde_json's `float_roundtrip` reads them.
+
+/// Powers of ten exact in binary64 (10¹⁵ < 2⁵³).
+const POWERS_OF_TEN: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/// The binary64 value of a decimal `digits` (ASCII digits and one `.`, `fraction` digits after
+/// it) of at most 15 digits in all, or `None` for a longer one: its digits make an integer
+/// m < 10¹⁵ < 2⁵³ and 10^fraction is at most 10¹⁵, both exact in binary64, so the one rounded
+/// division m / 10^fraction is the correctly rounded value (Clinger's fast path), the value
+/// `str::parse` gives, without scanning the text a second time. Most coordinates written with
+/// a few decimals are such numbers.
+fn short_decimal(digits: &[u8], fraction: usize) -> Option<f64> {
+    if digits.len() > 16 || fraction > 15 {
+        return None;
+    }
+    let mut m: u64 = 0;
+    let mut count = 0;
+    for &b in digits {
+        if b != b'.' {
+            m = m * 10 + u64::from(b - b'0');
+            count += 1;
+        }
+    }
+    (count <= 15).then(|| m as f64 / POWERS_OF_TEN[fraction])
+}
+
 mod fast {
+    use super::short_decimal;
     use super::{CompactString, Json, SCAN_KEYS};
 
     /// Nesting deeper than this is left to serde_json (and its recursion limit).
@@ -379,12 +405,20 @@ mod fast {
                 return None;
             }
             let mut float = false;
+            let mut fraction = 0;
             if self.s.get(self.i) == Some(&b'.') {
                 self.i += 1;
-                if self.digits() == 0 {
+                fraction = self.digits();
+                if fraction == 0 {
                     return None;
                 }
                 float = true;
+            }
+            if float && !matches!(self.s.get(self.i), Some(b'e' | b'E')) {
+                if let Some(x) = short_decimal(&self.s[int_start..self.i], fraction) {
+                    let x = if negative { -x } else { x };
+                    return serde_json::Number::from_f64(x).map(Json::Number);
+                }
             }
             if let Some(b'e' | b'E') = self.s.get(self.i) {
                 self.i += 1;
@@ -759,5 +793,50 @@ mod tests {
         assert_eq!((e.kind, e.at.as_str()), (Kind::Number, "/points/1/1"));
         let e = parse_line(r#"{"a": {"b": -1e400}}"#).unwrap_err();
         assert_eq!((e.kind, e.at.as_str()), (Kind::Number, "/a/b"));
+    }
+
+    /// Clinger's fast path gives `str::parse`'s value, bit for bit, on decimals of up to 15
+    /// digits (every split of the digits around the point, leading and trailing zeros, both
+    /// signs), and declines longer ones; through the reader too.
+    #[test]
+    fn short_decimals_are_parsed_as_the_standard_library_parses_them() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut cases: Vec<String> =
+            ["0.0", "0.1", "0.000000000000001", "999999999999999.9", "99999999999999.9", "1.5", "0.30000000000000"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        for _ in 0..20_000 {
+            let total = 2 + (next() % 15) as usize;
+            let point = 1 + (next() % (total as u64 - 1)) as usize;
+            let digits: String = (0..total).map(|_| char::from(b'0' + (next() % 10) as u8)).collect();
+            let (int, frac) = digits.split_at(point);
+            let int = int.trim_start_matches('0');
+            cases.push(format!("{}.{frac}", if int.is_empty() { "0" } else { int }));
+        }
+        let mut fast = 0;
+        for case in &cases {
+            let (int, frac) = case.split_once('.').unwrap();
+            let expected: f64 = case.parse().unwrap();
+            match short_decimal(case.as_bytes(), frac.len()) {
+                Some(x) => {
+                    fast += 1;
+                    assert_eq!(x.to_bits(), expected.to_bits(), "{case}");
+                }
+                None => assert!(int.len() + frac.len() > 15, "{case} declined"),
+            }
+            for sign in ["", "-"] {
+                let v = parse_line(&format!("{{\"x\": {sign}{case}}}")).unwrap();
+                let want: f64 = format!("{sign}{case}").parse().unwrap();
+                assert_eq!(v["x"].as_f64().unwrap().to_bits(), want.to_bits(), "{sign}{case}");
+            }
+        }
+        assert!(fast > 15_000, "{fast} of {} took the fast path", cases.len());
     }
 }
