@@ -292,13 +292,6 @@ pub fn id_of(line: &str) -> Value {
     id.into_inner()
 }
 
-/// A strict reader of the plain line (what engines and generators write): it gives the value
-/// serde_json's reading gives, or `None` for anything it does not handle (string escapes or
-/// control characters, integers beyond 64 bits, numbers beyond the binary64 range, `-0`,
-/// deep nesting, objects of many keys, repeated keys, any syntax error), which serde_json
-/// then reads, with its error messages. Numbers with a fraction or exponent are read by the
-/// standard library's correctly rounded parser, as serde_json's `float_roundtrip` reads them.
-
 /// Powers of ten exact in binary64 (10¹⁵ < 2⁵³).
 const POWERS_OF_TEN: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
@@ -323,6 +316,13 @@ fn short_decimal(digits: &[u8], fraction: usize) -> Option<f64> {
     (count <= 15).then(|| m as f64 / POWERS_OF_TEN[fraction])
 }
 
+/// A strict reader of the plain line (what engines and generators write): it gives the value
+/// serde_json's reading gives, or `None` for anything it does not handle (string escapes or
+/// control characters, integers beyond 64 bits, numbers beyond the binary64 range, `-0`,
+/// deep nesting, objects of many keys, repeated keys, any syntax error), which serde_json
+/// then reads, with its error messages. Numbers with a fraction or exponent are read by the
+/// standard library's correctly rounded parser, as serde_json's `float_roundtrip` reads them
+/// (decimals of at most 15 digits by [`short_decimal`], to the same value).
 mod fast {
     use super::short_decimal;
     use super::{CompactString, Json, SCAN_KEYS};
