@@ -203,7 +203,7 @@ impl Algebraic {
             return Err(PolyError::NonPositiveWidth);
         }
         check_number(width, "width")?;
-        Ok(self.refine_loop(|lo, hi| &(hi - lo) > width, true)?)
+        Ok(self.refine_loop(|lo, hi| super::isolate::wider_than(lo, hi, width), true)?)
     }
 
     /// Bisect while `keep_going(lo, hi)` holds and the interval is open (no budget: callers

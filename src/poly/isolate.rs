@@ -310,7 +310,7 @@ fn quadratic_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) {
 /// One bisection step of an open interval isolating a simple root of `q`, where `sign_lo` is
 /// the (nonzero) sign of `q` at `lo`. Returns the midpoint if it is the root.
 pub(crate) fn bisect(q: &[BigInt], lo: &mut BigRational, hi: &mut BigRational, sign_lo: Sign) -> Option<BigRational> {
-    let mid = (&*lo + &*hi) / BigRational::from_integer(BigInt::from(2));
+    let mid = midpoint(lo, hi);
     match sign_at(q, &mid) {
         Sign::Zero => Some(mid),
         s if s == sign_lo => {
@@ -322,4 +322,28 @@ pub(crate) fn bisect(q: &[BigInt], lo: &mut BigRational, hi: &mut BigRational, s
             None
         }
     }
+}
+
+/// (lo + hi) / 2 in lowest terms, with one gcd (Lehmer's, on limbs): `Ratio`'s sum and its
+/// halving took three of num-bigint's binary gcds, which walk every bit of the numbers (a
+/// bisection's endpoints grow by a bit a step).
+pub(crate) fn midpoint(lo: &BigRational, hi: &BigRational) -> BigRational {
+    let (n, d) = if lo.denom() == hi.denom() {
+        (lo.numer() + hi.numer(), lo.denom() << 1u32)
+    } else {
+        (lo.numer() * hi.denom() + hi.numer() * lo.denom(), (lo.denom() * hi.denom()) << 1u32)
+    };
+    let g = crate::scalar::gcd::gcd_big(&n, &d);
+    if g.is_one() {
+        BigRational::new_raw(n, d)
+    } else {
+        BigRational::new_raw(n / &g, d / g)
+    }
+}
+
+/// Whether hi − lo > width, by cross-multiplication (denominators are positive), without the
+/// difference's reduction.
+pub(crate) fn wider_than(lo: &BigRational, hi: &BigRational, width: &BigRational) -> bool {
+    let span = hi.numer() * lo.denom() - lo.numer() * hi.denom();
+    span * width.denom() > width.numer() * lo.denom() * hi.denom()
 }

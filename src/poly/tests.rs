@@ -6,7 +6,7 @@ use num_rational::BigRational;
 use super::intpoly::{
     descartes_unit, div_x_minus_1, left_half, may_have_rational_root, primitive, sign_at, taylor_shift_1,
 };
-use super::isolate::{bisect, isolate};
+use super::isolate::{bisect, isolate, midpoint, wider_than};
 use super::*;
 use crate::scalar::{ratio, Sign};
 
@@ -156,4 +156,32 @@ fn display_of_polynomials_and_algebraic_numbers() {
     let a = real_roots(&p, &r(0, 1), &r(2, 1)).unwrap().remove(0);
     assert!(a.to_string().starts_with("root of t^2 - 13/5 in ("));
     assert_eq!(Algebraic::from_rational(r(-3, 4)).to_string(), "-3/4");
+}
+
+/// The bisection's midpoint and width test give `Ratio`'s own values: every pair of endpoints
+/// from a grid of signs, zeros, equal and coprime denominators, powers of two and 200-bit
+/// values (the midpoint reduced, so equal as a `Ratio` and in its parts).
+#[test]
+fn midpoint_and_width_agree_with_ratio_arithmetic() {
+    let big = BigInt::from(3).pow(130) + BigInt::from(7);
+    let mut values: Vec<BigRational> = Vec::new();
+    for (n, d) in
+        [(0, 1), (1, 2), (-1, 2), (3, 4), (5, 6), (-7, 12), (1, 3), (2, 3), (9, 8), (-5, 1), (1, 1024), (1023, 1024)]
+    {
+        values.push(r(n, d));
+    }
+    values.push(BigRational::new(big.clone(), BigInt::from(1) << 190usize));
+    values.push(BigRational::new(-big.clone() + 1, BigInt::from(3).pow(40)));
+    values.push(BigRational::new(big.clone() * 2 + 1, BigInt::from(1) << 191usize));
+    let widths = [r(1, 3), r(1, 1 << 40), r(5, 2), BigRational::new(BigInt::from(1), big.clone())];
+    for lo in &values {
+        for hi in &values {
+            let m = midpoint(lo, hi);
+            let want = (lo + hi) / BigRational::from_integer(BigInt::from(2));
+            assert_eq!((m.numer(), m.denom()), (want.numer(), want.denom()), "{lo} {hi}");
+            for w in &widths {
+                assert_eq!(wider_than(lo, hi, w), &(hi - lo) > w, "{lo} {hi} {w}");
+            }
+        }
+    }
 }
