@@ -8,6 +8,10 @@ use touchstone::arbitrary::MeshInput;
 use touchstone::brep::{assert_well_formed, Solid};
 use touchstone::geom::Point3;
 
+/// The `touchstone` binary's allocator (fuzz/README.md, "Allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fuzz_target!(|input: MeshInput| -> Corpus {
     let Some((vertices, faces)) = input.mesh() else { return Corpus::Reject };
     let exact: Vec<Point3<BigRational>> =

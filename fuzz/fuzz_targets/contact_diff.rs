@@ -12,6 +12,10 @@ use touchstone::arbitrary::ContactInput;
 use touchstone::contact::{find_contacts, ContactOptions, ContactStatus, Region};
 use touchstone::scalar::Exact;
 
+/// The `touchstone` binary's allocator (fuzz/README.md, "Allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn pairs<S: touchstone::scalar::Scalar>(rs: &[Region<S>], swap: bool) -> Vec<String> {
     let mut v: Vec<String> = rs
         .iter()

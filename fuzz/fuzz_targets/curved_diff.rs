@@ -10,6 +10,10 @@ use libfuzzer_sys::{fuzz_target, Corpus};
 use touchstone::arbitrary::{check_curved, CurvedInput};
 use touchstone_oracle::encode::curved_replay_line;
 
+/// The `touchstone` binary's allocator (fuzz/README.md, "Allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fuzz_target!(|input: CurvedInput| -> Corpus {
     let Some(case) = input.case() else { return Corpus::Reject };
     match check_curved(&case) {

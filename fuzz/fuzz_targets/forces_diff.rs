@@ -9,6 +9,10 @@ use touchstone::arbitrary::ForcesInput;
 use touchstone::query::agrees;
 use touchstone_oracle::encode::replay_line;
 
+/// The `touchstone` binary's allocator (fuzz/README.md, "Allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fuzz_target!(|input: ForcesInput| -> Corpus {
     let query = input.query();
     // An exact refusal (an irrational unit vector, an inconsistent system) is no case.

@@ -12,6 +12,10 @@ use touchstone::geom::Point3;
 use touchstone::query::{agrees, Query, ShapeSpec, Validate};
 use touchstone_oracle::encode::replay_line;
 
+/// The `touchstone` binary's allocator (fuzz/README.md, "Allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fuzz_target!(|input: PointCloud| -> Corpus {
     let Some(points) = input.points() else { return Corpus::Reject };
     let p: Vec<Point3<f64>> = points.iter().map(|c| Point3::from(*c)).collect();

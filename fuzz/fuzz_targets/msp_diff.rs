@@ -14,6 +14,10 @@ use touchstone::query::{both, PointClass};
 use touchstone::scalar::Exact;
 use touchstone_oracle::encode::replay_line;
 
+/// The `touchstone` binary's allocator (fuzz/README.md, "Allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fuzz_target!(|input: MspInput| -> Corpus {
     let Some(case) = input.case() else { return Corpus::Reject };
     let Some((point_query, segment_query)) = case.queries() else { return Corpus::Reject };

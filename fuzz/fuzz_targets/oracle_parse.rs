@@ -5,6 +5,10 @@
 use libfuzzer_sys::fuzz_target;
 use touchstone_oracle::{run, Options};
 
+/// The `touchstone` binary's allocator (fuzz/README.md, "Allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fuzz_target!(|data: &[u8]| {
     let opts = Options { max_line_bytes: 4096, ..Options::default() };
     let mut out = Vec::new();

@@ -10,6 +10,10 @@ use touchstone::geom::{Plane, Point3};
 use touchstone::query::{agrees, Orient3d, PlaneSpec, SideOfPlane};
 use touchstone_oracle::encode::replay_line;
 
+/// The `touchstone` binary's allocator (fuzz/README.md, "Allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fuzz_target!(|case: Case| -> Corpus {
     match case {
         Case::Orient(input) => {

@@ -13,6 +13,10 @@ use touchstone::arbitrary::RoundCase;
 use touchstone::query::{agrees, Query};
 use touchstone_oracle::encode::{replay_line, Encode};
 
+/// The `touchstone` binary's allocator (fuzz/README.md, "Allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn judged<Q: Query + Encode>(query: &Q) -> Corpus {
     // The verdict of `query::both`, settled on a run on values with bounds where it can.
     let Ok(r) = agrees(query) else { return Corpus::Reject };

@@ -12,6 +12,10 @@ use touchstone::query::{Ccd, ToiBoxes};
 use touchstone_oracle::encode::replay_line;
 use touchstone::sweep::contract::{ccd_agrees, sweep_agrees};
 
+/// The `touchstone` binary's allocator (fuzz/README.md, "Allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fuzz_target!(|input: SweepInput| {
     match input {
         SweepInput::Ccd(c) => {

@@ -9,6 +9,10 @@ use touchstone::arbitrary::ConvexPairInput;
 use touchstone::query::{agrees, Distance};
 use touchstone_oracle::encode::replay_line;
 
+/// The `touchstone` binary's allocator (fuzz/README.md, "Allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fuzz_target!(|input: ConvexPairInput| -> Corpus {
     let Some((a, b)) = input.solids() else { return Corpus::Reject };
     // An exact refusal (not strictly convex exactly) is outside the op's contract.
