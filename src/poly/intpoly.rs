@@ -19,6 +19,33 @@ pub(crate) fn primitive(p: &Poly<BigRational>) -> Vec<BigInt> {
     a
 }
 
+/// The primitive integer polynomial proportional to p(lo + w·x), for p in ℤ[x] (low degree
+/// first; `primitive` of the rational composition, the same vector). With lo = a/b, w = c/d
+/// and L = lcm(b, d), Lⁿ·p((a' + c'·x)/L) = Σ pᵢ·(a' + c'·x)ⁱ·Lⁿ⁻ⁱ (a' = a·L/b, c' = c·L/d)
+/// by Horner's scheme on integers: no gcd per operation, where the Taylor shift on rationals
+/// reduced each of its n² products and sums with num-bigint's binary gcd.
+pub(crate) fn compose_affine(p: &[BigInt], lo: &BigRational, w: &BigRational) -> Vec<BigInt> {
+    let Some((lead, rest)) = p.split_last() else { return Vec::new() };
+    let (b, d) = (lo.denom(), w.denom());
+    let l = b / crate::scalar::gcd::gcd_big(b, d) * d;
+    let (a1, c1) = (lo.numer() * (&l / b), w.numer() * (&l / d));
+    let mut r = vec![lead.clone()];
+    let mut l_power = BigInt::one();
+    for pk in rest.iter().rev() {
+        l_power *= &l;
+        let mut next = vec![BigInt::zero(); r.len() + 1];
+        for (j, rj) in r.iter().enumerate() {
+            next[j] += &a1 * rj;
+            next[j + 1] += &c1 * rj;
+        }
+        next[0] += pk * &l_power;
+        r = next;
+    }
+    trim(&mut r);
+    make_primitive(&mut r);
+    r
+}
+
 /// Divide by the content and make the leading coefficient positive (roots are unchanged).
 pub(crate) fn make_primitive(a: &mut [BigInt]) {
     // Lehmer's gcd, stopping at 1 (the usual case, where a binary gcd of 1 with a long

@@ -7,7 +7,7 @@ use num_traits::{One, Signed, Zero};
 
 use super::gcd::check_number;
 use super::intpoly::{
-    descartes_unit, div_x, div_x_minus_1, left_half, may_have_rational_root, primitive, sign_at, sign_of,
+    compose_affine, descartes_unit, div_x, div_x_minus_1, left_half, may_have_rational_root, sign_at, sign_of,
     taylor_shift_1,
 };
 use super::{Algebraic, Poly, PolyError};
@@ -144,7 +144,7 @@ pub(crate) fn isolate(p: &Poly<BigRational>, lo: &BigRational, hi: &BigRational)
     }
     // Map [lo, hi] onto [0, 1]: a(x) ∝ q(lo + w·x).
     let w = hi - lo;
-    let mut a = primitive(&square_free.shift(lo).scale_arg(&w));
+    let mut a = compose_affine(&integer, lo, &w);
     let to_t = |k: u64, c: &BigInt| lo + &w * BigRational::new(c.clone(), BigInt::one() << k);
 
     let root_at_lo = a.first().is_some_and(Zero::is_zero);

@@ -4,7 +4,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 
 use super::intpoly::{
-    descartes_unit, div_x_minus_1, left_half, may_have_rational_root, primitive, sign_at, taylor_shift_1,
+    compose_affine, descartes_unit, div_x_minus_1, left_half, may_have_rational_root, primitive, sign_at, taylor_shift_1,
 };
 use super::isolate::{bisect, isolate, midpoint, wider_than};
 use super::*;
@@ -184,4 +184,48 @@ fn midpoint_and_width_agree_with_ratio_arithmetic() {
             }
         }
     }
+}
+
+/// The integer composition p(lo + w·x) is the rational route's primitive form, vector for
+/// vector: polynomials with rational coefficients (repeated roots, zero constant terms,
+/// degrees 0 to 7) over intervals with integer, dyadic, coprime and 150-bit ends.
+#[test]
+fn integer_affine_composition_is_the_rational_one() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |m: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % m) as i64
+    };
+    let big = BigInt::from(7).pow(53) + BigInt::from(2);
+    let ends = [
+        (r(0, 1), r(1, 1)),
+        (r(-3, 2), r(5, 4)),
+        (r(1, 3), r(2, 7)),
+        (r(-7, 1), r(1, 1 << 30)),
+        (BigRational::new(big.clone(), BigInt::from(3).pow(40)), BigRational::new(BigInt::from(1), big.clone())),
+    ];
+    let mut checked = 0;
+    for _ in 0..300 {
+        let degree = next(8) as usize;
+        let mut coeffs: Vec<BigRational> = (0..=degree).map(|_| r(next(21) - 10, 1 + next(12))).collect();
+        if next(3) == 0 {
+            coeffs[0] = r(0, 1);
+        }
+        let mut p = Poly::from_coeffs(coeffs);
+        if next(2) == 0 {
+            p = &p * &p; // repeated roots: the square-free part differs from p
+        }
+        if p.is_zero() {
+            continue;
+        }
+        let (square_free, integer) = p.square_free_parts().unwrap();
+        for (lo, w) in &ends {
+            let want = primitive(&square_free.shift(lo).scale_arg(w));
+            assert_eq!(compose_affine(&integer, lo, w), want, "{p:?} at {lo} + {w}x");
+            checked += 1;
+        }
+    }
+    assert!(checked > 1_000);
 }
