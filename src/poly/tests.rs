@@ -4,7 +4,8 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 
 use super::intpoly::{
-    compose_affine, descartes_unit, div_x_minus_1, left_half, may_have_rational_root, primitive, sign_at, taylor_shift_1,
+    compose_affine, descartes_unit, div_x_minus_1, left_half, may_have_rational_root, primitive, sign_at,
+    taylor_shift_1,
 };
 use super::isolate::{bisect, isolate, midpoint, wider_than};
 use super::*;
