@@ -126,13 +126,13 @@ const LEAST_WINDOW: usize = 32;
 
 impl Shared {
     /// The lines that may be in flight: as many as [`IN_FLIGHT_BYTES`] holds answers of the
-    /// mean size so far, from [`LEAST_WINDOW`] up to `most`.
+    /// mean size so far, from [`LEAST_WINDOW`] up to `most` (at least 512).
     fn window(&self, most: usize) -> usize {
         if self.answered == 0 {
-            return LEAST_WINDOW.min(most);
+            return LEAST_WINDOW;
         }
         let mean = (self.answered_bytes / self.answered).max(1);
-        usize::try_from(IN_FLIGHT_BYTES as u64 / mean).unwrap_or(usize::MAX).clamp(LEAST_WINDOW.min(most), most)
+        usize::try_from(IN_FLIGHT_BYTES as u64 / mean).unwrap_or(usize::MAX).clamp(LEAST_WINDOW, most)
     }
 }
 

@@ -29,17 +29,17 @@ pub(crate) fn compose_affine(p: &[BigInt], lo: &BigRational, w: &BigRational) ->
     let (b, d) = (lo.denom(), w.denom());
     let l = b / crate::scalar::gcd::gcd_big(b, d) * d;
     let (a1, c1) = (lo.numer() * (&l / b), w.numer() * (&l / d));
-    let mut r = vec![lead.clone()];
+    // r ← r·(a' + c'·x) + pₖ·Lⁿ⁻ᵏ, in place from the top coefficient down.
+    let mut r = Vec::with_capacity(p.len());
+    r.push(lead.clone());
     let mut l_power = BigInt::one();
     for pk in rest.iter().rev() {
         l_power *= &l;
-        let mut next = vec![BigInt::zero(); r.len() + 1];
-        for (j, rj) in r.iter().enumerate() {
-            next[j] += &a1 * rj;
-            next[j + 1] += &c1 * rj;
+        r.push(BigInt::zero());
+        for j in (1..r.len()).rev() {
+            r[j] = &a1 * &r[j] + &c1 * &r[j - 1];
         }
-        next[0] += pk * &l_power;
-        r = next;
+        r[0] = &a1 * &r[0] + pk * &l_power;
     }
     trim(&mut r);
     make_primitive(&mut r);
