@@ -145,9 +145,11 @@ impl Algebraic {
         if let Some(s) = self.sign_enclosed(q) {
             return Ok(s);
         }
-        let g = self.polynomial().gcd(q)?;
+        // The gcd on primitive integer forms: a positive multiple of the monic rational one,
+        // so of the same signs.
+        let g = super::gcd::primitive_gcd_of(&self.int, &primitive(q))?;
         if let RootInterval::Open { lo, hi } = &self.interval {
-            if g.degree().is_some_and(|d| d > 0) && sign(&g.eval(lo)) != sign(&g.eval(hi)) {
+            if g.len() > 1 && sign_at(&g, lo) != sign_at(&g, hi) {
                 return Ok(Sign::Zero);
             }
         }
@@ -285,9 +287,92 @@ impl Algebraic {
     /// Refines until both endpoints round to the same double: rounding is monotone, and an
     /// irrational root is never a tie.
     pub fn to_f64(&self) -> f64 {
+        let RootInterval::Open { lo, hi } = &self.interval else { return self.to_f64_by_bisection() };
+        if let Some(x) = self.nearest_double(lo, hi) {
+            return x;
+        }
+        // Ends of two signs or at zero (an isolation's bisection of a range about zero): a few
+        // halvings usually bring both ends to one sign of normal doubles.
+        let mut a = self.clone();
+        for _ in 0..64 {
+            a.halve();
+            let RootInterval::Open { lo, hi } = &a.interval else { break };
+            if let Some(x) = a.nearest_double(lo, hi) {
+                return x;
+            }
+        }
+        a.to_f64_by_bisection()
+    }
+
+    /// [`Algebraic::to_f64`] by bisecting the rational interval: the route where the search
+    /// among doubles does not apply (zeros, subnormals, infinities, a sign change), and the
+    /// tests' reference.
+    fn to_f64_by_bisection(&self) -> f64 {
         let mut x = self.clone();
         x.refine_while(|lo, hi| lo.to_f64() != hi.to_f64());
         x.interval.lo().to_f64().unwrap_or(f64::NAN)
+    }
+
+    /// The double nearest the irrational root in (lo, hi), searched among the doubles between
+    /// the roundings of lo and hi (rounding is monotone, so the answer is one of them): the
+    /// root is at least the double keyed `k` exactly when it is above the midpoint of that
+    /// double and the one below, a dyadic rational of about 55 bits whose side is one sign of
+    /// the integer polynomial. The first two probes bracket a binary64 Newton guess, which
+    /// usually settles it; bisection on the doubles' keys does the rest. Bisecting the
+    /// rational interval instead took a gcd and an evaluation at ever longer endpoints per bit.
+    /// `None` outside its domain: ends that round to zero, subnormals or infinities, or of
+    /// two signs.
+    fn nearest_double(&self, lo: &BigRational, hi: &BigRational) -> Option<f64> {
+        let (dl, dh) = (lo.to_f64()?, hi.to_f64()?);
+        if dl == dh {
+            return Some(dl);
+        }
+        if !(dl.is_normal() && dh.is_normal()) || (dl < 0.0) != (dh < 0.0) {
+            return None;
+        }
+        // Doubles of one sign in order, as consecutive integers.
+        let key = |x: f64| -> i64 {
+            let bits = x.abs().to_bits() as i64; // below 2⁶³: finite
+            if x < 0.0 {
+                -bits
+            } else {
+                bits
+            }
+        };
+        let double = |k: i64| -> f64 {
+            let x = f64::from_bits(k.unsigned_abs());
+            if k < 0 {
+                -x
+            } else {
+                x
+            }
+        };
+        let sign_lo = sign_at(&self.int, lo);
+        let above = |k: i64| -> Option<bool> {
+            let b = half_sum(double(k - 1), double(k))?;
+            if &b <= lo {
+                return Some(true);
+            }
+            if &b >= hi {
+                return Some(false);
+            }
+            match sign_at(&self.int, &b) {
+                Sign::Zero => None, // not for an irrational root; the bisection route answers
+                s => Some(s == sign_lo),
+            }
+        };
+        let (mut kl, mut kh) = (key(dl), key(dh));
+        let guess = super::intpoly::newton_guess(&self.int, dl, dh).map(key);
+        let mut probes = guess.into_iter().flat_map(|g| [g, g + 1]);
+        while kl < kh {
+            let k = probes.by_ref().find(|&k| kl < k && k <= kh).unwrap_or(kl + (kh - kl + 1) / 2);
+            if above(k)? {
+                kl = k;
+            } else {
+                kh = k - 1;
+            }
+        }
+        Some(double(kl))
     }
 
     /// Exact comparison with a rational: `self.cmp_rational(q)` is `self` compared to `q`.
@@ -345,11 +430,9 @@ impl Algebraic {
                 // common root there must be both roots (each is alone in its interval); the
                 // gcd divides a square-free polynomial, so that root is simple (a sign change)
                 // and the overlap's ends, ends of the intervals, are not roots of the gcd.
-                let g = primitive(&a.poly.gcd(&b.poly).map_err(|e| match e {
-                    PolyError::Uncertain(u) => u,
-                    // Only a spent budget fails a gcd of nonzero polynomials.
-                    _ => crate::scalar::Uncertain::Close,
-                })?);
+                // On the primitive integer forms both numbers hold (equal forms are their own
+                // gcd: two roots of one polynomial, the usual case of a sort of event times).
+                let g = super::gcd::primitive_gcd_of(&a.int, &b.int)?;
                 let (lo, hi) = (alo.max(blo), ahi.min(bhi));
                 if g.len() > 1 && sign_at(&g, lo) != sign_at(&g, hi) {
                     return Ok(Ordering::Equal);
@@ -363,6 +446,30 @@ impl Algebraic {
             b.halve();
         }
     }
+}
+
+/// (a + b) / 2 exactly, for doubles of one sign whose exponents differ by at most 62 (two
+/// neighbours), in lowest terms without a gcd: the sum's odd part over a power of two.
+fn half_sum(a: f64, b: f64) -> Option<BigRational> {
+    use num_traits::float::FloatCore;
+    let ((ma, ea, sa), (mb, eb, sb)) = (FloatCore::integer_decode(a), FloatCore::integer_decode(b));
+    let e = ea.min(eb);
+    let (sa_shift, sb_shift) = (u32::try_from(ea - e).ok()?, u32::try_from(eb - e).ok()?);
+    if sa != sb || sa_shift > 62 || sb_shift > 62 {
+        return None;
+    }
+    let n = (u128::from(ma) << sa_shift) + (u128::from(mb) << sb_shift);
+    if n == 0 {
+        return None;
+    }
+    let tz = n.trailing_zeros();
+    let odd = BigInt::from(n >> tz) * i32::from(sa);
+    let exp = i64::from(e) - 1 + i64::from(tz);
+    Some(if exp >= 0 {
+        BigRational::from_integer(odd << exp)
+    } else {
+        BigRational::new_raw(odd, BigInt::from(1) << exp.unsigned_abs())
+    })
 }
 
 impl Ord for Algebraic {
@@ -406,6 +513,56 @@ impl fmt::Display for Algebraic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The search among doubles gives the bisection route's double, bit for bit, on roots of
+    /// both signs of small-integer polynomials (wide isolating intervals and refined ones,
+    /// roots near powers of two where the spacing of doubles changes, and near zero where the
+    /// search does not apply), and √2's double is `SQRT_2`.
+    #[test]
+    fn the_nearest_double_is_the_bisections() {
+        use crate::poly::isolate::real_roots;
+        let q = |n: i64| BigRational::from_integer(n.into());
+        let sqrt2 = real_roots(&Poly::from_coeffs(vec![q(-2), q(0), q(1)]), &q(0), &q(2)).unwrap().remove(0);
+        assert_eq!(sqrt2.to_f64(), std::f64::consts::SQRT_2);
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m) as i64
+        };
+        let (mut direct, mut total) = (0, 0);
+        for case in 0..400 {
+            let deg = 2 + next(4) as usize;
+            let mut c: Vec<BigRational> = (0..deg).map(|_| q(next(201) - 100)).collect();
+            c.push(q(1 + next(9)));
+            if case % 4 == 0 {
+                // x² − (2^k ± 1)/2^j: roots at √ of numbers next to powers of two.
+                let k = 1 + next(60) as u32;
+                let n = (BigInt::from(1) << k) + BigInt::from(next(3) - 1);
+                c = vec![-BigRational::new(n, BigInt::from(1) << next(8) as u32), q(0), q(1)];
+            }
+            let p = Poly::from_coeffs(c);
+            for root in real_roots(&p, &q(-1000), &q(1000)).unwrap() {
+                if root.is_rational() {
+                    continue;
+                }
+                for refine in [None, Some(BigRational::new(1.into(), BigInt::from(1) << 30u32))] {
+                    let mut r = root.clone();
+                    if let Some(w) = &refine {
+                        r.refine(w).unwrap();
+                    }
+                    total += 1;
+                    let RootInterval::Open { lo, hi } = r.interval() else { unreachable!() };
+                    direct += usize::from(r.nearest_double(lo, hi).is_some());
+                    assert_eq!(r.to_f64().to_bits(), r.to_f64_by_bisection().to_bits(), "{p} at {r:?}");
+                }
+            }
+        }
+        // Both routes of `to_f64` are taken: the search on the interval as it is, and after
+        // halvings (ends at zero or of two signs).
+        assert!(total > 800 && direct * 2 > total && direct * 10 < total * 9, "{direct} searched directly of {total}");
+    }
 
     /// `sign_of` at ±√2 against an independent route: q reduced modulo x² − 2 is a + b·x, and
     /// the sign of a ± b√2 follows from the signs of a and b and from a² against 2b². The

@@ -162,9 +162,11 @@ fn inverse_mod(a: u64) -> u64 {
     acc
 }
 
-/// The residue of an integer modulo PRIME.
+/// The residue of an integer modulo PRIME, folded from its limbs by Horner's scheme in base
+/// 2⁶⁴ ≡ 8 (no division, no allocation: num-bigint's `%` by a `u64` builds a quotient).
 fn residue(n: &BigInt) -> u64 {
-    let r = (n.magnitude() % PRIME).iter_u64_digits().next().unwrap_or(0);
+    let r =
+        n.magnitude().iter_u64_digits().rev().fold(0u64, |acc, limb| reduce((u128::from(acc) << 3) + u128::from(limb)));
     if num_traits::Signed::is_negative(n) && r != 0 {
         PRIME - r
     } else {
@@ -172,16 +174,46 @@ fn residue(n: &BigInt) -> u64 {
     }
 }
 
-/// The coefficients of `p` modulo PRIME (n/d as n·d⁻¹), or `None` when PRIME divides a
-/// denominator.
+/// The coefficients of `D·p` modulo PRIME, D the product of `p`'s denominators (coefficient
+/// n/d as n times the other denominators: no inverse, which is 120 modular products), or
+/// `None` when PRIME divides a denominator. D is a unit modulo PRIME then, so the image's
+/// gcd with another is that of `p`'s image up to a constant factor.
 fn reduced(p: &Poly<BigRational>) -> Option<Vec<u64>> {
-    p.coeffs()
-        .iter()
-        .map(|c| {
-            let d = residue(c.denom());
-            (d != 0).then(|| mul_mod(residue(c.numer()), inverse_mod(d)))
-        })
-        .collect()
+    let c = p.coeffs();
+    let dens: Vec<u64> = c.iter().map(|c| residue(c.denom())).collect();
+    if dens.contains(&0) {
+        return None;
+    }
+    // out[i] = nᵢ · Π_{j<i} dⱼ · Π_{j>i} dⱼ, by a product from each end.
+    let mut out: Vec<u64> = Vec::with_capacity(c.len());
+    let mut before = 1u64;
+    for (ci, &d) in c.iter().zip(&dens) {
+        out.push(mul_mod(residue(ci.numer()), before));
+        before = mul_mod(before, d);
+    }
+    let mut after = 1u64;
+    for (o, &d) in out.iter_mut().zip(&dens).rev() {
+        *o = mul_mod(*o, after);
+        after = mul_mod(after, d);
+    }
+    Some(out)
+}
+
+/// The primitive gcd of two primitive integer polynomials with positive leading coefficients
+/// (low degree first; [`intpoly`](super::intpoly)'s form, an [`Algebraic`](super::Algebraic)'s
+/// `int`): `a` itself when the two are equal, `[1]` when their images modulo PRIME are coprime
+/// (the proof of [`coprime_modulo_prime`], on integers), else the primitive remainder
+/// sequence's. Without `Poly::gcd`'s rational detour (primitive forms made again, a monic
+/// result): an algebraic number's comparison and sign tests hold both forms already. Fails
+/// only when the query's budget runs out.
+pub(crate) fn primitive_gcd_of(a: &[BigInt], b: &[BigInt]) -> Result<Vec<BigInt>, crate::budget::Limit> {
+    if a == b {
+        return Ok(a.to_vec());
+    }
+    if !a.is_empty() && !b.is_empty() && coprime_images(residues(a), residues(b)) {
+        return Ok(vec![BigInt::from(1)]);
+    }
+    super::intpoly::primitive_gcd(a, b)
 }
 
 /// Whether `a` and `b` (both nonzero) are coprime over ℚ, proved by their images modulo the
@@ -344,6 +376,55 @@ mod tests {
         assert_eq!(b.square_free_part().unwrap(), monic_g);
     }
 
+    /// The integer route of an algebraic number's tests is the rational gcd's, up to a
+    /// positive constant: on equal, coprime and sharing primitive pairs (some with repeated
+    /// factors), and with the zero polynomial; `reduced`'s image is the cleared polynomial's.
+    #[test]
+    fn the_integer_gcd_is_the_rational_one() {
+        use super::super::intpoly::primitive;
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m) as i64
+        };
+        let (mut equal, mut coprime, mut shared) = (0, 0, 0);
+        for _ in 0..300 {
+            let factor = |next: &mut dyn FnMut(u64) -> i64| {
+                let deg = 1 + next(2) as usize;
+                let mut c: Vec<BigRational> = (0..deg).map(|_| r(next(41) - 20, 1 + next(9))).collect();
+                c.push(r(1 + next(7), 1 + next(5)));
+                Poly::from_coeffs(c)
+            };
+            let common: Vec<_> = (0..next(3)).map(|_| factor(&mut next)).collect();
+            let mut a: Vec<_> = (0..1 + next(2)).map(|_| factor(&mut next)).collect();
+            let mut b: Vec<_> = (0..1 + next(2)).map(|_| factor(&mut next)).collect();
+            a.extend(common.iter().cloned());
+            b.extend(common.iter().cloned());
+            let (a, b) = (product(&a), product(&b));
+            for (p, q) in [(&a, &b), (&a, &a), (&b, &a.scale(&r(-3, 7))), (&a, &Poly::zero()), (&Poly::zero(), &b)] {
+                let (pi, qi) = (primitive(p), primitive(q));
+                let g = primitive_gcd_of(&pi, &qi).unwrap();
+                let want = primitive(&p.gcd_by_euclid(q).unwrap());
+                assert_eq!(g, want, "{p} and {q}");
+                match g.len() {
+                    _ if pi == qi => equal += 1,
+                    1 => coprime += 1,
+                    _ => shared += 1,
+                }
+                // D·p's image: the residues of p cleared by the product of its denominators.
+                if let Some(image) = reduced(p) {
+                    let d = p.coeffs().iter().fold(num_bigint::BigInt::from(1), |acc, c| acc * c.denom());
+                    let cleared: Vec<u64> =
+                        p.coeffs().iter().map(|c| residue(&(c.numer() * (&d / c.denom())))).collect();
+                    assert_eq!(image, cleared, "{p}");
+                }
+            }
+        }
+        assert!(equal > 200 && coprime > 200 && shared > 100, "equal {equal}, coprime {coprime}, shared {shared}");
+    }
+
     #[test]
     fn residues_of_signed_and_large_integers() {
         use num_bigint::BigInt;
@@ -355,5 +436,18 @@ mod tests {
         assert_eq!(mul_mod(PRIME - 1, PRIME - 1), 1);
         assert_eq!(mul_mod(inverse_mod(12345), 12345), 1);
         assert_eq!(reduce((1u128 << 122) - 1), (((1u128 << 122) - 1) % u128::from(PRIME)) as u64);
+        // Limb folding against num-bigint's remainder: every limb all ones, powers of two
+        // across limb boundaries, both signs.
+        let all_ones: BigInt = (BigInt::from(1) << 640u32) - 1;
+        for n in [
+            all_ones.clone(),
+            -all_ones,
+            BigInt::from(1) << 64u32,
+            BigInt::from(1) << 61u32,
+            (BigInt::from(1) << 200u32) + 12345,
+        ] {
+            let want = num_integer::Integer::mod_floor(&n, &BigInt::from(PRIME));
+            assert_eq!(BigInt::from(residue(&n)), want, "{n}");
+        }
     }
 }

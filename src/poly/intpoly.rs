@@ -13,8 +13,28 @@ use crate::scalar::Sign;
 /// The primitive integer polynomial with the same roots as `p` (a positive rational multiple
 /// of it, coefficients with gcd 1, positive leading coefficient). Empty for `p = 0`.
 pub(crate) fn primitive(p: &Poly<BigRational>) -> Vec<BigInt> {
-    let lcm = p.coeffs().iter().fold(BigInt::one(), |l, c| l.lcm(c.denom()));
-    let mut a: Vec<BigInt> = p.coeffs().iter().map(|c| c.numer() * (&lcm / c.denom())).collect();
+    // The denominators' lcm by Lehmer's gcd (num-bigint's `lcm` is its binary gcd), skipping
+    // the usual integer coefficients and repeated denominators.
+    let lcm = p.coeffs().iter().fold(BigInt::one(), |l, c| {
+        let d = c.denom();
+        if d.is_one() || *d == l {
+            l
+        } else if l.is_one() {
+            d.clone()
+        } else {
+            let g = crate::scalar::gcd::gcd_big(&l, d);
+            if g == *d {
+                l
+            } else {
+                l / g * d
+            }
+        }
+    });
+    let mut a: Vec<BigInt> = p
+        .coeffs()
+        .iter()
+        .map(|c| if c.denom() == &lcm { c.numer().clone() } else { c.numer() * (&lcm / c.denom()) })
+        .collect();
     make_primitive(&mut a);
     a
 }
@@ -268,6 +288,32 @@ pub(crate) fn may_have_rational_root(a: &[BigInt]) -> bool {
     true
 }
 
+/// A binary64 Newton iteration for the root of the integer polynomial `a` in [lo, hi], from the
+/// middle, each step clamped into the interval: a guess only, which the callers prove or
+/// refute exactly (`Algebraic::to_f64`, the rational roots of an isolation). `None` when a
+/// coefficient is beyond binary64's range.
+pub(crate) fn newton_guess(a: &[BigInt], lo: f64, hi: f64) -> Option<f64> {
+    let c: Vec<f64> = a.iter().map(|c| c.to_f64().filter(|x| x.is_finite())).collect::<Option<_>>()?;
+    let mut x = lo + (hi - lo) * 0.5;
+    for _ in 0..16 {
+        let (mut f, mut df) = (0.0, 0.0);
+        for &ci in c.iter().rev() {
+            df = df * x + f;
+            f = f * x + ci;
+        }
+        let step = f / df;
+        if !step.is_finite() {
+            break;
+        }
+        let next = (x - step).clamp(lo, hi);
+        if next == x {
+            break;
+        }
+        x = next;
+    }
+    x.is_finite().then_some(x)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,5 +336,28 @@ mod tests {
         let mut p = z(&[0, 0]);
         make_primitive(&mut p);
         assert_eq!(p, z(&[0, 0]));
+    }
+
+    /// `primitive`'s Lehmer lcm and its shortcuts (integer coefficients, a repeated
+    /// denominator, one dividing the lcm so far) against num-bigint's `lcm`.
+    #[test]
+    fn primitive_clears_denominators_by_their_lcm() {
+        let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+        let cases = [
+            vec![q(1, 2), q(-3, 4), q(5, 6), q(7, 1)],
+            vec![q(3, 1), q(0, 1), q(-5, 1)],
+            vec![q(1, 12), q(1, 12), q(-1, 4), q(1, 3)],
+            vec![q(1, 9), q(2, 3), q(-4, 27), q(1, 1)],
+            vec![q(-2, 35), q(3, 77), q(0, 1), q(5, 11), q(-1, 1)],
+        ];
+        let big = BigInt::from(1) << 190u32;
+        let long =
+            vec![BigRational::new(3.into(), big.clone() + 1), BigRational::new(1.into(), big.clone() * 3), q(-1, 6)];
+        for c in cases.into_iter().chain([long]) {
+            let lcm = c.iter().fold(BigInt::one(), |l, x| l.lcm(x.denom()));
+            let mut want: Vec<BigInt> = c.iter().map(|x| x.numer() * (&lcm / x.denom())).collect();
+            make_primitive(&mut want);
+            assert_eq!(primitive(&Poly::from_coeffs(c.clone())), want, "{c:?}");
+        }
     }
 }
