@@ -212,9 +212,11 @@ pub(crate) fn isolate(p: &Poly<BigRational>, lo: &BigRational, hi: &BigRational)
 /// multiple, which is tested exactly.
 fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) -> Result<(), PolyError> {
     if q.len() == 2 {
-        // Linear: the root is -q₀/q₁ (q₁ > 0 after `primitive`).
+        // Linear: the root is -q₀/q₁ (q₁ > 0 after `primitive`), in any open interval.
         let r = BigRational::new(-q[0].clone(), q[1].clone());
-        roots.iter_mut().for_each(|iv| *iv = RootInterval::Point(r.clone()));
+        for iv in roots.iter_mut().filter(|iv| matches!(iv, RootInterval::Open { .. })) {
+            *iv = RootInterval::Point(r.clone());
+        }
         return Ok(());
     }
     if q.len() == 3 {
@@ -223,6 +225,19 @@ fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) -> Result<(), 
     }
     if !may_have_rational_root(q) {
         return Ok(());
+    }
+    // A rational root with a short denominator (a contact made by construction) is a
+    // convergent of a binary64 guess of it: proved by one exact evaluation, then divided out,
+    // and the rest of the roots judged on the quotient (the tests above again, then the
+    // bisection below), instead of a bisection per bit of the leading coefficient.
+    for k in 0..roots.len() {
+        let RootInterval::Open { lo, hi } = &roots[k] else { continue };
+        let Some(r) = guessed_rational_root(q, lo, hi) else { continue };
+        let factor = [-r.numer().clone(), r.denom().clone()];
+        roots[k] = RootInterval::Point(r);
+        if let Some(rest) = super::intpoly::exact_quotient(q, &factor) {
+            return exact_rational_roots(&rest, roots);
+        }
     }
     // Substitute x = y/L: L^(n-1)·q(y/L) is monic with integer coefficients, so its rational
     // roots are integers, and (L > 0) it has q's signs. Bisect over the integers in each
@@ -277,6 +292,46 @@ fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// A rational root of the primitive `q` in (lo, hi) among the continued fraction convergents of
+/// a binary64 guess ([`newton_guess`](super::intpoly::newton_guess)) whose denominators divide
+/// the leading coefficient and stay below 2⁴⁰, proved by an exact evaluation; `None` when no
+/// convergent is one (the root may still be rational: the bisection decides).
+pub(crate) fn guessed_rational_root(q: &[BigInt], lo: &BigRational, hi: &BigRational) -> Option<BigRational> {
+    let (l, h) = (num_traits::ToPrimitive::to_f64(lo)?, num_traits::ToPrimitive::to_f64(hi)?);
+    if !(l.is_finite() && h.is_finite()) {
+        return None;
+    }
+    let lead = q.last()?;
+    let mut r = super::intpoly::newton_guess(q, l, h)?;
+    // Convergents h/k of r: (h₋₂, h₋₁) = (0, 1), (k₋₂, k₋₁) = (1, 0).
+    let (mut h0, mut h1, mut k0, mut k1) = (0i128, 1i128, 1i128, 0i128);
+    for _ in 0..64 {
+        let a = r.floor();
+        if !a.is_finite() || a.abs() > 2f64.powi(62) {
+            return None;
+        }
+        let a = a as i128;
+        let h2 = a.checked_mul(h1)?.checked_add(h0)?;
+        let k2 = a.checked_mul(k1)?.checked_add(k0)?;
+        if k2 <= 0 || k2 > 1 << 40 {
+            return None;
+        }
+        if (lead % BigInt::from(k2)).is_zero() {
+            let c = BigRational::new(h2.into(), k2.into());
+            if &c > lo && &c < hi && sign_at(q, &c) == Sign::Zero {
+                return Some(c);
+            }
+        }
+        (h0, h1, k0, k1) = (h1, h2, k1, k2);
+        let frac = r - r.floor();
+        if frac == 0.0 {
+            return None;
+        }
+        r = 1.0 / frac;
+    }
+    None
 }
 
 /// The sign of the integer polynomial `a` (constant first) at the integer `y`, by Horner.

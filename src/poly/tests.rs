@@ -103,6 +103,74 @@ fn rational_roots_of_higher_degree_by_integer_bisection() {
     }
 }
 
+/// Rational roots found from a binary64 guess's convergents (short denominators), by the
+/// bisection (long ones, and those the guess misses), or by a linear or quadratic quotient
+/// after the others are divided out: every rational root of products of linear factors and
+/// irrational quadratics is a `Point` at exactly its value, every irrational one `Open`.
+#[test]
+fn rational_roots_by_guess_by_quotient_and_by_bisection() {
+    let mut x: u64 = 0x0123_4567_89ab_cdef;
+    let mut next = |m: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % m
+    };
+    let (mut points, mut open) = (0, 0);
+    for case in 0..120 {
+        let mut rational: Vec<BigRational> = Vec::new();
+        for _ in 0..1 + next(3) {
+            let den = if case % 5 == 0 {
+                (BigInt::from(1) << 70u32) + BigInt::from(next(1000))
+            } else {
+                BigInt::from(1 + next(40))
+            };
+            let num =
+                BigInt::from(next(2000) as i64 - 1000) * &den / BigInt::from(97) + BigInt::from(next(7) as i64 - 3);
+            let q = BigRational::new(num, den);
+            if !rational.contains(&q) {
+                rational.push(q);
+            }
+        }
+        // t² − m with m not a square: two irrational roots; sometimes none.
+        let m = [2i64, 3, 5, 7, 11][next(5) as usize];
+        let mut p = Poly::from_roots(&rational);
+        if next(3) > 0 {
+            p = &p * &Poly::from_coeffs(vec![r(-m, 1), r(0, 1), r(1, 1)]);
+        }
+        let iso = isolate(&p, &r(-40, 1), &r(40, 1)).unwrap();
+        let mut found: Vec<BigRational> = Vec::new();
+        for iv in &iso.roots {
+            match iv {
+                RootInterval::Point(q) => {
+                    points += 1;
+                    found.push(q.clone());
+                }
+                RootInterval::Open { lo, hi } => {
+                    open += 1;
+                    // An irrational root of t² − m: that polynomial changes sign across it.
+                    let f = |t: &BigRational| t * t - r(m, 1);
+                    assert!(f(lo) * f(hi) < r(0, 1), "{p}: ({lo}, {hi}) holds no root of t² − {m}");
+                }
+            }
+        }
+        let mut want = rational.clone();
+        want.sort();
+        found.sort();
+        assert_eq!(found, want, "{p}");
+    }
+    assert!(points > 150 && open > 100, "{points} points, {open} open");
+    // The guess itself: 7/3 from (3t − 7)(t² − 2) on (2, 3); nothing for a 70-bit denominator
+    // (the bisection's), nor on an interval with no rational root.
+    let q = ints(&[14, -6, -7, 3]);
+    assert_eq!(super::isolate::guessed_rational_root(&q, &r(2, 1), &r(3, 1)), Some(r(7, 3)));
+    assert_eq!(super::isolate::guessed_rational_root(&q, &r(1, 1), &r(2, 1)), None);
+    let d = (BigInt::from(1) << 70u32) + BigInt::from(1);
+    let long =
+        primitive(&Poly::from_roots(&[BigRational::new(BigInt::from(5) * &d + BigInt::from(1), d), r(1, 2), r(-2, 1)]));
+    assert_eq!(super::isolate::guessed_rational_root(&long, &r(4, 1), &r(6, 1)), None);
+}
+
 #[test]
 fn bisection_keeps_the_root_inside() {
     let q = ints(&[-2, 0, 1]);
