@@ -339,12 +339,19 @@ fn subresultant(f: &Bivariate, g: &Bivariate, j: usize, is: &[usize]) -> Result<
     let mut values = vec![Vec::with_capacity(bound + 1); is.len()];
     // Integer coefficients at integer times: Bareiss on integers (the constant factors the
     // scaling puts on the coefficients do not move their zeros).
-    let (f, g) = (integral(f), integral(g));
-    let ints = |v: Vec<Q>| -> Vec<BigInt> { v.into_iter().map(|x| x.to_integer()).collect() };
+    // Each coefficient in u, a polynomial in t, is evaluated by Horner's scheme on integers:
+    // `Poly<Q>::eval` reduced every product and sum by num-bigint's binary gcd.
+    let ints = |b: &Bivariate| -> Vec<Vec<BigInt>> {
+        b.coeffs.iter().map(|c| c.coeffs().iter().map(|x| x.to_integer()).collect()).collect()
+    };
+    let (f, g) = (ints(&integral(f)), ints(&integral(g)));
+    let at = |b: &[Vec<BigInt>], t: &BigInt| -> Vec<BigInt> {
+        b.iter().map(|c| c.iter().rev().fold(BigInt::zero(), |acc, x| acc * t + x)).collect()
+    };
     for k in 0..=bound {
         crate::budget::tick()?;
-        let t = Q::from_integer(k.into());
-        let (fa, ga) = (ints(f.at_t(&t)), ints(g.at_t(&t)));
+        let t = BigInt::from(k);
+        let (fa, ga) = (at(&f, &t), at(&g, &t));
         for (slot, &i) in is.iter().enumerate() {
             values[slot].push(subresultant_coeff(&Integers, &fa, &ga, j, i));
         }

@@ -1109,11 +1109,35 @@ fn iv_add(a: &Iv, b: &Iv) -> Iv {
     (&a.0 + &b.0, &a.1 + &b.1)
 }
 
+/// The product of two exact intervals by the signs of their ends: two products unless both
+/// straddle zero, and comparisons by cross-multiplication (`Ratio`'s `cmp` runs a continued
+/// fraction with a division per term).
 pub(super) fn iv_mul(a: &Iv, b: &Iv) -> Iv {
-    let p = [&a.0 * &b.0, &a.0 * &b.1, &a.1 * &b.0, &a.1 * &b.1];
-    let lo = p.iter().min().cloned().unwrap_or_default();
-    let hi = p.iter().max().cloned().unwrap_or_default();
-    (lo, hi)
+    use num_traits::Signed;
+    let (a_pos, a_neg) = (!a.0.is_negative(), !a.1.is_positive()); // a ≥ 0, a ≤ 0
+    let (b_pos, b_neg) = (!b.0.is_negative(), !b.1.is_positive());
+    let m = |x: &BigRational, y: &BigRational| x * y;
+    match (a_pos, a_neg, b_pos, b_neg) {
+        (true, _, true, _) => (m(&a.0, &b.0), m(&a.1, &b.1)),
+        (true, _, _, true) => (m(&a.1, &b.0), m(&a.0, &b.1)),
+        (_, true, true, _) => (m(&a.0, &b.1), m(&a.1, &b.0)),
+        (_, true, _, true) => (m(&a.1, &b.1), m(&a.0, &b.0)),
+        (true, _, false, false) => (m(&a.1, &b.0), m(&a.1, &b.1)),
+        (_, true, false, false) => (m(&a.0, &b.1), m(&a.0, &b.0)),
+        (false, false, true, _) => (m(&a.0, &b.1), m(&a.1, &b.1)),
+        (false, false, _, true) => (m(&a.1, &b.0), m(&a.0, &b.0)),
+        (false, false, false, false) => {
+            let (l1, l2, h1, h2) = (m(&a.0, &b.1), m(&a.1, &b.0), m(&a.0, &b.0), m(&a.1, &b.1));
+            let lo = if less(&l2, &l1) { l2 } else { l1 };
+            let hi = if less(&h1, &h2) { h2 } else { h1 };
+            (lo, hi)
+        }
+    }
+}
+
+/// x < y for rationals in lowest terms with positive denominators, by cross-multiplication.
+fn less(x: &BigRational, y: &BigRational) -> bool {
+    x.numer() * y.denom() < y.numer() * x.denom()
 }
 
 fn iv_poly(p: &Poly<BigRational>, u: &Iv) -> Iv {
@@ -1920,6 +1944,28 @@ mod tests {
 
     fn v(x: i64, y: i64, z: i64) -> Vector3<BigRational> {
         Vector3::new(q(x), q(y), q(z))
+    }
+
+    /// The product of intervals by signs is the hull of the four products, on every sign case
+    /// of both factors (ends negative, zero, positive; points; fractions).
+    #[test]
+    fn interval_products_by_signs_are_the_four_products_hull() {
+        let ends = [q(-3), BigRational::new((-2).into(), 7.into()), q(0), BigRational::new(5.into(), 3.into()), q(4)];
+        let mut cases = 0;
+        for (i, a0) in ends.iter().enumerate() {
+            for a1 in &ends[i..] {
+                for (j, b0) in ends.iter().enumerate() {
+                    for b1 in &ends[j..] {
+                        let (a, b) = ((a0.clone(), a1.clone()), (b0.clone(), b1.clone()));
+                        let p = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+                        let want = (p.iter().min().cloned().unwrap(), p.iter().max().cloned().unwrap());
+                        assert_eq!(iv_mul(&a, &b), want, "{a:?} × {b:?}");
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(cases, 225);
     }
 
     /// The first contact of G moving by `velocity` with F by the rational parametrisation and by
