@@ -290,12 +290,19 @@ pub(crate) fn may_have_rational_root(a: &[BigInt]) -> bool {
 
 /// A binary64 Newton iteration for the root of the integer polynomial `a` in [lo, hi], from the
 /// middle, each step clamped into the interval: a guess only, which the callers prove or
-/// refute exactly (`Algebraic::to_f64`, the rational roots of an isolation). `None` when a
-/// coefficient is beyond binary64's range.
+/// refute exactly (`Algebraic::to_f64`, the rational roots of an isolation). `None` for the
+/// zero polynomial.
 pub(crate) fn newton_guess(a: &[BigInt], lo: f64, hi: f64) -> Option<f64> {
-    let c: Vec<f64> = a.iter().map(|c| c.to_f64().filter(|x| x.is_finite())).collect::<Option<_>>()?;
+    // Scaled by a power of two (the same roots) so that the longest coefficient has 500 bits:
+    // a subresultant's run past binary64's range, and the values need room below it.
+    let longest = a.iter().map(BigInt::bits).max()?;
+    let shift = longest.saturating_sub(500);
+    let c: Vec<f64> = a
+        .iter()
+        .map(|c| if shift == 0 { c.to_f64() } else { (c >> shift).to_f64() }.filter(|x| x.is_finite()))
+        .collect::<Option<_>>()?;
     let mut x = lo + (hi - lo) * 0.5;
-    for _ in 0..16 {
+    for _ in 0..40 {
         let (mut f, mut df) = (0.0, 0.0);
         for &ci in c.iter().rev() {
             df = df * x + f;

@@ -273,6 +273,12 @@ fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) -> Result<(), 
             // The sign change lies below a/L or above b/L: between two multiples of 1/L.
             (sa, sb) if sa != sign_lo || sb == sign_lo => {}
             _ => {
+                // Newton's iteration on the integers first, from a binary64 guess: it settles
+                // in a few evaluations where the bisection takes one per bit of L (the
+                // bisection goes on from whatever bracket it leaves).
+                let start =
+                    super::intpoly::newton_guess(q, f64_of(lo), f64_of(hi)).and_then(|x| scaled_floor(x, &lead));
+                found = newton_on_integers(&monic, &mut a, &mut b, sign_lo, start)?;
                 while &b - &a > BigInt::one() {
                     crate::budget::tick()?;
                     let mid: BigInt = (&a + &b) >> 1usize;
@@ -292,6 +298,78 @@ fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// Newton's iteration for the integer root of the monic `m` in [a, b], where `m(a)` has the
+/// sign `s_a` and `m(b)` the other (both nonzero) and the sign changes once: each evaluation's
+/// sign narrows the bracket, and a step that would leave it is a bisection instead. From a
+/// start with half the bits right, quadratic convergence takes a few steps. The root if it is
+/// an integer; otherwise `None`, the bracket narrowed (to two neighbours when it settled: no
+/// integer root between them).
+pub(crate) fn newton_on_integers(
+    m: &[BigInt],
+    a: &mut BigInt,
+    b: &mut BigInt,
+    s_a: Sign,
+    start: Option<BigInt>,
+) -> Result<Option<BigInt>, PolyError> {
+    let inside = |y: &BigInt, a: &BigInt, b: &BigInt| y > a && y < b;
+    let mut y = match start {
+        Some(y) if inside(&y, a, b) => y,
+        _ => (&*a + &*b) >> 1usize,
+    };
+    for _ in 0..16 {
+        if &*b - &*a <= BigInt::one() {
+            return Ok(None);
+        }
+        crate::budget::tick()?;
+        // m(y) and m'(y) by one Horner pass.
+        let (mut f, mut df) = (BigInt::zero(), BigInt::zero());
+        for c in m.iter().rev() {
+            df = df * &y + &f;
+            f = f * &y + c;
+        }
+        let s = sign_of(&f);
+        if s == Sign::Zero {
+            return Ok(Some(y));
+        }
+        // The root is above y exactly when y is on a's side.
+        let above = s == s_a;
+        if above {
+            *a = y.clone();
+        } else {
+            *b = y.clone();
+        }
+        if &*b - &*a <= BigInt::one() {
+            return Ok(None);
+        }
+        let mut next = if df.is_zero() { y.clone() } else { &y - &f / &df };
+        if next == y {
+            // Within a unit of the root: step toward it.
+            next = if above { &y + 1 } else { &y - 1 };
+        }
+        if !inside(&next, a, b) {
+            next = (&*a + &*b) >> 1usize;
+        }
+        y = next;
+    }
+    Ok(None)
+}
+
+/// ⌊x·L⌋ for a finite double x (the start of [`newton_on_integers`] on the integers y = x·L).
+fn scaled_floor(x: f64, l: &BigInt) -> Option<BigInt> {
+    use num_traits::float::FloatCore;
+    if !x.is_finite() {
+        return None;
+    }
+    let (mantissa, exp, sign) = FloatCore::integer_decode(x);
+    let v = BigInt::from(mantissa) * l * i32::from(sign);
+    Some(if exp >= 0 { v << exp.unsigned_abs() } else { v >> exp.unsigned_abs() })
+}
+
+/// A rational as a double (0 when it cannot be one; only guesses are made of it).
+fn f64_of(x: &BigRational) -> f64 {
+    num_traits::ToPrimitive::to_f64(x).unwrap_or(0.0)
 }
 
 /// A rational root of the primitive `q` in (lo, hi) among the continued fraction convergents of

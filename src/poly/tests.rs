@@ -171,6 +171,30 @@ fn rational_roots_by_guess_by_quotient_and_by_bisection() {
     assert_eq!(super::isolate::guessed_rational_root(&long, &r(4, 1), &r(6, 1)), None);
 }
 
+/// Newton's iteration on the integers: an integer root 3⁸⁰ found from a start off by 12,345 or
+/// from the middle of a 2·10²⁰-wide bracket; an irrational root (√2·10²⁰) settled between two
+/// neighbours that bracket it, each step's bracket keeping the signs.
+#[test]
+fn newton_on_integers_finds_the_root_or_two_neighbours() {
+    use super::isolate::newton_on_integers;
+    let big = BigInt::from(3).pow(80u32);
+    let spread = BigInt::from(10).pow(20u32);
+    // (y − Y)(y² − 2) = y³ − Y·y² − 2y + 2Y.
+    let m = vec![&big * 2, BigInt::from(-2), -big.clone(), BigInt::from(1)];
+    for start in [Some(&big + 12345), None] {
+        let (mut a, mut b) = (&big - &spread, &big + &spread);
+        assert_eq!(newton_on_integers(&m, &mut a, &mut b, Sign::Negative, start).unwrap(), Some(big.clone()));
+    }
+    let two_e40 = BigInt::from(2) * BigInt::from(10).pow(40u32);
+    let m = vec![-two_e40.clone(), BigInt::from(0), BigInt::from(1)];
+    for start in [Some(BigInt::from(141_421_356_237_309_504_880u128)), None] {
+        let (mut a, mut b) = (spread.clone(), &spread * 2);
+        assert_eq!(newton_on_integers(&m, &mut a, &mut b, Sign::Negative, start).unwrap(), None);
+        assert_eq!(&b - &a, BigInt::from(1));
+        assert!(&a * &a < two_e40 && &b * &b > two_e40);
+    }
+}
+
 #[test]
 fn bisection_keeps_the_root_inside() {
     let q = ints(&[-2, 0, 1]);
