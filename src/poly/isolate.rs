@@ -257,12 +257,12 @@ fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) -> Result<(), 
     monic.push(BigInt::one());
     let sign = |y: &BigInt| sign_at_integer(&monic, y);
     let lead_q = BigRational::from_integer(lead.clone());
-    for iv in roots.iter_mut() {
-        let RootInterval::Open { lo, hi } = iv else { continue };
+    for k in 0..roots.len() {
+        let RootInterval::Open { lo, hi } = &roots[k] else { continue };
         let sign_lo = sign_at(q, lo) * if flip { Sign::Negative } else { Sign::Positive };
         // Candidates y with lo < y/L < hi.
-        let mut a = (&*lo * &lead_q).floor().to_integer() + BigInt::one();
-        let mut b = (&*hi * &lead_q).ceil().to_integer() - BigInt::one();
+        let mut a = (lo * &lead_q).floor().to_integer() + BigInt::one();
+        let mut b = (hi * &lead_q).ceil().to_integer() - BigInt::one();
         if a > b {
             continue;
         }
@@ -294,7 +294,15 @@ fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) -> Result<(), 
             }
         }
         if let Some(y) = found {
-            *iv = RootInterval::Point(BigRational::new(y, lead.clone()));
+            let r = BigRational::new(y, lead.clone());
+            let factor = [-r.numer().clone(), r.denom().clone()];
+            roots[k] = RootInterval::Point(r);
+            // The rest on the quotient: its filter usually clears the intervals left, each of
+            // which cost two evaluations of numbers L^(n-1) long here. (The intervals before
+            // k hold no rational root.)
+            if let Some(rest) = super::intpoly::exact_quotient(q, &factor) {
+                return exact_rational_roots(&rest, &mut roots[k + 1..]);
+            }
         }
     }
     Ok(())

@@ -185,6 +185,15 @@ fn newton_on_integers_finds_the_root_or_two_neighbours() {
         let (mut a, mut b) = (&big - &spread, &big + &spread);
         assert_eq!(newton_on_integers(&m, &mut a, &mut b, Sign::Negative, start).unwrap(), Some(big.clone()));
     }
+    // Two rational roots 2⁻⁵⁰ apart (a contact nudged off touching, 49/6 ± 1/(3·2⁵¹)) and ±√2:
+    // each close root a Point, through the chord where Newton's step leaves the bracket.
+    let eps = BigRational::new(1.into(), BigInt::from(3) << 51u32);
+    let (r1, r2) = (r(49, 6) - &eps, r(49, 6) + &eps);
+    let p = &Poly::from_roots(&[r1.clone(), r2.clone()]) * &Poly::from_coeffs(vec![r(-2, 1), r(0, 1), r(1, 1)]);
+    let iso = isolate(&p, &r(0, 1), &r(100, 1)).unwrap();
+    assert_eq!(iso.roots.len(), 3);
+    assert!(matches!(iso.roots[0], RootInterval::Open { .. }));
+    assert_eq!(iso.roots[1..], [RootInterval::Point(r1), RootInterval::Point(r2)]);
     let two_e40 = BigInt::from(2) * BigInt::from(10).pow(40u32);
     let m = vec![-two_e40.clone(), BigInt::from(0), BigInt::from(1)];
     for start in [Some(BigInt::from(141_421_356_237_309_504_880u128)), None] {
