@@ -323,3 +323,22 @@ fn too_many_digits_for_a_torus_toi_is_a_limit() {
         "interval": [0, 20], "digits": 10000});
     assert_eq!(error(q), ("limit".into(), "".into()));
 }
+
+/// Regression: a ball centred on the axis of a torus whose axis vector is 10⁻¹⁰⁰ long. The
+/// surface points take the circle's point toward the axis's rational perpendicular, whose
+/// length's enclosure reached 0 at the first precision: `recip` panicked, and the line was
+/// answered `internal`. The answer is the unit axis's, word for word.
+#[test]
+fn a_tiny_axis_gives_the_unit_axis_answer() {
+    let line = |axis: Value| {
+        json!({"op": "distance", "a": {"torus": {"center": [0, 0, 0], "axis": axis, "major": 2, "minor": 1}},
+               "b": {"ball": 1}, "pose_b": at(json!([0, 0, 5]))})
+    };
+    let unit = ask(line(json!([0, 0, 1])));
+    assert_eq!(unit["status"], "separated", "{unit}");
+    assert_eq!(unit["cores_distance_squared"], "29");
+    for axis in [json!([0, 0, 1e-100]), json!([0, 0, "1/10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"])] {
+        let v = ask(line(axis.clone()));
+        assert_eq!(v, unit, "axis {axis}");
+    }
+}

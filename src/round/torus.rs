@@ -982,6 +982,11 @@ impl ExactTorus {
         }
         let (a, alpha) = perpendicular(&d.circle.axis);
         let len = iv_sqrt(&(alpha.clone(), alpha), bits);
+        if !len.0.is_positive() {
+            // |a|² below 2⁻²ᵇⁱᵗˢ (an axis of length 10⁻¹⁰⁰): its root's enclosure reaches 0,
+            // whose reciprocal panicked; the caller asks again with more bits.
+            return Ok(None);
+        }
         let t = iv_mul(&(a[axis].clone(), a[axis].clone()), &(len.1.recip(), len.0.recip()));
         let (c0, r) = (&d.circle.centre[axis], &d.circle.radius);
         Ok(Some((c0 + r * &t.0, c0 + r * &t.1)))
