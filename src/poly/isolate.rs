@@ -232,7 +232,7 @@ fn exact_rational_roots(q: &[BigInt], roots: &mut [RootInterval]) -> Result<(), 
     // bisection below), instead of a bisection per bit of the leading coefficient.
     for k in 0..roots.len() {
         let RootInterval::Open { lo, hi } = &roots[k] else { continue };
-        let Some(r) = guessed_rational_root(q, lo, hi) else { continue };
+        let Some(r) = guessed_rational_root(q, lo, hi)? else { continue };
         let factor = [-r.numer().clone(), r.denom().clone()];
         roots[k] = RootInterval::Point(r);
         if let Some(rest) = super::intpoly::exact_quotient(q, &factor) {
@@ -383,41 +383,52 @@ fn f64_of(x: &BigRational) -> f64 {
 /// A rational root of the primitive `q` in (lo, hi) among the continued fraction convergents of
 /// a binary64 guess ([`newton_guess`](super::intpoly::newton_guess)) whose denominators divide
 /// the leading coefficient and stay below 2⁴⁰, proved by an exact evaluation; `None` when no
-/// convergent is one (the root may still be rational: the bisection decides).
-pub(crate) fn guessed_rational_root(q: &[BigInt], lo: &BigRational, hi: &BigRational) -> Option<BigRational> {
-    let (l, h) = (num_traits::ToPrimitive::to_f64(lo)?, num_traits::ToPrimitive::to_f64(hi)?);
+/// convergent is one (the root may still be rational: the bisection decides). Each convergent
+/// is a step of the query's budget (an evaluation of `q`, and a degree's worth of intervals
+/// may each try 64).
+pub(crate) fn guessed_rational_root(
+    q: &[BigInt],
+    lo: &BigRational,
+    hi: &BigRational,
+) -> Result<Option<BigRational>, PolyError> {
+    let (Some(l), Some(h)) = (num_traits::ToPrimitive::to_f64(lo), num_traits::ToPrimitive::to_f64(hi)) else {
+        return Ok(None);
+    };
     if !(l.is_finite() && h.is_finite()) {
-        return None;
+        return Ok(None);
     }
-    let lead = q.last()?;
-    let mut r = super::intpoly::newton_guess(q, l, h)?;
+    let (Some(lead), Some(mut r)) = (q.last(), super::intpoly::newton_guess(q, l, h)) else { return Ok(None) };
     // Convergents h/k of r: (h₋₂, h₋₁) = (0, 1), (k₋₂, k₋₁) = (1, 0).
     let (mut h0, mut h1, mut k0, mut k1) = (0i128, 1i128, 1i128, 0i128);
     for _ in 0..64 {
+        crate::budget::tick()?;
         let a = r.floor();
         if !a.is_finite() || a.abs() > 2f64.powi(62) {
-            return None;
+            return Ok(None);
         }
         let a = a as i128;
-        let h2 = a.checked_mul(h1)?.checked_add(h0)?;
-        let k2 = a.checked_mul(k1)?.checked_add(k0)?;
+        let (Some(h2), Some(k2)) =
+            (a.checked_mul(h1).and_then(|x| x.checked_add(h0)), a.checked_mul(k1).and_then(|x| x.checked_add(k0)))
+        else {
+            return Ok(None);
+        };
         if k2 <= 0 || k2 > 1 << 40 {
-            return None;
+            return Ok(None);
         }
         if (lead % BigInt::from(k2)).is_zero() {
             let c = BigRational::new(h2.into(), k2.into());
             if &c > lo && &c < hi && sign_at(q, &c) == Sign::Zero {
-                return Some(c);
+                return Ok(Some(c));
             }
         }
         (h0, h1, k0, k1) = (h1, h2, k1, k2);
         let frac = r - r.floor();
         if frac == 0.0 {
-            return None;
+            return Ok(None);
         }
         r = 1.0 / frac;
     }
-    None
+    Ok(None)
 }
 
 /// The sign of the integer polynomial `a` (constant first) at the integer `y`, by Horner.
