@@ -219,6 +219,7 @@ impl Domain for Integers {
 
 /// The determinant of a square matrix over an integral domain, by Bareiss's fraction-free
 /// elimination (every division exact).
+#[cfg(test)]
 pub(super) fn determinant<D: Domain>(ring: &D, mut m: Vec<Vec<D::E>>) -> D::E {
     let n = m.len();
     let mut negate = false;
@@ -259,7 +260,9 @@ pub(super) fn integral(f: &Bivariate) -> Bivariate {
 
 /// Coefficient `i` (≤ j) of the j-th subresultant of `f` and `g` (ascending coefficients of
 /// formal degrees m and n, j < min(m, n) or j = 0): the determinant of the rows uᵏ·f
-/// (k < n − j) and uᵏ·g (k < m − j) on the columns of u^(m+n−j−1) … u^(j+1) and uⁱ.
+/// (k < n − j) and uᵏ·g (k < m − j) on the columns of u^(m+n−j−1) … u^(j+1) and uⁱ. The
+/// independent route [`subresultant_coeffs`] is tested against.
+#[cfg(test)]
 pub(super) fn subresultant_coeff<D: Domain>(ring: &D, f: &[D::E], g: &[D::E], j: usize, i: usize) -> D::E {
     let (m, n) = (f.len() - 1, g.len() - 1);
     let r = m + n - 2 * j;
@@ -276,6 +279,50 @@ pub(super) fn subresultant_coeff<D: Domain>(ring: &D, f: &[D::E], g: &[D::E], j:
         rows.push(row(g, k));
     }
     determinant(ring, rows)
+}
+
+/// [`subresultant_coeff`] for each of the coefficients `is` at once: the matrices differ only
+/// in their last column, so Bareiss's elimination runs once on the r − 1 shared columns with
+/// every last column carried beside them. After r − 1 steps the last row's entry in a carried
+/// column is the r × r minor with that column last (Sylvester's identity, as in
+/// Bareiss's determinant); the pivots, their rows and so the signs are those of each single
+/// determinant, so every value is the one a single determinant gives (`tests` hold them equal).
+pub(super) fn subresultant_coeffs<D: Domain>(ring: &D, f: &[D::E], g: &[D::E], j: usize, is: &[usize]) -> Vec<D::E> {
+    let (m, n) = (f.len() - 1, g.len() - 1);
+    let r = m + n - 2 * j;
+    let mut powers: Vec<usize> = (j + 1..m + n - j).rev().collect();
+    powers.extend_from_slice(is);
+    let row = |p: &[D::E], k: usize| -> Vec<D::E> {
+        powers.iter().map(|&e| if e >= k && e - k < p.len() { p[e - k].clone() } else { ring.zero() }).collect()
+    };
+    let mut a: Vec<Vec<D::E>> = Vec::with_capacity(r);
+    for k in (0..n - j).rev() {
+        a.push(row(f, k));
+    }
+    for k in (0..m - j).rev() {
+        a.push(row(g, k));
+    }
+    let width = powers.len();
+    // No shared column: each minor is its 1 × 1 matrix (an empty one never arises: j < m + n).
+    let Some(last) = r.checked_sub(1) else { return vec![ring.one(); is.len()] };
+    let mut negate = false;
+    let mut previous = ring.one();
+    for c in 0..last {
+        let Some(p) = (c..r).find(|&x| !ring.is_zero(&a[x][c])) else { return vec![ring.zero(); is.len()] };
+        if p != c {
+            a.swap(p, c);
+            negate = !negate;
+        }
+        for x in c + 1..r {
+            for k in c + 1..width {
+                let v = ring.mul_sub(&a[c][c], &a[x][k], &a[x][c], &a[c][k]);
+                a[x][k] = ring.div_exact(&v, &previous);
+            }
+            a[x][c] = ring.zero();
+        }
+        previous = a[c][c].clone();
+    }
+    a[last][last..].iter().map(|v| if negate { ring.neg(v) } else { v.clone() }).collect()
 }
 
 /// The polynomial of degree ≤ `values.len() − 1` through (k, values[k]), k = 0, 1, …
@@ -352,8 +399,8 @@ fn subresultant(f: &Bivariate, g: &Bivariate, j: usize, is: &[usize]) -> Result<
         crate::budget::tick()?;
         let t = BigInt::from(k);
         let (fa, ga) = (at(&f, &t), at(&g, &t));
-        for (slot, &i) in is.iter().enumerate() {
-            values[slot].push(subresultant_coeff(&Integers, &fa, &ga, j, i));
+        for (slot, v) in subresultant_coeffs(&Integers, &fa, &ga, j, is).into_iter().enumerate() {
+            values[slot].push(v);
         }
     }
     Ok(values.iter().map(|v| interpolate_integers(v)).collect())
@@ -458,13 +505,18 @@ pub fn first_zero(f: &Bivariate, range: &URange, t0: &Q, t1: &Q) -> Result<First
     let df = f.derivative_u();
     let mut square_free = f.clone();
     let mut exceptional: Vec<Poly<Q>> = Vec::new();
+    // The discriminant of f when f itself is square-free (the 0-th subresultant below, and the
+    // first one the search takes): not computed twice.
+    let mut discriminant_of_f = None;
     if n >= 2 {
         for j in 0..n - 1 {
             let c = subresultant(f, &df, j, &[j])?.remove(0);
             if c.is_zero() {
                 continue;
             }
-            if j > 0 {
+            if j == 0 {
+                discriminant_of_f = Some(c);
+            } else {
                 let coeffs = subresultant(f, &df, j, &(0..=j).collect::<Vec<_>>())?;
                 // g = c(t)·gcd: its content in t is divided out (a factor that vanishes at some
                 // time is no degeneracy of f).
@@ -479,7 +531,10 @@ pub fn first_zero(f: &Bivariate, range: &URange, t0: &Q, t1: &Q) -> Result<First
     let m = square_free.formal_degree();
     let dsf = square_free.derivative_u();
     let (disc, s1) = if m >= 2 {
-        let d = subresultant(&square_free, &dsf, 0, &[0])?.remove(0);
+        let d = match discriminant_of_f {
+            Some(d) => d,
+            None => subresultant(&square_free, &dsf, 0, &[0])?.remove(0),
+        };
         if d.is_zero() {
             return Ok(FirstZero::Undecided);
         }
@@ -600,6 +655,48 @@ pub(super) mod tests {
         assert_eq!(subresultant_coeff(&Integers, &f, &g, 0, 0), BigInt::zero());
         let (s0, s1) = (subresultant_coeff(&Integers, &f, &g, 1, 0), subresultant_coeff(&Integers, &f, &g, 1, 1));
         assert_eq!(Q::new(-s0, s1), q(2));
+    }
+
+    #[test]
+    fn the_shared_elimination_gives_each_single_determinant() {
+        // Every coefficient set of every subresultant, by one elimination carrying the last
+        // columns, against one determinant per coefficient; on degenerate pairs: many zero
+        // coefficients (pivots to swap, all-zero columns), shared roots, equal polynomials.
+        let z = |v: &[i64]| -> Vec<BigInt> { v.iter().map(|&x| BigInt::from(x)).collect() };
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |k: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % k) as i64
+        };
+        let mut checked = 0;
+        for _ in 0..400 {
+            let (m, n) = (1 + next(5) as usize, 1 + next(5) as usize);
+            fn draw(next: &mut impl FnMut(u64) -> i64, len: usize) -> Vec<i64> {
+                let mut c: Vec<i64> = (0..=len).map(|_| if next(3) == 0 { 0 } else { next(7) - 3 }).collect();
+                if c[len] == 0 {
+                    c[len] = 1;
+                }
+                c
+            }
+            let f = draw(&mut next, m);
+            let g = if next(4) == 0 { f[..=n.min(m)].to_vec() } else { draw(&mut next, n) };
+            let (f, g) = (z(&f), z(&g));
+            let (m, n) = (f.len() - 1, g.len() - 1);
+            for j in 0..m.min(n).max(1) {
+                let is: Vec<usize> = (0..=j).collect();
+                let shared = subresultant_coeffs(&Integers, &f, &g, j, &is);
+                let single: Vec<BigInt> = is.iter().map(|&i| subresultant_coeff(&Integers, &f, &g, j, i)).collect();
+                assert_eq!(shared, single, "f {f:?}, g {g:?}, j {j}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 400);
+        // The resultant of the quadratics above, and the first subresultant sharing u − 2.
+        let (f, g) = (z(&[2, -3, 1]), z(&[6, -5, 1]));
+        assert_eq!(subresultant_coeffs(&Integers, &f, &g, 1, &[0, 1]), z(&[4, -2]));
+        assert_eq!(subresultant_coeffs(&Integers, &f, &z(&[15, -8, 1]), 0, &[0]), z(&[24]));
     }
 
     #[test]

@@ -36,7 +36,7 @@ use num_rational::BigRational as Q;
 use num_traits::{One, Signed, Zero};
 
 use super::bivariate::{
-    coefficient_bits, integral, interpolate_integers, size, subresultant_coeff, Domain, MAX_CANDIDATE_SIZE,
+    coefficient_bits, integral, interpolate_integers, size, subresultant_coeffs, Domain, MAX_CANDIDATE_SIZE,
     MAX_INPUT_BITS,
 };
 use super::{real_roots, Algebraic, Bivariate, FirstZero, Poly, PolyError};
@@ -294,16 +294,20 @@ fn subresultant(f: &QuadBivariate, g: &QuadBivariate, j: usize, is: &[usize]) ->
     let bound = (m + n - 2 * j) * f.t_degree().max(g.t_degree());
     let ring = QuadIntegers(&f.alpha);
     let (f, g) = (f.integral(), g.integral());
-    let at = |p: &QuadBivariate, len: usize, t: &Q| -> Vec<(BigInt, BigInt)> {
-        (0..=len).map(|i| (p.g.coeff(i).eval(t).to_integer(), p.h.coeff(i).eval(t).to_integer())).collect()
+    // Integer coefficients at integer times: Horner's scheme on integers (`Poly<Q>::eval`
+    // reduces every product and sum by a gcd).
+    let horner = |c: &Poly<Q>, t: &BigInt| -> BigInt {
+        c.coeffs().iter().rev().fold(BigInt::zero(), |acc, x| acc * t + x.to_integer())
+    };
+    let at = |p: &QuadBivariate, len: usize, t: &BigInt| -> Vec<(BigInt, BigInt)> {
+        (0..=len).map(|i| (horner(&p.g.coeff(i), t), horner(&p.h.coeff(i), t))).collect()
     };
     let mut values = vec![(Vec::with_capacity(bound + 1), Vec::with_capacity(bound + 1)); is.len()];
     for k in 0..=bound {
         crate::budget::tick()?;
-        let t = Q::from_integer(k.into());
+        let t = BigInt::from(k);
         let (fa, ga) = (at(&f, m, &t), at(&g, n, &t));
-        for (slot, &i) in is.iter().enumerate() {
-            let (a, b) = subresultant_coeff(&ring, &fa, &ga, j, i);
+        for (slot, (a, b)) in subresultant_coeffs(&ring, &fa, &ga, j, is).into_iter().enumerate() {
             values[slot].0.push(a);
             values[slot].1.push(b);
         }
