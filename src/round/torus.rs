@@ -468,7 +468,7 @@ pub fn torus_distance<S: RootScalar>(
                 let end = k.radius.to_f64() / alpha_f64(&setup.param.du);
                 for j in 1..16 {
                     let u = end * (std::f64::consts::PI * f64::from(j) / 16.0).cos();
-                    us.push(S::time(&S::from_rational(&BigRational::from_float(u).unwrap_or_default())));
+                    us.push(S::time(&S::from_rational(&crate::scalar::rational_of_f64(u).unwrap_or_default())));
                 }
             }
             for u in us {
@@ -643,7 +643,7 @@ impl<S: RootScalar> TorusDistance<S> {
         let rr = f(&c.radius);
         let value = self.distance2_f64(&x) - f(r2);
         let magnitude = ww + rr * rr + f(r2);
-        let to = |v: f64| S::from_rational(&BigRational::from_float(v).unwrap_or_default());
+        let to = |v: f64| S::from_rational(&crate::scalar::rational_of_f64(v).unwrap_or_default());
         to(value).sign_scaled(|| to(magnitude))
     }
 
@@ -1114,14 +1114,54 @@ fn iv_add(a: &Iv, b: &Iv) -> Iv {
     (&a.0 + &b.0, &a.1 + &b.1)
 }
 
+/// The exact numbers an interval's ends are taken from: rationals, and integers (the ends of
+/// [`iv_poly`]'s run over one denominator).
+trait IvEnd: Sized {
+    fn negative(&self) -> bool;
+    fn positive(&self) -> bool;
+    fn times(&self, o: &Self) -> Self;
+    /// self < o.
+    fn less(&self, o: &Self) -> bool;
+}
+
+impl IvEnd for BigRational {
+    fn negative(&self) -> bool {
+        self.is_negative()
+    }
+    fn positive(&self) -> bool {
+        self.is_positive()
+    }
+    fn times(&self, o: &Self) -> Self {
+        self * o
+    }
+    /// By cross-multiplication (`Ratio`'s `cmp` runs a continued fraction with a division per
+    /// term); both in lowest terms with positive denominators.
+    fn less(&self, o: &Self) -> bool {
+        self.numer() * o.denom() < o.numer() * self.denom()
+    }
+}
+
+impl IvEnd for BigInt {
+    fn negative(&self) -> bool {
+        self.is_negative()
+    }
+    fn positive(&self) -> bool {
+        self.is_positive()
+    }
+    fn times(&self, o: &Self) -> Self {
+        self * o
+    }
+    fn less(&self, o: &Self) -> bool {
+        self < o
+    }
+}
+
 /// The product of two exact intervals by the signs of their ends: two products unless both
-/// straddle zero, and comparisons by cross-multiplication (`Ratio`'s `cmp` runs a continued
-/// fraction with a division per term).
-pub(super) fn iv_mul(a: &Iv, b: &Iv) -> Iv {
-    use num_traits::Signed;
-    let (a_pos, a_neg) = (!a.0.is_negative(), !a.1.is_positive()); // a ≥ 0, a ≤ 0
-    let (b_pos, b_neg) = (!b.0.is_negative(), !b.1.is_positive());
-    let m = |x: &BigRational, y: &BigRational| x * y;
+/// straddle zero.
+fn iv_mul_of<T: IvEnd>(a: &(T, T), b: &(T, T)) -> (T, T) {
+    let (a_pos, a_neg) = (!a.0.negative(), !a.1.positive()); // a ≥ 0, a ≤ 0
+    let (b_pos, b_neg) = (!b.0.negative(), !b.1.positive());
+    let m = |x: &T, y: &T| x.times(y);
     match (a_pos, a_neg, b_pos, b_neg) {
         (true, _, true, _) => (m(&a.0, &b.0), m(&a.1, &b.1)),
         (true, _, _, true) => (m(&a.1, &b.0), m(&a.0, &b.1)),
@@ -1133,39 +1173,63 @@ pub(super) fn iv_mul(a: &Iv, b: &Iv) -> Iv {
         (false, false, _, true) => (m(&a.1, &b.0), m(&a.0, &b.0)),
         (false, false, false, false) => {
             let (l1, l2, h1, h2) = (m(&a.0, &b.1), m(&a.1, &b.0), m(&a.0, &b.0), m(&a.1, &b.1));
-            let lo = if less(&l2, &l1) { l2 } else { l1 };
-            let hi = if less(&h1, &h2) { h2 } else { h1 };
+            let lo = if l2.less(&l1) { l2 } else { l1 };
+            let hi = if h1.less(&h2) { h2 } else { h1 };
             (lo, hi)
         }
     }
 }
 
-/// x < y for rationals in lowest terms with positive denominators, by cross-multiplication.
-fn less(x: &BigRational, y: &BigRational) -> bool {
-    x.numer() * y.denom() < y.numer() * x.denom()
+/// The product of two exact rational intervals ([`iv_mul_of`]).
+pub(super) fn iv_mul(a: &Iv, b: &Iv) -> Iv {
+    iv_mul_of(a, b)
 }
 
+/// Horner's scheme on intervals, on integers: p's coefficients times the lcm L of their
+/// denominators, the ends of u over one denominator D, so that after k steps the running
+/// interval is the rational one times L·Dᵏ (positive factors keep every sign and order, so
+/// each step takes the same ends); two reductions at the end instead of a gcd per product and
+/// sum. The same interval as the rational run.
 fn iv_poly(p: &Poly<BigRational>, u: &Iv) -> Iv {
-    let mut acc: Iv = (BigRational::zero(), BigRational::zero());
-    for c in p.coeffs().iter().rev() {
-        acc = iv_add(&iv_mul(&acc, u), &(c.clone(), c.clone()));
+    let Some((top, rest)) = p.coeffs().split_last() else { return (BigRational::zero(), BigRational::zero()) };
+    let l = p.coeffs().iter().fold(BigInt::one(), |l, c| if c.denom().is_one() { l } else { l.lcm(c.denom()) });
+    let d = if u.0.denom() == u.1.denom() { u.0.denom().clone() } else { u.0.denom().lcm(u.1.denom()) };
+    let ends = (u.0.numer() * (&d / u.0.denom()), u.1.numer() * (&d / u.1.denom()));
+    let scaled = |c: &BigRational| -> BigInt {
+        if c.denom() == &l {
+            c.numer().clone()
+        } else {
+            c.numer() * (&l / c.denom())
+        }
+    };
+    let t = scaled(top);
+    let mut acc = (t.clone(), t);
+    let mut power = BigInt::one();
+    for c in rest.iter().rev() {
+        power *= &d;
+        let (lo, hi) = iv_mul_of(&acc, &ends);
+        let c = scaled(c) * &power;
+        acc = (lo + &c, hi + c);
     }
-    acc
+    let den = l * power;
+    (BigRational::new(acc.0, den.clone()), BigRational::new(acc.1, den))
 }
 
-/// √x to within 2⁻ᵇⁱᵗˢ, outward (x's negative part read as 0).
+/// r / 2ᵇ in lowest terms, r ≥ 0 (the power of two's gcd with r is its trailing zeros).
+fn dyadic(r: BigInt, b: usize) -> BigRational {
+    let tz = r.trailing_zeros().map_or(0, |z| (z as usize).min(b));
+    BigRational::new_raw(r >> tz, BigInt::one() << (b - tz))
+}
+
+/// √x to within 2⁻ᵇⁱᵗˢ, outward (x's negative part read as 0): ⌊√⌊v·2²ᵇ⌋⌋ / 2ᵇ below, and
+/// (⌊√(⌊v·2²ᵇ⌋ + 1)⌋ + 1) / 2ᵇ above, the floors by integer quotients of the shifted
+/// numerators (denominators are positive).
 pub(super) fn iv_sqrt(x: &Iv, bits: u32) -> Iv {
-    let scale = BigRational::from_integer(BigInt::one() << (2 * bits as usize));
-    let unit = BigRational::from_integer(BigInt::one() << bits as usize);
-    let root_floor = |v: &BigRational| -> BigInt {
-        if !v.is_positive() {
-            return BigInt::zero();
-        }
-        (v * &scale).floor().to_integer().sqrt()
-    };
-    let lo = BigRational::from_integer(root_floor(&x.0)) / &unit;
+    let b = bits as usize;
+    let scaled_floor = |v: &BigRational| -> BigInt { (v.numer() << (2 * b)) / v.denom() };
+    let lo = if x.0.is_positive() { dyadic(scaled_floor(&x.0).sqrt(), b) } else { BigRational::zero() };
     let hi = if x.1.is_positive() {
-        BigRational::from_integer(root_floor(&(&x.1 + BigRational::one() / &scale)) + BigInt::one()) / &unit
+        dyadic((scaled_floor(&x.1) + BigInt::one()).sqrt() + BigInt::one(), b)
     } else {
         BigRational::zero()
     };
@@ -1314,7 +1378,7 @@ pub fn decimal_by(
         (num_traits::pow(BigInt::from(10), digits as usize - 1), num_traits::pow(BigInt::from(10), digits as usize));
     let (mut lo, mut hi) = full.clone();
     if est.is_finite() && est > 0.0 {
-        if let Some(guess) = BigRational::from_float(est).map(|g| (g / &ulp).floor().to_integer()) {
+        if let Some(guess) = crate::scalar::rational_of_f64(est).map(|g| (g / &ulp).floor().to_integer()) {
             let slack = (&guess / BigInt::from(1_000_000_000_000i64)).abs() + BigInt::from(2);
             let (a, b): (BigInt, BigInt) = (&guess - &slack, &guess + &slack + BigInt::one());
             let a = a.max(full.0.clone());
@@ -1416,7 +1480,7 @@ fn point_first_contact<S: RootScalar>(q: &Cast<S>, x: &Point3<S>) -> Result<Opti
         let interval = match S::time_output(&root) {
             TimeOutput::Exact(a) => enclose(a, width)?,
             TimeOutput::Float(f) => {
-                let f = S::from_rational(&BigRational::from_float(f).unwrap_or_default());
+                let f = S::from_rational(&crate::scalar::rational_of_f64(f).unwrap_or_default());
                 [f.clone(), f]
             }
         };
@@ -1853,7 +1917,7 @@ fn advance<S: RootScalar>(q: &Cast<S>, first: TorusDistance<S>) -> Result<TorusC
     let l1 = velocity[0].abs() + velocity[1].abs() + velocity[2].abs();
     let speed = {
         let f = vv.to_f64().sqrt() * (1.0 + 1e-9);
-        match BigRational::from_float(f).filter(|_| f.is_finite() && f > 0.0) {
+        match crate::scalar::rational_of_f64(f).filter(|_| f.is_finite() && f > 0.0) {
             Some(r) => {
                 let s = S::from_rational(&r);
                 if (s.clone() * s.clone()).compare(&vv)? != Ordering::Less {
@@ -1900,7 +1964,7 @@ fn advance<S: RootScalar>(q: &Cast<S>, first: TorusDistance<S>) -> Result<TorusC
             }
             None => {
                 let est = d.cores_squared_f64().sqrt() - d.radii.to_f64();
-                S::from_rational(&BigRational::from_float(est * (1.0 - 1e-9)).unwrap_or_else(BigRational::zero))
+                S::from_rational(&crate::scalar::rational_of_f64(est * (1.0 - 1e-9)).unwrap_or_else(BigRational::zero))
             }
         };
         // The step ℓ/v, rounded down to 32 significant bits (short times keep the
@@ -1971,6 +2035,65 @@ mod tests {
             }
         }
         assert_eq!(cases, 225);
+    }
+
+    /// Horner's scheme on integers over one denominator gives the rational run's interval
+    /// (each step `iv_mul` then a sum, on reduced rationals), and the square roots by shifted
+    /// quotients the floors of the rational products: on polynomials with mixed denominators,
+    /// zero and missing coefficients, and intervals of every sign with unlike denominators.
+    #[test]
+    fn integer_horner_and_shifted_roots_are_the_rational_runs() {
+        let r = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+        let rational_poly = |p: &Poly<BigRational>, u: &Iv| -> Iv {
+            let mut acc: Iv = (q(0), q(0));
+            for c in p.coeffs().iter().rev() {
+                acc = iv_add(&iv_mul(&acc, u), &(c.clone(), c.clone()));
+            }
+            acc
+        };
+        let rational_sqrt = |x: &Iv, bits: u32| -> Iv {
+            let scale = BigRational::from_integer(BigInt::one() << (2 * bits as usize));
+            let unit = BigRational::from_integer(BigInt::one() << bits as usize);
+            let root_floor = |v: &BigRational| -> BigInt {
+                if !v.is_positive() {
+                    return BigInt::zero();
+                }
+                (v * &scale).floor().to_integer().sqrt()
+            };
+            let lo = BigRational::from_integer(root_floor(&x.0)) / &unit;
+            let hi = if x.1.is_positive() {
+                BigRational::from_integer(root_floor(&(&x.1 + BigRational::one() / &scale)) + BigInt::one()) / &unit
+            } else {
+                q(0)
+            };
+            (lo, hi)
+        };
+        let polys = [
+            Poly::from_coeffs(vec![r(1, 3), r(-5, 7), q(0), r(9, 4)]),
+            Poly::from_coeffs(vec![q(0), q(0), r(-2, 9)]),
+            Poly::from_coeffs(vec![r(7, 1), r(-1, 6), r(1, 10), r(-3, 8), r(11, 12)]),
+            Poly::constant(r(-4, 5)),
+            Poly::zero(),
+        ];
+        let ends = [r(-7, 3), r(-1, 2), q(0), r(3, 10), r(5, 4), r(13, 6)];
+        let mut cases = 0;
+        for p in &polys {
+            for (i, a) in ends.iter().enumerate() {
+                for b in &ends[i..] {
+                    let u = (a.clone(), b.clone());
+                    let want = rational_poly(p, &u);
+                    assert_eq!(iv_poly(p, &u), want, "{p:?} on {u:?}");
+                    for bits in [1, 7, 64, 130] {
+                        assert_eq!(iv_sqrt(&want, bits), rational_sqrt(&want, bits), "√{want:?} at {bits}");
+                    }
+                    cases += 1;
+                }
+            }
+        }
+        assert_eq!(cases, 105);
+        // Roots of exact squares and of a point at zero: the ends meet or straddle the root.
+        assert_eq!(iv_sqrt(&(r(9, 4), r(9, 4)), 3), (r(3, 2), r(3, 2) + r(1, 8)));
+        assert_eq!(iv_sqrt(&(q(0), q(0)), 5), (q(0), q(0)));
     }
 
     /// The first contact of G moving by `velocity` with F by the rational parametrisation and by
