@@ -371,14 +371,14 @@ impl<N: Scalar> Query for DistanceTorus<N> {
                 let (lo, hi) = e.enclosure(128).map_err(poly)?;
                 S::from_rational(&((lo + hi) / Q::from_integer(2.into())))
             }
-            None => S::from_rational(&Q::from_float(d.cores_squared_f64()).unwrap_or_default()),
+            None => S::from_rational(&crate::scalar::rational_of_f64(d.cores_squared_f64()).unwrap_or_default()),
         };
         let x = d.point_f64();
         let y = exact.as_ref().map(|e| e.points_f64()[0]).unwrap_or_else(|| circle_point_f64(&p.circle, x));
         let core_points = if p.swapped { [x, y] } else { [y, x] };
         let [rc, rk] = p.radius.clone().map(|r| r.to_f64());
         let points = surface_points_f64(core_points, if p.swapped { [rk, rc] } else { [rc, rk] });
-        let magnitude = S::from_rational(&Q::from_float(scale(&p)).unwrap_or_default());
+        let magnitude = S::from_rational(&crate::scalar::rational_of_f64(scale(&p)).unwrap_or_default());
         Ok(Answer {
             output: DistanceTorusOutput {
                 status: d.status,
@@ -434,7 +434,7 @@ pub(super) fn squared_gap_margin(enclosure: &(Q, Q), rho: &Q, scale: f64) -> Mar
     let (lo, hi) = enclosure;
     let r2 = rho * rho;
     let gap = (lo - &r2).max(&r2 - hi).max(Q::zero());
-    Margin::Finite(gap / (Q::from_float(scale).unwrap_or_default() + r2))
+    Margin::Finite(gap / (crate::scalar::rational_of_f64(scale).unwrap_or_default() + r2))
 }
 
 /// C's point nearest `x` in floats (f64 backend).
@@ -527,11 +527,17 @@ impl<N: Scalar> ToiTorus<N> {
             }
         }
         let scale = Q::from_integer(1.into()) + largest + &p.radii;
-        let eps = Q::from_float(crate::contract::budget::<f64>()).unwrap_or_default() * scale;
+        let eps = crate::scalar::rational_of_f64(crate::contract::budget::<f64>()).unwrap_or_default() * scale;
         let err = |e| round_error("", e);
-        // Whether the shapes at `time` with radii summing to `rho` meet.
+        // Whether the shapes at `time` with radii summing to `rho` meet: on the fast exact
+        // backend (the same values, without `BigRational`'s gcd after every operation; these
+        // samples were most of a torus cast's check).
+        let (pe, ve, _) = self.relative::<Exact>()?;
         let meet = |time: &Q, rho: &Q| -> Result<bool, QueryError> {
-            Ok(torus_distance(&p.circle, &moved(time), rho).map_err(err)?.status != Status::Separated)
+            let time = Exact::from_big_rational(time);
+            let curve = pe.curve.translated(&ve.map(|x| x * time.clone()));
+            let rho = Exact::from_big_rational(rho);
+            Ok(torus_distance(&pe.circle, &curve, &rho).map_err(err)?.status != Status::Separated)
         };
         let shrunk = &p.radii - &eps;
         // Deeper than ε somewhere in [from, to]: at `from` or at eight evenly spaced times
@@ -555,8 +561,10 @@ impl<N: Scalar> ToiTorus<N> {
                 _ => None,
             });
         };
-        let Some(tf_q) = Q::from_float(tf) else { return Ok(Some(format!("the time {tf} is not finite"))) };
-        let rounded = |x: &Q| Q::from_float(x.to_f64()).unwrap_or_else(|| x.clone());
+        let Some(tf_q) = crate::scalar::rational_of_f64(tf) else {
+            return Ok(Some(format!("the time {tf} is not finite")));
+        };
+        let rounded = |x: &Q| crate::scalar::rational_of_f64(x.to_f64()).unwrap_or_else(|| x.clone());
         if tf_q < t0.clone().min(rounded(&t0)) || tf_q > t1.clone().max(rounded(&t1)) {
             return Ok(Some(format!("the time {tf} is outside the interval")));
         }
