@@ -96,7 +96,7 @@ impl Scalar for f64 {
         T::from_f64(*self).unwrap_or_else(|_| T::zero())
     }
     fn to_rational(&self) -> Option<BigRational> {
-        BigRational::from_float(*self)
+        super::rational_of_f64(*self)
     }
     fn image(&self) -> Decision<f64> {
         if f64::is_finite(*self) {

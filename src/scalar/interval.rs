@@ -351,8 +351,8 @@ impl Interval {
         }
         let start = ToPrimitive::to_f64(q).unwrap_or(0.0);
         let mut lo = if start.is_nan() { 0.0 } else { start.clamp(-f64::MAX, f64::MAX) };
-        // `from_float` is `Some` for every finite double.
-        let cmp = |x: f64| BigRational::from_float(x).map(|v| v.cmp(q));
+        // `rational_of_f64` is `Some` for every finite double.
+        let cmp = |x: f64| super::rational_of_f64(x).map(|v| v.cmp(q));
         let mut steps = 0;
         while cmp(lo) == Some(Ordering::Greater) {
             if lo == -f64::MAX {
@@ -625,7 +625,7 @@ impl Scalar for Interval {
     /// The exact value of a point interval; `None` for a wider one.
     fn to_rational(&self) -> Option<BigRational> {
         if self.is_point() {
-            BigRational::from_float(self.lo)
+            super::rational_of_f64(self.lo)
         } else {
             None
         }

@@ -396,7 +396,7 @@ impl Scalar for MidRad {
     }
     fn to_rational(&self) -> Option<BigRational> {
         if self.is_point() {
-            BigRational::from_float(self.m)
+            super::rational_of_f64(self.m)
         } else {
             None
         }
