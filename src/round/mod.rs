@@ -253,12 +253,12 @@ pub fn core_distance<S: Scalar>(a: &Core<S>, b: &Core<S>) -> Result<CoreDistance
         }
         (Core::Point(p), Core::Polytope(s)) => {
             convex(s)?;
-            let (d2, c, f) = point_polytope(p, s)?;
+            let (d2, c, f) = point_polytope(p, s, true)?;
             CoreDistance { squared: d2, points: (p.clone(), c), features: (CoreFeature::Point, f) }
         }
         (Core::Segment(seg), Core::Polytope(s)) => {
             convex(s)?;
-            segment_polytope(seg, s)?
+            segment_polytope(seg, s, true)?
         }
         (Core::Polytope(pa), Core::Polytope(pb)) => polytopes(pa, pb)?.1,
         (x, y) => core_distance(y, x)?.swapped(),
@@ -291,8 +291,9 @@ fn segment_feature<S: Scalar>(c: &Point3<S>, s: &[Point3<S>; 2]) -> Decision<Cor
 }
 
 /// The squared distance from `p` to the convex polytope `s` (0 inside), the closest point and
-/// its feature: the least over the faces whose prism holds `p`, the edges and the vertices.
-fn point_polytope<S: Scalar>(p: &Point3<S>, s: &Solid<S>) -> Decision<(S, Point3<S>, CoreFeature)> {
+/// its feature: the least over the faces whose prism holds `p`, the edges and the vertices
+/// (`prune`: skipping the edges and faces [`boxes_beyond`] the least so far; the same answer).
+fn point_polytope<S: Scalar>(p: &Point3<S>, s: &Solid<S>, prune: bool) -> Decision<(S, Point3<S>, CoreFeature)> {
     if s.convex_holds(p)? {
         return Ok((S::zero(), p.clone(), CoreFeature::Inside));
     }
@@ -304,10 +305,19 @@ fn point_polytope<S: Scalar>(p: &Point3<S>, s: &Solid<S>) -> Decision<(S, Point3
         least.offer(d2, (s.vertex(v).clone(), Feature::Vertex(v)))?;
     }
     for &(u, v) in s.edges() {
+        if prune && boxes_beyond(&[p], &[s.vertex(u), s.vertex(v)], least.value()) {
+            continue;
+        }
         let (d2, c) = point_segment(p, s.vertex(u), s.vertex(v))?;
         least.offer(d2, (c, Feature::Edge(u.min(v), u.max(v))))?;
     }
     for f in 0..s.face_count() {
+        if prune && S::EXACT_VALUES {
+            let corners: Vec<&Point3<S>> = s.face(f).iter().map(|&v| s.vertex(v)).collect();
+            if boxes_beyond(&[p], &corners, least.value()) {
+                continue;
+            }
+        }
         if let Some((d2, foot)) = point_face(s, f, p)? {
             least.offer(d2, (foot, Feature::Face(f)))?;
         }
@@ -316,16 +326,55 @@ fn point_polytope<S: Scalar>(p: &Point3<S>, s: &Solid<S>) -> Decision<(S, Point3
     Ok((d2, c, CoreFeature::Polytope(f)))
 }
 
-/// The squared distance of the segment `seg` and the convex polytope `s`: 0 where an end lies
+/// Whether the squared gap between the axis-aligned boxes of the points `a` and of `b` is
+/// certainly greater than `best`: then every point of their hulls is farther apart than
+/// `best`, and a candidate between them can neither be the least nor tie it. Exact backends
+/// only (a float candidate's rounded distance need not keep above the box gap's), so the
+/// least found, its witness and every tie are those of the full search; a comparison left
+/// undecided prunes nothing.
+fn boxes_beyond<S: Scalar>(a: &[&Point3<S>], b: &[&Point3<S>], best: Option<&S>) -> bool {
+    use std::cmp::Ordering;
+    let Some(best) = best.filter(|_| S::EXACT_VALUES) else { return false };
+    let less = |x: &S, y: &S| matches!(x.compare(y), Ok(Ordering::Less));
+    let range = |ps: &[&Point3<S>], i: usize| -> Option<(S, S)> {
+        let (first, rest) = ps.split_first()?;
+        let (mut lo, mut hi) = (&first[i], &first[i]);
+        for p in rest {
+            if less(&p[i], lo) {
+                lo = &p[i];
+            }
+            if less(hi, &p[i]) {
+                hi = &p[i];
+            }
+        }
+        Some((lo.clone(), hi.clone()))
+    };
+    let mut gap2 = S::zero();
+    for i in 0..3 {
+        let (Some((lo_a, hi_a)), Some((lo_b, hi_b))) = (range(a, i), range(b, i)) else { return false };
+        let g = if less(&hi_a, &lo_b) {
+            lo_b - hi_a
+        } else if less(&hi_b, &lo_a) {
+            lo_a - hi_b
+        } else {
+            continue;
+        };
+        gap2 += g.clone() * g;
+    }
+    less(best, &gap2)
+}
+
+/// The squared distance of the segment `seg` and the convex polytope `s` (`prune`: skip the
+/// edges [`boxes_beyond`] the least so far; the same answer, tested): 0 where an end lies
 /// inside or the segment crosses a face plane inside the face (the common point there);
 /// otherwise the least over the ends against the polytope and the segment against its edges (a
 /// closest pair with the segment's inside and a face's inside has the segment parallel to the
 /// face; the closest pairs then run to an end of the segment or to an edge of the face, which
 /// realise the distance too).
-fn segment_polytope<S: Scalar>(seg: &[Point3<S>; 2], s: &Solid<S>) -> Result<CoreDistance<S>, RoundError> {
+fn segment_polytope<S: Scalar>(seg: &[Point3<S>; 2], s: &Solid<S>, prune: bool) -> Result<CoreDistance<S>, RoundError> {
     let mut least: Least<S, Witness<S>> = Least::new();
     for (k, end) in seg.iter().enumerate() {
-        let (d2, c, f) = point_polytope(end, s)?;
+        let (d2, c, f) = point_polytope(end, s, prune)?;
         let inside = f == CoreFeature::Inside;
         least.offer(d2, ((end.clone(), CoreFeature::End(k)), (c, f)))?;
         if inside {
@@ -346,6 +395,9 @@ fn segment_polytope<S: Scalar>(seg: &[Point3<S>; 2], s: &Solid<S>) -> Result<Cor
         }
     }
     for &(v, w) in s.edges() {
+        if prune && boxes_beyond(&[&seg[0], &seg[1]], &[s.vertex(v), s.vertex(w)], least.value()) {
+            continue;
+        }
         let (d2, x, y) = segment_segment(&seg[0], &seg[1], s.vertex(v), s.vertex(w))?;
         let fx = segment_feature(&x, seg)?;
         least.offer(d2, ((x, fx), (y, CoreFeature::Polytope(Feature::Edge(v.min(w), v.max(w))))))?;
@@ -480,5 +532,84 @@ fn nth_root<S: RootScalar>(p: &Poly<S>, lo: &S, hi: &S, k: usize, near: &S) -> R
         Err(PolyError::NotIsolating)
     } else {
         Ok(roots.pop().unwrap_or_else(|| S::time(near)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_rational::BigRational;
+
+    /// Skipping the features whose boxes lie beyond the least so far changes nothing: the same
+    /// squared distance, closest points and features as the full search, exactly, for points
+    /// and segments on a grid about a box and a turned hull (touching faces, edges and
+    /// vertices, parallel to faces and edges, crossing, inside).
+    #[test]
+    fn pruned_searches_are_the_full_ones() {
+        let q = |n: i64| BigRational::from_integer(n.into());
+        let h = |n: i64| BigRational::new(n.into(), 2.into());
+        let pt = |x: i64, y: i64, z: i64| Point3::new(h(x), h(y), h(z));
+        let cube = crate::brep::shapes::cuboid(h(2), h(1), h(3)).unwrap();
+        let hull = crate::brep::convex_hull(&[
+            Point3::new(q(0), q(0), q(0)),
+            Point3::new(q(2), q(1), q(0)),
+            Point3::new(q(-1), q(2), q(1)),
+            Point3::new(q(1), q(-1), q(2)),
+            Point3::new(q(0), q(1), q(3)),
+        ])
+        .unwrap()
+        .solid;
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |k: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % k) as i64 - (k / 2) as i64
+        };
+        let (mut points, mut segments, mut pruned) = (0, 0, 0);
+        for solid in [&cube, &hull] {
+            for _ in 0..300 {
+                let a = pt(next(13), next(13), next(13));
+                let b = if next(4) == 0 {
+                    pt(next(13), next(13), next(13))
+                } else {
+                    a.clone() + Vector3::new(h(next(5)), q(0), h(next(3)))
+                };
+                assert_eq!(point_polytope(&a, solid, true), point_polytope(&a, solid, false), "{a:?}");
+                points += 1;
+                if a != b {
+                    let seg = [a.clone(), b.clone()];
+                    let (x, y) =
+                        (segment_polytope(&seg, solid, true).unwrap(), segment_polytope(&seg, solid, false).unwrap());
+                    assert_eq!((&x.squared, &x.points, &x.features), (&y.squared, &y.points, &y.features), "{seg:?}");
+                    segments += 1;
+                    let least = Some(&x.squared);
+                    pruned += solid
+                        .edges()
+                        .iter()
+                        .filter(|&&(v, w)| boxes_beyond(&[&a, &b], &[solid.vertex(v), solid.vertex(w)], least))
+                        .count();
+                }
+            }
+        }
+        assert_eq!(points, 600);
+        assert!(segments > 400, "{segments}");
+        // The test is not vacuous: most edges are skipped.
+        assert!(pruned > 2 * segments, "{pruned} of {segments} segments' edges");
+    }
+
+    #[test]
+    fn the_box_gap_bounds_from_below() {
+        let q = |n: i64| BigRational::from_integer(n.into());
+        let p = |x: i64, y: i64, z: i64| Point3::new(q(x), q(y), q(z));
+        let (a, b) = ([p(0, 0, 0), p(1, 1, 0)], [p(3, 0, 0), p(4, 5, 2)]);
+        // The boxes are 2 apart in x and overlap in y and z: gap² = 4.
+        let (ra, rb): (Vec<_>, Vec<_>) = (a.iter().collect(), b.iter().collect());
+        assert!(boxes_beyond(&ra, &rb, Some(&q(3))));
+        assert!(!boxes_beyond(&ra, &rb, Some(&q(4))), "a tie is no skip");
+        assert!(!boxes_beyond(&ra, &rb, None));
+        // Not on a float backend.
+        let f = |x: f64, y: f64, z: f64| Point3::new(x, y, z);
+        assert!(!boxes_beyond(&[&f(0.0, 0.0, 0.0)], &[&f(9.0, 0.0, 0.0)], Some(&1.0)));
     }
 }
