@@ -524,13 +524,7 @@ mod tests {
         let q = |n: i64| BigRational::from_integer(n.into());
         let sqrt2 = real_roots(&Poly::from_coeffs(vec![q(-2), q(0), q(1)]), &q(0), &q(2)).unwrap().remove(0);
         assert_eq!(sqrt2.to_f64(), std::f64::consts::SQRT_2);
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % m) as i64
-        };
+        let mut next = crate::poly::tests::draws(0x9e37_79b9_7f4a_7c15);
         let (mut direct, mut total) = (0, 0);
         for case in 0..400 {
             let deg = 2 + next(4) as usize;

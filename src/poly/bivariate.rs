@@ -663,13 +663,7 @@ pub(super) mod tests {
         // columns, against one determinant per coefficient; on degenerate pairs: many zero
         // coefficients (pivots to swap, all-zero columns), shared roots, equal polynomials.
         let z = |v: &[i64]| -> Vec<BigInt> { v.iter().map(|&x| BigInt::from(x)).collect() };
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |k: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % k) as i64
-        };
+        let mut next = crate::poly::tests::draws(0x2545_f491_4f6c_dd1d);
         let mut checked = 0;
         for _ in 0..400 {
             let (m, n) = (1 + next(5) as usize, 1 + next(5) as usize);

@@ -299,13 +299,7 @@ mod tests {
     /// shared (also repeated), some not; the test proves most coprime pairs.
     #[test]
     fn the_modular_test_keeps_euclids_gcd() {
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % m) as i64
-        };
+        let mut next = crate::poly::tests::draws(0x9e37_79b9_7f4a_7c15);
         let (mut proved, mut shared) = (0, 0);
         for _ in 0..400 {
             let factor = |next: &mut dyn FnMut(u64) -> i64| {
@@ -382,13 +376,7 @@ mod tests {
     #[test]
     fn the_integer_gcd_is_the_rational_one() {
         use super::super::intpoly::primitive;
-        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % m) as i64
-        };
+        let mut next = crate::poly::tests::draws(0x2545_f491_4f6c_dd1d);
         let (mut equal, mut coprime, mut shared) = (0, 0, 0);
         for _ in 0..300 {
             let factor = |next: &mut dyn FnMut(u64) -> i64| {

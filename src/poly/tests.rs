@@ -11,6 +11,17 @@ use super::isolate::{bisect, isolate, midpoint, wider_than};
 use super::*;
 use crate::scalar::{ratio, Sign};
 
+/// The poly tests' xorshift source: `next(m)` draws from 0..m (m > 0); one seed, one sequence.
+pub(super) fn draws(seed: u64) -> impl FnMut(u64) -> i64 {
+    let mut x = seed;
+    move |m| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % m) as i64
+    }
+}
+
 fn ints(v: &[i64]) -> Vec<BigInt> {
     v.iter().map(|&c| BigInt::from(c)).collect()
 }
@@ -109,13 +120,7 @@ fn rational_roots_of_higher_degree_by_integer_bisection() {
 /// irrational quadratics is a `Point` at exactly its value, every irrational one `Open`.
 #[test]
 fn rational_roots_by_guess_by_quotient_and_by_bisection() {
-    let mut x: u64 = 0x0123_4567_89ab_cdef;
-    let mut next = |m: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % m
-    };
+    let mut next = draws(0x0123_4567_89ab_cdef);
     let (mut points, mut open) = (0, 0);
     for case in 0..120 {
         let mut rational: Vec<BigRational> = Vec::new();
@@ -125,8 +130,7 @@ fn rational_roots_by_guess_by_quotient_and_by_bisection() {
             } else {
                 BigInt::from(1 + next(40))
             };
-            let num =
-                BigInt::from(next(2000) as i64 - 1000) * &den / BigInt::from(97) + BigInt::from(next(7) as i64 - 3);
+            let num = BigInt::from(next(2000) - 1000) * &den / BigInt::from(97) + BigInt::from(next(7) - 3);
             let q = BigRational::new(num, den);
             if !rational.contains(&q) {
                 rational.push(q);
@@ -293,13 +297,7 @@ fn midpoint_and_width_agree_with_ratio_arithmetic() {
 /// degrees 0 to 7) over intervals with integer, dyadic, coprime and 150-bit ends.
 #[test]
 fn integer_affine_composition_is_the_rational_one() {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = |m: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % m) as i64
-    };
+    let mut next = draws(0x9e37_79b9_7f4a_7c15);
     let big = BigInt::from(7).pow(53) + BigInt::from(2);
     let ends = [
         (r(0, 1), r(1, 1)),
