@@ -225,6 +225,63 @@ fn account() -> Spent {
     })
 }
 
+/// The steps the current budget has left, counting the ticks taken since its last accounting
+/// (`None` without a budget or without a step limit). A memo that serves a result another query
+/// built compares it with the ticks the build took, and charges them with [`charge_steps`]: a
+/// step limit then gives the same answers whether the result is served or built.
+pub fn steps_left() -> Option<u64> {
+    CURRENT.with(|c| {
+        let a = c.get()?;
+        let left = a.steps_left?;
+        // The ticks granted at the last accounting are charged at the next one; `granted -
+        // FREE` of them have passed.
+        let passed = u64::from(a.granted.saturating_sub(FREE.with(Cell::get)));
+        Some(if a.spent.is_some() { 0 } else { left.saturating_sub(passed) })
+    })
+}
+
+/// Charge `n` ticks at once to the current budget's steps (a result served instead of built:
+/// see [`steps_left`]). `Err` with [`Limit::Steps`] when fewer are left, as `n` ticks would
+/// have failed; other limits are not checked here (the next [`tick`] does).
+pub fn charge_steps(n: u64) -> Spent {
+    CURRENT.with(|c| {
+        let Some(mut a) = c.get() else { return Ok(()) };
+        if let Some(limit) = a.spent {
+            return Err(limit);
+        }
+        let Some(left) = a.steps_left else { return Ok(()) };
+        let free = FREE.with(Cell::get);
+        // The granted ticks that passed are charged now, with the `n`; those still free stay
+        // granted (and are charged, as always, by the accounting that finds them used).
+        let passed = u64::from(a.granted.saturating_sub(free));
+        let result = match left.checked_sub(passed).and_then(|l| l.checked_sub(n)) {
+            Some(rest) => {
+                a.granted = free.min(u32::try_from(rest).unwrap_or(u32::MAX));
+                a.steps_left = Some(rest);
+                Ok(())
+            }
+            None => {
+                a.spent = Some(Limit::Steps);
+                a.granted = 0;
+                Err(Limit::Steps)
+            }
+        };
+        c.set(Some(a));
+        FREE.with(|f| f.set(a.granted));
+        result
+    })
+}
+
+/// The bits the current budget has left to charge ([`charge_bits`]; `None` without a budget or
+/// without a bits limit, 0 once any limit is spent).
+pub fn bits_left() -> Option<u64> {
+    CURRENT.with(|c| {
+        let a = c.get()?;
+        let left = a.bits_left?;
+        Some(if a.spent.is_some() { 0 } else { left })
+    })
+}
+
 /// Charge `bits` of derived exact values to the current budget: `Err` with
 /// [`Limit::Bits`] once they exceed its bits.
 pub fn charge_bits(bits: u64) -> Spent {
@@ -359,6 +416,37 @@ mod tests {
             let rest = (0..200).take_while(|_| tick().is_ok()).count();
             assert_eq!(rest, 70);
         });
+    }
+
+    #[test]
+    fn charged_steps_count_as_ticks() {
+        // `charge_steps(n)` is n ticks: the same tick fails, with or without a deadline (free
+        // ticks granted in runs), charged at any point of a run.
+        for time in [None, Some(Duration::from_secs(3600))] {
+            for at in [0u64, 1, 7, 63, 64, 65, 300] {
+                let b = Budget { time, steps: Some(1000), bits: None, memory: None };
+                let ok = with_budget(b, || {
+                    for _ in 0..at {
+                        tick().expect("within the limit");
+                    }
+                    assert_eq!(steps_left(), Some(1000 - at));
+                    assert_eq!(charge_steps(400), Ok(()));
+                    assert_eq!(steps_left(), Some(600 - at));
+                    (0..2000).take_while(|_| tick().is_ok()).count()
+                });
+                assert_eq!(ok as u64, 600 - at, "{time:?} after {at}");
+            }
+        }
+        let b = Budget { time: None, steps: Some(10), bits: None, memory: None };
+        with_budget(b, || {
+            assert_eq!(charge_steps(10), Ok(()));
+            assert_eq!(steps_left(), Some(0));
+            assert_eq!(charge_steps(1), Err(Limit::Steps));
+            assert_eq!(tick(), Err(Limit::Steps));
+            assert_eq!(steps_left(), Some(0));
+        });
+        // Without a step limit nothing is counted or refused.
+        assert_eq!((steps_left(), charge_steps(u64::MAX)), (None, Ok(())));
     }
 
     #[test]
