@@ -1,16 +1,17 @@
 //! The Brep-index against the brute-force classifier (exact), and the f64 answers against the
 //! exact ones under the agreement contract (`query::both`), on nonconvex prisms under oblique
 //! exact poses (quaternions with small integer parts, which binary64 poses with rounding), for
-//! a point and a segment on their vertices, edges, faces and a grid. A failure panics with the
-//! oracle lines that reproduce it.
+//! a point and a segment on their vertices, edges, faces and a grid. The solid is posed and
+//! indexed once per input and backend (`query::memo`): the target's own hybrid-index check and
+//! both queries' runs share it. A failure panics with the oracle lines that reproduce it.
 #![no_main]
 
 use libfuzzer_sys::{fuzz_target, Corpus};
 use num_rational::BigRational;
 use touchstone::arbitrary::MspInput;
 use touchstone::msp::{brute_force_classify, Class, MspTree, Options, Split};
-use touchstone::query::spec::posed_solid;
-use touchstone::query::{both, PointClass};
+use std::rc::Rc;
+use touchstone::query::{both, clear_memo, shared_solid, PointClass};
 use touchstone::scalar::Exact;
 use touchstone_oracle::encode::replay_line;
 
@@ -25,12 +26,20 @@ fuzz_target!(|input: MspInput| -> Corpus {
     let (solid, p, r) = (point_query.solid.clone(), point_query.point.clone(), segment_query.segment[1].clone());
     // The index (both splits) against the brute force, exactly, on the posed solid (on the fast
     // exact backend: `tests/msp.rs` holds its trees equal to `BigRational`'s node by node).
-    let Ok(posed) = posed_solid::<Exact, BigRational>(&solid) else { return Corpus::Reject };
+    // Each input starts from an empty memo, so that a failure replays from its input alone.
+    clear_memo();
+    let Ok(shared) = shared_solid::<Exact, BigRational>(&solid) else { return Corpus::Reject };
+    let posed = shared.posed();
     let p = p.map(|c| Exact::from_big_rational(&c));
     let brute = brute_force_classify(&posed.built.solid, &p).expect("exact");
     for split in [Split::Autopartition, Split::HYBRID] {
-        let options = Options { split, ..Options::default() };
-        let index = MspTree::build(&posed.built.solid, &options).expect("exact build");
+        // The hybrid index is the one the queries below are served (the memo's).
+        let index = match split {
+            Split::Autopartition => Rc::new(
+                MspTree::build(&posed.built.solid, &Options { split, ..Options::default() }).expect("exact build"),
+            ),
+            _ => shared.index("/solid").expect("exact build"),
+        };
         let exact = index.classify_point(&p).expect("exact");
         assert_eq!(exact.class, brute, "MISMATCH index vs brute force ({split:?})\nreplay: {}", lines[0]);
     }

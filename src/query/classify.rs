@@ -13,7 +13,7 @@ use num_rational::BigRational;
 use super::claim::{Check, ClaimRule, Shown};
 use super::error::{ErrorKind, QueryError};
 use super::index::PointClass;
-use super::spec::{posed_convex, posed_solid, ConvexPosed, FeatureId, Posed};
+use super::spec::{posed_solid, ConvexPosed, FeatureId, Posed};
 use super::{Answer, Decisive, Query};
 use crate::brep::Feature;
 use crate::geom::{Point3, Scaled};
@@ -56,23 +56,20 @@ pub struct ClassifyPointClaim {
 }
 
 impl<N: Scalar> ClassifyPoint<N> {
-    /// The solid posed and made strictly convex, or `None` when it is not convex.
-    fn posed<S: Scalar>(&self) -> Result<Option<ConvexPosed<S>>, QueryError> {
-        match posed_convex::<S, N>(&self.solid) {
-            Ok(c) => Ok(Some(c)),
-            Err(e) if e.kind == ErrorKind::Invalid && e.message.contains("not convex") => Ok(None),
-            Err(e) => Err(e),
-        }
+    /// The solid posed and made strictly convex, or `None` when it is not convex (through the
+    /// thread's memo: many points asked of one solid pose it once).
+    fn posed<S: Scalar>(&self) -> Result<std::rc::Rc<Option<ConvexPosed<S>>>, QueryError> {
+        super::memo::shared_convex::<S, N>(&self.solid)
     }
 
     /// A solid that is not convex, through its Brep-index.
     fn compute_general<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
-        let g = posed_solid::<S, N>(&self.solid)?;
-        let index = super::index::index_of(&g, &self.solid.at)?;
+        let shared = super::memo::shared_solid::<S, N>(&self.solid)?;
+        let (g, index) = (shared.posed(), shared.index(&self.solid.at)?);
         let p: Point3<S> = self.point.map(|x| x.to_backend::<S>());
         let a = index.classify_point(&p).map_err(|u| QueryError::uncertain("/point", u))?;
-        let decisive = super::index::face_tests(&g, std::slice::from_ref(&p));
-        let (class, feature) = super::index::point_class(&g, a.class);
+        let decisive = super::index::face_tests(g, std::slice::from_ref(&p));
+        let (class, feature) = super::index::point_class(g, a.class);
         let output = ClassifyPointOutput { class, feature, dots: a.dots, backend: std::marker::PhantomData };
         Ok(Answer { output, continuous: Vec::new(), decisive })
     }
@@ -83,7 +80,7 @@ impl<N: Scalar> ClassifyPoint<N> {
         let shown = |f: &Option<FeatureId>| Shown::Text(f.as_ref().map_or("none".into(), |f| f.to_string()));
         let mut check = Check::equal("feature", shown(&Some(id.clone())), shown(exact_id));
         if !check.ok && exact_id.is_some() {
-            let on = match self.posed::<BigRational>()? {
+            let on = match self.posed::<BigRational>()?.as_ref() {
                 Some(c) => {
                     match (c.claimed_feature(id)?, exact_id.as_ref().map(|e| c.feature_of(e)).transpose()?.flatten()) {
                         (Some((solid, claimed)), Some(found)) => {
@@ -141,7 +138,8 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
     type Claim = ClassifyPointClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
-        let Some(c) = self.posed::<S>()? else { return self.compute_general() };
+        let shared = self.posed::<S>()?;
+        let Some(c) = shared.as_ref() else { return self.compute_general() };
         let s = &c.built.solid;
         let p: Point3<S> = self.point.map(|x| x.to_backend::<S>());
         let mut decisive = vec![Decisive::Test(c.pose_determinant.clone())];
@@ -162,7 +160,7 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
         } else if zero.is_empty() {
             (PointClass::Inside, None)
         } else {
-            let f = feature_of_faces(&c, &zero).ok_or_else(|| {
+            let f = feature_of_faces(c, &zero).ok_or_else(|| {
                 // Exact planes of a strictly convex solid always meet so; tolerant ones may
                 // not, within their tolerance.
                 QueryError::new(
@@ -185,8 +183,8 @@ impl<N: Scalar> Query for ClassifyPoint<N> {
     /// own (faces' areas, the volume), as for `distance`.
     fn margin(&self, exact: &Answer<BigRational, Self>) -> Result<crate::contract::Margin, QueryError> {
         let margin = super::margin_of(&exact.decisive);
-        Ok(match posed_solid::<crate::scalar::Exact, N>(&self.solid) {
-            Ok(g) => margin.min(super::distance::solid_margin(&g.built.solid)),
+        Ok(match super::memo::shared_solid::<crate::scalar::Exact, N>(&self.solid) {
+            Ok(g) => margin.min(g.margin_with(|g| super::distance::solid_margin(&g.built.solid))),
             Err(_) => margin,
         })
     }

@@ -181,15 +181,15 @@ impl<N: Scalar> Query for ClassifySegment<N> {
     type Claim = ClassifySegmentClaim;
 
     fn compute<S: RootScalar>(&self) -> Result<Answer<S, Self>, QueryError> {
-        let g = posed_solid::<S, N>(&self.solid)?;
-        let index = index_of(&g, &self.solid.at)?;
+        let shared = super::memo::shared_solid::<S, N>(&self.solid)?;
+        let (g, index) = (shared.posed(), shared.index(&self.solid.at)?);
         let [p, q] = self.segment.each_ref().map(|p| p.map(|x| x.to_backend::<S>()));
         let a = index.classify_segment(&p, &q).map_err(|u| QueryError::uncertain("/segment", u))?;
         let pieces: Vec<Piece<S>> = a
             .pieces
             .into_iter()
             .map(|piece| {
-                let (class, feature) = point_class(&g, piece.class);
+                let (class, feature) = point_class(g, piece.class);
                 Piece { class, feature, from: piece.from, to: piece.to }
             })
             .collect();
@@ -205,7 +205,7 @@ impl<N: Scalar> Query for ClassifySegment<N> {
             .collect();
         // Off the boundary, the margin is the ends' least relative distance to a face plane
         // (and the pose's), as for a point; see [`Query::agreement`] below.
-        let decisive = face_tests(&g, &[p, q]);
+        let decisive = face_tests(g, &[p, q]);
         Ok(Answer { output: ClassifySegmentOutput { pieces, dots: a.dots }, continuous, decisive })
     }
 
@@ -290,8 +290,8 @@ impl<N: Scalar> Query for ClassifySegment<N> {
             return Ok((Margin::Finite(BigRational::default()), verdict));
         }
         let margin = {
-            let shape = posed_solid::<crate::scalar::Exact, N>(&self.solid)
-                .map_or(Margin::Unbounded, |g| super::distance::solid_margin(&g.built.solid));
+            let shape = super::memo::shared_solid::<crate::scalar::Exact, N>(&self.solid)
+                .map_or(Margin::Unbounded, |g| g.margin_with(|g| super::distance::solid_margin(&g.built.solid)));
             super::margin_of(&exact.decisive).min(shape)
         };
         Ok(agreement_at(margin, exact, fast))

@@ -108,6 +108,7 @@ mod filtered;
 mod forces;
 mod index;
 mod kernel;
+pub mod memo;
 mod round;
 pub mod spec;
 mod toi;
@@ -157,6 +158,7 @@ pub use kernel::{
     SegmentPlaneKind, SegmentPlaneOutput, SideOfPlane, SideOfPlaneClaim, SideOfPlaneOutput, SquaredDistance,
     SquaredDistanceClaim, SquaredDistanceOutput, Target, TransformPoints, TransformPointsClaim, TransformPointsOutput,
 };
+pub use memo::{clear_memo, memo_len, shared_solid, SharedSolid};
 pub use round::{round_separation_along, DistanceRound, DistanceRoundClaim, DistanceRoundOutput};
 pub use spec::{posed_solid, BuiltSolid, FeatureId, PlaneSpec, PoseSpec, Posed, ShapeSpec, SolidPosed};
 pub use toi::{Toi, ToiClaim, ToiOutput};

@@ -781,11 +781,13 @@ pub struct SolidPosed<S: Scalar> {
 /// exactly and carried over decided.
 pub fn posed_solid<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<SolidPosed<S>, QueryError> {
     if S::FILTER {
-        let exact = posed_solid::<crate::scalar::Exact, N>(p)?;
+        // The exact run's solid, which the exact run (before or after this one) shares.
+        let shared = super::memo::shared_solid::<crate::scalar::Exact, N>(p)?;
+        let exact = shared.posed();
         let solid = exact.built.solid.convert_decided::<S>().map_err(|e| posed_error::<S, N>(p, e))?;
         let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
         let pose_determinant = pose_determinant(&map);
-        return Ok(SolidPosed { built: BuiltSolid { solid, ids: exact.built.ids }, pose_determinant });
+        return Ok(SolidPosed { built: BuiltSolid { solid, ids: exact.built.ids.clone() }, pose_determinant });
     }
     let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
     let det = map.check_invertible().map_err(|e| QueryError::geom(&p.pose_at, e))?;
