@@ -191,10 +191,13 @@ pub fn memo_len() -> usize {
 }
 
 /// The kept `V` of `p` and its build's cost, moved to the front.
+///
+/// The kind is compared first: one spec is kept under several kinds and backends, and comparing
+/// specs is linear in the shape.
 fn lookup<V: 'static, N: Scalar>(p: &Posed<N>) -> Option<(Rc<V>, Cost)> {
     MEMO.with(|m| {
         let mut slots = m.borrow_mut();
-        let i = slots.iter().position(|s| s.key.downcast_ref::<Posed<N>>() == Some(p) && s.value.is::<Kept<V>>())?;
+        let i = slots.iter().position(|s| s.value.is::<Kept<V>>() && s.key.downcast_ref::<Posed<N>>() == Some(p))?;
         let slot = slots.remove(i);
         let kept = slot.value.downcast_ref::<Kept<V>>().map(|k| (k.value.clone(), k.cost));
         slots.insert(0, slot);
@@ -206,7 +209,7 @@ fn lookup<V: 'static, N: Scalar>(p: &Posed<N>) -> Option<(Rc<V>, Cost)> {
 fn insert<V: 'static, N: Scalar>(p: &Posed<N>, kept: Kept<V>) {
     let evicted = MEMO.with(|m| {
         let mut slots = m.borrow_mut();
-        slots.retain(|s| !(s.key.downcast_ref::<Posed<N>>() == Some(p) && s.value.is::<Kept<V>>()));
+        slots.retain(|s| !(s.value.is::<Kept<V>>() && s.key.downcast_ref::<Posed<N>>() == Some(p)));
         slots.insert(0, Slot { key: Box::new(p.clone()), value: Rc::new(kept) });
         let keep = SLOTS.min(slots.len());
         slots.split_off(keep)
