@@ -4,12 +4,12 @@
 use num_rational::BigRational;
 
 use super::claim::{Check, ClaimRule, Shown, Tolerance};
-use super::error::{ErrorKind, QueryError};
+use super::error::QueryError;
 use super::spec::{build_solid, posed_solid, FeatureId, Posed, ShapeSpec, SolidPosed};
 use super::{agreement_at, Answer, Decisive, Query};
 use crate::contract::{Agreement, Disagreement, Margin};
 use crate::geom::Point3;
-use crate::msp::{Class, MspError, MspTree, Options, Split};
+use crate::msp::{Class, Split};
 use crate::poly::RootScalar;
 use crate::scalar::{Exact, Scalar};
 
@@ -33,31 +33,6 @@ impl PointClass {
             PointClass::Boundary => "boundary",
         }
     }
-}
-
-/// The index the ops build: the hybrid split ([`Split::HYBRID`]).
-pub(super) fn index_of<S: Scalar>(g: &SolidPosed<S>, at: &str) -> Result<MspTree<S>, QueryError> {
-    build_index(&g.built.solid, Split::HYBRID, at)
-}
-
-fn build_index<S: Scalar>(s: &crate::brep::Solid<S>, split: Split, at: &str) -> Result<MspTree<S>, QueryError> {
-    MspTree::build(s, &Options { split, ..Options::default() }).map_err(|e| match e {
-        MspError::Uncertain(u) => QueryError::uncertain(at, u),
-        // The index multiplies plane coefficients three deep: with numbers beyond 2^±300 a
-        // binary64 product leaves the range (underflows to zero or overflows), which is what
-        // its degenerate decision then was.
-        MspError::Precision(_) if !S::EXACT_VALUES && !in_product_range(s) => {
-            QueryError::uncertain(at, crate::scalar::Uncertain::Overflow)
-        }
-        MspError::Precision(m) => QueryError::new(ErrorKind::Precision, at, m),
-    })
-}
-
-/// Whether every nonzero coordinate and plane coefficient of `s` lies in [2^-300, 2^300].
-fn in_product_range<S: Scalar>(s: &crate::brep::Solid<S>) -> bool {
-    super::spec::in_product_range(s.vertices().iter().flat_map(|v| v.iter()))
-        && (0..s.face_count())
-            .all(|f| super::spec::in_product_range(s.plane(f).normal.iter().chain(std::iter::once(&s.plane(f).offset))))
 }
 
 /// The decisive tests of an answer about points of a posed solid: the pose's determinant and
@@ -344,7 +319,7 @@ impl<N: Scalar> Query for IndexStats<N> {
         } else {
             build_solid::<S, N>(&self.solid, "/solid")?.solid
         };
-        let index = build_index(&built, self.split, "/solid")?;
+        let index = super::memo::build_index(&built, self.split, "/solid")?;
         Ok(Answer::plain(IndexStatsOutput { stats: index.stats().clone(), backend: std::marker::PhantomData }))
     }
 

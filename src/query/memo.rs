@@ -36,7 +36,7 @@ use super::error::QueryError;
 use super::spec::{Posed, SolidPosed};
 use crate::budget;
 use crate::contract::Margin;
-use crate::msp::MspTree;
+use crate::msp::{MspError, MspTree, Options, Split};
 use crate::scalar::Scalar;
 
 /// How many posed solids a thread keeps (a query's `f64`, filter and exact runs of two solids,
@@ -78,7 +78,7 @@ impl<S: Scalar> SharedSolid<S> {
                 return Ok(tree);
             }
         }
-        let (tree, cost) = measured(|| super::index::index_of(&self.posed, at))?;
+        let (tree, cost) = measured(|| index_of(&self.posed, at))?;
         let tree = Rc::new(tree);
         if tree.nodes().len() <= MAX_NODES {
             *self.index.borrow_mut() = Some((tree.clone(), cost));
@@ -95,6 +95,36 @@ impl<S: Scalar> SharedSolid<S> {
         *self.margin.borrow_mut() = Some(m.clone());
         m
     }
+}
+
+/// The index the ops build: the hybrid split ([`Split::HYBRID`]).
+fn index_of<S: Scalar>(g: &SolidPosed<S>, at: &str) -> Result<MspTree<S>, QueryError> {
+    build_index(&g.built.solid, Split::HYBRID, at)
+}
+
+/// The Brep-index of `s` by `split`, its errors named at `at`.
+pub(super) fn build_index<S: Scalar>(
+    s: &crate::brep::Solid<S>,
+    split: Split,
+    at: &str,
+) -> Result<MspTree<S>, QueryError> {
+    MspTree::build(s, &Options { split, ..Options::default() }).map_err(|e| match e {
+        MspError::Uncertain(u) => QueryError::uncertain(at, u),
+        // The index multiplies plane coefficients three deep: with numbers beyond 2^±300 a
+        // binary64 product leaves the range (underflows to zero or overflows), which is what
+        // its degenerate decision then was.
+        MspError::Precision(_) if !S::EXACT_VALUES && !in_product_range(s) => {
+            QueryError::uncertain(at, crate::scalar::Uncertain::Overflow)
+        }
+        MspError::Precision(m) => QueryError::new(super::error::ErrorKind::Precision, at, m),
+    })
+}
+
+/// Whether every nonzero coordinate and plane coefficient of `s` lies in [2^-300, 2^300].
+fn in_product_range<S: Scalar>(s: &crate::brep::Solid<S>) -> bool {
+    super::spec::in_product_range(s.vertices().iter().flat_map(|v| v.iter()))
+        && (0..s.face_count())
+            .all(|f| super::spec::in_product_range(s.plane(f).normal.iter().chain(std::iter::once(&s.plane(f).offset))))
 }
 
 /// A kept value and what its build cost the budget.
@@ -125,11 +155,13 @@ pub fn shared_solid<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<Rc<SharedSolid
     memoized(
         p,
         || {
-            super::spec::posed_solid::<S, N>(p).map(|posed| SharedSolid {
-                posed,
-                index: RefCell::new(None),
-                margin: RefCell::new(None),
-            })
+            // On a filter backend, the exact run's solid (kept too) carried over decided.
+            let posed = if S::FILTER {
+                super::spec::on_filter::<S, N>(shared_solid::<crate::scalar::Exact, N>(p)?.posed(), p)?
+            } else {
+                super::spec::posed_solid::<S, N>(p)?
+            };
+            Ok(SharedSolid { posed, index: RefCell::new(None), margin: RefCell::new(None) })
         },
         |s| weight(&s.posed.built.solid),
     )
@@ -145,7 +177,7 @@ pub(crate) fn shared_convex<S: Scalar, N: Scalar>(
         p,
         || match super::spec::posed_convex::<S, N>(p) {
             Ok(c) => Ok(Some(c)),
-            Err(e) if e.kind == super::ErrorKind::Invalid && e.message.contains("not convex") => Ok(None),
+            Err(e) if e.kind == super::error::ErrorKind::Invalid && e.message.contains("not convex") => Ok(None),
             Err(e) => Err(e),
         },
         |c| c.as_ref().map_or(0, |c| weight(&c.built.solid)),

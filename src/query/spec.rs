@@ -776,18 +776,23 @@ pub struct SolidPosed<S: Scalar> {
     pub pose_determinant: Scaled<S>,
 }
 
+/// `p`'s exact posed solid `exact` carried over to the filter backend `S`, decided.
+pub(super) fn on_filter<S: Scalar, N: Scalar>(
+    exact: &SolidPosed<Exact>,
+    p: &Posed<N>,
+) -> Result<SolidPosed<S>, QueryError> {
+    let solid = exact.built.solid.convert_decided::<S>().map_err(|e| posed_error::<S, N>(p, e))?;
+    let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
+    let pose_determinant = pose_determinant(&map);
+    Ok(SolidPosed { built: BuiltSolid { solid, ids: exact.built.ids.clone() }, pose_determinant })
+}
+
 /// Build and pose a shape, convex or not (a pose of negative determinant reverses the faces).
 /// On a backend with certain but inexact decisions (intervals) the shape is built and posed
 /// exactly and carried over decided.
 pub fn posed_solid<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<SolidPosed<S>, QueryError> {
     if S::FILTER {
-        // The exact run's solid, which the exact run (before or after this one) shares.
-        let shared = super::memo::shared_solid::<crate::scalar::Exact, N>(p)?;
-        let exact = shared.posed();
-        let solid = exact.built.solid.convert_decided::<S>().map_err(|e| posed_error::<S, N>(p, e))?;
-        let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
-        let pose_determinant = pose_determinant(&map);
-        return Ok(SolidPosed { built: BuiltSolid { solid, ids: exact.built.ids.clone() }, pose_determinant });
+        return on_filter::<S, N>(&posed_solid::<crate::scalar::Exact, N>(p)?, p);
     }
     let map = p.pose.affine::<S>().map_err(|e| QueryError::geom(&p.pose_at, e))?;
     let det = map.check_invertible().map_err(|e| QueryError::geom(&p.pose_at, e))?;
