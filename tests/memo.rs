@@ -187,6 +187,28 @@ fn convex_solids_are_served_too() {
 }
 
 #[test]
+fn the_memo_keeps_its_last_slots() {
+    // Twelve solids, each asked on several backends: the memo holds no more than its slots,
+    // the latest first (the last query's solid is served, the first one's was let go).
+    clear_memo();
+    let all = cases();
+    let mut first = None;
+    for (point, _) in &all[..12] {
+        point.answer::<Exact>().expect("answers");
+        point.answer::<f64>().ok();
+        first.get_or_insert_with(|| shared_solid::<Exact, Q>(&point.solid).unwrap());
+        assert!(memo_len() <= touchstone::query::memo::SLOTS, "{}", memo_len());
+    }
+    assert_eq!(memo_len(), touchstone::query::memo::SLOTS);
+    let last = shared_solid::<Exact, Q>(&all[11].0.solid).unwrap();
+    assert!(std::rc::Rc::ptr_eq(&last, &shared_solid::<Exact, Q>(&all[11].0.solid).unwrap()));
+    let again = shared_solid::<Exact, Q>(&all[0].0.solid).unwrap();
+    assert!(!std::rc::Rc::ptr_eq(&again, first.as_ref().unwrap()), "the first solid was kept");
+    clear_memo();
+    assert_eq!(memo_len(), 0);
+}
+
+#[test]
 fn failed_builds_are_not_kept() {
     clear_memo();
     let r = |n: i64| Q::from_integer(n.into());

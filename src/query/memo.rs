@@ -4,9 +4,9 @@
 //!
 //! A posed solid (and the answer to whether it is convex, with its strictly convex form) is
 //! kept under its whole query spec ([`Posed`]: the shape, its pose, their paths) and its
-//! backend, the last [`SLOTS`] of them per thread, most recently used first; solids larger
-//! than [`MAX_WEIGHT`] vertices and face corners, and indices of more than [`MAX_NODES`]
-//! nodes, are built per query and not kept. A served value is the very value a build would
+//! backend, the last [`SLOTS`] of them per thread, most recently used first, and at most
+//! [`MAX_TOTAL_WEIGHT`] vertices and face corners in all; solids larger than [`MAX_WEIGHT`], and
+//! indices of more than [`MAX_NODES`] nodes, are built per query and not kept. A served value is the very value a build would
 //! give (the same deterministic code on equal inputs), and it costs the query the same budget:
 //! the steps and the bits the build took are charged again ([`crate::budget::charge_steps`],
 //! [`crate::budget::charge_bits`]); a query whose limits could not pay for them (or under a
@@ -44,10 +44,14 @@ use crate::scalar::Scalar;
 pub const SLOTS: usize = 8;
 
 /// The most vertices plus face corners of a solid the memo keeps.
-pub const MAX_WEIGHT: usize = 1 << 20;
+pub const MAX_WEIGHT: usize = 1 << 18;
+
+/// The most vertices and face corners of all the solids the memo keeps: the least recently
+/// used go first (with the slots' count, this bounds what a thread holds between queries).
+pub const MAX_TOTAL_WEIGHT: usize = 1 << 19;
 
 /// The most nodes of a Brep-index the memo keeps.
-pub const MAX_NODES: usize = 1 << 20;
+pub const MAX_NODES: usize = 1 << 18;
 
 /// A posed solid shared through the thread's memo, with its Brep-index and its contract margin
 /// once they are asked for.
@@ -143,6 +147,7 @@ struct Cost {
 struct Slot {
     key: Box<dyn Any>,
     value: Rc<dyn Any>,
+    weight: usize,
 }
 
 thread_local! {
@@ -204,8 +209,9 @@ fn memoized<V: 'static, N: Scalar>(
     }
     let (value, cost) = measured(build)?;
     let value = Rc::new(value);
-    if weight(&value) <= MAX_WEIGHT {
-        insert(p, Kept { value: value.clone(), cost });
+    let w = weight(&value);
+    if w <= MAX_WEIGHT {
+        insert(p, Kept { value: value.clone(), cost }, w);
     }
     Ok(value)
 }
@@ -237,13 +243,18 @@ fn lookup<V: 'static, N: Scalar>(p: &Posed<N>) -> Option<(Rc<V>, Cost)> {
     })
 }
 
-/// Keep `kept` as `p`'s, in front, replacing an older one.
-fn insert<V: 'static, N: Scalar>(p: &Posed<N>, kept: Kept<V>) {
+/// Keep `kept` (of weight `weight`) as `p`'s, in front, replacing an older one; the least
+/// recently used go beyond [`SLOTS`] values or [`MAX_TOTAL_WEIGHT`].
+fn insert<V: 'static, N: Scalar>(p: &Posed<N>, kept: Kept<V>, weight: usize) {
     let evicted = MEMO.with(|m| {
         let mut slots = m.borrow_mut();
         slots.retain(|s| !(s.value.is::<Kept<V>>() && s.key.downcast_ref::<Posed<N>>() == Some(p)));
-        slots.insert(0, Slot { key: Box::new(p.clone()), value: Rc::new(kept) });
-        let keep = SLOTS.min(slots.len());
+        slots.insert(0, Slot { key: Box::new(p.clone()), value: Rc::new(kept), weight });
+        let (mut keep, mut total) = (0, 0);
+        while keep < slots.len().min(SLOTS) && total + slots[keep].weight <= MAX_TOTAL_WEIGHT {
+            total += slots[keep].weight;
+            keep += 1;
+        }
         slots.split_off(keep)
     });
     drop(evicted);
