@@ -151,11 +151,29 @@ fn a_bits_limit_answers_alike_served_or_built() {
 
 #[test]
 fn convex_solids_are_served_too() {
-    // `classify_point` of a box under the generator's poses: the strictly convex posed solid
-    // is kept (one slot per backend asked), and served answers are the built ones.
+    // `classify_point` of a box given as a polyhedron (a `box` shape is posed directly and not
+    // kept) under the generator's poses: the strictly convex posed solid is kept (one slot per
+    // backend asked), and served answers are the built ones.
     let r = |n: i64, d: i64| Q::new(n.into(), d.into());
+    let half = [r(1, 1), r(3, 2), r(1, 2)];
+    // Vertex v has coordinate i at +half[i] when bit i of v is set; faces outward.
+    let vertices = (0..8)
+        .map(|v: usize| {
+            let c = |i: usize| if v >> i & 1 == 1 { half[i].clone() } else { -half[i].clone() };
+            touchstone::geom::Point3::new(c(0), c(1), c(2))
+        })
+        .collect();
+    let faces = vec![
+        vec![0, 4, 6, 2],
+        vec![1, 3, 7, 5],
+        vec![0, 1, 5, 4],
+        vec![2, 6, 7, 3],
+        vec![0, 2, 3, 1],
+        vec![4, 5, 7, 6],
+    ];
+    let shape = ShapeSpec::Polyhedron { vertices, faces };
     for (point, _) in cases().into_iter().take(8) {
-        let solid = Posed { shape: ShapeSpec::cuboid([r(1, 1), r(3, 2), r(1, 2)]).unwrap(), ..point.solid.clone() };
+        let solid = Posed { shape: shape.clone(), ..point.solid.clone() };
         for p in [[1, 0, 0], [1, 1, 0], [1, -1, 1], [0, 0, 0], [0, -1, 0]] {
             // Points on the box's faces, edges and corners before the pose, posed.
             let local: Vec<Q> = p.iter().zip([r(1, 1), r(3, 2), r(1, 2)]).map(|(&k, h)| h * r(k, 1)).collect();

@@ -178,15 +178,17 @@ pub fn shared_solid<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<Rc<SharedSolid
 pub(crate) fn shared_convex<S: Scalar, N: Scalar>(
     p: &Posed<N>,
 ) -> Result<Rc<Option<super::spec::ConvexPosed<S>>>, QueryError> {
-    memoized(
-        p,
-        || match super::spec::posed_convex::<S, N>(p) {
-            Ok(c) => Ok(Some(c)),
-            Err(e) if e.kind == super::error::ErrorKind::Invalid && e.message.contains("not convex") => Ok(None),
-            Err(e) => Err(e),
-        },
-        |c| c.as_ref().map_or(0, |c| weight(&c.built.solid)),
-    )
+    let build = || match super::spec::posed_convex::<S, N>(p) {
+        Ok(c) => Ok(Some(c)),
+        Err(e) if e.kind == super::error::ErrorKind::Invalid && e.message.contains("not convex") => Ok(None),
+        Err(e) => Err(e),
+    };
+    // A box is posed directly (eight corners, no validation): cheaper than comparing its spec
+    // with the kept ones (`Ratio`'s comparison of unequal numbers divides), so not kept.
+    if matches!(p.shape, super::spec::ShapeSpec::Box(_)) {
+        return build().map(Rc::new);
+    }
+    memoized(p, build, |c| c.as_ref().map_or(0, |c| weight(&c.built.solid)))
 }
 
 /// The vertices and face corners of `s`.
