@@ -229,18 +229,28 @@ impl<S: Scalar> Solid<S> {
                     .collect()
             })
             .collect();
-        let area = self
-            .topo
+        let area = self.area_tests();
+        let convexity = (0..self.topo.edges.len()).map(|e| self.edge_convexity_scaled(e)).collect();
+        ValidationTests { planarity, area, convexity, volume: self.volume6() }
+    }
+
+    /// The area tests of [`Solid::validation_tests`] alone: each face's Newell normal, a
+    /// coordinate and its magnitude each (a face has area when one is nonzero).
+    pub fn area_tests(&self) -> Vec<Vec<Scaled<S>>> {
+        self.topo
             .faces
             .iter()
             .map(|face| {
-                let pts: Vec<&Point3<S>> = face.iter().map(|&v| &self.vertices[v]).collect();
-                let (n, m) = crate::constructions::newell(&pts);
-                [0, 1, 2].map(|i| Scaled { value: n[i].clone(), magnitude: m[i].clone() }).to_vec()
+                let (n, m) = crate::constructions::newell_of(face.len(), |k| &self.vertices[face[k]]);
+                let [[nx, ny, nz]] = n.data.0;
+                let [[mx, my, mz]] = m.data.0;
+                vec![
+                    Scaled { value: nx, magnitude: mx },
+                    Scaled { value: ny, magnitude: my },
+                    Scaled { value: nz, magnitude: mz },
+                ]
             })
-            .collect();
-        let convexity = (0..self.topo.edges.len()).map(|e| self.edge_convexity_scaled(e)).collect();
-        ValidationTests { planarity, area, convexity, volume: self.volume6() }
+            .collect()
     }
 
     /// Whether the solid is convex: one connected shell whose edges are all convex or flat
