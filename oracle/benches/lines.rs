@@ -1,7 +1,9 @@
 //! The whole line path of the float backend (parse, answer, print) for box–box `distance`
 //! lines under `f64` quaternion poses, beside serde_json's parse-and-print of the same lines
-//! and the bare `f64` V-Clip call on the same posed boxes; and batch mode (exact lines on one
-//! thread and on two), in one run:
+//! and the bare `f64` V-Clip call on the same posed boxes; batch mode (exact lines on one
+//! thread and on two); and many exact questions to one posed comb, served by the query memo
+//! (`touchstone::query::memo`) against the same lines with the memo emptied before each, in
+//! one run:
 //!
 //! ```sh
 //! cargo bench -p touchstone-oracle --bench lines
@@ -118,5 +120,72 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// `n` exact lines asking of one posed comb of `teeth` teeth (the one of docs/speed.md, "One
+/// solid, many questions": a quarter turn about z, shifted by (1/3, 0, -5/7)): points on a
+/// quarter grid of its box and around it (on its faces, edges and vertices among them), every
+/// fifth line a segment.
+fn comb_lines(teeth: i64, n: usize) -> Vec<String> {
+    let mut pts = vec![(0, 0), (2 * teeth - 1, 0)];
+    for k in (0..teeth).rev() {
+        pts.extend([(2 * k + 1, 3), (2 * k, 3)]);
+        if k > 0 {
+            pts.extend([(2 * k, 1), (2 * k - 1, 1)]);
+        }
+    }
+    let m = pts.len();
+    let vertices: Vec<Value> = [0, 1].iter().flat_map(|&z| pts.iter().map(move |&(x, y)| json!([x, y, z]))).collect();
+    let mut faces: Vec<Value> = vec![json!((0..m).rev().collect::<Vec<_>>()), json!((m..2 * m).collect::<Vec<_>>())];
+    faces.extend((0..m).map(|j| json!([j, (j + 1) % m, m + (j + 1) % m, m + j])));
+    let solid = json!({"polyhedron": {"vertices": vertices, "faces": faces}});
+    let pose = json!({"quaternion": [1, 0, 0, 1], "translation": ["1/3", 0, "-5/7"]});
+    let mut s: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = |lo: i64, hi: i64| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        lo + (s % (hi - lo + 1) as u64) as i64
+    };
+    // The point (x, y, z) / 4 of the comb's frame, posed: (-y + 1/3, x, z - 5/7), as strings.
+    let mut point = || {
+        let (x, y, z) = (next(-4, 8 * teeth), next(-4, 16), next(-2, 6));
+        json!([format!("{}/12", -3 * y + 4), format!("{x}/4"), format!("{}/28", 7 * z - 20)])
+    };
+    (0..n)
+        .map(|i| {
+            if i % 5 == 4 {
+                json!({"id": i, "op": "classify_segment", "solid": solid, "pose": pose, "segment": [point(), point()]})
+            } else {
+                json!({"id": i, "op": "classify_point", "solid": solid, "pose": pose, "point": point()})
+            }
+            .to_string()
+        })
+        .collect()
+}
+
+fn bench_one_solid(c: &mut Criterion) {
+    let opts = Options::default();
+    let input = comb_lines(20, 50);
+    let answer_all = |clear: bool| {
+        let mut out = Vec::with_capacity(1 << 16);
+        for line in &input {
+            if clear {
+                touchstone::query::clear_memo();
+            }
+            serde_json::to_writer(&mut out, &answer_fields_limited(line, &opts)).ok();
+            out.push(b'\n');
+        }
+        out
+    };
+    // The served answers are the built ones, byte for byte, and answers, not errors.
+    let built = answer_all(true);
+    assert_eq!(built, answer_all(false), "served and built answers differ");
+    assert!(!String::from_utf8_lossy(&built).contains("\"error\""), "a comb line was refused");
+    let mut g = c.benchmark_group("one_solid_50_exact_lines");
+    g.sample_size(10);
+    g.bench_function("served by the memo", |b| b.iter(|| answer_all(false).len()));
+    g.bench_function("built per line (memo emptied)", |b| b.iter(|| answer_all(true).len()));
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_one_solid);
 criterion_main!(benches);
