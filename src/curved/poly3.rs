@@ -222,26 +222,49 @@ pub(crate) struct IPoly3 {
     degree: usize,
 }
 
-/// `x` to the powers `0..=n` over an interval, appended to `out`: exact ranges for even powers
-/// (never below zero) and monotone ends for odd ones, each end rounded outward. The ends'
-/// powers are running products (`1 · b · b ⋯`, one multiplication per power).
-fn interval_powers(x: Interval, n: usize, out: &mut Vec<Interval>) {
+/// `x` to the powers `0..=n` over an interval, written to `out[..=n]`: exact ranges for even
+/// powers (never below zero) and monotone ends for odd ones, each end rounded outward. The
+/// ends' powers are running products (`1 · b · b ⋯`, one multiplication per power), so the
+/// powers up to `n` are the same whatever higher power is also asked for.
+fn interval_powers(x: Interval, n: usize, out: &mut [Interval]) {
     let one = <Interval as One>::one();
     let (lo, hi) = (x.lo(), x.hi());
     let mig = if lo <= 0.0 && hi >= 0.0 { 0.0 } else { lo.abs().min(hi.abs()) };
     let mag = lo.abs().max(hi.abs());
     let ends = [pt(lo), pt(hi), pt(mig), pt(mag)];
     let mut running = [one; 4];
-    out.push(one);
-    for k in 1..=n {
+    out[0] = one;
+    for (k, power) in out[..=n].iter_mut().enumerate().skip(1) {
         for (r, b) in running.iter_mut().zip(&ends) {
             *r *= *b;
         }
-        out.push(if k % 2 == 0 {
-            hull(running[2].lo(), running[3].hi())
-        } else {
-            hull(running[0].lo(), running[1].hi())
-        });
+        *power =
+            if k % 2 == 0 { hull(running[2].lo(), running[3].hi()) } else { hull(running[0].lo(), running[1].hi()) };
+    }
+}
+
+/// The most powers per axis kept on the stack by [`with_box_powers`]: degree 16, a product of
+/// two inputs of [`MAX_INPUT_DEGREE`].
+const STACK_POWERS: usize = 2 * MAX_INPUT_DEGREE as usize + 1;
+
+/// `f` of the interval powers `0..=degree` of a box's three coordinates, axis after axis, and
+/// the distance between axes (`degree + 1`): on the stack up to [`STACK_POWERS`] a axis, no
+/// allocation per enclosure.
+fn with_box_powers<R>(b: &FBox, degree: usize, f: impl FnOnce(&[Interval], usize) -> R) -> R {
+    let n = degree + 1;
+    let fill = |out: &mut [Interval]| {
+        for (axis, [lo, hi]) in b.iter().enumerate() {
+            interval_powers(hull(*lo, *hi), degree, &mut out[axis * n..(axis + 1) * n]);
+        }
+    };
+    if n <= STACK_POWERS {
+        let mut buf = [<Interval as Zero>::zero(); 3 * STACK_POWERS];
+        fill(&mut buf[..3 * n]);
+        f(&buf[..3 * n], n)
+    } else {
+        let mut buf = vec![<Interval as Zero>::zero(); 3 * n];
+        fill(&mut buf);
+        f(&buf, n)
     }
 }
 
@@ -249,11 +272,13 @@ impl IPoly3 {
     /// A certified enclosure of the polynomial's values over the box (the natural interval
     /// extension, with exact even powers).
     pub(crate) fn enclose(&self, b: &FBox) -> Interval {
-        let n = self.degree + 1;
-        let mut powers = Vec::with_capacity(3 * n);
-        for [lo, hi] in b {
-            interval_powers(hull(*lo, *hi), self.degree, &mut powers);
-        }
+        with_box_powers(b, self.degree, |powers, n| self.enclose_on(powers, n))
+    }
+
+    /// [`IPoly3::enclose`] on a box's powers from [`with_box_powers`] of at least this degree
+    /// (`n` apart): the same enclosure, so that one box's powers serve several polynomials.
+    fn enclose_on(&self, powers: &[Interval], n: usize) -> Interval {
+        debug_assert!(self.degree < n);
         let mut sum = <Interval as Zero>::zero();
         for (e, c, _) in &self.terms {
             sum += *c * powers[e[0] as usize] * powers[n + e[1] as usize] * powers[2 * n + e[2] as usize];
@@ -288,14 +313,19 @@ impl IPoly3 {
 
 /// The mean-value enclosure of `p` over `b` intersected with its natural one: p(c) + ∇p(B)·(B − c)
 /// with c the centre, tight (quadratically) on small boxes.
+///
+/// The box's powers are computed once for the polynomial and its gradient (a power does not
+/// depend on the highest one asked for: the same enclosures as one computation each).
 pub(crate) fn enclose_mean_value(p: &IPoly3, gradient: &[IPoly3; 3], b: &FBox) -> Interval {
-    let natural = p.enclose(b);
+    let degree = gradient.iter().map(|g| g.degree).fold(p.degree, usize::max);
+    let (natural, g) = with_box_powers(b, degree, |powers, n| {
+        (p.enclose_on(powers, n), gradient.each_ref().map(|g| g.enclose_on(powers, n)))
+    });
     let c = b.map(|[lo, hi]| lo + (hi - lo) / 2.0);
     let mut mv = p.enclose_at(&c);
     for i in 0..3 {
-        let g = gradient[i].enclose(b);
         let offset = hull(b[i][0], b[i][1]) - pt(c[i]);
-        mv += g * offset;
+        mv += g[i] * offset;
     }
     natural.intersection(&mv).unwrap_or(natural)
 }
@@ -308,4 +338,82 @@ pub(crate) fn pt(x: f64) -> Interval {
 /// The interval [lo, hi] (unbounded where the ends are not an interval).
 pub(crate) fn hull(lo: f64, hi: f64) -> Interval {
     Interval::new(lo, hi).unwrap_or_else(Interval::whole)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    /// The enclosures as they were computed before the box's powers were shared: a vector of
+    /// powers per polynomial, appended axis after axis.
+    fn enclose_reference(p: &IPoly3, b: &FBox) -> Interval {
+        let n = p.degree + 1;
+        let mut powers = vec![<Interval as Zero>::zero(); 3 * n];
+        for (axis, [lo, hi]) in b.iter().enumerate() {
+            interval_powers(hull(*lo, *hi), p.degree, &mut powers[axis * n..(axis + 1) * n]);
+        }
+        let mut sum = <Interval as Zero>::zero();
+        for (e, c, _) in &p.terms {
+            sum += *c * powers[e[0] as usize] * powers[n + e[1] as usize] * powers[2 * n + e[2] as usize];
+        }
+        sum
+    }
+
+    fn mean_value_reference(p: &IPoly3, gradient: &[IPoly3; 3], b: &FBox) -> Interval {
+        let natural = enclose_reference(p, b);
+        let c = b.map(|[lo, hi]| lo + (hi - lo) / 2.0);
+        let mut mv = enclose_reference(p, &c.map(|x| [x, x]));
+        for i in 0..3 {
+            let g = enclose_reference(&gradient[i], b);
+            let offset = hull(b[i][0], b[i][1]) - pt(c[i]);
+            mv += g * offset;
+        }
+        natural.intersection(&mv).unwrap_or(natural)
+    }
+
+    fn same(a: Interval, b: Interval) -> bool {
+        a.lo().to_bits() == b.lo().to_bits() && a.hi().to_bits() == b.hi().to_bits()
+    }
+
+    #[test]
+    fn shared_powers_give_the_same_enclosures_bit_for_bit() {
+        // A torus (R = 2, r = 1/3: coefficients that are not doubles), a sphere off centre, and
+        // the torus times the sphere (degree 6), its square (degree 12, past the inputs') and its
+        // cube (degree 18: past the stack's powers, on the heap).
+        let (x, y, z) = (Poly3::variable(0), Poly3::variable(1), Poly3::variable(2));
+        let sq = |p: &Poly3| p.mul(p);
+        let s2 = sq(&x).add(&sq(&y)).add(&sq(&z));
+        let k = s2.add(&Poly3::constant(q(4, 1) - q(1, 9)));
+        let torus = sq(&k).add(&sq(&x).add(&sq(&y)).scale(&q(-16, 1)));
+        let sphere = sq(&x.add(&Poly3::constant(q(-1, 3))))
+            .add(&sq(&y))
+            .add(&sq(&z.add(&Poly3::constant(q(2, 7)))))
+            .add(&Poly3::constant(q(-5, 3)));
+        let product = torus.mul(&sphere);
+        let square = product.mul(&product);
+        let cube = square.mul(&product);
+        assert!(cube.degree() as usize + 1 > STACK_POWERS);
+        let polys = [torus.clone(), sphere, product.clone(), square, cube];
+        let boxes: Vec<FBox> = vec![
+            [[-1.0, 1.0], [-0.5, 0.25], [-3.0, -2.0]],
+            [[0.1, 0.3], [1.9, 2.1], [-0.001, 0.002]],
+            [[-2.5, -2.25], [0.0, 0.0], [1.0 / 3.0, 0.5]],
+            [[0.7, 0.7], [-0.2, -0.2], [0.3, 0.3]],
+            [[-1e-300, 1e-300], [1e10, 2e10], [-1e-3, 1e3]],
+            [[-0.0, 3.0], [-7.0, -6.5], [2.0, 2.0 + 2f64.powi(-40)]],
+        ];
+        for (i, p) in polys.iter().enumerate() {
+            let ip = p.to_interval();
+            let grad = p.gradient().map(|g| g.to_interval());
+            for (j, b) in boxes.iter().enumerate() {
+                assert!(same(ip.enclose(b), enclose_reference(&ip, b)), "poly {i}, box {j}: natural enclosure");
+                let (got, want) = (enclose_mean_value(&ip, &grad, b), mean_value_reference(&ip, &grad, b));
+                assert!(same(got, want), "poly {i}, box {j}: {got:?} against {want:?}");
+            }
+        }
+    }
 }
