@@ -23,10 +23,11 @@ use num_traits::{One, Signed, Zero};
 
 use super::ForcesError;
 use crate::scalar::gcd::gcd_big;
+use crate::scalar::int::div_exact_big;
 
 /// lcm(a, b) of positive integers, by Lehmer's gcd ([`gcd_big`]).
 fn lcm_big(a: &BigInt, b: &BigInt) -> BigInt {
-    a / gcd_big(a, b) * b
+    div_exact_big(a, &gcd_big(a, b)) * b
 }
 
 /// `row` times a positive rational `s` making every entry an integer with no common factor:
@@ -38,14 +39,16 @@ pub(super) fn integral_row(row: &[BigRational]) -> (Vec<BigInt>, BigRational) {
             lcm = lcm_big(&lcm, q.denom());
         }
     }
-    let ints: Vec<BigInt> =
-        row.iter().map(|q| if q.is_zero() { BigInt::zero() } else { q.numer() * (&lcm / q.denom()) }).collect();
+    let ints: Vec<BigInt> = row
+        .iter()
+        .map(|q| if q.is_zero() { BigInt::zero() } else { q.numer() * div_exact_big(&lcm, q.denom()) })
+        .collect();
     let content =
         ints.iter().filter(|x| !x.is_zero()).fold(BigInt::zero(), |g, x| if g.is_one() { g } else { gcd_big(&g, x) });
     if content.is_zero() {
         return (ints, BigRational::one());
     }
-    let ints = if content.is_one() { ints } else { ints.into_iter().map(|x| x / &content).collect() };
+    let ints = if content.is_one() { ints } else { ints.into_iter().map(|x| div_exact_big(&x, &content)).collect() };
     (ints, BigRational::new(lcm, content))
 }
 
@@ -76,7 +79,7 @@ pub(super) fn row_basis(m: &[Vec<BigInt>], cols: usize) -> Result<Option<Vec<usi
                 if !factor.is_zero() && !y.is_zero() {
                     v -= y * &factor;
                 }
-                *x = if previous.is_one() { v } else { v / &previous };
+                *x = if previous.is_one() { v } else { div_exact_big(&v, &previous) };
             }
             previous = pivot.clone();
         }
@@ -134,7 +137,7 @@ pub(super) fn gauss_jordan(g: Vec<Vec<BigInt>>, rhs: Vec<BigInt>) -> Result<Inve
                 if !factor.is_zero() && !y.is_zero() {
                     v -= y * &factor;
                 }
-                *x = if previous.is_one() { v } else { v / &previous };
+                *x = if previous.is_one() { v } else { div_exact_big(&v, &previous) };
             }
         }
         previous = pivot.clone();

@@ -213,7 +213,7 @@ impl Domain for Integers {
         a * b - c * d
     }
     fn div_exact(&self, x: &BigInt, y: &BigInt) -> BigInt {
-        x / y
+        crate::scalar::int::div_exact_big(x, y)
     }
 }
 

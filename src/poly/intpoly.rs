@@ -86,7 +86,7 @@ pub(crate) fn make_primitive(a: &mut [BigInt]) {
     let g = if negative { -g } else { g };
     if !g.is_one() {
         for c in a.iter_mut() {
-            *c = &*c / &g;
+            *c = crate::scalar::int::div_exact_big(c, &g);
         }
     }
 }

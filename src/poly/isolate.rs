@@ -489,7 +489,7 @@ pub(crate) fn midpoint(lo: &BigRational, hi: &BigRational) -> BigRational {
     if g.is_one() {
         BigRational::new_raw(n, d)
     } else {
-        BigRational::new_raw(n / &g, d / g)
+        BigRational::new_raw(crate::scalar::int::div_exact_big(&n, &g), crate::scalar::int::div_exact_big(&d, &g))
     }
 }
 

@@ -153,9 +153,9 @@ impl Exact {
             // Taken on the odd parts, before the shift: the power of two is on one side only.
             let g = common(&num, &den);
             if !nat::is_one(&g) {
-                num = Cow::Owned(nat::quotient(&num, &g));
+                num = Cow::Owned(nat::div_exact(&num, &g));
                 // g = d (an integer held over d, a coordinate on a face): the denominator is 1.
-                den = Cow::Owned(if g[..] == den[..] { vec![1] } else { nat::quotient(&den, &g) });
+                den = Cow::Owned(if g[..] == den[..] { vec![1] } else { nat::div_exact(&den, &g) });
             }
         }
         if self.e > 0 {

@@ -360,9 +360,10 @@ impl Int {
         Int::from_limbs(false, &super::gcd::gcd_limbs(&self.mag_limbs(), &other.mag_limbs()))
     }
 
-    /// `self / other` for a divisor that divides exactly (a common factor).
+    /// `self / other` for a divisor that divides exactly (a common factor), by Hensel
+    /// division ([`super::nat::div_exact`]).
     pub(crate) fn div_exact(&self, other: &Int) -> Int {
-        let q = super::nat::quotient(&self.mag_limbs(), &other.mag_limbs());
+        let q = super::nat::div_exact(&self.mag_limbs(), &other.mag_limbs());
         Int::from_limbs(self.is_negative() != other.is_negative(), &q)
     }
 
@@ -415,6 +416,19 @@ impl Int {
             _ => None,
         }
     }
+}
+
+/// `a / b` for a nonzero `b` that divides `a` exactly (a Bareiss pivot, a content), by Hensel
+/// division on 64-bit limbs ([`super::nat::div_exact`]): `num-bigint`'s `/` runs Algorithm D
+/// on 32-bit digits with a normalising shift of both numbers.
+pub(crate) fn div_exact_big(a: &BigInt, b: &BigInt) -> BigInt {
+    if a.is_zero() {
+        return BigInt::zero();
+    }
+    let q = super::nat::div_exact(&super::nat::of_big(a.magnitude()), &super::nat::of_big(b.magnitude()));
+    let sign =
+        if (a.sign() == BigSign::Minus) != (b.sign() == BigSign::Minus) { BigSign::Minus } else { BigSign::Plus };
+    BigInt::from_biguint(sign, super::nat::to_big(&q))
 }
 
 impl Zero for Int {

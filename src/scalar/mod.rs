@@ -37,7 +37,7 @@ pub(crate) mod gcd;
 #[cfg(feature = "rug")]
 mod gmp;
 pub mod image;
-mod int;
+pub(crate) mod int;
 mod interval;
 mod midrad;
 mod nat;

@@ -91,7 +91,9 @@ pub(crate) fn rem(a: &[u64], b: &[u64]) -> Vec<u64> {
     r
 }
 
-/// `a div b` for `b ≠ 0`.
+/// `a div b` for `b ≠ 0` (exact quotients take [`div_exact`]; this one is the tests' route to
+/// Algorithm D's quotient).
+#[cfg(test)]
 pub(crate) fn quotient(a: &[u64], b: &[u64]) -> Vec<u64> {
     let mut q = vec![0u64; a.len().max(1)];
     let mut stack = [0u64; STACK];
@@ -104,6 +106,94 @@ pub(crate) fn quotient(a: &[u64], b: &[u64]) -> Vec<u64> {
     };
     let (n, _) = divide_into(a, b, Some(&mut q), r);
     q.truncate(n);
+    q
+}
+
+/// `a / b` for `b ≠ 0` that divides `a` exactly (a gcd, a Bareiss pivot), by Hensel
+/// division from the low end (Jebelean, "An algorithm for exact division", J. Symb. Comput.
+/// 15 (1993)): with b's power of two dropped from both, each quotient limb is the low limb of
+/// what is left times b's inverse modulo 2⁶⁴, and only the quotient's own limbs of what is
+/// left are kept up to date (the rest is known to vanish). No quotient-digit estimate, no
+/// correction, no normalising shift, and for a quotient shorter than the divisor half the
+/// multiply-adds of Algorithm D's.
+///
+/// When `b` does not divide `a` the result is some natural (no panic), not the quotient.
+///
+/// Panics when `b` is zero (callers hold a nonzero divisor).
+pub(crate) fn div_exact(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let Some(zl) = b.iter().position(|&x| x != 0) else { panic!("division of a natural by zero") };
+    if a.len() <= zl || a.len() < b.len() {
+        return Vec::new();
+    }
+    // b's power of two 2^(64·zl + tz) divides a too: drop it from both.
+    let tz = b[zl].trailing_zeros();
+    let (a, b) = (&a[zl..], &b[zl..]);
+    let lb = b.len() - usize::from(tz > 0 && b[b.len() - 1] >> tz == 0);
+    let nq = a.len() - lb + 1;
+    let limb = |v: &[u64], i: usize| -> u64 {
+        if tz == 0 {
+            v.get(i).copied().unwrap_or(0)
+        } else {
+            (v.get(i).copied().unwrap_or(0) >> tz) | (v.get(i + 1).copied().unwrap_or(0) << (64 - tz))
+        }
+    };
+    let (mut bs, mut rs) = ([0u64; STACK], [0u64; STACK]);
+    let (mut bh, mut rh);
+    let bv: &mut [u64] = if lb <= STACK {
+        &mut bs[..lb]
+    } else {
+        bh = vec![0u64; lb];
+        &mut bh
+    };
+    for (i, x) in bv.iter_mut().enumerate() {
+        *x = limb(b, i);
+    }
+    // What is left of a, its low nq limbs only.
+    let r: &mut [u64] = if nq <= STACK {
+        &mut rs[..nq]
+    } else {
+        rh = vec![0u64; nq];
+        &mut rh
+    };
+    for (i, x) in r.iter_mut().enumerate() {
+        *x = limb(a, i);
+    }
+    // b₀'s inverse modulo 2⁶⁴ by Newton's iteration: b₀ · b₀ ≡ 1 modulo 8, and each step
+    // doubles the bits that are right (3, 6, 12, 24, 48, 96).
+    let b0 = bv[0];
+    let mut inv = b0;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(b0.wrapping_mul(inv)));
+    }
+    let mut q = vec![0u64; nq];
+    for i in 0..nq {
+        let qi = r[i].wrapping_mul(inv);
+        q[i] = qi;
+        if qi == 0 {
+            continue;
+        }
+        // r[i..nq] −= qi · b (r[i] becomes zero).
+        let m = lb.min(nq - i);
+        let (mut carry, mut borrow) = (0u128, 0u64);
+        for j in 0..m {
+            let p = u128::from(qi) * u128::from(bv[j]) + carry;
+            carry = p >> 64;
+            let (t, b1) = r[i + j].overflowing_sub(p as u64);
+            let (t, b2) = t.overflowing_sub(borrow);
+            r[i + j] = t;
+            borrow = u64::from(b1) + u64::from(b2);
+        }
+        let mut pending = carry + u128::from(borrow);
+        for x in r.iter_mut().skip(i + m) {
+            if pending == 0 {
+                break;
+            }
+            let (t, b1) = x.overflowing_sub(pending as u64);
+            *x = t;
+            pending = (pending >> 64) + u128::from(b1);
+        }
+    }
+    trim(&mut q);
     q
 }
 
@@ -279,5 +369,48 @@ mod tests {
             assert_eq!(to_big(&mul(&la, &lb)), a * b, "{a} · {b}");
             assert_eq!(to_big(&shl(&la, 67)), a << 67usize, "{a} · 2^67");
         }
+    }
+
+    /// Hensel's exact quotient against `num-bigint`'s on products q · b of 1 to 14 limbs each
+    /// (past the stack buffers), with divisors even by whole limbs and by bits, odd, of one limb,
+    /// of all ones, equal to the dividend, and a zero dividend.
+    #[test]
+    fn exact_division_is_the_quotient() {
+        let mut s: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut checked = 0;
+        for lq in 1..15usize {
+            for lb in 1..15usize {
+                for pattern in 0..6 {
+                    let mut limbs = |n: usize, top: bool| -> Vec<u64> {
+                        (0..n)
+                            .map(|i| match pattern {
+                                1 => u64::MAX,
+                                2 if i == 0 && !top => 0,
+                                3 if i == 0 && !top => next() << 17,
+                                4 if i + 1 == n => 1,
+                                _ => next() | u64::from(i + 1 == n),
+                            })
+                            .collect()
+                    };
+                    let (q, b) = (to_big(&limbs(lq, true)), to_big(&limbs(lb, false)));
+                    if b == BigUint::default() {
+                        continue;
+                    }
+                    let a = &q * &b;
+                    let got = to_big(&div_exact(&of_big(&a), &of_big(&b)));
+                    assert_eq!(got, q, "({q} · {b}) / {b}");
+                    assert_eq!(to_big(&div_exact(&of_big(&b), &of_big(&b))), BigUint::from(1u32), "{b} / {b}");
+                    assert!(div_exact(&[], &of_big(&b)).is_empty(), "0 / {b}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000);
     }
 }
