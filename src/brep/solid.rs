@@ -2,7 +2,7 @@
 
 use crate::geom::{Plane, Point3, Scaled, Vector3};
 use crate::predicates::orient3d_scaled;
-use crate::scalar::{Decision, Scalar, Sign};
+use crate::scalar::{Decision, ExactValues, Scalar, Sign};
 
 /// One side of an edge, running along a face's boundary (counterclockwise seen from outside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -304,6 +304,73 @@ impl<S: Scalar> Solid<S> {
     }
 }
 
+/// What a posed solid's contract margin needs (exact backends: the margins are computed on
+/// [`crate::scalar::Exact`]).
+impl<S: ExactValues> Solid<S> {
+    /// Six times the volume of a posed solid with the magnitude that bounds what rounding its
+    /// *coordinates* does to it: per fan tetrahedron the permanent of its four homogeneous rows
+    /// (x, y, z, 1), not of the edge vectors. A backend rounds a posed coordinate relative to its
+    /// size (the translation's, far from the origin), so a small solid far away is relatively
+    /// close to a flat one (a half-unit box 5.8·10¹⁷ away came out of zero volume in `f64`, while
+    /// the edge vectors' permanent called its margin 0.49).
+    ///
+    /// Computed by a shorter route with the same value (the backend is exact, so the order of the
+    /// sums does not matter): with |·| taken coordinatewise, rows Rᵢ = (|pᵢ|, 1), Sᵢ their sums and
+    /// `w` the underflow weight, [`crate::geom::permanent4`] of (R₀, R₁, R₂, R₃) is
+    /// per(R) + w · (S₀ S₁ − R₀ · R₁ + S₀), and per(R), expanded along the column of ones, is
+    /// (|a| + |v₀|) · P(|b|, |c|) + P(|v₀|, |a|) · (|b| + |c|) for the fan tetrahedron (v₀, a, b, c),
+    /// where P(q, r) = (q₁r₂ + q₂r₁, q₀r₂ + q₂r₀, q₀r₁ + q₁r₀) is the cross product's permanent.
+    /// The value is the fans' triple products d_a · (d_b × d_c) of the vertices' offsets from v₀.
+    ///
+    /// ```
+    /// use touchstone::brep::shapes;
+    /// use touchstone::scalar::{Exact, Scalar};
+    /// // The cube [−1, 1]³: volume 8, six times it 48, and a magnitude at least that.
+    /// let v = shapes::cube::<Exact>().posed_volume6();
+    /// assert!(v.value == Exact::from_i64(48) && v.magnitude.to_f64() >= 48.0);
+    /// ```
+    pub fn posed_volume6(&self) -> Scaled<S> {
+        let s = self;
+        let v = s.vertices();
+        let w = S::from_f64(crate::scalar::tolerance::UNDERFLOW_WEIGHT).unwrap_or_else(|_| S::zero());
+        let abs: Vec<[S; 3]> = v.iter().map(|p| [p.x.abs(), p.y.abs(), p.z.abs()]).collect();
+        let off: Vec<[S; 3]> = v
+            .iter()
+            .map(|p| [p.x.clone() - v[0].x.clone(), p.y.clone() - v[0].y.clone(), p.z.clone() - v[0].z.clone()])
+            .collect();
+        let add = |a: &[S; 3], b: &[S; 3]| [0, 1, 2].map(|i| a[i].clone() + b[i].clone());
+        let dot = |a: &[S; 3], b: &[S; 3]| {
+            a[0].clone() * b[0].clone() + a[1].clone() * b[1].clone() + a[2].clone() * b[2].clone()
+        };
+        let per = |q: &[S; 3], r: &[S; 3]| {
+            let t = |i: usize, j: usize| q[i].clone() * r[j].clone() + q[j].clone() * r[i].clone();
+            [t(1, 2), t(0, 2), t(0, 1)]
+        };
+        let cross = |q: &[S; 3], r: &[S; 3]| {
+            let t = |i: usize, j: usize| q[i].clone() * r[j].clone() - q[j].clone() * r[i].clone();
+            [t(1, 2), t(2, 0), t(0, 1)]
+        };
+        let r0 = &abs[0];
+        let s0 = r0[0].clone() + r0[1].clone() + r0[2].clone() + S::one();
+        let (mut value, mut magnitude) = (S::zero(), S::zero());
+        for f in 0..s.face_count() {
+            let face = s.face(f);
+            let (ra, da) = (&abs[face[0]], &off[face[0]]);
+            let u = add(ra, r0);
+            let t = per(r0, ra);
+            let sa = ra[0].clone() + ra[1].clone() + ra[2].clone() + S::one();
+            let fans = S::from_i64((face.len() - 2) as i64);
+            magnitude += fans * w.clone() * (s0.clone() * sa - (dot(r0, ra) + S::one()) + s0.clone());
+            for k in 1..face.len() - 1 {
+                let (b, c) = (face[k], face[k + 1]);
+                magnitude += dot(&u, &per(&abs[b], &abs[c])) + dot(&t, &add(&abs[b], &abs[c]));
+                value += dot(da, &cross(&off[b], &off[c]));
+            }
+        }
+        Scaled { value, magnitude }
+    }
+}
+
 /// The sign tests behind a solid's validity (see [`Solid::validation_tests`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValidationTests<S> {
@@ -331,4 +398,71 @@ pub(crate) fn signed_volume6<S: Scalar>(vertices: &[Point3<S>], faces: &[Vec<usi
         }
     }
     Scaled { value, magnitude }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brep::shapes;
+    use crate::geom::{Affine, Matrix4};
+    use crate::scalar::Exact;
+    use num_rational::BigRational;
+
+    /// The definition [`Solid::posed_volume6`] shortens: per fan tetrahedron the permanent of its four
+    /// homogeneous rows, and the solid's signed volume.
+    fn reference<S: Scalar>(s: &Solid<S>) -> Scaled<S> {
+        let v = s.vertices();
+        let row = |p: &Point3<S>| [p.x.clone(), p.y.clone(), p.z.clone(), S::one()];
+        let mut magnitude = S::zero();
+        for f in 0..s.face_count() {
+            let face = s.face(f);
+            for k in 1..face.len() - 1 {
+                let rows = [row(&v[0]), row(&v[face[0]]), row(&v[face[k]]), row(&v[face[k + 1]])];
+                magnitude += crate::geom::permanent4(&Matrix4::from_fn(|i, j| rows[i][j].clone()));
+            }
+        }
+        Scaled { value: s.volume6().value, magnitude }
+    }
+
+    fn solids<S: Scalar>() -> Vec<Solid<S>> {
+        let q = |n: i64, d: i64| S::from_i64(n) / S::from_i64(d);
+        // Rotations with rational entries (quaternions of integers), far and near translations
+        // with signs in every coordinate, so that |·| matters.
+        let poses = [
+            Affine::identity(),
+            Affine::from_quaternion(&[1, 2, -3, 4].map(S::from_i64), Vector3::new(q(-7, 3), q(5, 2), q(-1, 9)))
+                .unwrap(),
+            Affine::from_quaternion(&[2, -1, 0, 1].map(S::from_i64), Vector3::new(q(1000, 1), q(-3, 7), q(0, 1)))
+                .unwrap(),
+        ];
+        let base: Vec<Solid<S>> = vec![
+            shapes::cube(),
+            shapes::tetrahedron(),
+            shapes::octahedron(),
+            shapes::l_shape(),
+            shapes::comb(5).unwrap(),
+            shapes::cuboid(q(1, 3), q(5, 2), q(7, 11)).unwrap(),
+            shapes::extrusion(
+                &[(q(-2, 1), q(-1, 1)), (q(3, 1), q(-1, 2)), (q(1, 1), q(4, 3)), (q(-1, 1), q(2, 1))],
+                q(-5, 3),
+                q(1, 4),
+            )
+            .unwrap(),
+        ];
+        base.iter().flat_map(|s| poses.iter().map(move |p| s.transformed(p).unwrap())).collect()
+    }
+
+    fn same_as_reference<S: ExactValues>() {
+        for (i, s) in solids::<S>().iter().enumerate() {
+            let (got, want) = (s.posed_volume6(), reference(s));
+            assert!(got.value == want.value && got.magnitude == want.magnitude, "solid {i}: {got:?} against {want:?}");
+            assert_eq!(got.sign_scaled(), Ok(crate::scalar::Sign::Positive), "solid {i}");
+        }
+    }
+
+    #[test]
+    fn posed_volume6_is_the_permanents_of_its_definition() {
+        same_as_reference::<Exact>();
+        same_as_reference::<BigRational>();
+    }
 }
