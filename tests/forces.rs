@@ -357,3 +357,25 @@ fn bad_input_is_a_typed_error() {
     assert!(solve(&to_f64(&s)).is_ok());
     let _ = Q::one();
 }
+
+/// A contact point 10³⁰⁰ from the body (the oracle line that hung the process: nalgebra's SVD
+/// iterated without end on a matrix whose entries are 10³⁰⁰ apart). The exact answer is a
+/// solution; the `f64` one ends, in a typed answer.
+#[test]
+fn a_lever_of_ten_to_the_300_ends_on_f64() {
+    let far = Q::from_integer(num_bigint::BigInt::from(10).pow(300));
+    let body = Body::free(q(1), Matrix3::identity(), p(q(0), q(0), q(0)));
+    let fixed = Body::fixed(p(q(0), q(0), q(-1)));
+    let n = v(q(0), q(0), q(1));
+    let contacts = vec![
+        Contact::new(0, 1, p(far, r(1, 2), q(0)), n.clone(), r(1, 2)),
+        Contact::new(0, 1, p(r(-1, 2), r(-1, 3), q(0)), n.clone(), r(1, 2)),
+        Contact::new(0, 1, p(r(1, 2), r(-1, 2), q(0)), n, r(1, 2)),
+    ];
+    let system = System::new(vec![body, fixed], v(q(0), q(0), r(-981, 100)), contacts);
+    let exact = solve(&system).expect("the exact answer");
+    assert_eq!(exact.forces.len(), 3);
+    // Not "inconsistent" (the exact answer says it is not): the float path cannot answer.
+    let fast = solve(&to_f64(&system));
+    assert!(matches!(fast, Err(ForcesError::Uncertain(_))), "{fast:?}");
+}

@@ -383,7 +383,13 @@ fn svd<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S], cutoff: f64) -> Re
     crate::budget::tick()?;
     let am = nalgebra::DMatrix::from_row_iterator(rows, cols, a.iter().map(|x| x.to_f64()));
     let bv = nalgebra::DVector::from_iterator(rows, b.iter().map(|x| -x.to_f64()));
-    let Some(Decomposed { singular_values, solve }) = decompose(&am)? else { return Ok(Ranked::Inconsistent) };
+    // No decomposition reproduced A: the float path cannot answer (its entries left the range,
+    // or none of the routes converged on them), which says nothing of the system's consistency.
+    let Some(Decomposed { singular_values, solve }) = decompose(&am)? else {
+        let range = am.iter().all(|x| x.is_finite()) && bv.iter().all(|x| x.is_finite());
+        let why = if range { crate::scalar::Uncertain::Close } else { crate::scalar::Uncertain::Overflow };
+        return Err(ForcesError::Uncertain(why));
+    };
     let top = singular_values.iter().copied().fold(0.0, f64::max);
     let eps = top * cutoff;
     let kept: Vec<f64> = singular_values.iter().copied().filter(|&s| s > eps).collect();
@@ -394,13 +400,20 @@ fn svd<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S], cutoff: f64) -> Re
     crate::budget::tick()?;
     let residual = (&am * &f - &bv).amax();
     let scale = am.abs().column_sum().amax() * f.amax() + bv.amax();
-    if !residual.is_finite() || residual > RESIDUAL * scale {
+    if !residual.is_finite() || !scale.is_finite() {
+        return Err(ForcesError::Uncertain(crate::scalar::Uncertain::Overflow));
+    }
+    if residual > RESIDUAL * scale {
         return Ok(Ranked::Inconsistent);
     }
     let out: Result<Vec<S>, _> = f.iter().map(|x| S::from_f64(*x)).collect();
     let f = out.map_err(|_| ForcesError::Uncertain(crate::scalar::Uncertain::Overflow))?;
     solution(f, rank, conditioning)
 }
+
+/// The most implicit QR sweeps nalgebra's SVD may take per row or column of the matrix
+/// (it converges in a few per singular value; LAPACK allows six per value, of inner steps).
+const SVD_ITERATIONS: usize = 64;
 
 /// A verified singular value decomposition: the singular values, and the minimum-norm solve of
 /// `A f = b` with singular values at most `eps` dropped.
@@ -427,7 +440,8 @@ fn reproduces(
 /// #1172, open against 0.35: `svd(true, true)` can return wrong singular values with
 /// orthonormal vectors, as this crate's exact forces found on an incline), nalgebra's SVD of
 /// `aᵀ`, checked the same way; where that fails too, a one-sided Jacobi SVD (Hestenes), which
-/// is slower and accurate. `None`: no decomposition reproduced `a` (non-finite entries).
+/// is slower and accurate. `None`: no decomposition reproduced `a` (non-finite entries, or
+/// entries so far apart that no route converged).
 fn decompose(a: &nalgebra::DMatrix<f64>) -> Result<Option<Decomposed>, ForcesError> {
     type M = nalgebra::DMatrix<f64>;
     type V = nalgebra::DVector<f64>;
@@ -442,21 +456,28 @@ fn decompose(a: &nalgebra::DMatrix<f64>) -> Result<Option<Decomposed>, ForcesErr
             vt.transpose() * y
         }),
     };
-    let direct = a.clone().svd(true, true);
-    if let (Some(u), Some(vt)) = (direct.u, direct.v_t) {
-        if reproduces(a, &u, &direct.singular_values, &vt) {
-            return Ok(Some(from(u, direct.singular_values, vt)));
+    // nalgebra's `svd` iterates until it converges, which a matrix with entries 10³⁰⁰ apart
+    // never does (a contact point at x = 10³⁰⁰ hung the process): its iterations are capped,
+    // and a decomposition that does not converge within them falls to the next route.
+    let iterations = SVD_ITERATIONS.saturating_mul(a.nrows().max(a.ncols()).max(1));
+    if let Some(direct) = a.clone().try_svd(true, true, f64::EPSILON, iterations) {
+        if let (Some(u), Some(vt)) = (direct.u, direct.v_t) {
+            if reproduces(a, &u, &direct.singular_values, &vt) {
+                return Ok(Some(from(u, direct.singular_values, vt)));
+            }
         }
     }
     crate::budget::tick()?;
-    let t = a.transpose().svd(true, true);
-    if let (Some(u), Some(vt)) = (t.u, t.v_t) {
-        // aᵀ = U Σ Vᵀ, so a = V Σ Uᵀ.
-        let (u, vt) = (vt.transpose(), u.transpose());
-        if reproduces(a, &u, &t.singular_values, &vt) {
-            return Ok(Some(from(u, t.singular_values, vt)));
+    if let Some(t) = a.transpose().try_svd(true, true, f64::EPSILON, iterations) {
+        if let (Some(u), Some(vt)) = (t.u, t.v_t) {
+            // aᵀ = U Σ Vᵀ, so a = V Σ Uᵀ.
+            let (u, vt) = (vt.transpose(), u.transpose());
+            if reproduces(a, &u, &t.singular_values, &vt) {
+                return Ok(Some(from(u, t.singular_values, vt)));
+            }
         }
     }
+    crate::budget::tick()?;
     let (u, s, vt) = jacobi(a)?;
     Ok(reproduces(a, &u, &s, &vt).then(|| from(u, s, vt)))
 }
