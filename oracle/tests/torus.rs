@@ -342,3 +342,28 @@ fn a_tiny_axis_gives_the_unit_axis_answer() {
         assert_eq!(v, unit, "axis {axis}");
     }
 }
+
+/// Found by attacking the oracle with values near the binary64 range: a torus of major radius
+/// 10³⁰⁰ and a ball of radius 1 centred on its circle (exactly penetrating, depth 1), and a ball
+/// 10³⁰⁰ away cast through the hole at speed 10³⁰⁰ (exactly no contact). The float path's
+/// quartics left the range mid-computation and answered `touching` and `meeting` at the start;
+/// it now refuses with `overflow` (the contract admits it) and `both` agrees.
+#[test]
+fn tori_beyond_the_quartic_range_are_refused_on_f64() {
+    let lines = [
+        r#"{"id":2,"op":"distance","a":{"torus":{"center":[0,0,0],"axis":[0,0,1],"major":1e300,"minor":1e-300}},"b":{"ball":1},"pose_b":{"translation":[1e300,0,0]}}"#,
+        r#"{"id":3,"op":"toi","a":{"torus":{"center":[0,0,0],"axis":[0,0,1],"major":3,"minor":1}},"b":{"ball":1e-300},"pose_b":{"translation":[0,0,1e300]},"velocity_a":[0,0,0],"velocity_b":[0,0,-1e300]}"#,
+    ];
+    let exact = ["penetrating", "false"];
+    for (line, want) in lines.iter().zip(exact) {
+        let mut q: Value = serde_json::from_str(line).unwrap();
+        q["backend"] = json!("f64");
+        let v = ask(q.clone());
+        assert_eq!(v["error"]["kind"], "overflow", "{v}");
+        q["backend"] = json!("both");
+        let v = ask(q);
+        let answer = v.get("status").cloned().unwrap_or_else(|| v["collides"].clone());
+        assert_eq!(answer.to_string().trim_matches('"'), want, "{v}");
+        assert_eq!(v["agreement"]["agree"], true, "{v}");
+    }
+}
