@@ -161,7 +161,13 @@ fn gauss_newton(r: &dyn Fn(&[f64]) -> Vec<f64>, start: &[f64], iterations: usize
             }
         }
         let rv = DVector::from_vec(r0);
-        let step = jac.clone().svd(true, true).solve(&(-rv), 1e-13).ok()?;
+        // nalgebra's `svd` iterates until it converges, which a Jacobian of entries far apart
+        // (or not finite) may never do: capped, and no step when it does not converge.
+        if !jac.iter().chain(rv.iter()).all(|v| v.is_finite()) {
+            return None;
+        }
+        let sweeps = 64 * m.max(n).max(1);
+        let step = jac.clone().try_svd(true, true, f64::EPSILON, sweeps)?.solve(&(-rv), 1e-13).ok()?;
         let mut size = 0f64;
         for j in 0..n {
             x[j] += step[j];
@@ -445,5 +451,20 @@ pub fn bezier_pair_status(
             gap_squared_upper: None,
         }),
         (None, None) => Ok(CurvedStatus::Undecided { reason: "no patch", unresolved: 0 }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gauss_newton;
+
+    /// A residual that leaves the range ends the iteration with no point (its Jacobian's SVD
+    /// would iterate without end), and an ordinary one still converges: x² = 2 from 1.
+    #[test]
+    fn gauss_newton_ends_on_residuals_out_of_range() {
+        let wild = |x: &[f64]| vec![x[0] * 1e308 * 1e308, f64::NAN * x[1]];
+        assert_eq!(gauss_newton(&wild, &[1.0, 1.0], 20), None);
+        let root = gauss_newton(&|x: &[f64]| vec![x[0] * x[0] - 2.0], &[1.0], 50).expect("a point");
+        assert!((root[0] - std::f64::consts::SQRT_2).abs() < 1e-9, "{root:?}");
     }
 }
