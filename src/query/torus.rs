@@ -91,23 +91,6 @@ fn posed_core<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<PosedCore<S>, QueryE
     })
 }
 
-/// The largest magnitude of a coordinate, radius, speed or time (and of a speed times a time)
-/// that a tolerant backend takes into a torus's quartics, 2²⁵⁰: their terms are fourth powers,
-/// and beyond it a value can leave the binary64 range mid-computation with no infinity in the
-/// answer (`f64` called a torus of major radius 10³⁰⁰ touching a ball on its circle, which it
-/// holds by a unit, and a ball passing through a hole 10³⁰⁰ away meeting it at the start).
-/// Beyond it the tolerant backend refuses with [`Uncertain::Overflow`], which the contract
-/// admits; exact backends take any value.
-const QUARTIC_RANGE: f64 = 1.809_251_394_333_065_5e75;
-
-fn in_quartic_range<S: Scalar>(values: &[f64]) -> Result<(), QueryError> {
-    if S::CERTAIN_DECISIONS || values.iter().all(|&v| f64::abs(v) <= QUARTIC_RANGE) {
-        Ok(())
-    } else {
-        Err(QueryError::uncertain("", crate::scalar::Uncertain::Overflow))
-    }
-}
-
 /// The torus's circle, the other core and ρ, with whether a and b were swapped (b the torus).
 struct Pair<S: Scalar> {
     circle: Circle<S>,
@@ -121,18 +104,6 @@ struct Pair<S: Scalar> {
 fn pair<S: Scalar, N: Scalar>(a: &Posed<N>, b: &Posed<N>) -> Result<Pair<S>, QueryError> {
     let (pa, pb) = (posed_core::<S, N>(a)?, posed_core::<S, N>(b)?);
     let radii = pa.radius.clone() + pb.radius.clone();
-    let mut values = vec![pa.radius.to_f64(), pb.radius.to_f64(), radii.to_f64()];
-    for curve in [&pa.curve, &pb.curve] {
-        match curve {
-            Curve::Point(p) => values.extend(p.iter().map(S::to_f64)),
-            Curve::Segment(ends) => values.extend(ends.iter().flat_map(|p| p.iter().map(S::to_f64))),
-            Curve::Circle(c) => {
-                values.extend(c.centre.iter().chain(c.axis.iter()).map(S::to_f64));
-                values.push(c.radius.to_f64());
-            }
-        }
-    }
-    in_quartic_range::<S>(&values)?;
     match (pa.curve, pb.curve) {
         (Curve::Circle(circle), curve) => {
             Ok(Pair { circle, curve, radii, radius: [pa.radius, pb.radius], swapped: false })
@@ -532,11 +503,6 @@ impl<N: Scalar> ToiTorus<N> {
             (t.velocity_a.map(|x| x.to_backend()), t.velocity_b.map(|x| x.to_backend()));
         let v = if p.swapped { va - vb } else { vb - va };
         let interval = t.interval.clone().map(|x| x.to_backend::<S>());
-        let speed = v.iter().map(|x| x.to_f64().abs()).fold(0.0, f64::max);
-        let time = interval.iter().map(|x| x.to_f64().abs()).fold(0.0, f64::max);
-        let mut values: Vec<f64> = v.iter().chain(&interval).map(S::to_f64).collect();
-        values.push(speed * time);
-        in_quartic_range::<S>(&values)?;
         Ok((p, v, interval))
     }
 

@@ -306,6 +306,41 @@ fn combine(sx: Sign, sy: Sign, diff: impl FnOnce() -> Result<Sign, PolyError>) -
     })
 }
 
+/// The largest magnitude of a coordinate, radius, speed or time (and of a speed times a time)
+/// that a tolerant backend takes into a torus's quartics, 2²⁵⁰: their terms are fourth powers,
+/// and beyond it a value can leave the binary64 range mid-computation with no infinity in the
+/// answer (`f64` called a torus of major radius 10³⁰⁰ touching a ball on its circle, which it
+/// holds by a unit, and a ball passing through a hole 10³⁰⁰ away meeting it at the start).
+/// Beyond it [`torus_distance`] and [`torus_first_contact`] on a tolerant backend refuse with
+/// [`Uncertain::Overflow`](crate::scalar::Uncertain::Overflow), which the contract admits;
+/// exact backends take any value.
+pub const QUARTIC_RANGE: f64 = 1.809_251_394_333_065_5e75;
+
+/// [`RoundError::Uncertain`] (overflow) on a tolerant backend when a value passes
+/// [`QUARTIC_RANGE`].
+fn in_quartic_range<'a, S: Scalar + 'a>(values: impl IntoIterator<Item = &'a S>) -> Result<(), RoundError> {
+    if S::CERTAIN_DECISIONS || values.into_iter().all(|v| v.to_f64().abs() <= QUARTIC_RANGE) {
+        Ok(())
+    } else {
+        Err(RoundError::Uncertain(crate::scalar::Uncertain::Overflow))
+    }
+}
+
+/// The values of a circle and a core that enter the quartics.
+fn pair_values<'a, S: Scalar>(circle: &'a Circle<S>, curve: &'a Curve<S>, radii: &'a S) -> Vec<&'a S> {
+    let mut values: Vec<&S> = circle.centre.iter().chain(circle.axis.iter()).collect();
+    values.extend([&circle.radius, radii]);
+    match curve {
+        Curve::Point(p) => values.extend(p.iter()),
+        Curve::Segment(ends) => values.extend(ends.iter().flat_map(|p| p.iter())),
+        Curve::Circle(c) => {
+            values.extend(c.centre.iter().chain(c.axis.iter()));
+            values.push(&c.radius);
+        }
+    }
+    values
+}
+
 /// The torus's circle C against K: the ring elements every decision uses.
 #[derive(Clone, Debug, PartialEq)]
 struct Setup<S: Scalar> {
@@ -422,6 +457,7 @@ pub fn torus_distance<S: RootScalar>(
     curve: &Curve<S>,
     radii: &S,
 ) -> Result<TorusDistance<S>, RoundError> {
+    in_quartic_range(pair_values(circle, curve, radii))?;
     let setup = Setup::new(circle, curve)?;
     let s = setup.param.s.clone();
     let mut candidates = Vec::new();
@@ -1876,6 +1912,13 @@ pub fn torus_first_contact_by_advancement<S: RootScalar>(
 #[allow(clippy::type_complexity)]
 fn start<S: RootScalar>(q: &Cast<S>) -> Result<Result<TorusDistance<S>, TorusContact<S>>, RoundError> {
     let Cast { circle, curve, radii, velocity, t0, t1, width } = *q;
+    in_quartic_range(pair_values(circle, curve, radii).into_iter().chain(velocity.iter()).chain([t0, t1]))?;
+    // Speed × time too (the moved core's coordinates); each is finite and in range here.
+    let speed = velocity.iter().map(|x| x.to_f64().abs()).fold(0.0, f64::max);
+    let time = [t0, t1].iter().map(|x| x.to_f64().abs()).fold(0.0, f64::max);
+    if !S::CERTAIN_DECISIONS && speed * time > QUARTIC_RANGE {
+        return Err(RoundError::Uncertain(crate::scalar::Uncertain::Overflow));
+    }
     if t0.compare(t1)? == Ordering::Greater {
         return Err(RoundError::Invalid("the interval's start is after its end".into()));
     }
@@ -2013,6 +2056,62 @@ mod tests {
 
     fn v(x: i64, y: i64, z: i64) -> Vector3<BigRational> {
         Vector3::new(q(x), q(y), q(z))
+    }
+
+    /// Beyond [`QUARTIC_RANGE`] a tolerant backend refuses (overflow) where it answered
+    /// wrongly before: a ball centred on a circle of radius 10³⁰⁰ was called touching a torus
+    /// of minor radius 10⁻³⁰⁰ (it penetrates by ~1), and a ball cast through the hole from
+    /// 10³⁰⁰ away was met at the start (it never meets). Exact backends answer both. The
+    /// guard is here, not in the query, so library callers are covered too.
+    #[test]
+    fn values_beyond_the_quartic_range_are_refused_on_f64() {
+        let big = 1e300;
+        let c = Circle::new(Point3::new(0.0, 0.0, 0.0), Vector3::new(0.0, 0.0, 1.0), big).unwrap();
+        let on = Curve::Point(Point3::new(big, 0.0, 0.0));
+        let e = torus_distance::<f64>(&c, &on, &(1.0 + 1e-300)).unwrap_err();
+        assert!(matches!(e, RoundError::Uncertain(crate::scalar::Uncertain::Overflow)), "{e:?}");
+        let qf = |x: f64| crate::scalar::rational_of_f64(x).unwrap();
+        let ce = Circle::new(Point3::new(q(0), q(0), q(0)), v(0, 0, 1), qf(big)).unwrap();
+        let d = torus_distance(&ce, &Curve::Point(Point3::new(qf(big), q(0), q(0))), &(q(1) + qf(1e-300))).unwrap();
+        assert_eq!(d.status, Status::Penetrating);
+        // Just inside the range the guard lets a value through.
+        let inside = QUARTIC_RANGE / 4.0;
+        let c = Circle::new(Point3::new(0.0, 0.0, 0.0), Vector3::new(0.0, 0.0, 1.0), inside).unwrap();
+        assert!(torus_distance::<f64>(&c, &Curve::Point(Point3::new(0.0, 0.0, 0.0)), &1.0).is_ok());
+
+        // The cast: ρ = 1 + 10⁻³⁰⁰ from z = 10³⁰⁰ down the axis of the torus R = 3 at speed
+        // 10³⁰⁰ for t in [0, 1]: d(axis point, circle) ≥ 3 > ρ, so it never meets.
+        let c = Circle::new(Point3::new(0.0, 0.0, 0.0), Vector3::new(0.0, 0.0, 1.0), 3.0).unwrap();
+        let start = Curve::Point(Point3::new(0.0, 0.0, big));
+        let down = Vector3::new(0.0, 0.0, -big);
+        let e = torus_first_contact::<f64>(&c, &start, &(1.0 + 1e-300), &down, &0.0, &1.0, &1e-3).unwrap_err();
+        assert!(matches!(e, RoundError::Uncertain(crate::scalar::Uncertain::Overflow)), "{e:?}");
+        // Speed × time alone passes the range: speed 2²⁰⁰ for a time of 2²⁰⁰.
+        let (s, t) = (2f64.powi(200), 2f64.powi(200));
+        let slow = Vector3::new(0.0, 0.0, -s);
+        let e = torus_first_contact_by_advancement::<f64>(
+            &c,
+            &Curve::Point(Point3::new(0.0, 0.0, 10.0)),
+            &2.0,
+            &slow,
+            &0.0,
+            &t,
+            &1e-3,
+        )
+        .unwrap_err();
+        assert!(matches!(e, RoundError::Uncertain(crate::scalar::Uncertain::Overflow)), "{e:?}");
+        let ce = Circle::new(Point3::new(q(0), q(0), q(0)), v(0, 0, 1), q(3)).unwrap();
+        let hit = torus_first_contact(
+            &ce,
+            &Curve::Point(Point3::new(q(0), q(0), qf(big))),
+            &(q(1) + qf(1e-300)),
+            &Vector3::new(q(0), q(0), -qf(big)),
+            &q(0),
+            &q(1),
+            &BigRational::new(1.into(), 1000.into()),
+        )
+        .unwrap();
+        assert!(!hit.collides && !hit.at_start);
     }
 
     /// The product of intervals by signs is the hull of the four products, on every sign case
