@@ -83,6 +83,17 @@ pub(crate) fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
 /// division of a few limbs.
 pub(crate) const STACK: usize = 12;
 
+/// `len` zeroed limbs of working space: the front of `stack` when they fit, else a new vector
+/// held in `heap` (which the caller keeps alive as long as the slice).
+fn scratch<'a, const N: usize>(stack: &'a mut [u64; N], heap: &'a mut Vec<u64>, len: usize) -> &'a mut [u64] {
+    if len <= N {
+        &mut stack[..len]
+    } else {
+        *heap = vec![0u64; len];
+        heap
+    }
+}
+
 /// `a mod b` for `b ≠ 0`.
 pub(crate) fn rem(a: &[u64], b: &[u64]) -> Vec<u64> {
     let mut r = vec![0u64; b.len()];
@@ -96,14 +107,8 @@ pub(crate) fn rem(a: &[u64], b: &[u64]) -> Vec<u64> {
 #[cfg(test)]
 pub(crate) fn quotient(a: &[u64], b: &[u64]) -> Vec<u64> {
     let mut q = vec![0u64; a.len().max(1)];
-    let mut stack = [0u64; STACK];
-    let mut heap;
-    let r: &mut [u64] = if b.len() <= STACK {
-        &mut stack[..b.len()]
-    } else {
-        heap = vec![0u64; b.len()];
-        &mut heap
-    };
+    let (mut stack, mut heap) = ([0u64; STACK], Vec::new());
+    let r = scratch(&mut stack, &mut heap, b.len());
     let (n, _) = divide_into(a, b, Some(&mut q), r);
     q.truncate(n);
     q
@@ -138,23 +143,13 @@ pub(crate) fn div_exact(a: &[u64], b: &[u64]) -> Vec<u64> {
         }
     };
     let (mut bs, mut rs) = ([0u64; STACK], [0u64; STACK]);
-    let (mut bh, mut rh);
-    let bv: &mut [u64] = if lb <= STACK {
-        &mut bs[..lb]
-    } else {
-        bh = vec![0u64; lb];
-        &mut bh
-    };
+    let (mut bh, mut rh) = (Vec::new(), Vec::new());
+    let bv = scratch(&mut bs, &mut bh, lb);
     for (i, x) in bv.iter_mut().enumerate() {
         *x = limb(b, i);
     }
     // What is left of a, its low nq limbs only.
-    let r: &mut [u64] = if nq <= STACK {
-        &mut rs[..nq]
-    } else {
-        rh = vec![0u64; nq];
-        &mut rh
-    };
+    let r = scratch(&mut rs, &mut rh, nq);
     for (i, x) in r.iter_mut().enumerate() {
         *x = limb(a, i);
     }
@@ -236,19 +231,9 @@ pub(crate) fn divide_into(a: &[u64], b: &[u64], q: Option<&mut [u64]>, r: &mut [
     let m = a.len() - n;
     let s = b[n - 1].leading_zeros();
     let (mut vs, mut us) = ([0u64; STACK], [0u64; STACK + 1]);
-    let (mut vh, mut uh);
-    let v: &mut [u64] = if n <= STACK {
-        &mut vs[..n]
-    } else {
-        vh = vec![0u64; n];
-        &mut vh
-    };
-    let u: &mut [u64] = if a.len() < us.len() {
-        &mut us[..a.len() + 1]
-    } else {
-        uh = vec![0u64; a.len() + 1];
-        &mut uh
-    };
+    let (mut vh, mut uh) = (Vec::new(), Vec::new());
+    let v = scratch(&mut vs, &mut vh, n);
+    let u = scratch(&mut us, &mut uh, a.len() + 1);
     shift_into(b, s, v);
     shift_into(a, s, u);
     let base = 1u128 << 64;
