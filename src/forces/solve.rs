@@ -383,12 +383,15 @@ fn svd<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S], cutoff: f64) -> Re
     crate::budget::tick()?;
     let am = nalgebra::DMatrix::from_row_iterator(rows, cols, a.iter().map(|x| x.to_f64()));
     let bv = nalgebra::DVector::from_iterator(rows, b.iter().map(|x| -x.to_f64()));
-    // No decomposition reproduced A: the float path cannot answer (its entries left the range,
-    // or none of the routes converged on them), which says nothing of the system's consistency.
-    let Some(Decomposed { singular_values, solve }) = decompose(&am)? else {
-        let range = am.iter().all(|x| x.is_finite()) && bv.iter().all(|x| x.is_finite());
-        let why = if range { crate::scalar::Uncertain::Close } else { crate::scalar::Uncertain::Overflow };
-        return Err(ForcesError::Uncertain(why));
+    // Entries that left the range: no route can answer, so none is tried (each would run to
+    // its cap on NaNs first: 200 contacts at 10³⁰⁰ took minutes).
+    if !am.iter().chain(bv.iter()).all(|x| x.is_finite()) {
+        return Err(ForcesError::Uncertain(crate::scalar::Uncertain::Overflow));
+    }
+    // No decomposition reproduced A: the float path cannot answer (none of the routes converged
+    // on its entries), which says nothing of the system's consistency.
+    let Some(Decomposed { singular_values, solve }) = decompose(&am, cutoff)? else {
+        return Err(ForcesError::Uncertain(crate::scalar::Uncertain::Close));
     };
     let top = singular_values.iter().copied().fold(0.0, f64::max);
     let eps = top * cutoff;
@@ -436,13 +439,21 @@ fn reproduces(
     err.is_finite() && err <= 1e-12 * scale
 }
 
-/// The SVD of `a`: nalgebra's, checked by reconstruction; where it fails (nalgebra issue
-/// #1172, open against 0.35: `svd(true, true)` can return wrong singular values with
-/// orthonormal vectors, as this crate's exact forces found on an incline), nalgebra's SVD of
-/// `aᵀ`, checked the same way; where that fails too, a one-sided Jacobi SVD (Hestenes), which
-/// is slower and accurate. `None`: no decomposition reproduced `a` (non-finite entries, or
-/// entries so far apart that no route converged).
-fn decompose(a: &nalgebra::DMatrix<f64>) -> Result<Option<Decomposed>, ForcesError> {
+type Factors = (nalgebra::DMatrix<f64>, nalgebra::DVector<f64>, nalgebra::DMatrix<f64>);
+
+/// The SVD of `a` (finite entries), through its range: `a = Q B` with `Q`'s `k` columns an
+/// orthonormal basis of `a`'s columns found by Gram–Schmidt with column pivoting ([`range`]),
+/// then `Bᵀ = U₁ Σ V₁ᵀ` by [`factors`], so `a = (Q V₁) Σ U₁ᵀ`. A contact system's `A` is
+/// `J M⁻¹ Jᵀ`: 3 rows and columns per contact, rank at most 6 per moving body, so `k` is
+/// small where `a` is large, and the dense SVD (cubic in the contacts, and not interruptible:
+/// 1,000 contacts on one body ran for minutes past the time limit) runs on `k` columns. Each
+/// basis vector costs one pass over `a` and a budget tick.
+///
+/// The basis stops when every column's remainder is at most `min(cutoff / 100, 10⁻¹³)` times
+/// the largest column's norm: the part dropped moves each singular value by at most
+/// `√cols · cutoff / 100 · σ₁` (Weyl), below the cutoff for up to 10⁴ columns, and `U Σ Vᵀ` still
+/// reproduces `a` ([`reproduces`]). `None`: no decomposition reproduced `a`.
+fn decompose(a: &nalgebra::DMatrix<f64>, cutoff: f64) -> Result<Option<Decomposed>, ForcesError> {
     type M = nalgebra::DMatrix<f64>;
     type V = nalgebra::DVector<f64>;
     let from = |u: M, s: V, vt: M| Decomposed {
@@ -456,6 +467,70 @@ fn decompose(a: &nalgebra::DMatrix<f64>) -> Result<Option<Decomposed>, ForcesErr
             vt.transpose() * y
         }),
     };
+    let q = range(a, (cutoff / 100.0).min(1e-13))?;
+    let k = q.ncols();
+    if k == 0 {
+        // a = 0: no singular value, and the solve is zero.
+        return Ok(Some(from(M::zeros(a.nrows(), 0), V::zeros(0), M::zeros(0, a.ncols()))));
+    }
+    let bt = a.transpose() * &q;
+    let Some((u1, s, v1t)) = factors(&bt)? else { return Ok(None) };
+    let (u, vt) = (q * v1t.transpose(), u1.transpose());
+    Ok(reproduces(a, &u, &s, &vt).then(|| from(u, s, vt)))
+}
+
+/// An orthonormal basis of `a`'s column space, as columns: modified Gram–Schmidt with column
+/// pivoting (the remainder with the largest norm next, orthogonalised twice against the basis),
+/// until every remainder is at most `tolerance` times the largest column's norm. The columns
+/// are first scaled by a power of two, so norms of entries near the range's ends neither
+/// overflow nor underflow.
+fn range(a: &nalgebra::DMatrix<f64>, tolerance: f64) -> Result<nalgebra::DMatrix<f64>, ForcesError> {
+    let (m, n) = a.shape();
+    let big = a.amax();
+    if big == 0.0 || m == 0 || n == 0 {
+        return Ok(nalgebra::DMatrix::zeros(m, 0));
+    }
+    // 2^-e with 2^e about the largest entry: exact scaling, entries at most about 1.
+    let scale = 2f64.powi(-big.log2().ceil() as i32);
+    let mut r = a * scale;
+    let norm = |r: &nalgebra::DMatrix<f64>, j: usize| r.column(j).norm();
+    let first = (0..n).map(|j| norm(&r, j)).fold(0.0, f64::max);
+    let floor = tolerance * first;
+    let mut basis: Vec<nalgebra::DVector<f64>> = Vec::new();
+    while basis.len() < m.min(n) {
+        crate::budget::tick()?;
+        let (j, largest) = (0..n).map(|j| (j, norm(&r, j))).fold((0, 0.0), |b, c| if c.1 > b.1 { c } else { b });
+        if largest <= floor {
+            break;
+        }
+        let mut v = r.column(j) / largest;
+        for _ in 0..2 {
+            for e in &basis {
+                let d = e.dot(&v);
+                v.axpy(-d, e, 1.0);
+            }
+        }
+        let len = v.norm();
+        if len <= 0.5 {
+            // The pivot's remainder was rounding only: nothing independent is left.
+            break;
+        }
+        v /= len;
+        // Every remainder loses its component along v.
+        let along = v.transpose() * &r;
+        r -= &v * along;
+        basis.push(v);
+    }
+    Ok(nalgebra::DMatrix::from_columns(&basis))
+}
+
+/// The factors `(U, Σ, Vᵀ)` of `a`: nalgebra's SVD, checked by reconstruction; where it fails
+/// (nalgebra issue #1172, open against 0.35: `svd(true, true)` can return wrong singular
+/// values with orthonormal vectors, as this crate's exact forces found on an incline),
+/// nalgebra's SVD of `aᵀ`, checked the same way; where that fails too, a one-sided Jacobi SVD
+/// (Hestenes), which is slower and accurate. `None`: no route reproduced `a` (entries so far
+/// apart that none converged).
+fn factors(a: &nalgebra::DMatrix<f64>) -> Result<Option<Factors>, ForcesError> {
     // nalgebra's `svd` iterates until it converges, which a matrix with entries 10³⁰⁰ apart
     // never does (a contact point at x = 10³⁰⁰ hung the process): its iterations are capped,
     // and a decomposition that does not converge within them falls to the next route.
@@ -463,7 +538,7 @@ fn decompose(a: &nalgebra::DMatrix<f64>) -> Result<Option<Decomposed>, ForcesErr
     if let Some(direct) = a.clone().try_svd(true, true, f64::EPSILON, iterations) {
         if let (Some(u), Some(vt)) = (direct.u, direct.v_t) {
             if reproduces(a, &u, &direct.singular_values, &vt) {
-                return Ok(Some(from(u, direct.singular_values, vt)));
+                return Ok(Some((u, direct.singular_values, vt)));
             }
         }
     }
@@ -473,13 +548,13 @@ fn decompose(a: &nalgebra::DMatrix<f64>) -> Result<Option<Decomposed>, ForcesErr
             // aᵀ = U Σ Vᵀ, so a = V Σ Uᵀ.
             let (u, vt) = (vt.transpose(), u.transpose());
             if reproduces(a, &u, &t.singular_values, &vt) {
-                return Ok(Some(from(u, t.singular_values, vt)));
+                return Ok(Some((u, t.singular_values, vt)));
             }
         }
     }
     crate::budget::tick()?;
     let (u, s, vt) = jacobi(a)?;
-    Ok(reproduces(a, &u, &s, &vt).then(|| from(u, s, vt)))
+    Ok(reproduces(a, &u, &s, &vt).then_some((u, s, vt)))
 }
 
 /// One-sided Jacobi SVD (Hestenes 1958): orthogonalise the columns of `a` by plane rotations,
@@ -495,6 +570,7 @@ fn jacobi(
         crate::budget::tick()?;
         let mut rotated = false;
         for p in 0..n {
+            crate::budget::tick()?;
             for q in p + 1..n {
                 let (alpha, beta) = (w.column(p).norm_squared(), w.column(q).norm_squared());
                 let gamma = w.column(p).dot(&w.column(q));
@@ -627,5 +703,89 @@ mod tests {
         let b = [q("-1"), q("-3")];
         let Ranked::Solution { f, rank, .. } = exact(&a, 2, 2, &b).unwrap() else { panic!() };
         assert_eq!((f, rank), (vec![q("3/5"), q("6/5")], 1));
+    }
+
+    /// A pseudo-random matrix `rows × rank` times `rank × cols` (rank `rank`), entries of
+    /// both factors in [−1, 1).
+    fn low_rank(rows: usize, cols: usize, rank: usize, seed: &mut u64) -> nalgebra::DMatrix<f64> {
+        let mut next = || {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            (*seed >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+        };
+        let p = nalgebra::DMatrix::from_fn(rows, rank, |_, _| next());
+        let q = nalgebra::DMatrix::from_fn(rank, cols, |_, _| next());
+        p * q
+    }
+
+    /// The SVD through the range has the dense SVD's singular values (all of them above the
+    /// cutoff, to 10⁻¹⁰ of σ₁, and as many), on matrices of every rank and shape, also scaled
+    /// by 2^±900 (where a column norm's square leaves the range) and with a zero matrix.
+    #[test]
+    fn the_svd_through_the_range_is_the_dense_svd() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15;
+        let mut cases = 0;
+        for (rows, cols, rank) in [(5, 7, 2), (7, 5, 2), (40, 30, 6), (30, 30, 30), (12, 3, 3), (3, 12, 1), (9, 9, 0)] {
+            for scale in [1.0, 2f64.powi(900), 2f64.powi(-900)] {
+                let a = low_rank(rows, cols, rank, &mut seed) * scale;
+                let dense = a.clone().svd(false, false).singular_values;
+                let top = dense.iter().copied().fold(0.0, f64::max);
+                let mut want: Vec<f64> = dense.iter().copied().filter(|&x| x > SVD_CUTOFF * top).collect();
+                let d = decompose(&a, SVD_CUTOFF).unwrap().expect("reproduces a");
+                let mut got: Vec<f64> = d.singular_values.iter().copied().filter(|&x| x > SVD_CUTOFF * top).collect();
+                want.sort_by(|x, y| y.total_cmp(x));
+                got.sort_by(|x, y| y.total_cmp(x));
+                assert_eq!(got.len(), rank, "{rows} × {cols} of rank {rank}, scale {scale:e}");
+                assert_eq!(got.len(), want.len());
+                for (g, w) in got.iter().zip(&want) {
+                    assert!((g - w).abs() <= 1e-10 * top, "{g:e} against {w:e}");
+                }
+                // The minimum-norm solve of a consistent right side gives it back.
+                if rank > 0 {
+                    let x = nalgebra::DVector::from_fn(cols, |i, _| (i as f64).sin());
+                    let b = &a * &x;
+                    let f = (d.solve)(&b, SVD_CUTOFF * top);
+                    let residual = (&a * f - &b).amax();
+                    assert!(residual <= 1e-10 * b.amax(), "{residual:e}");
+                }
+                cases += 1;
+            }
+        }
+        assert_eq!(cases, 21);
+    }
+
+    /// One body on 300 contacts: `A = J M⁻¹ Jᵀ` is 900 × 900 of rank 6, and the dense SVD runs
+    /// on the range's 6 columns (on the whole `A`, 1,000 contacts ran for minutes, past any time
+    /// limit, without a budget check).
+    #[test]
+    fn many_contacts_on_one_body_reduce_to_six_columns() {
+        let n = 300;
+        let mut j = nalgebra::DMatrix::<f64>::zeros(3 * n, 6);
+        for k in 0..n {
+            // The contact point relative to the centre of mass.
+            let r = nalgebra::Vector3::new((k % 37) as f64 / 37.0 - 0.5, (k % 41) as f64 / 41.0 - 0.5, -0.5);
+            for (axis, d) in [nalgebra::Vector3::x(), nalgebra::Vector3::y(), nalgebra::Vector3::z()].iter().enumerate()
+            {
+                let m = r.cross(d);
+                for c in 0..3 {
+                    j[(3 * k + axis, c)] = d[c];
+                    j[(3 * k + axis, 3 + c)] = m[c];
+                }
+            }
+        }
+        let w = nalgebra::DMatrix::from_diagonal(&nalgebra::DVector::from_vec(vec![
+            1.0 / 8.0,
+            1.0 / 8.0,
+            1.0 / 8.0,
+            0.2,
+            0.2,
+            0.2,
+        ]));
+        let a = &j * w * j.transpose();
+        assert_eq!(range(&a, 1e-14).unwrap().ncols(), 6);
+        let d = decompose(&a, SVD_CUTOFF).unwrap().expect("reproduces A");
+        assert_eq!(d.singular_values.len(), 6);
+        assert!(d.singular_values.iter().all(|&s| s > 1e-3));
     }
 }

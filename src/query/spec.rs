@@ -547,20 +547,27 @@ pub fn posed_convex<S: Scalar, N: Scalar>(p: &Posed<N>) -> Result<ConvexPosed<S>
     } else {
         built_convex::<S, N>(p)?
     };
-    let solid = pose_solid(&built.solid, &map, det).map_err(|e| posed_error::<S, N>(p, e))?;
+    let BuiltSolid { solid: shape, ids } = built;
+    // The identity pose (a shape given in the world, as [`posed_solid`] takes it) moves
+    // nothing: the solid as built, its planes and checks not made again.
+    let solid = if p.pose.is_identity() {
+        shape
+    } else {
+        pose_solid(&shape, &map, det).map_err(|e| posed_error::<S, N>(p, e))?
+    };
     match strict {
         Ok(()) => Ok(ConvexPosed {
-            built: BuiltSolid { solid, ids: built.ids },
+            built: BuiltSolid { solid, ids },
             all: None,
             pose_determinant,
             parallels: Parallels::none(),
         }),
         Err(VClipError::FlatEdge { .. } | VClipError::StraightVertex { .. }) => {
             let hull = convex_hull(solid.vertices()).map_err(|e| QueryError::hull(&p.at, e))?;
-            let ids = hull.input_index.iter().map(|&i| built.ids[i]).collect();
+            let hull_ids = hull.input_index.iter().map(|&i| ids[i]).collect();
             Ok(ConvexPosed {
-                built: BuiltSolid { solid: hull.solid, ids },
-                all: Some(BuiltSolid { solid, ids: built.ids }),
+                built: BuiltSolid { solid: hull.solid, ids: hull_ids },
+                all: Some(BuiltSolid { solid, ids }),
                 pose_determinant,
                 parallels: Parallels::none(),
             })
