@@ -127,13 +127,22 @@ pub fn answer_fields_limited(line: &str, opts: &Options) -> Out {
     use touchstone::budget::{with_budget, Limit};
     use touchstone::scalar::Uncertain;
     let budget = opts.budget();
-    let mut answer = with_budget(budget, || answer_fields(line, opts));
+    // Which of the query's own limits ran out, if any: a step exhaustion that is not the
+    // query's is a backend's own cap.
+    let (mut answer, spent) = with_budget(budget, || (answer_fields(line, opts), touchstone::budget::spent()));
     // Name the limit with its value.
     if let Some(Value::String(m)) = answer.get_mut("error").and_then(|e| e.get_mut("message")) {
         if *m == Uncertain::Exhausted(Limit::Time).to_string() {
             *m = format!("the time limit of {:?} per query was exceeded", opts.time_limit.unwrap_or_default());
         } else if *m == Uncertain::Exhausted(Limit::Steps).to_string() {
-            *m = format!("the step limit of {} per query was exceeded", opts.step_limit.unwrap_or_default());
+            *m = match (spent, opts.step_limit) {
+                (Some(Limit::Steps), Some(n)) => format!("the step limit of {n} per query was exceeded"),
+                // Not the query's limit (it reported "the step limit of 0" when there was none).
+                _ => format!(
+                    "the f64 path's own cap of {} advancement steps was reached (a graze it creeps toward): an exact backend decides it",
+                    touchstone::round::torus::MAX_FLOAT_STEPS
+                ),
+            };
         } else if *m == Uncertain::Exhausted(Limit::Bits).to_string() {
             *m = format!("the posed shapes' exact coordinates exceed the limit of {} bits (--max-bits)", opts.max_bits);
         } else if *m == Uncertain::Exhausted(Limit::Memory).to_string() {

@@ -354,3 +354,25 @@ fn claims_of_the_features_that_meet() {
     // A miss has no features to claim.
     assert!(!verdict(9, json!(["center", {"edge": [0, 1]}])));
 }
+
+/// A cast whose speed components are 10³⁰⁰ and 10⁻³⁰⁰: the `f64` time polynomial's
+/// coefficients leave the range. That is an `overflow` (admissible at any margin), not a
+/// `limit` as it was reported before (a limit is about the input's size, and under `both` a
+/// refusal that is not an overflow must be near a change of the answer).
+#[test]
+fn a_cast_whose_coefficients_leave_the_range_overflows_on_f64() {
+    let line = json!({"op": "toi",
+        "a": {"capsule": {"a": [0, 0, 0], "b": [1, 0, 0], "radius": 1}},
+        "b": {"round": {"shape": {"convex_hull": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]}, "radius": 1e-300}},
+        "pose_b": {"translation": [0, 0, 3]}, "velocity_b": [1e-300, 1e300, -1e-300]});
+    let mut q = line.clone();
+    q["backend"] = json!("f64");
+    let v = ask(q);
+    assert_eq!(v["error"]["kind"], "overflow", "{v}");
+    q = line;
+    q["backend"] = json!("both");
+    let v = ask(q);
+    assert_eq!(v["collides"], false, "{v}");
+    assert_eq!(v["f64"]["error"]["kind"], "overflow", "{v}");
+    assert_eq!(v["agreement"]["agree"], true, "{v}");
+}

@@ -367,3 +367,20 @@ fn tori_beyond_the_quartic_range_are_refused_on_f64() {
         assert_eq!(v["agreement"]["agree"], true, "{v}");
     }
 }
+
+/// Found attacking the tool: the `f64` advancement's own cap on a graze (a `limit`, as FORMAT
+/// says) was reported as "the step limit of 0 per query was exceeded" when no step limit was
+/// set. The message names the cap; a step limit the query set and ran out of is named as such.
+#[test]
+fn the_f64_graze_cap_is_not_called_the_query_step_limit() {
+    let line = json!({"op": "toi", "backend": "f64", "a": f(),
+        "b": {"capsule": {"a": [0, 0, -1], "b": [0, 0, 1], "radius": 1}}, "pose_b": at(json!([5, -10, 0])),
+        "velocity_b": [0, 20, 0], "interval": [0, 1]});
+    let v = touchstone_oracle::answer_line_limited(&line.to_string(), &Options::default());
+    assert_eq!(v["error"]["kind"], "limit", "{v}");
+    let m = v["error"]["message"].as_str().unwrap();
+    assert!(m.contains("10000 advancement steps") && !m.contains("step limit of"), "{m}");
+    let opts = Options { step_limit: Some(50), ..Options::default() };
+    let v = touchstone_oracle::answer_line_limited(&line.to_string(), &opts);
+    assert_eq!(v["error"]["message"], "the step limit of 50 per query was exceeded", "{v}");
+}

@@ -134,6 +134,8 @@ impl QueryError {
     pub fn poly(at: &str, e: PolyError) -> Self {
         match e {
             PolyError::Uncertain(u) => QueryError::uncertain(at, u),
+            // Only the `f64` finder meets a NaN or an infinity: a value left the range.
+            PolyError::NotFinite(_) => QueryError::uncertain(at, crate::scalar::Uncertain::Overflow),
             e => QueryError::new(ErrorKind::Limit, at, e.to_string()),
         }
     }

@@ -184,6 +184,8 @@ pub(crate) fn round_error(at: &str, e: RoundError) -> QueryError {
         RoundError::Invalid(m) => QueryError::new(ErrorKind::Invalid, at, m),
         RoundError::Poly(what, e) => match e {
             crate::poly::PolyError::Uncertain(u) => QueryError::uncertain(at, u),
+            // Only the `f64` finder meets a NaN or an infinity: a value left the range.
+            crate::poly::PolyError::NotFinite(_) => QueryError::uncertain(at, crate::scalar::Uncertain::Overflow),
             e => QueryError::new(ErrorKind::Limit, at, format!("{what}: {e}")),
         },
     }
