@@ -441,13 +441,15 @@ fn reproduces(
 
 type Factors = (nalgebra::DMatrix<f64>, nalgebra::DVector<f64>, nalgebra::DMatrix<f64>);
 
-/// The SVD of `a` (finite entries), through its range: `a = Q B` with `Q`'s `k` columns an
-/// orthonormal basis of `a`'s columns found by Gram–Schmidt with column pivoting ([`range`]),
-/// then `Bᵀ = U₁ Σ V₁ᵀ` by [`factors`], so `a = (Q V₁) Σ U₁ᵀ`. A contact system's `A` is
-/// `J M⁻¹ Jᵀ`: 3 rows and columns per contact, rank at most 6 per moving body, so `k` is
-/// small where `a` is large, and the dense SVD (cubic in the contacts, and not interruptible:
-/// 1,000 contacts on one body ran for minutes past the time limit) runs on `k` columns. Each
-/// basis vector costs one pass over `a` and a budget tick.
+/// The SVD of `a` (finite entries). A contact system's `A` is `J M⁻¹ Jᵀ`: 3 rows and columns
+/// per contact, rank at most 6 per moving body. Where it is large and of low rank the SVD goes
+/// through its range: `a = Q B` with `Q`'s `k` columns an orthonormal basis of `a`'s columns
+/// found by Gram–Schmidt with column pivoting ([`range`], a budget tick per vector), then
+/// `Bᵀ = U₁ Σ V₁ᵀ` by [`factors`], so `a = (Q V₁) Σ U₁ᵀ`: the dense SVD (cubic in the contacts,
+/// and not interruptible: 1,000 contacts on one body ran for minutes past the time limit)
+/// runs on `k` columns. Small matrices (fewer than [`RANGE_FROM`] rows or columns), and those
+/// whose basis passes a quarter of their rank's room (a tower of boxes: the basis costs
+/// about as much as the SVD it would spare), take the dense SVD of `a` itself.
 ///
 /// The basis stops when every column's remainder is at most `min(cutoff / 100, 10⁻¹³)` times
 /// the largest column's norm: the part dropped moves each singular value by at most
@@ -467,28 +469,48 @@ fn decompose(a: &nalgebra::DMatrix<f64>, cutoff: f64) -> Result<Option<Decompose
             vt.transpose() * y
         }),
     };
-    let q = range(a, (cutoff / 100.0).min(1e-13))?;
-    let k = q.ncols();
-    if k == 0 {
+    let room = a.nrows().min(a.ncols());
+    let basis = if room < RANGE_FROM { None } else { range(a, (cutoff / 100.0).min(1e-13), room / 4)? };
+    let Some((u, s, vt)) = (match basis {
+        Some(q) => through(a, q)?,
+        None => factors(a)?,
+    }) else {
+        return Ok(None);
+    };
+    Ok(Some(from(u, s, vt)))
+}
+
+/// The fewest rows and columns for which [`decompose`] tries the range first.
+const RANGE_FROM: usize = 16;
+
+/// `a`'s factors through the orthonormal basis `q` of its columns (see [`decompose`]),
+/// checked by reconstruction; `None` when they do not reproduce `a`.
+fn through(a: &nalgebra::DMatrix<f64>, q: nalgebra::DMatrix<f64>) -> Result<Option<Factors>, ForcesError> {
+    if q.ncols() == 0 {
         // a = 0: no singular value, and the solve is zero.
-        return Ok(Some(from(M::zeros(a.nrows(), 0), V::zeros(0), M::zeros(0, a.ncols()))));
+        let (m, n) = a.shape();
+        return Ok(Some((nalgebra::DMatrix::zeros(m, 0), nalgebra::DVector::zeros(0), nalgebra::DMatrix::zeros(0, n))));
     }
     let bt = a.transpose() * &q;
     let Some((u1, s, v1t)) = factors(&bt)? else { return Ok(None) };
     let (u, vt) = (q * v1t.transpose(), u1.transpose());
-    Ok(reproduces(a, &u, &s, &vt).then(|| from(u, s, vt)))
+    Ok(reproduces(a, &u, &s, &vt).then_some((u, s, vt)))
 }
 
 /// An orthonormal basis of `a`'s column space, as columns: modified Gram–Schmidt with column
 /// pivoting (the remainder with the largest norm next, orthogonalised twice against the basis),
-/// until every remainder is at most `tolerance` times the largest column's norm. The columns
-/// are first scaled by a power of two, so norms of entries near the range's ends neither
-/// overflow nor underflow.
-fn range(a: &nalgebra::DMatrix<f64>, tolerance: f64) -> Result<nalgebra::DMatrix<f64>, ForcesError> {
+/// until every remainder is at most `tolerance` times the largest column's norm; `None` once
+/// it would take more than `most` vectors. The columns are first scaled by a power of two, so
+/// norms of entries near the range's ends neither overflow nor underflow.
+fn range(
+    a: &nalgebra::DMatrix<f64>,
+    tolerance: f64,
+    most: usize,
+) -> Result<Option<nalgebra::DMatrix<f64>>, ForcesError> {
     let (m, n) = a.shape();
     let big = a.amax();
     if big == 0.0 || m == 0 || n == 0 {
-        return Ok(nalgebra::DMatrix::zeros(m, 0));
+        return Ok(Some(nalgebra::DMatrix::zeros(m, 0)));
     }
     // 2^-e with 2^e about the largest entry: exact scaling, entries at most about 1.
     let scale = 2f64.powi(-big.log2().ceil() as i32);
@@ -502,6 +524,9 @@ fn range(a: &nalgebra::DMatrix<f64>, tolerance: f64) -> Result<nalgebra::DMatrix
         let (j, largest) = (0..n).map(|j| (j, norm(&r, j))).fold((0, 0.0), |b, c| if c.1 > b.1 { c } else { b });
         if largest <= floor {
             break;
+        }
+        if basis.len() == most {
+            return Ok(None);
         }
         let mut v = r.column(j) / largest;
         for _ in 0..2 {
@@ -521,7 +546,7 @@ fn range(a: &nalgebra::DMatrix<f64>, tolerance: f64) -> Result<nalgebra::DMatrix
         r -= &v * along;
         basis.push(v);
     }
-    Ok(nalgebra::DMatrix::from_columns(&basis))
+    Ok(Some(nalgebra::DMatrix::from_columns(&basis)))
 }
 
 /// The factors `(U, Σ, Vᵀ)` of `a`: nalgebra's SVD, checked by reconstruction; where it fails
@@ -732,8 +757,12 @@ mod tests {
                 let dense = a.clone().svd(false, false).singular_values;
                 let top = dense.iter().copied().fold(0.0, f64::max);
                 let mut want: Vec<f64> = dense.iter().copied().filter(|&x| x > SVD_CUTOFF * top).collect();
-                let d = decompose(&a, SVD_CUTOFF).unwrap().expect("reproduces a");
-                let mut got: Vec<f64> = d.singular_values.iter().copied().filter(|&x| x > SVD_CUTOFF * top).collect();
+                // Through the range, whatever the size (decompose takes it for large matrices
+                // of low rank only).
+                let q = range(&a, SVD_CUTOFF / 100.0, usize::MAX).unwrap().unwrap();
+                assert_eq!(q.ncols(), rank);
+                let (u, sv, vt) = through(&a, q).unwrap().expect("reproduces a");
+                let mut got: Vec<f64> = sv.iter().copied().filter(|&x| x > SVD_CUTOFF * top).collect();
                 want.sort_by(|x, y| y.total_cmp(x));
                 got.sort_by(|x, y| y.total_cmp(x));
                 assert_eq!(got.len(), rank, "{rows} × {cols} of rank {rank}, scale {scale:e}");
@@ -745,7 +774,13 @@ mod tests {
                 if rank > 0 {
                     let x = nalgebra::DVector::from_fn(cols, |i, _| (i as f64).sin());
                     let b = &a * &x;
-                    let f = (d.solve)(&b, SVD_CUTOFF * top);
+                    let y = u.transpose() * &b;
+                    let y =
+                        nalgebra::DVector::from_fn(
+                            y.len(),
+                            |k, _| if sv[k] > SVD_CUTOFF * top { y[k] / sv[k] } else { 0.0 },
+                        );
+                    let f = vt.transpose() * y;
                     let residual = (&a * f - &b).amax();
                     assert!(residual <= 1e-10 * b.amax(), "{residual:e}");
                 }
@@ -783,7 +818,9 @@ mod tests {
             0.2,
         ]));
         let a = &j * w * j.transpose();
-        assert_eq!(range(&a, 1e-14).unwrap().ncols(), 6);
+        assert_eq!(range(&a, 1e-14, usize::MAX).unwrap().unwrap().ncols(), 6);
+        // And decompose takes that route: the basis fits a quarter of the room.
+        assert_eq!(range(&a, 1e-14, 900 / 4).unwrap().unwrap().ncols(), 6);
         let d = decompose(&a, SVD_CUTOFF).unwrap().expect("reproduces A");
         assert_eq!(d.singular_values.len(), 6);
         assert!(d.singular_values.iter().all(|&s| s > 1e-3));
