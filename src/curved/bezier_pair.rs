@@ -166,7 +166,8 @@ fn gauss_newton(r: &dyn Fn(&[f64]) -> Vec<f64>, start: &[f64], iterations: usize
         if !jac.iter().chain(rv.iter()).all(|v| v.is_finite()) {
             return None;
         }
-        let sweeps = 64 * m.max(n).max(1);
+        let k = m.max(n).max(1);
+        let sweeps = 64 * k * k;
         let step = jac.clone().try_svd(true, true, f64::EPSILON, sweeps)?.solve(&(-rv), 1e-13).ok()?;
         let mut size = 0f64;
         for j in 0..n {

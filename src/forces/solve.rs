@@ -414,8 +414,10 @@ fn svd<S: Scalar>(a: &[S], rows: usize, cols: usize, b: &[S], cutoff: f64) -> Re
     solution(f, rank, conditioning)
 }
 
-/// The most implicit QR sweeps nalgebra's SVD may take per row or column of the matrix
-/// (it converges in a few per singular value; LAPACK allows six per value, of inner steps).
+/// nalgebra's SVD may take at most `SVD_ITERATIONS · n²` implicit QR steps on a matrix of `n`
+/// rows or columns (LAPACK's `dbdsqr` allows `6 n²` inner steps). A cap of `64 n` was too
+/// tight where many singular values are zero (they converge slowly): a tower of 16 boxes,
+/// `A` 192 × 192 of rank 96, fell through to the Jacobi route and took 23 times as long.
 const SVD_ITERATIONS: usize = 64;
 
 /// A verified singular value decomposition: the singular values, and the minimum-norm solve of
@@ -559,7 +561,8 @@ fn factors(a: &nalgebra::DMatrix<f64>) -> Result<Option<Factors>, ForcesError> {
     // nalgebra's `svd` iterates until it converges, which a matrix with entries 10³⁰⁰ apart
     // never does (a contact point at x = 10³⁰⁰ hung the process): its iterations are capped,
     // and a decomposition that does not converge within them falls to the next route.
-    let iterations = SVD_ITERATIONS.saturating_mul(a.nrows().max(a.ncols()).max(1));
+    let n = a.nrows().max(a.ncols()).max(1);
+    let iterations = SVD_ITERATIONS.saturating_mul(n.saturating_mul(n));
     if let Some(direct) = a.clone().try_svd(true, true, f64::EPSILON, iterations) {
         if let (Some(u), Some(vt)) = (direct.u, direct.v_t) {
             if reproduces(a, &u, &direct.singular_values, &vt) {
