@@ -449,9 +449,9 @@ type Factors = (nalgebra::DMatrix<f64>, nalgebra::DVector<f64>, nalgebra::DMatri
 /// found by Gram–Schmidt with column pivoting ([`range`], a budget tick per vector), then
 /// `Bᵀ = U₁ Σ V₁ᵀ` by [`factors`], so `a = (Q V₁) Σ U₁ᵀ`: the dense SVD (cubic in the contacts,
 /// and not interruptible: 1,000 contacts on one body ran for minutes past the time limit)
-/// runs on `k` columns. Small matrices (fewer than [`RANGE_FROM`] rows or columns), and those
-/// whose basis passes a quarter of their rank's room (a tower of boxes: the basis costs
-/// about as much as the SVD it would spare), take the dense SVD of `a` itself.
+/// runs on `k` columns. (Taking the dense SVD of `a` itself for small or nearly full-rank
+/// matrices was tried and made a tower of boxes 15 to 23 times slower: nalgebra's route on
+/// `a` often fails its reconstruction check there and falls through to Jacobi.)
 ///
 /// The basis stops when every column's remainder is at most `min(cutoff / 100, 10⁻¹³)` times
 /// the largest column's norm: the part dropped moves each singular value by at most
@@ -471,8 +471,7 @@ fn decompose(a: &nalgebra::DMatrix<f64>, cutoff: f64) -> Result<Option<Decompose
             vt.transpose() * y
         }),
     };
-    let room = a.nrows().min(a.ncols());
-    let basis = if room < RANGE_FROM { None } else { range(a, (cutoff / 100.0).min(1e-13), room / 4)? };
+    let basis = range(a, (cutoff / 100.0).min(1e-13), usize::MAX)?;
     let Some((u, s, vt)) = (match basis {
         Some(q) => through(a, q)?,
         None => factors(a)?,
@@ -481,9 +480,6 @@ fn decompose(a: &nalgebra::DMatrix<f64>, cutoff: f64) -> Result<Option<Decompose
     };
     Ok(Some(from(u, s, vt)))
 }
-
-/// The fewest rows and columns for which [`decompose`] tries the range first.
-const RANGE_FROM: usize = 16;
 
 /// `a`'s factors through the orthonormal basis `q` of its columns (see [`decompose`]),
 /// checked by reconstruction; `None` when they do not reproduce `a`.
