@@ -471,13 +471,7 @@ fn decompose(a: &nalgebra::DMatrix<f64>, cutoff: f64) -> Result<Option<Decompose
             vt.transpose() * y
         }),
     };
-    let basis = range(a, (cutoff / 100.0).min(1e-13), usize::MAX)?;
-    let Some((u, s, vt)) = (match basis {
-        Some(q) => through(a, q)?,
-        None => factors(a)?,
-    }) else {
-        return Ok(None);
-    };
+    let Some((u, s, vt)) = through(a, range(a, (cutoff / 100.0).min(1e-13))?)? else { return Ok(None) };
     Ok(Some(from(u, s, vt)))
 }
 
@@ -497,18 +491,13 @@ fn through(a: &nalgebra::DMatrix<f64>, q: nalgebra::DMatrix<f64>) -> Result<Opti
 
 /// An orthonormal basis of `a`'s column space, as columns: modified Gram–Schmidt with column
 /// pivoting (the remainder with the largest norm next, orthogonalised twice against the basis),
-/// until every remainder is at most `tolerance` times the largest column's norm; `None` once
-/// it would take more than `most` vectors. The columns are first scaled by a power of two, so
+/// until every remainder is at most `tolerance` times the largest column's norm. The columns are first scaled by a power of two, so
 /// norms of entries near the range's ends neither overflow nor underflow.
-fn range(
-    a: &nalgebra::DMatrix<f64>,
-    tolerance: f64,
-    most: usize,
-) -> Result<Option<nalgebra::DMatrix<f64>>, ForcesError> {
+fn range(a: &nalgebra::DMatrix<f64>, tolerance: f64) -> Result<nalgebra::DMatrix<f64>, ForcesError> {
     let (m, n) = a.shape();
     let big = a.amax();
     if big == 0.0 || m == 0 || n == 0 {
-        return Ok(Some(nalgebra::DMatrix::zeros(m, 0)));
+        return Ok(nalgebra::DMatrix::zeros(m, 0));
     }
     // 2^-e with 2^e about the largest entry: exact scaling, entries at most about 1.
     let scale = 2f64.powi(-big.log2().ceil() as i32);
@@ -522,9 +511,6 @@ fn range(
         let (j, largest) = (0..n).map(|j| (j, norm(&r, j))).fold((0, 0.0), |b, c| if c.1 > b.1 { c } else { b });
         if largest <= floor {
             break;
-        }
-        if basis.len() == most {
-            return Ok(None);
         }
         let mut v = r.column(j) / largest;
         for _ in 0..2 {
@@ -544,7 +530,7 @@ fn range(
         r -= &v * along;
         basis.push(v);
     }
-    Ok(Some(nalgebra::DMatrix::from_columns(&basis)))
+    Ok(nalgebra::DMatrix::from_columns(&basis))
 }
 
 /// The factors `(U, Σ, Vᵀ)` of `a`: nalgebra's SVD, checked by reconstruction; where it fails
@@ -758,7 +744,7 @@ mod tests {
                 let mut want: Vec<f64> = dense.iter().copied().filter(|&x| x > SVD_CUTOFF * top).collect();
                 // Through the range, whatever the size (decompose takes it for large matrices
                 // of low rank only).
-                let q = range(&a, SVD_CUTOFF / 100.0, usize::MAX).unwrap().unwrap();
+                let q = range(&a, SVD_CUTOFF / 100.0).unwrap();
                 assert_eq!(q.ncols(), rank);
                 let (u, sv, vt) = through(&a, q).unwrap().expect("reproduces a");
                 let mut got: Vec<f64> = sv.iter().copied().filter(|&x| x > SVD_CUTOFF * top).collect();
@@ -817,9 +803,7 @@ mod tests {
             0.2,
         ]));
         let a = &j * w * j.transpose();
-        assert_eq!(range(&a, 1e-14, usize::MAX).unwrap().unwrap().ncols(), 6);
-        // And decompose takes that route: the basis fits a quarter of the room.
-        assert_eq!(range(&a, 1e-14, 900 / 4).unwrap().unwrap().ncols(), 6);
+        assert_eq!(range(&a, 1e-14).unwrap().ncols(), 6);
         let d = decompose(&a, SVD_CUTOFF).unwrap().expect("reproduces A");
         assert_eq!(d.singular_values.len(), 6);
         assert!(d.singular_values.iter().all(|&s| s > 1e-3));
