@@ -742,8 +742,7 @@ mod tests {
                 let dense = a.clone().svd(false, false).singular_values;
                 let top = dense.iter().copied().fold(0.0, f64::max);
                 let mut want: Vec<f64> = dense.iter().copied().filter(|&x| x > SVD_CUTOFF * top).collect();
-                // Through the range, whatever the size (decompose takes it for large matrices
-                // of low rank only).
+                // The route decompose takes: through the range.
                 let q = range(&a, SVD_CUTOFF / 100.0).unwrap();
                 assert_eq!(q.ncols(), rank);
                 let (u, sv, vt) = through(&a, q).unwrap().expect("reproduces a");
