@@ -178,6 +178,29 @@ impl Exact {
         m.shl(shift as u64)
     }
 
+    /// [`Scalar::sum_of_products`] on `i128` when every factor's numerator is one word and
+    /// every shifted product and partial sum fits (binary64 operands whose exponents are
+    /// close: a rotation's entries from a quaternion); `None` otherwise, for the limb route.
+    /// Terms must be without denominators and `e` the least live exponent.
+    fn sum_of_word_products(terms: &[(i64, &Self, &Self)], e: i64) -> Option<i128> {
+        let mut sum: i128 = 0;
+        for &(c, a, b) in terms {
+            let ((sa, ma), (sb, mb)) = (a.m.word()?, b.m.word()?);
+            if c == 0 || ma == 0 || mb == 0 {
+                continue;
+            }
+            let p = (ma as u128 * mb as u128).checked_mul(c.unsigned_abs() as u128)?;
+            let shift = u32::try_from(a.e + b.e - e).ok()?;
+            // Below 2¹²⁷ after the shift: a positive i128.
+            if shift >= p.leading_zeros() {
+                return None;
+            }
+            let t = (p << shift) as i128;
+            sum = if sa ^ sb ^ (c < 0) { sum.checked_sub(t)? } else { sum.checked_add(t)? };
+        }
+        Some(sum)
+    }
+
     /// `self + sign · other`.
     fn add_signed(&self, other: &Exact, negate: bool) -> Exact {
         if other.m.is_zero() {
@@ -398,6 +421,9 @@ impl Scalar for Exact {
         }
         let live = |&&(c, a, b): &&(i64, &Exact, &Exact)| c != 0 && !a.m.is_zero() && !b.m.is_zero();
         let Some(e) = terms.iter().filter(live).map(|(_, a, b)| a.e + b.e).min() else { return Exact::zero() };
+        if let Some(sum) = Exact::sum_of_word_products(terms, e) {
+            return Exact::new(Int::from_i128(sum), e, None);
+        }
         let mut sum = Int::ZERO;
         for &(c, a, b) in terms.iter().filter(live) {
             let mut p = a.m.mul(&b.m);
@@ -547,6 +573,54 @@ mod tests {
             assert_eq!(e.to_f64(), v, "{v}");
             assert_eq!(e.d, None);
         }
+    }
+
+    /// The `i128` route of `sum_of_products` and its limits: one-word numerators at the top of
+    /// the word, exponents far apart (a shift past the word), coefficients up to `i64::MIN`,
+    /// sums that cancel and sums that would overflow `i128`. Each is the reference's value,
+    /// whichever route took it.
+    #[test]
+    fn sums_of_word_products_match_the_reference() {
+        let word = |m: u64, e: i64, negative: bool| Exact::new(Int::from_u64(negative, m), e, None);
+        let values = [
+            word(u64::MAX, 0, false),
+            word(u64::MAX, 3, true),
+            word((1 << 53) - 1, -60, false),
+            word(1, 0, true),
+            word(3, 64, false),
+            word(5, -1074, true),
+            word(u64::MAX - 2, 70, false),
+            word(0, 0, false),
+        ];
+        let big = |x: &Exact| x.to_big_rational();
+        let coefficients = [1, -1, 2, -2, 7, i64::MAX, i64::MIN];
+        let mut terms_seen = 0;
+        for (i, a) in values.iter().enumerate() {
+            for b in &values[i..] {
+                for &c in &coefficients {
+                    for (d, e) in [(&values[0], &values[1]), (a, b), (&values[4], &values[2]), (&values[6], &values[6])]
+                    {
+                        let terms = [(c, a, b), (1, d, e), (-1, a, a)];
+                        let want = terms.iter().fold(BigRational::zero(), |acc, &(c, x, y)| {
+                            acc + BigRational::from_integer(c.into()) * big(x) * big(y)
+                        });
+                        let got = Exact::sum_of_products(&terms);
+                        assert_eq!(got.to_big_rational(), want, "{terms:?}");
+                        terms_seen += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(terms_seen, 36 * 7 * 4);
+        // The route itself: near words in, the value out, without the limbs; beyond, refused.
+        let (p, q) = (word((1 << 63) - 1, 0, false), word((1 << 63) - 1, 0, true));
+        assert_eq!(Exact::sum_of_word_products(&[(1, &p, &p), (1, &p, &q)], 0), Some(0));
+        assert_eq!(Exact::sum_of_word_products(&[(1, &p, &p)], 0), Some(((1i128 << 63) - 1).pow(2)));
+        let top = word(u64::MAX, 0, false);
+        assert_eq!(Exact::sum_of_word_products(&[(1, &top, &top)], 0), None, "2¹²⁸ − 2⁶⁵ + 1 is not an i128");
+        assert_eq!(Exact::sum_of_word_products(&[(2, &p, &p), (2, &p, &p)], 0), None, "a sum past 2¹²⁷");
+        let far = word(1, 200, false);
+        assert_eq!(Exact::sum_of_word_products(&[(1, &p, &p), (1, &far, &far)], 0), None, "a shift of 400");
     }
 
     #[test]

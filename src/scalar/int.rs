@@ -401,6 +401,22 @@ impl Int {
         }
     }
 
+    /// Sign and magnitude when the magnitude fits one limb (zero included).
+    #[inline]
+    pub(crate) fn word(&self) -> Option<(bool, u64)> {
+        match self {
+            Int::Small { len: 0, .. } => Some((false, 0)),
+            Int::Small { negative, len: 1, limbs } => Some((*negative, limbs[0])),
+            _ => None,
+        }
+    }
+
+    /// `v`.
+    pub(crate) fn from_i128(v: i128) -> Int {
+        let m = v.unsigned_abs();
+        Int::from_limbs(v < 0, &[m as u64, (m >> 64) as u64])
+    }
+
     /// The value as an `i64` when it is one.
     pub(crate) fn to_i64(&self) -> Option<i64> {
         match self {
