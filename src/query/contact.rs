@@ -223,13 +223,17 @@ impl<N: Scalar> Query for Contact<N> {
         }
         let eps = f.output.epsilon.and_then(|x| x.to_rational()).unwrap_or_default();
         let slack = eps.clone() + eps / BigRational::from_integer(1_000_000.into());
-        let (ga, gb) = (posed_solid::<BigRational, N>(&self.a)?, posed_solid::<BigRational, N>(&self.b)?);
+        // On the fast exact backend: the same values as the reference's (its tests compare the
+        // two), without a gcd for every operation.
+        let slack = Exact::from_big_rational(&slack);
+        let (ga, gb) = (posed_solid::<Exact, N>(&self.a)?, posed_solid::<Exact, N>(&self.b)?);
         let (a, b) = (&ga.built.solid, &gb.built.solid);
         let fail = |u| QueryError::uncertain("", u);
         let (admissible, why) = match (e, fs) {
             (ContactStatus::Separate, ContactStatus::Touching) => {
                 let d2 = solids_squared_distance(a, b).map_err(fail)?;
-                (d2 <= slack.clone() * slack, "f64 touches where the boundaries are farther apart than ε")
+                let beyond = (d2 - slack.clone() * slack).sign().map_err(fail)?;
+                (beyond != crate::scalar::Sign::Positive, "f64 touches where the boundaries are farther apart than ε")
             }
             (ContactStatus::Penetrating, ContactStatus::Touching) => {
                 let deep = any_deeper_than(a, b, &slack).map_err(contact_error)?;
