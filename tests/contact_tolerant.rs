@@ -223,6 +223,69 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// `solids_within` (the contract's ε check: boxes pruned, the first near candidate ends it)
+    /// decides exactly `solids_squared_distance ≤ r²`, on grid solids placed on the half grid
+    /// (touching, apart by a grid gap, interlocked), a quarter turn or not, for every radius of
+    /// the quarter grid up to 3 and the exact distance itself where it is rational (a gap along
+    /// one axis: the radius on the boundary of the test).
+    #[test]
+    fn solids_within_is_the_distance_test(
+        ka in any::<u8>(), kb in any::<u8>(),
+        ha in [1i64..5, 1i64..5, 1i64..5], hb in [1i64..5, 1i64..5, 1i64..5],
+        t in [-8i64..9, -8i64..9, -8i64..9], turn in any::<bool>(),
+    ) {
+        use touchstone::contact::{solids_squared_distance, solids_within};
+        use touchstone::scalar::Exact;
+        let a = solid_of(ka, ha);
+        let quat = if turn { [1.0, 0.0, 0.0, 1.0] } else { [1.0, 0.0, 0.0, 0.0] };
+        let map = Affine::from_quaternion(&quat, Vector3::new(t[0] as f64 / 2.0, t[1] as f64 / 2.0, t[2] as f64 / 2.0)).unwrap();
+        let b = solid_of(kb, hb).transformed(&map).unwrap();
+        let (a, b) = (a.convert::<Exact>().unwrap(), b.convert::<Exact>().unwrap());
+        let d2 = solids_squared_distance(&a, &b).unwrap();
+        let mut radii: Vec<Exact> = (0..=12).map(|k| Exact::from_i64(k) / Exact::from_i64(4)).collect();
+        for r in (0..=48).map(|k| Exact::from_i64(k) / Exact::from_i64(16)) {
+            if r.clone() * r.clone() == d2 {
+                radii.push(r);
+            }
+        }
+        for r in &radii {
+            let want = (d2.clone() - r.clone() * r.clone()).sign().unwrap() != touchstone::scalar::Sign::Positive;
+            prop_assert_eq!(solids_within(&a, &b, r).unwrap(), want, "r = {:?}, d² = {:?}", r, d2);
+        }
+    }
+}
+
+/// `solids_within` on its boundary: boxes 1/2 apart along z, face over face, overlapping in
+/// part, and corner to corner (3/2 apart), at the radius itself and just below it.
+#[test]
+fn solids_within_holds_on_the_radius_itself() {
+    use touchstone::contact::solids_within;
+    use touchstone::scalar::Exact;
+    let half = Exact::from_i64(1) / Exact::from_i64(2);
+    let below = half.clone() - Exact::from_i64(1) / Exact::from_i64(1 << 40);
+    let cases = [
+        (aabb([0.0, 0.0, 0.0], [1.0, 1.0, 1.0]), aabb([0.0, 0.0, 1.5], [1.0, 1.0, 2.5])),
+        (aabb([0.0, 0.0, 0.0], [1.0, 1.0, 1.0]), aabb([0.75, 0.75, 1.5], [2.0, 2.0, 2.5])),
+        (aabb([0.0, 0.0, 0.0], [1.0, 1.0, 1.0]), aabb([2.0, 2.0, 1.5], [3.0, 3.0, 2.5])),
+    ];
+    for (i, (a, b)) in cases.iter().enumerate() {
+        let (a, b) = (a.convert::<Exact>().unwrap(), b.convert::<Exact>().unwrap());
+        let far = i == 2; // corner to corner: √(1 + 1 + 1/4) = 3/2 apart
+        assert_eq!(solids_within(&a, &b, &half), Ok(!far), "case {i}");
+        assert_eq!(solids_within(&b, &a, &half), Ok(!far), "case {i}, swapped");
+        assert_eq!(solids_within(&a, &b, &below), Ok(false), "case {i}, just below");
+    }
+    // The third pair's corners (1, 1, 1) and (2, 2, 3/2) are 3/2 apart.
+    let three_halves = Exact::from_i64(3) / Exact::from_i64(2);
+    let under = three_halves.clone() - Exact::from_i64(1) / Exact::from_i64(1 << 40);
+    let (a, b) = (cases[2].0.convert::<Exact>().unwrap(), cases[2].1.convert::<Exact>().unwrap());
+    assert_eq!(solids_within(&a, &b, &three_halves), Ok(true));
+    assert_eq!(solids_within(&a, &b, &under), Ok(false));
+}
+
 /// Issue 39: a sample where one solid lies on a face of the other the same way up was deep
 /// whatever the overlap (a star's tip sunk 2⁻⁴⁰ into a U, flush with it, was "deeper than ε",
 /// and `both` broke its contract). Its depth is the overlap's thickness there now, exactly: a

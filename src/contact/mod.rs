@@ -48,8 +48,8 @@ mod regions;
 mod tolerant;
 
 pub use tolerant::{
-    any_deeper_than, find_contacts_within, penetration_samples, priority, solids_squared_distance, ContactPoint,
-    DepthSample, PointContact, TolerantContacts, TolerantOptions,
+    any_deeper_than, find_contacts_within, penetration_samples, priority, solids_squared_distance, solids_within,
+    ContactPoint, DepthSample, PointContact, TolerantContacts, TolerantOptions,
 };
 
 use crate::brep::{Feature, Solid};

@@ -17,8 +17,8 @@ use super::error::{ErrorKind, QueryError};
 use super::spec::{posed_solid, FeatureId, Posed, SolidPosed};
 use super::{agreement_at, Answer, Query};
 use crate::contact::{
-    any_deeper_than, find_contacts, find_contacts_within, solids_squared_distance, ContactError, ContactOptions,
-    ContactStatus, Motion, NormalSource, Previous, TolerantOptions,
+    any_deeper_than, find_contacts, find_contacts_within, solids_within, ContactError, ContactOptions, ContactStatus,
+    Motion, NormalSource, Previous, TolerantOptions,
 };
 use crate::contract::{Agreement, Disagreement, Margin};
 use crate::geom::{Point3, Vector3};
@@ -231,9 +231,8 @@ impl<N: Scalar> Query for Contact<N> {
         let fail = |u| QueryError::uncertain("", u);
         let (admissible, why) = match (e, fs) {
             (ContactStatus::Separate, ContactStatus::Touching) => {
-                let d2 = solids_squared_distance(a, b).map_err(fail)?;
-                let beyond = (d2 - slack.clone() * slack).sign().map_err(fail)?;
-                (beyond != crate::scalar::Sign::Positive, "f64 touches where the boundaries are farther apart than ε")
+                let near = solids_within(a, b, &slack).map_err(fail)?;
+                (near, "f64 touches where the boundaries are farther apart than ε")
             }
             (ContactStatus::Penetrating, ContactStatus::Touching) => {
                 let deep = any_deeper_than(a, b, &slack).map_err(contact_error)?;
