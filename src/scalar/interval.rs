@@ -124,6 +124,14 @@ fn unit_exp(x: f64) -> i32 {
 /// is zero or at least `η` in magnitude, so `RN` does not flush it to zero.
 const RESIDUAL_EXP_MIN: i32 = -1074;
 
+/// `2⁻⁹⁶⁰`: a product `r = RN(x·y)` at least this large (in magnitude) has
+/// `unit_exp(x) + unit_exp(y) ≥ RESIDUAL_EXP_MIN`, so a zero residual is exact. Proof: a
+/// double of exponent `ex` (`2^ex ≤ |x| < 2^(ex+1)`, `ex ≤ −1023` for a subnormal) has its last
+/// place at `unit_exp(x) ≥ ex − 52` (a subnormal's at `−1074 ≥ ex − 52`); `|x·y| <
+/// 2^(ex(x) + ex(y) + 2)` and `|x·y| ≥ |r| / (1 + 2⁻⁵³) > 2⁻⁹⁶¹`, so `ex(x) + ex(y) ≥ −962` and the
+/// units sum to at least `−1066`.
+const NO_UNDERFLOW: f64 = f64::from_bits((1023 - 960) << 52);
+
 /// Bounds around `r = RN(v)` given the sign of `v − r` (`None`: unknown, widen both ways).
 #[inline]
 fn around(r: f64, residual: Option<Ordering>) -> (f64, f64) {
@@ -179,8 +187,9 @@ fn product_bounds(x: f64, y: f64) -> (f64, f64) {
         return (r, r);
     }
     let e = x.mul_add(y, -r);
-    // (The units matter only for a zero residual.)
-    let exact_if_zero = e == 0.0 && unit_exp(x) + unit_exp(y) >= RESIDUAL_EXP_MIN;
+    // (The units matter only for a zero residual, and not for a product of at least
+    // [`NO_UNDERFLOW`]: most exact products, which skip the bit counting.)
+    let exact_if_zero = e == 0.0 && (r.abs() >= NO_UNDERFLOW || unit_exp(x) + unit_exp(y) >= RESIDUAL_EXP_MIN);
     let (lo, hi) = around(r, residual_sign(e, exact_if_zero));
     if r == 0.0 {
         // Underflowed to zero: the product's sign is known, keep it.
@@ -206,7 +215,7 @@ fn quotient_bounds(x: f64, y: f64) -> (f64, f64) {
     }
     // x/y − r = (x − r·y)/y: the remainder's sign times y's sign.
     let e = (-r).mul_add(y, x);
-    let exact_if_zero = r.is_finite() && unit_exp(r) + unit_exp(y) >= RESIDUAL_EXP_MIN;
+    let exact_if_zero = e == 0.0 && r.is_finite() && unit_exp(r) + unit_exp(y) >= RESIDUAL_EXP_MIN;
     let residual = residual_sign(e, exact_if_zero).map(|o| if y < 0.0 { o.reverse() } else { o });
     around(r, residual)
 }
@@ -719,6 +728,56 @@ mod tests {
         assert_eq!(pt(pow2(-600)) * pt(pow2(-400)), pt(pow2(-1000)));
         assert_eq!(pt(3.0 * pow2(-1000)) / pt(3.0 * pow2(-70)), pt(pow2(-930)));
         assert_eq!(pt(pow2(-1000)) * pt(pow2(-70)), pt(pow2(-1070)));
+    }
+
+    /// The shortcut of [`product_bounds`]: wherever `|RN(x·y)| ≥ NO_UNDERFLOW`, the units
+    /// prove a zero residual exact, checked over factors of every exponent (subnormals
+    /// included) with one, two and 53 significant bits, each against partners that bring the
+    /// product to the threshold's neighbourhood; and point products there enclose the exact
+    /// product (checked in rationals), as points exactly when it is a double.
+    #[test]
+    fn products_past_the_threshold_need_no_unit_count() {
+        let q = |x: f64| BigRational::from_float(x).unwrap();
+        // 2ᵏ, flushed to zero below the subnormals and infinite above the range.
+        let pow2 = |k: i32| match k {
+            ..-1074 => 0.0,
+            1024.. => f64::INFINITY,
+            k => pow2(k),
+        };
+        let mut checked = 0;
+        for ex in (-1074..=1023).step_by(7) {
+            for x in [pow2(ex), 3.0 * pow2(ex), (pow2(53) - 1.0) * pow2(ex - 52)] {
+                if !x.is_finite() || x == 0.0 {
+                    continue;
+                }
+                // Down to 2⁻¹⁰⁰⁰, where two 53-bit factors' units sum below −1074: a threshold
+                // there would fail the first assertion.
+                for target in -1000..=-955 {
+                    for y0 in
+                        [pow2(target - ex), 3.0 * pow2(target - ex - 1), (pow2(53) - 1.0) * pow2(target - ex - 52)]
+                    {
+                        for y in [y0, y0.next_up(), y0.next_down()] {
+                            if !y.is_finite() || y == 0.0 {
+                                continue;
+                            }
+                            let r = x * y;
+                            if r.abs() >= NO_UNDERFLOW {
+                                assert!(unit_exp(x) + unit_exp(y) >= RESIDUAL_EXP_MIN, "{x:e} · {y:e}");
+                                checked += 1;
+                                if checked % 16 != 0 {
+                                    continue;
+                                }
+                                let p = pt(x) * pt(y);
+                                let exact = q(x) * q(y);
+                                assert!(q(p.lo()) <= exact && exact <= q(p.hi()), "{x:e} · {y:e}");
+                                assert_eq!(p.is_point(), q(r) == exact, "{x:e} · {y:e}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
     }
 
     #[test]
