@@ -42,7 +42,7 @@
 //!    met b's boundary. The earliest over the samples of both solids is the estimate. (The
 //!    paper bisects an edge's position; its inside piece's middle stands for it here.)
 
-use crate::predicates::{Least, PolygonLocation};
+use crate::predicates::{cmp_sign, Least, PolygonLocation};
 use std::cmp::Ordering;
 
 use super::{ContactError, ContactStatus, Motion};
@@ -712,7 +712,7 @@ pub fn solids_squared_distance<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Decisio
 /// ```
 pub fn solids_within<S: Scalar>(a: &Solid<S>, b: &Solid<S>, r: &S) -> Decision<bool> {
     let r2 = r.clone() * r.clone();
-    let within = |d: S| -> Decision<bool> { Ok((d - r2.clone()).sign()? != Sign::Positive) };
+    let within = |d: S| -> Decision<bool> { Ok(cmp_sign(&d, &r2, S::zero(), S::zero())? != Sign::Positive) };
     let (ba, bb) = (Boxes::of(a)?, Boxes::of(b)?);
     for ((s, bs), (t, bt)) in [((a, &ba), (b, &bb)), ((b, &bb), (a, &ba))] {
         for (i, p) in s.vertices().iter().enumerate() {
@@ -777,11 +777,8 @@ impl<S: Scalar> Boxes<S> {
             for v in ids {
                 let p = s.vertex(v);
                 for (k, (lo, hi)) in b.iter_mut().enumerate() {
-                    if (p[k].clone() - lo.clone()).sign()? == Sign::Negative {
-                        *lo = p[k].clone();
-                    } else if (p[k].clone() - hi.clone()).sign()? == Sign::Positive {
-                        *hi = p[k].clone();
-                    }
+                    *lo = lo.minimum(&p[k])?;
+                    *hi = hi.maximum(&p[k])?;
                 }
             }
             Ok(b)
@@ -794,11 +791,12 @@ impl<S: Scalar> Boxes<S> {
 }
 
 /// Whether two boxes lie more than `r` apart along some axis (then every two points of them
-/// are more than `r` apart).
+/// are more than `r` apart), each gap decided against its ends' magnitudes.
 fn apart<S: Scalar>(x: &Aabb<S>, y: &Aabb<S>, r: &S) -> Decision<bool> {
     for k in 0..3 {
-        for gap in [y[k].0.clone() - x[k].1.clone(), x[k].0.clone() - y[k].1.clone()] {
-            if (gap - r.clone()).sign()? == Sign::Positive {
+        for (above, below) in [(&y[k].0, &x[k].1), (&x[k].0, &y[k].1)] {
+            let gap = above.clone() - below.clone();
+            if cmp_sign(&gap, r, above.abs() + below.abs(), S::zero())? == Sign::Positive {
                 return Ok(true);
             }
         }
