@@ -32,9 +32,14 @@ impl<S: Scalar> Solid<S> {
     /// face, with the squared distance to the plane and the foot.
     pub fn face_foot(&self, f: usize, p: &Point3<S>) -> Decision<(S, Point3<S>, PolygonLocation)> {
         let (d, foot) = plane_foot(p, self.plane(f));
-        let polygon: Vec<Point3<S>> = self.face(f).iter().map(|&v| self.vertex(v).clone()).collect();
-        let at = locate_in_polygon(&polygon, &self.plane(f).normal, &foot)?;
+        let at = self.foot_in_face(f, &foot)?;
         Ok((d, foot, at))
+    }
+
+    /// Where a point of face `f`'s plane (a foot on it) lies in the closed face.
+    pub(crate) fn foot_in_face(&self, f: usize, foot: &Point3<S>) -> Decision<PolygonLocation> {
+        let polygon: Vec<Point3<S>> = self.face(f).iter().map(|&v| self.vertex(v).clone()).collect();
+        locate_in_polygon(&polygon, &self.plane(f).normal, foot)
     }
 
     /// The squared distance from `p` to the boundary of the solid (any solid): the least over

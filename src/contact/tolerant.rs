@@ -42,6 +42,7 @@
 //!    met b's boundary. The earliest over the samples of both solids is the estimate. (The
 //!    paper bisects an edge's position; its inside piece's middle stands for it here.)
 
+use crate::geom::aabb::Aabb;
 use crate::predicates::{cmp_sign, Least, PolygonLocation};
 use std::cmp::Ordering;
 
@@ -695,10 +696,11 @@ pub fn solids_squared_distance<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Decisio
 
 /// Whether the boundaries of two solids come within `r ≥ 0` of each other: whether
 /// [`solids_squared_distance`] is at most r², decided without computing it. The same
-/// candidates are measured, but one whose bounding boxes lie more than r apart along an axis is
-/// skipped (its distance exceeds r), a vertex is located in a face only when the face's plane
-/// is within r, and the first candidate within r ends the search. For a contract check at a
-/// small ε this measures a handful of candidates instead of every pair.
+/// candidates are measured, but on exact backends one whose bounding boxes lie more than r
+/// apart is skipped ([`Aabb::beyond`]: its distance exceeds r), a vertex is located in a face
+/// only when the face's plane is within r, and the first candidate within r ends the search.
+/// For a contract check at a small ε this measures a handful of candidates instead of every
+/// pair.
 ///
 /// ```
 /// use touchstone::brep::shapes;
@@ -713,33 +715,31 @@ pub fn solids_squared_distance<S: Scalar>(a: &Solid<S>, b: &Solid<S>) -> Decisio
 pub fn solids_within<S: Scalar>(a: &Solid<S>, b: &Solid<S>, r: &S) -> Decision<bool> {
     let r2 = r.clone() * r.clone();
     let within = |d: S| -> Decision<bool> { Ok(cmp_sign(&d, &r2, S::zero(), S::zero())? != Sign::Positive) };
-    let (ba, bb) = (Boxes::of(a)?, Boxes::of(b)?);
+    let (ba, bb) = (Boxes::of(a), Boxes::of(b));
+    // Whether two features' boxes (absent off the exact backends) are beyond r.
+    let apart = |x: &Option<Aabb<S>>, y: &Option<Aabb<S>>| matches!((x, y), (Some(x), Some(y)) if x.beyond(y, &r2));
     for ((s, bs), (t, bt)) in [((a, &ba), (b, &bb)), ((b, &bb), (a, &ba))] {
         for (i, p) in s.vertices().iter().enumerate() {
             let at = &bs.vertices[i];
             for f in 0..t.face_count() {
                 crate::budget::tick()?;
-                if apart(at, &bt.faces[f], r)? {
+                if apart(at, &bt.faces[f]) {
                     continue;
                 }
                 let (d, foot) = crate::constructions::plane_foot(p, t.plane(f));
-                if !within(d)? {
-                    continue;
-                }
-                let polygon: Vec<Point3<S>> = t.face(f).iter().map(|&v| t.vertex(v).clone()).collect();
-                if crate::predicates::locate_in_polygon(&polygon, &t.plane(f).normal, &foot)?.in_closure() {
+                if within(d)? && t.foot_in_face(f, &foot)?.in_closure() {
                     return Ok(true);
                 }
             }
             for (e, &(u, v)) in t.edges().iter().enumerate() {
-                if !apart(at, &bt.edges[e], r)?
+                if !apart(at, &bt.edges[e])
                     && within(crate::constructions::squared_distance_point_segment(p, t.vertex(u), t.vertex(v))?.0)?
                 {
                     return Ok(true);
                 }
             }
             for (j, q) in t.vertices().iter().enumerate() {
-                if !apart(at, &bt.vertices[j], r)? && within(crate::geom::norm2(&(p - q)))? {
+                if !apart(at, &bt.vertices[j]) && within(crate::geom::norm2(&(p - q)))? {
                     return Ok(true);
                 }
             }
@@ -748,7 +748,7 @@ pub fn solids_within<S: Scalar>(a: &Solid<S>, b: &Solid<S>, r: &S) -> Decision<b
     for (e, &(u, v)) in a.edges().iter().enumerate() {
         for (g, &(x, y)) in b.edges().iter().enumerate() {
             crate::budget::tick()?;
-            if apart(&ba.edges[e], &bb.edges[g], r)? {
+            if apart(&ba.edges[e], &bb.edges[g]) {
                 continue;
             }
             if within(crate::vclip::geometry::segment_segment(a.vertex(u), a.vertex(v), b.vertex(x), b.vertex(y))?.0)? {
@@ -759,49 +759,29 @@ pub fn solids_within<S: Scalar>(a: &Solid<S>, b: &Solid<S>, r: &S) -> Decision<b
     Ok(false)
 }
 
-/// An axis-aligned box: each axis's least and greatest coordinate.
-type Aabb<S> = [(S, S); 3];
-
-/// The boxes of a solid's vertices, edges and faces.
+/// The boxes of a solid's vertices, edges and faces, on exact backends (where
+/// [`Aabb::beyond`] can skip anything); none elsewhere.
 struct Boxes<S: Scalar> {
-    vertices: Vec<Aabb<S>>,
-    edges: Vec<Aabb<S>>,
-    faces: Vec<Aabb<S>>,
+    vertices: Vec<Option<Aabb<S>>>,
+    edges: Vec<Option<Aabb<S>>>,
+    faces: Vec<Option<Aabb<S>>>,
 }
 
 impl<S: Scalar> Boxes<S> {
-    fn of(s: &Solid<S>) -> Decision<Self> {
-        let hull = |ids: &mut dyn Iterator<Item = usize>| -> Decision<Aabb<S>> {
-            let first = ids.next().map_or_else(Point3::origin, |v| s.vertex(v).clone());
-            let mut b: Aabb<S> = std::array::from_fn(|k| (first[k].clone(), first[k].clone()));
-            for v in ids {
-                let p = s.vertex(v);
-                for (k, (lo, hi)) in b.iter_mut().enumerate() {
-                    *lo = lo.minimum(&p[k])?;
-                    *hi = hi.maximum(&p[k])?;
-                }
-            }
-            Ok(b)
-        };
-        let vertices = s.vertices().iter().map(|p| std::array::from_fn(|k| (p[k].clone(), p[k].clone()))).collect();
-        let edges = s.edges().iter().map(|&(u, v)| hull(&mut [u, v].into_iter())).collect::<Decision<_>>()?;
-        let faces = (0..s.face_count()).map(|f| hull(&mut s.face(f).iter().copied())).collect::<Decision<_>>()?;
-        Ok(Boxes { vertices, edges, faces })
-    }
-}
-
-/// Whether two boxes lie more than `r` apart along some axis (then every two points of them
-/// are more than `r` apart), each gap decided against its ends' magnitudes.
-fn apart<S: Scalar>(x: &Aabb<S>, y: &Aabb<S>, r: &S) -> Decision<bool> {
-    for k in 0..3 {
-        for (above, below) in [(&y[k].0, &x[k].1), (&x[k].0, &y[k].1)] {
-            let gap = above.clone() - below.clone();
-            if cmp_sign(&gap, r, above.abs() + below.abs(), S::zero())? == Sign::Positive {
-                return Ok(true);
-            }
+    fn of(s: &Solid<S>) -> Self {
+        if !S::EXACT_VALUES {
+            let none = |n: usize| vec![None; n];
+            return Boxes {
+                vertices: none(s.vertex_count()),
+                edges: none(s.edge_count()),
+                faces: none(s.face_count()),
+            };
         }
+        let vertices = s.vertices().iter().map(|p| Aabb::of([p])).collect();
+        let edges = s.edges().iter().map(|&(u, v)| Aabb::of([s.vertex(u), s.vertex(v)])).collect();
+        let faces = (0..s.face_count()).map(|f| Aabb::of(s.face(f).iter().map(|&v| s.vertex(v)))).collect();
+        Boxes { vertices, edges, faces }
     }
-    Ok(false)
 }
 
 /// Whether a depth sample of either solid in the other is deeper than `eps`, exactly.

@@ -5,6 +5,7 @@
 //!
 //! [`Scalar`]: crate::scalar::Scalar
 
+pub(crate) mod aabb;
 mod det;
 mod plane;
 mod transform;

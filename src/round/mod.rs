@@ -29,6 +29,7 @@
 //! ```
 
 use crate::brep::{Feature, Solid};
+use crate::geom::aabb::boxes_beyond;
 use crate::geom::{Point3, Vector3};
 use crate::poly::{Poly, PolyError, RootScalar};
 use crate::predicates::Least;
@@ -324,44 +325,6 @@ fn point_polytope<S: Scalar>(p: &Point3<S>, s: &Solid<S>, prune: bool) -> Decisi
     }
     let (d2, (c, f)) = least.into_best().expect("a polytope has vertices");
     Ok((d2, c, CoreFeature::Polytope(f)))
-}
-
-/// Whether the squared gap between the axis-aligned boxes of the points `a` and of `b` is
-/// certainly greater than `best`: then every point of their hulls is farther apart than
-/// `best`, and a candidate between them can neither be the least nor tie it. Exact backends
-/// only (a float candidate's rounded distance need not keep above the box gap's), so the
-/// least found, its witness and every tie are those of the full search; a comparison left
-/// undecided prunes nothing.
-fn boxes_beyond<S: Scalar>(a: &[&Point3<S>], b: &[&Point3<S>], best: Option<&S>) -> bool {
-    use std::cmp::Ordering;
-    let Some(best) = best.filter(|_| S::EXACT_VALUES) else { return false };
-    let less = |x: &S, y: &S| matches!(x.compare(y), Ok(Ordering::Less));
-    let range = |ps: &[&Point3<S>], i: usize| -> Option<(S, S)> {
-        let (first, rest) = ps.split_first()?;
-        let (mut lo, mut hi) = (&first[i], &first[i]);
-        for p in rest {
-            if less(&p[i], lo) {
-                lo = &p[i];
-            }
-            if less(hi, &p[i]) {
-                hi = &p[i];
-            }
-        }
-        Some((lo.clone(), hi.clone()))
-    };
-    let mut gap2 = S::zero();
-    for i in 0..3 {
-        let (Some((lo_a, hi_a)), Some((lo_b, hi_b))) = (range(a, i), range(b, i)) else { return false };
-        let g = if less(&hi_a, &lo_b) {
-            lo_b - hi_a
-        } else if less(&hi_b, &lo_a) {
-            lo_a - hi_b
-        } else {
-            continue;
-        };
-        gap2 += g.clone() * g;
-    }
-    less(best, &gap2)
 }
 
 /// The squared distance of the segment `seg` and the convex polytope `s` (`prune`: skip the
