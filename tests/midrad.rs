@@ -183,15 +183,30 @@ proptest! {
     }
 
     #[test]
-    fn small_integers_stay_points(a in -(1i64 << 26)..(1i64 << 26), b in -(1i64 << 26)..(1i64 << 26)) {
+    fn small_integers_stay_points(a in -(1i64 << 26)..(1i64 << 26), b in -(1i64 << 26)..(1i64 << 26), k in 0u32..20) {
         let (x, y) = (MidRad::from_i64(a), MidRad::from_i64(b));
         prop_assert_eq!(x + y, MidRad::from_i64(a + b));
         prop_assert_eq!(x - y, MidRad::from_i64(a - b));
         prop_assert_eq!(x * y, MidRad::from_i64(a * b));
+        prop_assert_eq!((x - x).sign(), Ok(Sign::Zero));
         prop_assert_eq!((x * y - y * x).sign(), Ok(Sign::Zero));
         if b != 0 {
+            // Exact quotients stay points: (a·b)/b, and a/2ᵏ.
             prop_assert_eq!(MidRad::from_i64(a * b) / y, x);
+            prop_assert_eq!((x / MidRad::from_i64(1 << k)).to_rational(), Some(Q::new(a.into(), (1i64 << k).into())));
+            // Any quotient is a point exactly when the rounded quotient is exact (the
+            // remainder's test), as on intervals.
+            let q = Q::new(a.into(), b.into());
+            prop_assert_eq!((x / y).is_point(), Q::from_float((a as f64) / (b as f64)) == Some(q.clone()));
+            prop_assert!(holds(&(x / y), &q));
         }
+    }
+
+    #[test]
+    fn to_f64_is_the_float_runs_value(a in any_midrad()) {
+        // The midpoint: the value binary64 itself computes, and one the bound holds.
+        prop_assert_eq!(a.to_f64(), a.mid());
+        prop_assert!(holds(&a, &exact(a.to_f64())));
     }
 }
 
@@ -380,6 +395,22 @@ fn bounds_where_rounding_happens() {
     assert_eq!(u.sign(), Err(Uncertain::Close));
     // A divisor within its bound of zero gives an unknown quotient.
     assert!(!(p(1.0) / MidRad::new(1.0, 1.0).unwrap()).radius().is_finite());
+    // A subnormal product that is a double: too small for the product's residual, so its
+    // bound is the absolute floor, which holds it and decides no sign (the interval stage,
+    // which proves such a product exact, decides it: `tests/interval.rs`).
+    let u = p(pow2(-530)) * p(pow2(-530) * 3.0);
+    let e = exact(pow2(-530)) * exact(pow2(-530) * 3.0);
+    assert!(holds(&u, &e));
+    assert_eq!(u.mid(), 3.0 * pow2(-1060));
+    assert!(matches!(u.sign(), Ok(Sign::Positive) | Err(Uncertain::Close)), "{u:?}");
+    // 3·2⁻¹⁰⁷⁶ = 0.75η rounds to η: the bound holds the exact product, and no sign is invented
+    // (the exact sign, or none).
+    let u = p(pow2(-540)) * p(pow2(-536) * 3.0);
+    assert!(holds(&u, &(exact(pow2(-540)) * exact(pow2(-536) * 3.0))));
+    assert!(matches!(u.sign(), Ok(Sign::Positive) | Err(Uncertain::Close)), "{u:?}");
+    // A value and its absolute value compare equal; a negative one below it.
+    assert_eq!(p(pow2(-540)).compare(&p(pow2(-540)).abs()), Ok(std::cmp::Ordering::Equal));
+    assert_eq!(p(-pow2(-540)).compare(&p(-pow2(-540)).abs()), Ok(std::cmp::Ordering::Less));
 }
 
 // ---------------------------------------------------------------------------------------------

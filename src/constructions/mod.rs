@@ -188,11 +188,15 @@ mod tests {
             assert_eq!(newell_normal_of(4, |k| &pts[k]), newell, "{pts:?}");
             let boxed: Vec<Point3<crate::scalar::Interval>> = pts.iter().map(|p| p.map(|c| c.to_backend())).collect();
             let enclosure = newell_normal_of(4, |k| &boxed[k]);
+            // The same on values with error bounds: each coordinate's enclosure holds it.
+            let bounded: Vec<Point3<crate::scalar::MidRad>> = pts.iter().map(|p| p.map(|c| c.to_backend())).collect();
+            let bounded = newell_normal_of(4, |k| &bounded[k]);
             for i in 0..3 {
-                // lo ≤ x ≤ hi, compared exactly.
-                let [lo, hi] =
-                    [enclosure[i].lo(), enclosure[i].hi()].map(|b| BigRational::from_float(b).expect("finite"));
-                assert!(lo <= newell[i] && newell[i] <= hi, "{pts:?}");
+                for e in [enclosure[i], bounded[i].enclosure()] {
+                    // lo ≤ x ≤ hi, compared exactly.
+                    let [lo, hi] = [e.lo(), e.hi()].map(|b| BigRational::from_float(b).expect("finite"));
+                    assert!(lo <= newell[i] && newell[i] <= hi, "{pts:?}");
+                }
             }
         }
     }

@@ -91,9 +91,11 @@ mod tests {
         certain_flag_is_the_route::<BigRational>();
         certain_flag_is_the_route::<Exact>();
         certain_flag_is_the_route::<Interval>();
+        certain_flag_is_the_route::<crate::scalar::MidRad>();
         exact::<BigRational>();
         exact::<Exact>();
-        const { assert!(!Interval::EXACT_VALUES && !f64::EXACT_VALUES) };
+        const { assert!(!Interval::EXACT_VALUES && !f64::EXACT_VALUES && !crate::scalar::MidRad::EXACT_VALUES) };
+        const { assert!(crate::scalar::MidRad::CERTAIN_DECISIONS && Interval::CERTAIN_DECISIONS) };
         #[cfg(feature = "rug")]
         {
             certain_flag_is_the_route::<crate::scalar::RugRational>();
