@@ -126,6 +126,24 @@ fn every_claimed_answer_is_the_exact_one() {
     }
 }
 
+/// Issue 43: on every degenerate generator, the filtered exact path (values with bounds, then
+/// intervals, then `Exact`) gives the `BigRational` reference's answer byte for byte, claim
+/// verdict included.
+#[test]
+fn the_filtered_exact_path_is_the_reference_on_every_generator() {
+    for (name, kind) in KINDS {
+        for c in lines(*kind, 20, 20261208) {
+            let mut q = c.clone();
+            q["backend"] = json!("exact");
+            let filtered = verdict(&q);
+            q["backend"] = json!("exact-unfiltered");
+            let reference = verdict(&q);
+            assert!(filtered.get("error").is_none(), "{name}: {c}\n{filtered}");
+            assert_eq!(filtered, reference, "{name}: {c}");
+        }
+    }
+}
+
 #[test]
 fn the_same_seed_gives_the_same_cases() {
     for (_, kind) in KINDS {

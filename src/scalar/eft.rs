@@ -23,8 +23,8 @@
 //! call. So [`two_product`] uses the instruction inline where the build enables it
 //! (`target_feature = "fma"`, e.g. `-C target-cpu=native`) and Dekker's product otherwise, which
 //! is cheaper than any call; [`fma`] (one correctly rounded `a·b + c`, where a product's error
-//! is not enough) is `mul_add`. No build needs a target flag, and [`hardware_fma`] tells
-//! reports which instruction set the machine has.
+//! is not enough) is `mul_add`. No build needs a target flag; [`hardware_fma`] says whether the
+//! machine has the instruction (for a measurement's record: the residual's cost above).
 
 /// `2²⁷ + 1`, Veltkamp's splitting constant for binary64.
 const SPLITTER: f64 = 134_217_729.0;
@@ -181,6 +181,14 @@ mod tests {
         assert_eq!(fma(2.0, 3.0, 1.0), 7.0);
         // 2⁻³⁰ · 2⁻³⁰ + 1 as one rounding is 1 exactly (the product is far below an ulp of 1).
         assert_eq!(fma(2f64.powi(-30), 2f64.powi(-30), 1.0), 1.0);
-        let _ = hardware_fma();
+    }
+
+    /// The run-time detection agrees with the kernel's list of the CPU's features.
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    #[test]
+    fn hardware_fma_is_the_cpus_flag() {
+        let info = std::fs::read_to_string("/proc/cpuinfo").expect("/proc/cpuinfo on Linux");
+        let flags = info.lines().find(|l| l.starts_with("flags")).expect("a flags line");
+        assert_eq!(hardware_fma(), flags.split_whitespace().any(|w| w == "fma"), "{flags}");
     }
 }
