@@ -14,8 +14,8 @@
 //! Every iteration starts from an empty query memo (`clear_memo`), as a new solid would: the
 //! memo would otherwise serve the posed solid and its index from the previous iteration. The
 //! exact runs are the oracle's `"backend": "exact"` (`exact_answer`), the `f64` runs the float
-//! path's (`Query::answer::<f64>`). Peak heap: a counting allocator around the system's, the
-//! most bytes live during one run beyond those live before it.
+//! path's (`Query::answer::<f64>`), both on the binary's allocator. Peak heap: a counting
+//! allocator around it, the most bytes live during one run beyond those live before it.
 //!
 //! ```sh
 //! cargo bench --bench scale
@@ -24,7 +24,7 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -39,34 +39,52 @@ use touchstone::query::{
 };
 use touchstone::scalar::Scalar;
 
-/// The system allocator, counting the bytes live and the most live since the last reset.
+/// The `touchstone` binary's allocator (`oracle/src/metered.rs`: mimalloc, metered for
+/// `--max-memory`), so that the times are the binary's, included as the `lines` bench does.
+#[path = "../oracle/src/metered.rs"]
+mod metered;
+
+/// The binary's allocator, counting the bytes live and the most live since the last reset.
 struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 
+fn grew(bytes: usize) {
+    let live = LIVE.fetch_add(bytes, Ordering::Relaxed) + bytes;
+    PEAK.fetch_max(live, Ordering::Relaxed);
+}
+
+// SAFETY: every call is passed unchanged to the binary's allocator; the counts are atomics,
+// which neither allocate nor unwind.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { metered::Metered.alloc(layout) };
         if !p.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
+            grew(layout.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { metered::Metered.alloc_zeroed(layout) };
+        if !p.is_null() {
+            grew(layout.size());
         }
         p
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
+        // SAFETY: the caller's contract, passed on.
+        unsafe { metered::Metered.dealloc(ptr, layout) };
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { metered::Metered.realloc(ptr, layout, new_size) };
         if !p.is_null() {
-            if new_size >= layout.size() {
-                let live = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size - layout.size();
-                PEAK.fetch_max(live, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            grew(new_size);
         }
         p
     }
